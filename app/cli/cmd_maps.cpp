@@ -1,0 +1,90 @@
+// `headscope-cli maps`: run the engine, write every head's map as JSON (--json), or print a
+// human-readable report (tokens, where one query looks head by head, the difference table).
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "app/cli/commands.h"
+#include "app/cli/text_report.h"
+#include "app/common/model_flags.h"
+#include "core/io/maps_json.h"
+#include "core/util/atomic_file.h"
+#include "core/util/errors.h"
+
+namespace hs::cli {
+namespace {
+
+struct MapsOptions {
+  ModelFlags model;
+  std::string json;
+  int repeat = 0;
+  int threads = 0;
+  int query = 0;
+  int layer = 0;
+};
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+int run_maps(const MapsOptions& o) {
+  if (o.repeat < 0) throw InputError("--repeat (" + std::to_string(o.repeat) + ") must be 1 or more");
+  if (o.threads < 0) throw InputError("--threads (" + std::to_string(o.threads) + ") must be 1 or more");
+  const ModelRequest request = model_request(o.model);
+  const std::unique_ptr<Prepared> prepared = prepare(request);
+  RunOptions run_options;
+  run_options.threads = o.threads;
+
+  AttentionRun run;
+  MapsJsonExtras extras;
+  if (o.repeat > 0) {
+    std::vector<double> ms;
+    for (int i = 0; i < o.repeat; ++i) {
+      const auto t0 = std::chrono::steady_clock::now();
+      run = prepared->run(run_options);
+      const auto t1 = std::chrono::steady_clock::now();
+      ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+    }
+    extras.compute_ms_median = median(ms);
+    extras.repeat = o.repeat;
+    extras.threads = o.threads;
+  } else {
+    run = prepared->run(run_options);
+  }
+
+  if (o.json.empty()) {
+    print_text_report(std::cout, run, o.layer, o.query);
+    if (extras.compute_ms_median) std::cout << "\ncompute time (median of " << o.repeat << "): " << *extras.compute_ms_median << " ms\n";
+    return 0;
+  }
+  if (o.json == "-") {
+    write_maps_json(std::cout, run, extras);
+    std::cout.flush();
+    if (!std::cout) throw IoError("cannot write the JSON to standard output");
+  } else {
+    write_file_atomic(o.json, [&](std::ostream& out) { write_maps_json(out, run, extras); });
+  }
+  return 0;
+}
+
+}  // namespace
+
+Command add_maps_command(CLI::App& app) {
+  auto options = std::make_shared<MapsOptions>();
+  CLI::App* sub = app.add_subcommand("maps", "Run the engine and write every head's attention map as JSON");
+  add_model_flags(*sub, options->model);
+  sub->add_option("--json", options->json, "Write the maps as JSON to FILE ('-' for standard output)");
+  sub->add_option("--repeat", options->repeat, "Run the computation N times and report the median engine time");
+  sub->add_option("--threads", options->threads, "Cap the engine's threads (default: all cores)");
+  sub->add_option("--query", options->query, "Text report: the query token whose row to show per head")->capture_default_str();
+  sub->add_option("--layer", options->layer, "Text report: the layer to show")->capture_default_str();
+  return [options] { return run_maps(*options); };
+}
+
+}  // namespace hs::cli

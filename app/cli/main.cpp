@@ -1,0 +1,48 @@
+// headscope-cli: the engine from a terminal or a script (../shared/CLI_CONTRACT.md).
+// Exit codes: 0 success, 1 bad input or file (hs::Error), 2 bad command line.
+#include <cstdio>
+#include <exception>
+#include <iostream>
+#include <map>
+#include <new>
+
+#include "app/cli/commands.h"
+#include "core/util/errors.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"headscope-cli: every attention head's map, from the command line"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("headscope ") + HEADSCOPE_VERSION);
+  std::map<const CLI::App*, hs::cli::Command> commands;
+  try {
+    hs::cli::Command maps = hs::cli::add_maps_command(app);
+    hs::cli::Command exporter = hs::cli::add_export_command(app);
+    commands[app.get_subcommand("maps")] = maps;
+    commands[app.get_subcommand("export")] = exporter;
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    std::cout << app.help();
+    return 0;
+  } catch (const CLI::CallForVersion&) {
+    std::cout << app.version() << "\n";
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);
+    std::cerr << "error: " << e.what() << "\n";
+    std::cerr << "run 'headscope-cli --help' or 'headscope-cli <command> --help' for usage\n";
+    return 2;
+  }
+  try {
+    for (const CLI::App* sub : app.get_subcommands()) return commands.at(sub)();
+    return 2;
+  } catch (const hs::Error& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "error: out of memory (try a shorter sentence or fewer heads)\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  }
+}

@@ -1,0 +1,77 @@
+#include "app/cli/text_report.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "core/analysis/head_stats.h"
+#include "core/text/utf8.h"
+#include "core/util/errors.h"
+
+namespace hs::cli {
+namespace {
+
+// A label padded or cut to `width` code points, so columns line up for non-ASCII tokens.
+std::string cell(const std::string& text, size_t width) {
+  std::string s = utf8_length(text) > width ? utf8_prefix(text, width - 1) + "~" : text;
+  for (size_t n = utf8_length(s); n < width; ++n) s += ' ';
+  return s;
+}
+
+std::string num(float v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3f", static_cast<double>(v));
+  return buf;
+}
+
+}  // namespace
+
+void print_text_report(std::ostream& out, const AttentionRun& run, int layer, int query) {
+  const ModelInfo& c = run.info;
+  if (layer < 0 || layer >= run.n_layers()) {
+    throw InputError("--layer " + std::to_string(layer) + " is out of range: the model has " +
+                     std::to_string(run.n_layers()) + " layer(s), 0.." + std::to_string(run.n_layers() - 1));
+  }
+  if (query < 0 || query >= run.n_tokens()) {
+    throw InputError("--query " + std::to_string(query) + " is out of range: the input has " +
+                     std::to_string(run.n_tokens()) + " tokens, 0.." + std::to_string(run.n_tokens() - 1));
+  }
+  out << "model: " << c.name << "  (" << c.n_layers << " layer(s), " << c.n_heads << " heads of width " << c.d_head;
+  if (c.n_kv_heads != c.n_heads) out << ", " << c.n_kv_heads << " key/value heads";
+  if (c.causal) out << ", causal";
+  if (c.window >= 0) out << ", window " << c.window;
+  out << ")\n";
+  out << "parameters in one attention layer: " << c.param_count << "\n\n";
+
+  out << "tokens (" << run.n_tokens() << "):";
+  for (int t = 0; t < run.n_tokens(); ++t) out << "  " << t << ":" << run.tokens[size_t(t)];
+  out << "\n\n";
+
+  const LayerMaps& heads = run.attention[size_t(layer)];
+  const size_t w = 7;
+  out << "where token " << query << " (" << run.tokens[size_t(query)] << ") looks, head by head (layer " << layer << "):\n";
+  out << cell("", 8);
+  for (const auto& t : run.tokens) out << cell(t, w) << ' ';
+  out << "\n";
+  for (size_t h = 0; h < heads.size(); ++h) {
+    out << cell("head " + std::to_string(h), 8);
+    for (int j = 0; j < run.n_tokens(); ++j) out << cell(num(heads[h](query, j)), w) << ' ';
+    out << "\n";
+  }
+
+  const Map diff = head_difference(heads);
+  out << "\nhead difference, mean |A_a - A_b| over all cells (layer " << layer << "):\n" << cell("", 8);
+  for (size_t h = 0; h < heads.size(); ++h) out << cell("head " + std::to_string(h), w) << ' ';
+  out << "\n";
+  for (Eigen::Index a = 0; a < diff.rows(); ++a) {
+    out << cell("head " + std::to_string(a), 8);
+    for (Eigen::Index b = 0; b < diff.cols(); ++b) out << cell(num(diff(a, b)), w) << ' ';
+    out << "\n";
+  }
+  if (!run.next_tokens.empty()) {
+    out << "\nnext-token prediction after each position:\n";
+    for (int t = 0; t < run.n_tokens(); ++t) out << "  " << t << ":" << run.tokens[size_t(t)] << " -> " << run.next_tokens[size_t(t)] << "\n";
+  }
+}
+
+}  // namespace hs::cli

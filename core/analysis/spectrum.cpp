@@ -1,0 +1,37 @@
+#include "core/analysis/spectrum.h"
+
+#include <Eigen/SVD>
+#include <cmath>
+#include <limits>
+
+namespace hs {
+
+Vec singular_values(const Map& scores) {
+  Eigen::MatrixXd m = scores.cast<double>();
+  for (Eigen::Index i = 0; i < m.size(); ++i)
+    if (!std::isfinite(m.data()[i])) m.data()[i] = 0.0;  // masked cells carry no score
+  Eigen::BDCSVD<Eigen::MatrixXd> svd(m);
+  return svd.singularValues().cast<float>();
+}
+
+int numerical_rank(const Vec& s, int size) {
+  if (s.size() == 0) return 0;
+  const double tol = double(s.maxCoeff()) * double(size) * double(std::numeric_limits<float>::epsilon());
+  int rank = 0;
+  for (Eigen::Index i = 0; i < s.size(); ++i)
+    if (s[i] > tol) ++rank;
+  return rank;
+}
+
+float effective_rank(const Vec& s) {
+  const double total = s.cast<double>().sum();
+  if (total <= 0.0) return 0.0f;
+  double h = 0.0;
+  for (Eigen::Index i = 0; i < s.size(); ++i) {
+    const double p = double(s[i]) / total;
+    if (p > 0.0) h -= p * std::log(p);
+  }
+  return static_cast<float>(std::exp(h));
+}
+
+}  // namespace hs

@@ -1,0 +1,68 @@
+#include "core/io/maps_json.h"
+
+#include "core/analysis/head_stats.h"
+#include "core/io/json_text.h"
+
+namespace hs {
+namespace {
+
+void write_config(std::ostream& out, const ModelInfo& info) {
+  out << "{\"kind\":" << json_string(info.kind) << ",\"name\":" << json_string(info.name)
+      << ",\"d_model\":" << info.d_model << ",\"n_heads\":" << info.n_heads << ",\"n_kv_heads\":" << info.n_kv_heads
+      << ",\"d_head\":" << info.d_head << ",\"n_layers\":" << info.n_layers
+      << ",\"causal\":" << (info.causal ? "true" : "false") << ",\"window\":";
+  if (info.window >= 0) out << info.window;
+  else out << "null";
+  out << ",\"temperature\":";
+  write_json_float(out, info.temperature);
+  if (info.vocab_size > 0) out << ",\"vocab_size\":" << info.vocab_size;
+  out << ",\"total_params\":" << info.total_params << "}";
+}
+
+template <typename F>
+void write_list(std::ostream& out, size_t n, F&& item) {
+  out << '[';
+  for (size_t i = 0; i < n; ++i) {
+    if (i) out << ',';
+    item(i);
+  }
+  out << ']';
+}
+
+}  // namespace
+
+void write_maps_json(std::ostream& out, const AttentionRun& run, const MapsJsonExtras& extras) {
+  out << "{\"tokens\":";
+  write_list(out, run.tokens.size(), [&](size_t i) { out << json_string(run.tokens[i]); });
+  if (!run.token_ids.empty()) {
+    out << ",\n\"token_ids\":";
+    write_list(out, run.token_ids.size(), [&](size_t i) { out << run.token_ids[i]; });
+  }
+  if (!run.next_tokens.empty()) {
+    out << ",\n\"next_tokens\":";
+    write_list(out, run.next_tokens.size(), [&](size_t i) { out << json_string(run.next_tokens[i]); });
+    out << ",\n\"next_token_ids\":";
+    write_list(out, run.next_token_ids.size(), [&](size_t i) { out << run.next_token_ids[i]; });
+    out << ",\n\"prompt_tokens\":" << run.prompt_tokens;
+  }
+  out << ",\n\"config\":";
+  write_config(out, run.info);
+  out << ",\n\"param_count\":" << run.info.param_count;
+  out << ",\n\"attention\":";
+  write_list(out, run.attention.size(), [&](size_t l) {
+    write_list(out, run.attention[l].size(), [&](size_t h) { write_json_matrix(out, run.attention[l][h]); });
+  });
+  out << ",\n\"head_difference\":";
+  write_list(out, run.attention.size(), [&](size_t l) { write_json_matrix(out, head_difference(run.attention[l])); });
+  if (run.output.size() > 0) {
+    out << ",\n\"output\":";
+    write_json_matrix(out, run.output);
+  }
+  if (extras.compute_ms_median) {
+    out << ",\n\"timing\":{\"compute_ms_median\":" << *extras.compute_ms_median << ",\"repeat\":" << extras.repeat
+        << ",\"threads\":" << extras.threads << "}";
+  }
+  out << "}\n";
+}
+
+}  // namespace hs

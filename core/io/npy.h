@@ -1,0 +1,31 @@
+#pragma once
+// NumPy .npy files (format versions 1.0, 2.0 and 3.0), float32 little-endian, C order.
+// Reading validates magic, version, header length, dtype, order and shape against the bytes
+// present; float64 input is accepted and converted. Limits are checked before allocating.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/util/tensor.h"
+
+namespace hs {
+
+struct NpyArray {
+  std::vector<int64_t> shape;
+  std::vector<float> data;  // C order
+};
+
+// Parses .npy bytes; `name` is used in error messages (usually the file path).
+NpyArray parse_npy(const std::string& bytes, const std::string& name);
+NpyArray read_npy(const std::string& path);
+
+// A 2-D array as a Map; throws FormatError naming the file when it is not 2-D.
+Map read_npy_matrix(const std::string& path);
+
+// .npy bytes (version 1.0, '<f4', C order) for data of the given shape.
+std::string npy_bytes(const float* data, const std::vector<int64_t>& shape);
+
+// Atomic write.
+void write_npy(const std::string& path, const float* data, const std::vector<int64_t>& shape);
+
+}  // namespace hs

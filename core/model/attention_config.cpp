@@ -1,0 +1,41 @@
+#include "core/model/attention_config.h"
+
+#include <cmath>
+
+#include "core/util/errors.h"
+
+namespace hs {
+
+void AttentionConfig::validate() const {
+  const auto num = [](long long v) { return std::to_string(v); };
+  if (d_model <= 0) throw InputError("d_model (" + num(d_model) + ") must be a positive whole number");
+  if (d_model > kMaxDModel) throw InputError("d_model (" + num(d_model) + ") exceeds the limit of " + num(kMaxDModel));
+  if (n_heads <= 0) throw InputError("heads (" + num(n_heads) + ") must be a positive whole number");
+  if (n_heads > kMaxHeads) throw InputError("heads (" + num(n_heads) + ") exceeds the limit of " + num(kMaxHeads));
+  if (n_kv_heads < 0) throw InputError("key/value heads (" + num(n_kv_heads) + ") must be positive");
+  if (d_head < 0) throw InputError("head width (" + num(d_head) + ") must be positive");
+  if (d_head == 0 && d_model % n_heads != 0) {
+    throw InputError("heads (" + num(n_heads) + ") must divide d_model (" + num(d_model) + ")");
+  }
+  if (d_head > kMaxDModel) throw InputError("head width (" + num(d_head) + ") exceeds the limit of " + num(kMaxDModel));
+  if (n_kv_heads > 0 && n_heads % n_kv_heads != 0) {
+    throw InputError("key/value heads (" + num(n_kv_heads) + ") must divide heads (" + num(n_heads) + ")");
+  }
+  if (window < -1) throw InputError("window (" + num(window) + ") must be 0 or more");
+  if (!std::isfinite(temperature) || temperature <= 0.0f) {
+    throw InputError("temperature (" + std::to_string(temperature) + ") must be a positive finite number");
+  }
+}
+
+int64_t attention_param_count(const AttentionConfig& c) {
+  const int64_t d = c.d_model, q = int64_t(c.n_heads) * c.head_width(), kv = int64_t(c.kv_heads()) * c.head_width();
+  const int64_t weights = d * q + 2 * d * kv + q * d;
+  const int64_t biases = c.bias ? (q + 2 * kv + d) : 0;
+  return weights + biases;
+}
+
+int64_t kv_cache_floats_per_token(const AttentionConfig& c) {
+  return 2 * int64_t(c.kv_heads()) * c.head_width();
+}
+
+}  // namespace hs

@@ -1,0 +1,40 @@
+#pragma once
+// The shape and variant of one multi-head attention layer.
+#include <cstdint>
+#include <string>
+
+namespace hs {
+
+struct AttentionConfig {
+  int d_model = 8;
+  int n_heads = 2;
+  int n_kv_heads = 0;        // key/value heads G; 0 means n_heads (plain multi-head)
+  int d_head = 0;            // width of one head; 0 means d_model / n_heads (the usual split)
+  bool causal = false;       // query i sees keys j <= i
+  int window = -1;           // -1: no window; W >= 0: query i sees keys with |i - j| <= W (j <= i if causal)
+  float temperature = 1.0f;  // scores are divided by it before the softmax
+  bool bias = true;          // biases on Q, K, V and the output projection (as nn.MultiheadAttention)
+
+  int kv_heads() const { return n_kv_heads > 0 ? n_kv_heads : n_heads; }
+  int head_width() const { return d_head > 0 ? d_head : (n_heads > 0 ? d_model / n_heads : 0); }
+  // Query heads per key/value head; query head h reads key/value head h / group_size().
+  int group_size() const { return n_heads / kv_heads(); }
+  bool decoupled_width() const { return d_head > 0 && d_head * n_heads != d_model; }
+
+  // Throws InputError with both numbers when the shape is impossible:
+  // "heads (3) must divide d_model (8)", "key/value heads (3) must divide heads (8)", ...
+  void validate() const;
+};
+
+// Learned numbers in one attention layer: Q, K, V, O weights and (if bias) their biases.
+// With the default width this is 4 d^2 + 4 d whatever the head count (288 for d_model 8).
+int64_t attention_param_count(const AttentionConfig& c);
+
+// Floats a key/value cache keeps per token for this layer: 2 * key/value heads * head width.
+int64_t kv_cache_floats_per_token(const AttentionConfig& c);
+
+// Largest d_model / heads / tokens the engine accepts (checked before allocating).
+constexpr int kMaxDModel = 16384;
+constexpr int kMaxHeads = 1024;
+
+}  // namespace hs

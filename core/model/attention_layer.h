@@ -1,0 +1,41 @@
+#pragma once
+// One multi-head attention layer, computed exactly as torch's nn.MultiheadAttention:
+//   q = x Wq^T + bq, k = x Wk^T + bk, v = x Wv^T + bv
+//   for each head h (key/value head g = h / (H / G)):
+//     S_h = (q_h / sqrt(d_head)) k_g^T / temperature, masked entries = -inf
+//     A_h = softmax(S_h) row by row            // [T, T], rows sum to 1
+//     C_h = A_h v_g                            // [T, d_head]
+//   out = concat_h(C_h) Wo^T + bo              // [T, d_model]
+// Every S_h, A_h, C_h and out is announced to the observer.
+#include "core/model/attention_config.h"
+#include "core/model/attention_weights.h"
+#include "core/model/observer.h"
+#include "core/util/tensor.h"
+
+namespace hs {
+
+// The per-head part shared by every architecture (synthetic, nn.MultiheadAttention, GPT-2,
+// Llama after RoPE): q [T, H*dh], k and v [T, G*dh] -> concatenated contexts [T, H*dh].
+// Announces scores, attention and context of each head (as the observer wants) for `layer`.
+Map attend_heads(const Map& q, const Map& k, const Map& v, const AttentionConfig& c, int layer, Observer* observer,
+                 int threads);
+
+// The whole layer: projections, attend_heads, out-projection. x: [T, d_model].
+Map attention_layer_forward(const Map& x, const AttentionWeights& w, const AttentionConfig& c, int layer,
+                            Observer* observer, int threads);
+
+// True when query i may see key j under the config's causal mask and window.
+inline bool key_visible(const AttentionConfig& c, int i, int j) {
+  if (c.causal && j > i) return false;
+  if (c.window >= 0 && (i - j > c.window || j - i > c.window)) return false;
+  return true;
+}
+
+// Throws InputError when T tokens with `maps` T x T float maps would exceed the memory limit
+// (checked before anything is allocated): "2000000 tokens x 12 heads needs 1.7e+05 GiB ...".
+void check_map_memory(int64_t tokens, int64_t maps);
+
+// Bytes the engine allows for T x T maps (default 8 GiB; HEADSCOPE_MAX_MAP_BYTES overrides).
+int64_t max_map_bytes();
+
+}  // namespace hs

@@ -1,0 +1,100 @@
+#include "core/model/model_request.h"
+
+#include "core/io/npy.h"
+#include "core/model/attention_weights.h"
+#include "core/model/embedding.h"
+#include "core/model/mha_weights_file.h"
+#include "core/model/pretrained.h"
+#include "core/text/word_tokenizer.h"
+#include "core/util/errors.h"
+
+namespace hs {
+namespace {
+
+class PreparedLayer : public Prepared {
+ public:
+  PreparedLayer(std::vector<std::string> tokens, Map x, AttentionWeights w, AttentionConfig c, std::string kind)
+      : tokens_(std::move(tokens)), x_(std::move(x)), w_(std::move(w)), c_(c), kind_(std::move(kind)) {}
+
+  AttentionRun run(const RunOptions& options) const override {
+    AttentionRun r = run_attention_layer(x_, w_, c_, tokens_, options);
+    r.info.kind = kind_;
+    r.info.name = kind_ + " d_model " + std::to_string(c_.d_model);
+    return r;
+  }
+
+ private:
+  std::vector<std::string> tokens_;
+  Map x_;
+  AttentionWeights w_;
+  AttentionConfig c_;
+  std::string kind_;
+};
+
+Map load_input(const std::string& path, int d_model) {
+  Map x = read_npy_matrix(path);
+  if (x.rows() == 0) throw InputError(path + ": the input has no tokens (shape [0, " + std::to_string(x.cols()) + "])");
+  if (x.cols() != d_model) {
+    throw InputError(path + ": input has shape [" + std::to_string(x.rows()) + ", " + std::to_string(x.cols()) +
+                     "]; expected [T, " + std::to_string(d_model) + "] (d_model " + std::to_string(d_model) + ")");
+  }
+  for (Eigen::Index i = 0; i < x.size(); ++i)
+    if (!std::isfinite(x.data()[i])) {
+      throw InputError(path + ": element [" + std::to_string(i / x.cols()) + ", " + std::to_string(i % x.cols()) +
+                       "] is not a finite number");
+    }
+  if (x.rows() > kMaxTokens) {
+    throw InputError(path + ": the input has " + std::to_string(x.rows()) + " tokens; the limit is " + std::to_string(kMaxTokens));
+  }
+  return x;
+}
+
+std::vector<std::string> numbered_tokens(int64_t n) {
+  std::vector<std::string> t;
+  for (int64_t i = 0; i < n; ++i) t.push_back(std::to_string(i));
+  return t;
+}
+
+}  // namespace
+
+std::unique_ptr<Prepared> prepare(const ModelRequest& req) {
+  const bool has_sentence = !req.sentence.empty(), has_input = !req.input_npy.empty();
+  if (has_sentence && has_input) throw InputError("give either --sentence or --input, not both");
+  if (!req.model_path.empty()) {
+    if (!req.weights.empty()) throw InputError("give either --model or --weights, not both");
+    if (has_input) throw InputError("--input feeds one attention layer; it works with the synthetic model or --weights, not --model");
+    return prepare_pretrained(req);
+  }
+  if (!has_sentence && !has_input) throw InputError("no input: give --sentence TEXT or --input FILE.npy");
+  if (req.generate != 0) throw InputError("--generate needs a pretrained model (--model)");
+
+  AttentionConfig c = req.attention;
+  AttentionWeights w;
+  std::string kind = "synthetic";
+  if (!req.weights.empty()) {
+    MhaWeightsFile f = load_mha_weights(req.weights, c);
+    c = f.config;
+    w = std::move(f.weights);
+    kind = "weights";
+  } else {
+    c.validate();
+    w = init_attention_weights(c, req.seed);
+  }
+  if (has_input) {
+    Map x = load_input(req.input_npy, c.d_model);
+    std::vector<std::string> tokens = numbered_tokens(x.rows());
+    return std::make_unique<PreparedLayer>(std::move(tokens), std::move(x), std::move(w), c, kind);
+  }
+  std::vector<std::string> tokens = token_texts(tokenize_words(req.sentence));
+  if (int64_t(tokens.size()) > kMaxTokens) {
+    throw InputError("the sentence has " + std::to_string(tokens.size()) + " tokens; the limit is " + std::to_string(kMaxTokens));
+  }
+  Map x = embed_tokens(tokens, c.d_model, req.seed);
+  return std::make_unique<PreparedLayer>(std::move(tokens), std::move(x), std::move(w), c, kind);
+}
+
+AttentionRun run_request(const ModelRequest& request, const RunOptions& options) {
+  return prepare(request)->run(options);
+}
+
+}  // namespace hs

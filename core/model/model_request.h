@@ -1,0 +1,40 @@
+#pragma once
+// One description of "which model on which input", shared by the CLI, the app and sessions:
+// synthetic (a sentence + shape + seed), --weights (nn.MultiheadAttention state_dict) on a
+// sentence or a .npy input, or a pretrained checkpoint (--model) on a sentence.
+// prepare() does the slow, input-dependent set-up once (tokenizing, embedding, loading);
+// Prepared::run() is the engine and can be timed and repeated.
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "core/model/attention_config.h"
+#include "core/model/model_run.h"
+#include "core/model/synthetic_model.h"
+
+namespace hs {
+
+struct ModelRequest {
+  std::string sentence;     // --sentence
+  std::string input_npy;    // --input FILE.npy: [T, d_model] float32
+  std::string weights;      // --weights FILE.safetensors
+  std::string model_path;   // --model PATH (llama2.c .bin or a Hugging Face folder)
+  std::string tokenizer;    // --tokenizer FILE (llama2.c)
+  AttentionConfig attention;
+  uint64_t seed = 0;
+  int generate = 0;         // pretrained: greedily continue the sentence by this many tokens
+};
+
+class Prepared {
+ public:
+  virtual ~Prepared() = default;
+  virtual AttentionRun run(const RunOptions& options) const = 0;
+};
+
+// Throws InputError / FormatError / IoError for anything wrong with the request or its files.
+std::unique_ptr<Prepared> prepare(const ModelRequest& request);
+
+// prepare + run.
+AttentionRun run_request(const ModelRequest& request, const RunOptions& options = {});
+
+}  // namespace hs

@@ -1,0 +1,35 @@
+#include "core/model/model_run.h"
+
+namespace hs {
+
+MapRecorder::MapRecorder(int n_layers, int n_heads, bool keep_scores)
+    : attention(static_cast<size_t>(n_layers), LayerMaps(static_cast<size_t>(n_heads))),
+      scores(keep_scores ? static_cast<size_t>(n_layers) : 0, LayerMaps(static_cast<size_t>(n_heads))),
+      keep_scores_(keep_scores) {}
+
+bool MapRecorder::wants(TensorKind kind, int layer, int head) const {
+  (void)head;
+  switch (kind) {
+    case TensorKind::attention: return layer >= 0 && layer < static_cast<int>(attention.size());
+    case TensorKind::scores: return keep_scores_ && layer >= 0 && layer < static_cast<int>(scores.size());
+    case TensorKind::output: return true;
+    default: return false;
+  }
+}
+
+void MapRecorder::on_tensor(TensorKind kind, int layer, int head, const Map& tensor) {
+  if (kind == TensorKind::attention) attention[size_t(layer)][size_t(head)] = tensor;
+  else if (kind == TensorKind::scores) scores[size_t(layer)][size_t(head)] = tensor;
+  else if (kind == TensorKind::output) output = tensor;  // one call per layer, sequential: the last layer wins
+}
+
+bool ObserverPair::wants(TensorKind kind, int layer, int head) const {
+  return (a_ && a_->wants(kind, layer, head)) || (b_ && b_->wants(kind, layer, head));
+}
+
+void ObserverPair::on_tensor(TensorKind kind, int layer, int head, const Map& tensor) {
+  if (a_ && a_->wants(kind, layer, head)) a_->on_tensor(kind, layer, head, tensor);
+  if (b_ && b_->wants(kind, layer, head)) b_->on_tensor(kind, layer, head, tensor);
+}
+
+}  // namespace hs

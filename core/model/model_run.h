@@ -1,0 +1,74 @@
+#pragma once
+// What one run of a model on a token sequence yields, in the [layer][head] data model every
+// view, export and test reads: the tokens, the model's shape, every head's T x T map.
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "core/model/observer.h"
+#include "core/util/tensor.h"
+
+namespace hs {
+
+struct ModelInfo {
+  std::string kind = "synthetic";  // synthetic | weights | llama2c | gpt2 | llama
+  std::string name;                // shown in titles: "synthetic d_model 8", "stories260K"
+  int d_model = 0;
+  int n_heads = 0;
+  int n_kv_heads = 0;
+  int d_head = 0;
+  int n_layers = 0;
+  bool causal = false;
+  int window = -1;
+  float temperature = 1.0f;
+  int64_t param_count = 0;   // learned numbers in one attention layer (Q, K, V, O + biases)
+  int64_t total_params = 0;  // whole model (pretrained), else = param_count
+  int vocab_size = 0;        // pretrained only
+};
+
+struct AttentionRun {
+  std::vector<std::string> tokens;  // T labels, valid UTF-8
+  std::vector<int> token_ids;       // pretrained models only
+  ModelInfo info;
+  ModelMaps attention;              // [layer][head] -> [T, T], rows sum to 1
+  ModelMaps scores;                 // [layer][head] -> [T, T] (only when asked for)
+  Map output;                       // [T, d_model] last attention layer's output (synthetic, weights)
+  std::vector<int> next_token_ids;  // pretrained: argmax prediction after each position
+  std::vector<std::string> next_tokens;
+  int prompt_tokens = 0;            // tokens that came from the user (the rest were generated)
+
+  int n_tokens() const { return static_cast<int>(tokens.size()); }
+  int n_layers() const { return static_cast<int>(attention.size()); }
+  int n_heads() const { return attention.empty() ? 0 : static_cast<int>(attention[0].size()); }
+};
+
+// Keeps every layer's attention maps (and optionally scores and the output) in [layer][head]
+// slots. Safe for the engine's concurrent per-head calls: each call writes its own slot.
+class MapRecorder : public Observer {
+ public:
+  MapRecorder(int n_layers, int n_heads, bool keep_scores = false);
+  bool wants(TensorKind kind, int layer, int head) const override;
+  void on_tensor(TensorKind kind, int layer, int head, const Map& tensor) override;
+
+  ModelMaps attention;
+  ModelMaps scores;
+  Map output;
+
+ private:
+  bool keep_scores_;
+};
+
+// Forwards each call to two observers (a recorder plus the caller's own hook).
+class ObserverPair : public Observer {
+ public:
+  ObserverPair(Observer* a, Observer* b) : a_(a), b_(b) {}
+  bool wants(TensorKind kind, int layer, int head) const override;
+  void on_tensor(TensorKind kind, int layer, int head, const Map& tensor) override;
+
+ private:
+  Observer* a_;
+  Observer* b_;
+};
+
+}  // namespace hs

@@ -1,0 +1,75 @@
+#include "core/model/synthetic_model.h"
+
+#include "core/model/attention_layer.h"
+#include "core/model/embedding.h"
+#include "core/text/word_tokenizer.h"
+#include "core/util/errors.h"
+
+namespace hs {
+namespace {
+
+ModelInfo layer_info(const AttentionConfig& c, const std::string& kind) {
+  ModelInfo info;
+  info.kind = kind;
+  info.name = kind + " d_model " + std::to_string(c.d_model);
+  info.d_model = c.d_model;
+  info.n_heads = c.n_heads;
+  info.n_kv_heads = c.kv_heads();
+  info.d_head = c.head_width();
+  info.n_layers = 1;
+  info.causal = c.causal;
+  info.window = c.window;
+  info.temperature = c.temperature;
+  info.param_count = attention_param_count(c);
+  info.total_params = info.param_count;
+  return info;
+}
+
+void check_tokens(int64_t tokens, const AttentionConfig& c, bool keep_scores) {
+  if (tokens > kMaxTokens) {
+    throw InputError("the input has " + std::to_string(tokens) + " tokens; the limit is " + std::to_string(kMaxTokens));
+  }
+  check_map_memory(tokens, int64_t(c.n_heads) * (keep_scores ? 2 : 1));
+}
+
+}  // namespace
+
+AttentionRun run_synthetic(std::string_view sentence, const SyntheticSpec& spec, const RunOptions& options) {
+  return run_synthetic_tokens(token_texts(tokenize_words(sentence)), spec, options);
+}
+
+AttentionRun run_synthetic_tokens(const std::vector<std::string>& tokens, const SyntheticSpec& spec,
+                                  const RunOptions& options) {
+  spec.attention.validate();
+  if (tokens.empty()) throw InputError("the sentence is empty: type at least one word");
+  check_tokens(static_cast<int64_t>(tokens.size()), spec.attention, options.keep_scores);
+  const Map x = embed_tokens(tokens, spec.attention.d_model, spec.seed);
+  const AttentionWeights w = init_attention_weights(spec.attention, spec.seed);
+  AttentionRun run = run_attention_layer(x, w, spec.attention, tokens, options);
+  run.info = layer_info(spec.attention, "synthetic");
+  return run;
+}
+
+AttentionRun run_attention_layer(const Map& x, const AttentionWeights& weights, const AttentionConfig& c,
+                                 std::vector<std::string> tokens, const RunOptions& options) {
+  c.validate();
+  if (x.rows() == 0) throw InputError("the input has no tokens");
+  if (x.cols() != c.d_model) {
+    throw InputError("the input has width " + std::to_string(x.cols()) + "; expected d_model " +
+                     std::to_string(c.d_model));
+  }
+  check_tokens(x.rows(), c, options.keep_scores);
+  MapRecorder recorder(1, c.n_heads, options.keep_scores);
+  ObserverPair both(&recorder, options.observer);
+  attention_layer_forward(x, weights, c, 0, &both, options.threads);
+  AttentionRun run;
+  run.tokens = std::move(tokens);
+  run.prompt_tokens = run.n_tokens();
+  run.info = layer_info(c, "weights");
+  run.attention = std::move(recorder.attention);
+  run.scores = std::move(recorder.scores);
+  run.output = std::move(recorder.output);
+  return run;
+}
+
+}  // namespace hs

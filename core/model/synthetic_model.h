@@ -1,0 +1,43 @@
+#pragma once
+// The built-in model: one randomly initialised multi-head attention layer (initialised as
+// torch does) over deterministic embeddings of a typed sentence. Also runs a layer whose
+// weights come from a file (nn.MultiheadAttention's state_dict) on a given input.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/model/attention_config.h"
+#include "core/model/attention_weights.h"
+#include "core/model/model_run.h"
+#include "core/model/observer.h"
+
+namespace hs {
+
+struct RunOptions {
+  int threads = 0;              // <= 0: all cores
+  bool keep_scores = false;     // also record raw scores (for singular values)
+  Observer* observer = nullptr; // the caller's own hook, called alongside the recorder
+};
+
+struct SyntheticSpec {
+  AttentionConfig attention;
+  uint64_t seed = 0;
+};
+
+// Tokenizes `sentence` (words and punctuation), embeds it, runs the layer.
+// Throws InputError for an empty sentence, an impossible shape or too many tokens.
+AttentionRun run_synthetic(std::string_view sentence, const SyntheticSpec& spec, const RunOptions& options = {});
+
+// Runs the synthetic layer on already tokenized text (the head-count sweep reuses this).
+AttentionRun run_synthetic_tokens(const std::vector<std::string>& tokens, const SyntheticSpec& spec,
+                                  const RunOptions& options = {});
+
+// Runs one layer with the given weights on x [T, d_model] (the --weights / --input mode).
+AttentionRun run_attention_layer(const Map& x, const AttentionWeights& weights, const AttentionConfig& c,
+                                 std::vector<std::string> tokens, const RunOptions& options = {});
+
+// The longest sentence the engine accepts, in tokens.
+constexpr int kMaxTokens = 65536;
+
+}  // namespace hs
