@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs every Debian 12 package headscope needs to build, run and test (as root, or with sudo).
+# Idempotent: when everything is already installed it changes nothing and needs no network.
+set -euo pipefail
+packages=(
+  build-essential cmake pkg-config
+  libeigen3-dev libcli11-dev nlohmann-json3-dev libpcre2-dev libcairo2-dev
+  libimgui-dev libstb-dev libglfw3-dev python3-glad libgl-dev
+  fonts-dejavu-core
+  libgtest-dev libgmock-dev libbenchmark-dev
+  python3-torch python3-numpy libopenblas0-pthread
+  xvfb xauth poppler-utils
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#packages[@]} packages present"
+  exit 0
+fi
+echo "setup: installing ${missing[*]}"
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
