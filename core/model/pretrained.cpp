@@ -1,11 +1,78 @@
 #include "core/model/pretrained.h"
 
+#include <sys/stat.h>
+
+#include <vector>
+
+#include "core/model/hf_folder.h"
+#include "core/model/llama2c_checkpoint.h"
+#include "core/model/transformer_session.h"
+#include "core/text/llama2c_tokenizer.h"
 #include "core/util/errors.h"
 
 namespace hs {
+namespace {
+
+bool is_directory(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+bool is_file(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::string parent_dir(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+}
+
+// --tokenizer, else tokenizer.bin or tok<vocab>.bin beside the checkpoint (llama2.c's names).
+std::string llama2c_tokenizer_path(const ModelRequest& request, int vocab) {
+  if (!request.tokenizer.empty()) return request.tokenizer;
+  const std::string dir = parent_dir(request.model_path);
+  for (const std::string& name : std::vector<std::string>{"tokenizer.bin", "tok" + std::to_string(vocab) + ".bin"}) {
+    if (is_file(dir + "/" + name)) return dir + "/" + name;
+  }
+  throw InputError("--model " + request.model_path + ": a llama2.c checkpoint needs its tokenizer; give --tokenizer FILE (" +
+                   "no tokenizer.bin or tok" + std::to_string(vocab) + ".bin beside the checkpoint)");
+}
+
+std::unique_ptr<Prepared> prepare_llama2c(const ModelRequest& request) {
+  std::shared_ptr<const LlamaModel> model = load_llama2c(request.model_path);
+  const int vocab = model->info().vocab_size;
+  auto tokenizer = std::make_shared<const Llama2cTokenizer>(llama2c_tokenizer_path(request, vocab), vocab);
+  // An empty sentence is BOS alone (run.c's encode of ""): the model's unconditional start.
+  return std::make_unique<TransformerSession>(model, tokenizer, tokenizer->encode(request.sentence), request.generate);
+}
+
+}  // namespace
 
 std::unique_ptr<Prepared> prepare_pretrained(const ModelRequest& request) {
-  throw InputError("--model " + request.model_path + ": pretrained checkpoints are not supported yet");
+  const std::string& path = request.model_path;
+  if (is_directory(path)) {
+    if (!request.tokenizer.empty()) {
+      throw InputError("--tokenizer is for llama2.c checkpoints; a Hugging Face folder brings its own tokenizer files");
+    }
+    HfModel hf = load_hf_folder(path);
+    std::vector<int> ids = hf.tokenizer->encode(request.sentence);
+    return std::make_unique<TransformerSession>(hf.model, hf.tokenizer, std::move(ids), request.generate);
+  }
+  if (!is_file(path)) throw IoError("--model " + path + ": no such file or folder");
+  if (ends_with(path, ".gguf")) {
+    throw InputError("--model " + path + ": GGUF files (llama.cpp, usually quantized) are not supported; " +
+                     "give a Hugging Face folder with model.safetensors or a llama2.c .bin");
+  }
+  if (ends_with(path, ".safetensors") || ends_with(path, "config.json")) {
+    throw InputError("--model " + path + ": give the Hugging Face folder that holds config.json, the safetensors " +
+                     "weights and the tokenizer files, not a file inside it");
+  }
+  return prepare_llama2c(request);
 }
 
 }  // namespace hs

@@ -1,0 +1,20 @@
+#pragma once
+// Hugging Face model folders: config.json + model.safetensors (or sharded with
+// model.safetensors.index.json) + tokenizer files, for model_type "gpt2" and "llama".
+#include <memory>
+#include <string>
+
+#include "core/model/transformer_model.h"
+#include "core/text/tokenizer_base.h"
+
+namespace hs {
+
+struct HfModel {
+  std::shared_ptr<const TransformerModel> model;
+  std::shared_ptr<const SubwordTokenizer> tokenizer;
+};
+
+// Throws IoError / FormatError / InputError naming the file, tensor and expectation.
+HfModel load_hf_folder(const std::string& dir);
+
+}  // namespace hs

@@ -1,0 +1,27 @@
+#pragma once
+// A pretrained decoder-only language model as the pretrained session sees it: token ids in,
+// every layer's per-head attention announced to the observer (through attend_heads), final
+// hidden states out; logits for any rows on request.
+#include <cstdint>
+#include <vector>
+
+#include "core/model/model_run.h"
+#include "core/model/observer.h"
+#include "core/util/tensor.h"
+
+namespace hs {
+
+class TransformerModel {
+ public:
+  virtual ~TransformerModel() = default;
+  // kind, name, shape, parameter counts (tokens and maps are the session's).
+  virtual const ModelInfo& info() const = 0;
+  // Longest sequence the model was built for (positions beyond it are refused).
+  virtual int max_positions() const = 0;
+  // ids: T token ids (each < vocab) -> final normalised hidden states [T, d_model].
+  virtual Map forward(const std::vector<int>& ids, Observer* observer, int threads) const = 0;
+  // hidden [n, d_model] -> next-token logits [n, vocab].
+  virtual Map logits(const Map& hidden) const = 0;
+};
+
+}  // namespace hs

@@ -1,0 +1,74 @@
+#include "core/model/transformer_ops.h"
+
+#include <cassert>
+#include <cmath>
+
+namespace hs {
+
+Map rms_norm(const Map& x, const Vec& w, float eps) {
+  assert(x.cols() == w.size() && "rms_norm: weight width must match the activations");
+  Map y(x.rows(), x.cols());
+  for (Eigen::Index t = 0; t < x.rows(); ++t) {
+    const float ms = x.row(t).squaredNorm() / static_cast<float>(x.cols());
+    const float inv = 1.0f / std::sqrt(ms + eps);
+    y.row(t) = (x.row(t) * inv).cwiseProduct(w.transpose());
+  }
+  return y;
+}
+
+Map layer_norm(const Map& x, const Vec& w, const Vec& b, float eps) {
+  assert(x.cols() == w.size() && x.cols() == b.size() && "layer_norm: weight width must match the activations");
+  Map y(x.rows(), x.cols());
+  for (Eigen::Index t = 0; t < x.rows(); ++t) {
+    const float mean = x.row(t).mean();
+    const auto centred = x.row(t).array() - mean;
+    const float var = centred.square().mean();
+    const float inv = 1.0f / std::sqrt(var + eps);
+    y.row(t) = ((centred * inv) * w.transpose().array() + b.transpose().array()).matrix();
+  }
+  return y;
+}
+
+void apply_rope(Map& m, int n_heads, int dh, float base, RopePairs pairs, int first_pos) {
+  assert(m.cols() == Eigen::Index(n_heads) * dh && dh % 2 == 0 && "apply_rope: [T, heads * even dh]");
+  const int half = dh / 2;
+  std::vector<float> inv_freq(static_cast<size_t>(half));
+  for (int i = 0; i < half; ++i) inv_freq[size_t(i)] = 1.0f / std::pow(base, float(2 * i) / float(dh));
+  for (Eigen::Index t = 0; t < m.rows(); ++t) {
+    const float pos = static_cast<float>(first_pos + t);
+    float* row = m.row(t).data();
+    for (int i = 0; i < half; ++i) {
+      const float theta = pos * inv_freq[size_t(i)];
+      const float c = std::cos(theta), s = std::sin(theta);
+      const int ia = pairs == RopePairs::adjacent ? 2 * i : i;
+      const int ib = pairs == RopePairs::adjacent ? 2 * i + 1 : i + half;
+      for (int h = 0; h < n_heads; ++h) {
+        float& a = row[h * dh + ia];
+        float& b = row[h * dh + ib];
+        const float a0 = a, b0 = b;
+        a = a0 * c - b0 * s;
+        b = a0 * s + b0 * c;
+      }
+    }
+  }
+}
+
+float silu(float x) { return x / (1.0f + std::exp(-x)); }
+
+float gelu_tanh(float x) {
+  const float k = 0.7978845608028654f;  // sqrt(2 / pi)
+  return 0.5f * x * (1.0f + std::tanh(k * (x + 0.044715f * x * x * x)));
+}
+
+std::vector<int> argmax_rows(const Map& logits) {
+  std::vector<int> out(static_cast<size_t>(logits.rows()));
+  for (Eigen::Index t = 0; t < logits.rows(); ++t) {
+    Eigen::Index best = 0;
+    for (Eigen::Index j = 1; j < logits.cols(); ++j)
+      if (logits(t, j) > logits(t, best)) best = j;
+    out[size_t(t)] = static_cast<int>(best);
+  }
+  return out;
+}
+
+}  // namespace hs

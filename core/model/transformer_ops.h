@@ -1,0 +1,35 @@
+#pragma once
+// Building blocks shared by the pretrained forward passes (llama2.c, Llama, GPT-2). Every
+// activation is row-major [T, width]: one row per token position.
+#include <vector>
+
+#include "core/util/tensor.h"
+
+namespace hs {
+
+// RMSNorm (Llama): y = x / sqrt(mean(x^2) + eps) * w, row by row. x: [T, d], w: [d].
+Map rms_norm(const Map& x, const Vec& w, float eps);
+
+// LayerNorm (GPT-2): y = (x - mean) / sqrt(var + eps) * w + b, biased variance, row by row.
+Map layer_norm(const Map& x, const Vec& w, const Vec& b, float eps);
+
+// How RoPE pairs the dimensions of one head of width dh (frequency index i = 0 .. dh/2-1):
+//   adjacent  (llama2.c run.c, Meta's original): pair (2i, 2i+1)
+//   half      (Hugging Face rotate_half):        pair (i, i + dh/2)
+enum class RopePairs { adjacent, half };
+
+// Rotary position embedding, in place, on every head of m: [T, n_heads * dh]. Row t is position
+// `first_pos + t`; each pair (a, b) of a head rotates by theta = pos * base^(-2i/dh):
+//   a' = a cos(theta) - b sin(theta),  b' = a sin(theta) + b cos(theta)
+void apply_rope(Map& m, int n_heads, int dh, float base, RopePairs pairs, int first_pos = 0);
+
+// SiLU (swish): x * sigmoid(x).
+float silu(float x);
+
+// GELU, tanh approximation (GPT-2's gelu_new): 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
+float gelu_tanh(float x);
+
+// Index of the largest entry of each row (the greedy next token); ties go to the lowest index.
+std::vector<int> argmax_rows(const Map& logits);
+
+}  // namespace hs

@@ -1,0 +1,78 @@
+#include "core/model/transformer_session.h"
+
+#include <algorithm>
+
+#include "core/model/attention_layer.h"
+#include "core/model/synthetic_model.h"
+#include "core/model/transformer_ops.h"
+#include "core/util/errors.h"
+
+namespace hs {
+
+TransformerSession::TransformerSession(std::shared_ptr<const TransformerModel> model,
+                                       std::shared_ptr<const SubwordTokenizer> tokenizer, std::vector<int> prompt_ids,
+                                       int generate)
+    : model_(std::move(model)), tokenizer_(std::move(tokenizer)), prompt_(std::move(prompt_ids)), generate_(generate) {
+  const ModelInfo& info = model_->info();
+  if (generate_ < 0) throw InputError("--generate (" + std::to_string(generate_) + ") must be 0 or more");
+  if (prompt_.empty()) throw InputError("the sentence is empty: type some text (" + info.name + " adds no start token)");
+  for (size_t i = 0; i < prompt_.size(); ++i)
+    if (prompt_[i] < 0 || prompt_[i] >= info.vocab_size) {
+      throw InputError("token " + std::to_string(i) + " has id " + std::to_string(prompt_[i]) +
+                       ", outside the model's vocabulary of " + std::to_string(info.vocab_size));
+    }
+  const int64_t total = int64_t(prompt_.size()) + generate_;
+  const int64_t limit = std::min<int64_t>(model_->max_positions(), kMaxTokens);
+  if (total > limit) {
+    throw InputError("the sentence has " + std::to_string(prompt_.size()) + " tokens" +
+                     (generate_ ? " and " + std::to_string(generate_) + " more to generate" : std::string()) + "; " +
+                     info.name + " handles at most " + std::to_string(limit) + " positions");
+  }
+  check_map_memory(total, int64_t(info.n_layers) * info.n_heads);
+}
+
+std::vector<int> TransformerSession::continue_greedily(int threads) const {
+  std::vector<int> ids = prompt_;
+  for (int g = 0; g < generate_; ++g) {
+    const Map hidden = model_->forward(ids, nullptr, threads);                 // [T, d]
+    const Map last = model_->logits(hidden.bottomRows(1));                     // [1, vocab]
+    ids.push_back(argmax_rows(last)[0]);
+  }
+  return ids;
+}
+
+AttentionRun TransformerSession::run(const RunOptions& options) const {
+  const ModelInfo& info = model_->info();
+  const std::vector<int> ids = continue_greedily(options.threads);
+  const int T = static_cast<int>(ids.size());
+
+  MapRecorder recorder(info.n_layers, info.n_heads, options.keep_scores);
+  ObserverPair pair(&recorder, options.observer);
+  const Map hidden = model_->forward(ids, &pair, options.threads);  // [T, d]
+
+  AttentionRun run;
+  run.info = info;
+  run.token_ids = ids;
+  run.prompt_tokens = static_cast<int>(prompt_.size());
+  // Next-token predictions, a block of rows at a time (logits are [rows, vocab]).
+  const bool announce = options.observer && options.observer->wants(TensorKind::logits, -1, -1);
+  if (announce) {
+    const Map logits = model_->logits(hidden);
+    options.observer->on_tensor(TensorKind::logits, -1, -1, logits);
+    run.next_token_ids = argmax_rows(logits);
+  } else {
+    const int block = 64;
+    for (int t0 = 0; t0 < T; t0 += block) {
+      const int n = std::min(block, T - t0);
+      const std::vector<int> best = argmax_rows(model_->logits(hidden.middleRows(t0, n)));
+      run.next_token_ids.insert(run.next_token_ids.end(), best.begin(), best.end());
+    }
+  }
+  for (const int id : ids) run.tokens.push_back(tokenizer_->label(id));
+  for (const int id : run.next_token_ids) run.next_tokens.push_back(tokenizer_->label(id));
+  run.attention = std::move(recorder.attention);
+  run.scores = std::move(recorder.scores);
+  return run;
+}
+
+}  // namespace hs

@@ -1,0 +1,33 @@
+#pragma once
+// A pretrained model on one tokenized prompt, ready to run: optionally continues the prompt
+// greedily (argmax) by `generate` tokens, then runs the whole sequence once with a MapRecorder
+// on the observer hook, so every layer x head map covers prompt and continuation alike.
+#include <memory>
+#include <vector>
+
+#include "core/model/model_request.h"
+#include "core/model/transformer_model.h"
+#include "core/text/tokenizer_base.h"
+
+namespace hs {
+
+class TransformerSession : public Prepared {
+ public:
+  // Throws InputError when the prompt is empty, holds ids outside the vocabulary, or is too
+  // long for the model (prompt + generate > max positions, or the maps would not fit in memory).
+  TransformerSession(std::shared_ptr<const TransformerModel> model, std::shared_ptr<const SubwordTokenizer> tokenizer,
+                     std::vector<int> prompt_ids, int generate);
+
+  AttentionRun run(const RunOptions& options) const override;
+
+  // Greedy continuation only (no maps): prompt followed by `generate` argmax tokens.
+  std::vector<int> continue_greedily(int threads) const;
+
+ private:
+  std::shared_ptr<const TransformerModel> model_;
+  std::shared_ptr<const SubwordTokenizer> tokenizer_;
+  std::vector<int> prompt_;
+  int generate_;
+};
+
+}  // namespace hs

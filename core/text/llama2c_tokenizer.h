@@ -1,0 +1,43 @@
+#pragma once
+// llama2.c's tokenizer.bin and its encoder, exactly as run.c:
+//   file: int32 max_token_length, then per id: float32 score, int32 byte length, the bytes.
+//   encode: BOS (id 1); for non-empty text the " " piece (dummy prefix); each UTF-8 character's
+//   piece, or its bytes as byte-fallback ids (byte + 3); then repeatedly merge the adjacent pair
+//   whose concatenation is a piece with the highest score (leftmost on ties) until none is.
+//   decode: a piece right after BOS loses its leading space; "<0xHH>" is the raw byte HH.
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/text/tokenizer_base.h"
+
+namespace hs {
+
+class Llama2cTokenizer : public SubwordTokenizer {
+ public:
+  // Reads exactly `vocab_size` entries (the checkpoint's) and requires the file to end there.
+  // Throws IoError / FormatError naming the file, the entry and what is wrong.
+  Llama2cTokenizer(const std::string& path, int vocab_size);
+
+  std::vector<int> encode(std::string_view text) const override;
+  std::string piece_bytes(int id) const override;
+  std::string label(int id) const override;
+  int vocab_size() const override { return static_cast<int>(pieces_.size()); }
+
+  // run.c's decode of `token` after `prev`, concatenated over ids (ids[0] is usually BOS).
+  std::string decode(const std::vector<int>& ids) const;
+  const std::string& piece(int id) const { return pieces_.at(size_t(id)); }
+  float score(int id) const { return scores_.at(size_t(id)); }
+
+  static constexpr int kBos = 1;
+  static constexpr int kEos = 2;
+
+ private:
+  int lookup(const std::string& s) const;
+
+  std::vector<std::string> pieces_;
+  std::vector<float> scores_;
+  std::unordered_map<std::string, int> ids_;
+};
+
+}  // namespace hs
