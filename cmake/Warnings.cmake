@@ -10,3 +10,12 @@ if(HEADSCOPE_SANITIZE)
   add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
   add_link_options(-fsanitize=address,undefined)
 endif()
+
+if(HEADSCOPE_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    message(FATAL_ERROR "HEADSCOPE_FUZZ needs clang: configure with CC=clang-14 CXX=clang++-14 (apt-get install clang-14 libclang-rt-14-dev)")
+  endif()
+  # Every object gets coverage instrumentation and sanitizers; the harnesses add -fsanitize=fuzzer.
+  add_compile_options(-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -g)
+  add_link_options(-fsanitize=address,undefined)
+endif()

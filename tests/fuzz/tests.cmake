@@ -1,0 +1,21 @@
+# Fuzz harnesses (tests/fuzz/fuzz_<name>.cpp). In every build each harness is linked with
+# replay_main.cpp and run over its seed corpus and regression inputs as a normal test (label
+# "fuzz"); with -DHEADSCOPE_FUZZ=ON (clang) they are also built as libFuzzer binaries
+# fuzz_<name> for tests/fuzz/run.sh.
+file(GLOB HEADSCOPE_FUZZ_HARNESSES CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/fuzz_*.cpp)
+foreach(harness ${HEADSCOPE_FUZZ_HARNESSES})
+  get_filename_component(fuzz_name ${harness} NAME_WE)
+  string(REGEX REPLACE "^fuzz_" "" short ${fuzz_name})
+  add_executable(replay_${short} ${harness} ${CMAKE_CURRENT_LIST_DIR}/replay_main.cpp)
+  target_link_libraries(replay_${short} PRIVATE headscope_core)
+  headscope_target_flags(replay_${short})
+  add_test(NAME fuzz_replay_${short}
+           COMMAND replay_${short} ${CMAKE_CURRENT_LIST_DIR}/corpus/${short} ${CMAKE_CURRENT_LIST_DIR}/regressions/${short})
+  set_tests_properties(fuzz_replay_${short} PROPERTIES LABELS "fuzz")
+  if(HEADSCOPE_FUZZ)
+    add_executable(${fuzz_name} ${harness})
+    target_link_libraries(${fuzz_name} PRIVATE headscope_core)
+    target_compile_options(${fuzz_name} PRIVATE -fsanitize=fuzzer)
+    target_link_options(${fuzz_name} PRIVATE -fsanitize=fuzzer)
+  endif()
+endforeach()
