@@ -3,7 +3,7 @@
 
 namespace hs::detail {
 
-const unsigned char k_viridis[256][3] = {
+extern const unsigned char k_viridis[256][3] = {
   {68, 1, 84},
   {68, 2, 86},
   {69, 4, 87},
@@ -262,7 +262,7 @@ const unsigned char k_viridis[256][3] = {
   {253, 231, 37},
 };
 
-const unsigned char k_magma[256][3] = {
+extern const unsigned char k_magma[256][3] = {
   {0, 0, 4},
   {1, 0, 5},
   {1, 1, 6},
@@ -521,7 +521,7 @@ const unsigned char k_magma[256][3] = {
   {252, 253, 191},
 };
 
-const unsigned char k_gray[256][3] = {
+extern const unsigned char k_gray[256][3] = {
   {0, 0, 0},
   {1, 1, 1},
   {2, 2, 2},
@@ -780,7 +780,7 @@ const unsigned char k_gray[256][3] = {
   {255, 255, 255},
 };
 
-const unsigned char k_cividis[256][3] = {
+extern const unsigned char k_cividis[256][3] = {
   {0, 34, 78},
   {0, 35, 79},
   {0, 36, 81},
@@ -1039,7 +1039,7 @@ const unsigned char k_cividis[256][3] = {
   {254, 232, 56},
 };
 
-const unsigned char k_rdbu[256][3] = {
+extern const unsigned char k_rdbu[256][3] = {
   {5, 48, 97},
   {6, 50, 100},
   {7, 52, 103},
