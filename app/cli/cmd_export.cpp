@@ -1,19 +1,100 @@
-// `headscope-cli export`: figures and data files (see ../shared/CLI_CONTRACT.md).
+// `headscope-cli export`: figures (.png .svg .pdf) and data (.npy .csv .json) of one view, or
+// every head of every layer into a folder (see ../shared/CLI_CONTRACT.md).
+#include <iostream>
 #include <memory>
+#include <optional>
 
 #include "app/cli/commands.h"
 #include "app/common/model_flags.h"
+#include "core/model/model_request.h"
+#include "core/render/export.h"
 #include "core/util/errors.h"
 
 namespace hs::cli {
+namespace {
+
+struct ExportOptions {
+  ModelFlags model;
+  std::string out;
+  std::string out_dir;
+  std::string format = "png";
+  std::string view = "heatmap";
+  std::string colormap = "viridis";
+  std::string size;
+  int layer = 0;
+  int head = -1;
+  double scale = 1.0;
+  CLI::Option* head_option = nullptr;
+  CLI::Option* format_option = nullptr;
+};
+
+// "WxH" (either may be 0 to keep the aspect ratio) -> width, height.
+void parse_size(const std::string& text, ExportSpec& spec) {
+  if (text.empty()) return;
+  const size_t x = text.find_first_of("xX");
+  try {
+    if (x == std::string::npos) throw std::invalid_argument("no x");
+    size_t used_w = 0, used_h = 0;
+    const std::string w = text.substr(0, x), h = text.substr(x + 1);
+    spec.width = std::stoi(w, &used_w);
+    spec.height = std::stoi(h, &used_h);
+    if (used_w != w.size() || used_h != h.size()) throw std::invalid_argument("trailing");
+  } catch (const std::logic_error&) {
+    throw InputError("--size '" + text + "' is not WIDTHxHEIGHT (e.g. 1600x1200; 0 for one side keeps the aspect ratio)");
+  }
+  if (spec.width < 0 || spec.height < 0 || (spec.width == 0 && spec.height == 0) || spec.width > 100000 ||
+      spec.height > 100000) {
+    throw InputError("--size '" + text + "' must give sides from 1 to 100000 (0 for one side keeps the aspect ratio)");
+  }
+}
+
+int run_export(const ExportOptions& o) {
+  if (o.out.empty() == o.out_dir.empty()) throw InputError("give exactly one of --out FILE or --out-dir DIR");
+  if (o.format_option->count() > 0 && o.out_dir.empty()) {
+    throw InputError("--format is for --out-dir; with --out the file's extension picks the format");
+  }
+  ExportSpec spec;
+  spec.path = o.out;
+  spec.layer = o.layer;
+  spec.head = o.head_option->count() > 0 ? o.head : -1;
+  if (o.head_option->count() > 0 && o.head < 0) {
+    throw InputError("head (" + std::to_string(o.head) + ") must be 0 or more; leave --head out for all heads");
+  }
+  spec.view = parse_export_view(o.view);
+  spec.colormap = parse_colormap(o.colormap);
+  spec.scale = o.scale;
+  parse_size(o.size, spec);
+  if (!o.out.empty()) export_format_of(o.out);  // a bad extension fails before the model runs
+
+  const AttentionRun run = run_request(model_request(o.model));
+  if (!o.out.empty()) {
+    export_view(run, spec);
+    return 0;
+  }
+  const std::vector<std::string> written = export_all(run, o.out_dir, spec, o.format);
+  for (const std::string& path : written) std::cout << path << "\n";
+  return 0;
+}
+
+}  // namespace
 
 Command add_export_command(CLI::App& app) {
-  auto flags = std::make_shared<ModelFlags>();
-  auto out = std::make_shared<std::string>();
+  auto o = std::make_shared<ExportOptions>();
   CLI::App* sub = app.add_subcommand("export", "Write a figure (.png .svg .pdf) or data (.npy .csv .json)");
-  add_model_flags(*sub, *flags);
-  sub->add_option("--out", *out, "Output file; the extension picks the format");
-  return [] () -> int { throw InputError("export is not implemented yet"); };
+  add_model_flags(*sub, o->model);
+  sub->add_option("--out", o->out, "Output file; the extension picks the format (.png .svg .pdf .npy .csv .json)");
+  sub->add_option("--out-dir", o->out_dir,
+                  "Batch: write every head of every layer into this folder as layer{L}_head{H}.{format}");
+  o->format_option = sub->add_option("--format", o->format, "With --out-dir: png, svg, pdf, npy, csv or json")
+                         ->capture_default_str();
+  sub->add_option("--layer", o->layer, "Layer to export")->capture_default_str();
+  o->head_option = sub->add_option("--head", o->head, "One head; without it, every head of the layer (images: a grid)");
+  sub->add_option("--view", o->view, "heatmap, difference (head-difference table) or sweep (head-count plot)")
+      ->capture_default_str();
+  sub->add_option("--colormap", o->colormap, "viridis, magma, gray, cividis or rdbu")->capture_default_str();
+  sub->add_option("--scale", o->scale, "Figure size multiplier (PNG: 144 dpi at 1, 288 dpi at 2)")->capture_default_str();
+  sub->add_option("--size", o->size, "Figure size WIDTHxHEIGHT (PNG: pixels, SVG/PDF: points); fitted, centred");
+  return [o] { return run_export(*o); };
 }
 
 }  // namespace hs::cli

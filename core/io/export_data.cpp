@@ -1,0 +1,112 @@
+#include "core/io/export_data.h"
+
+#include <cstdio>
+#include <sstream>
+
+#include "core/analysis/head_stats.h"
+#include "core/io/csv.h"
+#include "core/io/npy.h"
+#include "core/util/errors.h"
+
+namespace hs {
+namespace {
+
+std::vector<std::string> head_names(int n) {
+  std::vector<std::string> names;
+  for (int h = 0; h < n; ++h) names.push_back("head " + std::to_string(h));
+  return names;
+}
+
+const char* const kSweepColumns[] = {"n_heads",      "d_head",          "param_count",        "mean_head_difference",
+                                     "mean_entropy", "mean_score_rank", "mean_effective_rank"};
+constexpr int kSweepColumnCount = 7;
+
+// [n_counts, 7], one row per head count.
+Map sweep_table(const std::vector<SweepPoint>& points) {
+  Map t(Eigen::Index(points.size()), kSweepColumnCount);
+  for (size_t i = 0; i < points.size(); ++i) {
+    const SweepPoint& p = points[i];
+    t.row(Eigen::Index(i)) << float(p.n_heads), float(p.d_head), float(p.param_count), p.mean_head_difference,
+        p.mean_entropy, p.mean_score_rank, p.mean_effective_rank;
+  }
+  return t;
+}
+
+}  // namespace
+
+std::string attention_npy(const AttentionRun& run, int layer, int head) {
+  const int64_t T = run.n_tokens();
+  if (head >= 0) {
+    const Map& a = run.attention[size_t(layer)][size_t(head)];  // [T, T] row-major
+    return npy_bytes(a.data(), {T, T});
+  }
+  // all: [n_layers, n_heads, T, T], C order: layer-major, then head, then the row-major map
+  const int64_t L = run.n_layers(), H = run.n_heads();
+  std::vector<float> all;
+  all.reserve(size_t(L * H * T * T));
+  for (const LayerMaps& maps : run.attention)
+    for (const Map& a : maps) all.insert(all.end(), a.data(), a.data() + a.size());
+  return npy_bytes(all.data(), {L, H, T, T});
+}
+
+std::string attention_csv(const AttentionRun& run, int layer, int head) {
+  std::ostringstream out;
+  const LayerMaps& maps = run.attention[size_t(layer)];
+  const int first = head >= 0 ? head : 0, last = head >= 0 ? head : run.n_heads() - 1;
+  for (int h = first; h <= last; ++h) {
+    if (h != first) out << '\n';
+    write_matrix_csv(out, maps[size_t(h)], run.tokens, run.tokens, "query\\key");
+  }
+  return out.str();
+}
+
+std::string difference_npy(const AttentionRun& run, int layer) {
+  const Map d = head_difference(run.attention[size_t(layer)]);  // [H, H]
+  return npy_bytes(d.data(), {d.rows(), d.cols()});
+}
+
+std::string difference_csv(const AttentionRun& run, int layer) {
+  const Map d = head_difference(run.attention[size_t(layer)]);  // [H, H]
+  const std::vector<std::string> names = head_names(int(d.rows()));
+  std::ostringstream out;
+  write_matrix_csv(out, d, names, names, "head\\head");
+  return out.str();
+}
+
+std::string sweep_npy(const std::vector<SweepPoint>& points) {
+  const Map t = sweep_table(points);
+  return npy_bytes(t.data(), {t.rows(), t.cols()});
+}
+
+std::string sweep_csv(const std::vector<SweepPoint>& points) {
+  std::ostringstream out;
+  for (int c = 0; c < kSweepColumnCount; ++c) out << (c ? "," : "") << kSweepColumns[c];
+  out << '\n';
+  for (const SweepPoint& p : points) {
+    out << p.n_heads << ',' << p.d_head << ',' << p.param_count;
+    for (float v : {p.mean_head_difference, p.mean_entropy, p.mean_score_rank, p.mean_effective_rank}) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, ",%.9g", double(v));
+      out << buf;
+    }
+    out << '\n';
+  }
+  return out.str();
+}
+
+std::vector<SweepPoint> sweep_of_run(const AttentionRun& run) {
+  if (run.info.kind != "synthetic") {
+    throw InputError("the head-count sweep needs the synthetic model (it re-runs the layer at every head count); this run is '" +
+                     run.info.kind + "' (" + run.info.name + "), whose head count is fixed");
+  }
+  SweepSpec spec;
+  spec.base.d_model = run.info.d_model;
+  spec.base.causal = run.info.causal;
+  spec.base.window = run.info.window;
+  spec.base.temperature = run.info.temperature;
+  spec.seeds.clear();
+  for (int s = 0; s < kSweepSeeds; ++s) spec.seeds.push_back(uint64_t(s));
+  return head_count_sweep(run.tokens, spec);
+}
+
+}  // namespace hs

@@ -1,0 +1,39 @@
+#pragma once
+// The numbers behind each export view, as .npy or .csv bytes (../shared/CLI_CONTRACT.md):
+//   heatmap, one head:   .npy [T, T]                         .csv query\key table
+//   heatmap, all heads:  .npy [n_layers, n_heads, T, T]      .csv one query\key table per head of
+//                                                             the layer, in head order, separated
+//                                                             by an empty line
+//   difference:          .npy [H, H]                         .csv head\head table
+//   sweep:               .npy [n_counts, 7] columns as the CSV header
+// The .json of every view is the object `headscope-cli maps` writes (core/io/maps_json.h).
+#include <string>
+#include <vector>
+
+#include "core/analysis/head_sweep.h"
+#include "core/model/model_run.h"
+
+namespace hs {
+
+// head >= 0: that head of `layer`; head < 0: see above. layer/head must be valid.
+std::string attention_npy(const AttentionRun& run, int layer, int head);
+std::string attention_csv(const AttentionRun& run, int layer, int head);
+
+// mean |A_a - A_b| over cells, [H, H], of `layer`.
+std::string difference_npy(const AttentionRun& run, int layer);
+std::string difference_csv(const AttentionRun& run, int layer);
+
+// The sweep columns: n_heads, d_head, param_count, mean_head_difference, mean_entropy,
+// mean_score_rank, mean_effective_rank.
+std::string sweep_npy(const std::vector<SweepPoint>& points);
+std::string sweep_csv(const std::vector<SweepPoint>& points);
+
+// Seeds the sweep of a run averages over.
+constexpr int kSweepSeeds = 5;
+
+// The head-count sweep of a synthetic run: same sentence (tokens), d_model, mask, window and
+// temperature, every head count dividing d_model, kSweepSeeds seeds. Throws InputError for
+// runs of other kinds (weights from a file or a pretrained model fix their head count).
+std::vector<SweepPoint> sweep_of_run(const AttentionRun& run);
+
+}  // namespace hs

@@ -1,0 +1,201 @@
+#include "core/render/canvas.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace hs {
+namespace {
+
+constexpr const char* kFontFamily = "DejaVu Sans";
+// Above this many cells a block is drawn as one image instead of one rectangle per cell
+// (keeps SVG/PDF files small for long sequences).
+constexpr long kMaxRectCells = 40000;
+
+void set_colour(cairo_t* cr, Rgb8 c) { cairo_set_source_rgb(cr, c.r / 255.0, c.g / 255.0, c.b / 255.0); }
+
+}  // namespace
+
+Canvas::Canvas(cairo_t* cr, bool record_text) : cr_(cr), record_text_(record_text) {
+  // Unhinted metrics: the layout measured on a scratch surface holds on every surface.
+  cairo_font_options_t* fo = cairo_font_options_create();
+  cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
+  cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
+  cairo_set_font_options(cr_, fo);
+  cairo_font_options_destroy(fo);
+}
+
+void Canvas::fill_rect(double x, double y, double w, double h, Rgb8 colour) {
+  set_colour(cr_, colour);
+  cairo_rectangle(cr_, x, y, w, h);
+  cairo_fill(cr_);
+}
+
+void Canvas::stroke_rect(double x, double y, double w, double h, Rgb8 colour, double line_width) {
+  set_colour(cr_, colour);
+  cairo_set_line_width(cr_, line_width);
+  cairo_rectangle(cr_, x, y, w, h);
+  cairo_stroke(cr_);
+}
+
+void Canvas::line(double x0, double y0, double x1, double y1, Rgb8 colour, double line_width, bool dashed) {
+  set_colour(cr_, colour);
+  cairo_set_line_width(cr_, line_width);
+  const double dash[] = {4.0 * line_width, 2.5 * line_width};
+  cairo_set_dash(cr_, dash, dashed ? 2 : 0, 0);
+  cairo_move_to(cr_, x0, y0);
+  cairo_line_to(cr_, x1, y1);
+  cairo_stroke(cr_);
+  cairo_set_dash(cr_, nullptr, 0, 0);
+}
+
+void Canvas::circle(double x, double y, double radius, Rgb8 colour) {
+  set_colour(cr_, colour);
+  cairo_new_sub_path(cr_);
+  cairo_arc(cr_, x, y, radius, 0, 2 * M_PI);
+  cairo_fill(cr_);
+}
+
+void Canvas::cells(double x, double y, double w, double h, int rows, int cols, const std::vector<Rgb8>& colours) {
+  if (rows <= 0 || cols <= 0) return;
+  const double cw = w / cols, ch = h / rows;
+  if (long(rows) * cols <= kMaxRectCells) {
+    // Each cell overlaps its right and lower neighbour slightly (they paint over it), so
+    // viewers that anti-alias rectangle edges show no seams; raster output is crisp.
+    const double overlap = 0.02 * std::min(cw, ch);
+    cairo_save(cr_);
+    cairo_set_antialias(cr_, CAIRO_ANTIALIAS_NONE);
+    for (int i = 0; i < rows; ++i) {
+      for (int j = 0; j < cols; ++j) {
+        set_colour(cr_, colours[size_t(i) * size_t(cols) + size_t(j)]);
+        cairo_rectangle(cr_, x + j * cw, y + i * ch, cw + (j + 1 < cols ? overlap : 0), ch + (i + 1 < rows ? overlap : 0));
+        cairo_fill(cr_);
+      }
+    }
+    cairo_restore(cr_);
+    return;
+  }
+  cairo_surface_t* img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, cols, rows);
+  cairo_surface_flush(img);
+  unsigned char* data = cairo_image_surface_get_data(img);
+  const int stride = cairo_image_surface_get_stride(img);
+  for (int i = 0; i < rows; ++i) {
+    auto* row = reinterpret_cast<uint32_t*>(data + size_t(i) * size_t(stride));
+    for (int j = 0; j < cols; ++j) {
+      const Rgb8 c = colours[size_t(i) * size_t(cols) + size_t(j)];
+      row[j] = (uint32_t(c.r) << 16) | (uint32_t(c.g) << 8) | uint32_t(c.b);
+    }
+  }
+  cairo_surface_mark_dirty(img);
+  cairo_save(cr_);
+  cairo_translate(cr_, x, y);
+  cairo_scale(cr_, cw, ch);
+  cairo_set_source_surface(cr_, img, 0, 0);
+  cairo_pattern_set_filter(cairo_get_source(cr_), CAIRO_FILTER_NEAREST);
+  cairo_rectangle(cr_, 0, 0, cols, rows);
+  cairo_fill(cr_);
+  cairo_restore(cr_);
+  cairo_surface_destroy(img);
+}
+
+void Canvas::set_font(const TextStyle& style) {
+  cairo_select_font_face(cr_, kFontFamily, CAIRO_FONT_SLANT_NORMAL,
+                         style.bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+  cairo_set_font_size(cr_, style.size);
+}
+
+double Canvas::text_width(const std::string& text, const TextStyle& style) {
+  if (text.empty()) return 0;
+  set_font(style);
+  cairo_text_extents_t te;
+  cairo_text_extents(cr_, text.c_str(), &te);
+  return te.x_advance;
+}
+
+void Canvas::text(double x, double y, const std::string& text, const TextStyle& style, HAlign h, VAlign v, bool vertical) {
+  if (text.empty()) return;
+  const double w = text_width(text, style);  // also selects the font
+  cairo_font_extents_t fe;
+  cairo_font_extents(cr_, &fe);
+  double dy = 0;  // baseline offset from the anchor, in the text's own frame
+  switch (v) {
+    case VAlign::baseline: dy = 0; break;
+    case VAlign::middle: dy = 0.36 * style.size; break;  // half DejaVu's cap height
+    case VAlign::top: dy = fe.ascent; break;
+    case VAlign::bottom: dy = -fe.descent; break;
+  }
+  const double dx = h == HAlign::left ? 0 : h == HAlign::center ? -0.5 * w : -w;
+  cairo_save(cr_);
+  cairo_translate(cr_, x, y);
+  if (vertical) cairo_rotate(cr_, -M_PI / 2);
+  if (record_text_) {
+    TextRun run;
+    run.x = 0;
+    run.y = dy;
+    cairo_user_to_device(cr_, &run.x, &run.y);
+    double sx = style.size, sy = 0;
+    cairo_user_to_device_distance(cr_, &sx, &sy);
+    run.size = std::hypot(sx, sy);
+    run.vertical = vertical;
+    run.align = h;
+    run.style = style;
+    run.text = text;
+    recorded_.push_back(std::move(run));
+  } else {
+    set_colour(cr_, style.colour);
+    cairo_move_to(cr_, dx, dy);
+    cairo_show_text(cr_, text.c_str());
+  }
+  cairo_restore(cr_);
+}
+
+MeasureCanvas::MeasureCanvas()
+    : surface_(cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1)), cr_(cairo_create(surface_)), canvas_(cr_, false) {}
+
+MeasureCanvas::~MeasureCanvas() {
+  cairo_destroy(cr_);
+  cairo_surface_destroy(surface_);
+}
+
+std::string svg_escape(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char ch : text) {
+    switch (ch) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default:
+        if (static_cast<unsigned char>(ch) < 0x20) out += "\xEF\xBF\xBD";
+        else out += ch;
+    }
+  }
+  return out;
+}
+
+std::string svg_text_layer(const std::vector<TextRun>& runs) {
+  std::string out = "<g font-family=\"DejaVu Sans, Verdana, sans-serif\" xml:space=\"preserve\">\n";
+  char buf[256];
+  for (const TextRun& r : runs) {
+    std::snprintf(buf, sizeof buf, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.2f\"", r.x, r.y, r.size);
+    out += buf;
+    if (r.style.bold) out += " font-weight=\"bold\"";
+    if (r.align != HAlign::left) out += r.align == HAlign::center ? " text-anchor=\"middle\"" : " text-anchor=\"end\"";
+    const Rgb8 c = r.style.colour;
+    if (c.r || c.g || c.b) {
+      std::snprintf(buf, sizeof buf, " fill=\"#%02x%02x%02x\"", c.r, c.g, c.b);
+      out += buf;
+    }
+    if (r.vertical) {
+      std::snprintf(buf, sizeof buf, " transform=\"rotate(-90 %.2f %.2f)\"", r.x, r.y);
+      out += buf;
+    }
+    out += '>';
+    out += svg_escape(r.text);
+    out += "</text>\n";
+  }
+  out += "</g>\n";
+  return out;
+}
+
+}  // namespace hs

@@ -1,0 +1,86 @@
+#pragma once
+// What figures draw on: a cairo context (image, SVG or PDF surface) with the few primitives
+// figures need, in points. Text uses DejaVu Sans by name through cairo's font selection.
+// For SVG, text is not drawn as glyph outlines (cairo's SVG surface would turn it into
+// <symbol>/<use> paths) but recorded, and svg_text_layer() turns the record into real
+// <text> elements: labels stay searchable, selectable and editable.
+// Internal to core/render (it includes cairo, which headscope_core links privately).
+#include <cairo.h>
+
+#include <string>
+#include <vector>
+
+#include "core/render/colormap.h"
+
+namespace hs {
+
+enum class HAlign { left, center, right };
+enum class VAlign { baseline, middle, top, bottom };
+
+struct TextStyle {
+  double size = 9;  // points
+  bool bold = false;
+  Rgb8 colour = {0, 0, 0};
+};
+
+// One recorded text item in device units: the anchor is on the baseline.
+struct TextRun {
+  double x = 0, y = 0;
+  double size = 0;
+  bool vertical = false;  // reads bottom to top (rotated -90 degrees)
+  HAlign align = HAlign::left;
+  TextStyle style;
+  std::string text;
+};
+
+class Canvas {
+ public:
+  // record_text: text is recorded for svg_text_layer() instead of drawn.
+  Canvas(cairo_t* cr, bool record_text);
+
+  void fill_rect(double x, double y, double w, double h, Rgb8 colour);
+  void stroke_rect(double x, double y, double w, double h, Rgb8 colour, double line_width);
+  void line(double x0, double y0, double x1, double y1, Rgb8 colour, double line_width, bool dashed = false);
+  void circle(double x, double y, double radius, Rgb8 colour);
+  // A rows x cols block of cells, row-major colours, filling [x, x+w] x [y, y+h].
+  // Small blocks are rectangles (vector output keeps them as rectangles); large ones an image.
+  void cells(double x, double y, double w, double h, int rows, int cols, const std::vector<Rgb8>& colours);
+
+  double text_width(const std::string& text, const TextStyle& style);
+  // (x, y) is the anchor; with `vertical` the text reads bottom to top and the alignments
+  // apply along and across its own (rotated) baseline.
+  void text(double x, double y, const std::string& text, const TextStyle& style, HAlign h, VAlign v,
+            bool vertical = false);
+
+  const std::vector<TextRun>& recorded_text() const { return recorded_; }
+
+ private:
+  void set_font(const TextStyle& style);
+
+  cairo_t* cr_;
+  bool record_text_;
+  std::vector<TextRun> recorded_;
+};
+
+// A scratch canvas for measuring text while laying a figure out (no output).
+class MeasureCanvas {
+ public:
+  MeasureCanvas();
+  ~MeasureCanvas();
+  MeasureCanvas(const MeasureCanvas&) = delete;
+  MeasureCanvas& operator=(const MeasureCanvas&) = delete;
+  double width(const std::string& text, const TextStyle& style) { return canvas_.text_width(text, style); }
+
+ private:
+  cairo_surface_t* surface_;
+  cairo_t* cr_;
+  Canvas canvas_;
+};
+
+// Text for XML: &, <, >, " escaped; control characters (not allowed in XML) become U+FFFD.
+std::string svg_escape(const std::string& text);
+
+// The recorded text as one SVG <g> of <text> elements (font-family DejaVu Sans).
+std::string svg_text_layer(const std::vector<TextRun>& runs);
+
+}  // namespace hs

@@ -1,0 +1,183 @@
+#include "core/render/export.h"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <sstream>
+#include <system_error>
+
+#include "core/io/export_data.h"
+#include "core/io/maps_json.h"
+#include "core/render/difference_figure.h"
+#include "core/render/figure.h"
+#include "core/render/heatmap_figure.h"
+#include "core/render/sweep_figure.h"
+#include "core/util/atomic_file.h"
+#include "core/util/errors.h"
+
+namespace hs {
+namespace {
+
+constexpr ExportFormat kFormats[] = {ExportFormat::png, ExportFormat::svg, ExportFormat::pdf,
+                                     ExportFormat::npy, ExportFormat::csv, ExportFormat::json};
+constexpr const char* kKnownExtensions = ".png, .svg, .pdf, .npy, .csv or .json";
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  return s;
+}
+
+std::string range(int n) { return n > 0 ? "0 to " + std::to_string(n - 1) : "none"; }
+
+void check_layer_head(const AttentionRun& run, const ExportSpec& spec) {
+  const int L = run.n_layers(), H = run.n_heads();
+  if (L == 0 || H == 0 || run.n_tokens() == 0) throw InputError("nothing to export: the run has no attention maps");
+  if (spec.layer < 0 || spec.layer >= L) {
+    throw InputError("layer " + std::to_string(spec.layer) + " is out of range: the model has " + std::to_string(L) +
+                     (L == 1 ? " layer" : " layers") + " (valid: " + range(L) + ")");
+  }
+  if (spec.head < -1 || spec.head >= H) {
+    throw InputError("head " + std::to_string(spec.head) + " is out of range: layer " + std::to_string(spec.layer) +
+                     " has " + std::to_string(H) + (H == 1 ? " head" : " heads") + " (valid: " + range(H) +
+                     "; leave --head out for all heads)");
+  }
+}
+
+FigureFormat figure_format(ExportFormat f) {
+  return f == ExportFormat::svg ? FigureFormat::svg : f == ExportFormat::pdf ? FigureFormat::pdf : FigureFormat::png;
+}
+
+std::string figure_bytes(const AttentionRun& run, const ExportSpec& spec, ExportFormat format) {
+  FigureSize size;
+  size.scale = spec.scale;
+  size.width = spec.width;
+  size.height = spec.height;
+  switch (spec.view) {
+    case ExportView::heatmap:
+      return render_figure(heatmap_figure(run, spec.layer, spec.head, spec.colormap), figure_format(format), size);
+    case ExportView::difference:
+      return render_figure(difference_figure(run, spec.layer, spec.colormap), figure_format(format), size);
+    case ExportView::sweep: {
+      const std::vector<SweepPoint> points = sweep_of_run(run);
+      return render_figure(sweep_figure(run, points, kSweepSeeds, spec.colormap), figure_format(format), size);
+    }
+  }
+  return {};
+}
+
+std::string data_bytes(const AttentionRun& run, const ExportSpec& spec, ExportFormat format) {
+  if (format == ExportFormat::json) {
+    std::ostringstream out;
+    write_maps_json(out, run);
+    return out.str();
+  }
+  const bool npy = format == ExportFormat::npy;
+  switch (spec.view) {
+    case ExportView::heatmap:
+      return npy ? attention_npy(run, spec.layer, spec.head) : attention_csv(run, spec.layer, spec.head);
+    case ExportView::difference:
+      return npy ? difference_npy(run, spec.layer) : difference_csv(run, spec.layer);
+    case ExportView::sweep: {
+      const std::vector<SweepPoint> points = sweep_of_run(run);
+      return npy ? sweep_npy(points) : sweep_csv(points);
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+ExportView parse_export_view(const std::string& name) {
+  for (ExportView v : {ExportView::heatmap, ExportView::difference, ExportView::sweep})
+    if (name == export_view_name(v)) return v;
+  throw InputError("unknown view '" + name + "'; expected heatmap, difference or sweep");
+}
+
+const char* export_view_name(ExportView view) {
+  switch (view) {
+    case ExportView::heatmap: return "heatmap";
+    case ExportView::difference: return "difference";
+    case ExportView::sweep: return "sweep";
+  }
+  return "?";
+}
+
+const char* export_format_extension(ExportFormat format) {
+  switch (format) {
+    case ExportFormat::png: return "png";
+    case ExportFormat::svg: return "svg";
+    case ExportFormat::pdf: return "pdf";
+    case ExportFormat::npy: return "npy";
+    case ExportFormat::csv: return "csv";
+    case ExportFormat::json: return "json";
+  }
+  return "?";
+}
+
+bool export_format_is_figure(ExportFormat f) {
+  return f == ExportFormat::png || f == ExportFormat::svg || f == ExportFormat::pdf;
+}
+
+ExportFormat export_format_of(const std::string& path) {
+  const std::string ext = lower(std::filesystem::path(path).extension().string());
+  for (ExportFormat f : kFormats)
+    if (ext == std::string(".") + export_format_extension(f)) return f;
+  if (ext.empty()) throw InputError("'" + path + "' has no extension; expected " + kKnownExtensions);
+  throw InputError("unknown export format '" + ext + "' ('" + path + "'); expected " + kKnownExtensions);
+}
+
+std::string export_bytes(const AttentionRun& run, const ExportSpec& spec) {
+  const ExportFormat format = export_format_of(spec.path);
+  check_layer_head(run, spec);
+  return export_format_is_figure(format) ? figure_bytes(run, spec, format) : data_bytes(run, spec, format);
+}
+
+void export_view(const AttentionRun& run, const ExportSpec& spec) {
+  if (spec.path.empty()) throw InputError("no output file: give --out FILE (or --out-dir DIR)");
+  write_file_atomic(spec.path, export_bytes(run, spec));
+}
+
+std::vector<std::string> export_all(const AttentionRun& run, const std::string& dir, const ExportSpec& base,
+                                    const std::string& extension) {
+  std::string ext = lower(extension);
+  if (!ext.empty() && ext[0] == '.') ext.erase(0, 1);
+  const ExportFormat format = export_format_of("x." + ext);
+  if (dir.empty()) throw InputError("no output folder: give --out-dir DIR");
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw IoError("cannot create the folder " + dir + ": " + ec.message());
+
+  const std::filesystem::path folder(dir);
+  auto target = [&](const std::string& stem) { return (folder / (stem + "." + ext)).string(); };
+  std::vector<std::string> written;
+  auto write = [&](ExportSpec spec, const std::string& path) {
+    spec.path = path;
+    export_view(run, spec);
+    written.push_back(path);
+  };
+  ExportSpec spec = base;
+  spec.layer = 0;
+  spec.head = -1;
+  check_layer_head(run, spec);
+  if (format == ExportFormat::json) {
+    write(spec, target("maps"));
+  } else if (base.view == ExportView::sweep) {
+    write(spec, target("sweep"));
+  } else if (base.view == ExportView::difference) {
+    for (int l = 0; l < run.n_layers(); ++l) {
+      spec.layer = l;
+      write(spec, target("layer" + std::to_string(l) + "_difference"));
+    }
+  } else {
+    for (int l = 0; l < run.n_layers(); ++l) {
+      for (int h = 0; h < run.n_heads(); ++h) {
+        spec.layer = l;
+        spec.head = h;
+        write(spec, target("layer" + std::to_string(l) + "_head" + std::to_string(h)));
+      }
+    }
+  }
+  return written;
+}
+
+}  // namespace hs

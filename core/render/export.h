@@ -1,0 +1,57 @@
+#pragma once
+// Export: one entry point for `headscope-cli export` and the app's "Export...". The output's
+// extension picks the format:
+//   .png .svg .pdf   the figure of the view (core/render/*_figure.h), drawn by cairo; SVG and
+//                    PDF keep text as text and cells as rectangles
+//   .npy .csv        the view's numbers (core/io/export_data.h lists the shapes)
+//   .json            the object `headscope-cli maps` writes (every view)
+// Files are written atomically: a failure never leaves a partial file. Needs no display.
+#include <string>
+#include <vector>
+
+#include "core/model/model_run.h"
+#include "core/render/colormap.h"
+
+namespace hs {
+
+enum class ExportView { heatmap, difference, sweep };
+
+struct ExportSpec {
+  std::string path;
+  int layer = 0;
+  int head = -1;  // -1: all heads (the grid; .npy [n_layers, n_heads, T, T])
+  ExportView view = ExportView::heatmap;
+  Colormap colormap = Colormap::viridis;
+  double scale = 1.0;         // figure size multiplier (PNG: 144 dpi at 1)
+  int width = 0, height = 0;  // > 0: output size (PNG pixels, SVG/PDF points), figure fitted
+};
+
+enum class ExportFormat { png, svg, pdf, npy, csv, json };
+
+// "heatmap", "difference", "sweep"; parse throws InputError listing them.
+ExportView parse_export_view(const std::string& name);
+const char* export_view_name(ExportView view);
+
+// The format from the path's extension (case-insensitive); InputError listing the known ones.
+ExportFormat export_format_of(const std::string& path);
+const char* export_format_extension(ExportFormat format);  // "png", ...
+bool export_format_is_figure(ExportFormat format);
+
+// The bytes export_view would write (for a preview or the clipboard). Throws InputError for
+// a layer/head out of range (naming the valid range), a bad size, or a sweep of a run that
+// is not synthetic.
+std::string export_bytes(const AttentionRun& run, const ExportSpec& spec);
+
+// Writes spec.path atomically; IoError when the folder is missing or not writable.
+void export_view(const AttentionRun& run, const ExportSpec& spec);
+
+// Batch export into `dir` (created if missing), in the format `extension` ("png", "svg", ...):
+//   heatmap:    one file per head of every layer, layer{L}_head{H}.{ext}
+//   difference: one file per layer, layer{L}_difference.{ext}
+//   sweep:      sweep.{ext}
+//   json:       maps.json (the whole run is one object)
+// `base` gives the view, colormap and size. Returns the paths written, in order.
+std::vector<std::string> export_all(const AttentionRun& run, const std::string& dir, const ExportSpec& base,
+                                    const std::string& extension = "png");
+
+}  // namespace hs

@@ -1,0 +1,165 @@
+#include "core/render/figure.h"
+
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+#include <cairo.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/render/canvas.h"
+#include "core/util/errors.h"
+
+namespace hs {
+namespace {
+
+struct Placement {
+  double out_w = 0, out_h = 0;  // output units: pixels (PNG) or points
+  double k = 1;                 // output units per figure point
+  double ox = 0, oy = 0;        // offset that centres the figure
+};
+
+Placement place(const Figure& fig, FigureFormat format, const FigureSize& size) {
+  if (!(size.scale > 0) || !std::isfinite(size.scale) || size.scale > 100) {
+    throw InputError("scale (" + std::to_string(size.scale) + ") must be greater than 0 and at most 100");
+  }
+  if (size.width < 0 || size.height < 0) {
+    throw InputError("size (" + std::to_string(size.width) + "x" + std::to_string(size.height) + ") must be positive");
+  }
+  const double unit = format == FigureFormat::png ? kPngPixelsPerPoint : 1.0;
+  Placement p;
+  if (size.width > 0 && size.height > 0) {
+    p.k = std::min(size.width / fig.width, size.height / fig.height);
+    p.out_w = size.width;
+    p.out_h = size.height;
+  } else if (size.width > 0) {
+    p.k = size.width / fig.width;
+    p.out_w = size.width;
+    p.out_h = std::ceil(fig.height * p.k);
+  } else if (size.height > 0) {
+    p.k = size.height / fig.height;
+    p.out_h = size.height;
+    p.out_w = std::ceil(fig.width * p.k);
+  } else {
+    p.k = unit * size.scale;
+    p.out_w = fig.width * p.k;
+    p.out_h = fig.height * p.k;
+  }
+  if (format == FigureFormat::png) {
+    p.out_w = std::ceil(p.out_w - 1e-6);
+    p.out_h = std::ceil(p.out_h - 1e-6);
+    if (p.out_w > kMaxPngSide || p.out_h > kMaxPngSide || p.out_w < 1 || p.out_h < 1) {
+      throw InputError("the PNG would be " + std::to_string(long(p.out_w)) + "x" + std::to_string(long(p.out_h)) +
+                       " pixels; each side must be 1 to " + std::to_string(kMaxPngSide) +
+                       " (use a smaller --scale or --size WxH)");
+    }
+  }
+  p.ox = 0.5 * (p.out_w - fig.width * p.k);
+  p.oy = 0.5 * (p.out_h - fig.height * p.k);
+  return p;
+}
+
+cairo_status_t append_bytes(void* closure, const unsigned char* data, unsigned int length) {
+  static_cast<std::string*>(closure)->append(reinterpret_cast<const char*>(data), length);
+  return CAIRO_STATUS_SUCCESS;
+}
+
+// White page, the figure's transform, the drawing; returns the recorded text (SVG).
+std::vector<TextRun> draw_on(cairo_surface_t* surface, const Figure& fig, const Placement& p, bool record_text) {
+  cairo_t* cr = cairo_create(surface);
+  cairo_set_source_rgb(cr, 1, 1, 1);
+  cairo_paint(cr);
+  cairo_translate(cr, p.ox, p.oy);
+  cairo_scale(cr, p.k, p.k);
+  Canvas canvas(cr, record_text);
+  fig.draw(canvas);
+  const cairo_status_t status = cairo_status(cr);
+  std::vector<TextRun> text = canvas.recorded_text();
+  cairo_destroy(cr);
+  if (status != CAIRO_STATUS_SUCCESS) throw IoError(std::string("cannot draw the figure: ") + cairo_status_to_string(status));
+  return text;
+}
+
+void check(cairo_surface_t* surface, const char* what) {
+  const cairo_status_t status = cairo_surface_status(surface);
+  if (status != CAIRO_STATUS_SUCCESS) {
+    cairo_surface_destroy(surface);
+    throw IoError(std::string("cannot make the ") + what + ": " + cairo_status_to_string(status));
+  }
+}
+
+std::string render_png(const Figure& fig, const Placement& p) {
+  cairo_surface_t* s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, int(p.out_w), int(p.out_h));
+  check(s, "PNG image");
+  std::string bytes;
+  try {
+    draw_on(s, fig, p, false);
+  } catch (...) {
+    cairo_surface_destroy(s);
+    throw;
+  }
+  const cairo_status_t status = cairo_surface_write_to_png_stream(s, append_bytes, &bytes);
+  cairo_surface_destroy(s);
+  if (status != CAIRO_STATUS_SUCCESS) throw IoError(std::string("cannot encode the PNG: ") + cairo_status_to_string(status));
+  return bytes;
+}
+
+std::string render_pdf(const Figure& fig, const Placement& p) {
+  std::string bytes;
+  cairo_surface_t* s = cairo_pdf_surface_create_for_stream(append_bytes, &bytes, p.out_w, p.out_h);
+  check(s, "PDF");
+  cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE, fig.title.c_str());
+  cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATOR, "headscope");
+  try {
+    draw_on(s, fig, p, false);
+  } catch (...) {
+    cairo_surface_destroy(s);
+    throw;
+  }
+  cairo_surface_finish(s);
+  check(s, "PDF");
+  cairo_surface_destroy(s);
+  return bytes;
+}
+
+// Cairo draws the shapes (cells stay rectangles); the text is added as <text> elements just
+// before the closing </svg>, on top, where the other formats draw it too.
+std::string render_svg(const Figure& fig, const Placement& p) {
+  std::string bytes;
+  cairo_surface_t* s = cairo_svg_surface_create_for_stream(append_bytes, &bytes, p.out_w, p.out_h);
+  check(s, "SVG");
+  cairo_svg_surface_restrict_to_version(s, CAIRO_SVG_VERSION_1_1);
+  std::vector<TextRun> text;
+  try {
+    text = draw_on(s, fig, p, true);
+  } catch (...) {
+    cairo_surface_destroy(s);
+    throw;
+  }
+  cairo_surface_finish(s);
+  check(s, "SVG");
+  cairo_surface_destroy(s);
+  const size_t end = bytes.rfind("</svg>");
+  const size_t open = bytes.find("<svg");
+  const size_t open_end = open == std::string::npos ? open : bytes.find('>', open);
+  if (end == std::string::npos || open_end == std::string::npos || open_end > end) {
+    throw IoError("cannot make the SVG: cairo's output has no <svg> element");
+  }
+  bytes.insert(end, svg_text_layer(text));
+  bytes.insert(open_end + 1, "\n<title>" + svg_escape(fig.title) + "</title>");
+  return bytes;
+}
+
+}  // namespace
+
+std::string render_figure(const Figure& figure, FigureFormat format, const FigureSize& size) {
+  const Placement p = place(figure, format, size);
+  switch (format) {
+    case FigureFormat::png: return render_png(figure, p);
+    case FigureFormat::pdf: return render_pdf(figure, p);
+    case FigureFormat::svg: return render_svg(figure, p);
+  }
+  return {};
+}
+
+}  // namespace hs

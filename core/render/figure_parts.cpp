@@ -1,0 +1,141 @@
+#include "core/render/figure_parts.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "core/text/utf8.h"
+
+namespace hs {
+
+std::string display_label(const std::string& token) {
+  std::string out;
+  bool all_space = !token.empty();
+  for (unsigned char ch : token) {
+    if (ch < 0x20 || ch == 0x7f) utf8_append(out, ch == 0x7f ? 0x2421 : 0x2400 + ch);  // "␊", "␉", "␡"
+    else out += char(ch);
+    if (ch != ' ') all_space = false;
+  }
+  if (token.empty()) return "\u2205";  // "∅"
+  if (all_space) {
+    out.clear();
+    for (size_t i = 0; i < token.size() && i < kMaxLabelCodePoints; ++i) out += "\u2423";  // "␣"
+    return out;
+  }
+  out = utf8_repair(out);
+  if (utf8_length(out) > kMaxLabelCodePoints) out = utf8_prefix(out, kMaxLabelCodePoints - 1) + "\u2026";
+  return out;
+}
+
+AxisLabels layout_axis_labels(MeasureCanvas& m, const std::vector<std::string>& names, double cell, bool x_axis,
+                              double max_font) {
+  AxisLabels a;
+  a.style.size = std::clamp(cell * 0.78, 5.5, max_font);
+  const int step = std::max(1, int(std::ceil(a.style.size * 1.2 / cell - 1e-9)));
+  double widest = 0;
+  a.text.resize(names.size());
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (i % size_t(step)) continue;
+    a.text[i] = display_label(names[i]);
+    widest = std::max(widest, m.width(a.text[i], a.style));
+  }
+  if (x_axis && widest <= cell * step * 0.9) {
+    a.extent = a.style.size * 1.25;
+  } else {
+    a.vertical = x_axis;
+    a.extent = widest;
+  }
+  return a;
+}
+
+void draw_x_labels(Canvas& c, const AxisLabels& labels, double x0, double y_top, double cell) {
+  for (size_t i = 0; i < labels.text.size(); ++i) {
+    const double x = x0 + (double(i) + 0.5) * cell;
+    if (labels.vertical) c.text(x, y_top, labels.text[i], labels.style, HAlign::right, VAlign::middle, true);
+    else c.text(x, y_top, labels.text[i], labels.style, HAlign::center, VAlign::top);
+  }
+}
+
+void draw_y_labels(Canvas& c, const AxisLabels& labels, double x_right, double y0, double cell) {
+  for (size_t i = 0; i < labels.text.size(); ++i) {
+    c.text(x_right, y0 + (double(i) + 0.5) * cell, labels.text[i], labels.style, HAlign::right, VAlign::middle);
+  }
+}
+
+Ticks nice_ticks(double lo, double hi, int max_count) {
+  Ticks t;
+  if (!(hi > lo) || max_count < 1) {
+    t.values = {lo};
+    return t;
+  }
+  // step = the smallest of {1, 2, 2.5, 5, 10} x 10^k that is at least (hi - lo) / max_count
+  const double raw = (hi - lo) / max_count;
+  const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+  double step = 10 * mag;
+  for (double f : {1.0, 2.0, 2.5, 5.0}) {
+    if (f * mag >= raw * (1 - 1e-9)) {
+      step = f * mag;
+      break;
+    }
+  }
+  const double eps = step * 1e-6;
+  for (double v = std::ceil((lo - eps) / step) * step; v <= hi + eps; v += step) {
+    t.values.push_back(std::fabs(v) < eps ? 0.0 : v);
+  }
+  const double f = step / mag;
+  t.decimals = std::max(0, -int(std::floor(std::log10(step) + 1e-9)) + (f == 2.5 ? 1 : 0));
+  return t;
+}
+
+std::string format_number(double v, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  std::string s = buf;
+  if (s[0] == '-') {
+    if (s.find_first_not_of("0.", 1) == std::string::npos) s = s.substr(1);  // "-0.00" -> "0.00"
+    else s = "\u2212" + s.substr(1);                                         // a real minus sign
+  }
+  return s;
+}
+
+namespace {
+
+int bar_tick_count(double height) { return std::clamp(int(height / 32), 2, 8); }
+
+}  // namespace
+
+double colour_bar_width(MeasureCanvas& m, const ColourBar& bar, double height) {
+  const Ticks ticks = nice_ticks(bar.lo, bar.hi, bar_tick_count(height));
+  const TextStyle tick_style{kTickSize, false, {0, 0, 0}};
+  double widest = 0;
+  for (double v : ticks.values) widest = std::max(widest, m.width(format_number(v, ticks.decimals), tick_style));
+  return kBarWidth + 3 + 3 + widest + (bar.title.empty() ? 0 : 6 + kAxisTitleSize * 1.2);
+}
+
+void draw_colour_bar(Canvas& c, const ColourBar& bar, double x, double y, double height) {
+  // 256 stripes, entry 255 (the top) first: stripe k covers the values mapped to entry 255 - k.
+  const auto& table = colormap_table(bar.colormap);
+  std::vector<Rgb8> stripes(256);
+  for (size_t k = 0; k < 256; ++k) stripes[k] = table[255 - k];
+  c.cells(x, y, kBarWidth, height, 256, 1, stripes);
+  c.stroke_rect(x, y, kBarWidth, height, kFrameColour, 0.6);
+
+  const Ticks ticks = nice_ticks(bar.lo, bar.hi, bar_tick_count(height));
+  const TextStyle tick_style{kTickSize, false, {0, 0, 0}};
+  MeasureCanvas m;
+  double widest = 0;
+  for (double v : ticks.values) {
+    const double ty = y + height * (bar.hi - v) / (bar.hi - bar.lo);
+    const std::string label = format_number(v, ticks.decimals);
+    c.line(x + kBarWidth, ty, x + kBarWidth + 3, ty, kFrameColour, 0.6);
+    c.text(x + kBarWidth + 6, ty, label, tick_style, HAlign::left, VAlign::middle);
+    widest = std::max(widest, m.width(label, tick_style));
+  }
+  if (!bar.title.empty()) {
+    const TextStyle title_style{kAxisTitleSize, false, {0, 0, 0}};
+    c.text(x + kBarWidth + 6 + widest + 6 + kAxisTitleSize * 0.5, y + height / 2, bar.title, title_style, HAlign::center,
+           VAlign::middle, true);
+  }
+}
+
+}  // namespace hs

@@ -1,0 +1,58 @@
+#pragma once
+// Pieces the figures share: token labels along an axis (abbreviated, thinned or rotated when
+// crowded), tick values, the colour bar, and the sizes every figure uses (points).
+#include <string>
+#include <vector>
+
+#include "core/render/canvas.h"
+#include "core/render/colormap.h"
+
+namespace hs {
+
+constexpr double kMargin = 14;
+constexpr double kTitleSize = 12;
+constexpr double kPanelTitleSize = 10;
+constexpr double kAxisTitleSize = 10;
+constexpr double kTickSize = 8.5;
+constexpr double kBarWidth = 12;
+constexpr Rgb8 kFrameColour = {64, 64, 64};
+constexpr Rgb8 kGridColour = {220, 220, 220};
+
+// A token as shown on an axis: control characters as visible symbols (U+2400 block), an
+// all-space token as open boxes, more than kMaxLabelCodePoints code points cut with "…".
+constexpr size_t kMaxLabelCodePoints = 16;
+std::string display_label(const std::string& token);
+
+struct AxisLabels {
+  std::vector<std::string> text;  // per cell, display form; "" where thinned out
+  TextStyle style;
+  bool vertical = false;  // x axis: rotated when the labels do not fit side by side
+  double extent = 0;      // room taken across the axis, points
+};
+
+// Labels for cells of size `cell` along an axis. Font size follows the cell (at most
+// `max_font`); when even the smallest font overlaps, only every k-th label is kept.
+AxisLabels layout_axis_labels(MeasureCanvas& m, const std::vector<std::string>& names, double cell, bool x_axis,
+                              double max_font);
+// x labels hang below y_top under cells starting at x0; y labels end at x_right.
+void draw_x_labels(Canvas& c, const AxisLabels& labels, double x0, double y_top, double cell);
+void draw_y_labels(Canvas& c, const AxisLabels& labels, double x_right, double y0, double cell);
+
+struct Ticks {
+  std::vector<double> values;
+  int decimals = 0;
+};
+// "Nice" values (1, 2, 2.5, 5 times a power of ten) inside [lo, hi], at most max_count.
+Ticks nice_ticks(double lo, double hi, int max_count);
+std::string format_number(double v, int decimals);
+
+struct ColourBar {
+  Colormap colormap = Colormap::viridis;
+  double lo = 0, hi = 1;  // value at the bottom and at the top
+  std::string title;      // written along the bar
+};
+// Width of the bar with its ticks, tick labels and title.
+double colour_bar_width(MeasureCanvas& m, const ColourBar& bar, double height);
+void draw_colour_bar(Canvas& c, const ColourBar& bar, double x, double y, double height);
+
+}  // namespace hs

@@ -1,0 +1,125 @@
+#include "core/render/heatmap_figure.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+
+#include "core/render/canvas.h"
+#include "core/render/colour_scale.h"
+#include "core/render/figure_parts.h"
+
+namespace hs {
+namespace {
+
+struct GridLayout {
+  int n = 1, cols = 1, rows = 1;
+  double cell = 0, panel = 0;
+  double panel_title_h = 0;  // room above each panel for "head h"
+  double hgap = 0, vgap = 0;
+  double left = 0, top = 0;  // where the first panel's title row starts
+  double grid_w = 0, grid_h = 0;
+};
+
+// Cell size in points: big enough for readable labels, small enough that long sentences fit.
+double cell_size(int T, int n_panels) {
+  if (n_panels == 1) {
+    double c = std::clamp(360.0 / T, 11.0, 30.0);
+    return T * c > 900 ? 900.0 / T : c;
+  }
+  const double base = n_panels <= 4 ? 240 : n_panels <= 16 ? 200 : 150;
+  const double smallest = n_panels <= 4 ? 7.5 : n_panels <= 16 ? 5 : 3;
+  const double c = std::clamp(base / T, smallest, 20.0);
+  return T * c > 480 ? 480.0 / T : c;
+}
+
+}  // namespace
+
+std::string figure_model_name(const AttentionRun& run) { return run.info.name.empty() ? run.info.kind : run.info.name; }
+
+Figure heatmap_figure(const AttentionRun& run, int layer, int head, Colormap colormap) {
+  assert(layer >= 0 && layer < run.n_layers() && head < run.n_heads() && "checked by export_view");
+  const LayerMaps& maps = run.attention[size_t(layer)];
+  std::vector<int> heads;
+  if (head >= 0) heads.push_back(head);
+  else for (int h = 0; h < run.n_heads(); ++h) heads.push_back(h);
+  const int T = run.n_tokens();
+  const bool grid = head < 0;
+
+  GridLayout g;
+  g.n = int(heads.size());
+  g.cols = grid ? int(std::ceil(std::sqrt(double(g.n)))) : 1;
+  g.rows = (g.n + g.cols - 1) / g.cols;
+  g.cell = cell_size(T, grid ? std::max(g.n, 2) : 1);
+  g.panel = g.cell * T;
+  g.panel_title_h = grid ? kPanelTitleSize * 1.7 : 0;
+  g.hgap = 14;
+  g.vgap = 8;
+
+  MeasureCanvas m;
+  const double max_font = grid ? 9 : 10;
+  const AxisLabels x_labels = layout_axis_labels(m, run.tokens, g.cell, true, max_font);
+  const AxisLabels y_labels = layout_axis_labels(m, run.tokens, g.cell, false, max_font);
+
+  std::vector<const Map*> shown;
+  for (int h : heads) shown.push_back(&maps[size_t(h)]);
+  const float scale_max = colour_scale_max(shown);
+  ColourBar bar;
+  bar.colormap = colormap;
+  bar.hi = scale_max;
+  bar.lo = colormap_is_diverging(colormap) ? -scale_max : 0;
+  bar.title = "attention weight";
+
+  std::string title = figure_model_name(run) + " \u00b7 layer " + std::to_string(layer);
+  if (!grid) title += " \u00b7 head " + std::to_string(head);
+  else if (g.n == 1) title += " \u00b7 head 0";
+  else title += " \u00b7 heads 0\u2013" + std::to_string(g.n - 1);
+  const TextStyle title_style{kTitleSize, true, {0, 0, 0}};
+  const TextStyle axis_style{kAxisTitleSize, false, {0, 0, 0}};
+  const TextStyle panel_style{kPanelTitleSize, false, {0, 0, 0}};
+
+  // Horizontal: margin | "query" | y labels | panels | colour bar | margin.
+  const double axis_title_h = kAxisTitleSize * 1.5;
+  g.left = kMargin + axis_title_h + y_labels.extent + 5;
+  g.top = kMargin + kTitleSize * 1.4 + 8;
+  g.grid_w = g.cols * g.panel + (g.cols - 1) * g.hgap;
+  g.grid_h = g.rows * (g.panel_title_h + g.panel) + (g.rows - 1) * g.vgap;
+  const double bar_x = g.left + g.grid_w + 16;
+  const double bar_y = g.top + g.panel_title_h;
+  const double bar_h = g.grid_h - g.panel_title_h;
+  const double title_w = m.width(title, title_style);
+
+  const double fig_w = std::max(bar_x + colour_bar_width(m, bar, bar_h) + kMargin, title_w + 2 * kMargin);
+  const double fig_h = g.top + g.grid_h + 5 + x_labels.extent + 6 + axis_title_h + kMargin;
+  Figure fig;
+  fig.title = title;
+  fig.width = fig_w;
+  fig.height = fig_h;
+
+  const AttentionRun* r = &run;
+  fig.draw = [=](Canvas& c) {
+    const double centre = g.left + g.grid_w / 2;
+    const double title_x = std::clamp(centre, kMargin + title_w / 2, fig_w - kMargin - title_w / 2);
+    c.text(title_x, kMargin, title, title_style, HAlign::center, VAlign::top);
+
+    std::vector<Rgb8> colours(size_t(T) * size_t(T));
+    for (int p = 0; p < g.n; ++p) {
+      const int h = heads[size_t(p)];
+      const Map& a = r->attention[size_t(layer)][size_t(h)];  // [T, T], row = query i, col = key j
+      const double px = g.left + (p % g.cols) * (g.panel + g.hgap);
+      const double py = g.top + (p / g.cols) * (g.panel_title_h + g.panel + g.vgap) + g.panel_title_h;
+      if (grid) c.text(px + g.panel / 2, py - 4, "head " + std::to_string(h), panel_style, HAlign::center, VAlign::bottom);
+      for (int i = 0; i < T; ++i)
+        for (int j = 0; j < T; ++j) colours[size_t(i) * size_t(T) + size_t(j)] = cell_colour(colormap, a(i, j), scale_max);
+      c.cells(px, py, g.panel, g.panel, T, T, colours);
+      c.stroke_rect(px, py, g.panel, g.panel, kFrameColour, 0.6);
+      if (p % g.cols == 0) draw_y_labels(c, y_labels, px - 5, py, g.cell);
+      if (p + g.cols >= g.n) draw_x_labels(c, x_labels, px, py + g.panel + 5, g.cell);
+    }
+    draw_colour_bar(c, bar, bar_x, bar_y, bar_h);
+    c.text(kMargin + axis_title_h / 2, bar_y + bar_h / 2, "query", axis_style, HAlign::center, VAlign::middle, true);
+    c.text(centre, fig_h - kMargin, "key", axis_style, HAlign::center, VAlign::bottom);
+  };
+  return fig;
+}
+
+}  // namespace hs
