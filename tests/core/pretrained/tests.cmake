@@ -1,0 +1,33 @@
+# Pretrained checkpoints (llama2.c, GPT-2 and Llama Hugging Face folders) and their tokenizers.
+# Labels: core, pretrained. The real models are read from HEADSCOPE_MODELS_DIR (cache variable,
+# overridden at run time by the environment variable of the same name); tests that need them
+# skip with the reason when they are absent.
+set(HEADSCOPE_PRETRAINED_TEST_DIR ${CMAKE_CURRENT_LIST_DIR})
+
+function(headscope_add_pretrained_gtest source)
+  get_filename_component(name ${source} NAME_WE)
+  add_executable(${name} ${source} ${ARGN})
+  target_link_libraries(${name} PRIVATE headscope_core GTest::gtest GTest::gtest_main)
+  target_compile_definitions(${name} PRIVATE
+    HEADSCOPE_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
+    HEADSCOPE_BINARY_DIR="${PROJECT_BINARY_DIR}"
+    HEADSCOPE_MODELS_DIR_DEFAULT="${HEADSCOPE_MODELS_DIR}")
+  headscope_target_flags(${name})
+  # gtest_discover_tests flattens a list-valued LABELS property, so the labels are set by a
+  # second include file that runs after the discovered tests are defined.
+  gtest_discover_tests(${name} TEST_LIST ${name}_TESTS DISCOVERY_TIMEOUT 60)
+  set(label_file ${CMAKE_CURRENT_BINARY_DIR}/${name}_labels.cmake)
+  file(WRITE ${label_file} "if(${name}_TESTS)\n  set_tests_properties(\${${name}_TESTS} PROPERTIES LABELS \"core;pretrained\")\nendif()\n")
+  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${label_file})
+endfunction()
+
+headscope_add_pretrained_gtest(${HEADSCOPE_PRETRAINED_TEST_DIR}/llama2c_test.cpp ${HEADSCOPE_PRETRAINED_TEST_DIR}/pretrained_test_util.cpp)
+
+# Live oracle: an independent PyTorch implementation of the documented forward pass
+# (Debian's python3-torch) against `headscope-cli maps --model ... --json -`.
+if(HEADSCOPE_TEST_PYTHON AND TARGET headscope-cli)
+  add_test(NAME pretrained.llama2c_vs_torch
+           COMMAND ${HEADSCOPE_TEST_PYTHON} ${HEADSCOPE_PRETRAINED_TEST_DIR}/llama2c_reference.py
+                   $<TARGET_FILE:headscope-cli> ${HEADSCOPE_MODELS_DIR})
+  set_tests_properties(pretrained.llama2c_vs_torch PROPERTIES LABELS "core;pretrained" SKIP_RETURN_CODE 77 TIMEOUT 300)
+endif()
