@@ -1,0 +1,61 @@
+#include "core/text/gpt2_tokenizer.h"
+
+#include <nlohmann/json.hpp>
+
+#include "core/io/mapped_file.h"
+#include "core/util/errors.h"
+
+namespace hs {
+namespace {
+
+std::string read_text(const std::string& path) {
+  const MappedFile f(path);
+  return std::string(reinterpret_cast<const char*>(f.data()), f.size());
+}
+
+}  // namespace
+
+std::unique_ptr<TokenizerPipeline> load_gpt2_tokenizer(const std::string& vocab_json, const std::string& merges_txt) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(read_text(vocab_json));
+  } catch (const nlohmann::json::exception& e) {
+    throw FormatError(vocab_json + ": not valid JSON (" + e.what() + ")");
+  }
+  if (!j.is_object() || j.empty()) throw FormatError(vocab_json + ": expected a JSON object mapping pieces to ids");
+  std::unordered_map<std::string, int> vocab;
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    if (!it.value().is_number_integer()) throw FormatError(vocab_json + ": the id of \"" + it.key() + "\" is not an integer");
+    vocab[it.key()] = it.value().get<int>();
+  }
+
+  std::vector<std::pair<std::string, std::string>> merges;
+  const std::string text = read_text(merges_txt);
+  size_t line_no = 0;
+  for (size_t pos = 0; pos < text.size();) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string::npos) end = text.size();
+    std::string line = text.substr(pos, end - pos);
+    pos = end + 1;
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty() || (line_no == 1 && line.rfind("#version", 0) == 0)) continue;
+    const size_t space = line.find(' ');
+    if (space == std::string::npos || space == 0 || space + 1 == line.size() || line.find(' ', space + 1) != std::string::npos) {
+      throw FormatError(merges_txt + ": line " + std::to_string(line_no) + " is not a merge \"A B\"");
+    }
+    merges.emplace_back(line.substr(0, space), line.substr(space + 1));
+  }
+  auto model = std::make_unique<BpeModel>(std::move(vocab), merges, vocab_json + " + " + merges_txt);
+  std::vector<AddedToken> added;
+  if (const int eot = model->id_of("<|endoftext|>"); eot >= 0) added.push_back({"<|endoftext|>", eot, true});
+  auto tok = std::make_unique<TokenizerPipeline>(std::move(model), std::move(added));
+  tok->byte_level = true;
+  PreTokenizeStep step;
+  step.kind = PreTokenizeStep::Kind::byte_level;
+  step.regex = std::make_shared<const RegexSplitter>(kGpt2SplitPattern, merges_txt);
+  tok->pre_tokenizers.push_back(step);
+  return tok;
+}
+
+}  // namespace hs
