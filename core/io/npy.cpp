@@ -1,7 +1,6 @@
 #include "core/io/npy.h"
 
 #include <cstring>
-#include <regex>
 
 #include "core/util/atomic_file.h"
 #include "core/util/errors.h"
@@ -17,14 +16,92 @@ uint32_t read_le(const std::string& b, size_t pos, int bytes) {
   return v;
 }
 
-std::string header_field(const std::string& header, const std::string& key, const std::string& name) {
-  // Values are a quoted string, True/False, or a tuple.
-  const std::regex re("['\"]" + key + "['\"]\\s*:\\s*('[^']*'|\"[^\"]*\"|True|False|\\([^)]*\\))");
-  std::smatch m;
-  if (!std::regex_search(header, m, re)) {
-    throw FormatError(name + ": .npy header has no '" + key + "' field (header: " + header.substr(0, 120) + ")");
+// The header is a Python dict literal: {'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }.
+// A small hand-written scanner (linear, no recursion: std::regex overflows the stack on long
+// headers). Values are a quoted string, True/False, or a tuple of non-negative integers.
+struct NpyHeader {
+  std::string descr;
+  bool fortran_order = false;
+  std::vector<int64_t> shape;
+  bool has_descr = false, has_order = false, has_shape = false;
+};
+
+NpyHeader parse_header(const std::string& h, const std::string& name) {
+  size_t i = 0;
+  const auto bad = [&](const std::string& what) {
+    return FormatError(name + ": .npy header is malformed: " + what + " at byte " + std::to_string(i) +
+                       " (header: " + h.substr(0, 120) + ")");
+  };
+  const auto skip_ws = [&] {
+    while (i < h.size() && (h[i] == ' ' || h[i] == '\t' || h[i] == '\n' || h[i] == '\r')) ++i;
+  };
+  const auto quoted = [&]() -> std::string {
+    if (i >= h.size() || (h[i] != '\'' && h[i] != '"')) throw bad("expected a quoted string");
+    const char q = h[i++];
+    const size_t close = h.find(q, i);
+    if (close == std::string::npos) throw bad("unterminated string");
+    std::string out = h.substr(i, close - i);
+    i = close + 1;
+    return out;
+  };
+  NpyHeader out;
+  skip_ws();
+  if (i >= h.size() || h[i] != '{') throw bad("expected '{'");
+  ++i;
+  for (;;) {
+    skip_ws();
+    if (i < h.size() && h[i] == '}') break;
+    const std::string key = quoted();
+    skip_ws();
+    if (i >= h.size() || h[i] != ':') throw bad("expected ':' after '" + key + "'");
+    ++i;
+    skip_ws();
+    if (key == "descr") {
+      out.descr = quoted();
+      out.has_descr = true;
+    } else if (key == "fortran_order") {
+      if (h.compare(i, 4, "True") == 0) { out.fortran_order = true; i += 4; }
+      else if (h.compare(i, 5, "False") == 0) { out.fortran_order = false; i += 5; }
+      else throw bad("fortran_order must be True or False");
+      out.has_order = true;
+    } else if (key == "shape") {
+      if (i >= h.size() || h[i] != '(') throw bad("shape must be a tuple");
+      ++i;
+      for (;;) {
+        skip_ws();
+        if (i < h.size() && h[i] == ')') { ++i; break; }
+        const size_t begin = i;
+        while (i < h.size() && h[i] >= '0' && h[i] <= '9') ++i;
+        if (i == begin) throw bad("shape entries must be non-negative integers");
+        if (i - begin > 12) throw FormatError(name + ": .npy shape entry " + h.substr(begin, i - begin) + " is too large");
+        out.shape.push_back(std::stoll(h.substr(begin, i - begin)));
+        skip_ws();
+        if (i < h.size() && h[i] == ',') ++i;
+        else if (i >= h.size() || h[i] != ')') throw bad("expected ',' or ')' in shape");
+      }
+      out.has_shape = true;
+    } else {
+      throw FormatError(name + ": .npy header has an unexpected key '" + key + "'");
+    }
+    skip_ws();
+    if (i < h.size() && h[i] == ',') { ++i; continue; }
+    skip_ws();
+    if (i < h.size() && h[i] == '}') break;
+    throw bad("expected ',' or '}'");
   }
-  return m[1].str();
+  const auto require = [&](bool has, const char* key) {
+    if (!has) throw FormatError(name + ": .npy header has no '" + key + "' field (header: " + h.substr(0, 120) + ")");
+  };
+  require(out.has_descr, "descr");
+  require(out.has_order, "fortran_order");
+  require(out.has_shape, "shape");
+  return out;
+}
+
+std::string shape_string(const std::vector<int64_t>& shape) {
+  std::string s = "(";
+  for (size_t k = 0; k < shape.size(); ++k) s += (k ? ", " : "") + std::to_string(shape[k]);
+  return s + (shape.size() == 1 ? ",)" : ")");
 }
 
 }  // namespace
@@ -44,12 +121,10 @@ NpyArray parse_npy(const std::string& b, const std::string& name) {
     throw FormatError(name + ": .npy header length " + std::to_string(header_len) + " exceeds the file size " +
                       std::to_string(b.size()));
   }
-  const std::string header = b.substr(size_t(8 + len_bytes), header_len);
-  std::string descr = header_field(header, "descr", name);
-  descr = descr.substr(1, descr.size() - 2);
-  const std::string order = header_field(header, "fortran_order", name);
-  const std::string shape_text = header_field(header, "shape", name);
-  if (order != "False") throw FormatError(name + ": .npy array is Fortran-ordered; expected C order");
+  const NpyHeader header = parse_header(b.substr(size_t(8 + len_bytes), header_len), name);
+  const std::string& descr = header.descr;
+  const std::string shape_text = shape_string(header.shape);
+  if (header.fortran_order) throw FormatError(name + ": .npy array is Fortran-ordered; expected C order");
   int elem = 0;
   if (descr == "<f4" || descr == "=f4" || descr == "f4") elem = 4;
   else if (descr == "<f8" || descr == "=f8" || descr == "f8") elem = 8;
@@ -57,18 +132,13 @@ NpyArray parse_npy(const std::string& b, const std::string& name) {
 
   NpyArray arr;
   int64_t count = 1;
-  const std::regex num_re("\\s*(-?[0-9]+)\\s*,?");
-  std::string inner = shape_text.substr(1, shape_text.size() - 2);
-  for (std::sregex_iterator it(inner.begin(), inner.end(), num_re), end; it != end; ++it) {
-    const std::string digits = (*it)[1].str();
-    if (digits.size() > 12 || digits[0] == '-') throw FormatError(name + ": .npy shape " + shape_text + " is invalid");
-    const int64_t dim = std::stoll(digits);
-    arr.shape.push_back(dim);
+  for (const int64_t dim : header.shape) {
     if (dim != 0 && count > kMaxNpyElements / dim) {
       throw FormatError(name + ": .npy shape " + shape_text + " exceeds the limit of 2^31 elements");
     }
     count *= dim;
   }
+  arr.shape = header.shape;
   const size_t need = size_t(count) * size_t(elem);
   if (b.size() - data_start < need) {
     throw FormatError(name + ": .npy data is truncated: shape " + shape_text + " needs " + std::to_string(need) +
