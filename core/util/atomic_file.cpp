@@ -5,6 +5,7 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/util/errors.h"
@@ -13,6 +14,18 @@ namespace hs {
 
 void write_file_atomic(const std::string& path, const std::function<void(std::ostream&)>& write) {
   if (path.empty()) throw IoError("cannot write a file with an empty name");
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    if (S_ISDIR(st.st_mode)) throw IoError("cannot write " + path + ": it is a folder");
+    // A device or pipe (/dev/null, /dev/stdout, a FIFO): renaming a temporary file over it would
+    // replace the device itself, so write to it directly.
+    std::ofstream out(path, std::ios::binary);
+    if (!out) throw IoError("cannot write " + path + ": " + std::strerror(errno));
+    write(out);
+    out.flush();
+    if (!out) throw IoError("cannot write " + path);
+    return;
+  }
   const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
