@@ -25,7 +25,11 @@ struct MapsOptions {
   int threads = 0;
   int query = 0;
   int layer = 0;
+  CLI::Option* repeat_option = nullptr;
+  CLI::Option* threads_option = nullptr;
 };
+
+constexpr int kMaxRepeat = 100000;
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -34,8 +38,11 @@ double median(std::vector<double> v) {
 }
 
 int run_maps(const MapsOptions& o) {
-  if (o.repeat < 0) throw InputError("--repeat (" + std::to_string(o.repeat) + ") must be 1 or more");
-  if (o.threads < 0) throw InputError("--threads (" + std::to_string(o.threads) + ") must be 1 or more");
+  if (o.repeat_option->count() > 0 && o.repeat < 1) throw InputError("--repeat (" + std::to_string(o.repeat) + ") must be 1 or more");
+  if (o.repeat > kMaxRepeat) throw InputError("--repeat (" + std::to_string(o.repeat) + ") exceeds the limit of " + std::to_string(kMaxRepeat));
+  if (o.threads_option->count() > 0 && o.threads < 1) {
+    throw InputError("--threads (" + std::to_string(o.threads) + ") must be 1 or more (omit it to use all cores)");
+  }
   const ModelRequest request = model_request(o.model);
   const std::unique_ptr<Prepared> prepared = prepare(request);
   RunOptions run_options;
@@ -80,8 +87,8 @@ Command add_maps_command(CLI::App& app) {
   CLI::App* sub = app.add_subcommand("maps", "Run the engine and write every head's attention map as JSON");
   add_model_flags(*sub, options->model);
   sub->add_option("--json", options->json, "Write the maps as JSON to FILE ('-' for standard output)");
-  sub->add_option("--repeat", options->repeat, "Run the computation N times and report the median engine time");
-  sub->add_option("--threads", options->threads, "Cap the engine's threads (default: all cores)");
+  options->repeat_option = sub->add_option("--repeat", options->repeat, "Run the computation N times and report the median engine time");
+  options->threads_option = sub->add_option("--threads", options->threads, "Cap the engine's threads (default: all cores)");
   sub->add_option("--query", options->query, "Text report: the query token whose row to show per head")->capture_default_str();
   sub->add_option("--layer", options->layer, "Text report: the layer to show")->capture_default_str();
   return [options] { return run_maps(*options); };

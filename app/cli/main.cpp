@@ -28,8 +28,8 @@ int main(int argc, char** argv) {
     return 0;
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);
-    std::cerr << "error: " << e.what() << "\n";
-    std::cerr << "run 'headscope-cli --help' or 'headscope-cli <command> --help' for usage\n";
+    // One line: what was wrong, then where to look.
+    std::cerr << "error: " << e.what() << " (run 'headscope-cli --help' or 'headscope-cli <command> --help' for usage)\n";
     return 2;
   }
   try {

@@ -8,13 +8,13 @@ void add_model_flags(CLI::App& app, ModelFlags& f) {
   ModelRequest& r = f.request;
   r.attention.d_model = 8;
   r.attention.n_heads = 4;
-  app.add_option("--sentence", r.sentence, "Text to tokenize with the active model's tokenizer");
+  f.sentence_option = app.add_option("--sentence", r.sentence, "Text to tokenize with the active model's tokenizer");
   app.add_option("--input", r.input_npy, "float32 .npy [T, d_model] fed to the attention layer as Q, K and V input");
   app.add_option("--d-model", r.attention.d_model, "Width of the synthetic model")->capture_default_str();
   app.add_option("--heads", r.attention.n_heads, "Query heads (must divide d_model)")->capture_default_str();
-  app.add_option("--kv-heads", r.attention.n_kv_heads,
+  f.kv_heads_option = app.add_option("--kv-heads", r.attention.n_kv_heads,
                  "Key/value heads G (default: heads); query head h reads key/value head h / (heads/G)");
-  app.add_option("--d-head", r.attention.d_head, "Decoupled head width (default: d_model / heads)");
+  f.d_head_option = app.add_option("--d-head", r.attention.d_head, "Decoupled head width (default: d_model / heads)");
   app.add_option("--seed", r.seed, "Seed for the synthetic model's embeddings and weights")->capture_default_str();
   app.add_flag("--causal", r.attention.causal, "Causal mask: query i sees keys j <= i");
   f.window_option = app.add_option("--window", f.window, "Sliding window: query i sees keys within W positions (back only with --causal)");
@@ -31,6 +31,14 @@ ModelRequest model_request(const ModelFlags& flags) {
     throw InputError("window (" + std::to_string(flags.window) + ") must be 0 or more");
   }
   r.attention.window = flags.window;
+  const auto given = [](const CLI::Option* o) { return o && o->count() > 0; };
+  if (given(flags.sentence_option) && r.sentence.empty()) throw InputError("the sentence is empty: type at least one word");
+  if (given(flags.kv_heads_option) && r.attention.n_kv_heads <= 0) {
+    throw InputError("key/value heads (" + std::to_string(r.attention.n_kv_heads) + ") must be a positive whole number");
+  }
+  if (given(flags.d_head_option) && r.attention.d_head <= 0) {
+    throw InputError("head width (" + std::to_string(r.attention.d_head) + ") must be a positive whole number");
+  }
   return r;
 }
 

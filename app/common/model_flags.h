@@ -11,6 +11,9 @@ struct ModelFlags {
   ModelRequest request;
   int window = -1;  // bound separately: absent = no window
   CLI::Option* window_option = nullptr;
+  CLI::Option* sentence_option = nullptr;  // given but empty: "the sentence is empty"
+  CLI::Option* kv_heads_option = nullptr;  // given as 0: an error (absent means "= heads")
+  CLI::Option* d_head_option = nullptr;    // given as 0: an error (absent means "d_model / heads")
 };
 
 // Adds --sentence, --input, --d-model, --heads, --kv-heads, --d-head, --seed, --causal,
