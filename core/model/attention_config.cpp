@@ -21,6 +21,10 @@ void AttentionConfig::validate() const {
   if (n_kv_heads > 0 && n_heads % n_kv_heads != 0) {
     throw InputError("key/value heads (" + num(n_kv_heads) + ") must divide heads (" + num(n_heads) + ")");
   }
+  if (const int64_t params = attention_param_count(*this); params > kMaxLayerParams) {
+    throw InputError("the attention layer would hold " + num(params) + " parameters (d_model " + num(d_model) + ", " +
+                     num(n_heads) + " heads of width " + num(head_width()) + "); the limit is " + num(kMaxLayerParams));
+  }
   if (window < -1) throw InputError("window (" + num(window) + ") must be 0 or more");
   if (!std::isfinite(temperature) || temperature <= 0.0f) {
     throw InputError("temperature (" + std::to_string(temperature) + ") must be a positive finite number");

@@ -36,5 +36,7 @@ int64_t kv_cache_floats_per_token(const AttentionConfig& c);
 // Largest d_model / heads / tokens the engine accepts (checked before allocating).
 constexpr int kMaxDModel = 16384;
 constexpr int kMaxHeads = 1024;
+// Largest layer, in learned numbers (2 GiB of float32), checked before the weights are allocated.
+constexpr int64_t kMaxLayerParams = int64_t(1) << 29;
 
 }  // namespace hs

@@ -1,40 +1,117 @@
 #include "core/model/attention_layer.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
 #include <sstream>
+#include <unistd.h>
 
 #include "core/util/errors.h"
+#include "core/util/kernels.h"
 #include "core/util/parallel.h"
 
 namespace hs {
 namespace {
 
-// Row-wise numerically stable softmax in place: A_ij = exp(S_ij - max_j S_ij) / sum_j exp(...).
-// Masked entries are -inf and come out exactly 0. Every row has at least one visible key
-// (the query itself), so the max is finite.
-void softmax_rows(Map& s) {
-  for (Eigen::Index i = 0; i < s.rows(); ++i) {
-    auto row = s.row(i);
-    const float m = row.maxCoeff();
-    float sum = 0.0f;
-    for (Eigen::Index j = 0; j < row.size(); ++j) {
-      const float e = std::exp(row[j] - m);
-      row[j] = e;
-      sum += e;
+// Rows processed together when a mask hides part of the map: each block of rows only computes
+// the key columns some row in it can see, so a causal map costs about half of a full one.
+constexpr int kRowBlock = 128;
+
+// Keys query i may see form one interval [lo, hi] (see key_visible): causal cuts at i,
+// a window at i - W and i + W.
+struct KeyRange {
+  int lo, hi;
+};
+KeyRange visible_keys(const AttentionConfig& c, int i, int T) {
+  int lo = 0, hi = T - 1;
+  if (c.causal) hi = i;
+  if (c.window >= 0) {
+    lo = std::max(0, i - c.window);
+    hi = std::min(hi, i + c.window);
+  }
+  return {lo, hi};
+}
+
+bool has_mask(const AttentionConfig& c) { return c.causal || c.window >= 0; }
+
+// One head h (key/value head g = h / group) into s ([T, T], becomes A_h) and its context, the
+// columns [h * dh, (h + 1) * dh) of concat ([T, H * dh], ldc apart). q, k, v are row-major with
+// row strides ldq, ldk, ldv; head h's columns start at h * dh (g * dh for k and v).
+void attend_one_head(const float* q, int64_t ldq, const float* k, int64_t ldk, const float* v, int64_t ldv, int T,
+                     const AttentionConfig& c, int h, int layer, Observer* observer, float* concat, int64_t ldc) {
+  const int dh = c.head_width(), g = h / c.group_size();
+  const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
+  const float* qh = q + int64_t(h) * dh;
+  const float* kg = k + int64_t(g) * dh;
+  const float* vg = v + int64_t(g) * dh;
+  float* ctx_out = concat + int64_t(h) * dh;
+  const bool masked = has_mask(c);
+  const float neg_inf = -std::numeric_limits<float>::infinity();
+  Map s(T, T);  // S_h then A_h: [T, T], row = query i, col = key j
+
+  // S_h = (q_h / sqrt(dh)) k_g^T, then / temperature; masked entries -inf. With a mask, each
+  // block of rows computes only the columns [lo, hi] any of its rows can see.
+  for (int r0 = 0; r0 < T; r0 += masked ? kRowBlock : T) {
+    const int r1 = std::min(T, r0 + (masked ? kRowBlock : T));
+    const int lo = visible_keys(c, r0, T).lo, hi = visible_keys(c, r1 - 1, T).hi;
+    sgemm(r1 - r0, hi - lo + 1, dh, scale, qh + int64_t(r0) * ldq, ldq, kg + int64_t(lo) * ldk, ldk, true,
+          s.data() + int64_t(r0) * T + lo, T);
+    if (c.temperature != 1.0f) s.block(r0, lo, r1 - r0, hi - lo + 1) *= 1.0f / c.temperature;
+    if (masked) {
+      for (int i = r0; i < r1; ++i) {
+        const KeyRange r = visible_keys(c, i, T);
+        float* row = s.data() + int64_t(i) * T;
+        std::fill(row, row + r.lo, neg_inf);
+        std::fill(row + r.hi + 1, row + T, neg_inf);
+      }
     }
-    row *= 1.0f / sum;
+  }
+  if (observer && observer->wants(TensorKind::scores, layer, h)) observer->on_tensor(TensorKind::scores, layer, h, s);
+
+  // A_h = softmax(S_h) row by row (masked entries become exactly 0).
+  if (!masked) {
+    softmax_rows(s.data(), T, T, T);
+  } else {
+    for (int i = 0; i < T; ++i) {
+      const KeyRange r = visible_keys(c, i, T);
+      float* row = s.data() + int64_t(i) * T;
+      softmax_rows(row + r.lo, 1, r.hi - r.lo + 1, T);
+      std::fill(row, row + r.lo, 0.0f);
+      std::fill(row + r.hi + 1, row + T, 0.0f);
+    }
+  }
+
+  // C_h = A_h v_g: [T, dh], written straight into concat; a masked block of rows reads only
+  // the keys its rows can see (the rest of A_h is 0 there).
+  for (int r0 = 0; r0 < T; r0 += masked ? kRowBlock : T) {
+    const int r1 = std::min(T, r0 + (masked ? kRowBlock : T));
+    const int lo = visible_keys(c, r0, T).lo, hi = visible_keys(c, r1 - 1, T).hi;
+    sgemm(r1 - r0, dh, hi - lo + 1, 1.0f, s.data() + int64_t(r0) * T + lo, T, vg + int64_t(lo) * ldv, ldv, false,
+          ctx_out + int64_t(r0) * ldc, ldc);
+  }
+  if (observer && observer->wants(TensorKind::attention, layer, h)) observer->on_tensor(TensorKind::attention, layer, h, s);
+  if (observer && observer->wants(TensorKind::context, layer, h)) {
+    const Map ctx = Eigen::Map<const Map, 0, Eigen::OuterStride<>>(ctx_out, T, dh, Eigen::OuterStride<>(ldc));
+    observer->on_tensor(TensorKind::context, layer, h, ctx);
   }
 }
 
-void apply_mask(Map& s, const AttentionConfig& c) {
-  if (!c.causal && c.window < 0) return;
-  const float neg_inf = -std::numeric_limits<float>::infinity();
-  const int T = static_cast<int>(s.rows());
-  for (int i = 0; i < T; ++i)
-    for (int j = 0; j < T; ++j)
-      if (!key_visible(c, i, j)) s(i, j) = neg_inf;
+// Every head, in parallel: concat [T, H * dh] (ldc apart) gets each head's context.
+void attend_all_heads(const float* q, int64_t ldq, const float* k, int64_t ldk, const float* v, int64_t ldv, int T,
+                      const AttentionConfig& c, int layer, Observer* observer, int threads, float* concat,
+                      int64_t ldc) {
+  parallel_for(c.n_heads, threads, [&](int h) {
+    attend_one_head(q, ldq, k, ldk, v, ldv, T, c, h, layer, observer, concat, ldc);
+  });
+}
+
+// y = x W^T + b for the rows of x: y [T, n] (ldy apart), W [n, d], b [n]. The bias is written
+// first and the product added onto it.
+void linear(const Map& x, const Map& w, const Vec& b, float* y, int64_t ldy, int threads) {
+  const int T = static_cast<int>(x.rows()), n = static_cast<int>(w.rows());
+  for (int i = 0; i < T; ++i) std::copy(b.data(), b.data() + n, y + int64_t(i) * ldy);
+  sgemm(T, n, static_cast<int>(x.cols()), 1.0f, x.data(), x.cols(), w.data(), w.cols(), true, y, ldy, true, threads);
 }
 
 }  // namespace
@@ -44,7 +121,11 @@ int64_t max_map_bytes() {
     const long long v = std::atoll(env);
     if (v > 0) return v;
   }
-  return int64_t(8) << 30;
+  // 8 GiB, or half the machine's memory when it has less than 16 GiB.
+  int64_t limit = int64_t(8) << 30;
+  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
+  if (pages > 0 && page > 0) limit = std::min(limit, int64_t(pages) * int64_t(page) / 2);
+  return limit;
 }
 
 void check_map_memory(int64_t tokens, int64_t maps) {
@@ -62,34 +143,29 @@ void check_map_memory(int64_t tokens, int64_t maps) {
 Map attend_heads(const Map& q, const Map& k, const Map& v, const AttentionConfig& c, int layer, Observer* observer,
                  int threads) {
   const int T = static_cast<int>(q.rows());
-  const int H = c.n_heads, dh = c.head_width(), group = c.group_size();
-  const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
-  Map concat(T, H * dh);
-  parallel_for(H, threads, [&](int h) {
-    const int g = h / group;  // key/value head read by query head h
-    const Map qh = q.middleCols(h * dh, dh) * scale;          // [T, dh]
-    Map s = qh * k.middleCols(g * dh, dh).transpose();          // [T, T]
-    if (c.temperature != 1.0f) s *= 1.0f / c.temperature;
-    apply_mask(s, c);
-    if (observer && observer->wants(TensorKind::scores, layer, h)) observer->on_tensor(TensorKind::scores, layer, h, s);
-    softmax_rows(s);  // s now holds A_h
-    Map ctx = s * v.middleCols(g * dh, dh);                     // [T, dh]
-    if (observer && observer->wants(TensorKind::attention, layer, h))
-      observer->on_tensor(TensorKind::attention, layer, h, s);
-    if (observer && observer->wants(TensorKind::context, layer, h))
-      observer->on_tensor(TensorKind::context, layer, h, ctx);
-    concat.middleCols(h * dh, dh) = ctx;
-  });
+  Map concat(T, c.n_heads * c.head_width());  // [T, H*dh]
+  attend_all_heads(q.data(), q.cols(), k.data(), k.cols(), v.data(), v.cols(), T, c, layer, observer, threads,
+                   concat.data(), concat.cols());
   return concat;
 }
 
 Map attention_layer_forward(const Map& x, const AttentionWeights& w, const AttentionConfig& c, int layer,
                             Observer* observer, int threads) {
-  const Map q = (x * w.w_q.transpose()).rowwise() + w.b_q.transpose();  // [T, H*dh]
-  const Map k = (x * w.w_k.transpose()).rowwise() + w.b_k.transpose();  // [T, G*dh]
-  const Map v = (x * w.w_v.transpose()).rowwise() + w.b_v.transpose();  // [T, G*dh]
-  const Map concat = attend_heads(q, k, v, c, layer, observer, threads);
-  Map out = (concat * w.w_o.transpose()).rowwise() + w.b_o.transpose();  // [T, d_model]
+  const int T = static_cast<int>(x.rows());
+  const int nq = static_cast<int>(w.w_q.rows()), nkv = static_cast<int>(w.w_k.rows());
+  // qkv: [T, H*dh + 2*G*dh] = [q | k | v], each x W^T + b, side by side so no copies are made.
+  Map qkv(T, nq + 2 * nkv);
+  float* q = qkv.data();
+  float* k = q + nq;
+  float* v = k + nkv;
+  const int64_t ld = qkv.cols();
+  linear(x, w.w_q, w.b_q, q, ld, threads);
+  linear(x, w.w_k, w.b_k, k, ld, threads);
+  linear(x, w.w_v, w.b_v, v, ld, threads);
+  Map concat(T, nq);  // [T, H*dh]: the heads' contexts side by side
+  attend_all_heads(q, ld, k, ld, v, ld, T, c, layer, observer, threads, concat.data(), concat.cols());
+  Map out(T, w.w_o.rows());  // [T, d_model] = concat Wo^T + bo
+  linear(concat, w.w_o, w.b_o, out.data(), out.cols(), threads);
   if (observer && observer->wants(TensorKind::output, layer, -1)) observer->on_tensor(TensorKind::output, layer, -1, out);
   return out;
 }

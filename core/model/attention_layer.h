@@ -35,7 +35,8 @@ inline bool key_visible(const AttentionConfig& c, int i, int j) {
 // (checked before anything is allocated): "2000000 tokens x 12 heads needs 1.7e+05 GiB ...".
 void check_map_memory(int64_t tokens, int64_t maps);
 
-// Bytes the engine allows for T x T maps (default 8 GiB; HEADSCOPE_MAX_MAP_BYTES overrides).
+// Bytes the engine allows for T x T maps (default 8 GiB, at most half the machine's memory;
+// HEADSCOPE_MAX_MAP_BYTES overrides).
 int64_t max_map_bytes();
 
 }  // namespace hs
