@@ -1,7 +1,8 @@
 #pragma once
 // nn.MultiheadAttention's state_dict from a safetensors file: in_proj_weight [3d, d],
 // in_proj_bias [3d], out_proj.weight [d, d], out_proj.bias [d], float32. d_model comes from
-// the file; the head count is the caller's (it is not stored in a state_dict).
+// the file; the head count is the caller's (it is not stored in a state_dict). A bias=False
+// layer (no bias tensors) is read with zero biases and config.bias = false.
 #include <string>
 
 #include "core/model/attention_config.h"
