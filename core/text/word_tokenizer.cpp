@@ -11,8 +11,9 @@
 namespace hs {
 namespace {
 
-// Words with inner apostrophes, or any single non-space code point.
-constexpr const char* kWordPattern = R"([\p{L}\p{M}\p{N}]+(?:['\x{2019}][\p{L}\p{M}\p{N}]+)*|[^\s])";
+// Words with inner apostrophes, or any single non-space grapheme cluster (\X keeps an emoji
+// with its skin-tone modifier, a ZWJ family or a flag together as one token).
+constexpr const char* kWordPattern = R"([\p{L}\p{M}\p{N}]+(?:['\x{2019}][\p{L}\p{M}\p{N}]+)*|(?!\s)\X)";
 
 struct CodeDeleter {
   void operator()(pcre2_code* c) const { pcre2_code_free(c); }
