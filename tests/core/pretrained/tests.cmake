@@ -21,7 +21,9 @@ function(headscope_add_pretrained_gtest source)
   set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${label_file})
 endfunction()
 
-headscope_add_pretrained_gtest(${HEADSCOPE_PRETRAINED_TEST_DIR}/llama2c_test.cpp ${HEADSCOPE_PRETRAINED_TEST_DIR}/pretrained_test_util.cpp)
+foreach(test llama2c_test gpt2_tokenizer_test)
+  headscope_add_pretrained_gtest(${HEADSCOPE_PRETRAINED_TEST_DIR}/${test}.cpp ${HEADSCOPE_PRETRAINED_TEST_DIR}/pretrained_test_util.cpp)
+endforeach()
 
 # Live oracle: an independent PyTorch implementation of the documented forward pass
 # (Debian's python3-torch) against `headscope-cli maps --model ... --json -`.
