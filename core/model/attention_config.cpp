@@ -1,6 +1,7 @@
 #include "core/model/attention_config.h"
 
 #include <cmath>
+#include <sstream>
 
 #include "core/util/errors.h"
 
@@ -26,8 +27,10 @@ void AttentionConfig::validate() const {
                      num(n_heads) + " heads of width " + num(head_width()) + "); the limit is " + num(kMaxLayerParams));
   }
   if (window < -1) throw InputError("window (" + num(window) + ") must be 0 or more");
-  if (!std::isfinite(temperature) || temperature <= 0.0f) {
-    throw InputError("temperature (" + std::to_string(temperature) + ") must be a positive finite number");
+  if (!(temperature >= kMinTemperature && temperature <= kMaxTemperature)) {  // also rejects NaN
+    std::ostringstream msg;
+    msg << "temperature (" << temperature << ") must be between " << kMinTemperature << " and " << kMaxTemperature;
+    throw InputError(msg.str());
   }
 }
 

@@ -36,6 +36,9 @@ int64_t kv_cache_floats_per_token(const AttentionConfig& c);
 // Largest d_model / heads / tokens the engine accepts (checked before allocating).
 constexpr int kMaxDModel = 16384;
 constexpr int kMaxHeads = 1024;
+// Temperatures outside this range only overflow or flatten float32 scores (1 / 1e-41 = inf).
+constexpr float kMinTemperature = 1e-3f;
+constexpr float kMaxTemperature = 1e3f;
 // Largest layer, in learned numbers (2 GiB of float32), checked before the weights are allocated.
 constexpr int64_t kMaxLayerParams = int64_t(1) << 29;
 
