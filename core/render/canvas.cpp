@@ -61,7 +61,7 @@ void Canvas::cells(double x, double y, double w, double h, int rows, int cols, c
   if (long(rows) * cols <= kMaxRectCells) {
     // Each cell overlaps its right and lower neighbour slightly (they paint over it), so
     // viewers that anti-alias rectangle edges show no seams; raster output is crisp.
-    const double overlap = 0.02 * std::min(cw, ch);
+    const double overlap = std::min(0.5 * std::min(cw, ch), 0.35);
     cairo_save(cr_);
     cairo_set_antialias(cr_, CAIRO_ANTIALIAS_NONE);
     for (int i = 0; i < rows; ++i) {

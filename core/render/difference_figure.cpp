@@ -61,6 +61,7 @@ Figure difference_figure(const AttentionRun& run, int layer, Colormap colormap) 
   fig.title = title;
   fig.width = fig_w;
   fig.height = fig_h;
+  fig.cells.push_back({left, top, side, side, H, H});
   fig.draw = [=](Canvas& c) {
     const double centre = left + side / 2;
     c.text(std::clamp(centre, kMargin + title_w / 2, fig_w - kMargin - title_w / 2), kMargin, title, title_style,

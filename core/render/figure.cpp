@@ -13,11 +13,7 @@
 namespace hs {
 namespace {
 
-struct Placement {
-  double out_w = 0, out_h = 0;  // output units: pixels (PNG) or points
-  double k = 1;                 // output units per figure point
-  double ox = 0, oy = 0;        // offset that centres the figure
-};
+using Placement = FigurePlacement;
 
 Placement place(const Figure& fig, FigureFormat format, const FigureSize& size) {
   if (!(size.scale > 0) || !std::isfinite(size.scale) || size.scale > 100) {
@@ -151,6 +147,10 @@ std::string render_svg(const Figure& fig, const Placement& p) {
 }
 
 }  // namespace
+
+FigurePlacement figure_placement(const Figure& figure, FigureFormat format, const FigureSize& size) {
+  return place(figure, format, size);
+}
 
 std::string render_figure(const Figure& figure, FigureFormat format, const FigureSize& size) {
   const Placement p = place(figure, format, size);

@@ -3,6 +3,7 @@
 // a cairo image, SVG or PDF surface. Sizes are in points (1/72 inch).
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace hs {
 
@@ -10,10 +11,27 @@ class Canvas;
 
 enum class FigureFormat { png, svg, pdf };
 
+// Where a block of map cells is drawn, in figure points: cell (i, j) covers
+// [x + j * width / cols, x + (j + 1) * width / cols] x [y + i * height / rows, ...].
+// For tests (colour at a known cell) and for mapping a click to a cell.
+struct CellBlock {
+  double x = 0, y = 0, width = 0, height = 0;
+  int rows = 0, cols = 0;
+};
+
 struct Figure {
   std::string title;             // also the document title of SVG and PDF files
   double width = 0, height = 0;  // natural size, points
+  std::vector<CellBlock> cells;  // heatmaps: one block per head shown, in head order
   std::function<void(Canvas&)> draw;
+};
+
+// Output units (PNG pixels, SVG/PDF points) per figure point and the offset that centres the
+// figure, for a figure rendered at `size`: output = offset + k * point.
+struct FigurePlacement {
+  double out_w = 0, out_h = 0;
+  double k = 1;
+  double ox = 0, oy = 0;
 };
 
 // PNG pixels per point at scale 1 (144 dpi): sharp on screens and in print.
@@ -27,6 +45,8 @@ struct FigureSize {
                               // is scaled uniformly to fit and centred. One of them alone keeps
                               // the aspect ratio.
 };
+
+FigurePlacement figure_placement(const Figure& figure, FigureFormat format, const FigureSize& size);
 
 // Throws InputError for a bad scale or size (naming the value), IoError if cairo fails.
 std::string render_figure(const Figure& figure, FigureFormat format, const FigureSize& size);

@@ -95,6 +95,12 @@ Figure heatmap_figure(const AttentionRun& run, int layer, int head, Colormap col
   fig.width = fig_w;
   fig.height = fig_h;
 
+  for (int p = 0; p < g.n; ++p) {
+    const double px = g.left + (p % g.cols) * (g.panel + g.hgap);
+    const double py = g.top + (p / g.cols) * (g.panel_title_h + g.panel + g.vgap) + g.panel_title_h;
+    fig.cells.push_back({px, py, g.panel, g.panel, T, T});
+  }
+  const std::vector<CellBlock> blocks = fig.cells;
   const AttentionRun* r = &run;
   fig.draw = [=](Canvas& c) {
     const double centre = g.left + g.grid_w / 2;
@@ -105,8 +111,7 @@ Figure heatmap_figure(const AttentionRun& run, int layer, int head, Colormap col
     for (int p = 0; p < g.n; ++p) {
       const int h = heads[size_t(p)];
       const Map& a = r->attention[size_t(layer)][size_t(h)];  // [T, T], row = query i, col = key j
-      const double px = g.left + (p % g.cols) * (g.panel + g.hgap);
-      const double py = g.top + (p / g.cols) * (g.panel_title_h + g.panel + g.vgap) + g.panel_title_h;
+      const double px = blocks[size_t(p)].x, py = blocks[size_t(p)].y;
       if (grid) c.text(px + g.panel / 2, py - 4, "head " + std::to_string(h), panel_style, HAlign::center, VAlign::bottom);
       for (int i = 0; i < T; ++i)
         for (int j = 0; j < T; ++j) colours[size_t(i) * size_t(T) + size_t(j)] = cell_colour(colormap, a(i, j), scale_max);

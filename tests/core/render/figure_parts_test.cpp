@@ -1,0 +1,69 @@
+// Axis labels, ticks and CSV fields: the small rules every figure and data file relies on.
+#include "core/render/figure_parts.h"
+
+#include <gtest/gtest.h>
+
+#include "core/io/csv.h"
+#include "core/text/utf8.h"
+
+namespace hs {
+namespace {
+
+TEST(DisplayLabel, KeepsNonAsciiIntact) {
+  EXPECT_EQ(display_label("Grüße"), "Grüße");
+  EXPECT_EQ(display_label("Москва"), "Москва");
+  EXPECT_EQ(display_label("東京"), "東京");
+}
+
+TEST(DisplayLabel, ShowsControlCharactersAndBlanks) {
+  EXPECT_EQ(display_label("\n"), "\u240a");
+  EXPECT_EQ(display_label("a\tb"), "a\u2409b");
+  EXPECT_EQ(display_label("  "), "\u2423\u2423");
+  EXPECT_EQ(display_label(""), "\u2205");
+  EXPECT_EQ(display_label(" the"), " the");  // a leading space is part of the token
+}
+
+TEST(DisplayLabel, AbbreviatesLongTokensByCodePoint) {
+  const std::string long_token = "ääääääääääääääääääää";  // 20 code points, 40 bytes
+  const std::string shown = display_label(long_token);
+  EXPECT_EQ(utf8_length(shown), kMaxLabelCodePoints);
+  EXPECT_TRUE(utf8_is_valid(shown));
+  EXPECT_EQ(shown.substr(shown.size() - 3), "\u2026");
+}
+
+TEST(AxisLabels, RotateWhenCrowdedAndThinWhenTiny) {
+  MeasureCanvas m;
+  const std::vector<std::string> names = {"the", "keys", "that", "Priya"};
+  const AxisLabels wide = layout_axis_labels(m, names, 40, true, 10);
+  EXPECT_FALSE(wide.vertical);
+  EXPECT_EQ(wide.text[3], "Priya");
+  const AxisLabels narrow = layout_axis_labels(m, names, 12, true, 10);
+  EXPECT_TRUE(narrow.vertical);
+  EXPECT_GT(narrow.extent, 0);
+  const AxisLabels tiny = layout_axis_labels(m, names, 2, false, 10);
+  EXPECT_EQ(tiny.text[0], "the");
+  EXPECT_EQ(tiny.text[1], "");  // thinned: labels would overlap
+}
+
+TEST(NiceTicks, StepsAreOneTwoFiveTimesPowersOfTen) {
+  const Ticks t = nice_ticks(0, 0.367, 5);
+  ASSERT_EQ(t.values.size(), 4u);
+  EXPECT_DOUBLE_EQ(t.values[0], 0);
+  EXPECT_NEAR(t.values[3], 0.3, 1e-12);
+  EXPECT_EQ(t.decimals, 1);
+  EXPECT_EQ(format_number(t.values[1], t.decimals), "0.1");
+  const Ticks s = nice_ticks(-1, 1, 4);
+  EXPECT_EQ(format_number(s.values.front(), s.decimals), "\u22121.0");
+}
+
+TEST(CsvField, QuotesOnlyWhatNeedsIt) {
+  EXPECT_EQ(csv_field("keys"), "keys");
+  EXPECT_EQ(csv_field(","), "\",\"");
+  EXPECT_EQ(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+  EXPECT_EQ(csv_field("a\nb"), "\"a\nb\"");
+  EXPECT_EQ(csv_field(" the"), "\" the\"");
+  EXPECT_EQ(csv_field("Grüße"), "Grüße");
+}
+
+}  // namespace
+}  // namespace hs
