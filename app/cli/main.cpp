@@ -5,9 +5,21 @@
 #include <iostream>
 #include <map>
 #include <new>
+#include <string>
 
 #include "app/cli/commands.h"
 #include "core/util/errors.h"
+
+namespace {
+
+// Messages go out as one line (file contents quoted in a message may hold newlines).
+std::string one_line(std::string s) {
+  for (char& c : s)
+    if (c == '\n' || c == '\r') c = ' ';
+  return s;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"headscope-cli: every attention head's map, from the command line"};
@@ -19,6 +31,12 @@ int main(int argc, char** argv) {
     hs::cli::Command exporter = hs::cli::add_export_command(app);
     commands[app.get_subcommand("maps")] = maps;
     commands[app.get_subcommand("export")] = exporter;
+    bool known = false;
+    for (const auto& entry : commands) known = known || (argc > 1 && entry.first->check_name(argv[1]));
+    if (argc > 1 && argv[1][0] != '-' && !known) {
+      std::cerr << "error: unknown command '" << one_line(argv[1]) << "' (expected maps or export; run 'headscope-cli --help')\n";
+      return 2;
+    }
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
     std::cout << app.help();
@@ -29,20 +47,20 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);
     // One line: what was wrong, then where to look.
-    std::cerr << "error: " << e.what() << " (run 'headscope-cli --help' or 'headscope-cli <command> --help' for usage)\n";
+    std::cerr << "error: " << one_line(e.what()) << " (run 'headscope-cli --help' or 'headscope-cli <command> --help' for usage)\n";
     return 2;
   }
   try {
     for (const CLI::App* sub : app.get_subcommands()) return commands.at(sub)();
     return 2;
   } catch (const hs::Error& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    std::cerr << "error: " << one_line(e.what()) << "\n";
     return 1;
   } catch (const std::bad_alloc&) {
     std::cerr << "error: out of memory (try a shorter sentence or fewer heads)\n";
     return 1;
   } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    std::cerr << "error: " << one_line(e.what()) << "\n";
     return 1;
   }
 }

@@ -19,6 +19,15 @@ uint32_t read_le(const std::string& b, size_t pos, int bytes) {
 // The header is a Python dict literal: {'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }.
 // A small hand-written scanner (linear, no recursion: std::regex overflows the stack on long
 // headers). Values are a quoted string, True/False, or a tuple of non-negative integers.
+// At most 120 bytes of a header for a message, on one line and printable.
+std::string header_excerpt(const std::string& h) {
+  std::string out = h.substr(0, 120);
+  for (char& c : out)
+    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7F) c = ' ';
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out + (h.size() > 120 ? "..." : "");
+}
+
 struct NpyHeader {
   std::string descr;
   bool fortran_order = false;
@@ -30,7 +39,7 @@ NpyHeader parse_header(const std::string& h, const std::string& name) {
   size_t i = 0;
   const auto bad = [&](const std::string& what) {
     return FormatError(name + ": .npy header is malformed: " + what + " at byte " + std::to_string(i) +
-                       " (header: " + h.substr(0, 120) + ")");
+                       " (header: " + header_excerpt(h) + ")");
   };
   const auto skip_ws = [&] {
     while (i < h.size() && (h[i] == ' ' || h[i] == '\t' || h[i] == '\n' || h[i] == '\r')) ++i;

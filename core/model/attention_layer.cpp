@@ -128,15 +128,26 @@ int64_t max_map_bytes() {
   return limit;
 }
 
+namespace {
+
+std::string byte_text(double bytes) {
+  const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  while (bytes >= 1024.0 && u < 4) { bytes /= 1024.0; ++u; }
+  std::ostringstream s;
+  s.precision(3);
+  s << bytes << ' ' << units[u];
+  return s.str();
+}
+
+}  // namespace
+
 void check_map_memory(int64_t tokens, int64_t maps) {
   const double bytes = double(tokens) * double(tokens) * double(maps) * sizeof(float);
   if (bytes > double(max_map_bytes())) {
-    std::ostringstream msg;
-    msg.precision(3);
-    msg << tokens << " tokens x " << maps << " maps of T x T floats need " << bytes / double(1 << 30)
-        << " GiB; the limit is " << double(max_map_bytes()) / double(1 << 30)
-        << " GiB (shorten the sentence, use fewer heads, or set HEADSCOPE_MAX_MAP_BYTES)";
-    throw InputError(msg.str());
+    throw InputError(std::to_string(tokens) + " tokens x " + std::to_string(maps) + " maps of T x T floats need " +
+                     byte_text(bytes) + "; the limit is " + byte_text(double(max_map_bytes())) +
+                     " (shorten the sentence, use fewer heads, or set HEADSCOPE_MAX_MAP_BYTES)");
   }
 }
 

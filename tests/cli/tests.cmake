@@ -1,0 +1,12 @@
+# headscope-cli driven from Python (Debian's /usr/bin/python3): the PyTorch parity oracle and
+# the contract / bad-input checks. Both are labelled "cli"; the oracle also "oracle".
+if(HEADSCOPE_TEST_PYTHON)
+  add_test(NAME cli_torch_parity
+           COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/torch_parity.py $<TARGET_FILE:headscope-cli>)
+  set_tests_properties(cli_torch_parity PROPERTIES LABELS "cli;oracle" TIMEOUT 300)
+  add_test(NAME cli_contract
+           COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/cli_contract.py $<TARGET_FILE:headscope-cli>)
+  set_tests_properties(cli_contract PROPERTIES LABELS "cli" TIMEOUT 300)
+else()
+  message(WARNING "python3 not found in /usr/bin: the headscope-cli oracle and contract tests are not registered")
+endif()
