@@ -1,0 +1,65 @@
+#include "core/model/gpt2_forward.h"
+
+#include <cassert>
+#include <cmath>
+
+#include "core/model/attention_layer.h"
+#include "core/model/transformer_ops.h"
+
+namespace hs {
+
+Gpt2Model::Gpt2Model(Gpt2Config config, Gpt2Weights weights, ModelInfo info)
+    : config_(config), w_(std::move(weights)), info_(std::move(info)) {
+  const int64_t d = config_.d_model;
+  info_.d_model = config_.d_model;
+  info_.n_heads = config_.n_heads;
+  info_.n_kv_heads = config_.n_heads;
+  info_.d_head = config_.d_model / config_.n_heads;
+  info_.n_layers = config_.n_layers;
+  info_.causal = true;
+  info_.vocab_size = config_.vocab;
+  info_.param_count = 4 * d * d + 4 * d;  // c_attn [d, 3d] + [3d], c_proj [d, d] + [d]
+  int64_t per_layer = 4 * d + info_.param_count + 2 * d * config_.inner + config_.inner + d;
+  info_.total_params = w_.wte.size() + w_.wpe.size() + config_.n_layers * per_layer + 2 * d + w_.lm_head.size();
+}
+
+Map Gpt2Model::forward(const std::vector<int>& ids, Observer* observer, int threads) const {
+  const Gpt2Config& c = config_;
+  const int T = static_cast<int>(ids.size()), d = c.d_model;
+  assert(T <= c.max_positions && "sequence length checked by the session");
+  AttentionConfig ac;
+  ac.d_model = d;
+  ac.n_heads = c.n_heads;
+  ac.causal = true;
+
+  Map x(T, d);  // [T, d]
+  for (int t = 0; t < T; ++t) x.row(t) = w_.wte.row(ids[size_t(t)]) + w_.wpe.row(t);
+  const bool exact = c.gelu == Gelu::exact;
+  for (int l = 0; l < c.n_layers; ++l) {
+    const Gpt2Layer& L = w_.layers[size_t(l)];
+    const Map h = layer_norm(x, L.ln1_w, L.ln1_b, c.norm_eps);
+    Map qkv = h * L.attn_w;  // [T, 3d]
+    qkv.rowwise() += L.attn_b.transpose();
+    const Map q = qkv.leftCols(d), k = qkv.middleCols(d, d), v = qkv.rightCols(d);  // [T, d] each
+    const Map ctx = attend_heads(q, k, v, ac, l, observer, threads);               // [T, d]
+    Map out = ctx * L.proj_w;
+    out.rowwise() += L.proj_b.transpose();
+    if (observer && observer->wants(TensorKind::output, l, -1)) observer->on_tensor(TensorKind::output, l, -1, out);
+    x += out;
+    const Map h2 = layer_norm(x, L.ln2_w, L.ln2_b, c.norm_eps);
+    Map m = h2 * L.fc_w;  // [T, inner]
+    m.rowwise() += L.fc_b.transpose();
+    m = m.unaryExpr([exact](float v_) { return exact ? 0.5f * v_ * (1.0f + std::erf(v_ * 0.70710678f)) : gelu_tanh(v_); });
+    Map mo = m * L.out_w;  // [T, d]
+    mo.rowwise() += L.out_b.transpose();
+    x += mo;
+  }
+  return layer_norm(x, w_.lnf_w, w_.lnf_b, c.norm_eps);
+}
+
+Map Gpt2Model::logits(const Map& hidden) const {
+  const Map& head = w_.lm_head.size() > 0 ? w_.lm_head : w_.wte;  // [vocab, d]
+  return hidden * head.transpose();                             // [n, vocab]
+}
+
+}  // namespace hs

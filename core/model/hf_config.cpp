@@ -1,0 +1,66 @@
+#include "core/model/hf_config.h"
+
+#include <sys/stat.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "core/util/errors.h"
+
+namespace hs {
+
+HfConfig::HfConfig(const std::string& path) : path_(path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
+    throw InputError(path + " not found: a Hugging Face model folder holds config.json, model.safetensors and tokenizer files");
+  }
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  try {
+    j_ = nlohmann::json::parse(text.str());
+  } catch (const nlohmann::json::exception& e) {
+    throw FormatError(path + ": not valid JSON (" + e.what() + ")");
+  }
+  if (!j_.is_object()) throw FormatError(path + ": expected a JSON object");
+}
+
+bool HfConfig::has(const std::string& key) const { return j_.contains(key) && !j_[key].is_null(); }
+
+int HfConfig::integer(const std::string& key, int64_t lo, int64_t hi, std::optional<int> fallback) const {
+  if (!has(key)) {
+    if (fallback) return *fallback;
+    throw FormatError(path_ + ": \"" + key + "\" is missing");
+  }
+  const nlohmann::json& v = j_[key];
+  if (!v.is_number_integer()) throw FormatError(path_ + ": \"" + key + "\" is " + v.dump() + "; expected an integer");
+  const int64_t x = v.get<int64_t>();
+  if (x < lo || x > hi) {
+    throw FormatError(path_ + ": \"" + key + "\" is " + std::to_string(x) + "; expected " + std::to_string(lo) + ".." +
+                      std::to_string(hi));
+  }
+  return static_cast<int>(x);
+}
+
+double HfConfig::number(const std::string& key, double fallback) const {
+  if (!has(key)) return fallback;
+  const nlohmann::json& v = j_[key];
+  if (!v.is_number()) throw FormatError(path_ + ": \"" + key + "\" is " + v.dump() + "; expected a number");
+  return v.get<double>();
+}
+
+bool HfConfig::boolean(const std::string& key, bool fallback) const {
+  if (!has(key)) return fallback;
+  const nlohmann::json& v = j_[key];
+  if (!v.is_boolean()) throw FormatError(path_ + ": \"" + key + "\" is " + v.dump() + "; expected true or false");
+  return v.get<bool>();
+}
+
+std::string HfConfig::string(const std::string& key, const std::string& fallback) const {
+  if (!has(key)) return fallback;
+  const nlohmann::json& v = j_[key];
+  if (!v.is_string()) throw FormatError(path_ + ": \"" + key + "\" is " + v.dump() + "; expected a string");
+  return v.get<std::string>();
+}
+
+}  // namespace hs

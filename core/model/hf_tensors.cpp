@@ -1,0 +1,101 @@
+#include "core/model/hf_tensors.h"
+
+#include <sys/stat.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "core/util/errors.h"
+
+namespace hs {
+namespace {
+
+bool exists(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+std::string shape_text(int64_t rows, int64_t cols) {
+  return cols < 0 ? "[" + std::to_string(rows) + "]" : "[" + std::to_string(rows) + ", " + std::to_string(cols) + "]";
+}
+
+}  // namespace
+
+HfTensors::HfTensors(const std::string& dir) {
+  const std::string single = dir + "/model.safetensors", index = dir + "/model.safetensors.index.json";
+  if (exists(single)) {
+    files_.push_back(std::make_unique<SafetensorsFile>(single));
+    description_ = single;
+  } else if (exists(index)) {
+    std::ifstream in(index);
+    std::stringstream text;
+    text << in.rdbuf();
+    nlohmann::json j;
+    try {
+      j = nlohmann::json::parse(text.str());
+    } catch (const nlohmann::json::exception& e) {
+      throw FormatError(index + ": not valid JSON (" + e.what() + ")");
+    }
+    if (!j.is_object() || !j.contains("weight_map") || !j["weight_map"].is_object()) {
+      throw FormatError(index + ": expected an object with a \"weight_map\" of tensor -> shard file");
+    }
+    std::map<std::string, const SafetensorsFile*> opened;
+    for (auto it = j["weight_map"].begin(); it != j["weight_map"].end(); ++it) {
+      if (!it.value().is_string()) throw FormatError(index + ": the shard of '" + it.key() + "' is not a file name");
+      const std::string shard = it.value().get<std::string>();
+      if (shard.find('/') != std::string::npos) throw FormatError(index + ": shard '" + shard + "' is not a file in the folder");
+      if (!opened.count(shard)) {
+        files_.push_back(std::make_unique<SafetensorsFile>(dir + "/" + shard));
+        opened[shard] = files_.back().get();
+      }
+    }
+    description_ = index;
+  } else if (exists(dir + "/pytorch_model.bin") || exists(dir + "/model.bin")) {
+    throw InputError(dir + ": only safetensors weights are supported (found pytorch_model.bin, a pickle); convert the " +
+                     "folder with transformers' save_pretrained(..., safe_serialization=True)");
+  } else {
+    throw InputError(dir + ": no model.safetensors (or model.safetensors.index.json) in the folder");
+  }
+  for (const auto& f : files_)
+    for (const std::string& name : f->names()) where_.emplace(name, f.get());
+}
+
+bool HfTensors::has(const std::string& name) const { return where_.count(name) != 0; }
+
+std::string HfTensors::first_present(const std::vector<std::string>& names) const {
+  for (const std::string& n : names)
+    if (has(n)) return n;
+  return "";
+}
+
+const SafetensorsFile& HfTensors::file_for(const std::string& name, int64_t rows, int64_t cols, const std::string& what) const {
+  const auto it = where_.find(name);
+  if (it == where_.end()) {
+    throw FormatError(description_ + ": tensor '" + name + "' (" + what + ", expected shape " + shape_text(rows, cols) +
+                      ") is missing");
+  }
+  return *it->second;
+}
+
+Map HfTensors::matrix(const std::string& name, int64_t rows, int64_t cols, const std::string& what) const {
+  const SafetensorsFile& f = file_for(name, rows, cols, what);
+  const TensorInfo& t = f.info(name);
+  if (t.shape.size() != 2 || t.shape[0] != rows || t.shape[1] != cols) {
+    throw FormatError(f.path() + ": tensor '" + name + "' (" + what + ") has shape " + t.shape_text() + "; expected " +
+                      shape_text(rows, cols) + " from config.json");
+  }
+  return f.matrix(name, rows, cols);
+}
+
+Vec HfTensors::vector(const std::string& name, int64_t size, const std::string& what) const {
+  const SafetensorsFile& f = file_for(name, size, -1, what);
+  const TensorInfo& t = f.info(name);
+  if (t.shape.size() != 1 || t.shape[0] != size) {
+    throw FormatError(f.path() + ": tensor '" + name + "' (" + what + ") has shape " + t.shape_text() + "; expected " +
+                      shape_text(size, -1) + " from config.json");
+  }
+  return f.vector(name, size);
+}
+
+}  // namespace hs
