@@ -1,0 +1,30 @@
+#pragma once
+// The engine's hot loops, vectorised for the CPU the program runs on: a packed single-precision
+// matrix product and a row-wise softmax. The default build stays portable (x86-64 baseline):
+// AVX-512 and AVX2+FMA versions are compiled with per-function target attributes and picked at
+// run time; elsewhere (or with HEADSCOPE_KERNELS=portable) Eigen and std::exp do the work.
+#include <cstdint>
+
+namespace hs {
+
+// C = alpha * A op(B), or C += alpha * A op(B) with `accumulate`. Row-major, with leading
+// dimensions (distance between rows): A [M, K] (lda), C [M, N] (ldc),
+// B [K, N] (ldb) or, with `b_transposed`, B [N, K] (ldb) so that op(B) = B^T.
+// `threads` (> 1) splits the columns of C between threads. No aliasing between C and A or B.
+void sgemm(int M, int N, int K, float alpha, const float* A, int64_t lda, const float* B, int64_t ldb,
+           bool b_transposed, float* C, int64_t ldc, bool accumulate = false, int threads = 1);
+
+// Row-wise numerically stable softmax in place over `rows` rows of `cols` floats (ld apart):
+// A_ij = exp(S_ij - max_j S_ij) / sum_j exp(S_ij - max_j S_ij). Entries equal to -inf come out
+// exactly 0; every row needs one finite entry. exp is within 1e-6 relative of std::exp for
+// results in float's normal range (results below 1.2e-38 may be flushed to 0).
+void softmax_rows(float* s, int rows, int cols, int64_t ld);
+
+// exp of n floats into out (in == out allowed), as softmax_rows computes it (for tests).
+void exp_floats(const float* in, float* out, int64_t n);
+
+// The instruction set the kernels run with here: "avx512", "avx2" or "portable".
+// HEADSCOPE_KERNELS=portable|avx2|avx512 in the environment caps it (for measuring and testing).
+const char* kernel_isa();
+
+}  // namespace hs

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The benchmark command (issue 7): builds headscope Release in build-bench/ and prints
+#   - the engine against PyTorch's nn.MultiheadAttention, side by side in one run, with ratios
+#   - the machine's SGEMM rate (torch.mm on OpenBLAS, Eigen) as the ceiling
+#   - peak RSS for T = 512 ... 8192
+#   - one line starting BENCH_SUMMARY that later runs can be compared to.
+# Usage: tests/bench/run.sh [engine_vs_torch.py options, e.g. --sizes 512 --rounds 5]
+# Environment: HEADSCOPE_BENCH_BUILD_DIR (default build-bench), HEADSCOPE_BENCH_CMAKE_ARGS
+# (e.g. "-DHEADSCOPE_NATIVE=ON" to measure a -march=native build).
+# Timings on a shared or busy machine are noisy: read the ratios (measured in alternating
+# rounds), not the absolute times.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$root"
+build="${HEADSCOPE_BENCH_BUILD_DIR:-build-bench}"
+
+# Debian packages the benchmark needs beyond the README's set-up. libopenblas0-pthread makes
+# torch (BLAS_INFO=generic: it calls whatever libblas.so.3 is) run on OpenBLAS instead of the
+# reference BLAS.
+need=()
+for pkg in libopenblas0-pthread python3-torch libbenchmark-dev; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")
+done
+if ((${#need[@]})); then
+  echo "installing ${need[*]}" >&2
+  sudo=""
+  [[ $(id -u) -eq 0 ]] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >&2
+fi
+
+# shellcheck disable=SC2086
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DHEADSCOPE_BUILD_GUI=OFF -DHEADSCOPE_BUILD_TESTS=OFF \
+  -DHEADSCOPE_BUILD_BENCH=ON ${HEADSCOPE_BENCH_CMAKE_ARGS:-} >/dev/null
+cmake --build "$build" -j"$(nproc)" --target headscope-cli bench_engine >/dev/null
+
+cli="$(find "$build" -maxdepth 3 -name headscope-cli -type f -perm -u+x | head -n1)"
+exec /usr/bin/python3 "$root/tests/bench/engine_vs_torch.py" --cli "$cli" \
+  --bench-bin "$build/tests/bench/bench_engine" "$@"
