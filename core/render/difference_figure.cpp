@@ -27,6 +27,7 @@ Figure difference_figure(const AttentionRun& run, int layer, Colormap colormap) 
   const int H = int(diff.rows());
   double cell = std::clamp(360.0 / H, 14.0, 48.0);
   if (H * cell > 900) cell = 900.0 / H;
+  if (H * cell < 180) cell = 180.0 / H;  // room for the colour bar's ticks
   const double side = H * cell;
 
   std::vector<std::string> names;
@@ -50,7 +51,7 @@ Figure difference_figure(const AttentionRun& run, int layer, Colormap colormap) 
   const TextStyle title_style{kTitleSize, true, {0, 0, 0}};
   const TextStyle axis_style{kAxisTitleSize, false, {0, 0, 0}};
   const double axis_title_h = kAxisTitleSize * 1.5;
-  const double left = kMargin + axis_title_h + y_labels.extent + 5;
+  const double left = kMargin + axis_title_h + 8 + y_labels.extent + 5;
   const double top = kMargin + kTitleSize * 1.4 + 10;
   const double bar_x = left + side + 16;
   const double title_w = m.width(title, title_style);

@@ -22,14 +22,15 @@ struct GridLayout {
 
 // Cell size in points: big enough for readable labels, small enough that long sentences fit.
 double cell_size(int T, int n_panels) {
+  // A panel is at least 220 pt (grid: 120 pt) so the colour bar beside it has room for ticks.
   if (n_panels == 1) {
-    double c = std::clamp(360.0 / T, 11.0, 30.0);
-    return T * c > 900 ? 900.0 / T : c;
+    const double c = std::clamp(360.0 / T, 11.0, 30.0);
+    return T * c > 900 ? 900.0 / T : std::max(c, 220.0 / T);
   }
   const double base = n_panels <= 4 ? 240 : n_panels <= 16 ? 200 : 150;
   const double smallest = n_panels <= 4 ? 7.5 : n_panels <= 16 ? 5 : 3;
   const double c = std::clamp(base / T, smallest, 20.0);
-  return T * c > 480 ? 480.0 / T : c;
+  return T * c > 480 ? 480.0 / T : std::max(c, 120.0 / T);
 }
 
 }  // namespace
@@ -79,7 +80,7 @@ Figure heatmap_figure(const AttentionRun& run, int layer, int head, Colormap col
 
   // Horizontal: margin | "query" | y labels | panels | colour bar | margin.
   const double axis_title_h = kAxisTitleSize * 1.5;
-  g.left = kMargin + axis_title_h + y_labels.extent + 5;
+  g.left = kMargin + axis_title_h + 8 + y_labels.extent + 5;
   g.top = kMargin + kTitleSize * 1.4 + 8;
   g.grid_w = g.cols * g.panel + (g.cols - 1) * g.hgap;
   g.grid_h = g.rows * (g.panel_title_h + g.panel) + (g.rows - 1) * g.vgap;
