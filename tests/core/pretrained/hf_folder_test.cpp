@@ -1,0 +1,206 @@
+// Hugging Face folders: a minimal valid llama folder loads and runs; every kind of broken,
+// unsupported or mismatched folder is a clear InputError / FormatError naming the file,
+// the tensor or key, and what was expected. The folders are written here, in the build tree.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <map>
+
+#include "core/io/safetensors.h"
+#include "core/model/hf_folder.h"
+#include "core/model/model_request.h"
+#include "core/util/errors.h"
+#include "pretrained_test_util.h"
+
+namespace hs {
+namespace {
+
+namespace fs = std::filesystem;
+using Tensors = std::map<std::string, std::pair<std::vector<int64_t>, std::vector<float>>>;
+
+const char* kTokenizerJson = R"({
+  "added_tokens": [{"id": 1, "content": "<s>", "special": true}],
+  "normalizer": null,
+  "pre_tokenizer": {"type": "Metaspace", "replacement": "\u2581", "add_prefix_space": true},
+  "post_processor": {"type": "TemplateProcessing", "single": [{"SpecialToken": {"id": "<s>"}}, {"Sequence": {"id": "A"}}],
+                     "special_tokens": {"<s>": {"id": "<s>", "ids": [1]}}},
+  "model": {"type": "BPE", "unk_token": "<unk>", "byte_fallback": false,
+            "vocab": {"<unk>": 0, "<s>": 1, "</s>": 2, "\u2581": 3, "a": 4, "b": 5, "\u2581a": 6},
+            "merges": ["\u2581 a"]}})";
+
+const char* kConfig = R"({"model_type": "llama", "hidden_size": 8, "intermediate_size": 12, "num_hidden_layers": 1,
+  "num_attention_heads": 2, "num_key_value_heads": 1, "vocab_size": 7, "max_position_embeddings": 16,
+  "rms_norm_eps": 1e-6, "tie_word_embeddings": true})";
+
+Tensors llama_tensors() {
+  auto t = [](std::vector<int64_t> shape) {
+    int64_t n = 1;
+    for (const int64_t s : shape) n *= s;
+    std::vector<float> v(static_cast<size_t>(n));
+    for (size_t i = 0; i < v.size(); ++i) v[i] = 0.1f * float((i * 7919) % 13) - 0.6f;
+    return std::make_pair(shape, v);
+  };
+  const std::string p = "model.layers.0.";
+  return {{"model.embed_tokens.weight", t({7, 8})},        {p + "input_layernorm.weight", t({8})},
+          {p + "self_attn.q_proj.weight", t({8, 8})},      {p + "self_attn.k_proj.weight", t({4, 8})},
+          {p + "self_attn.v_proj.weight", t({4, 8})},      {p + "self_attn.o_proj.weight", t({8, 8})},
+          {p + "post_attention_layernorm.weight", t({8})}, {p + "mlp.gate_proj.weight", t({12, 8})},
+          {p + "mlp.up_proj.weight", t({12, 8})},          {p + "mlp.down_proj.weight", t({8, 12})},
+          {"model.norm.weight", t({8})}};
+}
+
+std::string make_folder(const std::string& name, const std::string& config = kConfig, Tensors tensors = llama_tensors()) {
+  const std::string dir = test::scratch_dir("hf_" + name);
+  test::write_text(dir + "/config.json", config);
+  test::write_text(dir + "/tokenizer.json", kTokenizerJson);
+  write_safetensors(dir + "/model.safetensors", tensors);
+  return dir;
+}
+
+// The message of the error load_hf_folder throws, checked to be of type E.
+template <typename E>
+std::string error_of(const std::string& dir) {
+  try {
+    load_hf_folder(dir);
+  } catch (const E& e) {
+    return e.what();
+  } catch (const std::exception& e) {
+    return std::string("wrong error type: ") + e.what();
+  }
+  return "no error";
+}
+
+#define EXPECT_HAS(message, part) EXPECT_NE((message).find(part), std::string::npos) << "message: " << (message) << "\nexpected to contain: " << (part)
+
+TEST(HfFolder, MinimalLlamaLoadsAndRuns) {
+  ModelRequest r;
+  r.model_path = make_folder("ok");
+  r.sentence = "ab a";
+  const AttentionRun run = run_request(r);
+  EXPECT_EQ(run.info.kind, "llama");
+  EXPECT_EQ(run.info.name, "hf_ok");
+  EXPECT_EQ(run.info.n_heads, 2);
+  EXPECT_EQ(run.info.n_kv_heads, 1);
+  EXPECT_EQ(run.info.param_count, 8 * 8 + 4 * 8 + 4 * 8 + 8 * 8);
+  // <s>, "▁a", "b", "▁a": Metaspace turns spaces into ▁, prepends one, splits before each.
+  EXPECT_EQ(run.token_ids, std::vector<int>({1, 6, 5, 6}));
+  EXPECT_EQ(run.tokens, std::vector<std::string>({"<s>", "\xE2\x96\x81" "a", "b", "\xE2\x96\x81" "a"}));
+  for (const LayerMaps& layer : run.attention)
+    for (const Map& a : layer)
+      for (int i = 0; i < a.rows(); ++i) EXPECT_NEAR(a.row(i).sum(), 1.0f, 1e-5f);
+}
+
+TEST(HfFolder, UnsupportedModelsAreNamed) {
+  std::string cfg = kConfig;
+  cfg.replace(cfg.find("\"llama\""), 7, "\"bert\"");
+  EXPECT_HAS(error_of<InputError>(make_folder("bert", cfg)), "model_type \"bert\" is not supported");
+  cfg = kConfig;
+  cfg.insert(1, "\"quantization_config\": {\"bits\": 4},");
+  EXPECT_HAS(error_of<InputError>(make_folder("quantized", cfg)), "quantized checkpoints");
+  cfg = kConfig;
+  cfg.insert(1, "\"rope_scaling\": {\"type\": \"llama3\"},");
+  EXPECT_HAS(error_of<InputError>(make_folder("rope_scaling", cfg)), "rope_scaling");
+
+  const std::string dir = make_folder("pickle");
+  fs::remove(dir + "/model.safetensors");
+  test::write_text(dir + "/pytorch_model.bin", "not a safetensors file");
+  EXPECT_HAS(error_of<InputError>(dir), "only safetensors weights are supported");
+
+  const std::string sp = make_folder("sentencepiece");
+  fs::remove(sp + "/tokenizer.json");
+  test::write_text(sp + "/tokenizer.model", "protobuf");
+  EXPECT_HAS(error_of<InputError>(sp), "tokenizer.model (SentencePiece protobuf)");
+
+  const std::string empty = test::scratch_dir("hf_empty");
+  EXPECT_HAS(error_of<InputError>(empty), "config.json not found");
+}
+
+TEST(HfFolder, ConfigValuesAreChecked) {
+  auto with = [](const std::string& from, const std::string& to) {
+    std::string cfg = kConfig;
+    cfg.replace(cfg.find(from), from.size(), to);
+    return cfg;
+  };
+  EXPECT_HAS(error_of<FormatError>(make_folder("kv3", with("\"num_key_value_heads\": 1", "\"num_key_value_heads\": 3"))),
+             "\"num_key_value_heads\" is 3; expected 1..2");
+  EXPECT_HAS(error_of<FormatError>(make_folder("neg", with("\"hidden_size\": 8", "\"hidden_size\": -8"))),
+             "\"hidden_size\" is -8; expected 1..");
+  EXPECT_HAS(error_of<FormatError>(make_folder("str", with("\"hidden_size\": 8", "\"hidden_size\": \"8\""))),
+             "\"hidden_size\" is \"8\"; expected an integer");
+  EXPECT_HAS(error_of<FormatError>(make_folder("nolayers", with("\"num_hidden_layers\": 1,", ""))),
+             "\"num_hidden_layers\" is missing");
+  EXPECT_HAS(error_of<FormatError>(make_folder("badjson", "{\"model_type\": ")), "config.json: not valid JSON");
+  // The tokenizer has 7 pieces; a config claiming 5 cannot belong to it.
+  Tensors t = llama_tensors();
+  t["model.embed_tokens.weight"].first = {5, 8};
+  t["model.embed_tokens.weight"].second.resize(40);
+  EXPECT_HAS(error_of<FormatError>(make_folder("vocab", with("\"vocab_size\": 7", "\"vocab_size\": 5"), t)),
+             "the tokenizer has 7 pieces but config.json's vocab_size is 5");
+}
+
+TEST(HfFolder, TensorsAreCheckedAgainstTheConfig) {
+  Tensors missing = llama_tensors();
+  missing.erase("model.layers.0.self_attn.k_proj.weight");
+  const std::string m = error_of<FormatError>(make_folder("missing", kConfig, missing));
+  EXPECT_HAS(m, "model.safetensors: tensor 'model.layers.0.self_attn.k_proj.weight' (layer 0 key projection");
+  EXPECT_HAS(m, "expected shape [4, 8]) is missing");
+
+  Tensors wrong = llama_tensors();
+  wrong["model.layers.0.self_attn.q_proj.weight"].first = {4, 16};
+  const std::string w = error_of<FormatError>(make_folder("shape", kConfig, wrong));
+  EXPECT_HAS(w, "tensor 'model.layers.0.self_attn.q_proj.weight' (layer 0 query projection");
+  EXPECT_HAS(w, "has shape [4, 16]; expected [8, 8] from config.json");
+
+  std::string untied = kConfig;
+  untied.replace(untied.find("true"), 4, "false");
+  EXPECT_HAS(error_of<FormatError>(make_folder("untied", untied)), "tensor 'lm_head.weight' (output projection (lm_head)");
+}
+
+TEST(HfFolder, CorruptSafetensorsAreFormatErrors) {
+  const std::string dir = make_folder("truncated");
+  std::vector<uint8_t> bytes = test::read_bytes(dir + "/model.safetensors");
+  bytes.resize(bytes.size() - 10);
+  test::write_bytes(dir + "/model.safetensors", bytes);
+  EXPECT_HAS(error_of<FormatError>(dir), "model.safetensors");
+
+  test::write_bytes(dir + "/model.safetensors", {1, 2, 3});
+  EXPECT_HAS(error_of<FormatError>(dir), "not a safetensors file");
+
+  // An integer tensor (as quantized checkpoints hold) where a float one is expected.
+  const std::string q = make_folder("int8");
+  std::vector<uint8_t> good = test::read_bytes(q + "/model.safetensors");
+  uint64_t n = 0;
+  std::memcpy(&n, good.data(), 8);
+  std::string header(reinterpret_cast<const char*>(good.data() + 8), size_t(n));
+  const size_t at = header.find("\"model.norm.weight\":{");
+  ASSERT_NE(at, std::string::npos) << header;
+  header.replace(header.find("\"F32\"", at), 5, "\"I32\"");  // same size: 8 x 4 bytes
+  std::memcpy(good.data() + 8, header.data(), header.size());
+  test::write_bytes(q + "/model.safetensors", good);
+  EXPECT_HAS(error_of<FormatError>(q), "tensor 'model.norm.weight' has dtype I32; expected F32, F16 or BF16");
+}
+
+TEST(HfFolder, UnsupportedTokenizerPartsAreNamed) {
+  const std::string dir = make_folder("wordpiece");
+  std::string tj = kTokenizerJson;
+  tj.replace(tj.find("\"type\": \"BPE\""), 13, "\"type\": \"WordPiece\"");
+  test::write_text(dir + "/tokenizer.json", tj);
+  EXPECT_HAS(error_of<FormatError>(dir), "model type \"WordPiece\" is not supported");
+
+  tj = kTokenizerJson;
+  tj.replace(tj.find("\"normalizer\": null"), 18, "\"normalizer\": {\"type\": \"NFKC\"}");
+  test::write_text(dir + "/tokenizer.json", tj);
+  EXPECT_HAS(error_of<FormatError>(dir), "normalizer NFKC is not supported");
+
+  tj = kTokenizerJson;
+  tj.replace(tj.find("\"\\u2581 a\""), 10, "\"a q\"");
+  test::write_text(dir + "/tokenizer.json", tj);
+  EXPECT_HAS(error_of<FormatError>(dir), "merge 0 (\"a\" \"q\") uses a piece that is not in the vocabulary");
+
+  test::write_text(dir + "/tokenizer.json", "{\"model\": ");
+  EXPECT_HAS(error_of<FormatError>(dir), "tokenizer.json: not valid JSON");
+}
+
+}  // namespace
+}  // namespace hs
