@@ -212,16 +212,18 @@ def engine_ms(cli, weights, npy, threads, reps):
     sys.exit("no 'compute time' line in the output of " + " ".join(base))
 
 
-def peak_rss(cmd, env=None):
-    """Runs cmd; returns (peak RSS in MiB of that child, wall seconds)."""
-    t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
-    _, status, ru = os.wait4(p.pid, 0)
-    wall = time.perf_counter() - t0
-    p.returncode = os.waitstatus_to_exitcode(status)
-    if p.returncode != 0:
-        return None, wall
-    return ru.ru_maxrss / 1024.0, wall
+def peak_rss(cmd):
+    """Runs cmd under GNU time; returns (peak RSS of cmd in MiB, wall seconds), (None, s) on failure.
+    (getrusage of a child forked from this process would count this process's own peak: Linux
+    carries the RSS high-water mark across fork and exec. GNU time is small, so its child's is not.)"""
+    r = subprocess.run(["/usr/bin/time", "-f", "HS_RSS %M %e"] + cmd, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True)
+    line = next((l for l in reversed(r.stderr.splitlines()) if l.startswith("HS_RSS")), None)
+    if line is None:
+        return None, None, None
+    kib, wall = line.split()[1:3]
+    compute = next((float(l.split(":")[1].split()[0]) for l in r.stdout.splitlines() if l.startswith("compute time")), None)
+    return (int(kib) / 1024.0 if r.returncode == 0 else None), float(wall), compute
 
 
 def parity(cli, weights, npy, T):
@@ -377,22 +379,25 @@ def main():
     print("engine CPU per run = (CPU of a --repeat N process - CPU of a --repeat 1 process) / (N - 1)")
 
     print(f"\npeak RSS, all threads, --repeat 1 (full float32 maps = {HEADS} x T^2 x 4 bytes):")
-    print(f"{'T':>5} | {'engine MiB':>10} {'engine s':>8} | {'torch MiB':>10} {'torch s':>8} | {'maps MiB':>9}")
-    rss = {}
+    print(f"{'T':>5} | {'engine MiB':>10} {'compute s':>9} {'process s':>9} | {'torch MiB':>10} {'process s':>9} | {'maps MiB':>9}")
+    rss, compute_s = {}, {}
     torch_script = ("import sys,torch; sys.path.insert(0, %r); import engine_vs_torch as b; m = b.make_module(); "
                     "x = b.make_input(%%d).unsqueeze(0)\nwith torch.no_grad(): m(x, x, x, need_weights=True, "
                     "average_attn_weights=False)") % os.path.dirname(os.path.abspath(__file__))
     for T in rss_sizes:
-        e_mib, e_s = peak_rss([args.cli, "maps", "--weights", weights, "--input", npys[T], "--heads", str(HEADS),
+        e_mib, e_s, e_compute = peak_rss([args.cli, "maps", "--weights", weights, "--input", npys[T], "--heads", str(HEADS),
                                "--repeat", "1"])
-        e_ms = None
         t_mib, t_s = (None, None)
         if T <= args.torch_rss_max:
-            t_mib, t_s = peak_rss([sys.executable, "-c", torch_script % T])
+            t_mib, t_s, _ = peak_rss([sys.executable, "-c", torch_script % T])
         rss[T] = e_mib
-        print(f"{T:>5} | {e_mib or float('nan'):>10.0f} {e_s:>8.1f} | {t_mib or float('nan'):>10.0f} "
-              f"{t_s or float('nan'):>8.1f} | {HEADS * T * T * 4 / 2**20:>9.0f}")
-    print("(seconds are the whole process: start, loading, compute, report; torch's include its import)")
+        nan = float("nan")
+        print(f"{T:>5} | {e_mib or nan:>10.0f} {(e_compute or nan) / 1e3:>9.2f} {e_s or nan:>9.1f} | {t_mib or nan:>10.0f} "
+              f"{t_s or nan:>9.1f} | {HEADS * T * T * 4 / 2**20:>9.0f}")
+        if e_compute:
+            compute_s[T] = e_compute / 1e3
+    print("compute s: the engine's compute_ms_median (all threads); process s: the whole process (start, loading,\n"
+          "compute, text report; torch's includes importing torch)")
 
     for w in workers.values():
         w.close()
@@ -403,6 +408,7 @@ def main():
         [f"ratio512t1={r512['engine'] / r512['torch']:.2f}", f"cpu_ratio512t1={r512['engine_cpu'] / r512['torch_cpu']:.2f}",
          f"target<=0.70:{'met' if r512['engine'] / r512['torch'] <= 0.7 else 'missed'}"] +
         [f"rss{T}={v:.0f}MiB" for T, v in rss.items() if v] +
+        [f"compute{T}={v:.2f}s" for T, v in compute_s.items() if T >= 4096] +
         [f"blas={workers['env'].info['openblas_core']}", f"kernels={isa}"])
     print("\n" + summary)
 

@@ -18,7 +18,7 @@ build="${HEADSCOPE_BENCH_BUILD_DIR:-build-bench}"
 # torch (BLAS_INFO=generic: it calls whatever libblas.so.3 is) run on OpenBLAS instead of the
 # reference BLAS.
 need=()
-for pkg in libopenblas0-pthread python3-torch libbenchmark-dev; do
+for pkg in libopenblas0-pthread python3-torch libbenchmark-dev time; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")
 done
 if ((${#need[@]})); then
