@@ -149,7 +149,8 @@ def forward(cfg, w, ids):
 
 
 def run_cli(cli, model, tok, sentence, generate):
-    cmd = [cli, "maps", "--model", model, "--tokenizer", tok, "--sentence", sentence, "--json", "-"]
+    # No --sentence at all means BOS alone (an explicit empty --sentence is a CLI error).
+    cmd = [cli, "maps", "--model", model, "--tokenizer", tok, "--json", "-"] + (["--sentence", sentence] if sentence else [])
     if generate:
         cmd += ["--generate", str(generate)]
     out = subprocess.run(cmd, check=True, stdout=subprocess.PIPE).stdout
