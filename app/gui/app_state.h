@@ -1,0 +1,77 @@
+#pragma once
+// AppState: everything the user set, and nothing computed. Panels write it; the worker reads a
+// copy of its model part (ModelRequest) and hands back Derived results.
+#include <string>
+#include <vector>
+
+#include "core/model/model_request.h"
+#include "core/render/colormap.h"
+
+namespace hs::gui {
+
+enum class ScaleMode { linear, log, row_normalised };
+enum class View { heads, head, query, difference, width };
+
+struct ScaleSettings {
+  ScaleMode mode = ScaleMode::linear;
+  bool ignore_first_column = false;  // the first token often swamps the scale
+  Colormap colormap = Colormap::viridis;
+};
+
+struct SentencePanelState {
+  bool focus_requested = false;  // Ctrl+L
+};
+
+struct ModelPanelState {
+  bool decouple_width = false;  // show the head-width slider
+  int window_size = 2;          // remembered while the window checkbox is off
+};
+
+struct GridPanelState {
+  bool all_layers = false;  // layers x heads overview
+};
+
+struct HeadPanelState {
+  bool show_values = false;  // print each cell's weight on it
+};
+
+struct QueryPanelState {
+  std::vector<int> queries = {0};  // selected query tokens; their rows are summed
+};
+
+struct DifferencePanelState {
+  int pair_a = 0, pair_b = 1;  // pair shown side by side when nothing is hovered
+};
+
+struct WidthPanelState {
+  bool log_singular_values = true;
+};
+
+struct AppState {
+  ModelRequest request;
+  View view = View::heads;
+  bool view_requested = false;  // a panel asked to switch tabs (e.g. click a head in the grid)
+  int layer = 0;
+  int head = 0;
+  ScaleSettings scale;
+  float sidebar_width = 360.0f;  // in unscaled pixels
+
+  SentencePanelState sentence;
+  ModelPanelState model;
+  GridPanelState grid;
+  HeadPanelState head_view;
+  QueryPanelState query;
+  DifferencePanelState difference;
+  WidthPanelState width;
+};
+
+// The app's built-in default (what `headscope` with no flags opens on).
+AppState default_app_state();
+
+// True when the two requests would give different engine results.
+bool same_model_request(const ModelRequest& a, const ModelRequest& b);
+
+// Switches to another tab on the next frame.
+void request_view(AppState& state, View view);
+
+}  // namespace hs::gui

@@ -1,0 +1,28 @@
+#pragma once
+// Small drawing helpers on top of ImDrawList: rotated text, colormap colours, section titles.
+#include <imgui.h>
+
+#include "core/render/colormap.h"
+
+namespace hs::gui {
+
+// Text turned 90 degrees counter-clockwise (reads bottom to top), its end at `top_centre`.
+void add_text_up(ImDrawList* dl, ImFont* font, float size, ImVec2 top_centre, ImU32 colour, const char* text);
+
+// The colormap's colour for t in [0, 1] (the same table the shader uses).
+ImU32 colormap_u32(Colormap c, float t, float alpha = 1.0f);
+
+// Black or white, whichever reads better on colormap colour t.
+ImU32 text_colour_on(Colormap c, float t);
+
+// A heading in the title font, followed by an optional dim explanation line.
+void section_title(ImFont* font, const char* title, const char* explanation = nullptr);
+
+// A little "(?)" marker that shows `text` when hovered.
+void help_marker(const char* text);
+
+// Colours used across panels.
+ImU32 accent_colour(float alpha = 1.0f);
+ImU32 dim_text_colour();
+
+}  // namespace hs::gui

@@ -1,0 +1,33 @@
+#pragma once
+// Text for axes, tooltips and the status line: abbreviated tokens, counts, sizes, ticks.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace hs::gui {
+
+// A token as shown on an axis: control characters made visible ("\n" -> "\u21b5"), empty -> "\u2205".
+std::string display_token(const std::string& token);
+
+// At most `max_chars` code points; longer tokens end in "\u2026".
+std::string abbreviate(const std::string& text, int max_chars);
+
+// "1,234,567"
+std::string format_count(int64_t n);
+
+// "64 B", "1.5 KiB", "3.2 MiB"
+std::string format_bytes(int64_t bytes);
+
+// A weight with 3 significant digits: "0.123", "1.2e-05".
+std::string format_weight(float w);
+
+// printf into a std::string.
+std::string format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+
+// Up to `max_ticks` round values covering [lo, hi], including both ends when they are round.
+std::vector<float> nice_ticks(float lo, float hi, int max_ticks);
+
+// "h3" or "L1 h3" when the model has several layers.
+std::string head_name(int layer, int head, int n_layers);
+
+}  // namespace hs::gui

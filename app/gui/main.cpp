@@ -1,0 +1,227 @@
+// headscope: the desktop app. Same input and model flags as `headscope-cli maps`
+// (../shared/CLI_CONTRACT.md); --screenshot FILE.png --frames N renders N frames, writes the
+// window's pixels (and FILE.png.json: where each heatmap was drawn) and exits.
+#include <glad/gl.h>
+// glad first: GLFW must not pull in the system GL header.
+#include <GLFW/glfw3.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+
+#include <cfloat>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include "app/common/model_flags.h"
+#include "app/gui/examples.h"
+#include "app/gui/gl/gl_heatmap_images.h"
+#include "app/gui/gl/screenshot.h"
+#include "app/gui/panels.h"
+#include "app/gui/selection.h"
+#include "app/gui/theme.h"
+#include "app/gui/worker.h"
+#include "core/util/errors.h"
+
+namespace {
+
+using namespace hs::gui;
+
+struct Options {
+  hs::ModelFlags model;
+  std::string screenshot;
+  int frames = 3;
+  std::string view = "heads";
+  std::string colormap = "viridis";
+  std::string scale = "linear";
+  int layer = 0, head = 0;
+  int width = 1600, height = 1000;
+};
+
+// $XDG_CONFIG_HOME/headscope (or ~/.config/headscope); empty when neither is set.
+std::filesystem::path config_dir() {
+  const char* xdg = std::getenv("XDG_CONFIG_HOME");
+  const char* home = std::getenv("HOME");
+  if (xdg && *xdg) return std::filesystem::path(xdg) / "headscope";
+  if (home && *home) return std::filesystem::path(home) / ".config" / "headscope";
+  return {};
+}
+
+AppState initial_state(const Options& o) {
+  AppState s = default_app_state();
+  const std::string default_sentence = s.request.sentence;
+  s.request = hs::model_request(o.model);
+  if (s.request.sentence.empty() && s.request.input_npy.empty()) s.request.sentence = default_sentence;
+  const char* views[] = {"heads", "head", "query", "difference", "width"};
+  for (int i = 0; i < 5; ++i)
+    if (o.view == views[i]) request_view(s, View(i));
+  s.scale.colormap = hs::parse_colormap(o.colormap);
+  if (o.scale == "log") s.scale.mode = ScaleMode::log;
+  if (o.scale == "row") s.scale.mode = ScaleMode::row_normalised;
+  s.layer = o.layer, s.head = o.head;
+  return s;
+}
+
+int run(const Options& o, AppState state) {
+  glfwSetErrorCallback([](int code, const char* text) { std::fprintf(stderr, "glfw error %d: %s\n", code, text); });
+  if (!glfwInit()) {
+    std::cerr << "error: cannot open a window (no display? try xvfb-run)\n";
+    return 1;
+  }
+  const bool shot = !o.screenshot.empty();
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
+  GLFWwindow* window = glfwCreateWindow(o.width, o.height, "headscope", nullptr, nullptr);
+  if (!window) {
+    std::cerr << "error: cannot create an OpenGL 3.3 window\n";
+    glfwTerminate();
+    return 1;
+  }
+  glfwMakeContextCurrent(window);
+  glfwSwapInterval(shot ? 0 : 1);
+  if (!gladLoadGL(glfwGetProcAddress)) {
+    std::cerr << "error: cannot load OpenGL 3.3 functions\n";
+    return 1;
+  }
+  float scale_x = 1, scale_y = 1;
+  glfwGetWindowContentScale(window, &scale_x, &scale_y);
+  const float scale = std::max(1.0f, scale_x);
+
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  std::string ini_path;
+  if (!shot) {
+    const std::filesystem::path dir = config_dir();
+    std::error_code ec;
+    if (!dir.empty()) {
+      std::filesystem::create_directories(dir, ec);
+      if (!ec) ini_path = (dir / "imgui.ini").string();
+    }
+  }
+  io.IniFilename = ini_path.empty() ? nullptr : ini_path.c_str();
+  UiContext ui;
+  ui.fonts = load_fonts(scale);
+  apply_style(scale);
+  ImGui_ImplGlfw_InitForOpenGL(window, true);
+  ImGui_ImplOpenGL3_Init("#version 330 core");
+  const std::vector<std::string> examples = example_sentences();
+  ui.examples = &examples;
+
+  int code = 0;
+  {
+    std::unique_ptr<GlHeatmapImages> images;
+    try {
+      images = std::make_unique<GlHeatmapImages>();
+    } catch (const std::exception& e) {
+      std::cerr << "error: " << e.what() << "\n";
+      return 1;
+    }
+    ui.images = images.get();
+    DerivedWorker worker;
+    std::shared_ptr<const Derived> derived;
+    hs::ModelRequest submitted = state.request;
+    worker.submit(submitted);
+    if (shot) worker.wait_idle();
+    FrameReport report;
+    auto last = std::chrono::steady_clock::now();
+    for (int frame = 1; !glfwWindowShouldClose(window); ++frame) {
+      if (shot || worker.busy()) glfwPollEvents();
+      else glfwWaitEventsTimeout(0.1);
+      if (std::optional<WorkerResult> r = worker.poll()) {
+        if (r->derived) {
+          derived = r->derived;
+          ui.status.error.clear();
+          clamp_selection(state, *derived);
+        } else {
+          ui.status.error = r->error;
+        }
+      }
+      ui.derived = derived.get();
+      ui.status.computing = worker.busy();
+      report.heatmaps.clear();
+      ui.report = shot ? &report : nullptr;
+
+      ImGui_ImplOpenGL3_NewFrame();
+      ImGui_ImplGlfw_NewFrame();
+      // Screenshots must not depend on where the (virtual) mouse pointer happens to be.
+      if (shot) io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+      ImGui::NewFrame();
+      draw_app(state, ui);
+      ImGui::Render();
+      int fb_w = 0, fb_h = 0;
+      glfwGetFramebufferSize(window, &fb_w, &fb_h);
+      glViewport(0, 0, fb_w, fb_h);
+      glClearColor(0.075f, 0.082f, 0.098f, 1.0f);
+      glClear(GL_COLOR_BUFFER_BIT);
+      ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+      images->end_frame();
+
+      if (!hs::gui::same_model_request(state.request, submitted)) {
+        submitted = state.request;
+        worker.submit(submitted);
+        if (shot) worker.wait_idle();
+      }
+      const auto now = std::chrono::steady_clock::now();
+      ui.status.frame_ms = std::chrono::duration<double, std::milli>(now - last).count();
+      last = now;
+      if (shot && frame >= o.frames) {
+        std::string error;
+        if (!write_screenshot(o.screenshot, fb_w, fb_h, report, error)) {
+          std::cerr << "error: " << error << "\n";
+          code = 1;
+        } else if (!derived) {
+          std::cerr << "error: " << ui.status.error << "\n";
+          code = 1;
+        }
+        break;
+      }
+      glfwSwapBuffers(window);
+    }
+  }
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+  glfwDestroyWindow(window);
+  glfwTerminate();
+  return code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"headscope: what each attention head of a transformer does"};
+  app.set_version_flag("--version", std::string("headscope ") + HEADSCOPE_VERSION);
+  Options o;
+  hs::add_model_flags(app, o.model);
+  app.add_option("--screenshot", o.screenshot, "Render --frames frames, write the window to this PNG and exit");
+  app.add_option("--frames", o.frames, "Frames to render before the screenshot")->capture_default_str();
+  app.add_option("--view", o.view, "Tab to open: heads, head, query, difference, width")
+      ->check(CLI::IsMember({"heads", "head", "query", "difference", "width"}))->capture_default_str();
+  app.add_option("--colormap", o.colormap, "viridis, magma, gray or cividis")->capture_default_str();
+  app.add_option("--scale", o.scale, "Colour scale: linear, log or row")
+      ->check(CLI::IsMember({"linear", "log", "row"}))->capture_default_str();
+  app.add_option("--layer", o.layer, "Selected layer")->capture_default_str();
+  app.add_option("--head", o.head, "Selected head")->capture_default_str();
+  app.add_option("--width", o.width, "Window width (unscaled pixels)")->check(CLI::Range(320, 8192))->capture_default_str();
+  app.add_option("--height", o.height, "Window height (unscaled pixels)")->check(CLI::Range(240, 8192))->capture_default_str();
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);
+    std::cerr << "error: " << e.what() << "\n";
+    return 2;
+  }
+  try {
+    return run(o, initial_state(o));
+  } catch (const hs::Error& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  }
+}

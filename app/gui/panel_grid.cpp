@@ -1,0 +1,150 @@
+// The head grid: every head of the selected layer as a heatmap with token labels and one shared
+// colour bar; heads sharing a key/value head sit together in a marked box. Click opens a head
+// large. With several layers, a layers x heads overview.
+#include <algorithm>
+
+#include "app/gui/draw_util.h"
+#include "app/gui/grid_layout.h"
+#include "app/gui/heatmap_widget.h"
+#include "app/gui/labels.h"
+#include "app/gui/panels.h"
+#include "app/gui/selection.h"
+
+namespace hs::gui {
+namespace {
+
+ScaleRange layer_range(const AppState& state, const Derived& d, int layer) {
+  const bool skip = state.scale.ignore_first_column;
+  return scale_range(state.scale, skip ? d.layer_max_skip_first[size_t(layer)] : d.layer_max[size_t(layer)]);
+}
+
+void cell_tooltip(const Derived& d, int layer, int head, const HeatmapHit& hit) {
+  if (hit.row < 0) return;
+  const auto& t = d.run.tokens;
+  const float w = d.run.attention[size_t(layer)][size_t(head)](hit.row, hit.col);
+  ImGui::SetTooltip("%s\nquery %d \"%s\" \xE2\x86\x92 key %d \"%s\"\nweight %s", head_name(layer, head, d.run.n_layers()).c_str(),
+                    hit.row, t[size_t(hit.row)].c_str(), hit.col, t[size_t(hit.col)].c_str(), format_weight(w).c_str());
+}
+
+void draw_layer_grid(AppState& state, const UiContext& ui, ImVec2 area) {
+  const Derived& d = *ui.derived;
+  const int layer = state.layer, heads = d.run.n_heads();
+  const int group = heads_per_group(d.run.info);
+  const float f = ImGui::GetFontSize(), gap = f * 0.9f, title_h = f * 1.5f;
+  GridLayout g = layout_grid(heads, group, area.x, area.y, title_h, gap);
+  const ScaleRange range = layer_range(state, d, layer);
+  {
+    // Rows only as tall as a map with its labels needs (maps are square, so tiles often are wide).
+    HeatmapSpec probe;
+    probe.map = &d.run.attention[size_t(layer)][0];
+    probe.row_labels = probe.col_labels = &d.run.tokens;
+    probe.label_font_max = f * 0.85f;
+    const HeatmapLayout L = layout_heatmap(probe, ImVec2(g.tile_w - gap, g.tile_h - gap - title_h), ImGui::GetFont(), f);
+    g.tile_h = std::min(g.tile_h, L.cell * float(probe.map->rows()) + L.bottom + title_h + gap);
+  }
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  // Key/value groups: a tinted box behind each group's tiles (groups never wrap a row).
+  if (group > 1) {
+    for (int start = 0; start < heads; start += group) {
+      const int r = start / g.cols, c0 = start % g.cols, c1 = std::min(c0 + group, g.cols);
+      const ImVec2 a(origin.x + c0 * g.tile_w - gap * 0.35f, origin.y + r * g.tile_h - 2);
+      const ImVec2 b(origin.x + c1 * g.tile_w - gap * 0.45f, origin.y + (r + 1) * g.tile_h - gap * 0.4f);
+      const bool odd = (start / group) % 2;
+      dl->AddRectFilled(a, b, odd ? IM_COL32(80, 120, 200, 34) : IM_COL32(255, 196, 64, 26), 6);
+      dl->AddRect(a, b, odd ? IM_COL32(110, 150, 230, 150) : IM_COL32(255, 196, 64, 120), 6, 0, 1.5f);
+    }
+  }
+  for (int h = 0; h < heads; ++h) {
+    const int r = h / g.cols, c = h % g.cols;
+    const ImVec2 tile(origin.x + c * g.tile_w, origin.y + r * g.tile_h);
+    ImGui::SetCursorScreenPos(ImVec2(tile.x + 4, tile.y + 2));
+    std::string title = head_name(layer, h, d.run.n_layers());
+    if (group > 1) title += format("  \xC2\xB7  kv %d", h / group);
+    if (h == state.head) ImGui::TextColored(ImVec4(1.0f, 0.77f, 0.25f, 1.0f), "%s", title.c_str());
+    else ImGui::TextUnformatted(title.c_str());
+    ImGui::SetCursorScreenPos(ImVec2(tile.x, tile.y + title_h));
+    HeatmapSpec spec;
+    spec.key = format("grid L%d h%d", layer, h);
+    spec.version = d.generation;
+    spec.map = &d.run.attention[size_t(layer)][size_t(h)];
+    spec.range = range;
+    spec.colormap = state.scale.colormap;
+    spec.row_labels = spec.col_labels = &d.run.tokens;
+    spec.layer = layer, spec.head = h;
+    spec.selected = h == state.head;
+    spec.label_font_max = f * 0.85f;
+    const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(g.tile_w - gap, g.tile_h - gap - title_h));
+    if (hit.hovered) cell_tooltip(d, layer, h, hit);
+    if (hit.clicked) {
+      state.head = h;
+      if (hit.row >= 0) state.query.queries = {hit.row};
+      request_view(state, View::head);
+    }
+  }
+  ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + area.y));
+}
+
+void draw_all_layers(AppState& state, const UiContext& ui, ImVec2 area) {
+  const Derived& d = *ui.derived;
+  const int layers = d.run.n_layers(), heads = d.run.n_heads();
+  const float f = ImGui::GetFontSize(), left = ImGui::CalcTextSize("L00").x + 8, top = f * 1.3f;
+  const float side = std::max(4.0f, std::min((area.x - left) / heads, (area.y - top) / layers));
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  for (int h = 0; h < heads; ++h)
+    if (side > f * 1.6f) dl->AddText(ImVec2(origin.x + left + h * side + 2, origin.y), dim_text_colour(), format("h%d", h).c_str());
+  for (int l = 0; l < layers; ++l) {
+    dl->AddText(ImVec2(origin.x, origin.y + top + l * side + side * 0.5f - f * 0.5f), dim_text_colour(), format("L%d", l).c_str());
+    const ScaleRange range = layer_range(state, d, l);
+    for (int h = 0; h < heads; ++h) {
+      ImGui::SetCursorScreenPos(ImVec2(origin.x + left + h * side, origin.y + top + l * side));
+      HeatmapSpec spec;
+      spec.key = format("overview L%d h%d", l, h);
+      spec.version = d.generation;
+      spec.map = &d.run.attention[size_t(l)][size_t(h)];
+      spec.range = range;
+      spec.colormap = state.scale.colormap;
+      spec.layer = l, spec.head = h;
+      spec.selected = l == state.layer && h == state.head;
+      const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(side - 3, side - 3));
+      if (hit.hovered) cell_tooltip(d, l, h, hit);
+      if (hit.clicked) {
+        state.layer = l, state.head = h;
+        request_view(state, View::head);
+      }
+    }
+  }
+  ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + area.y));
+}
+
+}  // namespace
+
+void draw_grid(AppState& state, const UiContext& ui) {
+  const Derived& d = *ui.derived;
+  const int layers = d.run.n_layers();
+  if (layers == 0 || d.run.n_heads() == 0) return;
+  draw_scale_controls(state);
+  if (layers > 1) {
+    ImGui::SameLine();
+    ImGui::Checkbox("all layers", &state.grid.all_layers);
+    if (!state.grid.all_layers) {
+      ImGui::SameLine();
+      ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
+      ImGui::SliderInt("layer", &state.layer, 0, layers - 1);
+    }
+  }
+  const int group = heads_per_group(d.run.info);
+  ImGui::TextDisabled("%s", group > 1 ? "Boxes group the query heads that share one key/value head. Click a head to open it."
+                                      : "Rows are queries, columns are keys; each row sums to 1. Click a head to open it.");
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float bar_w = colour_bar_width();
+  const ImVec2 area(avail.x - bar_w - 12, avail.y);
+  const ImVec2 start = ImGui::GetCursorScreenPos();
+  if (state.grid.all_layers && layers > 1) draw_all_layers(state, ui, area);
+  else draw_layer_grid(state, ui, area);
+  ImGui::SetCursorScreenPos(ImVec2(start.x + area.x + 12, start.y));
+  draw_colour_bar(ui, layer_range(state, d, state.layer), state.scale.colormap, ImVec2(bar_w, std::min(area.y, 420.0f)));
+}
+
+}  // namespace hs::gui

@@ -1,0 +1,116 @@
+// One head, large: hover shows (query, key, weight), the selected query row and hovered
+// row/column are outlined, a colour bar shows the scale. Also the shared scale toolbar.
+#include <algorithm>
+
+#include "app/gui/draw_util.h"
+#include "app/gui/heatmap_widget.h"
+#include "app/gui/labels.h"
+#include "app/gui/panels.h"
+#include "app/gui/selection.h"
+
+namespace hs::gui {
+namespace {
+
+const char* kScaleNames[] = {"linear", "log", "per-row normalised"};
+
+void head_picker(AppState& state, const Derived& d) {
+  const int heads = d.run.n_heads(), layers = d.run.n_layers();
+  if (layers > 1) {
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.5f);
+    ImGui::InputInt("layer", &state.layer);
+    ImGui::SameLine();
+  }
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.5f);
+  ImGui::InputInt("head", &state.head);
+  state.head = std::clamp(state.head, 0, heads - 1);
+  state.layer = std::clamp(state.layer, 0, layers - 1);
+}
+
+void head_facts(const Derived& d, int layer, int head) {
+  const HeadSpectrum& s = d.spectrum[size_t(layer)][size_t(head)];
+  const int group = heads_per_group(d.run.info);
+  ImGui::TextDisabled("mean row entropy %.2f nats  \xC2\xB7  score rank %d (head width %d)%s", double(s.mean_entropy),
+                      s.score_rank, d.run.info.d_head, group > 1 ? format("  \xC2\xB7  key/value head %d", head / group).c_str() : "");
+}
+
+}  // namespace
+
+void draw_scale_controls(AppState& state) {
+  const float f = ImGui::GetFontSize();
+  int mode = int(state.scale.mode);
+  ImGui::SetNextItemWidth(f * 9);
+  if (ImGui::Combo("scale", &mode, kScaleNames, 3)) state.scale.mode = ScaleMode(mode);
+  ImGui::SameLine();
+  ImGui::Checkbox("ignore 1st key", &state.scale.ignore_first_column);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Leave key 0 out of the colour range: the first token often takes most of the weight.");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(f * 7);
+  if (ImGui::BeginCombo("colours", colormap_name(state.scale.colormap))) {
+    for (Colormap c : all_colormaps())
+      if (!colormap_is_diverging(c) && ImGui::Selectable(colormap_name(c), c == state.scale.colormap)) state.scale.colormap = c;
+    ImGui::EndCombo();
+  }
+}
+
+void draw_head(AppState& state, const UiContext& ui) {
+  const Derived& d = *ui.derived;
+  if (d.run.n_heads() == 0) return;
+  head_picker(state, d);
+  ImGui::SameLine();
+  draw_scale_controls(state);
+  ImGui::SameLine();
+  ImGui::Checkbox("values", &state.head_view.show_values);
+  const int layer = state.layer, head = state.head;
+  head_facts(d, layer, head);
+
+  const Map& map = d.run.attention[size_t(layer)][size_t(head)];  // [T, T]
+  const ScaleRange range = scale_range(
+      state.scale, state.scale.ignore_first_column ? d.layer_max_skip_first[size_t(layer)] : d.layer_max[size_t(layer)]);
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float bar_w = colour_bar_width();
+  HeatmapSpec spec;
+  spec.key = "head view";
+  spec.version = d.generation * 4096 + uint64_t(layer) * 64 + uint64_t(head);
+  spec.map = &map;
+  spec.range = range;
+  spec.colormap = state.scale.colormap;
+  spec.row_labels = spec.col_labels = &d.run.tokens;
+  spec.layer = layer, spec.head = head;
+  spec.highlight_row = state.query.queries.size() == 1 ? state.query.queries[0] : -1;
+  const ImVec2 start = ImGui::GetCursorScreenPos();
+  const ImVec2 box(avail.x - bar_w - 16, avail.y);
+  const HeatmapHit hit = draw_heatmap(ui, spec, box);
+  const HeatmapLayout L = layout_heatmap(spec, box, ImGui::GetFont(), ImGui::GetFontSize());
+  if (state.head_view.show_values && L.cell >= ImGui::GetFontSize() * 2.2f) {
+    // Numbers on the cells, black or white to stay readable.
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const float size = std::min(ImGui::GetFontSize(), L.cell * 0.32f);
+    const Map t = scale_to_unit(map, range);
+    for (int i = 0; i < map.rows(); ++i)
+      for (int j = 0; j < map.cols(); ++j) {
+        const std::string s = format("%.2f", double(map(i, j)));
+        const ImVec2 ts = ImGui::GetFont()->CalcTextSizeA(size, FLT_MAX, 0, s.c_str());
+        const ImVec2 c(std::floor(start.x + L.left) + (j + 0.5f) * std::floor(L.cell * map.cols()) / map.cols(),
+                       std::floor(start.y) + (i + 0.5f) * std::floor(L.cell * map.rows()) / map.rows());
+        dl->AddText(ImGui::GetFont(), size, ImVec2(c.x - ts.x * 0.5f, c.y - ts.y * 0.5f),
+                    text_colour_on(state.scale.colormap, t(i, j)), s.c_str());
+      }
+  }
+  if (hit.hovered && hit.row >= 0) {
+    const auto& t = d.run.tokens;
+    ImGui::BeginTooltip();
+    ImGui::Text("query %d  \"%s\"", hit.row, t[size_t(hit.row)].c_str());
+    ImGui::Text("key %d  \"%s\"", hit.col, t[size_t(hit.col)].c_str());
+    ImGui::Text("weight %s", format_weight(map(hit.row, hit.col)).c_str());
+    ImGui::EndTooltip();
+  }
+  if (hit.clicked && hit.row >= 0) state.query.queries = {hit.row};
+  const float used = L.cell * float(map.cols()) + L.left;
+  ImGui::SetCursorScreenPos(ImVec2(start.x + std::min(used, box.x) + 16, start.y));
+  ImGui::BeginGroup();
+  ImGui::TextDisabled("%s", scale_caption(range).c_str());
+  draw_colour_bar(ui, range, state.scale.colormap, ImVec2(bar_w, std::min(L.cell * float(map.rows()), avail.y - ImGui::GetFontSize() * 2)));
+  ImGui::EndGroup();
+}
+
+}  // namespace hs::gui

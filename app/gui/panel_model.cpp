@@ -1,0 +1,164 @@
+// Model controls (left column): shape, key/value groups, mask, temperature, seed; always shows
+// the head width and the parameter count (which does not change with the head count).
+#include <algorithm>
+#include <cmath>
+
+#include "app/gui/draw_util.h"
+#include "app/gui/labels.h"
+#include "app/gui/model_rules.h"
+#include "app/gui/panels.h"
+
+namespace hs::gui {
+namespace {
+
+void big_number(const UiContext& ui, const char* label, const std::string& value, const char* help) {
+  ImGui::BeginGroup();
+  ImGui::TextDisabled("%s", label);
+  if (ui.fonts.title) ImGui::PushFont(ui.fonts.title);
+  ImGui::TextUnformatted(value.c_str());
+  if (ui.fonts.title) ImGui::PopFont();
+  ImGui::EndGroup();
+  if (help && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", help);
+}
+
+// A row of toggle buttons, one per option; returns the clicked option or -1.
+int option_buttons(const char* id, const std::vector<int>& options, int current, float width) {
+  int clicked = -1;
+  float x = 0;
+  ImGui::PushID(id);
+  for (int o : options) {
+    const std::string label = std::to_string(o);
+    const float w = ImGui::CalcTextSize(label.c_str()).x + ImGui::GetStyle().FramePadding.x * 2 + 8;
+    if (x > 0 && x + w <= width) ImGui::SameLine();
+    else x = 0;
+    x += w + ImGui::GetStyle().ItemSpacing.x;
+    const bool on = o == current;
+    if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_HeaderActive));
+    if (ImGui::Button(label.c_str(), ImVec2(w, 0))) clicked = o;
+    if (on) ImGui::PopStyleColor();
+  }
+  ImGui::PopID();
+  return clicked;
+}
+
+void draw_shape(AppState& state) {
+  AttentionConfig& c = state.request.attention;
+  const float width = ImGui::GetContentRegionAvail().x;
+  int d_model = c.d_model;
+  ImGui::SetNextItemWidth(width * 0.5f);
+  if (ImGui::InputInt("d_model", &d_model, 1, 8)) set_d_model(c, d_model);
+  ImGui::SameLine();
+  help_marker("Width of the token vectors. The synthetic model embeds each word as a random vector of this size.");
+
+  bool decoupled = c.d_head > 0;
+  if (!decoupled) {
+    ImGui::Text("heads");
+    help_marker(heads_rule_text(c.d_model).c_str());
+    const int h = option_buttons("heads", head_count_options(c.d_model), c.n_heads, width);
+    if (h > 0) set_heads(c, h);
+  } else {
+    int heads = c.n_heads, d_head = c.d_head;
+    ImGui::SetNextItemWidth(width * 0.5f);
+    if (ImGui::SliderInt("heads", &heads, 1, std::max(16, c.n_heads))) set_heads(c, heads);
+    ImGui::SetNextItemWidth(width * 0.5f);
+    if (ImGui::SliderInt("head width", &d_head, 1, std::max(64, c.d_head))) c.d_head = std::max(d_head, 1);
+  }
+  if (ImGui::Checkbox("decoupled head width", &decoupled)) set_decoupled(c, decoupled);
+  help_marker("Usually d_head = d_model / heads. Decoupled: choose the head width yourself; "
+              "Q, K, V project to heads x d_head and the output projects back to d_model.");
+}
+
+void draw_groups(AppState& state) {
+  AttentionConfig& c = state.request.attention;
+  ImGui::Text("key/value heads");
+  help_marker("Grouped-query attention: query head h reads key/value head h / (heads / groups). "
+              "Fewer key/value heads shrink the KV cache; MQA keeps just one.");
+  if (ImGui::BeginTable("kv", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+    ImGui::TableSetupColumn("groups");
+    ImGui::TableSetupColumn("kind");
+    ImGui::TableSetupColumn("KV cache / token");
+    ImGui::TableHeadersRow();
+    for (int g : kv_group_options(c.n_heads)) {
+      AttentionConfig option = c;
+      option.n_kv_heads = g;
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      const bool on = c.kv_heads() == g;
+      if (ImGui::Selectable(std::to_string(g).c_str(), on, ImGuiSelectableFlags_SpanAllColumns))
+        c.n_kv_heads = g == c.n_heads ? 0 : g;
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(kv_kind(g, c.n_heads));
+      ImGui::TableNextColumn();
+      const int64_t floats = kv_cache_floats_per_token(option);
+      ImGui::Text("%s floats (%s)", format_count(floats).c_str(), format_bytes(floats * 4).c_str());
+    }
+    ImGui::EndTable();
+  }
+}
+
+void draw_mask_and_seed(AppState& state) {
+  AttentionConfig& c = state.request.attention;
+  const float width = ImGui::GetContentRegionAvail().x;
+  ImGui::Checkbox("causal mask", &c.causal);
+  help_marker("Query i only sees keys j <= i (as in a decoder). Masked cells are exactly 0.");
+  bool windowed = c.window >= 0;
+  if (ImGui::Checkbox("sliding window", &windowed)) c.window = windowed ? state.model.window_size : -1;
+  if (windowed) {
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(std::max(width - ImGui::GetCursorPosX(), 60.0f));
+    if (ImGui::SliderInt("##window", &state.model.window_size, 0, 16, "W = %d")) c.window = state.model.window_size;
+  }
+  ImGui::SetNextItemWidth(width * 0.55f);
+  ImGui::SliderFloat("temperature", &c.temperature, 0.05f, 5.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
+  help_marker("Scores are divided by the temperature before the softmax: low = sharp, high = flat.");
+  int seed = int(state.request.seed);
+  ImGui::SetNextItemWidth(width * 0.55f);
+  if (ImGui::InputInt("seed", &seed)) state.request.seed = uint64_t(std::max(seed, 0));
+}
+
+void draw_pretrained_info(const UiContext& ui) {
+  if (!ui.derived) return;
+  const ModelInfo& info = ui.derived->run.info;
+  ImGui::TextWrapped("%s", info.name.c_str());
+  ImGui::Text("d_model %d, %d layers, %d heads (%d key/value), head width %d", info.d_model, info.n_layers,
+              info.n_heads, info.n_kv_heads, info.d_head);
+  ImGui::Text("parameters: %s", format_count(info.total_params).c_str());
+}
+
+}  // namespace
+
+void draw_model(AppState& state, const UiContext& ui) {
+  section_title(ui.fonts.heading, "Model");
+  const bool synthetic = state.request.model_path.empty() && state.request.weights.empty();
+  const AttentionConfig& c = state.request.attention;
+  if (!synthetic) {
+    draw_pretrained_info(ui);
+    ImGui::TextDisabled("The shape comes from the file; the controls below apply to the synthetic model.");
+    if (ImGui::Button("Back to the synthetic model")) state.request.model_path.clear(), state.request.weights.clear();
+    ImGui::Separator();
+  }
+  ImGui::BeginDisabled(!synthetic);
+  draw_shape(state);
+  ImGui::Spacing();
+  ImGui::EndDisabled();
+
+  // Always visible: the numbers the lesson is about.
+  const float half = ImGui::GetContentRegionAvail().x * 0.5f;
+  const int64_t params = ui.derived ? ui.derived->run.info.param_count : attention_param_count(c);
+  big_number(ui, "head width", std::to_string(c.head_width()), "d_head: dimensions each head's queries and keys live in");
+  ImGui::SameLine(half);
+  big_number(ui, "parameters", format_count(params),
+             "Learned numbers in Q, K, V and output weights and biases: 4 d^2 + 4 d. Splitting d_model into "
+             "more heads does not change it.");
+  if (!c.decoupled_width() && c.kv_heads() == c.n_heads)
+    ImGui::TextDisabled("4 d\xC2\xB2 + 4 d, the same for every head count");
+  ImGui::Separator();
+
+  ImGui::BeginDisabled(!synthetic);
+  draw_groups(state);
+  ImGui::Separator();
+  draw_mask_and_seed(state);
+  ImGui::EndDisabled();
+}
+
+}  // namespace hs::gui

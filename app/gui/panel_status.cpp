@@ -1,0 +1,31 @@
+// The status line: last error (the previous good result stays on screen), computing, frame time.
+#include "app/gui/draw_util.h"
+#include "app/gui/labels.h"
+#include "app/gui/panels.h"
+
+namespace hs::gui {
+
+void draw_status(AppState& state, const UiContext& ui) {
+  (void)state;
+  if (!ui.status.error.empty()) {
+    ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.40f, 1.0f), "\xE2\x9A\xA0 %s", ui.status.error.c_str());
+    if (ui.derived) {
+      ImGui::SameLine();
+      ImGui::TextDisabled("(showing the last good result)");
+    }
+  } else if (ui.status.computing) {
+    ImGui::TextDisabled("computing...");
+  } else if (!ui.status.last_export.empty()) {
+    ImGui::TextDisabled("%s", ui.status.last_export.c_str());
+  } else if (ui.derived) {
+    const ModelInfo& info = ui.derived->run.info;
+    ImGui::TextDisabled("%s  \xC2\xB7  %d tokens  \xC2\xB7  %d layer%s x %d heads  \xC2\xB7  computed in %.1f ms",
+                        info.name.c_str(), ui.derived->run.n_tokens(), info.n_layers, info.n_layers == 1 ? "" : "s",
+                        info.n_heads, ui.derived->compute_ms);
+  }
+  const std::string frame = format("%.1f ms / frame", ui.status.frame_ms);
+  ImGui::SameLine(ImGui::GetWindowWidth() - ImGui::CalcTextSize(frame.c_str()).x - ImGui::GetStyle().WindowPadding.x);
+  ImGui::TextDisabled("%s", frame.c_str());
+}
+
+}  // namespace hs::gui

@@ -1,0 +1,25 @@
+#pragma once
+// Every panel: one file, one draw_<panel>() and one state struct (in AppState) each.
+// Panels read UiContext (Derived, textures) and write only AppState.
+#include "app/gui/app_state.h"
+#include "app/gui/ui_context.h"
+
+namespace hs::gui {
+
+void draw_sentence(AppState& state, const UiContext& ui);    // panel_sentence.cpp
+void draw_model(AppState& state, const UiContext& ui);       // panel_model.cpp
+void draw_grid(AppState& state, const UiContext& ui);        // panel_grid.cpp
+void draw_head(AppState& state, const UiContext& ui);        // panel_head.cpp
+void draw_query(AppState& state, const UiContext& ui);       // panel_query.cpp
+void draw_difference(AppState& state, const UiContext& ui);  // panel_difference.cpp
+void draw_width(AppState& state, const UiContext& ui);       // panel_width.cpp
+void draw_status(AppState& state, const UiContext& ui);      // panel_status.cpp
+void draw_scale_controls(AppState& state);                   // panel_head.cpp (shared toolbar)
+
+// The whole window: sentence on top, model controls on the left, views in tabs, status below.
+void draw_app(AppState& state, const UiContext& ui);  // ui_root.cpp
+
+// Keyboard shortcuts: Ctrl+L focuses the sentence, arrows move the selected head / query.
+void handle_shortcuts(AppState& state, const UiContext& ui);  // ui_root.cpp
+
+}  // namespace hs::gui

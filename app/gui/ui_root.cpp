@@ -1,0 +1,108 @@
+#include <algorithm>
+
+#include "app/gui/draw_util.h"
+#include "app/gui/labels.h"
+#include "app/gui/panels.h"
+#include "app/gui/selection.h"
+
+namespace hs::gui {
+namespace {
+
+constexpr int kKeyL = 'L';
+
+constexpr ImGuiWindowFlags kFixed = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                                    ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoSavedSettings;
+
+struct Tab {
+  View view;
+  const char* label;
+  void (*draw)(AppState&, const UiContext&);
+};
+
+const Tab kTabs[] = {
+    {View::heads, "Heads", draw_grid},
+    {View::head, "Single head", draw_head},
+    {View::query, "Query", draw_query},
+    {View::difference, "Head difference", draw_difference},
+    {View::width, "Head width", draw_width},
+};
+
+void draw_views(AppState& state, const UiContext& ui) {
+  if (!ImGui::BeginTabBar("views", ImGuiTabBarFlags_None)) return;
+  const bool forced = state.view_requested;
+  state.view_requested = false;
+  for (const Tab& tab : kTabs) {
+    const ImGuiTabItemFlags flags = (forced && state.view == tab.view) ? ImGuiTabItemFlags_SetSelected : 0;
+    if (ImGui::BeginTabItem(tab.label, nullptr, flags)) {
+      if (!forced) state.view = tab.view;
+      ImGui::BeginChild("view", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+      if (ui.derived) {
+        tab.draw(state, ui);
+      } else {
+        ImGui::TextDisabled("%s", ui.status.computing ? "computing..." : "nothing to show yet: see the status line");
+      }
+      ImGui::EndChild();
+      ImGui::EndTabItem();
+    }
+  }
+  ImGui::EndTabBar();
+}
+
+}  // namespace
+
+void handle_shortcuts(AppState& state, const UiContext& ui) {
+  ImGuiIO& io = ImGui::GetIO();
+  // ImGui 1.86 indexes keys by the backend's codes; GLFW's letter keys are their ASCII codes.
+  if (io.KeyCtrl && ImGui::IsKeyPressed(kKeyL, false)) state.sentence.focus_requested = true;
+  if (io.WantTextInput || !ui.derived) return;
+  const int heads = ui.derived->run.n_heads(), tokens = ui.derived->run.n_tokens();
+  const auto pressed = [](ImGuiKey key) { return int(ImGui::IsKeyPressed(ImGui::GetKeyIndex(key))); };
+  const int dx = pressed(ImGuiKey_RightArrow) - pressed(ImGuiKey_LeftArrow);
+  const int dy = pressed(ImGuiKey_DownArrow) - pressed(ImGuiKey_UpArrow);
+  if (dx == 0 && dy == 0) return;
+  if (state.view == View::query && tokens > 0) {
+    // Left/right move the (single) query token.
+    const int q = state.query.queries.empty() ? 0 : state.query.queries.back();
+    state.query.queries = {std::clamp(q + dx + dy, 0, tokens - 1)};
+  } else if (heads > 0) {
+    state.head = std::clamp(state.head + dx, 0, heads - 1);
+    state.layer = std::clamp(state.layer + dy, 0, std::max(ui.derived->run.n_layers() - 1, 0));
+  }
+}
+
+void draw_app(AppState& state, const UiContext& ui) {
+  if (ui.derived) clamp_selection(state, *ui.derived);
+  handle_shortcuts(state, ui);
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  const float f = ImGui::GetFontSize();
+  const float status_h = f + ImGui::GetStyle().WindowPadding.y * 2 + 2;
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float title_f = ui.fonts.title ? ui.fonts.title->FontSize : f;
+  const float top_h = title_f + f + style.FramePadding.y * 2 + style.ItemSpacing.y + style.WindowPadding.y * 2 + 4;
+  const float side_w = std::clamp(state.sidebar_width * (f / 17.0f), 220.0f, vp->WorkSize.x * 0.45f);
+
+  ImGui::SetNextWindowPos(vp->WorkPos);
+  ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x, top_h));
+  if (ImGui::Begin("##sentence", nullptr, kFixed)) draw_sentence(state, ui);
+  ImGui::End();
+
+  const float middle_h = std::max(vp->WorkSize.y - top_h - status_h, 50.0f);
+  ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x, vp->WorkPos.y + top_h));
+  ImGui::SetNextWindowSize(ImVec2(side_w, middle_h));
+  if (ImGui::Begin("##model", nullptr, kFixed & ~ImGuiWindowFlags_NoScrollbar)) draw_model(state, ui);
+  ImGui::End();
+
+  ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + side_w, vp->WorkPos.y + top_h));
+  ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x - side_w, middle_h));
+  if (ImGui::Begin("##views", nullptr, kFixed)) draw_views(state, ui);
+  ImGui::End();
+
+  ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x, vp->WorkPos.y + vp->WorkSize.y - status_h));
+  ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x, status_h));
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(ImGui::GetStyle().WindowPadding.x, ImGui::GetStyle().WindowPadding.y));
+  if (ImGui::Begin("##status", nullptr, kFixed)) draw_status(state, ui);
+  ImGui::End();
+  ImGui::PopStyleVar();
+}
+
+}  // namespace hs::gui

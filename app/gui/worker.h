@@ -1,0 +1,54 @@
+#pragma once
+// DerivedWorker: recomputes Derived on a background thread. The newest submitted request
+// wins: older pending requests are dropped, and a result whose generation is older than the
+// newest submission is discarded. Errors come back as text; the caller keeps its last good result.
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "app/gui/derived.h"
+
+namespace hs::gui {
+
+struct WorkerResult {
+  uint64_t generation = 0;
+  std::shared_ptr<const Derived> derived;  // null on error
+  std::string error;
+};
+
+class DerivedWorker {
+ public:
+  DerivedWorker();
+  ~DerivedWorker();
+  DerivedWorker(const DerivedWorker&) = delete;
+  DerivedWorker& operator=(const DerivedWorker&) = delete;
+
+  // Queues a recompute; returns its generation.
+  uint64_t submit(const ModelRequest& request);
+  // The newest finished result not yet taken, if any.
+  std::optional<WorkerResult> poll();
+  bool busy() const;
+  // Blocks until every submitted request has been computed (screenshots, tests).
+  void wait_idle();
+
+ private:
+  void loop();
+
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;
+  std::condition_variable idle_;
+  std::optional<ModelRequest> pending_;
+  uint64_t submitted_ = 0;  // generation of the newest submission
+  uint64_t finished_ = 0;   // generation of the newest finished computation
+  bool computing_ = false;
+  bool stop_ = false;
+  std::optional<WorkerResult> result_;
+  std::shared_ptr<const Sweep> sweep_;  // reused while its inputs stay the same
+  ModelRequest sweep_request_;
+  std::thread thread_;
+};
+
+}  // namespace hs::gui

@@ -1,0 +1,14 @@
+# The desktop app in a real window under xvfb-run (Mesa llvmpipe): screenshots whose heatmap
+# pixels are checked against the engine's values and the shared colormap tables.
+if(TARGET headscope)
+  find_program(HEADSCOPE_XVFB_RUN xvfb-run)
+  if(HEADSCOPE_XVFB_RUN)
+    headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/screenshot_test.cpp PkgConfig::IMGUI)
+    target_compile_definitions(screenshot_test PRIVATE
+      HEADSCOPE_APP="$<TARGET_FILE:headscope>" HEADSCOPE_XVFB_RUN="${HEADSCOPE_XVFB_RUN}")
+    target_link_libraries(screenshot_test PRIVATE nlohmann_json::nlohmann_json)
+    add_dependencies(screenshot_test headscope)
+  else()
+    message(STATUS "xvfb-run not found (apt-get install xvfb): the gl screenshot tests are skipped")
+  endif()
+endif()
