@@ -262,3 +262,37 @@ TEST(Llama2cCorrupt, TokenizerMustMatchTheVocabulary) {
 
 }  // namespace
 }  // namespace hs
+
+namespace hs {
+namespace {
+
+// Every truncation of the real files, and a header with any one field replaced by a hostile
+// value, is an hs::Error, never a crash or a huge allocation.
+TEST(Llama2cCorrupt, TruncationsAndHostileHeadersOfTheRealFiles) {
+  REQUIRE_STORIES(s);
+  const std::string dir = test::scratch_dir("llama2c_truncations");
+  const std::vector<uint8_t> tok = test::read_bytes(s.tokenizer);
+  for (size_t n = 0; n < tok.size(); n += 97) {
+    test::write_bytes(dir + "/tok.bin", std::vector<uint8_t>(tok.begin(), tok.begin() + std::ptrdiff_t(n)));
+    EXPECT_THROW(Llama2cTokenizer(dir + "/tok.bin", 512), FormatError) << "tokenizer cut to " << n << " bytes";
+  }
+  const std::vector<uint8_t> model = test::read_bytes(s.model);
+  for (size_t n : {size_t(0), size_t(27), size_t(28), size_t(1000), model.size() / 2, model.size() - 1}) {
+    test::write_bytes(dir + "/m.bin", std::vector<uint8_t>(model.begin(), model.begin() + std::ptrdiff_t(n)));
+    EXPECT_THROW(load_llama2c(dir + "/m.bin"), FormatError) << "checkpoint cut to " << n << " bytes";
+  }
+  for (int field = 0; field < 7; ++field)
+    for (const int32_t value : {0, -1, 1, 3, 1 << 30, INT32_MIN, INT32_MAX}) {
+      std::vector<uint8_t> bad = model;
+      std::memcpy(bad.data() + 4 * field, &value, 4);
+      test::write_bytes(dir + "/h.bin", bad);
+      try {
+        load_llama2c(dir + "/h.bin");
+        ADD_FAILURE() << "field " << field << " = " << value << " was accepted";
+      } catch (const Error&) {
+      }
+    }
+}
+
+}  // namespace
+}  // namespace hs
