@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <sys/stat.h>
@@ -65,6 +66,25 @@ std::string read_file(const std::string& path) {
   ss << in.rdbuf();
   if (in.bad()) throw IoError("cannot read " + path);
   return ss.str();
+}
+
+std::string read_file_limited(const std::string& path, size_t max_bytes) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(status)) throw IoError("cannot open " + path + ": no such file");
+  if (std::filesystem::is_directory(status)) throw IoError("cannot open " + path + ": it is a folder, not a file");
+  if (std::filesystem::is_regular_file(status)) {
+    const auto size = std::filesystem::file_size(path, ec);
+    if (!ec && size > max_bytes) {
+      throw FormatError(path + ": " + std::to_string(size) + " bytes is over the limit of " + std::to_string(max_bytes) +
+                        " bytes for this kind of file");
+    }
+  }
+  std::string bytes = read_file(path);
+  if (bytes.size() > max_bytes) {
+    throw FormatError(path + ": over the limit of " + std::to_string(max_bytes) + " bytes for this kind of file");
+  }
+  return bytes;
 }
 
 }  // namespace hs

@@ -17,4 +17,8 @@ void write_file_atomic(const std::string& path, const std::string& bytes);
 // Whole file into memory; throws IoError naming the path.
 std::string read_file(const std::string& path);
 
+// Whole file into memory, refusing folders and files over `max_bytes` before reading
+// (IoError / FormatError naming the path, the size and the limit).
+std::string read_file_limited(const std::string& path, size_t max_bytes);
+
 }  // namespace hs

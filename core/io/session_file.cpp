@@ -1,0 +1,198 @@
+#include "core/io/session_file.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "core/render/colormap.h"
+#include "core/util/atomic_file.h"
+#include "core/util/errors.h"
+
+namespace hs {
+namespace {
+
+using nlohmann::json;
+
+constexpr size_t kMaxSessionBytes = 4u << 20;  // a session is a few hundred bytes; sentences can be long
+constexpr size_t kMaxQueries = 65536;
+
+class Reader {
+ public:
+  Reader(const json& obj, std::string where) : obj_(obj), where_(std::move(where)) {}
+
+  const json* find(const char* key) const {
+    auto it = obj_.find(key);
+    return it == obj_.end() || it->is_null() ? nullptr : &*it;
+  }
+  FormatError bad(const char* key, const std::string& expected) const {
+    return FormatError(where_ + "." + key + " must be " + expected);
+  }
+  void text(const char* key, std::string& out) const {
+    if (const json* v = find(key)) {
+      if (!v->is_string()) throw bad(key, "a string");
+      out = v->get<std::string>();
+    }
+  }
+  void flag(const char* key, bool& out) const {
+    if (const json* v = find(key)) {
+      if (!v->is_boolean()) throw bad(key, "true or false");
+      out = v->get<bool>();
+    }
+  }
+  void integer(const char* key, int& out, long long lo, long long hi) const {
+    if (const json* v = find(key)) {
+      if (!v->is_number_integer()) throw bad(key, "a whole number");
+      const long long n = v->get<long long>();
+      if (n < lo || n > hi) throw bad(key, "between " + std::to_string(lo) + " and " + std::to_string(hi) + " (got " + std::to_string(n) + ")");
+      out = static_cast<int>(n);
+    }
+  }
+  void number(const char* key, float& out) const {
+    if (const json* v = find(key)) {
+      if (!v->is_number()) throw bad(key, "a number");
+      out = v->get<float>();
+    }
+  }
+  void choice(const char* key, std::string& out, const std::vector<std::string>& allowed) const {
+    std::string s = out;
+    text(key, s);
+    if (std::find(allowed.begin(), allowed.end(), s) == allowed.end()) {
+      std::string list;
+      for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+      throw bad(key, "one of " + list + " (got '" + s + "')");
+    }
+    out = s;
+  }
+  const json* object(const char* key) const {
+    const json* v = find(key);
+    if (v && !v->is_object()) throw bad(key, "an object");
+    return v;
+  }
+
+ private:
+  const json& obj_;
+  std::string where_;
+};
+
+void read_model(const json& m, const std::string& where, ModelRequest& r) {
+  const Reader in(m, where);
+  AttentionConfig& c = r.attention;
+  in.integer("d_model", c.d_model, 1, kMaxDModel);
+  in.integer("heads", c.n_heads, 1, kMaxHeads);
+  in.integer("kv_heads", c.n_kv_heads, 0, kMaxHeads);
+  in.integer("d_head", c.d_head, 0, kMaxDModel);
+  in.flag("causal", c.causal);
+  if (m.contains("window")) {
+    c.window = -1;
+    in.integer("window", c.window, -1, 1 << 30);
+  }
+  in.number("temperature", c.temperature);
+  if (const json* s = in.find("seed")) {
+    if (!s->is_number_unsigned()) throw in.bad("seed", "a non-negative whole number");
+    r.seed = s->get<uint64_t>();
+  }
+  in.text("weights", r.weights);
+  in.text("checkpoint", r.model_path);
+  in.text("tokenizer", r.tokenizer);
+  in.integer("generate", r.generate, 0, 4096);
+}
+
+void read_view(const json& v, const std::string& where, ViewState& view) {
+  const Reader in(v, where);
+  in.choice("panel", view.panel, session_panels());
+  in.integer("layer", view.layer, 0, 1 << 20);
+  in.integer("head", view.head, 0, kMaxHeads);
+  if (const json* q = in.find("queries")) {
+    if (!q->is_array() || q->size() > kMaxQueries) throw in.bad("queries", "a list of token indices");
+    view.queries.clear();
+    for (const auto& e : *q) {
+      if (!e.is_number_integer() || e.get<long long>() < 0 || e.get<long long>() > (1 << 30)) {
+        throw in.bad("queries", "a list of non-negative token indices");
+      }
+      view.queries.push_back(e.get<int>());
+    }
+  }
+  in.choice("color_scale", view.color_scale, session_color_scales());
+  in.flag("ignore_first_column", view.ignore_first_column);
+  std::vector<std::string> maps;
+  for (Colormap c : all_colormaps()) maps.emplace_back(colormap_name(c));
+  in.choice("colormap", view.colormap, maps);
+}
+
+}  // namespace
+
+const std::vector<std::string>& session_panels() {
+  static const std::vector<std::string> p = {"grid", "head", "query", "difference", "average", "width", "layers"};
+  return p;
+}
+
+const std::vector<std::string>& session_color_scales() {
+  static const std::vector<std::string> s = {"linear", "log", "row"};
+  return s;
+}
+
+std::string session_to_json(const Session& s) {
+  const ModelRequest& r = s.request;
+  const AttentionConfig& c = r.attention;
+  json j;
+  j["format"] = "headscope-session";
+  j["version"] = kSessionVersion;
+  j["input"] = {{"sentence", r.sentence}};
+  j["model"] = {{"d_model", c.d_model},     {"heads", c.n_heads},     {"kv_heads", c.n_kv_heads},
+                {"d_head", c.d_head},       {"causal", c.causal},     {"temperature", c.temperature},
+                {"seed", r.seed},           {"weights", r.weights},   {"checkpoint", r.model_path},
+                {"tokenizer", r.tokenizer}, {"generate", r.generate}};
+  j["model"]["window"] = c.window >= 0 ? json(c.window) : json(nullptr);
+  j["view"] = {{"panel", s.view.panel},
+               {"layer", s.view.layer},
+               {"head", s.view.head},
+               {"queries", s.view.queries},
+               {"color_scale", s.view.color_scale},
+               {"ignore_first_column", s.view.ignore_first_column},
+               {"colormap", s.view.colormap}};
+  // Invalid UTF-8 in a sentence is replaced rather than failing the save.
+  return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+Session parse_session(const std::string& text, const std::string& name, const Session& base) {
+  if (text.size() > kMaxSessionBytes) {
+    throw FormatError(name + ": " + std::to_string(text.size()) + " bytes is too large for a session file (limit 4 MiB)");
+  }
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::exception& e) {
+    throw FormatError(name + ": not valid JSON (" + std::string(e.what()) + ")");
+  }
+  if (!j.is_object()) throw FormatError(name + ": a session file must be a JSON object");
+  if (!j.contains("format") || j["format"] != "headscope-session") {
+    throw FormatError(name + ": not a headscope session (expected \"format\": \"headscope-session\")");
+  }
+  if (!j.contains("version") || !j["version"].is_number_integer() || j["version"].get<long long>() < 1) {
+    throw FormatError(name + ": \"version\" must be a whole number >= 1");
+  }
+  const long long version = j["version"].get<long long>();
+  if (version > kSessionVersion) {
+    throw FormatError(name + ": written by a newer headscope (session version " + std::to_string(version) +
+                      "); this one reads versions up to " + std::to_string(kSessionVersion));
+  }
+  Session s = base;
+  const Reader top(j, name);
+  if (const json* in = top.object("input")) Reader(*in, name + ": input").text("sentence", s.request.sentence);
+  if (const json* m = top.object("model")) read_model(*m, name + ": model", s.request);
+  if (const json* v = top.object("view")) read_view(*v, name + ": view", s.view);
+  // A synthetic model's shape is checked now; checkpoints and weights files when they load.
+  if (s.request.model_path.empty() && s.request.weights.empty()) {
+    try {
+      s.request.attention.validate();
+    } catch (const InputError& e) {
+      throw FormatError(name + ": model settings are impossible: " + e.what());
+    }
+  }
+  return s;
+}
+
+Session load_session(const std::string& path) { return parse_session(read_file_limited(path, kMaxSessionBytes), path); }
+
+void save_session(const std::string& path, const Session& s) { write_file_atomic(path, session_to_json(s)); }
+
+}  // namespace hs

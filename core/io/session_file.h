@@ -1,0 +1,52 @@
+#pragma once
+// Session files: the whole state a person sees (sentence, model and its settings or checkpoint
+// path, selected layer/head/query tokens, view, colour scale) as a small, versioned JSON file.
+// Documented in docs/session-format.md. Reading is strict about types and ranges and names
+// the key at fault; a file from a newer headscope is refused with its version; unknown keys
+// are ignored so that additions within a version stay readable.
+//
+//   {"format": "headscope-session", "version": 1,
+//    "input": {"sentence": "..."},
+//    "model": {"d_model": 8, "heads": 4, "kv_heads": 4, "d_head": 0, "causal": false,
+//              "window": null, "temperature": 1, "seed": 0,
+//              "weights": "", "checkpoint": "", "tokenizer": "", "generate": 0},
+//    "view": {"panel": "grid", "layer": 0, "head": 0, "queries": [0],
+//             "color_scale": "linear", "ignore_first_column": false, "colormap": "viridis"}}
+#include <string>
+#include <vector>
+
+#include "core/model/model_request.h"
+
+namespace hs {
+
+constexpr int kSessionVersion = 1;
+
+// What is selected and how it is drawn. Panel and scale names are checked against the lists below.
+struct ViewState {
+  std::string panel = "grid";  // see session_panels()
+  int layer = 0;
+  int head = 0;
+  std::vector<int> queries = {0};
+  std::string color_scale = "linear";  // see session_color_scales()
+  bool ignore_first_column = false;
+  std::string colormap = "viridis";
+};
+
+struct Session {
+  ModelRequest request;
+  ViewState view;
+};
+
+const std::vector<std::string>& session_panels();        // grid, head, query, difference, average, width, layers
+const std::vector<std::string>& session_color_scales();  // linear, log, row
+
+std::string session_to_json(const Session& s);
+
+// `name` is used in messages (the file path). `base` supplies every value the text leaves out
+// (lessons use this: a step says only what changes). Throws FormatError.
+Session parse_session(const std::string& text, const std::string& name, const Session& base = {});
+
+Session load_session(const std::string& path);
+void save_session(const std::string& path, const Session& s);  // atomic
+
+}  // namespace hs

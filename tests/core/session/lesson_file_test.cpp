@@ -1,0 +1,85 @@
+// Lesson files: overlays accumulate step by step; every shipped lesson parses and every step's
+// model is valid; malformed lessons are rejected naming the step and key.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "core/io/lesson_file.h"
+#include "core/model/model_request.h"
+#include "core/util/errors.h"
+
+namespace hs {
+namespace {
+
+const char* kTwoSteps = R"({"format": "headscope-lesson", "version": 1, "title": "t",
+  "steps": [
+    {"title": "one", "caption": "c1", "session": {"input": {"sentence": "a b c"}, "model": {"heads": 1}}},
+    {"title": "two", "caption": "c2", "session": {"view": {"panel": "difference"}},
+     "compare": [{"label": "eight heads", "session": {"model": {"heads": 8}}}],
+     "unlocked": ["heads"]}
+  ]})";
+
+TEST(LessonFile, StepsOverlayThePreviousStep) {
+  const Lesson l = parse_lesson(kTwoSteps, "l.json");
+  ASSERT_EQ(l.steps.size(), 2u);
+  EXPECT_EQ(l.steps[0].session.request.attention.n_heads, 1);
+  EXPECT_EQ(l.steps[1].session.request.attention.n_heads, 1);  // carried over
+  EXPECT_EQ(l.steps[1].session.request.sentence, "a b c");
+  EXPECT_EQ(l.steps[1].session.view.panel, "difference");
+  ASSERT_EQ(l.steps[1].compare.size(), 1u);
+  EXPECT_EQ(l.steps[1].compare[0].session.request.attention.n_heads, 8);
+  EXPECT_EQ(l.steps[1].compare[0].session.view.panel, "difference");
+  EXPECT_EQ(l.steps[1].unlocked, std::vector<std::string>{"heads"});
+}
+
+std::string message_of(const std::string& text) {
+  try {
+    parse_lesson(text, "l.json");
+  } catch (const FormatError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(LessonFile, MalformedLessonsNameStepAndKey) {
+  const std::string head = R"({"format": "headscope-lesson", "version": 1, "title": "t", "steps": )";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"{", "not valid JSON"},
+      {R"({"format": "headscope-session", "version": 1})", "not a headscope lesson"},
+      {R"({"format": "headscope-lesson", "version": 2, "title": "t", "steps": []})", "newer headscope"},
+      {R"({"format": "headscope-lesson", "version": 1, "steps": [{}]})", "needs a \"title\""},
+      {head + "[]}", "1 to 200 steps"},
+      {head + R"([{"title": "a"}]})", "step 1 needs a \"caption\""},
+      {head + R"([{"title": "a", "caption": "b"}, {"title": "c", "caption": "d", "session": {"model": {"heads": 3}}}]})",
+       "step 2.session"},
+      {head + R"([{"title": "a", "caption": "b", "unlocked": ["warp"]}]})", "\"warp\" is not a control"},
+      {head + R"([{"title": "a", "caption": "b", "compare": [{"session": {}}]}]})", "compare[0] needs a \"label\""},
+      {head + R"([{"title": "a", "caption": "b", "needs_pretrained": "yes"}]})", "needs_pretrained must be true or false"},
+  };
+  for (const auto& [text, expected] : cases) {
+    const std::string msg = message_of(text);
+    EXPECT_NE(msg.find(expected), std::string::npos) << "input: " << text << "\nmessage: " << msg;
+  }
+}
+
+TEST(LessonFile, EveryShippedLessonParsesAndEveryStepRuns) {
+  const std::filesystem::path dir = std::filesystem::path(HEADSCOPE_SOURCE_DIR) / "assets" / "lessons";
+  int lessons = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() != ".json") continue;
+    ++lessons;
+    const Lesson l = load_lesson(entry.path().string());
+    EXPECT_FALSE(l.steps.empty());
+    for (size_t i = 0; i < l.steps.size(); ++i) {
+      const LessonStep& s = l.steps[i];
+      if (s.needs_pretrained) continue;  // runs when a checkpoint is loaded
+      SCOPED_TRACE(entry.path().filename().string() + " step " + std::to_string(i + 1) + ": " + s.title);
+      EXPECT_NO_THROW(run_request(s.session.request, {1, false, nullptr}));
+      for (const auto& c : s.compare) EXPECT_NO_THROW(run_request(c.session.request, {1, false, nullptr}));
+    }
+  }
+  EXPECT_GE(lessons, 1) << "no lessons in " << dir;
+}
+
+}  // namespace
+}  // namespace hs

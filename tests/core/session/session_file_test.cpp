@@ -1,0 +1,130 @@
+// Session files: round trip, defaults for missing keys, strict types and ranges, versions.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "core/io/session_file.h"
+#include "core/util/errors.h"
+
+namespace hs {
+namespace {
+
+Session sample() {
+  Session s;
+  s.request.sentence = "the keys that Priya left on the table were not hers — naïve 🙂";
+  s.request.attention.d_model = 12;
+  s.request.attention.n_heads = 6;
+  s.request.attention.n_kv_heads = 2;
+  s.request.attention.causal = true;
+  s.request.attention.window = 3;
+  s.request.attention.temperature = 0.5f;
+  s.request.seed = 42;
+  s.view.panel = "query";
+  s.view.layer = 0;
+  s.view.head = 5;
+  s.view.queries = {1, 3};
+  s.view.color_scale = "log";
+  s.view.ignore_first_column = true;
+  s.view.colormap = "magma";
+  return s;
+}
+
+std::string message_of(const std::string& text) {
+  try {
+    parse_session(text, "s.json");
+  } catch (const FormatError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(SessionFile, RoundTripsEveryField) {
+  const Session a = sample();
+  const Session b = parse_session(session_to_json(a), "s.json");
+  EXPECT_EQ(b.request.sentence, a.request.sentence);
+  EXPECT_EQ(b.request.attention.d_model, 12);
+  EXPECT_EQ(b.request.attention.n_heads, 6);
+  EXPECT_EQ(b.request.attention.n_kv_heads, 2);
+  EXPECT_TRUE(b.request.attention.causal);
+  EXPECT_EQ(b.request.attention.window, 3);
+  EXPECT_FLOAT_EQ(b.request.attention.temperature, 0.5f);
+  EXPECT_EQ(b.request.seed, 42u);
+  EXPECT_EQ(b.view.panel, "query");
+  EXPECT_EQ(b.view.head, 5);
+  EXPECT_EQ(b.view.queries, (std::vector<int>{1, 3}));
+  EXPECT_EQ(b.view.color_scale, "log");
+  EXPECT_TRUE(b.view.ignore_first_column);
+  EXPECT_EQ(b.view.colormap, "magma");
+  EXPECT_EQ(session_to_json(b), session_to_json(a));
+}
+
+TEST(SessionFile, NoWindowIsNull) {
+  Session s;
+  const auto j = nlohmann::json::parse(session_to_json(s));
+  EXPECT_TRUE(j["model"]["window"].is_null());
+  EXPECT_EQ(parse_session(session_to_json(s), "s.json").request.attention.window, -1);
+}
+
+TEST(SessionFile, MissingKeysKeepTheBaseAndUnknownKeysAreIgnored) {
+  const Session base = sample();
+  const Session s = parse_session(R"({"format": "headscope-session", "version": 1,
+                                      "model": {"heads": 4}, "future_key": {"x": 1}})", "s.json", base);
+  EXPECT_EQ(s.request.attention.n_heads, 4);
+  EXPECT_EQ(s.request.attention.n_kv_heads, 2);
+  EXPECT_EQ(s.request.sentence, base.request.sentence);
+  EXPECT_EQ(s.view.panel, "query");
+}
+
+TEST(SessionFile, NewerVersionIsRefusedWithBothVersions) {
+  const std::string msg = message_of(R"({"format": "headscope-session", "version": 7})");
+  EXPECT_NE(msg.find("newer"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("7"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("up to 1"), std::string::npos) << msg;
+}
+
+TEST(SessionFile, MalformedFilesNameTheProblem) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"", "not valid JSON"},
+      {"[1, 2]", "must be a JSON object"},
+      {R"({"version": 1})", "not a headscope session"},
+      {R"({"format": "headscope-lesson", "version": 1})", "not a headscope session"},
+      {R"({"format": "headscope-session"})", "version"},
+      {R"({"format": "headscope-session", "version": "1"})", "version"},
+      {R"({"format": "headscope-session", "version": 1, "model": {"heads": "four"}})", "model.heads must be a whole number"},
+      {R"({"format": "headscope-session", "version": 1, "model": {"heads": 0}})", "model.heads must be between 1"},
+      {R"({"format": "headscope-session", "version": 1, "model": {"heads": 3}})", "heads (3) must divide d_model (8)"},
+      {R"({"format": "headscope-session", "version": 1, "model": {"temperature": 0}})", "temperature"},
+      {R"({"format": "headscope-session", "version": 1, "model": {"seed": -1}})", "model.seed"},
+      {R"({"format": "headscope-session", "version": 1, "model": 5})", "model must be an object"},
+      {R"({"format": "headscope-session", "version": 1, "view": {"panel": "spaceship"}})", "view.panel must be one of grid"},
+      {R"({"format": "headscope-session", "version": 1, "view": {"queries": [0, -1]}})", "view.queries"},
+      {R"({"format": "headscope-session", "version": 1, "view": {"colormap": "jet"}})", "view.colormap must be one of"},
+      {R"({"format": "headscope-session", "version": 1, "input": {"sentence": 5}})", "input.sentence must be a string"},
+  };
+  for (const auto& [text, expected] : cases) {
+    const std::string msg = message_of(text);
+    EXPECT_NE(msg.find(expected), std::string::npos) << "input: " << text << "\nmessage: " << msg;
+    if (msg != "no error") {
+      EXPECT_EQ(msg.rfind("s.json", 0), 0u) << "the message names the file: " << msg;
+    }
+  }
+}
+
+TEST(SessionFile, SaveIsAtomicAndLoadReadsItBack) {
+  const auto dir = std::filesystem::temp_directory_path() / ("hs-session-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "a.json").string();
+  save_session(path, sample());
+  EXPECT_EQ(load_session(path).view.queries, (std::vector<int>{1, 3}));
+  for (const auto& e : std::filesystem::directory_iterator(dir)) EXPECT_EQ(e.path().filename(), "a.json");
+  EXPECT_THROW(save_session((dir / "missing" / "b.json").string(), sample()), IoError);
+  EXPECT_THROW(load_session((dir / "nope.json").string()), IoError);
+  EXPECT_THROW(load_session(dir.string()), IoError);  // a folder
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace hs
