@@ -3,10 +3,24 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/text/utf8.h"
+
 namespace hs {
 namespace {
 
-constexpr const char* kFontFamily = "DejaVu Sans";
+// DejaVu Sans first; then families that cover what it lacks. Fontconfig answers a family that
+// is not installed with its default font, which the coverage check then rejects.
+constexpr const char* kFamilies[] = {"DejaVu Sans",        "Noto Sans CJK SC", "Noto Sans CJK JP",
+                                     "WenQuanYi Micro Hei", "WenQuanYi Zen Hei", "Droid Sans Fallback",
+                                     "Noto Sans",           "FreeSans",         "Symbola",
+                                     "Noto Emoji"};
+constexpr int kFamilyCount = int(sizeof(kFamilies) / sizeof(kFamilies[0]));
+
+// Marks that belong to the character before them (accents, joiners, variation selectors).
+bool joins_previous(uint32_t cp) {
+  return (cp >= 0x300 && cp <= 0x36f) || cp == 0x200d || (cp >= 0xfe00 && cp <= 0xfe0f) ||
+         (cp >= 0x1f3fb && cp <= 0x1f3ff);
+}
 // Above this many cells a block is drawn as one image instead of one rectangle per cell
 // (keeps SVG/PDF files small for long sequences).
 constexpr long kMaxRectCells = 40000;
@@ -97,23 +111,68 @@ void Canvas::cells(double x, double y, double w, double h, int rows, int cols, c
   cairo_surface_destroy(img);
 }
 
-void Canvas::set_font(const TextStyle& style) {
-  cairo_select_font_face(cr_, kFontFamily, CAIRO_FONT_SLANT_NORMAL,
+void Canvas::set_font(const TextStyle& style, int family) {
+  cairo_select_font_face(cr_, kFamilies[family], CAIRO_FONT_SLANT_NORMAL,
                          style.bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
   cairo_set_font_size(cr_, style.size);
 }
 
+int Canvas::family_for(uint32_t cp, const TextStyle& style) {
+  if (cp < 0x250) return 0;  // Latin: DejaVu Sans has it all
+  const uint64_t key = (uint64_t(cp) << 1) | (style.bold ? 1 : 0);
+  const auto found = family_cache_.find(key);
+  if (found != family_cache_.end()) return found->second;
+  std::string one;
+  utf8_append(one, cp);
+  int chosen = 0;  // nobody has it: DejaVu Sans draws its missing-glyph box
+  for (int f = 0; f < kFamilyCount; ++f) {
+    set_font(style, f);
+    cairo_glyph_t* glyphs = nullptr;
+    int n = 0;
+    const cairo_status_t status = cairo_scaled_font_text_to_glyphs(cairo_get_scaled_font(cr_), 0, 0, one.data(),
+                                                                   int(one.size()), &glyphs, &n, nullptr, nullptr, nullptr);
+    const bool covered = status == CAIRO_STATUS_SUCCESS && n > 0 && glyphs[0].index != 0;
+    cairo_glyph_free(glyphs);
+    if (covered) {
+      chosen = f;
+      break;
+    }
+  }
+  family_cache_[key] = chosen;
+  return chosen;
+}
+
+std::vector<Canvas::FontRun> Canvas::font_runs(const std::string& text, const TextStyle& style) {
+  std::vector<FontRun> runs;
+  for (size_t pos = 0; pos < text.size();) {
+    size_t len = 1;
+    const int32_t cp = utf8_decode(text, pos, len);
+    const int family = cp < 0 ? 0 : family_for(uint32_t(cp), style);
+    const bool join = !runs.empty() && (cp < 0 || joins_previous(uint32_t(cp)) || runs.back().family == family);
+    if (!join) runs.push_back({family, {}});
+    // Invalid bytes would put the cairo context in an error state for good: U+FFFD instead.
+    if (cp < 0) runs.back().text += "\xEF\xBF\xBD";
+    else runs.back().text.append(text, pos, len);
+    pos += len;
+  }
+  return runs;
+}
+
 double Canvas::text_width(const std::string& text, const TextStyle& style) {
-  if (text.empty()) return 0;
-  set_font(style);
-  cairo_text_extents_t te;
-  cairo_text_extents(cr_, text.c_str(), &te);
-  return te.x_advance;
+  double w = 0;
+  for (const FontRun& run : font_runs(text, style)) {
+    set_font(style, run.family);
+    cairo_text_extents_t te;
+    cairo_text_extents(cr_, run.text.c_str(), &te);
+    w += te.x_advance;
+  }
+  return w;
 }
 
 void Canvas::text(double x, double y, const std::string& text, const TextStyle& style, HAlign h, VAlign v, bool vertical) {
   if (text.empty()) return;
-  const double w = text_width(text, style);  // also selects the font
+  const double w = text_width(text, style);  // (font_runs repairs invalid UTF-8 for drawing)
+  set_font(style);
   cairo_font_extents_t fe;
   cairo_font_extents(cr_, &fe);
   double dy = 0;  // baseline offset from the anchor, in the text's own frame
@@ -138,12 +197,15 @@ void Canvas::text(double x, double y, const std::string& text, const TextStyle& 
     run.vertical = vertical;
     run.align = h;
     run.style = style;
-    run.text = text;
+    run.text = utf8_repair(text);
     recorded_.push_back(std::move(run));
   } else {
     set_colour(cr_, style.colour);
     cairo_move_to(cr_, dx, dy);
-    cairo_show_text(cr_, text.c_str());
+    for (const FontRun& run : font_runs(text, style)) {  // show_text advances the current point
+      set_font(style, run.family);
+      cairo_show_text(cr_, run.text.c_str());
+    }
   }
   cairo_restore(cr_);
 }
@@ -159,7 +221,7 @@ MeasureCanvas::~MeasureCanvas() {
 std::string svg_escape(const std::string& text) {
   std::string out;
   out.reserve(text.size());
-  for (char ch : text) {
+  for (char ch : utf8_repair(text)) {
     switch (ch) {
       case '&': out += "&amp;"; break;
       case '<': out += "&lt;"; break;

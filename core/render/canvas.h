@@ -4,10 +4,14 @@
 // For SVG, text is not drawn as glyph outlines (cairo's SVG surface would turn it into
 // <symbol>/<use> paths) but recorded, and svg_text_layer() turns the record into real
 // <text> elements: labels stay searchable, selectable and editable.
+// Characters DejaVu Sans lacks (CJK, emoji, ...) are drawn with the first installed fallback
+// family that has them (kFallbackFamilies), so tokens stay intact wherever a font exists.
 // Internal to core/render (it includes cairo, which headscope_core links privately).
 #include <cairo.h>
 
+#include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "core/render/colormap.h"
@@ -55,11 +59,19 @@ class Canvas {
   const std::vector<TextRun>& recorded_text() const { return recorded_; }
 
  private:
-  void set_font(const TextStyle& style);
+  struct FontRun {
+    int family = 0;  // index into the families tried: 0 is DejaVu Sans
+    std::string text;
+  };
+  void set_font(const TextStyle& style, int family = 0);
+  // Splits text into runs that one family can draw.
+  std::vector<FontRun> font_runs(const std::string& text, const TextStyle& style);
+  int family_for(uint32_t code_point, const TextStyle& style);
 
   cairo_t* cr_;
   bool record_text_;
   std::vector<TextRun> recorded_;
+  std::unordered_map<uint64_t, int> family_cache_;  // (code point, bold) -> family index
 };
 
 // A scratch canvas for measuring text while laying a figure out (no output).

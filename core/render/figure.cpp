@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "core/render/canvas.h"
+#include "core/text/utf8.h"
 #include "core/util/errors.h"
 
 namespace hs {
@@ -104,7 +105,7 @@ std::string render_pdf(const Figure& fig, const Placement& p) {
   std::string bytes;
   cairo_surface_t* s = cairo_pdf_surface_create_for_stream(append_bytes, &bytes, p.out_w, p.out_h);
   check(s, "PDF");
-  cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE, fig.title.c_str());
+  cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE, utf8_repair(fig.title).c_str());
   cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATOR, "headscope");
   try {
     draw_on(s, fig, p, false);

@@ -105,6 +105,13 @@ def test_figures():
     texts, _ = svg_texts(export(["--sentence", non_ascii, "--head", "0"], "nonascii.svg"))
     for word in ("Grüße", "Köln", "naïve", "Москва", "Ελλάδα", "東京"):
         check(word in texts, f"nonascii.svg keeps '{word}' intact as text")
+    if shutil.which("pdftotext"):
+        pdf = export(["--sentence", non_ascii, "--head", "0"], "nonascii.pdf")
+        words = subprocess.run(["pdftotext", pdf, "-"], capture_output=True).stdout.decode("utf-8", "replace").split()
+        for word in ("Grüße", "Москва", "Ελλάδα"):
+            check(word in words, f"nonascii.pdf keeps '{word}' as text (pdftotext)")
+    png = export(["--sentence", non_ascii, "--head", "0"], "nonascii.png")
+    check(png_size(png)[0] > 0, "non-ASCII PNG renders")
 
     for view in ("heatmap", "difference", "sweep"):
         pdf = export(["--sentence", SENTENCE, "--view", view, "--colormap", "magma"], view + ".pdf")

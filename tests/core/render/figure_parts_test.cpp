@@ -45,6 +45,19 @@ TEST(AxisLabels, RotateWhenCrowdedAndThinWhenTiny) {
   EXPECT_EQ(tiny.text[1], "");  // thinned: labels would overlap
 }
 
+TEST(TextWidth, MixedScriptsMeasureEveryCharacter) {
+  MeasureCanvas m;
+  const TextStyle style{10, false, {0, 0, 0}};
+  const double ab = m.width("ab", style);
+  EXPECT_GT(ab, 0);
+  // CJK and emoji come from a fallback family when one is installed, else DejaVu's box:
+  // either way each character takes room, and invalid bytes do not stop the measurement.
+  EXPECT_GT(m.width("a東京b", style), ab + 5);
+  EXPECT_GT(m.width("a👋b", style), ab + 2);
+  EXPECT_GT(m.width(std::string("a\xff") + "b", style), ab);
+  EXPECT_GT(m.width("Grüße", TextStyle{10, true, {0, 0, 0}}), m.width("Gr", style));
+}
+
 TEST(NiceTicks, StepsAreOneTwoFiveTimesPowersOfTen) {
   const Ticks t = nice_ticks(0, 0.367, 5);
   ASSERT_EQ(t.values.size(), 4u);
