@@ -1,5 +1,6 @@
 // `headscope-cli export`: figures (.png .svg .pdf) and data (.npy .csv .json) of one view, or
 // every head of every layer into a folder (see ../shared/CLI_CONTRACT.md).
+#include <cmath>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -8,6 +9,7 @@
 #include "app/common/model_flags.h"
 #include "core/model/model_request.h"
 #include "core/render/export.h"
+#include "core/render/figure.h"
 #include "core/util/errors.h"
 
 namespace hs::cli {
@@ -24,6 +26,7 @@ struct ExportOptions {
   int layer = 0;
   int head = -1;
   double scale = 1.0;
+  double dpi = 0;
   CLI::Option* head_option = nullptr;
   CLI::Option* format_option = nullptr;
 };
@@ -62,7 +65,8 @@ int run_export(const ExportOptions& o) {
   }
   spec.view = parse_export_view(o.view);
   spec.colormap = parse_colormap(o.colormap);
-  spec.scale = o.scale;
+  if (o.dpi < 0 || (o.dpi == 0 && std::signbit(o.dpi))) throw InputError("--dpi (" + std::to_string(o.dpi) + ") must be greater than 0");
+  spec.scale = o.dpi != 0 ? o.dpi / (72.0 * kPngPixelsPerPoint) : o.scale;
   parse_size(o.size, spec);
   if (!o.out.empty()) export_format_of(o.out);  // a bad extension fails before the model runs
 
@@ -84,7 +88,8 @@ Command add_export_command(CLI::App& app) {
   add_model_flags(*sub, o->model);
   sub->add_option("--out", o->out, "Output file; the extension picks the format (.png .svg .pdf .npy .csv .json)");
   sub->add_option("--out-dir", o->out_dir,
-                  "Batch: write every head of every layer into this folder as layer{L}_head{H}.{format}");
+                  "Batch into this folder: every head of every layer as layer{L}_head{H}.{format} "
+                  "(difference view: layer{L}_difference, sweep: sweep, json: maps.json)");
   o->format_option = sub->add_option("--format", o->format, "With --out-dir: png, svg, pdf, npy, csv or json")
                          ->capture_default_str();
   sub->add_option("--layer", o->layer, "Layer to export")->capture_default_str();
@@ -92,7 +97,9 @@ Command add_export_command(CLI::App& app) {
   sub->add_option("--view", o->view, "heatmap, difference (head-difference table) or sweep (head-count plot)")
       ->capture_default_str();
   sub->add_option("--colormap", o->colormap, "viridis, magma, gray, cividis or rdbu")->capture_default_str();
-  sub->add_option("--scale", o->scale, "Figure size multiplier (PNG: 144 dpi at 1, 288 dpi at 2)")->capture_default_str();
+  CLI::Option* scale = sub->add_option("--scale", o->scale, "Figure size multiplier (PNG: 144 dpi at 1, 288 dpi at 2)")
+                           ->capture_default_str();
+  sub->add_option("--dpi", o->dpi, "PNG resolution in dots per inch (sets --scale to DPI / 144)")->excludes(scale);
   sub->add_option("--size", o->size, "Figure size WIDTHxHEIGHT (PNG: pixels, SVG/PDF: points); fitted, centred");
   return [o] { return run_export(*o); };
 }
