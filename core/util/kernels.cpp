@@ -108,18 +108,24 @@ void store_edge(const float* tile, int NR, int mr, int nr, float alpha, bool acc
     }
 }
 
+// A micro-kernel reads A either packed (Ap[k * MR + i], `lda` unused) or, when C has so few
+// columns that packing A would cost as much as the product (A v with v [T, d_head]), straight
+// from row-major A (A[i * lda + k]); rows past the edge then re-read the last valid row.
 #if HS_X86_KERNELS
 // AVX-512: 12 x 32 tile, 24 accumulators in zmm registers.
 constexpr int kMR512 = 12, kNR512 = 32;
-__attribute__((target("avx512f,avx2,fma"))) void micro_avx512(int kc, const float* Ap, const float* Bp, float* C,
-                                                               int64_t ldc, float alpha, bool acc, int mr, int nr) {
+template <bool kDirectA>
+__attribute__((target("avx512f,avx2,fma"))) void micro_avx512(int kc, const float* A, int64_t lda, const float* Bp,
+                                                               float* C, int64_t ldc, float alpha, bool acc, int mr,
+                                                               int nr) {
   __m512 c0[kMR512], c1[kMR512];
   for (int i = 0; i < kMR512; ++i) c0[i] = c1[i] = _mm512_setzero_ps();
+  const float* rows[kMR512];
+  for (int i = 0; i < kMR512; ++i) rows[i] = A + int64_t(std::min(i, mr - 1)) * lda;
   for (int k = 0; k < kc; ++k) {
     const __m512 b0 = _mm512_load_ps(Bp + k * kNR512), b1 = _mm512_load_ps(Bp + k * kNR512 + 16);
-    const float* a = Ap + k * kMR512;
     for (int i = 0; i < kMR512; ++i) {
-      const __m512 ai = _mm512_set1_ps(a[i]);
+      const __m512 ai = _mm512_set1_ps(kDirectA ? rows[i][k] : A[k * kMR512 + i]);
       c0[i] = _mm512_fmadd_ps(ai, b0, c0[i]);
       c1[i] = _mm512_fmadd_ps(ai, b1, c1[i]);
     }
@@ -148,15 +154,17 @@ __attribute__((target("avx512f,avx2,fma"))) void micro_avx512(int kc, const floa
 
 // AVX2 + FMA: 6 x 16 tile, 12 accumulators in ymm registers.
 constexpr int kMR256 = 6, kNR256 = 16;
-__attribute__((target("avx2,fma"))) void micro_avx2(int kc, const float* Ap, const float* Bp, float* C, int64_t ldc,
-                                                     float alpha, bool acc, int mr, int nr) {
+template <bool kDirectA>
+__attribute__((target("avx2,fma"))) void micro_avx2(int kc, const float* A, int64_t lda, const float* Bp, float* C,
+                                                     int64_t ldc, float alpha, bool acc, int mr, int nr) {
   __m256 c0[kMR256], c1[kMR256];
   for (int i = 0; i < kMR256; ++i) c0[i] = c1[i] = _mm256_setzero_ps();
+  const float* rows[kMR256];
+  for (int i = 0; i < kMR256; ++i) rows[i] = A + int64_t(std::min(i, mr - 1)) * lda;
   for (int k = 0; k < kc; ++k) {
     const __m256 b0 = _mm256_load_ps(Bp + k * kNR256), b1 = _mm256_load_ps(Bp + k * kNR256 + 8);
-    const float* a = Ap + k * kMR256;
     for (int i = 0; i < kMR256; ++i) {
-      const __m256 ai = _mm256_broadcast_ss(a + i);
+      const __m256 ai = _mm256_broadcast_ss(kDirectA ? rows[i] + k : A + k * kMR256 + i);
       c0[i] = _mm256_fmadd_ps(ai, b0, c0[i]);
       c1[i] = _mm256_fmadd_ps(ai, b1, c1[i]);
     }
@@ -184,14 +192,22 @@ __attribute__((target("avx2,fma"))) void micro_avx2(int kc, const float* Ap, con
 }
 #endif
 
-using MicroKernel = void (*)(int, const float*, const float*, float*, int64_t, float, bool, int, int);
+// (kc, A or Ap, lda, Bp, C, ldc, alpha, accumulate, valid rows, valid columns)
+using MicroKernel = void (*)(int, const float*, int64_t, const float*, float*, int64_t, float, bool, int, int);
+struct Kernel {
+  int MR = 0, NR = 0;
+  MicroKernel packed = nullptr, direct = nullptr;
+};
 
 // Columns [n0, n1) of C, one thread.
 void gemm_packed(int M, int n0, int n1, int K, float alpha, const float* A, int64_t lda, const float* B, int64_t ldb,
-                 bool bt, float* C, int64_t ldc, bool accumulate, int MR, int NR, MicroKernel micro) {
+                 bool bt, float* C, int64_t ldc, bool accumulate, const Kernel& kern) {
+  const int MR = kern.MR, NR = kern.NR;
+  const bool direct = n1 - n0 <= 2 * NR;  // A is used by at most two column panels: do not pack it
   const int kc_max = std::min(K, kKC), nc_max = std::min(n1 - n0 + NR - 1, kNC) / NR * NR;
   const int mc_max = std::min((M + MR - 1) / MR * MR, kMC);
-  Buffer Bp = make_buffer(size_t(kc_max) * size_t(nc_max)), Ap = make_buffer(size_t(kc_max) * size_t(mc_max));
+  Buffer Bp = make_buffer(size_t(kc_max) * size_t(nc_max));
+  Buffer Ap = direct ? nullptr : make_buffer(size_t(kc_max) * size_t(mc_max));
   for (int jc = n0; jc < n1; jc += nc_max) {
     const int nc = std::min(nc_max, n1 - jc);
     for (int pc = 0; pc < K; pc += kc_max) {
@@ -201,11 +217,16 @@ void gemm_packed(int M, int n0, int n1, int K, float alpha, const float* A, int6
       const bool acc = accumulate || pc > 0;
       for (int ic = 0; ic < M; ic += mc_max) {
         const int mc = std::min(mc_max, M - ic);
-        pack_a(mc, kc, A + int64_t(ic) * lda + pc, lda, MR, Ap.get());
+        const float* Ablock = A + int64_t(ic) * lda + pc;
+        if (!direct) pack_a(mc, kc, Ablock, lda, MR, Ap.get());
         for (int jr = 0; jr < nc; jr += NR)
-          for (int ir = 0; ir < mc; ir += MR)
-            micro(kc, Ap.get() + int64_t(ir) * kc, Bp.get() + int64_t(jr) * kc, C + int64_t(ic + ir) * ldc + jc + jr,
-                  ldc, alpha, acc, std::min(MR, mc - ir), std::min(NR, nc - jr));
+          for (int ir = 0; ir < mc; ir += MR) {
+            float* Ct = C + int64_t(ic + ir) * ldc + jc + jr;
+            const float* Bt = Bp.get() + int64_t(jr) * kc;
+            const int mr = std::min(MR, mc - ir), nr = std::min(NR, nc - jr);
+            if (direct) kern.direct(kc, Ablock + int64_t(ir) * lda, lda, Bt, Ct, ldc, alpha, acc, mr, nr);
+            else kern.packed(kc, Ap.get() + int64_t(ir) * kc, 0, Bt, Ct, ldc, alpha, acc, mr, nr);
+          }
       }
     }
   }
@@ -414,21 +435,22 @@ void sgemm(int M, int N, int K, float alpha, const float* A, int64_t lda, const 
       for (int i = 0; i < M; ++i) std::fill(C + int64_t(i) * ldc, C + int64_t(i) * ldc + N, 0.0f);
     return;
   }
-  int MR = 0, NR = 0;
-  MicroKernel micro = nullptr;
+  Kernel kern;
 #if HS_X86_KERNELS
-  if (isa() == Isa::avx512) MR = kMR512, NR = kNR512, micro = micro_avx512;
-  else if (isa() == Isa::avx2) MR = kMR256, NR = kNR256, micro = micro_avx2;
+  if (isa() == Isa::avx512) kern = {kMR512, kNR512, micro_avx512<false>, micro_avx512<true>};
+  else if (isa() == Isa::avx2) kern = {kMR256, kNR256, micro_avx2<false>, micro_avx2<true>};
 #endif
+  const bool micro = kern.packed != nullptr;
+  const int NR = kern.NR;
   // Split the columns of C into one contiguous, NR-aligned range per thread.
   const int align = micro ? NR : 16;
   const int chunks = std::max(1, std::min(resolve_threads(threads), (N + align - 1) / align));
-  const int per = (N / align + chunks - 1) / chunks * align;
+  const int per = ((N + align - 1) / align + chunks - 1) / chunks * align;
   auto run = [&](int t) {
-    const int n0 = std::min(N, t * std::max(per, align)), n1 = t + 1 == chunks ? N : std::min(N, n0 + std::max(per, align));
+    const int n0 = std::min(N, t * per), n1 = std::min(N, n0 + per);
     if (n0 >= n1) return;
     if (micro) {
-      gemm_packed(M, n0, n1, K, alpha, A, lda, B, ldb, b_transposed, C, ldc, accumulate, MR, NR, micro);
+      gemm_packed(M, n0, n1, K, alpha, A, lda, B, ldb, b_transposed, C, ldc, accumulate, kern);
     } else {
       const float* Bn = b_transposed ? B + int64_t(n0) * ldb : B + n0;
       gemm_eigen(M, n1 - n0, K, alpha, A, lda, Bn, ldb, b_transposed, C + n0, ldc, accumulate);
