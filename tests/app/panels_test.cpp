@@ -1,0 +1,164 @@
+// Every panel driven headless (ImGui context, no renderer, as imgui's example_null): every view,
+// every head count and key/value group count for several d_model values, mouse sweeps that
+// hover and click all over the window. Nothing may assert or crash.
+#include <gtest/gtest.h>
+#include <imgui.h>
+
+#include "app/gui/derived.h"
+#include "app/gui/model_rules.h"
+#include "app/gui/panels.h"
+#include "app/gui/theme.h"
+#include "core/util/errors.h"
+
+namespace {
+
+using namespace hs::gui;
+
+class Headless : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;
+    io.DisplaySize = ImVec2(1600, 1000);
+    io.DeltaTime = 1.0f / 60.0f;
+    ui_.fonts = load_fonts(1.0f);
+    apply_style(1.0f);
+    unsigned char* pixels = nullptr;
+    int w = 0, h = 0;
+    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+    ui_.images = &images_;
+    ui_.report = &report_;
+    ui_.examples = &examples_;
+  }
+  void TearDown() override { ImGui::DestroyContext(); }
+
+  void frame(AppState& state, ImVec2 mouse = ImVec2(-FLT_MAX, -FLT_MAX), bool down = false) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.MousePos = mouse;
+    io.MouseDown[0] = down;
+    report_.heatmaps.clear();
+    ImGui::NewFrame();
+    draw_app(state, ui_);
+    ImGui::Render();
+  }
+
+  void set_model(AppState& state) {
+    derived_ = compute_derived(state.request, 1);
+    derived_->sweep = compute_sweep(state.request, derived_->run.tokens);
+    ui_.derived = derived_.get();
+  }
+
+  void every_view(AppState& state) {
+    for (View v : {View::heads, View::head, View::query, View::difference, View::width}) {
+      request_view(state, v);
+      frame(state);
+      frame(state);
+    }
+  }
+
+  // Hover and click on a grid of points over the whole window, in the current view.
+  void mouse_sweep(AppState& state, int steps) {
+    for (int y = 0; y < steps; ++y)
+      for (int x = 0; x < steps; ++x) {
+        const ImVec2 p(1600.0f * (x + 0.5f) / steps, 1000.0f * (y + 0.5f) / steps);
+        frame(state, p, false);
+        frame(state, p, true);
+        frame(state, p, false);
+        ImGui::GetIO().KeyCtrl = false;
+        if (!same_model_request(state.request, derived_->request)) {
+          try {
+            set_model(state);
+          } catch (const hs::Error&) {
+            state.request = derived_->request;  // the app would show the error and keep the last result
+          }
+        }
+      }
+  }
+
+  UiContext ui_;
+  NullHeatmapImages images_;
+  FrameReport report_;
+  std::vector<std::string> examples_ = {"the cat sat", "Zoë's café — Москва"};
+  std::shared_ptr<hs::gui::Derived> derived_;
+};
+
+TEST_F(Headless, NoResultYetShowsEveryView) {
+  AppState state = default_app_state();
+  ui_.status.computing = true;
+  every_view(state);
+  ui_.status.error = "heads (3) must divide d_model (8)";
+  every_view(state);
+}
+
+TEST_F(Headless, EveryHeadCountAndGroupCount) {
+  for (int d_model : {1, 6, 8, 12}) {
+    for (int heads : head_count_options(d_model)) {
+      for (int groups : kv_group_options(heads)) {
+        AppState state = default_app_state();
+        state.request.attention.d_model = d_model;
+        state.request.attention.n_heads = heads;
+        state.request.attention.n_kv_heads = groups;
+        state.request.attention.causal = (heads + groups) % 2 == 0;
+        set_model(state);
+        state.head = heads - 1;
+        every_view(state);
+        ASSERT_EQ(derived_->run.n_heads(), heads);
+        EXPECT_EQ(derived_->run.info.param_count, hs::attention_param_count(state.request.attention));
+      }
+    }
+  }
+}
+
+TEST_F(Headless, ScalesColoursAndOptions) {
+  AppState state = default_app_state();
+  set_model(state);
+  for (ScaleMode mode : {ScaleMode::linear, ScaleMode::log, ScaleMode::row_normalised})
+    for (bool skip : {false, true})
+      for (hs::Colormap c : {hs::Colormap::viridis, hs::Colormap::magma, hs::Colormap::gray}) {
+        state.scale = {mode, skip, c};
+        state.head_view.show_values = skip;
+        every_view(state);
+      }
+  state.query.queries = {0, 3, 5};
+  every_view(state);
+  state.width.log_singular_values = false;
+  state.grid.all_layers = true;
+  every_view(state);
+}
+
+TEST_F(Headless, MouseEverywhereInEveryView) {
+  AppState state = default_app_state();
+  state.request.attention.n_heads = 8;
+  state.request.attention.n_kv_heads = 2;
+  set_model(state);
+  for (View v : {View::heads, View::head, View::query, View::difference, View::width}) {
+    request_view(state, v);
+    mouse_sweep(state, 9);
+  }
+}
+
+TEST_F(Headless, DecoupledWidthWindowAndLongSentence) {
+  AppState state = default_app_state();
+  set_decoupled(state.request.attention, true);
+  set_heads(state.request.attention, 5);
+  state.request.attention.d_head = 3;
+  state.request.attention.window = 2;
+  state.request.sentence = "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+                           "sixteen seventeen eighteen nineteen twenty twenty-one twenty-two twenty-three twenty-four "
+                           "twenty-five twenty-six twenty-seven twenty-eight twenty-nine thirty";
+  set_model(state);
+  EXPECT_EQ(derived_->run.n_heads(), 5);
+  every_view(state);
+  request_view(state, View::heads);
+  mouse_sweep(state, 5);
+}
+
+TEST_F(Headless, TinyWindow) {
+  ImGui::GetIO().DisplaySize = ImVec2(320, 240);
+  AppState state = default_app_state();
+  set_model(state);
+  every_view(state);
+}
+
+}  // namespace
