@@ -1,6 +1,5 @@
 // `headscope-cli export`: figures (.png .svg .pdf) and data (.npy .csv .json) of one view, or
 // every head of every layer into a folder (see ../shared/CLI_CONTRACT.md).
-#include <cmath>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -65,7 +64,7 @@ int run_export(const ExportOptions& o) {
   }
   spec.view = parse_export_view(o.view);
   spec.colormap = parse_colormap(o.colormap);
-  if (o.dpi < 0 || (o.dpi == 0 && std::signbit(o.dpi))) throw InputError("--dpi (" + std::to_string(o.dpi) + ") must be greater than 0");
+  if (o.dpi < 0) throw InputError("--dpi (" + std::to_string(o.dpi) + ") must be greater than 0");
   spec.scale = o.dpi != 0 ? o.dpi / (72.0 * kPngPixelsPerPoint) : o.scale;
   parse_size(o.size, spec);
   if (!o.out.empty()) export_format_of(o.out);  // a bad extension fails before the model runs

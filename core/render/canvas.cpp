@@ -1,5 +1,6 @@
 #include "core/render/canvas.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -21,9 +22,6 @@ bool joins_previous(uint32_t cp) {
   return (cp >= 0x300 && cp <= 0x36f) || cp == 0x200d || (cp >= 0xfe00 && cp <= 0xfe0f) ||
          (cp >= 0x1f3fb && cp <= 0x1f3ff);
 }
-// Above this many cells a block is drawn as one image instead of one rectangle per cell
-// (keeps SVG/PDF files small for long sequences).
-constexpr long kMaxRectCells = 40000;
 
 void set_colour(cairo_t* cr, Rgb8 c) { cairo_set_source_rgb(cr, c.r / 255.0, c.g / 255.0, c.b / 255.0); }
 
@@ -72,7 +70,7 @@ void Canvas::circle(double x, double y, double radius, Rgb8 colour) {
 void Canvas::cells(double x, double y, double w, double h, int rows, int cols, const std::vector<Rgb8>& colours) {
   if (rows <= 0 || cols <= 0) return;
   const double cw = w / cols, ch = h / rows;
-  if (long(rows) * cols <= kMaxRectCells) {
+  if (long(rows) * cols <= max_rect_cells_) {
     // Each cell overlaps its right and lower neighbour slightly (they paint over it), so
     // viewers that anti-alias rectangle edges show no seams; raster output is crisp.
     const double overlap = std::min(0.5 * std::min(cw, ch), 0.35);
@@ -88,24 +86,28 @@ void Canvas::cells(double x, double y, double w, double h, int rows, int cols, c
     cairo_restore(cr_);
     return;
   }
-  cairo_surface_t* img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, cols, rows);
+  // Each cell becomes s x s pixels: viewers that smooth embedded images (most SVG renderers
+  // ignore the nearest-neighbour filter) then blur only a pixel at each cell edge.
+  const int s = std::clamp(2048 / std::max(rows, cols), 1, 8);
+  cairo_surface_t* img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, cols * s, rows * s);
   cairo_surface_flush(img);
   unsigned char* data = cairo_image_surface_get_data(img);
   const int stride = cairo_image_surface_get_stride(img);
-  for (int i = 0; i < rows; ++i) {
-    auto* row = reinterpret_cast<uint32_t*>(data + size_t(i) * size_t(stride));
-    for (int j = 0; j < cols; ++j) {
-      const Rgb8 c = colours[size_t(i) * size_t(cols) + size_t(j)];
-      row[j] = (uint32_t(c.r) << 16) | (uint32_t(c.g) << 8) | uint32_t(c.b);
+  for (int py = 0; py < rows * s; ++py) {
+    auto* row = reinterpret_cast<uint32_t*>(data + size_t(py) * size_t(stride));
+    const Rgb8* src = colours.data() + size_t(py / s) * size_t(cols);
+    for (int px = 0; px < cols * s; ++px) {
+      const Rgb8 c = src[px / s];
+      row[px] = (uint32_t(c.r) << 16) | (uint32_t(c.g) << 8) | uint32_t(c.b);
     }
   }
   cairo_surface_mark_dirty(img);
   cairo_save(cr_);
   cairo_translate(cr_, x, y);
-  cairo_scale(cr_, cw, ch);
+  cairo_scale(cr_, cw / s, ch / s);
   cairo_set_source_surface(cr_, img, 0, 0);
   cairo_pattern_set_filter(cairo_get_source(cr_), CAIRO_FILTER_NEAREST);
-  cairo_rectangle(cr_, 0, 0, cols, rows);
+  cairo_rectangle(cr_, 0, 0, cols * s, rows * s);
   cairo_fill(cr_);
   cairo_restore(cr_);
   cairo_surface_destroy(img);

@@ -47,7 +47,8 @@ class Canvas {
   void line(double x0, double y0, double x1, double y1, Rgb8 colour, double line_width, bool dashed = false);
   void circle(double x, double y, double radius, Rgb8 colour);
   // A rows x cols block of cells, row-major colours, filling [x, x+w] x [y, y+h].
-  // Small blocks are rectangles (vector output keeps them as rectangles); large ones an image.
+  // Blocks of up to max_rect_cells() cells are rectangles (vector output keeps them as
+  // rectangles); larger ones one image, so SVG/PDF files of long sequences stay small.
   void cells(double x, double y, double w, double h, int rows, int cols, const std::vector<Rgb8>& colours);
 
   double text_width(const std::string& text, const TextStyle& style);
@@ -57,6 +58,8 @@ class Canvas {
             bool vertical = false);
 
   const std::vector<TextRun>& recorded_text() const { return recorded_; }
+  long max_rect_cells() const { return max_rect_cells_; }
+  void set_max_rect_cells(long n) { max_rect_cells_ = n; }
 
  private:
   struct FontRun {
@@ -70,6 +73,7 @@ class Canvas {
 
   cairo_t* cr_;
   bool record_text_;
+  long max_rect_cells_ = 40000;
   std::vector<TextRun> recorded_;
   std::unordered_map<uint64_t, int> family_cache_;  // (code point, bold) -> family index
 };

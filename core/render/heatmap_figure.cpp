@@ -108,6 +108,7 @@ Figure heatmap_figure(const AttentionRun& run, int layer, int head, Colormap col
     const double title_x = std::clamp(centre, kMargin + title_w / 2, fig_w - kMargin - title_w / 2);
     c.text(title_x, kMargin, title, title_style, HAlign::center, VAlign::top);
 
+    c.set_max_rect_cells(std::max(4096L, 60000L / g.n));  // the whole grid: at most ~60k rectangles
     std::vector<Rgb8> colours(size_t(T) * size_t(T));
     for (int p = 0; p < g.n; ++p) {
       const int h = heads[size_t(p)];

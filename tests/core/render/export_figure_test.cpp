@@ -108,6 +108,26 @@ TEST_F(ExportFigure, SingleHeadPngHasTheColormapColoursAtEveryCell) {
   }
 }
 
+TEST_F(ExportFigure, LongSequencesDrawnAsAnImageKeepCellColours) {
+  std::string sentence;
+  for (int i = 0; i < 210; ++i) sentence += "w" + std::to_string(i) + " ";
+  SyntheticSpec synth;
+  synth.attention.d_model = 8;
+  synth.attention.n_heads = 2;
+  const AttentionRun run = run_synthetic(sentence, synth);
+  ASSERT_EQ(run.n_tokens(), 210);  // 44100 cells: above the rectangle limit, drawn as one image
+  ExportSpec spec;
+  spec.path = path("long.png");
+  spec.head = 1;
+  export_view(run, spec);
+  const Figure fig = heatmap_figure(run, 0, 1, Colormap::viridis);
+  Png png(spec.path);
+  ASSERT_TRUE(png.ok());
+  const Map& a = run.attention[0][1];
+  expect_cells(png, figure_placement(fig, FigureFormat::png, {}), fig.cells.at(0), a, Colormap::viridis,
+               colour_scale_max({&a}));
+}
+
 TEST_F(ExportFigure, GridSharesOneScaleAcrossHeads) {
   ExportSpec spec;
   spec.path = path("grid.png");
