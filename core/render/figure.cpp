@@ -45,9 +45,11 @@ Placement place(const Figure& fig, FigureFormat format, const FigureSize& size) 
   if (format == FigureFormat::png) {
     p.out_w = std::ceil(p.out_w - 1e-6);
     p.out_h = std::ceil(p.out_h - 1e-6);
-    if (p.out_w > kMaxPngSide || p.out_h > kMaxPngSide || p.out_w < 1 || p.out_h < 1) {
+    if (p.out_w > kMaxPngSide || p.out_h > kMaxPngSide || p.out_w < 1 || p.out_h < 1 ||
+        p.out_w * p.out_h > kMaxPngPixels) {
       throw InputError("the PNG would be " + std::to_string(long(p.out_w)) + "x" + std::to_string(long(p.out_h)) +
-                       " pixels; each side must be 1 to " + std::to_string(kMaxPngSide) +
+                       " pixels; each side must be 1 to " + std::to_string(kMaxPngSide) + ", at most " +
+                       std::to_string(long(kMaxPngPixels / 1e6)) + " million pixels in all" +
                        " (use a smaller --scale or --size WxH)");
     }
   }

@@ -36,8 +36,9 @@ struct FigurePlacement {
 
 // PNG pixels per point at scale 1 (144 dpi): sharp on screens and in print.
 constexpr double kPngPixelsPerPoint = 2.0;
-// Cairo's largest image surface side.
+// Cairo's largest image surface side, and a cap on memory (4 bytes a pixel: 400 MB).
 constexpr int kMaxPngSide = 32767;
+constexpr double kMaxPngPixels = 100e6;
 
 struct FigureSize {
   double scale = 1.0;         // multiplies the natural size in every format
