@@ -99,7 +99,7 @@ NpyHeader parse_header(const std::string& h, const std::string& name) {
     throw bad("expected ',' or '}'");
   }
   const auto require = [&](bool has, const char* key) {
-    if (!has) throw FormatError(name + ": .npy header has no '" + key + "' field (header: " + h.substr(0, 120) + ")");
+    if (!has) throw FormatError(name + ": .npy header has no '" + key + "' field (header: " + header_excerpt(h) + ")");
   };
   require(out.has_descr, "descr");
   require(out.has_order, "fortran_order");

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <nlohmann/json.hpp>
+#include <tuple>
 
 #include "core/util/atomic_file.h"
 #include "core/util/errors.h"
@@ -108,7 +109,7 @@ SafetensorsFile::SafetensorsFile(const std::string& path) : file_(std::make_shar
   if (!header.is_object()) throw FormatError(path + ": safetensors header is not a JSON object");
   const size_t data_start = 8 + n;
   const size_t data_size = size - data_start;
-  std::vector<std::pair<size_t, size_t>> ranges;
+  std::vector<std::tuple<uint64_t, uint64_t, std::string>> ranges;  // data_offsets and the tensor
   for (auto it = header.begin(); it != header.end(); ++it) {
     const std::string& name = it.key();
     if (name == "__metadata__") {
@@ -151,12 +152,18 @@ SafetensorsFile::SafetensorsFile(const std::string& path) : file_(std::make_shar
     }
     info.begin = data_start + b;
     info.end = data_start + e;
-    ranges.emplace_back(b, e);
+    ranges.emplace_back(b, e, name);
     tensors_[name] = std::move(info);
   }
   std::sort(ranges.begin(), ranges.end());
-  for (size_t i = 1; i < ranges.size(); ++i)
-    if (ranges[i].first < ranges[i - 1].second) throw FormatError(path + ": two tensors' data_offsets overlap");
+  for (size_t i = 1; i < ranges.size(); ++i) {
+    const auto& [b0, e0, n0] = ranges[i - 1];
+    const auto& [b1, e1, n1] = ranges[i];
+    if (b1 < e0) {
+      throw FormatError(path + ": tensors '" + n0 + "' [" + std::to_string(b0) + ", " + std::to_string(e0) + "] and '" + n1 +
+                        "' [" + std::to_string(b1) + ", " + std::to_string(e1) + "] have overlapping data_offsets");
+    }
+  }
 }
 
 const TensorInfo& SafetensorsFile::info(const std::string& name) const {

@@ -1,5 +1,7 @@
 #include "core/model/synthetic_model.h"
 
+#include <cstdio>
+
 #include "core/model/attention_layer.h"
 #include "core/model/embedding.h"
 #include "core/text/word_tokenizer.h"
@@ -32,6 +34,22 @@ void check_tokens(int64_t tokens, const AttentionConfig& c, bool keep_scores) {
   check_map_memory(tokens, int64_t(c.n_heads) * (keep_scores ? 2 : 1));
 }
 
+// Scores beyond float32's range (an input of 1e30, say) turn rows into NaN or garbage that
+// no longer sums to 1; say so instead of returning it.
+void check_finite(const MapRecorder& r, const Map& x) {
+  bool ok = r.output.allFinite();
+  for (const Map& a : r.attention[0]) {
+    if (!ok) break;
+    ok = a.allFinite() && ((a.rowwise().sum().array() - 1.0f).abs() <= 1e-3f).all();
+  }
+  if (!ok) {
+    char largest[32];
+    std::snprintf(largest, sizeof largest, "%g", static_cast<double>(x.cwiseAbs().maxCoeff()));
+    throw InputError(std::string("the attention scores overflowed float32 (the largest input value is ") + largest +
+                     "); scale the input down");
+  }
+}
+
 }  // namespace
 
 AttentionRun run_synthetic(std::string_view sentence, const SyntheticSpec& spec, const RunOptions& options) {
@@ -62,6 +80,7 @@ AttentionRun run_attention_layer(const Map& x, const AttentionWeights& weights, 
   MapRecorder recorder(1, c.n_heads, options.keep_scores);
   ObserverPair both(&recorder, options.observer);
   attention_layer_forward(x, weights, c, 0, &both, options.threads);
+  check_finite(recorder, x);
   AttentionRun run;
   run.tokens = std::move(tokens);
   run.prompt_tokens = run.n_tokens();

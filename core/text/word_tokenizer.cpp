@@ -11,9 +11,13 @@
 namespace hs {
 namespace {
 
-// Words with inner apostrophes, or any single non-space grapheme cluster (\X keeps an emoji
-// with its skin-tone modifier, a ZWJ family or a flag together as one token).
-constexpr const char* kWordPattern = R"([\p{L}\p{M}\p{N}]+(?:['\x{2019}][\p{L}\p{M}\p{N}]+)*|(?!\s)\X)";
+// Words with inner apostrophes, or one non-space character with what belongs to it: combining
+// marks, variation selectors, emoji skin-tone modifiers, zero-width-joined sequences (a ZWJ
+// family), and a pair of regional indicators (a flag). PCRE2 10.42's \X would also glue two
+// adjacent emoji together, so the cluster rule is spelt out.
+constexpr const char* kWordPattern =
+    R"([\p{L}\p{M}\p{N}]+(?:['\x{2019}][\p{L}\p{M}\p{N}]+)*)"
+    R"(|(?:[\x{1F1E6}-\x{1F1FF}]{2}|[^\s])(?:[\p{M}\x{1F3FB}-\x{1F3FF}]|\x{200D}[^\s])*)";
 
 struct CodeDeleter {
   void operator()(pcre2_code* c) const { pcre2_code_free(c); }

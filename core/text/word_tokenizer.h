@@ -1,8 +1,8 @@
 #pragma once
 // The synthetic model's tokenizer: words and punctuation. A word is a run of letters, marks
 // and digits (Unicode classes, via PCRE2), with inner apostrophes kept ("don't", "Priya's");
-// every other non-space grapheme cluster (punctuation, symbols, an emoji with its modifiers) is a
-// token of its own.
+// every other non-space character (punctuation, symbols, an emoji with its modifiers, a flag,
+// a ZWJ sequence) is a token of its own.
 // Invalid UTF-8 is repaired to U+FFFD first, so the labels are always printable.
 #include <string>
 #include <string_view>

@@ -383,6 +383,8 @@ def check_bad_input():
     inf_vals = [0.1] * 40
     inf_vals[0] = float("inf")
     expect_error("inf in input", ["maps", "--input", write("inf.npy", npy_bytes([5, 8], values=inf_vals))], ["inf.npy"])
+    expect_error("input so large the scores overflow", ["maps", "--input", write("huge_values.npy", npy_bytes(
+        [3, 8], values=[1e30] * 24))], ["overflow"])
     big = write("bigT.npy", npy_bytes([40000, 8], data=b"\0" * (40000 * 8 * 4)))
     expect_error("input too long for memory", ["maps", "--input", big, "--heads", "8"], ["limit"])
     expect_error("input over the token limit", ["maps", "--input", write("hugeT.npy", npy_bytes(

@@ -1,0 +1,63 @@
+// The head-count sweep: every divisor of d_model, narrower heads as the count grows, the
+// same parameter count throughout, score rank bounded by the head width.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/analysis/head_sweep.h"
+#include "core/text/word_tokenizer.h"
+#include "core/util/errors.h"
+
+namespace hs {
+namespace {
+
+TEST(HeadSweep, Divisors) {
+  EXPECT_EQ(head_count_divisors(8), (std::vector<int>{1, 2, 4, 8}));
+  EXPECT_EQ(head_count_divisors(12), (std::vector<int>{1, 2, 3, 4, 6, 12}));
+  EXPECT_EQ(head_count_divisors(1), (std::vector<int>{1}));
+  EXPECT_EQ(head_count_divisors(7), (std::vector<int>{1, 7}));
+}
+
+TEST(HeadSweep, ShapeWidthsParamsAndRanks) {
+  const std::vector<std::string> tokens = token_texts(tokenize_words("the keys that Priya left on the table were not hers"));
+  SweepSpec spec;
+  spec.base.d_model = 12;
+  spec.seeds = {0, 1, 2};
+  const std::vector<SweepPoint> points = head_count_sweep(tokens, spec, 2);
+  ASSERT_EQ(points.size(), 6u);
+  const std::vector<int> counts = head_count_divisors(12);
+  for (size_t i = 0; i < points.size(); ++i) {
+    const SweepPoint& p = points[i];
+    EXPECT_EQ(p.n_heads, counts[i]);
+    EXPECT_EQ(p.d_head, 12 / counts[i]);
+    if (i) EXPECT_LT(p.d_head, points[i - 1].d_head) << "d_head must fall as heads grow";
+    EXPECT_EQ(p.param_count, 4 * 144 + 48) << p.n_heads << " heads";
+    EXPECT_LE(p.mean_score_rank, float(p.d_head) + 1e-6f) << p.n_heads << " heads";
+    EXPECT_GT(p.mean_score_rank, 0.0f);
+    EXPECT_GT(p.mean_entropy, 0.0f);
+    EXPECT_LE(p.mean_entropy, std::log(float(tokens.size())) + 1e-5f);
+    EXPECT_GT(p.mean_effective_rank, 0.0f);
+    if (p.n_heads == 1) {
+      EXPECT_EQ(p.mean_head_difference, 0.0f);
+    } else {
+      EXPECT_GT(p.mean_head_difference, 0.0f);
+    }
+  }
+  // Deterministic, whatever the thread count.
+  const std::vector<SweepPoint> again = head_count_sweep(tokens, spec, 1);
+  for (size_t i = 0; i < points.size(); ++i) {
+    EXPECT_EQ(points[i].mean_head_difference, again[i].mean_head_difference);
+    EXPECT_EQ(points[i].mean_entropy, again[i].mean_entropy);
+  }
+}
+
+TEST(HeadSweep, NeedsSeeds) {
+  SweepSpec spec;
+  spec.seeds.clear();
+  EXPECT_THROW(head_count_sweep({"a"}, spec), InputError);
+  spec.seeds = {0};
+  EXPECT_THROW(head_count_sweep({}, spec), InputError);
+}
+
+}  // namespace
+}  // namespace hs

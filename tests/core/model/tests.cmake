@@ -1,0 +1,5 @@
+# core/model: the attention layer's properties and a double-precision reference, shapes and
+# parameter counts, the synthetic model and ModelRequest.
+headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/attention_layer_test.cpp)
+headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/attention_config_test.cpp)
+headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/synthetic_model_test.cpp)
