@@ -49,6 +49,10 @@ HfModel load_hf_folder(const std::string& dir) {
   const std::string name = folder_name(dir);
   if (type == "gpt2") out.model = load_hf_gpt2(config, tensors, name);
   else out.model = load_hf_llama(config, tensors, name);
+  const nlohmann::json bos = config.json().contains("bos_token_id") ? config.json()["bos_token_id"] : nlohmann::json();
+  if (bos.is_number_integer() && bos.get<int64_t>() >= 0 && bos.get<int64_t>() < out.model->info().vocab_size) {
+    out.bos_id = bos.get<int>();
+  }
   const int model_vocab = out.model->info().vocab_size, tok_vocab = out.tokenizer->vocab_size();
   if (tok_vocab > model_vocab) {
     throw FormatError(dir + ": the tokenizer has " + std::to_string(tok_vocab) + " pieces but config.json's vocab_size is " +

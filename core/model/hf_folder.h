@@ -12,6 +12,7 @@ namespace hs {
 struct HfModel {
   std::shared_ptr<const TransformerModel> model;
   std::shared_ptr<const SubwordTokenizer> tokenizer;
+  int bos_id = -1;  // config.json's bos_token_id (GPT-2: <|endoftext|>), -1 when absent
 };
 
 // Throws IoError / FormatError / InputError naming the file, tensor and expectation.

@@ -61,6 +61,8 @@ std::unique_ptr<Prepared> prepare_pretrained(const ModelRequest& request) {
     }
     HfModel hf = load_hf_folder(path);
     std::vector<int> ids = hf.tokenizer->encode(request.sentence);
+    // No text: start from the model's BOS token (GPT-2's <|endoftext|>), as generation from nothing does.
+    if (ids.empty() && hf.bos_id >= 0) ids.push_back(hf.bos_id);
     return std::make_unique<TransformerSession>(hf.model, hf.tokenizer, std::move(ids), request.generate);
   }
   if (!is_file(path)) throw IoError("--model " + path + ": no such file or folder");

@@ -98,7 +98,8 @@ def make_gpt2(folder, vocab, d=32, heads=4, layers=2, positions=64, dtype="F32",
     os.makedirs(folder, exist_ok=True)
     cfg = {"model_type": "gpt2", "architectures": ["GPT2LMHeadModel"], "vocab_size": vocab, "n_embd": d,
            "n_head": heads, "n_layer": layers, "n_positions": positions, "n_ctx": positions, "n_inner": None,
-           "activation_function": "gelu_new", "layer_norm_epsilon": 1e-5, "torch_dtype": "float32"}
+           "activation_function": "gelu_new", "layer_norm_epsilon": 1e-5, "bos_token_id": 50256,
+           "eos_token_id": 50256, "torch_dtype": "float32"}
     json.dump(cfg, open(os.path.join(folder, "config.json"), "w"), indent=1)
     w = save_weights(folder, t, dtype)
     return {k[len(p):]: v for k, v in w.items()}, cfg
@@ -283,7 +284,8 @@ def bytelevel_tokenizer_json(folder, enc_path, bpe_path):
 
 def compare(cli, folder, forward, w, cfg, encode, sentence, generate=0):
     name = "%s %r%s" % (os.path.basename(folder), sentence, " +%d generated" % generate if generate else "")
-    cmd = [cli, "maps", "--model", folder, "--sentence", sentence, "--json", "-"]
+    # sentence None: no --sentence at all; the model starts from config.json's bos_token_id.
+    cmd = [cli, "maps", "--model", folder, "--json", "-"] + (["--sentence", sentence] if sentence is not None else [])
     if generate:
         cmd += ["--generate", str(generate)]
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -291,7 +293,7 @@ def compare(cli, folder, forward, w, cfg, encode, sentence, generate=0):
         print("%s: headscope-cli failed: %s" % (name, proc.stderr.decode().strip()))
         return False
     got = json.loads(proc.stdout)
-    ids = encode(sentence)
+    ids = encode(sentence) if sentence is not None else [cfg["bos_token_id"]]
     if got["token_ids"][:len(ids)] != ids:
         print("%s: token ids differ\n  headscope %s\n  reference %s" % (name, got["token_ids"][:len(ids)], ids))
         return False
@@ -352,6 +354,7 @@ def main():
     for s in TRICKY:
         ok &= compare(cli, folder, gpt2_forward, w, cfg, enc.encode, s)
     ok &= compare(cli, folder, gpt2_forward, w, cfg, enc.encode, "Once upon a time", 8)
+    ok &= compare(cli, folder, gpt2_forward, w, cfg, enc.encode, None, 3)
 
     folder = os.path.join(out, "gpt2-f16")
     w, cfg = make_gpt2(folder, 50257, d=48, heads=6, layers=3, dtype="F16", prefix="transformer.", seed=3)
