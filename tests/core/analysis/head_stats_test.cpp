@@ -27,7 +27,9 @@ TEST(HeadDifference, ZeroDiagonalAndSymmetric) {
     EXPECT_EQ(d(a, a), 0.0f) << "diff(" << a << ", " << a << ")";
     for (int b = 0; b < 4; ++b) {
       EXPECT_EQ(d(a, b), d(b, a)) << a << ", " << b;
-      if (a != b) EXPECT_GT(d(a, b), 0.0f) << a << ", " << b;
+      if (a != b) {
+        EXPECT_GT(d(a, b), 0.0f) << a << ", " << b;
+      }
     }
   }
   // diff(h, h) = 0 when two slots hold the same map.
@@ -60,7 +62,9 @@ TEST(HeadAverage, RowsSumToOneAndEqualTheMean) {
     for (int i = 0; i < avg.rows(); ++i) EXPECT_NEAR(avg.row(i).sum(), 1.0f, 1e-6f) << "row " << i;
     const Map mean = (heads[0] + heads[1] + heads[2] + heads[3]) / 4.0f;
     EXPECT_LE((avg - mean).cwiseAbs().maxCoeff(), 1e-7f);
-    if (causal) EXPECT_EQ(avg(0, 1), 0.0f);
+    if (causal) {
+      EXPECT_EQ(avg(0, 1), 0.0f);
+    }
   }
   const LayerMaps one = synthetic_heads(1);
   EXPECT_EQ(head_average(one), one[0]);

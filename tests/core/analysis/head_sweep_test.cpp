@@ -30,7 +30,9 @@ TEST(HeadSweep, ShapeWidthsParamsAndRanks) {
     const SweepPoint& p = points[i];
     EXPECT_EQ(p.n_heads, counts[i]);
     EXPECT_EQ(p.d_head, 12 / counts[i]);
-    if (i) EXPECT_LT(p.d_head, points[i - 1].d_head) << "d_head must fall as heads grow";
+    if (i) {
+      EXPECT_LT(p.d_head, points[i - 1].d_head) << "d_head must fall as heads grow";
+    }
     EXPECT_EQ(p.param_count, 4 * 144 + 48) << p.n_heads << " heads";
     EXPECT_LE(p.mean_score_rank, float(p.d_head) + 1e-6f) << p.n_heads << " heads";
     EXPECT_GT(p.mean_score_rank, 0.0f);
