@@ -43,6 +43,13 @@ struct DifferencePanelState {
   int pair_a = 0, pair_b = 1;  // pair shown side by side when nothing is hovered
 };
 
+struct ExportPanelState {
+  std::string folder;                       // remembered between exports ("" = current folder)
+  std::string file_name = "headscope.png";  // the extension picks the format
+  bool save_requested = false;              // done by the main loop, outside any ImGui window
+  bool copy_requested = false;              // CSV of the current map to the clipboard
+};
+
 struct WidthPanelState {
   bool log_singular_values = true;
 };
@@ -63,6 +70,7 @@ struct AppState {
   QueryPanelState query;
   DifferencePanelState difference;
   WidthPanelState width;
+  ExportPanelState exporter;
 };
 
 // The app's built-in default (what `headscope` with no flags opens on).

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/render/colour_scale.h"
+
 namespace hs::gui {
 
 ScaleRange scale_range(const ScaleSettings& settings, float max_value) {
@@ -21,8 +23,8 @@ ScaleRange scale_range(const ScaleSettings& settings, float max_value) {
 float scale_unit(const ScaleRange& range, float value, float row_max) {
   switch (range.mode) {
     case ScaleMode::linear:
-      // t = (v - lo) / (hi - lo)
-      return range.hi > range.lo ? (value - range.lo) / (range.hi - range.lo) : 0.0f;
+      // The exporter's rule (core/render/colour_scale.h): t = v / scale_max, lo is always 0.
+      return colour_t(Colormap::viridis, value, range.hi);
     case ScaleMode::log:
       // t = log(v / lo) / log(hi / lo); v <= lo -> 0
       if (!(value > range.lo)) return 0.0f;

@@ -1,7 +1,8 @@
 #pragma once
 // Colour scales: how a weight becomes t in [0, 1] before the colormap lookup (which the
-// shader does with the shared 256-entry table). Linear and log scales share one range across
-// the maps drawn together (one colour bar); per-row normalised divides each row by its max.
+// shader does with the shared 256-entry table). Linear is the exporter's rule
+// (core/render/colour_scale.h: t = v / max over the maps shown together), so the screen
+// matches an export; log and per-row normalised are screen-only views.
 #include <string>
 
 #include "app/gui/app_state.h"

@@ -18,6 +18,7 @@
 
 #include "app/common/model_flags.h"
 #include "app/gui/examples.h"
+#include "app/gui/export_action.h"
 #include "app/gui/gl/gl_heatmap_images.h"
 #include "app/gui/gl/screenshot.h"
 #include "app/gui/panels.h"
@@ -138,6 +139,7 @@ int run(const Options& o, AppState state) {
         if (r->derived) {
           derived = r->derived;
           ui.status.error.clear();
+          ui.status.last_export.clear();
           clamp_selection(state, *derived);
         } else {
           ui.status.error = r->error;
@@ -155,6 +157,7 @@ int run(const Options& o, AppState state) {
       ImGui::NewFrame();
       draw_app(state, ui);
       ImGui::Render();
+      handle_export_requests(state, derived.get(), ui.status);
       int fb_w = 0, fb_h = 0;
       glfwGetFramebufferSize(window, &fb_w, &fb_h);
       glViewport(0, 0, fb_w, fb_h);

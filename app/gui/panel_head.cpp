@@ -64,8 +64,10 @@ void draw_head(AppState& state, const UiContext& ui) {
   head_facts(d, layer, head);
 
   const Map& map = d.run.attention[size_t(layer)][size_t(head)];  // [T, T]
-  const ScaleRange range = scale_range(
-      state.scale, state.scale.ignore_first_column ? d.layer_max_skip_first[size_t(layer)] : d.layer_max[size_t(layer)]);
+  // One head is scaled to its own largest weight, as an export of that head is.
+  const float head_max = state.scale.ignore_first_column && map.cols() > 1 ? map.rightCols(map.cols() - 1).maxCoeff()
+                                                                           : map.maxCoeff();
+  const ScaleRange range = scale_range(state.scale, head_max);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float bar_w = colour_bar_width();
   HeatmapSpec spec;

@@ -46,7 +46,8 @@ void draw_sentence(AppState& state, const UiContext& ui) {
   ImGui::TextDisabled("sentence");
   ImGui::SameLine();
   const bool npy_input = !state.request.input_npy.empty();
-  const float examples_w = ImGui::CalcTextSize("Examples").x + ImGui::GetStyle().FramePadding.x * 2 + ImGui::GetFontSize();
+  const float examples_w = ImGui::CalcTextSize("ExamplesExport...Copy data").x + ImGui::GetStyle().FramePadding.x * 6 +
+                           ImGui::GetStyle().ItemSpacing.x * 2 + 4;
   ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - examples_w - ImGui::GetStyle().ItemSpacing.x);
   if (state.sentence.focus_requested) {
     ImGui::SetKeyboardFocusHere();
@@ -71,6 +72,8 @@ void draw_sentence(AppState& state, const UiContext& ui) {
         }
     ImGui::EndPopup();
   }
+  ImGui::SameLine();
+  draw_export(state, ui);
   draw_token_chips(state, ui);
 }
 

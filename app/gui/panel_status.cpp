@@ -16,7 +16,8 @@ void draw_status(AppState& state, const UiContext& ui) {
   } else if (ui.status.computing) {
     ImGui::TextDisabled("computing...");
   } else if (!ui.status.last_export.empty()) {
-    ImGui::TextDisabled("%s", ui.status.last_export.c_str());
+    if (ui.status.export_failed) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.40f, 1.0f), "%s", ui.status.last_export.c_str());
+    else ImGui::TextColored(ImVec4(0.55f, 0.85f, 0.60f, 1.0f), "%s", ui.status.last_export.c_str());
   } else if (ui.derived) {
     const ModelInfo& info = ui.derived->run.info;
     ImGui::TextDisabled("%s  \xC2\xB7  %d tokens  \xC2\xB7  %d layer%s x %d heads  \xC2\xB7  computed in %.1f ms",

@@ -14,6 +14,7 @@ void draw_query(AppState& state, const UiContext& ui);       // panel_query.cpp
 void draw_difference(AppState& state, const UiContext& ui);  // panel_difference.cpp
 void draw_width(AppState& state, const UiContext& ui);       // panel_width.cpp
 void draw_status(AppState& state, const UiContext& ui);      // panel_status.cpp
+void draw_export(AppState& state, const UiContext& ui);      // panel_export.cpp (buttons + popup)
 void draw_scale_controls(AppState& state);                   // panel_head.cpp (shared toolbar)
 
 // The whole window: sentence on top, model controls on the left, views in tabs, status below.

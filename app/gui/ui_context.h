@@ -46,7 +46,8 @@ struct StatusInfo {
   std::string error;      // last error from the worker ("" when the last request was good)
   bool computing = false;
   double frame_ms = 0;
-  std::string last_export;  // where the last export wrote
+  std::string last_export;  // where the last export wrote, or why it failed
+  bool export_failed = false;
 };
 
 struct Fonts {

@@ -1,6 +1,8 @@
 // The app's non-drawing logic: model rules, colour scales, view data, the background worker.
 #include <gtest/gtest.h>
 
+#include <imgui.h>
+
 #include <cmath>
 
 #include "app/gui/color_scale.h"
@@ -121,6 +123,41 @@ TEST(Worker, NewestWinsErrorsComeBackAsText) {
   ASSERT_TRUE(result.has_value());
   EXPECT_FALSE(result->derived);
   EXPECT_NE(result->error.find("heads (3) must divide d_model (8)"), std::string::npos) << result->error;
+}
+
+}  // namespace
+
+#include <filesystem>
+
+#include "app/gui/export_action.h"
+
+namespace {
+
+TEST(Export, SavesTheCurrentViewAndCopiesCsv) {
+  hs::gui::AppState state = hs::gui::default_app_state();
+  const auto derived = hs::gui::compute_derived(state.request, 1);
+  const std::filesystem::path dir = std::filesystem::path(HEADSCOPE_BINARY_DIR) / "tests" / "app" / "export";
+  std::filesystem::create_directories(dir);
+  state.exporter.folder = dir.string();
+  state.exporter.file_name = "grid.png";
+  state.view = hs::gui::View::heads;
+  hs::gui::StatusInfo status;
+  state.exporter.save_requested = true;
+  hs::gui::handle_export_requests(state, derived.get(), status);
+  EXPECT_FALSE(status.export_failed) << status.last_export;
+  EXPECT_TRUE(std::filesystem::exists(dir / "grid.png"));
+  EXPECT_NE(status.last_export.find("grid.png"), std::string::npos);
+  EXPECT_FALSE(state.exporter.save_requested);
+
+  state.view = hs::gui::View::head;
+  state.head = 1;
+  const std::string csv = hs::gui::current_csv(state, *derived);
+  EXPECT_EQ(csv.rfind("query\\key,", 0), 0u) << csv.substr(0, 40);
+
+  state.exporter.folder = (dir / "missing" / "folder").string();
+  state.exporter.save_requested = true;
+  hs::gui::handle_export_requests(state, derived.get(), status);
+  EXPECT_TRUE(status.export_failed);
 }
 
 }  // namespace
