@@ -23,6 +23,16 @@ Gpt2Model::Gpt2Model(Gpt2Config config, Gpt2Weights weights, ModelInfo info)
   info_.total_params = w_.wte.size() + w_.wpe.size() + config_.n_layers * per_layer + 2 * d + w_.lm_head.size();
 }
 
+Map Gpt2Model::mlp(const Map& x, const Gpt2Layer& L) const {
+  const bool exact = config_.gelu == Gelu::exact;
+  Map m = layer_norm(x, L.ln2_w, L.ln2_b, config_.norm_eps) * L.fc_w;  // [T, inner]
+  m.rowwise() += L.fc_b.transpose();
+  m = m.unaryExpr([exact](float v) { return exact ? 0.5f * v * (1.0f + std::erf(v * 0.70710678f)) : gelu_tanh(v); });
+  Map out = m * L.out_w;  // [T, d]
+  out.rowwise() += L.out_b.transpose();
+  return out;
+}
+
 Map Gpt2Model::forward(const std::vector<int>& ids, Observer* observer, int threads) const {
   const Gpt2Config& c = config_;
   const int T = static_cast<int>(ids.size()), d = c.d_model;
@@ -34,7 +44,6 @@ Map Gpt2Model::forward(const std::vector<int>& ids, Observer* observer, int thre
 
   Map x(T, d);  // [T, d]
   for (int t = 0; t < T; ++t) x.row(t) = w_.wte.row(ids[size_t(t)]) + w_.wpe.row(t);
-  const bool exact = c.gelu == Gelu::exact;
   for (int l = 0; l < c.n_layers; ++l) {
     const Gpt2Layer& L = w_.layers[size_t(l)];
     const Map h = layer_norm(x, L.ln1_w, L.ln1_b, c.norm_eps);
@@ -46,14 +55,31 @@ Map Gpt2Model::forward(const std::vector<int>& ids, Observer* observer, int thre
     out.rowwise() += L.proj_b.transpose();
     if (observer && observer->wants(TensorKind::output, l, -1)) observer->on_tensor(TensorKind::output, l, -1, out);
     x += out;
-    const Map h2 = layer_norm(x, L.ln2_w, L.ln2_b, c.norm_eps);
-    Map m = h2 * L.fc_w;  // [T, inner]
-    m.rowwise() += L.fc_b.transpose();
-    m = m.unaryExpr([exact](float v_) { return exact ? 0.5f * v_ * (1.0f + std::erf(v_ * 0.70710678f)) : gelu_tanh(v_); });
-    Map mo = m * L.out_w;  // [T, d]
-    mo.rowwise() += L.out_b.transpose();
-    x += mo;
+    x += mlp(x, L);
   }
+  return layer_norm(x, w_.lnf_w, w_.lnf_b, c.norm_eps);
+}
+
+Map Gpt2Model::forward_cached(const std::vector<int>& new_ids, KvCache& cache) const {
+  const Gpt2Config& c = config_;
+  const int n = static_cast<int>(new_ids.size()), first = cache.length, d = c.d_model, dh = d / c.n_heads;
+  if (cache.k.empty()) cache.k.assign(size_t(c.n_layers), Map(0, d));
+  if (cache.v.empty()) cache.v.assign(size_t(c.n_layers), Map(0, d));
+  Map x(n, d);  // [n, d]
+  for (int t = 0; t < n; ++t) x.row(t) = w_.wte.row(new_ids[size_t(t)]) + w_.wpe.row(first + t);
+  for (int l = 0; l < c.n_layers; ++l) {
+    const Gpt2Layer& L = w_.layers[size_t(l)];
+    Map qkv = layer_norm(x, L.ln1_w, L.ln1_b, c.norm_eps) * L.attn_w;  // [n, 3d]
+    qkv.rowwise() += L.attn_b.transpose();
+    append_rows(cache.k[size_t(l)], qkv.middleCols(d, d));
+    append_rows(cache.v[size_t(l)], qkv.rightCols(d));
+    const Map ctx = attend_cached(qkv.leftCols(d), cache.k[size_t(l)], cache.v[size_t(l)], c.n_heads, c.n_heads, dh, first);
+    Map out = ctx * L.proj_w;
+    out.rowwise() += L.proj_b.transpose();
+    x += out;
+    x += mlp(x, L);
+  }
+  cache.length += n;
   return layer_norm(x, w_.lnf_w, w_.lnf_b, c.norm_eps);
 }
 

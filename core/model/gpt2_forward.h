@@ -53,9 +53,13 @@ class Gpt2Model : public TransformerModel {
   const ModelInfo& info() const override { return info_; }
   int max_positions() const override { return config_.max_positions; }
   Map forward(const std::vector<int>& ids, Observer* observer, int threads) const override;
+  Map forward_cached(const std::vector<int>& new_ids, KvCache& cache) const override;
   Map logits(const Map& hidden) const override;
 
  private:
+  // act(LayerNorm_2(x) W_fc + b_fc) W_out + b_out: [T, d] -> [T, d].
+  Map mlp(const Map& x, const Gpt2Layer& L) const;
+
   Gpt2Config config_;
   Gpt2Weights w_;
   ModelInfo info_;

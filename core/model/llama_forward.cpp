@@ -75,6 +75,33 @@ Map LlamaModel::forward(const std::vector<int>& ids, Observer* observer, int thr
   return rms_norm(x, w_.final_norm, c.norm_eps);
 }
 
+Map LlamaModel::forward_cached(const std::vector<int>& new_ids, KvCache& cache) const {
+  const LlamaConfig& c = config_;
+  const int n = static_cast<int>(new_ids.size()), first = cache.length;
+  if (cache.k.empty()) cache.k.assign(size_t(c.n_layers), Map(0, Eigen::Index(c.n_kv_heads) * c.d_head));
+  if (cache.v.empty()) cache.v.assign(size_t(c.n_layers), Map(0, Eigen::Index(c.n_kv_heads) * c.d_head));
+  Map x(n, c.d_model);  // [n, d]
+  for (int t = 0; t < n; ++t) x.row(t) = w_.embedding.row(new_ids[size_t(t)]);
+  for (int l = 0; l < c.n_layers; ++l) {
+    const LlamaLayer& L = w_.layers[size_t(l)];
+    const Map h = rms_norm(x, L.attn_norm, c.norm_eps);
+    Map q = project(h, L.wq, L.bq);  // [n, H*dh]
+    Map k = project(h, L.wk, L.bk);  // [n, G*dh]
+    apply_rope(q, c.n_heads, c.d_head, c.rope_theta, c.rope, first);
+    apply_rope(k, c.n_kv_heads, c.d_head, c.rope_theta, c.rope, first);
+    append_rows(cache.k[size_t(l)], k);
+    append_rows(cache.v[size_t(l)], project(h, L.wv, L.bv));
+    const Map ctx = attend_cached(q, cache.k[size_t(l)], cache.v[size_t(l)], c.n_heads, c.n_kv_heads, c.d_head, first);
+    x += project(ctx, L.wo, L.bo);
+    const Map h2 = rms_norm(x, L.ffn_norm, c.norm_eps);
+    Map gate = h2 * L.w1.transpose();  // [n, hidden]
+    gate = gate.unaryExpr([](float g) { return silu(g); }).cwiseProduct(h2 * L.w3.transpose());
+    x += gate * L.w2.transpose();
+  }
+  cache.length += n;
+  return rms_norm(x, w_.final_norm, c.norm_eps);
+}
+
 Map LlamaModel::logits(const Map& hidden) const {
   const Map& cls = w_.classifier.size() > 0 ? w_.classifier : w_.embedding;  // [vocab, d]
   return hidden * cls.transpose();                                         // [n, vocab]

@@ -56,6 +56,7 @@ class LlamaModel : public TransformerModel {
   const ModelInfo& info() const override { return info_; }
   int max_positions() const override { return config_.max_positions; }
   Map forward(const std::vector<int>& ids, Observer* observer, int threads) const override;
+  Map forward_cached(const std::vector<int>& new_ids, KvCache& cache) const override;
   Map logits(const Map& hidden) const override;
   const LlamaConfig& config() const { return config_; }
 

@@ -11,6 +11,13 @@
 
 namespace hs {
 
+// Keys and values of the positions seen so far, per layer, for incremental greedy decoding:
+// k[l], v[l]: [length, G*dh] (keys after RoPE).
+struct KvCache {
+  std::vector<Map> k, v;
+  int length = 0;
+};
+
 class TransformerModel {
  public:
   virtual ~TransformerModel() = default;
@@ -20,6 +27,9 @@ class TransformerModel {
   virtual int max_positions() const = 0;
   // ids: T token ids (each < vocab) -> final normalised hidden states [T, d_model].
   virtual Map forward(const std::vector<int>& ids, Observer* observer, int threads) const = 0;
+  // Runs only the new tokens, attending to the cached positions too, and appends their keys and
+  // values: the same hidden states as forward() on the whole sequence, without the maps.
+  virtual Map forward_cached(const std::vector<int>& new_ids, KvCache& cache) const = 0;
   // hidden [n, d_model] -> next-token logits [n, vocab].
   virtual Map logits(const Map& hidden) const = 0;
 };

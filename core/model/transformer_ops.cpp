@@ -53,6 +53,29 @@ void apply_rope(Map& m, int n_heads, int dh, float base, RopePairs pairs, int fi
   }
 }
 
+Map attend_cached(const Map& q, const Map& k, const Map& v, int n_heads, int n_kv_heads, int dh, int first_pos) {
+  const int n = static_cast<int>(q.rows()), group = n_heads / n_kv_heads;
+  const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
+  Map out(n, Eigen::Index(n_heads) * dh);
+  for (int h = 0; h < n_heads; ++h) {
+    const int g = h / group;
+    for (int i = 0; i < n; ++i) {
+      const int visible = first_pos + i + 1;  // keys 0 .. first_pos + i
+      Eigen::RowVectorXf s = (q.block(i, h * dh, 1, dh) * scale) * k.block(0, g * dh, visible, dh).transpose();
+      s = (s.array() - s.maxCoeff()).exp().matrix();
+      s /= s.sum();
+      out.block(i, h * dh, 1, dh) = s * v.block(0, g * dh, visible, dh);
+    }
+  }
+  return out;
+}
+
+void append_rows(Map& cache, const Map& rows) {
+  const Eigen::Index old = cache.rows();
+  cache.conservativeResize(old + rows.rows(), rows.cols());
+  cache.bottomRows(rows.rows()) = rows;
+}
+
 float silu(float x) { return x / (1.0f + std::exp(-x)); }
 
 float gelu_tanh(float x) {

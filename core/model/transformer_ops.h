@@ -23,6 +23,14 @@ enum class RopePairs { adjacent, half };
 //   a' = a cos(theta) - b sin(theta),  b' = a sin(theta) + b cos(theta)
 void apply_rope(Map& m, int n_heads, int dh, float base, RopePairs pairs, int first_pos = 0);
 
+// Causal attention of n new queries at positions first_pos .. first_pos+n-1 over all keys so far
+// (incremental decoding, no observer): q [n, H*dh], k and v [first_pos+n, G*dh] -> [n, H*dh].
+// Query head h reads key/value head h / (H/G); query at position p sees keys 0..p.
+Map attend_cached(const Map& q, const Map& k, const Map& v, int n_heads, int n_kv_heads, int dh, int first_pos);
+
+// Appends rows to a cache matrix (keys or values of new positions).
+void append_rows(Map& cache, const Map& rows);
+
 // SiLU (swish): x * sigmoid(x).
 float silu(float x);
 

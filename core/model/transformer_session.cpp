@@ -31,19 +31,21 @@ TransformerSession::TransformerSession(std::shared_ptr<const TransformerModel> m
   check_map_memory(total, int64_t(info.n_layers) * info.n_heads);
 }
 
-std::vector<int> TransformerSession::continue_greedily(int threads) const {
+std::vector<int> TransformerSession::continue_greedily() const {
   std::vector<int> ids = prompt_;
+  if (generate_ == 0) return ids;
+  KvCache cache;  // each step runs only the newest token against the cached keys and values
+  Map hidden = model_->forward_cached(prompt_, cache);  // [T, d]
   for (int g = 0; g < generate_; ++g) {
-    const Map hidden = model_->forward(ids, nullptr, threads);                 // [T, d]
-    const Map last = model_->logits(hidden.bottomRows(1));                     // [1, vocab]
-    ids.push_back(argmax_rows(last)[0]);
+    ids.push_back(argmax_rows(model_->logits(hidden.bottomRows(1)))[0]);  // logits [1, vocab]
+    if (g + 1 < generate_) hidden = model_->forward_cached({ids.back()}, cache);
   }
   return ids;
 }
 
 AttentionRun TransformerSession::run(const RunOptions& options) const {
   const ModelInfo& info = model_->info();
-  const std::vector<int> ids = continue_greedily(options.threads);
+  const std::vector<int> ids = continue_greedily();
   const int T = static_cast<int>(ids.size());
 
   MapRecorder recorder(info.n_layers, info.n_heads, options.keep_scores);

@@ -20,8 +20,9 @@ class TransformerSession : public Prepared {
 
   AttentionRun run(const RunOptions& options) const override;
 
-  // Greedy continuation only (no maps): prompt followed by `generate` argmax tokens.
-  std::vector<int> continue_greedily(int threads) const;
+  // Greedy continuation only (no maps, incremental with a key/value cache): the prompt followed
+  // by `generate` argmax tokens.
+  std::vector<int> continue_greedily() const;
 
  private:
   std::shared_ptr<const TransformerModel> model_;
