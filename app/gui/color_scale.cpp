@@ -58,10 +58,10 @@ std::string scale_caption(const ScaleRange& range) {
   std::string s;
   switch (range.mode) {
     case ScaleMode::linear: s = "weight"; break;
-    case ScaleMode::log: s = "weight (log)"; break;
-    case ScaleMode::row_normalised: s = "share of row max"; break;
+    case ScaleMode::log: s = "log weight"; break;
+    case ScaleMode::row_normalised: s = "row share"; break;
   }
-  if (range.skip_first_column) s += ", 1st key ignored";
+  if (range.skip_first_column) s += "\nkey 0 out";
   return s;
 }
 

@@ -53,6 +53,7 @@ std::shared_ptr<Derived> compute_derived(const ModelRequest& request, int thread
 std::shared_ptr<const Sweep> compute_sweep(const ModelRequest& request, const std::vector<std::string>& tokens) {
   auto sweep = std::make_shared<Sweep>();
   sweep->d_model = request.attention.d_model;
+  sweep->masked = request.attention.causal || request.attention.window >= 0;
   if (!request.model_path.empty() || !request.weights.empty() || !request.input_npy.empty()) {
     sweep->note = "The head-count sweep re-initialises a synthetic layer at every head count, so it runs for the "
                   "synthetic model on a sentence only.";

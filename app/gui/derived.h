@@ -22,6 +22,7 @@ struct Sweep {
   bool available = false;
   std::string note;  // why it is missing, or what it averages over
   int d_model = 0;
+  bool masked = false;  // causal or windowed: masked score cells are 0 in the SVD, so rank can exceed d_head
   std::vector<SweepPoint> points;  // one per head count dividing d_model
 };
 

@@ -23,6 +23,7 @@
 #include "app/gui/gl/screenshot.h"
 #include "app/gui/panels.h"
 #include "app/gui/selection.h"
+#include "app/gui/settings.h"
 #include "app/gui/theme.h"
 #include "app/gui/worker.h"
 #include "core/util/errors.h"
@@ -107,6 +108,7 @@ int run(const Options& o, AppState state) {
     }
   }
   io.IniFilename = ini_path.empty() ? nullptr : ini_path.c_str();
+  register_settings(&state);
   UiContext ui;
   ui.fonts = load_fonts(scale);
   apply_style(scale);

@@ -144,7 +144,11 @@ void draw_grid(AppState& state, const UiContext& ui) {
   if (state.grid.all_layers && layers > 1) draw_all_layers(state, ui, area);
   else draw_layer_grid(state, ui, area);
   ImGui::SetCursorScreenPos(ImVec2(start.x + area.x + 12, start.y));
-  draw_colour_bar(ui, layer_range(state, d, state.layer), state.scale.colormap, ImVec2(bar_w, std::min(area.y, 420.0f)));
+  ImGui::BeginGroup();
+  const ScaleRange range = layer_range(state, d, state.layer);
+  ImGui::TextDisabled("%s", scale_caption(range).c_str());
+  draw_colour_bar(ui, range, state.scale.colormap, ImVec2(bar_w, std::min(area.y - ImGui::GetFontSize() * 2, 420.0f)));
+  ImGui::EndGroup();
 }
 
 }  // namespace hs::gui

@@ -29,8 +29,10 @@ void head_picker(AppState& state, const Derived& d) {
 void head_facts(const Derived& d, int layer, int head) {
   const HeadSpectrum& s = d.spectrum[size_t(layer)][size_t(head)];
   const int group = heads_per_group(d.run.info);
-  ImGui::TextDisabled("mean row entropy %.2f nats  \xC2\xB7  score rank %d (head width %d)%s", double(s.mean_entropy),
-                      s.score_rank, d.run.info.d_head, group > 1 ? format("  \xC2\xB7  key/value head %d", head / group).c_str() : "");
+  const bool masked = d.run.info.causal || d.run.info.window >= 0;
+  ImGui::TextDisabled("mean row entropy %.2f nats  \xC2\xB7  score rank %d (head width %d%s)%s", double(s.mean_entropy),
+                      s.score_rank, d.run.info.d_head, masked ? "; the mask's zeros lift the rank" : "",
+                      group > 1 ? format("  \xC2\xB7  key/value head %d", head / group).c_str() : "");
 }
 
 }  // namespace

@@ -56,6 +56,9 @@ void draw_shape(AppState& state) {
     help_marker(heads_rule_text(c.d_model).c_str());
     const int h = option_buttons("heads", head_count_options(c.d_model), c.n_heads, width);
     if (h > 0) set_heads(c, h);
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextDisabled("only divisors of %d: each head gets d_model / heads dimensions", c.d_model);
+    ImGui::PopTextWrapPos();
   } else {
     int heads = c.n_heads, d_head = c.d_head;
     ImGui::SetNextItemWidth(width * 0.5f);

@@ -65,7 +65,9 @@ void draw_spectra(const AppState& state, const Derived& d, ImVec2 size) {
   ChartSpec spec;
   spec.title = "singular values of each head's score matrix S = Q K^T / \xE2\x88\x9A" "d_head";
   spec.log_y = true;
-  spec.x_caption = "singular value index (values at the floor are numerically zero)";
+  const bool masked = d.run.info.causal || d.run.info.window >= 0;
+  spec.x_caption = masked ? "index (mask on: masked cells count as 0, so the bound d_head does not hold)"
+                          : "singular value index (values at the floor are numerically zero)";
   for (int i = 1; i <= tokens; ++i) spec.x_labels.push_back(std::to_string(i));
   if (d_head < tokens) {
     spec.marker_x = float(d_head);

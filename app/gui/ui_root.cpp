@@ -48,6 +48,27 @@ void draw_views(AppState& state, const UiContext& ui) {
   ImGui::EndTabBar();
 }
 
+// A thin invisible window on the sidebar's right edge: drag it to resize the sidebar.
+void draw_splitter(AppState& state, ImVec2 pos, float height, float unit) {
+  const float w = 8.0f;
+  ImGui::SetNextWindowPos(ImVec2(pos.x - w * 0.5f, pos.y));
+  ImGui::SetNextWindowSize(ImVec2(w, height));
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
+  ImGui::PushStyleColor(ImGuiCol_WindowBg, ImVec4(0, 0, 0, 0));
+  if (ImGui::Begin("##splitter", nullptr, kFixed & ~ImGuiWindowFlags_NoBringToFrontOnFocus)) {
+    ImGui::InvisibleButton("splitter", ImVec2(w, height));
+    if (ImGui::IsItemHovered() || ImGui::IsItemActive()) {
+      ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeEW);
+      ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(pos.x - 1, pos.y), ImVec2(pos.x + 2, pos.y + height),
+                                                accent_colour(0.6f));
+    }
+    if (ImGui::IsItemActive()) state.sidebar_width = std::clamp(state.sidebar_width + ImGui::GetIO().MouseDelta.x / unit, 220.0f, 900.0f);
+  }
+  ImGui::End();
+  ImGui::PopStyleColor();
+  ImGui::PopStyleVar();
+}
+
 }  // namespace
 
 void handle_shortcuts(AppState& state, const UiContext& ui) {
@@ -91,6 +112,7 @@ void draw_app(AppState& state, const UiContext& ui) {
   ImGui::SetNextWindowSize(ImVec2(side_w, middle_h));
   if (ImGui::Begin("##model", nullptr, kFixed & ~ImGuiWindowFlags_NoScrollbar)) draw_model(state, ui);
   ImGui::End();
+  draw_splitter(state, ImVec2(vp->WorkPos.x + side_w, vp->WorkPos.y + top_h), middle_h, f / 17.0f);
 
   ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + side_w, vp->WorkPos.y + top_h));
   ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x - side_w, middle_h));

@@ -13,10 +13,13 @@ std::vector<std::string> width_summary(const Sweep& sweep) {
   if (same_params)
     lines.push_back(format("Parameters: %s at every head count. Splitting d_model into heads re-slices the same weights.",
                            format_count(first.param_count).c_str()));
-  lines.push_back(format("Score rank: a head of width d_head has score rank at most d_head. Measured: %.1f with %d head%s "
-                         "(d_head %d), %.1f with %d heads (d_head %d).",
+  lines.push_back(format("Score rank: Q K^T of a head of width d_head has rank at most d_head. Measured: %.1f with %d head%s "
+                         "(d_head %d), %.1f with %d heads (d_head %d).%s",
                          double(first.mean_score_rank), first.n_heads, first.n_heads == 1 ? "" : "s", first.d_head,
-                         double(last.mean_score_rank), last.n_heads, last.d_head));
+                         double(last.mean_score_rank), last.n_heads, last.d_head,
+                         sweep.masked ? " With a mask on, masked cells enter the SVD as 0, which breaks the bound: "
+                                        "turn the mask off to see it."
+                                      : ""));
   if (sweep.points.size() >= 3) {
     const SweepPoint& two = sweep.points[1];
     const float narrow = last.mean_head_difference, wide = two.mean_head_difference;
