@@ -35,7 +35,7 @@ using namespace hs::gui;
 struct Options {
   hs::ModelFlags model;
   std::string screenshot;
-  int frames = 3;
+  int frames = 0;  // 0: with --screenshot 3, else until the window is closed
   std::string view = "heads";
   std::string colormap = "viridis";
   std::string scale = "linear";
@@ -176,7 +176,8 @@ int run(const Options& o, AppState state) {
       const auto now = std::chrono::steady_clock::now();
       ui.status.frame_ms = std::chrono::duration<double, std::milli>(now - last).count();
       last = now;
-      if (shot && frame >= o.frames) {
+      if (!shot && o.frames > 0 && frame >= o.frames) break;
+      if (shot && frame >= (o.frames > 0 ? o.frames : 3)) {
         std::string error;
         if (!write_screenshot(o.screenshot, fb_w, fb_h, report, error)) {
           std::cerr << "error: " << error << "\n";
@@ -206,7 +207,7 @@ int main(int argc, char** argv) {
   Options o;
   hs::add_model_flags(app, o.model);
   app.add_option("--screenshot", o.screenshot, "Render --frames frames, write the window to this PNG and exit");
-  app.add_option("--frames", o.frames, "Frames to render before the screenshot")->capture_default_str();
+  app.add_option("--frames", o.frames, "Frames to render before the screenshot (default 3), or before exiting without one");
   app.add_option("--view", o.view, "Tab to open: heads, head, query, difference, width")
       ->check(CLI::IsMember({"heads", "head", "query", "difference", "width"}))->capture_default_str();
   app.add_option("--colormap", o.colormap, "viridis, magma, gray or cividis")->capture_default_str();

@@ -157,3 +157,24 @@ TEST(Screenshot, BadSettingsStillOpenAndNameTheProblem) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Window, LayoutPersistsUnderXdgConfigHomeNotTheWorkingFolder) {
+  const fs::path dir = fs::path(HEADSCOPE_BINARY_DIR) / "tests" / "gl" / "out" / "persist";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "cwd");
+  const std::string cmd = "cd " + quote((dir / "cwd").string()) + " && XDG_CONFIG_HOME=" + quote((dir / "config").string()) +
+                          " " + HEADSCOPE_XVFB_RUN + " -a -s '-screen 0 1920x1080x24' " + HEADSCOPE_APP +
+                          " --frames 3 2>/dev/null";
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  const fs::path ini = dir / "config" / "headscope" / "imgui.ini";
+  ASSERT_TRUE(fs::exists(ini));
+  std::ifstream in(ini);
+  const std::string text((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_NE(text.find("[headscope][prefs]"), std::string::npos) << text;
+  EXPECT_NE(text.find("colormap=viridis"), std::string::npos) << text;
+  EXPECT_TRUE(fs::is_empty(dir / "cwd")) << "nothing may be written to the working folder";
+}
+
+}  // namespace
