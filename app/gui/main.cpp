@@ -40,6 +40,7 @@ struct Options {
   std::string colormap = "viridis";
   std::string scale = "linear";
   int layer = 0, head = 0;
+  bool all_layers = false;
   int width = 1600, height = 1000;
 };
 
@@ -64,6 +65,7 @@ AppState initial_state(const Options& o) {
   if (o.scale == "log") s.scale.mode = ScaleMode::log;
   if (o.scale == "row") s.scale.mode = ScaleMode::row_normalised;
   s.layer = o.layer, s.head = o.head;
+  s.grid.all_layers = o.all_layers;
   return s;
 }
 
@@ -215,6 +217,7 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"linear", "log", "row"}))->capture_default_str();
   app.add_option("--layer", o.layer, "Selected layer")->capture_default_str();
   app.add_option("--head", o.head, "Selected head")->capture_default_str();
+  app.add_flag("--all-layers", o.all_layers, "Heads tab: the layers x heads overview");
   app.add_option("--width", o.width, "Window width (unscaled pixels)")->check(CLI::Range(320, 8192))->capture_default_str();
   app.add_option("--height", o.height, "Window height (unscaled pixels)")->check(CLI::Range(240, 8192))->capture_default_str();
   try {

@@ -130,8 +130,9 @@ void draw_grid(AppState& state, const UiContext& ui) {
     ImGui::Checkbox("all layers", &state.grid.all_layers);
     if (!state.grid.all_layers) {
       ImGui::SameLine();
-      ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
-      ImGui::SliderInt("layer", &state.layer, 0, layers - 1);
+      ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.5f);
+      ImGui::InputInt("layer", &state.layer);
+      state.layer = std::clamp(state.layer, 0, layers - 1);
     }
   }
   const int group = heads_per_group(d.run.info);

@@ -122,10 +122,13 @@ void draw_mask_and_seed(AppState& state) {
 void draw_pretrained_info(const UiContext& ui) {
   if (!ui.derived) return;
   const ModelInfo& info = ui.derived->run.info;
+  if (ui.fonts.heading) ImGui::PushFont(ui.fonts.heading);
   ImGui::TextWrapped("%s", info.name.c_str());
-  ImGui::Text("d_model %d, %d layers, %d heads (%d key/value), head width %d", info.d_model, info.n_layers,
-              info.n_heads, info.n_kv_heads, info.d_head);
-  ImGui::Text("parameters: %s", format_count(info.total_params).c_str());
+  if (ui.fonts.heading) ImGui::PopFont();
+  ImGui::TextWrapped("d_model %d, %d layer%s, %d heads (%d key/value, %s)", info.d_model, info.n_layers,
+                     info.n_layers == 1 ? "" : "s", info.n_heads, info.n_kv_heads, kv_kind(info.n_kv_heads, info.n_heads));
+  ImGui::TextWrapped("whole model: %s parameters", format_count(info.total_params).c_str());
+  if (info.vocab_size > 0) ImGui::TextWrapped("vocabulary: %s tokens", format_count(info.vocab_size).c_str());
 }
 
 }  // namespace
@@ -136,32 +139,36 @@ void draw_model(AppState& state, const UiContext& ui) {
   const AttentionConfig& c = state.request.attention;
   if (!synthetic) {
     draw_pretrained_info(ui);
-    ImGui::TextDisabled("The shape comes from the file; the controls below apply to the synthetic model.");
-    if (ImGui::Button("Back to the synthetic model")) state.request.model_path.clear(), state.request.weights.clear();
-    ImGui::Separator();
+    if (ui.derived) {
+      const ModelInfo& info = ui.derived->run.info;
+      const float half = ImGui::GetContentRegionAvail().x * 0.5f;
+      big_number(ui, "head width", std::to_string(info.d_head), "d_head of every attention head in this model");
+      ImGui::SameLine(half);
+      big_number(ui, "attention parameters", format_count(info.param_count), "Q, K, V and output projections of one layer");
+    }
+    ImGui::Spacing();
+    ImGui::TextDisabled("The shape comes from the file.");
+    if (ImGui::Button("Switch to the synthetic model")) state.request.model_path.clear(), state.request.weights.clear();
+    return;
   }
-  ImGui::BeginDisabled(!synthetic);
   draw_shape(state);
   ImGui::Spacing();
-  ImGui::EndDisabled();
 
   // Always visible: the numbers the lesson is about.
   const float half = ImGui::GetContentRegionAvail().x * 0.5f;
-  const int64_t params = ui.derived ? ui.derived->run.info.param_count : attention_param_count(c);
   big_number(ui, "head width", std::to_string(c.head_width()), "d_head: dimensions each head's queries and keys live in");
   ImGui::SameLine(half);
-  big_number(ui, "parameters", format_count(params),
+  big_number(ui, "parameters", format_count(attention_param_count(c)),
              "Learned numbers in Q, K, V and output weights and biases: 4 d^2 + 4 d. Splitting d_model into "
              "more heads does not change it.");
   if (!c.decoupled_width() && c.kv_heads() == c.n_heads)
     ImGui::TextDisabled("4 d\xC2\xB2 + 4 d, the same for every head count");
+  else if (c.kv_heads() < c.n_heads)
+    ImGui::TextDisabled("fewer key/value heads: smaller K and V projections");
   ImGui::Separator();
-
-  ImGui::BeginDisabled(!synthetic);
   draw_groups(state);
   ImGui::Separator();
   draw_mask_and_seed(state);
-  ImGui::EndDisabled();
 }
 
 }  // namespace hs::gui
