@@ -25,6 +25,7 @@ struct MapsOptions {
   int threads = 0;
   int query = 0;
   int layer = 0;
+  CLI::Option* json_option = nullptr;
   CLI::Option* repeat_option = nullptr;
   CLI::Option* threads_option = nullptr;
 };
@@ -38,6 +39,7 @@ double median(std::vector<double> v) {
 }
 
 int run_maps(const MapsOptions& o) {
+  if (o.json_option->count() > 0 && o.json.empty()) throw InputError("--json needs a file name, or '-' for standard output");
   if (o.repeat_option->count() > 0 && o.repeat < 1) throw InputError("--repeat (" + std::to_string(o.repeat) + ") must be 1 or more");
   if (o.repeat > kMaxRepeat) throw InputError("--repeat (" + std::to_string(o.repeat) + ") exceeds the limit of " + std::to_string(kMaxRepeat));
   if (o.threads_option->count() > 0 && o.threads < 1) {
@@ -86,7 +88,7 @@ Command add_maps_command(CLI::App& app) {
   auto options = std::make_shared<MapsOptions>();
   CLI::App* sub = app.add_subcommand("maps", "Run the engine and write every head's attention map as JSON");
   add_model_flags(*sub, options->model);
-  sub->add_option("--json", options->json, "Write the maps as JSON to FILE ('-' for standard output)");
+  options->json_option = sub->add_option("--json", options->json, "Write the maps as JSON to FILE ('-' for standard output)");
   options->repeat_option = sub->add_option("--repeat", options->repeat, "Run the computation N times and report the median engine time");
   options->threads_option = sub->add_option("--threads", options->threads, "Cap the engine's threads (default: all cores)");
   sub->add_option("--query", options->query, "Text report: the query token whose row to show per head")->capture_default_str();

@@ -1,5 +1,6 @@
 // headscope-cli: the engine from a terminal or a script (../shared/CLI_CONTRACT.md).
 // Exit codes: 0 success, 1 bad input or file (hs::Error), 2 bad command line.
+#include <csignal>
 #include <cstdio>
 #include <exception>
 #include <iostream>
@@ -22,6 +23,9 @@ std::string one_line(std::string s) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A reader that goes away (`headscope-cli maps --json - | head`) is a write error reported
+  // on stderr with exit 1, not death by SIGPIPE.
+  std::signal(SIGPIPE, SIG_IGN);
   CLI::App app{"headscope-cli: every attention head's map, from the command line"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("headscope ") + HEADSCOPE_VERSION);

@@ -1,6 +1,7 @@
 #include "core/model/model_request.h"
 
 #include "core/io/npy.h"
+#include "core/model/attention_layer.h"
 #include "core/model/attention_weights.h"
 #include "core/model/embedding.h"
 #include "core/model/mha_weights_file.h"
@@ -89,6 +90,7 @@ std::unique_ptr<Prepared> prepare(const ModelRequest& req) {
   if (int64_t(tokens.size()) > kMaxTokens) {
     throw InputError("the sentence has " + std::to_string(tokens.size()) + " tokens; the limit is " + std::to_string(kMaxTokens));
   }
+  check_map_memory(int64_t(tokens.size()), c.n_heads);  // before the [T, d_model] embedding is allocated
   Map x = embed_tokens(tokens, c.d_model, req.seed);
   return std::make_unique<PreparedLayer>(std::move(tokens), std::move(x), std::move(w), c, kind);
 }

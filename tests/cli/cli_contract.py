@@ -284,10 +284,34 @@ def check_json_file_atomic():
         if os.listdir(ro):
             fail(f"files left in the read-only folder: {os.listdir(ro)}")
     os.chmod(ro, stat.S_IRWXU)
+    # A read-only filesystem (unwritable even for root): no file, no temporary file.
+    expect_error("--json on a read-only filesystem", ["maps", "--sentence", "a", "--json", "/proc/hs_test.json"],
+                 ["/proc/hs_test.json"])
+    if os.path.exists("/dev/full"):
+        expect_error("--json to a full device", ["maps", "--sentence", "a b c", "--json", "/dev/full"], ["/dev/full"])
     # A device is written in place, never replaced (as root a rename would replace /dev/null).
     expect_ok("--json /dev/null", ["maps", "--sentence", "a", "--json", "/dev/null"])
     if not stat.S_ISCHR(os.stat("/dev/null").st_mode):
         fail("--json /dev/null replaced the device with a regular file")
+
+
+def check_closed_stdout():
+    """A reader that stops early: an error exit, not death by SIGPIPE."""
+    global passed
+    p = subprocess.Popen([CLI, "maps", "--sentence", " ".join(["word"] * 400), "--heads", "8", "--json", "-"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    p.stdout.read(10)
+    p.stdout.close()
+    err = p.stderr.read().decode("utf-8", "replace")
+    rc = p.wait(timeout=120)
+    if rc < 0:
+        fail(f"maps --json - into a closed pipe: killed by signal {-rc}")
+    elif rc == 0:
+        fail("maps --json - into a closed pipe: exit 0 although the JSON was not written")
+    elif not err.startswith("error:"):
+        fail(f"maps --json - into a closed pipe: stderr {err!r}")
+    else:
+        passed += 1
 
 
 def check_help():
@@ -328,6 +352,7 @@ def check_bad_input():
     expect_error("repeat 0", S + ["--repeat", "0"], ["repeat"])
     expect_error("repeat negative", S + ["--repeat", "-3"], ["repeat"])
     expect_error("threads 0", S + ["--threads", "0"], ["threads"])
+    expect_error("--json with an empty name", S + ["--json", ""], ["--json"])
     expect_error("query out of range", S + ["--query", "3"], ["query", "3"])
     expect_error("layer out of range", S + ["--layer", "1"], ["layer", "1"])
     # Sentences.
@@ -473,6 +498,7 @@ def main():
     check_help()
     check_maps_json()
     check_json_file_atomic()
+    check_closed_stdout()
     check_bad_input()
     shutil.rmtree(WORK, ignore_errors=True)
     print(f"{passed} checks passed, {len(failures)} failed")
