@@ -86,16 +86,19 @@ def torch_mask(T, causal, window):
     return hidden
 
 
-def check_case(cli, work, idx, d, H, T, causal=False, window=None, scale=1.0):
+def check_case(cli, work, idx, d, H, T, causal=False, window=None, scale=1.0, bias=True):
     failures_before = len(failures)
     name = f"case {idx}: d_model={d} heads={H} d_head={d // H} T={T}" + (" causal" if causal else "") + (
-        f" window={window}" if window is not None else "") + (f" input_scale={scale}" if scale != 1.0 else "")
+        f" window={window}" if window is not None else "") + (f" input_scale={scale}" if scale != 1.0 else "") + (
+        "" if bias else " bias=False")
     torch.manual_seed(1000 + idx)
-    m = torch.nn.MultiheadAttention(d, H, batch_first=True)
-    with torch.no_grad():
-        m.in_proj_bias.uniform_(-0.5, 0.5)   # torch initialises biases to 0; make them count
-        m.out_proj.bias.uniform_(-0.5, 0.5)
-    m.eval()
+    m = torch.nn.MultiheadAttention(d, H, batch_first=True, bias=bias)
+    if bias:
+        with torch.no_grad():
+            m.in_proj_bias.uniform_(-0.5, 0.5)   # torch initialises biases to 0; make them count
+            m.out_proj.bias.uniform_(-0.5, 0.5)
+    # Left in its default (training) mode, as the contract calls it; dropout is 0. (torch 1.13's
+    # eval-mode fast path also crashes on bias=False layers.)
     x = torch.randn(1, T, d) * scale
     with torch.no_grad():
         out, att = m(x, x, x, need_weights=True, average_attn_weights=False, attn_mask=torch_mask(T, causal, window))
@@ -134,8 +137,9 @@ def check_case(cli, work, idx, d, H, T, causal=False, window=None, scale=1.0):
     for k, v in want_cfg.items():
         if cfg.get(k) != v or (k == "causal" and not isinstance(cfg.get(k), bool)):
             fail(f"{name}: config['{k}'] = {cfg.get(k)!r}; expected {v!r}")
-    if j["param_count"] != 4 * d * d + 4 * d:
-        fail(f"{name}: param_count {j['param_count']}; expected 4 d^2 + 4 d = {4 * d * d + 4 * d}")
+    want_params = sum(p.numel() for p in m.parameters())  # torch's own count: 4 d^2 (+ 4 d with biases)
+    if j["param_count"] != want_params or want_params != 4 * d * d + (4 * d if bias else 0):
+        fail(f"{name}: param_count {j['param_count']}; torch counts {want_params}")
     if j["tokens"] != [str(t) for t in range(T)]:
         fail(f"{name}: tokens {j['tokens'][:5]}...; expected '0', '1', ... ({T} of them)")
 
@@ -240,6 +244,7 @@ def main():
     check_case(cli, work, base + 2, 12, 3, 12, causal=True, window=3)
     check_case(cli, work, base + 3, 8, 8, 9, causal=True, window=0)
     check_case(cli, work, base + 4, 16, 2, 20, scale=4.0)  # large scores: near one-hot rows
+    check_case(cli, work, base + 5, 8, 2, 6, bias=False)   # state_dict without bias tensors
     if first:
         check_repeat_and_threads(cli, first[0][0], first[0][1], first[1])
     shutil.rmtree(work, ignore_errors=True)
