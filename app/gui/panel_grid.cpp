@@ -18,6 +18,12 @@ ScaleRange layer_range(const AppState& state, const Derived& d, int layer) {
   return scale_range(state.scale, skip ? d.layer_max_skip_first[size_t(layer)] : d.layer_max[size_t(layer)]);
 }
 
+// The overview shares one scale across every layer.
+ScaleRange model_range(const AppState& state, const Derived& d) {
+  const auto& maxima = state.scale.ignore_first_column ? d.layer_max_skip_first : d.layer_max;
+  return scale_range(state.scale, maxima.empty() ? 1.0f : *std::max_element(maxima.begin(), maxima.end()));
+}
+
 void cell_tooltip(const Derived& d, int layer, int head, const HeatmapHit& hit) {
   if (hit.row < 0) return;
   const auto& t = d.run.tokens;
@@ -88,15 +94,25 @@ void draw_layer_grid(AppState& state, const UiContext& ui, ImVec2 area) {
 void draw_all_layers(AppState& state, const UiContext& ui, ImVec2 area) {
   const Derived& d = *ui.derived;
   const int layers = d.run.n_layers(), heads = d.run.n_heads();
-  const float f = ImGui::GetFontSize(), left = ImGui::CalcTextSize("L00").x + 8, top = f * 1.3f;
+  const float f = ImGui::GetFontSize(), left = ImGui::CalcTextSize("L00").x + 8, top = f * 1.6f;
   const float side = std::max(4.0f, std::min((area.x - left) / heads, (area.y - top) / layers));
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  for (int h = 0; h < heads; ++h)
-    if (side > f * 1.6f) dl->AddText(ImVec2(origin.x + left + h * side + 2, origin.y), dim_text_colour(), format("h%d", h).c_str());
+  const int group = heads_per_group(d.run.info);
+  for (int h = 0; h < heads; ++h) {
+    std::string label = format("h%d", h);
+    if (group > 1 && h % group == 0 && side * group > f * 4) label += format("  kv %d", h / group);
+    if (side > f * 1.6f || (group > 1 && h % group == 0)) dl->AddText(ImVec2(origin.x + left + h * side + 2, origin.y), dim_text_colour(), label.c_str());
+    // Key/value groups: a bar over each group's columns.
+    if (group > 1 && h % group == 0) {
+      const bool odd = (h / group) % 2;
+      dl->AddRectFilled(ImVec2(origin.x + left + h * side, origin.y + top - 5), ImVec2(origin.x + left + (h + group) * side - 4, origin.y + top - 2),
+                        odd ? IM_COL32(110, 150, 230, 220) : accent_colour(0.8f));
+    }
+  }
+  const ScaleRange range = model_range(state, d);
   for (int l = 0; l < layers; ++l) {
     dl->AddText(ImVec2(origin.x, origin.y + top + l * side + side * 0.5f - f * 0.5f), dim_text_colour(), format("L%d", l).c_str());
-    const ScaleRange range = layer_range(state, d, l);
     for (int h = 0; h < heads; ++h) {
       ImGui::SetCursorScreenPos(ImVec2(origin.x + left + h * side, origin.y + top + l * side));
       HeatmapSpec spec;
@@ -136,7 +152,7 @@ void draw_grid(AppState& state, const UiContext& ui) {
     }
   }
   const int group = heads_per_group(d.run.info);
-  ImGui::TextDisabled("%s", group > 1 ? "Boxes group the query heads that share one key/value head. Click a head to open it."
+  ImGui::TextDisabled("%s", group > 1 ? "Coloured boxes and bars group the query heads that share one key/value head. Click a head to open it."
                                       : "Rows are queries, columns are keys; each row sums to 1. Click a head to open it.");
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float bar_w = colour_bar_width();
@@ -146,7 +162,8 @@ void draw_grid(AppState& state, const UiContext& ui) {
   else draw_layer_grid(state, ui, area);
   ImGui::SetCursorScreenPos(ImVec2(start.x + area.x + 12, start.y));
   ImGui::BeginGroup();
-  const ScaleRange range = layer_range(state, d, state.layer);
+  const bool overview = state.grid.all_layers && layers > 1;
+  const ScaleRange range = overview ? model_range(state, d) : layer_range(state, d, state.layer);
   ImGui::TextDisabled("%s", scale_caption(range).c_str());
   draw_colour_bar(ui, range, state.scale.colormap, ImVec2(bar_w, std::min(area.y - ImGui::GetFontSize() * 2, 420.0f)));
   ImGui::EndGroup();

@@ -161,10 +161,12 @@ void draw_model(AppState& state, const UiContext& ui) {
   big_number(ui, "parameters", format_count(attention_param_count(c)),
              "Learned numbers in Q, K, V and output weights and biases: 4 d^2 + 4 d. Splitting d_model into "
              "more heads does not change it.");
+  ImGui::PushTextWrapPos(0);
   if (!c.decoupled_width() && c.kv_heads() == c.n_heads)
     ImGui::TextDisabled("4 d\xC2\xB2 + 4 d, the same for every head count");
   else if (c.kv_heads() < c.n_heads)
     ImGui::TextDisabled("fewer key/value heads: smaller K and V projections");
+  ImGui::PopTextWrapPos();
   ImGui::Separator();
   draw_groups(state);
   ImGui::Separator();

@@ -43,6 +43,7 @@ bool write_screenshot(const std::string& path, int width, int height, const Fram
     std::copy_n(pixels.begin() + std::ptrdiff_t(size_t(height - 1 - y) * stride), stride,
                 flipped.begin() + std::ptrdiff_t(size_t(y) * stride));
   for (size_t i = 3; i < flipped.size(); i += 4) flipped[i] = 255;
+  stbi_write_png_compression_level = 9;
   if (!stbi_write_png(path.c_str(), width, height, 4, flipped.data(), int(stride))) {
     error = "cannot write " + path;
     return false;
