@@ -91,6 +91,43 @@ TEST(HfFolder, MinimalLlamaLoadsAndRuns) {
       for (int i = 0; i < a.rows(); ++i) EXPECT_NEAR(a.row(i).sum(), 1.0f, 1e-5f);
 }
 
+// The caller's observer sees every layer's output and the logits through the same hook.
+class LogitsProbe : public Observer {
+ public:
+  bool wants(TensorKind kind, int, int) const override { return kind == TensorKind::logits || kind == TensorKind::output; }
+  void on_tensor(TensorKind kind, int layer, int, const Map& tensor) override {
+    if (kind == TensorKind::logits) logits = tensor;
+    else outputs_seen |= 1 << layer;
+  }
+  Map logits;
+  int outputs_seen = 0;
+};
+
+TEST(HfFolder, ObserverSeesLogitsAndLayerOutputs) {
+  ModelRequest r;
+  r.model_path = make_folder("observer");
+  r.sentence = "a b ab";
+  r.generate = 3;
+  LogitsProbe probe;
+  RunOptions options;
+  options.observer = &probe;
+  const AttentionRun run = prepare(r)->run(options);
+  ASSERT_EQ(run.prompt_tokens, 6);  // <s> "▁a" "▁" "b" "▁a" "b" ("▁b" is not a piece)
+  EXPECT_EQ(std::vector<int>(run.token_ids.begin(), run.token_ids.begin() + 6), std::vector<int>({1, 6, 3, 5, 6, 5}));
+  ASSERT_EQ(run.n_tokens(), 9);
+  ASSERT_EQ(probe.logits.rows(), run.n_tokens());
+  ASSERT_EQ(probe.logits.cols(), 7);
+  EXPECT_EQ(probe.outputs_seen, 1) << "one layer announces its attention output";
+  for (int t = 0; t < run.n_tokens(); ++t) {
+    Eigen::Index best = 0;
+    probe.logits.row(t).maxCoeff(&best);
+    EXPECT_EQ(run.next_token_ids[size_t(t)], int(best)) << "position " << t;
+    if (t + 1 < run.n_tokens() && t + 1 >= run.prompt_tokens) {
+      EXPECT_EQ(run.token_ids[size_t(t) + 1], int(best)) << "greedy continuation at position " << t + 1;
+    }
+  }
+}
+
 TEST(HfFolder, UnsupportedModelsAreNamed) {
   std::string cfg = kConfig;
   cfg.replace(cfg.find("\"llama\""), 7, "\"bert\"");
