@@ -37,7 +37,7 @@ const char* kv_kind(int kv_heads, int heads) {
 }
 
 void set_d_model(AttentionConfig& c, int d_model) {
-  c.d_model = std::clamp(d_model, 1, kMaxDModel);
+  c.d_model = std::clamp(d_model, 1, kMaxUiDModel);
   if (c.d_head == 0) set_heads(c, nearest(head_count_options(c.d_model), c.n_heads));
 }
 

@@ -9,6 +9,9 @@
 
 namespace hs::gui {
 
+// The largest d_model the app's controls offer (typing stays responsive; the engine allows more).
+constexpr int kMaxUiDModel = 1024;
+
 // Head counts offered for this d_model: its divisors (capped at kMaxHeads).
 std::vector<int> head_count_options(int d_model);
 

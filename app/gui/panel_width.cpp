@@ -117,6 +117,7 @@ void draw_width(AppState& state, const UiContext& ui) {
       ImGui::TextWrapped("%s", line.c_str());
     }
   if (sweep && !sweep->note.empty()) ImGui::TextDisabled("%s", sweep->note.c_str());
+  if (!sweep) ImGui::TextDisabled("computing the head-count sweep...");
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float gap = ImGui::GetFontSize() * 1.5f, left_w = (avail.x - gap) * 0.5f;
   ImGui::BeginGroup();

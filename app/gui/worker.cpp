@@ -46,6 +46,19 @@ void DerivedWorker::wait_idle() {
   idle_.wait(lock, [this] { return !computing_ && !pending_.has_value(); });
 }
 
+void DerivedWorker::publish(WorkerResult r, bool last) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (last) computing_ = false;
+    // A newer submission makes this result stale: drop it.
+    if (r.generation == submitted_ && r.generation >= finished_) {
+      finished_ = r.generation;
+      result_ = std::move(r);
+    }
+  }
+  if (last) idle_.notify_all();
+}
+
 void DerivedWorker::loop() {
   for (;;) {
     ModelRequest request;
@@ -63,38 +76,56 @@ void DerivedWorker::loop() {
       sweep = sweep_;
       sweep_request = sweep_request_;
     }
+    // Phase 1: the maps and per-head numbers, published at once. Phase 2 (only when the
+    // sentence, d_model or mask changed): the head-count sweep, published as a second result
+    // of the same generation.
     WorkerResult r;
     r.generation = generation;
-    try {
-      std::shared_ptr<Derived> d = compute_derived(request);
+    std::shared_ptr<Derived> d;
+    const auto attempt = [&r](auto&& work) {
+      try {
+        work();
+        return true;
+      } catch (const hs::Error& e) {
+        r.error = e.what();
+      } catch (const std::bad_alloc&) {
+        r.error = "out of memory (try a shorter sentence, a smaller d_model or fewer heads)";
+      } catch (const std::exception& e) {
+        r.error = e.what();
+      }
+      return false;
+    };
+    const bool ok = attempt([&] {
+      d = compute_derived(request);
       d->generation = generation;
-      if (!sweep || !same_sweep_inputs(sweep_request, request)) {
-        sweep = compute_sweep(request, d->run.tokens);
-        sweep_request = request;
-      }
-      d->sweep = sweep;
-      r.derived = std::move(d);
-    } catch (const hs::Error& e) {
-      r.error = e.what();
-    } catch (const std::bad_alloc&) {
-      r.error = "out of memory (try a shorter sentence, a smaller d_model or fewer heads)";
-    } catch (const std::exception& e) {
-      r.error = e.what();
+    });
+    const bool sweep_fresh = sweep && same_sweep_inputs(sweep_request, request);
+    if (ok) {
+      d->sweep = sweep_fresh ? sweep : nullptr;
+      r.derived = d;
     }
-    {
+    publish(std::move(r), !ok || sweep_fresh);
+    if (!ok || sweep_fresh) continue;
+    WorkerResult r2;
+    r2.generation = generation;
+    std::shared_ptr<const Sweep> new_sweep;
+    if (attempt([&] { new_sweep = compute_sweep(request, d->run.tokens); })) {
+      auto with_sweep = std::make_shared<Derived>(*d);
+      with_sweep->sweep = new_sweep;
+      r2.derived = std::move(with_sweep);
       std::lock_guard<std::mutex> lock(mutex_);
-      computing_ = false;
-      if (r.derived) {
-        sweep_ = sweep;
-        sweep_request_ = sweep_request;
-      }
-      // A newer submission makes this result stale: drop it.
-      if (generation == submitted_ && generation > finished_) {
-        finished_ = generation;
-        result_ = std::move(r);
-      }
+      sweep_ = new_sweep;
+      sweep_request_ = request;
+    } else {
+      // A failed sweep keeps the maps on screen; the note says why.
+      auto failed = std::make_shared<Sweep>();
+      failed->note = "The head-count sweep failed: " + r2.error;
+      auto with_note = std::make_shared<Derived>(*d);
+      with_note->sweep = failed;
+      r2.derived = std::move(with_note);
+      r2.error.clear();
     }
-    idle_.notify_all();
+    publish(std::move(r2), true);
   }
 }
 

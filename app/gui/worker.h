@@ -36,6 +36,8 @@ class DerivedWorker {
 
  private:
   void loop();
+  // Hands a result to poll() unless a newer request came in; `last` ends the computation.
+  void publish(WorkerResult r, bool last);
 
   mutable std::mutex mutex_;
   std::condition_variable wake_;
