@@ -1,0 +1,114 @@
+// core/util/kernels: the packed SGEMM against Eigen over shapes that hit every edge (tiles,
+// blocks, threads, strides, transposes), the softmax's properties, and exp's accuracy against
+// std::exp. tests.cmake runs this file once per instruction set (HEADSCOPE_KERNELS).
+#include "core/util/kernels.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "core/model/rng.h"
+#include "core/util/tensor.h"
+
+namespace hs {
+namespace {
+
+Map random_map(int rows, int cols, uint64_t seed) {
+  Map m(rows, cols);
+  Rng rng(seed);
+  for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = static_cast<float>(rng.uniform(-1.0, 1.0));
+  return m;
+}
+
+TEST(Kernels, ReportsAnInstructionSet) {
+  const std::string isa = kernel_isa();
+  EXPECT_TRUE(isa == "avx512" || isa == "avx2" || isa == "portable") << isa;
+}
+
+TEST(Kernels, SgemmMatchesEigenOnEveryEdge) {
+  const int sizes[] = {1, 13, 31, 33, 65, 200, 300};
+  const int depths[] = {1, 7, 257, 600};
+  uint64_t seed = 1;
+  for (int M : sizes)
+    for (int N : sizes)
+      for (int K : depths)
+        for (bool bt : {false, true})
+          for (int threads : {1, 2}) {
+            // A and B sit inside wider matrices (strided), C too, with a border that must survive.
+            const Map a = random_map(M, K + 3, seed++), b = bt ? random_map(N, K + 2, seed++) : random_map(K, N + 5, seed++);
+            const Map c0 = random_map(M, N + 4, seed++);
+            const auto a_view = a.leftCols(K);
+            const Map b_op = bt ? Map(b.leftCols(K).transpose()) : Map(b.leftCols(N));
+            for (bool accumulate : {false, true}) {
+              Map c = c0;
+              sgemm(M, N, K, 0.5f, a.data(), a.cols(), b.data(), b.cols(), bt, c.data(), c.cols(), accumulate, threads);
+              Map want = c0;
+              if (accumulate) want.leftCols(N) += 0.5f * (a_view * b_op);
+              else want.leftCols(N) = 0.5f * (a_view * b_op);
+              const float err = (c - want).cwiseAbs().maxCoeff();
+              ASSERT_LE(err, 1e-4f * std::sqrt(float(K))) << "M " << M << " N " << N << " K " << K << " bt " << bt
+                                                          << " threads " << threads << " accumulate " << accumulate
+                                                          << " isa " << kernel_isa();
+            }
+          }
+}
+
+TEST(Kernels, ExpWithinOnePpmOfStdExp) {
+  std::vector<float> x;
+  for (float v = -87.0f; v <= 0.0f; v += 0.000731f) x.push_back(v);
+  for (float v : {0.0f, -0.0f, 1e-8f, -1e-8f, 0.5f, 10.0f, 80.0f}) x.push_back(v);
+  std::vector<float> y(x.size());
+  exp_floats(x.data(), y.data(), int64_t(x.size()));
+  double worst = 0;
+  size_t at = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    const double want = std::exp(double(x[i]));
+    const double rel = std::fabs(double(y[i]) - want) / want;
+    if (rel > worst) {
+      worst = rel;
+      at = i;
+    }
+  }
+  EXPECT_LE(worst, 1e-6) << "worst at x = " << x[at] << ": " << y[at] << " vs " << std::exp(double(x[at]));
+  const float neg_inf = -std::numeric_limits<float>::infinity();
+  float zero = 1.0f;
+  exp_floats(&neg_inf, &zero, 1);
+  EXPECT_EQ(zero, 0.0f);
+}
+
+TEST(Kernels, SoftmaxRowsSumToOneAndMaskedEntriesAreZero) {
+  for (int cols : {1, 3, 8, 16, 17, 100, 513}) {
+    Map s = random_map(5, cols + 2, 42) * 30.0f;
+    const Map before = s;
+    for (int i = 0; i < 5; ++i)
+      for (int j = 0; j < cols; j += 3) s(i, j) = -std::numeric_limits<float>::infinity();
+    for (int i = 0; i < 5; ++i) s(i, cols - 1) = 2.0f;  // one visible key per row at least
+    Map ref = s;
+    softmax_rows(s.data(), 5, cols, s.cols());
+    for (int i = 0; i < 5; ++i) {
+      const float m = ref.row(i).head(cols).maxCoeff();
+      double sum = 0;
+      for (int j = 0; j < cols; ++j) sum += std::exp(double(ref(i, j)) - m);
+      for (int j = 0; j < cols; ++j) {
+        if (std::isinf(ref(i, j))) {
+          EXPECT_EQ(s(i, j), 0.0f) << "row " << i << " col " << j;
+        }
+        EXPECT_NEAR(s(i, j), std::exp(double(ref(i, j)) - m) / sum, 1e-6) << "row " << i << " col " << j << " cols " << cols;
+      }
+      EXPECT_NEAR(s.row(i).head(cols).sum(), 1.0f, 1e-5f);
+      EXPECT_EQ(s(i, cols), before(i, cols)) << "softmax wrote past the row";
+    }
+  }
+}
+
+TEST(Kernels, SoftmaxIsShiftInvariant) {
+  Map a = random_map(3, 50, 7), b = a.array() + 100.0f;
+  softmax_rows(a.data(), 3, 50, 50);
+  softmax_rows(b.data(), 3, 50, 50);
+  EXPECT_LE((a - b).cwiseAbs().maxCoeff(), 1e-5f);
+}
+
+}  // namespace
+}  // namespace hs

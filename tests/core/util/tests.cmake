@@ -1,0 +1,13 @@
+# core/util: the engine's kernels, once per instruction set the machine has (HEADSCOPE_KERNELS
+# caps the choice; a cap above what the CPU has falls back to what it has).
+add_executable(kernels_test ${CMAKE_CURRENT_LIST_DIR}/kernels_test.cpp)
+target_link_libraries(kernels_test PRIVATE headscope_core GTest::gtest GTest::gtest_main)
+headscope_target_flags(kernels_test)
+foreach(isa native avx2 portable)
+  if(isa STREQUAL "native")
+    gtest_discover_tests(kernels_test TEST_PREFIX "${isa}." PROPERTIES LABELS core DISCOVERY_TIMEOUT 60)
+  else()
+    gtest_discover_tests(kernels_test TEST_PREFIX "${isa}." PROPERTIES LABELS core ENVIRONMENT "HEADSCOPE_KERNELS=${isa}"
+                         DISCOVERY_TIMEOUT 60)
+  endif()
+endforeach()
