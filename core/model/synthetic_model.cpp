@@ -40,7 +40,7 @@ void check_finite(const MapRecorder& r, const Map& x) {
   bool ok = r.output.allFinite();
   for (const Map& a : r.attention[0]) {
     if (!ok) break;
-    ok = a.allFinite() && ((a.rowwise().sum().array() - 1.0f).abs() <= 1e-3f).all();
+    ok = a.allFinite() && ((a.rowwise().sum().array() - 1.0f).abs() <= 1e-2f).all();  // loose: float sums of 65536 terms
   }
   if (!ok) {
     char largest[32];
