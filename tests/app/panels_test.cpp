@@ -154,6 +154,38 @@ TEST_F(Headless, DecoupledWidthWindowAndLongSentence) {
   mouse_sweep(state, 5);
 }
 
+TEST_F(Headless, ArrowsMoveTheHeadAndQueryCtrlLFocusesTheSentence) {
+  ImGuiIO& io = ImGui::GetIO();
+  io.KeyMap[ImGuiKey_LeftArrow] = 263, io.KeyMap[ImGuiKey_RightArrow] = 262;
+  io.KeyMap[ImGuiKey_UpArrow] = 265, io.KeyMap[ImGuiKey_DownArrow] = 264;
+  AppState state = default_app_state();
+  set_model(state);
+  request_view(state, View::head);
+  frame(state);
+  const auto press = [&](int key, bool ctrl = false) {
+    io.KeyCtrl = ctrl;
+    io.KeysDown[key] = true;
+    frame(state);
+    io.KeysDown[key] = false;
+    io.KeyCtrl = false;
+    frame(state);
+  };
+  EXPECT_EQ(state.head, 0);
+  press(262);
+  EXPECT_EQ(state.head, 1);
+  press(263);
+  press(263);
+  EXPECT_EQ(state.head, 0) << "clamped at the first head";
+  request_view(state, View::query);
+  frame(state);
+  press(262);
+  ASSERT_EQ(state.query.queries.size(), 1u);
+  EXPECT_EQ(state.query.queries[0], 1);
+  press('L', true);
+  frame(state);
+  EXPECT_TRUE(io.WantTextInput) << "Ctrl+L focuses the sentence box";
+}
+
 TEST_F(Headless, TinyWindow) {
   ImGui::GetIO().DisplaySize = ImVec2(320, 240);
   AppState state = default_app_state();
