@@ -88,6 +88,15 @@ void draw_query(AppState& state, const UiContext& ui) {
       const float x0 = o.x + left + j * col_w + col_w * 0.1f, x1 = o.x + left + (j + 1) * col_w - col_w * 0.1f;
       const float yb = y1 - t * (y1 - y0 - 2);
       dl->AddRectFilled(ImVec2(x0, yb), ImVec2(x1, y1), colormap_u32(state.scale.colormap, 0.25f + 0.75f * t), 2);
+      // The weight above its bar when there is room for it.
+      const std::string value = format("%.2f", double(v));
+      const float small = f * 0.75f;
+      const ImVec2 vs = font->CalcTextSizeA(small, FLT_MAX, 0, value.c_str());
+      if (v > 0.0f && row_h >= f * 2.6f && vs.x + 4 < x1 - x0) {
+        const bool above = yb - vs.y - 1 >= y0;  // else inside the top of a tall bar
+        dl->AddText(font, small, ImVec2((x0 + x1 - vs.x) * 0.5f, above ? yb - vs.y - 1 : yb + 1),
+                    above ? dim_text_colour() : text_colour_on(state.scale.colormap, 0.25f + 0.75f * t), value.c_str());
+      }
       if (hovered && mouse.x >= x0 && mouse.x < x1 && mouse.y >= y0 && mouse.y < y0 + row_h)
         ImGui::SetTooltip("%s\nkey %d \"%s\"\nweight %s", head_name(layer, h, d.run.n_layers()).c_str(), j,
                           d.run.tokens[size_t(j)].c_str(), format_weight(v).c_str());
