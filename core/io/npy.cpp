@@ -154,7 +154,7 @@ NpyArray parse_npy(const std::string& b, const std::string& name) {
                       " bytes, the file has " + std::to_string(b.size() - data_start));
   }
   arr.data.resize(size_t(count));
-  if (elem == 4) {
+  if (elem == 4 && need > 0) {  // memcpy into an empty vector's null data() is undefined
     std::memcpy(arr.data.data(), b.data() + data_start, need);
   } else {
     for (int64_t i = 0; i < count; ++i) {

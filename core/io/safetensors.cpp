@@ -192,7 +192,7 @@ std::vector<float> SafetensorsFile::floats(const std::string& name) const {
   const size_t n = size_t(t.elements());
   std::vector<float> out(n);
   switch (t.dtype) {
-    case DType::F32: std::memcpy(out.data(), src, n * 4); break;
+    case DType::F32: if (n) std::memcpy(out.data(), src, n * 4); break;  // no memcpy to null
     case DType::F16:
     case DType::BF16:
       for (size_t i = 0; i < n; ++i) {
