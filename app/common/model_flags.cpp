@@ -17,6 +17,8 @@ void add_model_flags(CLI::App& app, ModelFlags& f) {
   f.d_head_option = app.add_option("--d-head", r.attention.d_head, "Decoupled head width (default: d_model / heads)");
   app.add_option("--seed", r.seed, "Seed for the synthetic model's embeddings and weights")->capture_default_str();
   app.add_flag("--causal", r.attention.causal, "Causal mask: query i sees keys j <= i");
+  app.add_flag("--scrambled-reshape", r.attention.scrambled_reshape,
+               "Teaching: split heads with the classic view(heads, T, d_head) mistake");
   f.window_option = app.add_option("--window", f.window, "Sliding window: query i sees keys within W positions (back only with --causal)");
   app.add_option("--temperature", r.attention.temperature, "Divide the scores by this before the softmax")->capture_default_str();
   app.add_option("--weights", r.weights, "nn.MultiheadAttention state_dict as .safetensors (d_model from the file)");

@@ -94,6 +94,9 @@ void read_model(const json& m, const std::string& where, ModelRequest& r) {
   in.text("checkpoint", r.model_path);
   in.text("tokenizer", r.tokenizer);
   in.integer("generate", r.generate, 0, 4096);
+  std::string reshape = c.scrambled_reshape ? "scrambled" : "correct";
+  in.choice("reshape", reshape, {"correct", "scrambled"});
+  c.scrambled_reshape = reshape == "scrambled";
 }
 
 void read_view(const json& v, const std::string& where, ViewState& view) {
@@ -140,7 +143,8 @@ std::string session_to_json(const Session& s) {
   j["model"] = {{"d_model", c.d_model},     {"heads", c.n_heads},     {"kv_heads", c.n_kv_heads},
                 {"d_head", c.d_head},       {"causal", c.causal},     {"temperature", c.temperature},
                 {"seed", r.seed},           {"weights", r.weights},   {"checkpoint", r.model_path},
-                {"tokenizer", r.tokenizer}, {"generate", r.generate}};
+                {"tokenizer", r.tokenizer}, {"generate", r.generate},
+                {"reshape", c.scrambled_reshape ? "scrambled" : "correct"}};
   j["model"]["window"] = c.window >= 0 ? json(c.window) : json(nullptr);
   j["view"] = {{"panel", s.view.panel},
                {"layer", s.view.layer},

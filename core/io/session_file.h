@@ -9,7 +9,7 @@
 //    "input": {"sentence": "..."},
 //    "model": {"d_model": 8, "heads": 4, "kv_heads": 4, "d_head": 0, "causal": false,
 //              "window": null, "temperature": 1, "seed": 0,
-//              "weights": "", "checkpoint": "", "tokenizer": "", "generate": 0},
+//              "weights": "", "checkpoint": "", "tokenizer": "", "generate": 0, "reshape": "correct"},
 //    "view": {"panel": "grid", "layer": 0, "head": 0, "queries": [0],
 //             "color_scale": "linear", "ignore_first_column": false, "colormap": "viridis"}}
 #include <string>

@@ -14,6 +14,10 @@ struct AttentionConfig {
   int window = -1;           // -1: no window; W >= 0: query i sees keys with |i - j| <= W (j <= i if causal)
   float temperature = 1.0f;  // scores are divided by it before the softmax
   bool bias = true;          // biases on Q, K, V and the output projection (as nn.MultiheadAttention)
+  // Teaching only: split heads with the classic mistake, viewing the projected [T, H*dh] tensor
+  // as [H, T, dh] directly instead of [T, H, dh] then swapping axes. It runs without an error
+  // and scrambles tokens into the wrong heads (lesson step 3). Off for every real use.
+  bool scrambled_reshape = false;
 
   int kv_heads() const { return n_kv_heads > 0 ? n_kv_heads : n_heads; }
   int head_width() const { return d_head > 0 ? d_head : (n_heads > 0 ? d_model / n_heads : 0); }

@@ -160,8 +160,42 @@ Map attend_heads(const Map& q, const Map& k, const Map& v, const AttentionConfig
   return concat;
 }
 
+namespace {
+
+// The classic head-split mistake on one projection m: [T, n] with n = heads * dh.
+// Right: m.view(T, heads, dh).transpose(0, 1) -> head h, token t reads m[t, h*dh : (h+1)*dh].
+// Wrong: m.view(heads, T, dh) -> head h, token t reads the flat slice [(h*T + t)*dh, +dh), i.e.
+// part of token (h*T + t) / heads. Returned in the right layout so attend_heads can run on it:
+// out[t, h*dh + j] = m.flat[(h*T + t)*dh + j].   // out: [T, n]
+Map scramble_heads(const Map& m, int dh) {
+  const int T = static_cast<int>(m.rows()), heads = static_cast<int>(m.cols()) / dh;
+  Map out(m.rows(), m.cols());
+  const float* flat = m.data();
+  for (int h = 0; h < heads; ++h)
+    for (int t = 0; t < T; ++t)
+      for (int j = 0; j < dh; ++j) out(t, h * dh + j) = flat[(int64_t(h) * T + t) * dh + j];
+  return out;
+}
+
+// The layer with the scrambled split; the contexts are put back the right way, as the buggy
+// code usually does (transpose(1, 2).reshape(T, d) on the way out).
+Map scrambled_layer_forward(const Map& x, const AttentionWeights& w, const AttentionConfig& c, int layer,
+                            Observer* observer, int threads) {
+  const int dh = c.head_width();
+  const Map q = scramble_heads((x * w.w_q.transpose()).rowwise() + w.b_q.transpose(), dh);  // [T, H*dh]
+  const Map k = scramble_heads((x * w.w_k.transpose()).rowwise() + w.b_k.transpose(), dh);  // [T, G*dh]
+  const Map v = scramble_heads((x * w.w_v.transpose()).rowwise() + w.b_v.transpose(), dh);  // [T, G*dh]
+  const Map concat = attend_heads(q, k, v, c, layer, observer, threads);                     // [T, H*dh]
+  Map out = (concat * w.w_o.transpose()).rowwise() + w.b_o.transpose();                     // [T, d_model]
+  if (observer && observer->wants(TensorKind::output, layer, -1)) observer->on_tensor(TensorKind::output, layer, -1, out);
+  return out;
+}
+
+}  // namespace
+
 Map attention_layer_forward(const Map& x, const AttentionWeights& w, const AttentionConfig& c, int layer,
                             Observer* observer, int threads) {
+  if (c.scrambled_reshape) return scrambled_layer_forward(x, w, c, layer, observer, threads);
   const int T = static_cast<int>(x.rows());
   const int nq = static_cast<int>(w.w_q.rows()), nkv = static_cast<int>(w.w_k.rows());
   // qkv: [T, H*dh + 2*G*dh] = [q | k | v], each x W^T + b, side by side so no copies are made.

@@ -64,6 +64,9 @@ std::unique_ptr<Prepared> prepare(const ModelRequest& req) {
   if (!req.model_path.empty()) {
     if (!req.weights.empty()) throw InputError("give either --model or --weights, not both");
     if (has_input) throw InputError("--input feeds one attention layer; it works with the synthetic model or --weights, not --model");
+    if (req.attention.scrambled_reshape) {
+      throw InputError("--scrambled-reshape is a lesson on the synthetic layer; it does not apply to --model");
+    }
     return prepare_pretrained(req);
   }
   if (!has_sentence && !has_input) throw InputError("no input: give --sentence TEXT or --input FILE.npy");

@@ -3,3 +3,4 @@
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/attention_layer_test.cpp)
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/attention_config_test.cpp)
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/synthetic_model_test.cpp)
+headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/scrambled_reshape_test.cpp)
