@@ -9,6 +9,7 @@
 #include <string>
 
 #include "app/cli/commands.h"
+#include "app/common/memory_tuning.h"
 #include "core/util/errors.h"
 
 namespace {
@@ -26,6 +27,7 @@ int main(int argc, char** argv) {
   // A reader that goes away (`headscope-cli maps --json - | head`) is a write error reported
   // on stderr with exit 1, not death by SIGPIPE.
   std::signal(SIGPIPE, SIG_IGN);
+  hs::keep_freed_memory_for_reuse();
   CLI::App app{"headscope-cli: every attention head's map, from the command line"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("headscope ") + HEADSCOPE_VERSION);
