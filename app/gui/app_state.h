@@ -1,16 +1,18 @@
 #pragma once
 // AppState: everything the user set, and nothing computed. Panels write it; the worker reads a
 // copy of its model part (ModelRequest) and hands back Derived results.
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/model/model_request.h"
+#include "core/io/lesson_file.h"
 #include "core/render/colormap.h"
 
 namespace hs::gui {
 
 enum class ScaleMode { linear, log, row_normalised };
-enum class View { heads, head, query, difference, width };
+enum class View { heads, head, query, difference, width, average };
 
 struct ScaleSettings {
   ScaleMode mode = ScaleMode::linear;
@@ -70,6 +72,32 @@ struct AppState {
   QueryPanelState query;
   DifferencePanelState difference;
   WidthPanelState width;
+enum class SessionDialog { none, save, open };
+
+// Session files and dropped files (app/gui/session_bridge.h). The main loop opens and saves.
+struct SessionPanelState {
+  SessionDialog dialog = SessionDialog::none;
+  std::string folder;                      // remembered between saves/opens ("" = current folder)
+  std::string file_name = "session.json";
+  bool save_requested = false;
+  bool open_requested = false;             // open folder/file_name
+  std::vector<std::string> dropped;        // paths dropped on the window, opened next frame
+};
+
+// The lesson player (app/gui/lesson_player.h) and presentation mode.
+struct LessonPlayerState {
+  std::shared_ptr<const Lesson> lesson;  // null: no lesson active
+  int step = 0;                          // 0-based index into lesson->steps
+  bool captions = true;                  // C toggles
+  bool step_applied = false;             // the step's session has been applied to the state
+};
+
+struct PresentationState {
+  bool active = false;       // F5 enters, Esc leaves
+  float font_scale = 1.6f;   // Ctrl +/- (the main loop rebuilds the font atlas)
+  bool pointer = true;       // soft circle at the mouse
+};
+
   ExportPanelState exporter;
 };
 
@@ -83,3 +111,6 @@ bool same_model_request(const ModelRequest& a, const ModelRequest& b);
 void request_view(AppState& state, View view);
 
 }  // namespace hs::gui
+  SessionPanelState session;
+  LessonPlayerState lesson;
+  PresentationState present;

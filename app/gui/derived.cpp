@@ -21,9 +21,11 @@ std::shared_ptr<Derived> compute_derived(const ModelRequest& request, int thread
   d->spectrum.resize(size_t(n_layers));
   d->layer_max.assign(size_t(n_layers), 0.0f);
   d->layer_max_skip_first.assign(size_t(n_layers), 0.0f);
+  d->average.resize(size_t(n_layers));
   for (int l = 0; l < n_layers; ++l) {
     const LayerMaps& heads = d->run.attention[size_t(l)];
     d->difference[size_t(l)] = head_difference(heads);
+    if (!heads.empty()) d->average[size_t(l)] = head_average(heads);
     if (d->difference[size_t(l)].size() > 0)
       d->difference_max = std::max(d->difference_max, d->difference[size_t(l)].maxCoeff());
     for (size_t h = 0; h < heads.size(); ++h) {
@@ -48,6 +50,21 @@ std::shared_ptr<Derived> compute_derived(const ModelRequest& request, int thread
   }
   d->compute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return d;
+}
+
+std::vector<CompareResult> compute_compare(const std::vector<CompareRequest>& entries, int threads) {
+  std::vector<CompareResult> out;
+  for (const CompareRequest& e : entries) {
+    CompareResult r;
+    r.label = e.label;
+    try {
+      r.derived = compute_derived(e.request, threads);
+    } catch (const std::exception& ex) {
+      r.error = ex.what();
+    }
+    out.push_back(std::move(r));
+  }
+  return out;
 }
 
 std::shared_ptr<const Sweep> compute_sweep(const ModelRequest& request, const std::vector<std::string>& tokens) {

@@ -26,6 +26,20 @@ struct Sweep {
   std::vector<SweepPoint> points;  // one per head count dividing d_model
 };
 
+struct Derived;
+
+// One `compare` entry of a lesson step: its own request, computed with the main one.
+struct CompareRequest {
+  std::string label;
+  ModelRequest request;
+};
+
+struct CompareResult {
+  std::string label;
+  std::shared_ptr<const Derived> derived;  // null when the entry's request failed
+  std::string error;
+};
+
 struct Derived {
   uint64_t generation = 0;
   ModelRequest request;  // what produced this
@@ -35,12 +49,17 @@ struct Derived {
   std::vector<float> layer_max;                     // largest attention weight per layer
   std::vector<float> layer_max_skip_first;          // the same without key column 0
   float difference_max = 0;                         // largest head difference over all layers
+  std::vector<Map> average;                         // [layer] -> [T, T] mean over heads (rows sum to 1)
   std::shared_ptr<const Sweep> sweep;
+  std::vector<CompareResult> compare;               // lesson step: entries shown side by side
   double compute_ms = 0;
 };
 
 // Everything but the sweep. Throws hs::Error for bad requests.
 std::shared_ptr<Derived> compute_derived(const ModelRequest& request, int threads = 0);
+
+// Each entry through compute_derived; a failing entry carries its error instead.
+std::vector<CompareResult> compute_compare(const std::vector<CompareRequest>& entries, int threads = 0);
 
 // The head-count sweep for the request's d_model and tokens (synthetic layers, 5 seeds).
 std::shared_ptr<const Sweep> compute_sweep(const ModelRequest& request, const std::vector<std::string>& tokens);

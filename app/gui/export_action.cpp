@@ -15,7 +15,8 @@ ExportSpec export_spec_for(const AppState& state, const std::string& path) {
   spec.layer = state.layer;
   spec.colormap = state.scale.colormap;
   switch (state.view) {
-    case View::heads: spec.head = -1; break;
+    case View::heads:
+    case View::average: spec.head = -1; break;  // the average view exports the layer's heads
     case View::head:
     case View::query: spec.head = state.head; break;
     case View::difference: spec.view = ExportView::difference; break;

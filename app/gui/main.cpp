@@ -21,10 +21,12 @@
 #include "app/gui/export_action.h"
 #include "app/gui/gl/gl_heatmap_images.h"
 #include "app/gui/gl/screenshot.h"
+#include "app/gui/lesson_player.h"
 #include "app/gui/panels.h"
 #include "app/gui/selection.h"
 #include "app/gui/settings.h"
 #include "app/gui/theme.h"
+#include "app/gui/session_bridge.h"
 #include "app/gui/worker.h"
 #include "core/util/errors.h"
 
@@ -44,6 +46,10 @@ struct Options {
   int width = 1600, height = 1000;
 };
 
+  std::string open;       // positional: a session .json (or a model file/folder) to open
+  std::string lesson;     // --lesson NAME|FILE
+  int step = 1;           // --step N (1-based)
+  bool present = false;   // --present
 // $XDG_CONFIG_HOME/headscope (or ~/.config/headscope); empty when neither is set.
 std::filesystem::path config_dir() {
   const char* xdg = std::getenv("XDG_CONFIG_HOME");
@@ -58,8 +64,8 @@ AppState initial_state(const Options& o) {
   const std::string default_sentence = s.request.sentence;
   s.request = hs::model_request(o.model);
   if (s.request.sentence.empty() && s.request.input_npy.empty()) s.request.sentence = default_sentence;
-  const char* views[] = {"heads", "head", "query", "difference", "width"};
-  for (int i = 0; i < 5; ++i)
+  const char* views[] = {"heads", "head", "query", "difference", "width", "average"};
+  for (int i = 0; i < 6; ++i)
     if (o.view == views[i]) request_view(s, View(i));
   s.scale.colormap = hs::parse_colormap(o.colormap);
   if (o.scale == "log") s.scale.mode = ScaleMode::log;
@@ -68,9 +74,62 @@ AppState initial_state(const Options& o) {
   s.grid.all_layers = o.all_layers;
   return s;
 }
+  if (!o.open.empty()) open_path(s, o.open);  // throws: a bad session stops the start with its message
+  s.present.active = o.present;
+  if (!o.lesson.empty()) {
+    start_lesson(s, find_lesson(o.lesson), o.step - 1);
+    // The checkpoint flags still count for steps that need a trained model.
+    if (!o.model.request.model_path.empty() && active_step(s) && active_step(s)->needs_pretrained)
+      s.request.model_path = o.model.request.model_path, s.request.tokenizer = o.model.request.tokenizer;
+  }
+  if (s.present.active && s.scale.colormap == hs::Colormap::viridis) s.scale.colormap = hs::Colormap::cividis;
 
 int run(const Options& o, AppState state) {
   glfwSetErrorCallback([](int code, const char* text) { std::fprintf(stderr, "glfw error %d: %s\n", code, text); });
+// The shipped lessons for the Lessons menu (a broken one is reported and left out).
+std::vector<std::shared_ptr<const hs::Lesson>> shipped() {
+  std::vector<std::shared_ptr<const hs::Lesson>> out;
+  for (const std::string& name : shipped_lessons()) {
+    try {
+      out.push_back(find_lesson(name));
+    } catch (const hs::Error& e) {
+      std::cerr << "warning: " << e.what() << "\n";
+    }
+  }
+  return out;
+}
+
+// Presentation mode: the whole primary monitor (under xvfb: the virtual screen), or back to
+// the window it came from.
+struct WindowPlacement {
+  bool full = false;
+  int x = 0, y = 0, w = 0, h = 0;
+};
+
+void place_window(GLFWwindow* window, bool full, WindowPlacement& p) {
+  if (full == p.full) return;
+  GLFWmonitor* monitor = glfwGetPrimaryMonitor();
+  const GLFWvidmode* mode = monitor ? glfwGetVideoMode(monitor) : nullptr;
+  if (full && mode) {
+    glfwGetWindowPos(window, &p.x, &p.y);
+    glfwGetWindowSize(window, &p.w, &p.h);
+    glfwSetWindowMonitor(window, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
+  } else if (!full && p.w > 0) {
+    glfwSetWindowMonitor(window, nullptr, p.x, p.y, p.w, p.h, 0);
+  }
+  p.full = full;
+}
+
+// Fonts and style at `factor` x the monitor scale; presentation mode uses its high-contrast theme.
+void rebuild_fonts(UiContext& ui, float scale, float factor, bool present) {
+  ImGui::GetIO().Fonts->Clear();
+  ui.fonts = load_fonts(scale * factor);
+  ImGui_ImplOpenGL3_DestroyFontsTexture();
+  ImGui_ImplOpenGL3_CreateFontsTexture();
+  if (present) apply_presentation_style(scale * factor);
+  else apply_style(scale);
+}
+
   if (!glfwInit()) {
     std::cerr << "error: cannot open a window (no display? try xvfb-run)\n";
     return 1;
@@ -120,6 +179,17 @@ int run(const Options& o, AppState state) {
   ui.examples = &examples;
 
   int code = 0;
+  const std::vector<std::shared_ptr<const hs::Lesson>> lessons = shipped();
+  ui.lessons = &lessons;
+  // Dropped files open next frame: a .json as a session, anything else as a model checkpoint.
+  glfwSetWindowUserPointer(window, &state);
+  glfwSetDropCallback(window, [](GLFWwindow* w, int count, const char** paths) {
+    auto* s = static_cast<AppState*>(glfwGetWindowUserPointer(w));
+    for (int i = 0; i < count; ++i) s->session.dropped.emplace_back(paths[i]);
+  });
+  WindowPlacement placement;
+  float font_factor = 1.0f;
+  bool styled_present = false;
   {
     std::unique_ptr<GlHeatmapImages> images;
     try {
@@ -132,7 +202,8 @@ int run(const Options& o, AppState state) {
     DerivedWorker worker;
     std::shared_ptr<const Derived> derived;
     hs::ModelRequest submitted = state.request;
-    worker.submit(submitted);
+    std::vector<CompareRequest> submitted_compare = compare_requests(state);
+    worker.submit(submitted, submitted_compare);
     if (shot) worker.wait_idle();
     FrameReport report;
     auto last = std::chrono::steady_clock::now();
@@ -157,22 +228,36 @@ int run(const Options& o, AppState state) {
       ImGui_ImplOpenGL3_NewFrame();
       ImGui_ImplGlfw_NewFrame();
       // Screenshots must not depend on where the (virtual) mouse pointer happens to be.
+      report.panels.clear();
       if (shot) io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
       ImGui::NewFrame();
+      place_window(window, state.present.active, placement);
+      const float want_factor = state.present.active ? state.present.font_scale : 1.0f;
+      if (want_factor != font_factor || styled_present != state.present.active) {
+        if (state.present.active && !styled_present && state.scale.colormap == hs::Colormap::viridis)
+          state.scale.colormap = hs::Colormap::cividis;  // survives projectors and colour-blind viewers
+        font_factor = want_factor;
+        styled_present = state.present.active;
+        rebuild_fonts(ui, scale, font_factor, styled_present);
+      }
       draw_app(state, ui);
       ImGui::Render();
       handle_export_requests(state, derived.get(), ui.status);
       int fb_w = 0, fb_h = 0;
       glfwGetFramebufferSize(window, &fb_w, &fb_h);
       glViewport(0, 0, fb_w, fb_h);
-      glClearColor(0.075f, 0.082f, 0.098f, 1.0f);
+      if (styled_present) glClearColor(0, 0, 0, 1);
+      else glClearColor(0.075f, 0.082f, 0.098f, 1.0f);
       glClear(GL_COLOR_BUFFER_BIT);
+      handle_session_requests(state, ui.status);
       ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
       images->end_frame();
 
-      if (!hs::gui::same_model_request(state.request, submitted)) {
+      std::vector<CompareRequest> compare = compare_requests(state);
+      if (!hs::gui::same_model_request(state.request, submitted) || !same_compare(compare, submitted_compare)) {
         submitted = state.request;
-        worker.submit(submitted);
+        submitted_compare = std::move(compare);
+        worker.submit(submitted, submitted_compare);
         if (shot) worker.wait_idle();
       }
       const auto now = std::chrono::steady_clock::now();
@@ -210,8 +295,8 @@ int main(int argc, char** argv) {
   hs::add_model_flags(app, o.model);
   app.add_option("--screenshot", o.screenshot, "Render --frames frames, write the window to this PNG and exit");
   app.add_option("--frames", o.frames, "Frames to render before the screenshot (default 3), or before exiting without one");
-  app.add_option("--view", o.view, "Tab to open: heads, head, query, difference, width")
-      ->check(CLI::IsMember({"heads", "head", "query", "difference", "width"}))->capture_default_str();
+  app.add_option("--view", o.view, "Tab to open: heads, head, query, difference, width, average")
+      ->check(CLI::IsMember({"heads", "head", "query", "difference", "width", "average"}))->capture_default_str();
   app.add_option("--colormap", o.colormap, "viridis, magma, gray or cividis")->capture_default_str();
   app.add_option("--scale", o.scale, "Colour scale: linear, log or row")
       ->check(CLI::IsMember({"linear", "log", "row"}))->capture_default_str();
@@ -223,6 +308,10 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
+  app.add_option("session", o.open, "A session file (.json) to open, or a model checkpoint file or folder");
+  app.add_option("--lesson", o.lesson, "Start a lesson: a shipped one by name (multi_head_attention) or a lesson file");
+  app.add_option("--step", o.step, "Lesson step to open (1-based)")->check(CLI::PositiveNumber)->capture_default_str();
+  app.add_flag("--present", o.present, "Presentation mode: full screen, large fonts, high contrast (F5 toggles, Esc leaves)");
     if (e.get_exit_code() == 0) return app.exit(e);
     std::cerr << "error: " << e.what() << "\n";
     return 2;

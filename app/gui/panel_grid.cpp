@@ -7,6 +7,7 @@
 #include "app/gui/grid_layout.h"
 #include "app/gui/heatmap_widget.h"
 #include "app/gui/labels.h"
+#include "app/gui/lesson_player.h"
 #include "app/gui/panels.h"
 #include "app/gui/selection.h"
 
@@ -32,13 +33,13 @@ void cell_tooltip(const Derived& d, int layer, int head, const HeatmapHit& hit) 
                     hit.row, t[size_t(hit.row)].c_str(), hit.col, t[size_t(hit.col)].c_str(), format_weight(w).c_str());
 }
 
-void draw_layer_grid(AppState& state, const UiContext& ui, ImVec2 area) {
+// `prefix` names the heatmaps ("grid", or "compare1" for a lesson's side-by-side entries).
+void draw_layer_grid(AppState& state, const UiContext& ui, ImVec2 area, const ScaleRange& range, const char* prefix) {
   const Derived& d = *ui.derived;
-  const int layer = state.layer, heads = d.run.n_heads();
+  const int layer = std::min(state.layer, d.run.n_layers() - 1), heads = d.run.n_heads();
   const int group = heads_per_group(d.run.info);
   const float f = ImGui::GetFontSize(), gap = f * 0.9f, title_h = f * 1.5f;
   GridLayout g = layout_grid(heads, group, area.x, area.y, title_h, gap);
-  const ScaleRange range = layer_range(state, d, layer);
   {
     // Rows only as tall as a map with its labels needs (maps are square, so tiles often are wide).
     HeatmapSpec probe;
@@ -71,7 +72,7 @@ void draw_layer_grid(AppState& state, const UiContext& ui, ImVec2 area) {
     else ImGui::TextUnformatted(title.c_str());
     ImGui::SetCursorScreenPos(ImVec2(tile.x, tile.y + title_h));
     HeatmapSpec spec;
-    spec.key = format("grid L%d h%d", layer, h);
+    spec.key = format("%s L%d h%d", prefix, layer, h);
     spec.version = d.generation;
     spec.map = &d.run.attention[size_t(layer)][size_t(h)];
     spec.range = range;
@@ -82,7 +83,7 @@ void draw_layer_grid(AppState& state, const UiContext& ui, ImVec2 area) {
     spec.label_font_max = f * 0.85f;
     const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(g.tile_w - gap, g.tile_h - gap - title_h));
     if (hit.hovered) cell_tooltip(d, layer, h, hit);
-    if (hit.clicked) {
+    if (hit.clicked && !control_locked(state, "panel")) {  // a lesson step may keep its view
       state.head = h;
       if (hit.row >= 0) state.query.queries = {hit.row};
       request_view(state, View::head);
@@ -93,6 +94,62 @@ void draw_layer_grid(AppState& state, const UiContext& ui, ImVec2 area) {
 
 void draw_all_layers(AppState& state, const UiContext& ui, ImVec2 area) {
   const Derived& d = *ui.derived;
+// "4 heads of width 2, causal" for the label above a side-by-side block.
+std::string describe(const ModelInfo& info, const AttentionConfig& c) {
+  std::string s = format("%d head%s of width %d", info.n_heads, info.n_heads == 1 ? "" : "s", info.d_head);
+  if (info.n_kv_heads != info.n_heads) s += format(", %d key/value", info.n_kv_heads);
+  if (c.causal) s += ", causal";
+  if (c.window >= 0) s += format(", window %d", c.window);
+  return s;
+}
+
+// A lesson step's compare entries: the step's own grid and one labelled grid per entry, side
+// by side on one shared colour scale.
+ScaleRange compare_range(const AppState& state, const Derived& d) {
+  float m = 0;
+  const auto layer_max = [&](const Derived& x) {
+    const auto& maxima = state.scale.ignore_first_column ? x.layer_max_skip_first : x.layer_max;
+    return maxima.empty() ? 0.0f : maxima[size_t(std::min(state.layer, int(maxima.size()) - 1))];
+  };
+  m = layer_max(d);
+  for (const CompareResult& c : d.compare)
+    if (c.derived) m = std::max(m, layer_max(*c.derived));
+  return scale_range(state.scale, m > 0 ? m : 1.0f);
+}
+
+void draw_compare(AppState& state, const UiContext& ui, ImVec2 area, const ScaleRange& range) {
+  const Derived& d = *ui.derived;
+  const int blocks = 1 + int(d.compare.size());
+  const float f = ImGui::GetFontSize(), gap = f * 1.2f, label_h = f * 1.8f;
+  const float w = (area.x - gap * float(blocks - 1)) / float(blocks);
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  for (int b = 0; b < blocks; ++b) {
+    const Derived* x = b == 0 ? &d : d.compare[size_t(b - 1)].derived.get();
+    const std::string label = b == 0 ? "this step: " + describe(d.run.info, d.request.attention) : d.compare[size_t(b - 1)].label;
+    const ImVec2 at(origin.x + float(b) * (w + gap), origin.y);
+    if (b > 0) dl->AddLine(ImVec2(at.x - gap * 0.5f, at.y), ImVec2(at.x - gap * 0.5f, at.y + area.y), dim_text_colour(), 1.0f);
+    ImGui::SetCursorScreenPos(at);
+    if (ui.fonts.heading) ImGui::PushFont(ui.fonts.heading);
+    ImGui::TextColored(b == 0 ? ImVec4(1.0f, 0.77f, 0.25f, 1.0f) : ImVec4(0.55f, 0.75f, 1.0f, 1.0f), "%s", label.c_str());
+    if (ui.fonts.heading) ImGui::PopFont();
+    ImGui::SetCursorScreenPos(ImVec2(at.x, at.y + label_h));
+    if (!x) {
+      ImGui::PushTextWrapPos(at.x + w);
+      ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.40f, 1.0f), "%s", d.compare[size_t(b - 1)].error.c_str());
+      ImGui::PopTextWrapPos();
+      continue;
+    }
+    if (x->run.n_heads() == 0) continue;
+    UiContext block = ui;
+    block.derived = x;
+    ImGui::PushID(b);
+    draw_layer_grid(state, block, ImVec2(w, area.y - label_h), range, b == 0 ? "grid" : format("compare%d", b).c_str());
+    ImGui::PopID();
+  }
+  ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + area.y));
+}
+
   const int layers = d.run.n_layers(), heads = d.run.n_heads();
   const float f = ImGui::GetFontSize(), left = ImGui::CalcTextSize("L00").x + 8, top = f * 1.6f;
   const float side = std::max(4.0f, std::min((area.x - left) / heads, (area.y - top) / layers));
@@ -125,7 +182,7 @@ void draw_all_layers(AppState& state, const UiContext& ui, ImVec2 area) {
       spec.selected = l == state.layer && h == state.head;
       const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(side - 3, side - 3));
       if (hit.hovered) cell_tooltip(d, l, h, hit);
-      if (hit.clicked) {
+      if (hit.clicked && !control_locked(state, "panel")) {
         state.layer = l, state.head = h;
         request_view(state, View::head);
       }
@@ -158,12 +215,14 @@ void draw_grid(AppState& state, const UiContext& ui) {
   const float bar_w = colour_bar_width();
   const ImVec2 area(avail.x - bar_w - 12, avail.y);
   const ImVec2 start = ImGui::GetCursorScreenPos();
-  if (state.grid.all_layers && layers > 1) draw_all_layers(state, ui, area);
-  else draw_layer_grid(state, ui, area);
+  const bool overview = state.grid.all_layers && layers > 1;
+  const bool compare = !overview && !d.compare.empty();
+  const ScaleRange range = overview ? model_range(state, d) : compare ? compare_range(state, d) : layer_range(state, d, state.layer);
+  if (overview) draw_all_layers(state, ui, area);
+  else if (compare) draw_compare(state, ui, area, range);
+  else draw_layer_grid(state, ui, area, range, "grid");
   ImGui::SetCursorScreenPos(ImVec2(start.x + area.x + 12, start.y));
   ImGui::BeginGroup();
-  const bool overview = state.grid.all_layers && layers > 1;
-  const ScaleRange range = overview ? model_range(state, d) : layer_range(state, d, state.layer);
   ImGui::TextDisabled("%s", scale_caption(range).c_str());
   draw_colour_bar(ui, range, state.scale.colormap, ImVec2(bar_w, std::min(area.y - ImGui::GetFontSize() * 2, 420.0f)));
   ImGui::EndGroup();

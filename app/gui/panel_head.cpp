@@ -5,6 +5,7 @@
 #include "app/gui/draw_util.h"
 #include "app/gui/heatmap_widget.h"
 #include "app/gui/labels.h"
+#include "app/gui/lesson_player.h"
 #include "app/gui/panels.h"
 #include "app/gui/selection.h"
 
@@ -17,11 +18,15 @@ void head_picker(AppState& state, const Derived& d) {
   const int heads = d.run.n_heads(), layers = d.run.n_layers();
   if (layers > 1) {
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.5f);
+    LockScope lock(state, "layer");
     ImGui::InputInt("layer", &state.layer);
     ImGui::SameLine();
   }
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.5f);
-  ImGui::InputInt("head", &state.head);
+  {
+    LockScope lock(state, "head");
+    ImGui::InputInt("head", &state.head);
+  }
   state.head = std::clamp(state.head, 0, heads - 1);
   state.layer = std::clamp(state.layer, 0, layers - 1);
 }
@@ -41,13 +46,16 @@ void draw_scale_controls(AppState& state) {
   const float f = ImGui::GetFontSize();
   int mode = int(state.scale.mode);
   ImGui::SetNextItemWidth(f * 9);
+  ImGui::BeginDisabled(control_locked(state, "color_scale"));
   if (ImGui::Combo("scale", &mode, kScaleNames, 3)) state.scale.mode = ScaleMode(mode);
   ImGui::SameLine();
   ImGui::Checkbox("ignore 1st key", &state.scale.ignore_first_column);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Leave key 0 out of the colour range: the first token often takes most of the weight.");
   ImGui::SameLine();
+  ImGui::EndDisabled();
   ImGui::SetNextItemWidth(f * 7);
   if (ImGui::BeginCombo("colours", colormap_name(state.scale.colormap))) {
+  LockScope lock(state, "colormap");
     for (Colormap c : all_colormaps())
       if (!colormap_is_diverging(c) && ImGui::Selectable(colormap_name(c), c == state.scale.colormap)) state.scale.colormap = c;
     ImGui::EndCombo();

@@ -6,6 +6,7 @@
 #include "app/gui/draw_util.h"
 #include "app/gui/labels.h"
 #include "app/gui/model_rules.h"
+#include "app/gui/lesson_player.h"
 #include "app/gui/panels.h"
 
 namespace hs::gui {
@@ -46,7 +47,10 @@ void draw_shape(AppState& state) {
   const float width = ImGui::GetContentRegionAvail().x;
   int d_model = c.d_model;
   ImGui::SetNextItemWidth(width * 0.5f);
-  if (ImGui::InputInt("d_model", &d_model, 1, 8)) set_d_model(c, d_model);
+  {
+    LockScope lock(state, "d_model");  // a lesson step may lock it
+    if (ImGui::InputInt("d_model", &d_model, 1, 8)) set_d_model(c, d_model);
+  }
   ImGui::SameLine();
   help_marker("Width of the token vectors. The synthetic model embeds each word as a random vector of this size.");
 
@@ -56,6 +60,7 @@ void draw_shape(AppState& state) {
     help_marker(heads_rule_text(c.d_model).c_str());
     const int h = option_buttons("heads", head_count_options(c.d_model), c.n_heads, width);
     if (h > 0) set_heads(c, h);
+    LockScope lock(state, "heads");
     ImGui::PushTextWrapPos(0);
     ImGui::TextDisabled("only divisors of %d: each head gets d_model / heads dimensions", c.d_model);
     ImGui::PopTextWrapPos();
@@ -63,10 +68,14 @@ void draw_shape(AppState& state) {
     int heads = c.n_heads, d_head = c.d_head;
     ImGui::SetNextItemWidth(width * 0.5f);
     if (ImGui::SliderInt("heads", &heads, 1, std::max(16, c.n_heads))) set_heads(c, heads);
+    LockScope lock(state, "d_head");
     ImGui::SetNextItemWidth(width * 0.5f);
     if (ImGui::SliderInt("head width", &d_head, 1, std::max(64, c.d_head))) c.d_head = std::max(d_head, 1);
   }
-  if (ImGui::Checkbox("decoupled head width", &decoupled)) set_decoupled(c, decoupled);
+  {
+    LockScope lock(state, "d_head");
+    if (ImGui::Checkbox("decoupled head width", &decoupled)) set_decoupled(c, decoupled);
+  }
   help_marker("Usually d_head = d_model / heads. Decoupled: choose the head width yourself; "
               "Q, K, V project to heads x d_head and the output projects back to d_model.");
 }
@@ -78,6 +87,7 @@ void draw_groups(AppState& state) {
               "Fewer key/value heads shrink the KV cache; MQA keeps just one.");
   if (ImGui::BeginTable("kv", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
     ImGui::TableSetupColumn("groups");
+  LockScope lock(state, "kv_heads");
     ImGui::TableSetupColumn("kind");
     ImGui::TableSetupColumn("KV cache / token");
     ImGui::TableHeadersRow();
@@ -102,22 +112,30 @@ void draw_groups(AppState& state) {
 void draw_mask_and_seed(AppState& state) {
   AttentionConfig& c = state.request.attention;
   const float width = ImGui::GetContentRegionAvail().x;
-  ImGui::Checkbox("causal mask", &c.causal);
+  {
+    LockScope lock(state, "causal");
+    ImGui::Checkbox("causal mask", &c.causal);
+  }
   help_marker("Query i only sees keys j <= i (as in a decoder). Masked cells are exactly 0.");
   bool windowed = c.window >= 0;
   if (ImGui::Checkbox("sliding window", &windowed)) c.window = windowed ? state.model.window_size : -1;
   if (windowed) {
+  ImGui::BeginDisabled(control_locked(state, "window"));
     ImGui::SameLine();
     ImGui::SetNextItemWidth(std::max(width - ImGui::GetCursorPosX(), 60.0f));
     if (ImGui::SliderInt("##window", &state.model.window_size, 0, 16, "W = %d")) c.window = state.model.window_size;
   }
   ImGui::SetNextItemWidth(width * 0.55f);
   ImGui::SliderFloat("temperature", &c.temperature, 0.05f, 5.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
+  ImGui::EndDisabled();
+  ImGui::BeginDisabled(control_locked(state, "temperature"));
   help_marker("Scores are divided by the temperature before the softmax: low = sharp, high = flat.");
   int seed = int(state.request.seed);
   ImGui::SetNextItemWidth(width * 0.55f);
+  ImGui::EndDisabled();
   if (ImGui::InputInt("seed", &seed)) state.request.seed = uint64_t(std::max(seed, 0));
 }
+  LockScope lock(state, "seed");
 
 void draw_pretrained_info(const UiContext& ui) {
   if (!ui.derived) return;

@@ -6,6 +6,7 @@
 
 #include "app/gui/draw_util.h"
 #include "app/gui/labels.h"
+#include "app/gui/lesson_player.h"
 #include "app/gui/panels.h"
 
 namespace hs::gui {
@@ -74,6 +75,7 @@ void draw_sentence(AppState& state, const UiContext& ui) {
   }
   ImGui::SameLine();
   draw_export(state, ui);
+    LockScope lock(state, "sentence");
   draw_token_chips(state, ui);
 }
 

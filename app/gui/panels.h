@@ -16,6 +16,10 @@ void draw_width(AppState& state, const UiContext& ui);       // panel_width.cpp
 void draw_status(AppState& state, const UiContext& ui);      // panel_status.cpp
 void draw_export(AppState& state, const UiContext& ui);      // panel_export.cpp (buttons + popup)
 void draw_scale_controls(AppState& state);                   // panel_head.cpp (shared toolbar)
+void draw_average(AppState& state, const UiContext& ui);     // panel_average.cpp
+void draw_menu(AppState& state, const UiContext& ui);        // panel_menu.cpp (menu bar + session box)
+void draw_lesson(AppState& state, const UiContext& ui);      // panel_lesson.cpp (step caption)
+float lesson_panel_height(const AppState& state, const UiContext& ui, float width);  // panel_lesson.cpp
 
 // The whole window: sentence on top, model controls on the left, views in tabs, status below.
 void draw_app(AppState& state, const UiContext& ui);  // ui_root.cpp

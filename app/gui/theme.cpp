@@ -73,6 +73,25 @@ void apply_style(float scale) {
   s.ScaleAllSizes(scale);
 }
 
+void apply_presentation_style(float scale) {
+  apply_style(1.0f);
+  ImGuiStyle& s = ImGui::GetStyle();
+  ImVec4* c = s.Colors;
+  c[ImGuiCol_WindowBg] = ImVec4(0, 0, 0, 1);
+  c[ImGuiCol_ChildBg] = ImVec4(0.06f, 0.06f, 0.07f, 1);
+  c[ImGuiCol_MenuBarBg] = ImVec4(0, 0, 0, 1);
+  c[ImGuiCol_Text] = ImVec4(1, 1, 1, 1);
+  c[ImGuiCol_TextDisabled] = ImVec4(0.80f, 0.82f, 0.86f, 1);
+  c[ImGuiCol_FrameBg] = ImVec4(0.16f, 0.16f, 0.19f, 1);
+  c[ImGuiCol_Border] = ImVec4(0.55f, 0.58f, 0.65f, 1);
+  c[ImGuiCol_Button] = ImVec4(0.20f, 0.22f, 0.28f, 1);
+  c[ImGuiCol_Tab] = ImVec4(0.10f, 0.10f, 0.12f, 1);
+  c[ImGuiCol_TabActive] = ImVec4(0.30f, 0.36f, 0.50f, 1);
+  s.FrameBorderSize = 1;
+  s.ChildBorderSize = 1;
+  s.ScaleAllSizes(scale);
+}
+
 Fonts load_fonts(float scale) {
   ImGuiIO& io = ImGui::GetIO();
   Fonts f;

@@ -8,6 +8,10 @@ namespace hs::gui {
 // Sizes are multiplied by `scale` (the monitor's content scale).
 void apply_style(float scale);
 
+// Presentation mode: black background, white text, brighter secondary text and frames, larger
+// spacing; for projectors.
+void apply_presentation_style(float scale);
+
 // Adds body, heading and title fonts to the atlas. Returns the fonts (defaults if DejaVu is absent).
 Fonts load_fonts(float scale);
 

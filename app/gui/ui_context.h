@@ -4,11 +4,13 @@
 #include <imgui.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "app/gui/color_scale.h"
 #include "app/gui/derived.h"
+#include "core/io/lesson_file.h"
 #include "core/render/colormap.h"
 
 namespace hs::gui {
@@ -38,8 +40,16 @@ struct DrawnHeatmap {
   Colormap colormap = Colormap::viridis;
 };
 
+// A panel drawn this frame (the lesson caption), in framebuffer pixels, with its text.
+struct DrawnPanel {
+  std::string name;
+  std::string text;
+  ImVec2 min, max;
+};
+
 struct FrameReport {
   std::vector<DrawnHeatmap> heatmaps;
+  std::vector<DrawnPanel> panels;
 };
 
 struct StatusInfo {
@@ -63,6 +73,7 @@ struct UiContext {
   StatusInfo status;
   Fonts fonts;
   const std::vector<std::string>* examples = nullptr;
+  const std::vector<std::shared_ptr<const Lesson>>* lessons = nullptr;  // the Lessons menu
 };
 
 }  // namespace hs::gui

@@ -2,6 +2,7 @@
 
 #include "app/gui/draw_util.h"
 #include "app/gui/labels.h"
+#include "app/gui/lesson_player.h"
 #include "app/gui/panels.h"
 #include "app/gui/selection.h"
 
@@ -24,6 +25,7 @@ const Tab kTabs[] = {
     {View::head, "Single head", draw_head},
     {View::query, "Query", draw_query},
     {View::difference, "Head difference", draw_difference},
+    {View::average, "Average", draw_average},
     {View::width, "Head width", draw_width},
 };
 
@@ -32,6 +34,8 @@ void draw_views(AppState& state, const UiContext& ui) {
   const bool forced = state.view_requested;
   state.view_requested = false;
   for (const Tab& tab : kTabs) {
+    // A lesson step that does not unlock "panel" keeps its own tab.
+    if (control_locked(state, "panel") && tab.view != state.view) continue;
     const ImGuiTabItemFlags flags = (forced && state.view == tab.view) ? ImGuiTabItemFlags_SetSelected : 0;
     if (ImGui::BeginTabItem(tab.label, nullptr, flags)) {
       if (!forced) state.view = tab.view;
@@ -75,7 +79,8 @@ void handle_shortcuts(AppState& state, const UiContext& ui) {
   ImGuiIO& io = ImGui::GetIO();
   // ImGui 1.86 indexes keys by the backend's codes; GLFW's letter keys are their ASCII codes.
   if (io.KeyCtrl && ImGui::IsKeyPressed(kKeyL, false)) state.sentence.focus_requested = true;
-  if (io.WantTextInput || !ui.derived) return;
+  // In a lesson the arrows step through it (lesson_player.h).
+  if (handle_lesson_keys(state) || io.WantTextInput || !ui.derived) return;
   const int heads = ui.derived->run.n_heads(), tokens = ui.derived->run.n_tokens();
   const auto pressed = [](ImGuiKey key) { return int(ImGui::IsKeyPressed(ImGui::GetKeyIndex(key))); };
   const int dx = pressed(ImGuiKey_RightArrow) - pressed(ImGuiKey_LeftArrow);
@@ -91,30 +96,63 @@ void handle_shortcuts(AppState& state, const UiContext& ui) {
   }
 }
 
+namespace {
+
+// Presentation mode: a soft circle at the mouse so the room can follow the pointer.
+void draw_pointer_highlight() {
+  const ImVec2 m = ImGui::GetIO().MousePos;
+  if (!ImGui::IsMousePosValid(&m)) return;
+  ImDrawList* dl = ImGui::GetForegroundDrawList();
+  const float r = ImGui::GetFontSize() * 1.6f;
+  dl->AddCircleFilled(m, r, IM_COL32(255, 214, 64, 60), 48);
+  dl->AddCircle(m, r, IM_COL32(255, 214, 64, 170), 48, 3.0f);
+}
+
+}  // namespace
+
 void draw_app(AppState& state, const UiContext& ui) {
   if (ui.derived) clamp_selection(state, *ui.derived);
   handle_shortcuts(state, ui);
+  const bool present = state.present.active;
+  if (!present) draw_menu(state, ui);
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   const float f = ImGui::GetFontSize();
   const float status_h = f + ImGui::GetStyle().WindowPadding.y * 2 + 2;
   const ImGuiStyle& style = ImGui::GetStyle();
   const float title_f = ui.fonts.title ? ui.fonts.title->FontSize : f;
   const float top_h = title_f + f + style.FramePadding.y * 2 + style.ItemSpacing.y + style.WindowPadding.y * 2 + 4;
-  const float side_w = std::clamp(state.sidebar_width * (f / 17.0f), 220.0f, vp->WorkSize.x * 0.45f);
+  // Presentation mode with a lesson: the model column only when the step unlocks a model control.
+  const bool sidebar = !present || !state.lesson.lesson || !control_locked(state, "d_model") || !control_locked(state, "heads") ||
+                       !control_locked(state, "kv_heads") || !control_locked(state, "causal") || !control_locked(state, "window") ||
+                       !control_locked(state, "seed") || !control_locked(state, "temperature") || !control_locked(state, "d_head");
+  const float side_w = sidebar ? std::clamp(state.sidebar_width * (f / 17.0f), 220.0f, vp->WorkSize.x * 0.45f) : 0.0f;
 
   ImGui::SetNextWindowPos(vp->WorkPos);
   ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x, top_h));
   if (ImGui::Begin("##sentence", nullptr, kFixed)) draw_sentence(state, ui);
   ImGui::End();
 
-  const float middle_h = std::max(vp->WorkSize.y - top_h - status_h, 50.0f);
-  ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x, vp->WorkPos.y + top_h));
-  ImGui::SetNextWindowSize(ImVec2(side_w, middle_h));
-  if (ImGui::Begin("##model", nullptr, kFixed & ~ImGuiWindowFlags_NoScrollbar)) draw_model(state, ui);
-  ImGui::End();
-  draw_splitter(state, ImVec2(vp->WorkPos.x + side_w, vp->WorkPos.y + top_h), middle_h, f / 17.0f);
+  // The lesson's caption strip under the sentence, across the whole window.
+  const float lesson_h = std::min(lesson_panel_height(state, ui, vp->WorkSize.x), vp->WorkSize.y * 0.35f);
+  if (lesson_h > 0) {
+    ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x, vp->WorkPos.y + top_h));
+    ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x, lesson_h));
+    ImGui::PushStyleColor(ImGuiCol_WindowBg, ImGui::GetStyleColorVec4(ImGuiCol_ChildBg));
+    if (ImGui::Begin("##lesson", nullptr, kFixed & ~ImGuiWindowFlags_NoScrollbar)) draw_lesson(state, ui);
+    ImGui::End();
+    ImGui::PopStyleColor();
+  }
+  const float middle_y = vp->WorkPos.y + top_h + lesson_h;
+  const float middle_h = std::max(vp->WorkSize.y - top_h - lesson_h - status_h, 50.0f);
+  if (sidebar) {
+    ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x, middle_y));
+    ImGui::SetNextWindowSize(ImVec2(side_w, middle_h));
+    if (ImGui::Begin("##model", nullptr, kFixed & ~ImGuiWindowFlags_NoScrollbar)) draw_model(state, ui);
+    ImGui::End();
+    draw_splitter(state, ImVec2(vp->WorkPos.x + side_w, middle_y), middle_h, f / 17.0f);
+  }
 
-  ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + side_w, vp->WorkPos.y + top_h));
+  ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + side_w, middle_y));
   ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x - side_w, middle_h));
   if (ImGui::Begin("##views", nullptr, kFixed)) draw_views(state, ui);
   ImGui::End();
@@ -125,6 +163,7 @@ void draw_app(AppState& state, const UiContext& ui) {
   if (ImGui::Begin("##status", nullptr, kFixed)) draw_status(state, ui);
   ImGui::End();
   ImGui::PopStyleVar();
+  if (present && state.present.pointer) draw_pointer_highlight();
 }
 
 }  // namespace hs::gui

@@ -18,11 +18,12 @@ DerivedWorker::~DerivedWorker() {
   thread_.join();
 }
 
-uint64_t DerivedWorker::submit(const ModelRequest& request) {
+uint64_t DerivedWorker::submit(const ModelRequest& request, std::vector<CompareRequest> compare) {
   uint64_t generation = 0;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     pending_ = request;
+    pending_compare_ = std::move(compare);
     generation = ++submitted_;
   }
   wake_.notify_all();
@@ -62,6 +63,7 @@ void DerivedWorker::publish(WorkerResult r, bool last) {
 void DerivedWorker::loop() {
   for (;;) {
     ModelRequest request;
+    std::vector<CompareRequest> compare;
     uint64_t generation = 0;
     std::shared_ptr<const Sweep> sweep;
     ModelRequest sweep_request;
@@ -71,6 +73,8 @@ void DerivedWorker::loop() {
       if (stop_) return;
       request = std::move(*pending_);
       pending_.reset();
+      compare = std::move(pending_compare_);
+      pending_compare_.clear();
       generation = submitted_;
       computing_ = true;
       sweep = sweep_;
@@ -98,6 +102,7 @@ void DerivedWorker::loop() {
     const bool ok = attempt([&] {
       d = compute_derived(request);
       d->generation = generation;
+      d->compare = compute_compare(compare);
     });
     const bool sweep_fresh = sweep && same_sweep_inputs(sweep_request, request);
     if (ok) {

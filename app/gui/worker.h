@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "app/gui/derived.h"
 
@@ -26,8 +27,9 @@ class DerivedWorker {
   DerivedWorker(const DerivedWorker&) = delete;
   DerivedWorker& operator=(const DerivedWorker&) = delete;
 
-  // Queues a recompute; returns its generation.
-  uint64_t submit(const ModelRequest& request);
+  // Queues a recompute; returns its generation. `compare` entries (a lesson step's side-by-side
+  // states) are computed with it and published in the same result.
+  uint64_t submit(const ModelRequest& request, std::vector<CompareRequest> compare = {});
   // The newest finished result not yet taken, if any.
   std::optional<WorkerResult> poll();
   bool busy() const;
@@ -43,6 +45,7 @@ class DerivedWorker {
   std::condition_variable wake_;
   std::condition_variable idle_;
   std::optional<ModelRequest> pending_;
+  std::vector<CompareRequest> pending_compare_;
   uint64_t submitted_ = 0;  // generation of the newest submission
   uint64_t finished_ = 0;   // generation of the newest finished computation
   bool computing_ = false;

@@ -68,6 +68,9 @@ bool write_screenshot(const std::string& path, int width, int height, const Fram
                              {"skip_first_column", h.range.skip_first_column},
                              {"colormap", colormap_name(h.colormap)}});
   }
+  j["panels"] = nlohmann::json::array();
+  for (const DrawnPanel& p : report.panels)
+    j["panels"].push_back({{"name", p.name}, {"text", p.text}, {"x0", p.min.x}, {"y0", p.min.y}, {"x1", p.max.x}, {"y1", p.max.y}});
   std::ofstream out(path + ".json");
   out << j.dump(1) << "\n";
   if (!out) {

@@ -1,0 +1,136 @@
+#include "app/gui/session_bridge.h"
+
+#include <filesystem>
+
+#include "core/util/errors.h"
+
+namespace hs::gui {
+namespace {
+
+namespace fs = std::filesystem;
+
+ScaleMode parse_scale(const std::string& name) {
+  if (name == "log") return ScaleMode::log;
+  if (name == "row") return ScaleMode::row_normalised;
+  return ScaleMode::linear;
+}
+
+const char* scale_name(ScaleMode m) {
+  return m == ScaleMode::log ? "log" : m == ScaleMode::row_normalised ? "row" : "linear";
+}
+
+bool is_json(const std::string& path) {
+  std::string ext = fs::path(path).extension().string();
+  for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return ext == ".json";
+}
+
+// A llama2.c checkpoint needs its tokenizer: take tokenizer.bin from the same folder if there is one.
+std::string tokenizer_next_to(const std::string& checkpoint) {
+  const fs::path candidate = fs::path(checkpoint).parent_path() / "tokenizer.bin";
+  std::error_code ec;
+  return fs::is_regular_file(candidate, ec) ? candidate.string() : std::string();
+}
+
+}  // namespace
+
+std::string panel_name(const AppState& state) {
+  switch (state.view) {
+    case View::heads: return state.grid.all_layers ? "layers" : "grid";
+    case View::head: return "head";
+    case View::query: return "query";
+    case View::difference: return "difference";
+    case View::average: return "average";
+    case View::width: return "width";
+  }
+  return "grid";
+}
+
+Session session_from_state(const AppState& state) {
+  Session s;
+  s.request = state.request;
+  s.view.panel = panel_name(state);
+  s.view.layer = state.layer;
+  s.view.head = state.head;
+  s.view.queries = state.query.queries;
+  s.view.color_scale = scale_name(state.scale.mode);
+  s.view.ignore_first_column = state.scale.ignore_first_column;
+  s.view.colormap = colormap_name(state.scale.colormap);
+  return s;
+}
+
+void apply_session(AppState& state, const Session& session) {
+  state.request = session.request;
+  const std::string& p = session.view.panel;
+  state.grid.all_layers = p == "layers";
+  const View view = p == "head"         ? View::head
+                    : p == "query"      ? View::query
+                    : p == "difference" ? View::difference
+                    : p == "average"    ? View::average
+                    : p == "width"      ? View::width
+                                        : View::heads;
+  request_view(state, view);
+  state.layer = session.view.layer;
+  state.head = session.view.head;
+  state.query.queries = session.view.queries;
+  state.scale.mode = parse_scale(session.view.color_scale);
+  state.scale.ignore_first_column = session.view.ignore_first_column;
+  const Colormap c = parse_colormap(session.view.colormap);
+  // The views draw sequential maps only; a diverging choice falls back to the default.
+  state.scale.colormap = colormap_is_diverging(c) ? Colormap::viridis : c;
+}
+
+std::string session_path(const SessionPanelState& s) {
+  if (s.folder.empty()) return s.file_name;
+  return (fs::path(s.folder) / s.file_name).string();
+}
+
+void open_path(AppState& state, const std::string& path) {
+  if (is_json(path)) {
+    const Session s = load_session(path);  // throws before anything changes
+    apply_session(state, s);
+    return;
+  }
+  std::error_code ec;
+  if (!fs::exists(path, ec)) throw IoError("cannot open " + path + ": no such file or folder");
+  state.request.model_path = path;
+  state.request.weights.clear();
+  state.request.input_npy.clear();
+  state.request.tokenizer = fs::is_directory(path, ec) ? std::string() : tokenizer_next_to(path);
+}
+
+void handle_session_requests(AppState& state, StatusInfo& status) {
+  SessionPanelState& s = state.session;
+  std::vector<std::string> paths;
+  paths.swap(s.dropped);
+  if (s.open_requested) paths.push_back(session_path(s));
+  s.open_requested = false;
+  for (const std::string& path : paths) {
+    try {
+      open_path(state, path);
+      status.error.clear();
+      status.export_failed = false;
+      status.last_export = "opened " + path;
+      if (is_json(path)) {
+        s.folder = fs::path(path).parent_path().string();
+        s.file_name = fs::path(path).filename().string();
+      }
+    } catch (const std::exception& e) {
+      status.error = e.what();
+    }
+  }
+  if (s.save_requested) {
+    s.save_requested = false;
+    const std::string path = session_path(s);
+    try {
+      save_session(path, session_from_state(state));
+      status.export_failed = false;
+      status.last_export = "saved session " + path;
+    } catch (const std::exception& e) {
+      status.export_failed = true;
+      status.last_export = e.what();
+    }
+  }
+}
+
+}  // namespace hs::gui

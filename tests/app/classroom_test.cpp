@@ -1,0 +1,312 @@
+// Classroom mode headless (ImGui context, no renderer): session files through the app's bridge
+// (AppState -> Session -> JSON -> Session -> AppState), dropped and named files, malformed and
+// newer-version files refused with the state unchanged, and every step of every shipped lesson
+// drawn with its compare entries, in normal and presentation layout.
+#include <gtest/gtest.h>
+#include <imgui.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "app/gui/derived.h"
+#include "app/gui/lesson_player.h"
+#include "app/gui/panels.h"
+#include "app/gui/session_bridge.h"
+#include "app/gui/theme.h"
+#include "core/util/errors.h"
+
+namespace {
+
+using namespace hs::gui;
+namespace fs = std::filesystem;
+
+fs::path scratch(const std::string& name) {
+  const fs::path dir = fs::path(HEADSCOPE_BINARY_DIR) / "tests" / "app" / "classroom";
+  fs::create_directories(dir);
+  return dir / name;
+}
+
+void write(const fs::path& p, const std::string& text) {
+  std::ofstream(p) << text;
+}
+
+// The parts of AppState a session holds.
+void expect_same_session_state(const AppState& a, const AppState& b) {
+  EXPECT_TRUE(same_model_request(a.request, b.request));
+  EXPECT_EQ(a.request.sentence, b.request.sentence);
+  EXPECT_EQ(a.view, b.view);
+  EXPECT_EQ(a.grid.all_layers, b.grid.all_layers);
+  EXPECT_EQ(a.layer, b.layer);
+  EXPECT_EQ(a.head, b.head);
+  EXPECT_EQ(a.query.queries, b.query.queries);
+  EXPECT_EQ(a.scale.mode, b.scale.mode);
+  EXPECT_EQ(a.scale.ignore_first_column, b.scale.ignore_first_column);
+  EXPECT_EQ(a.scale.colormap, b.scale.colormap);
+}
+
+TEST(SessionBridge, RoundTripThroughJsonForEveryView) {
+  for (View v : {View::heads, View::head, View::query, View::difference, View::width, View::average}) {
+    for (bool all_layers : {false, true}) {
+      if (all_layers && v != View::heads) continue;
+      AppState a = default_app_state();
+      a.request.sentence = "Zoë's café — \"quoted\" words";
+      a.request.attention.d_model = 12;
+      a.request.attention.n_heads = 6;
+      a.request.attention.n_kv_heads = 3;
+      a.request.attention.causal = true;
+      a.request.attention.window = 2;
+      a.request.attention.temperature = 0.5f;
+      a.request.seed = 7;
+      a.view = v;
+      a.grid.all_layers = all_layers;
+      a.layer = 0, a.head = 5;
+      a.query.queries = {1, 3};
+      a.scale = {ScaleMode::log, true, hs::Colormap::cividis};
+      const std::string text = hs::session_to_json(session_from_state(a));
+      AppState b = default_app_state();
+      apply_session(b, hs::parse_session(text, "round.json"));
+      expect_same_session_state(a, b);
+      EXPECT_TRUE(b.view_requested) << "the view switches tabs on the next frame";
+    }
+  }
+}
+
+TEST(SessionBridge, SaveThenOpenThroughTheRequestsAndTheStatusLine) {
+  AppState a = default_app_state();
+  a.request.attention.n_heads = 2;
+  a.view = View::difference;
+  a.session.folder = scratch("x").parent_path().string();
+  a.session.file_name = "saved.json";
+  a.session.save_requested = true;
+  StatusInfo status;
+  handle_session_requests(a, status);
+  EXPECT_FALSE(status.export_failed) << status.last_export;
+  ASSERT_TRUE(fs::exists(scratch("saved.json")));
+  AppState b = default_app_state();
+  b.session.dropped = {scratch("saved.json").string()};
+  handle_session_requests(b, status);
+  EXPECT_EQ(status.error, "");
+  expect_same_session_state(a, b);
+  EXPECT_EQ(b.session.folder, scratch("x").parent_path().string()) << "the last folder is remembered";
+}
+
+TEST(SessionBridge, MalformedAndNewerFilesChangeNothingAndSayWhy) {
+  struct Case {
+    std::string file, text, expect;
+  };
+  const Case cases[] = {
+      {"broken.json", "{\"format\": \"headscope-session\", \"version\": 1, \"model\": {\"heads\": ", "broken.json"},
+      {"newer.json", "{\"format\": \"headscope-session\", \"version\": 99}", "99"},
+      {"heads.json", "{\"format\": \"headscope-session\", \"version\": 1, \"model\": {\"heads\": \"four\"}}", "model.heads"},
+      {"impossible.json", "{\"format\": \"headscope-session\", \"version\": 1, \"model\": {\"d_model\": 8, \"heads\": 3}}",
+       "heads (3)"},
+      {"panel.json", "{\"format\": \"headscope-session\", \"version\": 1, \"view\": {\"panel\": \"sideways\"}}", "view.panel"},
+  };
+  for (const Case& c : cases) {
+    write(scratch(c.file), c.text);
+    AppState s = default_app_state();
+    s.request.attention.n_heads = 2;
+    s.head = 1;
+    const AppState before = s;
+    StatusInfo status;
+    s.session.dropped = {scratch(c.file).string()};
+    handle_session_requests(s, status);
+    EXPECT_NE(status.error.find(c.expect), std::string::npos) << c.file << ": " << status.error;
+    EXPECT_NE(status.error.find(c.file), std::string::npos) << "the message names the file: " << status.error;
+    expect_same_session_state(before, s);
+  }
+  AppState s = default_app_state();
+  StatusInfo status;
+  s.session.dropped = {scratch("missing.json").string()};
+  handle_session_requests(s, status);
+  EXPECT_NE(status.error.find("missing.json"), std::string::npos) << status.error;
+}
+
+TEST(SessionBridge, DroppedFolderOrFileOpensAsACheckpoint) {
+  const fs::path folder = scratch("hf_model");
+  fs::create_directories(folder);
+  AppState s = default_app_state();
+  StatusInfo status;
+  s.session.dropped = {folder.string()};
+  handle_session_requests(s, status);
+  EXPECT_EQ(s.request.model_path, folder.string());
+  EXPECT_EQ(s.request.tokenizer, "");
+  const fs::path llama = scratch("llama");
+  fs::create_directories(llama);
+  write(llama / "model.bin", "x");
+  write(llama / "tokenizer.bin", "x");
+  s.session.dropped = {(llama / "model.bin").string()};
+  handle_session_requests(s, status);
+  EXPECT_EQ(s.request.model_path, (llama / "model.bin").string());
+  EXPECT_EQ(s.request.tokenizer, (llama / "tokenizer.bin").string()) << "its tokenizer from the same folder";
+}
+
+TEST(Lessons, ShippedLessonsAreEmbeddedAndMalformedOnesAreRefused) {
+  ASSERT_FALSE(shipped_lessons().empty());
+  EXPECT_EQ(find_lesson("multi_head_attention")->steps.size(), 8u);
+  write(scratch("bad_lesson.json"), "{\"format\": \"headscope-lesson\", \"version\": 1, \"title\": \"t\", "
+                                    "\"steps\": [{\"title\": \"a\", \"caption\": \"b\", \"session\": {\"model\": {\"heads\": 3}}}]}");
+  try {
+    find_lesson(scratch("bad_lesson.json").string());
+    ADD_FAILURE() << "a lesson with impossible settings must be refused";
+  } catch (const hs::FormatError& e) {
+    EXPECT_NE(std::string(e.what()).find("bad_lesson.json"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("step 1"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(find_lesson(scratch("no_such_lesson.json").string()), hs::Error);
+}
+
+TEST(Lessons, LockedControlsFollowTheStep) {
+  AppState s = default_app_state();
+  EXPECT_FALSE(control_locked(s, "heads")) << "nothing is locked without a lesson";
+  start_lesson(s, find_lesson("multi_head_attention"), 1);  // step 2 unlocks heads
+  EXPECT_FALSE(control_locked(s, "heads"));
+  EXPECT_TRUE(control_locked(s, "d_model"));
+  go_to_step(s, 99);
+  EXPECT_EQ(s.lesson.step, 7) << "clamped to the last step";
+  EXPECT_TRUE(active_step(s)->needs_pretrained);
+  EXPECT_FALSE(control_locked(s, "sentence"));
+  stop_lesson(s);
+  EXPECT_FALSE(control_locked(s, "d_model"));
+}
+
+class HeadlessLesson : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;
+    io.DisplaySize = ImVec2(1920, 1080);
+    io.DeltaTime = 1.0f / 60.0f;
+    ui_.fonts = load_fonts(1.0f);
+    apply_style(1.0f);
+    unsigned char* pixels = nullptr;
+    int w = 0, h = 0;
+    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+    ui_.images = &images_;
+    ui_.report = &report_;
+    for (const std::string& name : shipped_lessons()) lessons_.push_back(find_lesson(name));
+    ui_.lessons = &lessons_;
+  }
+  void TearDown() override { ImGui::DestroyContext(); }
+
+  void frame(AppState& state, ImVec2 mouse = ImVec2(-FLT_MAX, -FLT_MAX), bool down = false) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.MousePos = mouse;
+    io.MouseDown[0] = down;
+    report_.heatmaps.clear();
+    report_.panels.clear();
+    ImGui::NewFrame();
+    draw_app(state, ui_);
+    ImGui::Render();
+  }
+
+  // What the worker does for the state: the maps and the step's compare entries.
+  void compute(const AppState& state) {
+    derived_ = compute_derived(state.request, 1);
+    derived_->compare = compute_compare(compare_requests(state), 1);
+    ui_.derived = derived_.get();
+  }
+
+  int maps_named(const std::string& prefix) const {
+    int n = 0;
+    for (const DrawnHeatmap& h : report_.heatmaps) n += h.key.rfind(prefix, 0) == 0;
+    return n;
+  }
+
+  UiContext ui_;
+  NullHeatmapImages images_;
+  FrameReport report_;
+  std::vector<std::shared_ptr<const hs::Lesson>> lessons_;
+  std::shared_ptr<Derived> derived_;
+};
+
+TEST_F(HeadlessLesson, EveryStepOfEveryShippedLessonDrawsWithItsCompareEntries) {
+  ASSERT_FALSE(lessons_.empty());
+  for (bool present : {false, true}) {
+    for (const auto& lesson : lessons_) {
+      AppState state = default_app_state();
+      state.present.active = present;
+      start_lesson(state, lesson, 0);
+      for (size_t i = 0; i < lesson->steps.size(); ++i) {
+        SCOPED_TRACE(lesson->title + ", step " + std::to_string(i + 1) + (present ? ", presenting" : ""));
+        go_to_step(state, int(i));
+        const hs::LessonStep* step = active_step(state);
+        ASSERT_NE(step, nullptr);
+        compute(state);
+        for (int k = 0; k < 3; ++k) frame(state);
+        for (const CompareResult& c : derived_->compare) EXPECT_TRUE(c.derived) << c.label << ": " << c.error;
+        EXPECT_EQ(state.view_requested, false);
+        if (state.view == View::heads && !state.grid.all_layers) {
+          EXPECT_EQ(maps_named("grid"), derived_->run.n_heads());
+          for (size_t c = 0; c < step->compare.size(); ++c) {
+            EXPECT_EQ(maps_named("compare" + std::to_string(c + 1) + " "), derived_->compare[c].derived->run.n_heads());
+          }
+        }
+        if (present) {
+          EXPECT_EQ(state.scale.colormap, hs::Colormap::cividis);
+        }
+        // The mouse over the whole window (hover and click), then the captions off.
+        for (int y = 0; y < 4; ++y)
+          for (int x = 0; x < 4; ++x) {
+            const ImVec2 p(1920.0f * (x + 0.5f) / 4, 1080.0f * (y + 0.5f) / 4);
+            frame(state, p, true);
+            frame(state, p, false);
+          }
+        state.lesson.captions = !state.lesson.captions;
+        frame(state);
+        state.lesson.captions = true;
+        if (state.lesson.step != int(i)) go_to_step(state, int(i));  // a click on Next/Previous
+      }
+    }
+  }
+}
+
+TEST_F(HeadlessLesson, KeysStepThroughTheLessonAndToggleCaptionsAndPresentation) {
+  ImGuiIO& io = ImGui::GetIO();
+  io.KeyMap[ImGuiKey_LeftArrow] = 263, io.KeyMap[ImGuiKey_RightArrow] = 262;
+  io.KeyMap[ImGuiKey_PageUp] = 266, io.KeyMap[ImGuiKey_PageDown] = 267, io.KeyMap[ImGuiKey_Home] = 268;
+  io.KeyMap[ImGuiKey_Escape] = 256;
+  AppState state = default_app_state();
+  start_lesson(state, lessons_[0], 0);
+  compute(state);
+  frame(state);
+  const auto press = [&](int key) {
+    io.KeysDown[key] = true;
+    frame(state);
+    io.KeysDown[key] = false;
+    frame(state);
+  };
+  press(262);
+  EXPECT_EQ(state.lesson.step, 1);
+  press(267);
+  EXPECT_EQ(state.lesson.step, 2);
+  press(263);
+  EXPECT_EQ(state.lesson.step, 1);
+  press(266);
+  EXPECT_EQ(state.lesson.step, 0);
+  press(262), press(262), press(268);
+  EXPECT_EQ(state.lesson.step, 0) << "Home: the first step";
+  press('C');
+  EXPECT_FALSE(state.lesson.captions);
+  press('C');
+  EXPECT_TRUE(state.lesson.captions);
+  press(294);  // F5
+  EXPECT_TRUE(state.present.active);
+  press(256);  // Esc
+  EXPECT_FALSE(state.present.active);
+}
+
+TEST_F(HeadlessLesson, PretrainedStepSaysWhatToLoadAndKeepsALoadedCheckpoint) {
+  AppState state = default_app_state();
+  state.request.model_path = "/models/stories260K.bin";
+  state.request.tokenizer = "/models/tok512.bin";
+  start_lesson(state, lessons_[0], 7);
+  EXPECT_EQ(state.request.model_path, "/models/stories260K.bin");
+  EXPECT_EQ(state.request.tokenizer, "/models/tok512.bin");
+  go_to_step(state, 0);
+  EXPECT_EQ(state.request.model_path, "") << "synthetic steps use the synthetic model";
+}
+
+}  // namespace

@@ -1,0 +1,165 @@
+// Lessons in a real window (xvfb-run, Mesa llvmpipe), in presentation mode at projector
+// resolution: `headscope --lesson L --step N --present --screenshot FILE.png`. The caption
+// panel must be drawn (and hold bright text), the step's own grid and each compare entry must
+// be on screen, and every cell's centre pixel must be the cividis colour of the engine's value.
+#include <gtest/gtest.h>
+#include <stb_image.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "core/io/lesson_file.h"
+#include "core/model/model_request.h"
+#include "core/render/colormap.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Shot {
+  int exit_code = -1;
+  int width = 0, height = 0;
+  std::vector<unsigned char> rgb;  // [height, width, 3]
+  nlohmann::json layout;
+  std::string stderr_text;
+
+  const unsigned char* at(int x, int y) const { return &rgb[(size_t(y) * size_t(width) + size_t(x)) * 3]; }
+};
+
+std::string quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+Shot take_screenshot(const std::string& name, const std::vector<std::string>& args) {
+  const fs::path dir = fs::path(HEADSCOPE_BINARY_DIR) / "tests" / "gl" / "out";
+  fs::create_directories(dir);
+  const std::string png = (dir / (name + ".png")).string(), err = (dir / (name + ".stderr")).string();
+  fs::remove(png);
+  std::string cmd = std::string(HEADSCOPE_XVFB_RUN) + " -a -s '-screen 0 1920x1080x24' " + HEADSCOPE_APP;
+  for (const std::string& a : args) cmd += " " + quote(a);
+  cmd += " --screenshot " + quote(png) + " --frames 5 2>" + quote(err);
+  const std::string env = "XDG_CONFIG_HOME=" + quote((dir / "config").string()) + " ";
+  Shot s;
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    const int status = std::system((env + cmd).c_str());
+    s.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    std::ifstream e(err);
+    s.stderr_text.assign(std::istreambuf_iterator<char>(e), {});
+    if (fs::exists(png) || s.stderr_text.find("Xvfb failed") == std::string::npos) break;
+  }
+  int channels = 0;
+  unsigned char* data = stbi_load(png.c_str(), &s.width, &s.height, &channels, 3);
+  if (data) {
+    s.rgb.assign(data, data + size_t(s.width) * size_t(s.height) * 3);
+    stbi_image_free(data);
+    std::ifstream j(png + ".json");
+    s.layout = nlohmann::json::parse(j);
+  }
+  return s;
+}
+
+// Every cell of every heatmap whose key starts with `prefix` against `run` (one shared scale).
+int check_cells(const Shot& shot, const hs::AttentionRun& run, const std::string& prefix) {
+  int maps = 0;
+  for (const auto& h : shot.layout["heatmaps"]) {
+    const std::string key = h["key"];
+    if (key.rfind(prefix, 0) != 0) continue;
+    ++maps;
+    const int layer = h["layer"], head = h["head"], rows = h["rows"], cols = h["cols"];
+    const hs::Map& a = run.attention.at(size_t(layer)).at(size_t(head));  // [T, T]
+    EXPECT_EQ(rows, a.rows());
+    EXPECT_EQ(cols, a.cols());
+    EXPECT_EQ(std::string(h["colormap"]), "cividis") << "presentation mode's projector-safe default";
+    const float lo = h["lo"], hi = h["hi"];
+    const auto& table = hs::colormap_table(hs::parse_colormap(h["colormap"]));
+    const float x0 = h["x0"], y0 = h["y0"], x1 = h["x1"], y1 = h["y1"];
+    EXPECT_GT(x1 - x0, 40.0f) << key << ": maps must be big enough to read across a room";
+    int bad = 0;
+    for (int i = 0; i < rows; ++i)
+      for (int j = 0; j < cols; ++j) {
+        const int px = int(x0 + (j + 0.5f) * (x1 - x0) / cols), py = int(y0 + (i + 0.5f) * (y1 - y0) / rows);
+        if (px < 0 || px >= shot.width || py < 0 || py >= shot.height) {
+          ++bad;
+          continue;
+        }
+        const unsigned char* p = shot.at(px, py);
+        const int index = int(std::floor(std::clamp((a(i, j) - lo) / (hi - lo), 0.0f, 1.0f) * 255.0f + 0.5f));
+        bool ok = false;
+        for (int k = std::max(index - 1, 0); k <= std::min(index + 1, 255); ++k)
+          ok = ok || (p[0] == table[size_t(k)].r && p[1] == table[size_t(k)].g && p[2] == table[size_t(k)].b);
+        bad += !ok;
+      }
+    EXPECT_EQ(bad, 0) << key << ": " << bad << " of " << rows * cols << " cells have the wrong colour";
+  }
+  return maps;
+}
+
+// The caption panel is listed in the sidecar, spans the window, and holds bright text.
+void expect_caption(const Shot& shot, const std::string& title) {
+  bool found = false;
+  for (const auto& p : shot.layout["panels"]) {
+    if (p["name"] != "caption") continue;
+    found = true;
+    EXPECT_EQ(std::string(p["text"]), title);
+    const int x0 = int(p["x0"]), y0 = int(p["y0"]), x1 = int(p["x1"]), y1 = int(p["y1"]);
+    EXPECT_GT(x1 - x0, shot.width * 9 / 10);
+    EXPECT_GT(y1 - y0, 60);
+    int bright = 0;
+    for (int y = std::max(y0, 0); y < std::min(y1, shot.height); ++y)
+      for (int x = std::max(x0, 0); x < std::min(x1, shot.width); ++x) {
+        const unsigned char* c = shot.at(x, y);
+        bright += c[0] > 200 && c[1] > 200 && c[2] > 200;
+      }
+    EXPECT_GT(bright, 2000) << "the caption's white text";
+  }
+  EXPECT_TRUE(found) << "no caption panel in the sidecar";
+}
+
+hs::Lesson shipped_lesson() {
+  return hs::load_lesson(std::string(HEADSCOPE_SOURCE_DIR) + "/assets/lessons/multi_head_attention.json");
+}
+
+class LessonShot : public ::testing::TestWithParam<int> {};
+
+TEST_P(LessonShot, PresentationModeAtProjectorResolution) {
+  const int step = GetParam();
+  const hs::Lesson lesson = shipped_lesson();
+  const hs::LessonStep& s = lesson.steps.at(size_t(step - 1));
+  const Shot shot = take_screenshot("lesson_step" + std::to_string(step),
+                                    {"--lesson", "multi_head_attention", "--step", std::to_string(step), "--present",
+                                     "--width", "1920", "--height", "1080"});
+  ASSERT_EQ(shot.exit_code, 0) << shot.stderr_text;
+  ASSERT_EQ(shot.width, 1920) << "presentation mode fills the (virtual) screen";
+  ASSERT_EQ(shot.height, 1080);
+  // Presentation mode draws on black.
+  const unsigned char* corner = shot.at(shot.width - 3, shot.height / 2);
+  EXPECT_LT(int(corner[0]) + corner[1] + corner[2], 60);
+  expect_caption(shot, s.title);
+  if (s.session.view.panel != "grid") return;
+  const hs::AttentionRun run = hs::run_request(s.session.request);
+  EXPECT_EQ(check_cells(shot, run, "grid "), run.n_heads()) << "the step's own grid";
+  for (size_t c = 0; c < s.compare.size(); ++c) {
+    const hs::AttentionRun other = hs::run_request(s.compare[c].session.request);
+    EXPECT_EQ(check_cells(shot, other, "compare" + std::to_string(c + 1) + " "), other.n_heads()) << s.compare[c].label;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(MultiHeadAttention, LessonShot, ::testing::Values(1, 3, 4, 6, 8));
+
+TEST(LessonShot, ABadLessonFileExitsWithItsMessage) {
+  const fs::path bad = fs::path(HEADSCOPE_BINARY_DIR) / "tests" / "gl" / "out" / "bad_lesson.json";
+  fs::create_directories(bad.parent_path());
+  std::ofstream(bad) << "{\"format\": \"headscope-lesson\", \"version\": 7}";
+  const Shot shot = take_screenshot("bad_lesson", {"--lesson", bad.string()});
+  EXPECT_NE(shot.exit_code, 0);
+  EXPECT_NE(shot.stderr_text.find("bad_lesson.json"), std::string::npos) << shot.stderr_text;
+}
+
+}  // namespace
