@@ -56,22 +56,6 @@ struct WidthPanelState {
   bool log_singular_values = true;
 };
 
-struct AppState {
-  ModelRequest request;
-  View view = View::heads;
-  bool view_requested = false;  // a panel asked to switch tabs (e.g. click a head in the grid)
-  int layer = 0;
-  int head = 0;
-  ScaleSettings scale;
-  float sidebar_width = 360.0f;  // in unscaled pixels
-
-  SentencePanelState sentence;
-  ModelPanelState model;
-  GridPanelState grid;
-  HeadPanelState head_view;
-  QueryPanelState query;
-  DifferencePanelState difference;
-  WidthPanelState width;
 enum class SessionDialog { none, save, open };
 
 // Session files and dropped files (app/gui/session_bridge.h). The main loop opens and saves.
@@ -98,7 +82,26 @@ struct PresentationState {
   bool pointer = true;       // soft circle at the mouse
 };
 
+struct AppState {
+  ModelRequest request;
+  View view = View::heads;
+  bool view_requested = false;  // a panel asked to switch tabs (e.g. click a head in the grid)
+  int layer = 0;
+  int head = 0;
+  ScaleSettings scale;
+  float sidebar_width = 360.0f;  // in unscaled pixels
+
+  SentencePanelState sentence;
+  ModelPanelState model;
+  GridPanelState grid;
+  HeadPanelState head_view;
+  QueryPanelState query;
+  DifferencePanelState difference;
+  WidthPanelState width;
   ExportPanelState exporter;
+  SessionPanelState session;
+  LessonPlayerState lesson;
+  PresentationState present;
 };
 
 // The app's built-in default (what `headscope` with no flags opens on).
@@ -111,6 +114,3 @@ bool same_model_request(const ModelRequest& a, const ModelRequest& b);
 void request_view(AppState& state, View view);
 
 }  // namespace hs::gui
-  SessionPanelState session;
-  LessonPlayerState lesson;
-  PresentationState present;

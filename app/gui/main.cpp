@@ -24,9 +24,9 @@
 #include "app/gui/lesson_player.h"
 #include "app/gui/panels.h"
 #include "app/gui/selection.h"
+#include "app/gui/session_bridge.h"
 #include "app/gui/settings.h"
 #include "app/gui/theme.h"
-#include "app/gui/session_bridge.h"
 #include "app/gui/worker.h"
 #include "core/util/errors.h"
 
@@ -44,12 +44,12 @@ struct Options {
   int layer = 0, head = 0;
   bool all_layers = false;
   int width = 1600, height = 1000;
-};
-
   std::string open;       // positional: a session .json (or a model file/folder) to open
   std::string lesson;     // --lesson NAME|FILE
   int step = 1;           // --step N (1-based)
   bool present = false;   // --present
+};
+
 // $XDG_CONFIG_HOME/headscope (or ~/.config/headscope); empty when neither is set.
 std::filesystem::path config_dir() {
   const char* xdg = std::getenv("XDG_CONFIG_HOME");
@@ -72,8 +72,6 @@ AppState initial_state(const Options& o) {
   if (o.scale == "row") s.scale.mode = ScaleMode::row_normalised;
   s.layer = o.layer, s.head = o.head;
   s.grid.all_layers = o.all_layers;
-  return s;
-}
   if (!o.open.empty()) open_path(s, o.open);  // throws: a bad session stops the start with its message
   s.present.active = o.present;
   if (!o.lesson.empty()) {
@@ -83,9 +81,9 @@ AppState initial_state(const Options& o) {
       s.request.model_path = o.model.request.model_path, s.request.tokenizer = o.model.request.tokenizer;
   }
   if (s.present.active && s.scale.colormap == hs::Colormap::viridis) s.scale.colormap = hs::Colormap::cividis;
+  return s;
+}
 
-int run(const Options& o, AppState state) {
-  glfwSetErrorCallback([](int code, const char* text) { std::fprintf(stderr, "glfw error %d: %s\n", code, text); });
 // The shipped lessons for the Lessons menu (a broken one is reported and left out).
 std::vector<std::shared_ptr<const hs::Lesson>> shipped() {
   std::vector<std::shared_ptr<const hs::Lesson>> out;
@@ -130,6 +128,8 @@ void rebuild_fonts(UiContext& ui, float scale, float factor, bool present) {
   else apply_style(scale);
 }
 
+int run(const Options& o, AppState state) {
+  glfwSetErrorCallback([](int code, const char* text) { std::fprintf(stderr, "glfw error %d: %s\n", code, text); });
   if (!glfwInit()) {
     std::cerr << "error: cannot open a window (no display? try xvfb-run)\n";
     return 1;
@@ -177,8 +177,6 @@ void rebuild_fonts(UiContext& ui, float scale, float factor, bool present) {
   ImGui_ImplOpenGL3_Init("#version 330 core");
   const std::vector<std::string> examples = example_sentences();
   ui.examples = &examples;
-
-  int code = 0;
   const std::vector<std::shared_ptr<const hs::Lesson>> lessons = shipped();
   ui.lessons = &lessons;
   // Dropped files open next frame: a .json as a session, anything else as a model checkpoint.
@@ -190,6 +188,8 @@ void rebuild_fonts(UiContext& ui, float scale, float factor, bool present) {
   WindowPlacement placement;
   float font_factor = 1.0f;
   bool styled_present = false;
+
+  int code = 0;
   {
     std::unique_ptr<GlHeatmapImages> images;
     try {
@@ -223,14 +223,9 @@ void rebuild_fonts(UiContext& ui, float scale, float factor, bool present) {
       ui.derived = derived.get();
       ui.status.computing = worker.busy();
       report.heatmaps.clear();
+      report.panels.clear();
       ui.report = shot ? &report : nullptr;
 
-      ImGui_ImplOpenGL3_NewFrame();
-      ImGui_ImplGlfw_NewFrame();
-      // Screenshots must not depend on where the (virtual) mouse pointer happens to be.
-      report.panels.clear();
-      if (shot) io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
-      ImGui::NewFrame();
       place_window(window, state.present.active, placement);
       const float want_factor = state.present.active ? state.present.font_scale : 1.0f;
       if (want_factor != font_factor || styled_present != state.present.active) {
@@ -240,16 +235,21 @@ void rebuild_fonts(UiContext& ui, float scale, float factor, bool present) {
         styled_present = state.present.active;
         rebuild_fonts(ui, scale, font_factor, styled_present);
       }
+      ImGui_ImplOpenGL3_NewFrame();
+      ImGui_ImplGlfw_NewFrame();
+      // Screenshots must not depend on where the (virtual) mouse pointer happens to be.
+      if (shot) io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+      ImGui::NewFrame();
       draw_app(state, ui);
       ImGui::Render();
       handle_export_requests(state, derived.get(), ui.status);
+      handle_session_requests(state, ui.status);
       int fb_w = 0, fb_h = 0;
       glfwGetFramebufferSize(window, &fb_w, &fb_h);
       glViewport(0, 0, fb_w, fb_h);
       if (styled_present) glClearColor(0, 0, 0, 1);
       else glClearColor(0.075f, 0.082f, 0.098f, 1.0f);
       glClear(GL_COLOR_BUFFER_BIT);
-      handle_session_requests(state, ui.status);
       ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
       images->end_frame();
 
@@ -303,15 +303,15 @@ int main(int argc, char** argv) {
   app.add_option("--layer", o.layer, "Selected layer")->capture_default_str();
   app.add_option("--head", o.head, "Selected head")->capture_default_str();
   app.add_flag("--all-layers", o.all_layers, "Heads tab: the layers x heads overview");
+  app.add_option("session", o.open, "A session file (.json) to open, or a model checkpoint file or folder");
+  app.add_option("--lesson", o.lesson, "Start a lesson: a shipped one by name (multi_head_attention) or a lesson file");
+  app.add_option("--step", o.step, "Lesson step to open (1-based)")->check(CLI::PositiveNumber)->capture_default_str();
+  app.add_flag("--present", o.present, "Presentation mode: full screen, large fonts, high contrast (F5 toggles, Esc leaves)");
   app.add_option("--width", o.width, "Window width (unscaled pixels)")->check(CLI::Range(320, 8192))->capture_default_str();
   app.add_option("--height", o.height, "Window height (unscaled pixels)")->check(CLI::Range(240, 8192))->capture_default_str();
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-  app.add_option("session", o.open, "A session file (.json) to open, or a model checkpoint file or folder");
-  app.add_option("--lesson", o.lesson, "Start a lesson: a shipped one by name (multi_head_attention) or a lesson file");
-  app.add_option("--step", o.step, "Lesson step to open (1-based)")->check(CLI::PositiveNumber)->capture_default_str();
-  app.add_flag("--present", o.present, "Presentation mode: full screen, large fonts, high contrast (F5 toggles, Esc leaves)");
     if (e.get_exit_code() == 0) return app.exit(e);
     std::cerr << "error: " << e.what() << "\n";
     return 2;

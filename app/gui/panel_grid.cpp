@@ -92,8 +92,6 @@ void draw_layer_grid(AppState& state, const UiContext& ui, ImVec2 area, const Sc
   ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + area.y));
 }
 
-void draw_all_layers(AppState& state, const UiContext& ui, ImVec2 area) {
-  const Derived& d = *ui.derived;
 // "4 heads of width 2, causal" for the label above a side-by-side block.
 std::string describe(const ModelInfo& info, const AttentionConfig& c) {
   std::string s = format("%d head%s of width %d", info.n_heads, info.n_heads == 1 ? "" : "s", info.d_head);
@@ -150,6 +148,8 @@ void draw_compare(AppState& state, const UiContext& ui, ImVec2 area, const Scale
   ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + area.y));
 }
 
+void draw_all_layers(AppState& state, const UiContext& ui, ImVec2 area) {
+  const Derived& d = *ui.derived;
   const int layers = d.run.n_layers(), heads = d.run.n_heads();
   const float f = ImGui::GetFontSize(), left = ImGui::CalcTextSize("L00").x + 8, top = f * 1.6f;
   const float side = std::max(4.0f, std::min((area.x - left) / heads, (area.y - top) / layers));

@@ -17,8 +17,8 @@ const char* kScaleNames[] = {"linear", "log", "per-row normalised"};
 void head_picker(AppState& state, const Derived& d) {
   const int heads = d.run.n_heads(), layers = d.run.n_layers();
   if (layers > 1) {
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.5f);
     LockScope lock(state, "layer");
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.5f);
     ImGui::InputInt("layer", &state.layer);
     ImGui::SameLine();
   }
@@ -45,17 +45,17 @@ void head_facts(const Derived& d, int layer, int head) {
 void draw_scale_controls(AppState& state) {
   const float f = ImGui::GetFontSize();
   int mode = int(state.scale.mode);
-  ImGui::SetNextItemWidth(f * 9);
   ImGui::BeginDisabled(control_locked(state, "color_scale"));
+  ImGui::SetNextItemWidth(f * 9);
   if (ImGui::Combo("scale", &mode, kScaleNames, 3)) state.scale.mode = ScaleMode(mode);
   ImGui::SameLine();
   ImGui::Checkbox("ignore 1st key", &state.scale.ignore_first_column);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Leave key 0 out of the colour range: the first token often takes most of the weight.");
-  ImGui::SameLine();
   ImGui::EndDisabled();
+  ImGui::SameLine();
   ImGui::SetNextItemWidth(f * 7);
-  if (ImGui::BeginCombo("colours", colormap_name(state.scale.colormap))) {
   LockScope lock(state, "colormap");
+  if (ImGui::BeginCombo("colours", colormap_name(state.scale.colormap))) {
     for (Colormap c : all_colormaps())
       if (!colormap_is_diverging(c) && ImGui::Selectable(colormap_name(c), c == state.scale.colormap)) state.scale.colormap = c;
     ImGui::EndCombo();

@@ -5,8 +5,8 @@
 
 #include "app/gui/draw_util.h"
 #include "app/gui/labels.h"
-#include "app/gui/model_rules.h"
 #include "app/gui/lesson_player.h"
+#include "app/gui/model_rules.h"
 #include "app/gui/panels.h"
 
 namespace hs::gui {
@@ -58,17 +58,17 @@ void draw_shape(AppState& state) {
   if (!decoupled) {
     ImGui::Text("heads");
     help_marker(heads_rule_text(c.d_model).c_str());
+    LockScope lock(state, "heads");
     const int h = option_buttons("heads", head_count_options(c.d_model), c.n_heads, width);
     if (h > 0) set_heads(c, h);
-    LockScope lock(state, "heads");
     ImGui::PushTextWrapPos(0);
     ImGui::TextDisabled("only divisors of %d: each head gets d_model / heads dimensions", c.d_model);
     ImGui::PopTextWrapPos();
   } else {
     int heads = c.n_heads, d_head = c.d_head;
+    LockScope lock(state, "d_head");
     ImGui::SetNextItemWidth(width * 0.5f);
     if (ImGui::SliderInt("heads", &heads, 1, std::max(16, c.n_heads))) set_heads(c, heads);
-    LockScope lock(state, "d_head");
     ImGui::SetNextItemWidth(width * 0.5f);
     if (ImGui::SliderInt("head width", &d_head, 1, std::max(64, c.d_head))) c.d_head = std::max(d_head, 1);
   }
@@ -85,9 +85,9 @@ void draw_groups(AppState& state) {
   ImGui::Text("key/value heads");
   help_marker("Grouped-query attention: query head h reads key/value head h / (heads / groups). "
               "Fewer key/value heads shrink the KV cache; MQA keeps just one.");
+  LockScope lock(state, "kv_heads");
   if (ImGui::BeginTable("kv", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
     ImGui::TableSetupColumn("groups");
-  LockScope lock(state, "kv_heads");
     ImGui::TableSetupColumn("kind");
     ImGui::TableSetupColumn("KV cache / token");
     ImGui::TableHeadersRow();
@@ -118,24 +118,24 @@ void draw_mask_and_seed(AppState& state) {
   }
   help_marker("Query i only sees keys j <= i (as in a decoder). Masked cells are exactly 0.");
   bool windowed = c.window >= 0;
+  ImGui::BeginDisabled(control_locked(state, "window"));
   if (ImGui::Checkbox("sliding window", &windowed)) c.window = windowed ? state.model.window_size : -1;
   if (windowed) {
-  ImGui::BeginDisabled(control_locked(state, "window"));
     ImGui::SameLine();
     ImGui::SetNextItemWidth(std::max(width - ImGui::GetCursorPosX(), 60.0f));
     if (ImGui::SliderInt("##window", &state.model.window_size, 0, 16, "W = %d")) c.window = state.model.window_size;
   }
-  ImGui::SetNextItemWidth(width * 0.55f);
-  ImGui::SliderFloat("temperature", &c.temperature, 0.05f, 5.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
   ImGui::EndDisabled();
   ImGui::BeginDisabled(control_locked(state, "temperature"));
+  ImGui::SetNextItemWidth(width * 0.55f);
+  ImGui::SliderFloat("temperature", &c.temperature, 0.05f, 5.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
   help_marker("Scores are divided by the temperature before the softmax: low = sharp, high = flat.");
+  ImGui::EndDisabled();
   int seed = int(state.request.seed);
   ImGui::SetNextItemWidth(width * 0.55f);
-  ImGui::EndDisabled();
+  LockScope lock(state, "seed");
   if (ImGui::InputInt("seed", &seed)) state.request.seed = uint64_t(std::max(seed, 0));
 }
-  LockScope lock(state, "seed");
 
 void draw_pretrained_info(const UiContext& ui) {
   if (!ui.derived) return;

@@ -60,6 +60,7 @@ void draw_sentence(AppState& state, const UiContext& ui) {
     ImGui::InputText("##sentence", &note, ImGuiInputTextFlags_ReadOnly);
     ImGui::EndDisabled();
   } else {
+    LockScope lock(state, "sentence");
     ImGui::InputTextWithHint("##sentence", "type a sentence (Ctrl+L)", &state.request.sentence);
   }
   ImGui::SameLine();
@@ -75,7 +76,6 @@ void draw_sentence(AppState& state, const UiContext& ui) {
   }
   ImGui::SameLine();
   draw_export(state, ui);
-    LockScope lock(state, "sentence");
   draw_token_chips(state, ui);
 }
 
