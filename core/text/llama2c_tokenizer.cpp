@@ -1,6 +1,7 @@
 #include "core/text/llama2c_tokenizer.h"
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 
 #include "core/io/mapped_file.h"
@@ -80,11 +81,28 @@ int Llama2cTokenizer::lookup(const std::string& s) const {
   return it == ids_.end() ? -1 : it->second;
 }
 
+// run.c's byte fallback: byte b is piece b + 3, "<0xHH>". A vocabulary without those pieces
+// cannot encode the byte: say so instead of reading past the table.
+int Llama2cTokenizer::byte_fallback_id(unsigned char b) const {
+  const int id = int(b) + 3;
+  if (id >= vocab_size() || byte_piece_value(pieces_[size_t(id)]) != int(b)) {
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "0x%02X", b);
+    throw InputError(std::string("this tokenizer has no piece for the byte ") + hex +
+                     " (no byte-fallback piece <" + hex + "> at id " + std::to_string(id) + ")");
+  }
+  return id;
+}
+
 std::vector<int> Llama2cTokenizer::encode(std::string_view text) const {
   // run.c reads text as a C string: it ends at the first NUL.
   text = text.substr(0, text.find('\0'));
   std::vector<int> tokens{kBos};
-  if (!text.empty()) tokens.push_back(lookup(" "));
+  if (!text.empty()) {
+    const int space = lookup(" ");
+    if (space < 0) throw InputError("this tokenizer has no \" \" piece, which run.c's encoding starts every text with");
+    tokens.push_back(space);
+  }
   std::string buf;
   for (size_t i = 0; i < text.size(); ++i) {
     const auto byte = static_cast<unsigned char>(text[i]);
@@ -96,7 +114,7 @@ std::vector<int> Llama2cTokenizer::encode(std::string_view text) const {
     if (id >= 0) {
       tokens.push_back(id);
     } else {
-      for (const char b : buf) tokens.push_back(static_cast<unsigned char>(b) + 3);  // byte fallback
+      for (const char b : buf) tokens.push_back(byte_fallback_id(static_cast<unsigned char>(b)));
     }
     buf.clear();
   }

@@ -34,6 +34,7 @@ class Llama2cTokenizer : public SubwordTokenizer {
 
  private:
   int lookup(const std::string& s) const;
+  int byte_fallback_id(unsigned char b) const;
 
   std::vector<std::string> pieces_;
   std::vector<float> scores_;

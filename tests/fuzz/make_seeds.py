@@ -1,0 +1,53 @@
+#!/usr/bin/python3
+"""Writes the small seed files for the checkpoint and tokenizer fuzz harnesses (committed; run
+again only when a format changes), from the repository root:
+    /usr/bin/python3 tests/fuzz/make_seeds.py
+- tests/fuzz/hf_folder/: a tiny llama folder (tokenizer.json SentencePiece-style + BF16 weights);
+  fuzz_hf_config mutates its config.json, copied into corpus/hf_config/.
+- corpus/llama2c/: a tiny llama2.c checkpoint and tokenizer.bin, each behind the harness's
+  selector byte(s).
+- corpus/hf_tokenizer/: the tokenizer.json, and a GPT-2 style vocab.json + NUL + merges.txt.
+"""
+import json
+import os
+import shutil
+import struct
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "core", "pretrained"))
+import hf_reference  # noqa: E402  (the same writers the oracle test uses)
+
+corpus = os.path.join(HERE, "corpus")
+folder = os.path.join(HERE, "hf_folder")
+shutil.rmtree(folder, ignore_errors=True)
+os.makedirs(folder)
+hf_reference.sentencepiece_tokenizer(folder)
+vocab = len(json.load(open(os.path.join(folder, "tokenizer.json"), encoding="utf-8"))["model"]["vocab"])
+hf_reference.make_llama(folder, vocab, d=8, heads=2, kv_heads=1, layers=1, inter=8, positions=16)
+for sub in ("hf_config", "llama2c", "hf_tokenizer"):
+    os.makedirs(os.path.join(corpus, sub), exist_ok=True)
+shutil.copy(os.path.join(folder, "config.json"), os.path.join(corpus, "hf_config", "llama.json"))
+os.remove(os.path.join(folder, "config.json"))  # the harness writes its own
+
+# llama2.c: dim 8, hidden 16, 1 layer, 2 heads, 1 key/value head, vocab 8, seq_len 4.
+dim, hidden, layers, heads, kv, vocab2c, seq = 8, 16, 1, 2, 1, 8, 4
+hs_ = dim // heads
+floats = (vocab2c * dim + layers * dim + layers * dim * dim + 2 * layers * kv * hs_ * dim + layers * dim * dim
+          + layers * dim + 3 * layers * hidden * dim + dim + 2 * seq * hs_ // 2)
+ckpt = struct.pack("<7i", dim, hidden, layers, heads, kv, vocab2c, seq)
+ckpt += struct.pack("<%df" % floats, *[((i * 37) % 17 - 8) / 40.0 for i in range(floats)])
+open(os.path.join(corpus, "llama2c", "checkpoint.bin"), "wb").write(b"\x00" + ckpt)
+pieces = [b"<unk>", b"\n<s>\n", b"\n</s>\n", b" ", b"a", b"b", b" a", b"ab"]
+tok = struct.pack("<i", max(len(p) for p in pieces))
+for i, p in enumerate(pieces):
+    tok += struct.pack("<fi", -float(i), len(p)) + p
+# selector byte 1 = tokenizer; vocab byte: 1 + b % 64 == 8  ->  b = 7
+open(os.path.join(corpus, "llama2c", "tokenizer.bin"), "wb").write(b"\x01\x07" + tok)
+
+open(os.path.join(corpus, "hf_tokenizer", "tokenizer.json"), "wb").write(
+    b"\x01" + open(os.path.join(folder, "tokenizer.json"), "rb").read())
+gpt2_vocab = {"!": 0, "a": 1, "b": 2, "\u0120": 3, "\u0120a": 4, "ab": 5}
+open(os.path.join(corpus, "hf_tokenizer", "vocab_merges.bin"), "wb").write(
+    b"\x00" + json.dumps(gpt2_vocab).encode() + b"\x00" + "#version: 0.2\n\u0120 a\na b\n".encode())
+print("seeds written")
