@@ -15,7 +15,8 @@ bool same_model_request(const ModelRequest& a, const ModelRequest& b) {
   return a.sentence == b.sentence && a.input_npy == b.input_npy && a.weights == b.weights &&
          a.model_path == b.model_path && a.tokenizer == b.tokenizer && a.seed == b.seed && a.generate == b.generate &&
          x.d_model == y.d_model && x.n_heads == y.n_heads && x.n_kv_heads == y.n_kv_heads && x.d_head == y.d_head &&
-         x.causal == y.causal && x.window == y.window && x.temperature == y.temperature && x.bias == y.bias;
+         x.causal == y.causal && x.window == y.window && x.temperature == y.temperature && x.bias == y.bias &&
+         x.scrambled_reshape == y.scrambled_reshape;
 }
 
 void request_view(AppState& state, View view) {

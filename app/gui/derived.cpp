@@ -80,6 +80,7 @@ std::shared_ptr<const Sweep> compute_sweep(const ModelRequest& request, const st
   spec.base = request.attention;
   spec.base.n_kv_heads = 0;
   spec.base.d_head = 0;
+  spec.base.scrambled_reshape = false;  // the sweep is about head counts, done the correct way
   sweep->points = head_count_sweep(tokens, spec);
   sweep->available = true;
   sweep->note = "Each point averages " + std::to_string(spec.seeds.size()) + " seeds.";

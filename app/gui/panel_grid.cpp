@@ -98,6 +98,7 @@ std::string describe(const ModelInfo& info, const AttentionConfig& c) {
   if (info.n_kv_heads != info.n_heads) s += format(", %d key/value", info.n_kv_heads);
   if (c.causal) s += ", causal";
   if (c.window >= 0) s += format(", window %d", c.window);
+  if (c.scrambled_reshape) s += ", scrambled reshape";
   return s;
 }
 

@@ -34,6 +34,7 @@ void write(const fs::path& p, const std::string& text) {
 // The parts of AppState a session holds.
 void expect_same_session_state(const AppState& a, const AppState& b) {
   EXPECT_TRUE(same_model_request(a.request, b.request));
+  EXPECT_EQ(a.request.attention.scrambled_reshape, b.request.attention.scrambled_reshape);
   EXPECT_EQ(a.request.sentence, b.request.sentence);
   EXPECT_EQ(a.view, b.view);
   EXPECT_EQ(a.grid.all_layers, b.grid.all_layers);
@@ -58,6 +59,7 @@ TEST(SessionBridge, RoundTripThroughJsonForEveryView) {
       a.request.attention.window = 2;
       a.request.attention.temperature = 0.5f;
       a.request.seed = 7;
+      a.request.attention.scrambled_reshape = v == View::average;
       a.view = v;
       a.grid.all_layers = all_layers;
       a.layer = 0, a.head = 5;
