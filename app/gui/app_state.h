@@ -29,6 +29,22 @@ struct ModelPanelState {
   int window_size = 2;          // remembered while the window checkbox is off
 };
 
+// Opening a checkpoint from inside the app (app/gui/panel_open_model.cpp, open_model.h).
+struct RecentModel {
+  std::string path;       // llama2.c .bin or Hugging Face folder
+  std::string tokenizer;  // "" = the loader's own choice
+};
+
+struct OpenModelState {
+  bool checkpoint = false;          // the Model source switch: synthetic (false) or checkpoint
+  std::string path, tokenizer;      // the boxes; Open copies them into the request
+  bool tokenizer_auto = false;      // the tokenizer box was filled in from the checkpoint's folder
+  std::string seen_path;            // request.model_path the boxes were last synced with
+  std::vector<RecentModel> recent;  // newest first, at most kMaxRecentModels; persisted in imgui.ini
+  std::string error;                // why the last open failed ("" when it did not)
+  int generate_draft = -1;          // the "continue" slider while dragged (-1: not dragging)
+};
+
 struct GridPanelState {
   bool all_layers = false;  // layers x heads overview
 };
@@ -93,6 +109,7 @@ struct AppState {
 
   SentencePanelState sentence;
   ModelPanelState model;
+  OpenModelState open_model;
   GridPanelState grid;
   HeadPanelState head_view;
   QueryPanelState query;

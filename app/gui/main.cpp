@@ -21,6 +21,7 @@
 #include "app/gui/export_action.h"
 #include "app/gui/gl/gl_heatmap_images.h"
 #include "app/gui/gl/screenshot.h"
+#include "app/gui/open_model.h"
 #include "app/gui/lesson_player.h"
 #include "app/gui/panels.h"
 #include "app/gui/selection.h"
@@ -216,8 +217,11 @@ int run(const Options& o, AppState state) {
           ui.status.error.clear();
           ui.status.last_export.clear();
           clamp_selection(state, *derived);
+          note_good_result(state, *derived);  // a checkpoint that loaded joins the recent models
         } else {
           ui.status.error = r->error;
+          // A model that failed to open: the one on screen goes back into the request.
+          if (keep_shown_model(state, derived.get(), r->error)) submitted = state.request;
         }
       }
       ui.derived = derived.get();

@@ -1,5 +1,6 @@
-// Model controls (left column): shape, key/value groups, mask, temperature, seed; always shows
-// the head width and the parameter count (which does not change with the head count).
+// Model controls (left column): the source switch and Open box (panel_open_model.cpp); for the
+// synthetic model its shape, key/value groups, mask, temperature, seed; always shows the head
+// width and the parameter count (which does not change with the head count).
 #include <algorithm>
 #include <cmath>
 
@@ -7,6 +8,7 @@
 #include "app/gui/labels.h"
 #include "app/gui/lesson_player.h"
 #include "app/gui/model_rules.h"
+#include "app/gui/open_model.h"
 #include "app/gui/panels.h"
 
 namespace hs::gui {
@@ -137,38 +139,15 @@ void draw_mask_and_seed(AppState& state) {
   if (ImGui::InputInt("seed", &seed)) state.request.seed = uint64_t(std::max(seed, 0));
 }
 
-void draw_pretrained_info(const UiContext& ui) {
-  if (!ui.derived) return;
-  const ModelInfo& info = ui.derived->run.info;
-  if (ui.fonts.heading) ImGui::PushFont(ui.fonts.heading);
-  ImGui::TextWrapped("%s", info.name.c_str());
-  if (ui.fonts.heading) ImGui::PopFont();
-  ImGui::TextWrapped("d_model %d, %d layer%s, %d heads (%d key/value, %s)", info.d_model, info.n_layers,
-                     info.n_layers == 1 ? "" : "s", info.n_heads, info.n_kv_heads, kv_kind(info.n_kv_heads, info.n_heads));
-  ImGui::TextWrapped("whole model: %s parameters", format_count(info.total_params).c_str());
-  if (info.vocab_size > 0) ImGui::TextWrapped("vocabulary: %s tokens", format_count(info.vocab_size).c_str());
-}
-
 }  // namespace
 
 void draw_model(AppState& state, const UiContext& ui) {
   section_title(ui.fonts.heading, "Model");
-  const bool synthetic = state.request.model_path.empty() && state.request.weights.empty();
+  // Source switch, Open box, recent models; for a checkpoint also its shape and controls.
+  draw_open_model(state, ui);
+  const bool synthetic = state.request.model_path.empty() && state.request.weights.empty() && !state.open_model.checkpoint;
+  if (!synthetic) return;
   const AttentionConfig& c = state.request.attention;
-  if (!synthetic) {
-    draw_pretrained_info(ui);
-    if (ui.derived) {
-      const ModelInfo& info = ui.derived->run.info;
-      const float half = ImGui::GetContentRegionAvail().x * 0.5f;
-      big_number(ui, "head width", std::to_string(info.d_head), "d_head of every attention head in this model");
-      ImGui::SameLine(half);
-      big_number(ui, "attention parameters", format_count(info.param_count), "Q, K, V and output projections of one layer");
-    }
-    ImGui::Spacing();
-    ImGui::TextDisabled("The shape comes from the file.");
-    if (ImGui::Button("Switch to the synthetic model")) state.request.model_path.clear(), state.request.weights.clear();
-    return;
-  }
   draw_shape(state);
   ImGui::Spacing();
 

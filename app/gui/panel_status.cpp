@@ -1,13 +1,18 @@
-// The status line: last error (the previous good result stays on screen), computing, frame time.
+// The status line: last error (the previous good result stays on screen), a spinner while a
+// model loads, computing, frame time.
 #include "app/gui/draw_util.h"
 #include "app/gui/labels.h"
+#include "app/gui/open_model.h"
 #include "app/gui/panels.h"
 
 namespace hs::gui {
 
 void draw_status(AppState& state, const UiContext& ui) {
-  (void)state;
-  if (!ui.status.error.empty()) {
+  if (const std::string loading = model_being_loaded(state, ui); !loading.empty()) {
+    draw_spinner(ImGui::GetFontSize() * 0.4f);
+    ImGui::SameLine();
+    ImGui::TextDisabled("loading %s\xE2\x80\xA6", loading.c_str());
+  } else if (!ui.status.error.empty()) {
     ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.40f, 1.0f), "\xE2\x9A\xA0 %s", ui.status.error.c_str());
     if (ui.derived) {
       ImGui::SameLine();

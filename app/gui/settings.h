@@ -1,7 +1,8 @@
 #pragma once
 // Persisted preferences in imgui.ini (a "[headscope][prefs]" section next to ImGui's own):
-// sidebar width, colormap, colour scale, export folder and file name. Sentences and models are
-// not persisted: the app opens on its command line or its built-in default.
+// sidebar width, colormap, colour scale, export folder and file name, the recent models list.
+// Sentences and the open model are not persisted: the app opens on its command line or its
+// built-in default.
 #include "app/gui/app_state.h"
 
 namespace hs::gui {
