@@ -5,6 +5,7 @@
 
 #include "app/gui/draw_util.h"
 #include "app/gui/labels.h"
+#include "app/gui/token_notes.h"
 
 namespace hs::gui {
 namespace {
@@ -101,14 +102,15 @@ HeatmapHit draw_heatmap(const UiContext& ui, const HeatmapSpec& spec, ImVec2 siz
 
   // Labels: rows right-aligned on the left, columns below (rotated when crowded).
   if (L.label_size > 0) {
-    const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), strong = accent;
+    const ImU32 plain = ImGui::GetColorU32(ImGuiCol_Text), strong = accent, gen = generated_colour();
+    const auto label_colour = [&](int i) { return spec.first_generated >= 0 && i >= spec.first_generated ? gen : plain; };
     const float f = L.label_size;
     if (spec.row_labels)
       for (int r = 0; r < rows && r < int(spec.row_labels->size()); ++r) {
         const std::string s = abbreviate(display_token((*spec.row_labels)[size_t(r)]), L.label_chars);
         const ImVec2 ts = font->CalcTextSizeA(f, FLT_MAX, 0, s.c_str());
         const bool hot = r == spec.highlight_row || r == hit.row;
-        dl->AddText(font, f, ImVec2(cmin.x - 6 - ts.x, cmin.y + (r + 0.5f) * ch - ts.y * 0.5f), hot ? strong : text, s.c_str());
+        dl->AddText(font, f, ImVec2(cmin.x - 6 - ts.x, cmin.y + (r + 0.5f) * ch - ts.y * 0.5f), hot ? strong : label_colour(r), s.c_str());
       }
     if (spec.col_labels)
       for (int k = 0; k < cols && k < int(spec.col_labels->size()); ++k) {
@@ -116,10 +118,10 @@ HeatmapHit draw_heatmap(const UiContext& ui, const HeatmapSpec& spec, ImVec2 siz
         const bool hot = k == spec.highlight_col || k == hit.col;
         const float cx = cmin.x + (k + 0.5f) * cw;
         if (L.rotate_cols) {
-          add_text_up(dl, font, f, ImVec2(cx, cmax.y + 5), hot ? strong : text, s.c_str());
+          add_text_up(dl, font, f, ImVec2(cx, cmax.y + 5), hot ? strong : label_colour(k), s.c_str());
         } else {
           const ImVec2 ts = font->CalcTextSizeA(f, FLT_MAX, 0, s.c_str());
-          dl->AddText(font, f, ImVec2(cx - ts.x * 0.5f, cmax.y + 4), hot ? strong : text, s.c_str());
+          dl->AddText(font, f, ImVec2(cx - ts.x * 0.5f, cmax.y + 4), hot ? strong : label_colour(k), s.c_str());
         }
       }
   }

@@ -18,6 +18,7 @@ struct HeatmapSpec {
   const std::vector<std::string>* col_labels = nullptr;  // key tokens (bottom)
   int layer = -1, head = -1;                             // for the report
   int highlight_row = -1, highlight_col = -1;
+  int first_generated = -1;     // labels from this index on are generated tokens (own colour); -1: none
   bool selected = false;        // draw an accent frame
   float label_font_max = 0.0f;  // 0: the current font size
 };

@@ -10,6 +10,7 @@
 #include "app/gui/lesson_player.h"
 #include "app/gui/panels.h"
 #include "app/gui/selection.h"
+#include "app/gui/token_notes.h"
 
 namespace hs::gui {
 namespace {
@@ -80,6 +81,7 @@ void draw_layer_grid(AppState& state, const UiContext& ui, ImVec2 area, const Sc
     spec.row_labels = spec.col_labels = &d.run.tokens;
     spec.layer = layer, spec.head = h;
     spec.selected = h == state.head;
+    spec.first_generated = first_generated(d.run);
     spec.label_font_max = f * 0.85f;
     const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(g.tile_w - gap, g.tile_h - gap - title_h));
     if (hit.hovered) cell_tooltip(d, layer, h, hit);

@@ -8,6 +8,7 @@
 #include "app/gui/lesson_player.h"
 #include "app/gui/panels.h"
 #include "app/gui/selection.h"
+#include "app/gui/token_notes.h"
 
 namespace hs::gui {
 namespace {
@@ -72,6 +73,7 @@ void draw_head(AppState& state, const UiContext& ui) {
   ImGui::Checkbox("values", &state.head_view.show_values);
   const int layer = state.layer, head = state.head;
   head_facts(d, layer, head);
+  if (state.query.queries.size() == 1) draw_next_token_line(d.run, state.query.queries[0]);
 
   const Map& map = d.run.attention[size_t(layer)][size_t(head)];  // [T, T]
   // One head is scaled to its own largest weight, as an export of that head is.
@@ -89,6 +91,7 @@ void draw_head(AppState& state, const UiContext& ui) {
   spec.row_labels = spec.col_labels = &d.run.tokens;
   spec.layer = layer, spec.head = head;
   spec.highlight_row = state.query.queries.size() == 1 ? state.query.queries[0] : -1;
+  spec.first_generated = first_generated(d.run);
   const ImVec2 start = ImGui::GetCursorScreenPos();
   const ImVec2 box(avail.x - bar_w - 16, avail.y);
   const HeatmapHit hit = draw_heatmap(ui, spec, box);
@@ -114,6 +117,8 @@ void draw_head(AppState& state, const UiContext& ui) {
     ImGui::Text("query %d  \"%s\"", hit.row, t[size_t(hit.row)].c_str());
     ImGui::Text("key %d  \"%s\"", hit.col, t[size_t(hit.col)].c_str());
     ImGui::Text("weight %s", format_weight(map(hit.row, hit.col)).c_str());
+    const std::string next = next_token_note(d.run, hit.row);
+    if (!next.empty()) ImGui::TextDisabled("after the query: %s", next.c_str());
     ImGui::EndTooltip();
   }
   if (hit.clicked && hit.row >= 0) state.query.queries = {hit.row};

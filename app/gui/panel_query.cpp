@@ -6,6 +6,7 @@
 #include "app/gui/labels.h"
 #include "app/gui/panels.h"
 #include "app/gui/selection.h"
+#include "app/gui/token_notes.h"
 #include "app/gui/view_data.h"
 
 namespace hs::gui {
@@ -56,6 +57,7 @@ void draw_query(AppState& state, const UiContext& ui) {
   std::string what = q.size() == 1 ? format("Where \"%s\" (token %d) looks, head by head", d.run.tokens[size_t(q[0])].c_str(), q[0])
                                    : format("Where %d query tokens look together (their rows summed), head by head", int(q.size()));
   section_title(ui.fonts.heading, what.c_str());
+  if (q.size() == 1) draw_next_token_line(d.run, q[0]);
 
   const Map profile = query_profile(d.run.attention[size_t(layer)], q);  // [H, T]
   const float top = profile.size() > 0 ? std::max(profile.maxCoeff(), 1e-6f) : 1.0f;
@@ -108,7 +110,7 @@ void draw_query(AppState& state, const UiContext& ui) {
     const std::string s = abbreviate(display_token(d.run.tokens[size_t(j)]), 12);
     const float cx = o.x + left + (j + 0.5f) * col_w;
     const bool is_query = std::find(q.begin(), q.end(), j) != q.end();
-    const ImU32 c = is_query ? accent_colour() : ImGui::GetColorU32(ImGuiCol_Text);
+    const ImU32 c = is_query ? accent_colour() : is_generated(d.run, j) ? generated_colour() : ImGui::GetColorU32(ImGuiCol_Text);
     if (rotate) add_text_up(dl, font, f * 0.9f, ImVec2(cx, yl), c, s.c_str());
     else dl->AddText(font, f * 0.9f, ImVec2(cx - font->CalcTextSizeA(f * 0.9f, FLT_MAX, 0, s.c_str()).x * 0.5f, yl), c, s.c_str());
   }

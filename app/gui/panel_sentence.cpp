@@ -6,6 +6,7 @@
 
 #include "app/gui/draw_util.h"
 #include "app/gui/labels.h"
+#include "app/gui/token_notes.h"
 #include "app/gui/lesson_player.h"
 #include "app/gui/panels.h"
 
@@ -14,8 +15,14 @@ namespace {
 
 void draw_token_chips(AppState& state, const UiContext& ui) {
   if (!ui.derived) return;
-  const auto& tokens = ui.derived->run.tokens;
-  ImGui::TextDisabled("%d tokens", int(tokens.size()));
+  const AttentionRun& run = ui.derived->run;
+  const auto& tokens = run.tokens;
+  const int generated = run.prompt_tokens > 0 ? run.n_tokens() - run.prompt_tokens : 0;
+  if (generated > 0) ImGui::TextDisabled("%d + %d generated tokens", run.prompt_tokens, generated);
+  else ImGui::TextDisabled("%d tokens", int(tokens.size()));
+  if (!run.token_ids.empty() && ImGui::IsItemHovered())
+    ImGui::SetTooltip("Sub-word tokens as the model sees them: \xE2\x96\x81 marks a space, <0xHH> a raw byte.%s",
+                      generated > 0 ? "\nBlue chips are tokens the model generated." : "");
   ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(4, 4));
   const float right = ImGui::GetWindowContentRegionMax().x + ImGui::GetWindowPos().x;
   for (size_t i = 0; i < tokens.size(); ++i) {
@@ -28,10 +35,17 @@ void draw_token_chips(AppState& state, const UiContext& ui) {
     }
     const bool selected = std::find(state.query.queries.begin(), state.query.queries.end(), int(i)) !=
                           state.query.queries.end();
+    const bool gen = is_generated(run, int(i));
     if (selected) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_HeaderActive));
+    if (gen) ImGui::PushStyleColor(ImGuiCol_Text, generated_colour_vec());
     if (ImGui::SmallButton(label.c_str())) state.query.queries = {int(i)};
+    if (gen) ImGui::PopStyleColor();
     if (selected) ImGui::PopStyleColor();
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("token %d: \"%s\"  (click: make it the query)", int(i), tokens[i].c_str());
+    if (ImGui::IsItemHovered()) {
+      const std::string next = next_token_note(run, int(i));
+      ImGui::SetTooltip("token %d: \"%s\"%s%s%s\n(click: make it the query)", int(i), tokens[i].c_str(),
+                        gen ? "  (generated)" : "", next.empty() ? "" : "\n", next.c_str());
+    }
   }
   ImGui::PopStyleVar();
 }
