@@ -8,6 +8,12 @@ if(TARGET headscope)
       HEADSCOPE_APP="$<TARGET_FILE:headscope>" HEADSCOPE_XVFB_RUN="${HEADSCOPE_XVFB_RUN}")
     target_link_libraries(screenshot_test PRIVATE nlohmann_json::nlohmann_json)
     add_dependencies(screenshot_test headscope)
+    # stories260K with generated tokens (skips when HEADSCOPE_MODELS_DIR has no stories260K/).
+    headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/model_screenshot_test.cpp PkgConfig::IMGUI)
+    target_compile_definitions(model_screenshot_test PRIVATE HEADSCOPE_MODELS_DIR="${HEADSCOPE_MODELS_DIR}"
+      HEADSCOPE_APP="$<TARGET_FILE:headscope>" HEADSCOPE_XVFB_RUN="${HEADSCOPE_XVFB_RUN}")
+    target_link_libraries(model_screenshot_test PRIVATE nlohmann_json::nlohmann_json)
+    add_dependencies(model_screenshot_test headscope)
     headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/lesson_screenshot_test.cpp PkgConfig::IMGUI)
     target_compile_definitions(lesson_screenshot_test PRIVATE
       HEADSCOPE_APP="$<TARGET_FILE:headscope>" HEADSCOPE_XVFB_RUN="${HEADSCOPE_XVFB_RUN}")
