@@ -69,6 +69,9 @@ void draw_layer_grid(AppState& state, const UiContext& ui, ImVec2 area, const Sc
     ImGui::SetCursorScreenPos(ImVec2(tile.x + 4, tile.y + 2));
     std::string title = head_name(layer, h, d.run.n_layers());
     if (group > 1) title += format("  \xC2\xB7  kv %d", h / group);
+    // Narrow tiles: the short name, so titles never run into each other.
+    if (ImGui::CalcTextSize(title.c_str()).x > g.tile_w - gap) title = format("h%d", h);
+    if (ImGui::CalcTextSize(title.c_str()).x > g.tile_w - gap) title.clear();
     if (h == state.head) ImGui::TextColored(ImVec4(1.0f, 0.77f, 0.25f, 1.0f), "%s", title.c_str());
     else ImGui::TextUnformatted(title.c_str());
     ImGui::SetCursorScreenPos(ImVec2(tile.x, tile.y + title_h));
@@ -121,22 +124,49 @@ ScaleRange compare_range(const AppState& state, const Derived& d) {
 void draw_compare(AppState& state, const UiContext& ui, ImVec2 area, const ScaleRange& range) {
   const Derived& d = *ui.derived;
   const int blocks = 1 + int(d.compare.size());
-  const float f = ImGui::GetFontSize(), gap = f * 1.2f, label_h = f * 1.8f;
-  const float w = (area.x - gap * float(blocks - 1)) / float(blocks);
+  const float f = ImGui::GetFontSize(), gap = f * 1.2f;
+  const auto block_derived = [&](int b) { return b == 0 ? &d : d.compare[size_t(b - 1)].derived.get(); };
+  const auto block_label = [&](int b) {
+    return b == 0 ? "this step: " + describe(d.run.info, d.request.attention) : d.compare[size_t(b - 1)].label;
+  };
+  // Blocks in the arrangement (columns x rows) whose smallest map is largest; labels wrap.
+  if (ui.fonts.heading) ImGui::PushFont(ui.fonts.heading);
+  int best_cols = blocks;
+  float best_side = -1, label_h = 0;
+  for (int cols = 1; cols <= blocks; ++cols) {
+    const int rows = (blocks + cols - 1) / cols;
+    const float bw = (area.x - gap * float(cols - 1)) / float(cols), bh = (area.y - gap * float(rows - 1)) / float(rows);
+    float lh = 0, side = 1e9f;
+    for (int b = 0; b < blocks; ++b) lh = std::max(lh, ImGui::CalcTextSize(block_label(b).c_str(), nullptr, false, bw).y);
+    lh += f * 0.5f;
+    for (int b = 0; b < blocks; ++b) {
+      const Derived* x = block_derived(b);
+      if (!x || x->run.n_heads() == 0) continue;
+      const GridLayout g = layout_grid(x->run.n_heads(), heads_per_group(x->run.info), bw, bh - lh, f * 1.5f, f * 0.9f);
+      side = std::min(side, std::min(g.tile_w - f * 0.9f, g.tile_h - f * 2.4f));
+    }
+    if (side > best_side) best_side = side, best_cols = cols, label_h = lh;
+  }
+  if (ui.fonts.heading) ImGui::PopFont();
+  const int cols = best_cols, rows = (blocks + cols - 1) / cols;
+  const float w = (area.x - gap * float(cols - 1)) / float(cols), h = (area.y - gap * float(rows - 1)) / float(rows);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   for (int b = 0; b < blocks; ++b) {
-    const Derived* x = b == 0 ? &d : d.compare[size_t(b - 1)].derived.get();
-    const std::string label = b == 0 ? "this step: " + describe(d.run.info, d.request.attention) : d.compare[size_t(b - 1)].label;
-    const ImVec2 at(origin.x + float(b) * (w + gap), origin.y);
-    if (b > 0) dl->AddLine(ImVec2(at.x - gap * 0.5f, at.y), ImVec2(at.x - gap * 0.5f, at.y + area.y), dim_text_colour(), 1.0f);
+    const Derived* x = block_derived(b);
+    const ImVec2 at(origin.x + float(b % cols) * (w + gap), origin.y + float(b / cols) * (h + gap));
+    if (b % cols > 0) dl->AddLine(ImVec2(at.x - gap * 0.5f, at.y), ImVec2(at.x - gap * 0.5f, at.y + h), dim_text_colour(), 1.0f);
+    if (b / cols > 0 && b % cols == 0)
+      dl->AddLine(ImVec2(origin.x, at.y - gap * 0.5f), ImVec2(origin.x + area.x, at.y - gap * 0.5f), dim_text_colour(), 1.0f);
     ImGui::SetCursorScreenPos(at);
     if (ui.fonts.heading) ImGui::PushFont(ui.fonts.heading);
-    ImGui::TextColored(b == 0 ? ImVec4(1.0f, 0.77f, 0.25f, 1.0f) : ImVec4(0.55f, 0.75f, 1.0f, 1.0f), "%s", label.c_str());
+    ImGui::PushTextWrapPos(at.x + w - ImGui::GetWindowPos().x);
+    ImGui::TextColored(b == 0 ? ImVec4(1.0f, 0.77f, 0.25f, 1.0f) : ImVec4(0.55f, 0.75f, 1.0f, 1.0f), "%s", block_label(b).c_str());
+    ImGui::PopTextWrapPos();
     if (ui.fonts.heading) ImGui::PopFont();
     ImGui::SetCursorScreenPos(ImVec2(at.x, at.y + label_h));
     if (!x) {
-      ImGui::PushTextWrapPos(at.x + w);
+      ImGui::PushTextWrapPos(at.x + w - ImGui::GetWindowPos().x);
       ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.40f, 1.0f), "%s", d.compare[size_t(b - 1)].error.c_str());
       ImGui::PopTextWrapPos();
       continue;
@@ -145,7 +175,7 @@ void draw_compare(AppState& state, const UiContext& ui, ImVec2 area, const Scale
     UiContext block = ui;
     block.derived = x;
     ImGui::PushID(b);
-    draw_layer_grid(state, block, ImVec2(w, area.y - label_h), range, b == 0 ? "grid" : format("compare%d", b).c_str());
+    draw_layer_grid(state, block, ImVec2(w, h - label_h), range, b == 0 ? "grid" : format("compare%d", b).c_str());
     ImGui::PopID();
   }
   ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + area.y));

@@ -125,7 +125,8 @@ void draw_app(AppState& state, const UiContext& ui) {
   const bool sidebar = !present || !state.lesson.lesson || !control_locked(state, "d_model") || !control_locked(state, "heads") ||
                        !control_locked(state, "kv_heads") || !control_locked(state, "causal") || !control_locked(state, "window") ||
                        !control_locked(state, "seed") || !control_locked(state, "temperature") || !control_locked(state, "d_head");
-  const float side_w = sidebar ? std::clamp(state.sidebar_width * (f / 17.0f), 220.0f, vp->WorkSize.x * 0.45f) : 0.0f;
+  const float side_max = vp->WorkSize.x * (present ? 0.25f : 0.45f);  // presenting: the maps get the room
+  const float side_w = sidebar ? std::clamp(state.sidebar_width * (f / 17.0f), std::min(220.0f, side_max), side_max) : 0.0f;
 
   ImGui::SetNextWindowPos(vp->WorkPos);
   ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x, top_h));
