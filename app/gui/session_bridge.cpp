@@ -61,6 +61,7 @@ Session session_from_state(const AppState& state) {
 
 void apply_session(AppState& state, const Session& session) {
   state.request = session.request;
+  if (session.request.attention.window >= 0) state.model.window_size = session.request.attention.window;  // the W slider
   const std::string& p = session.view.panel;
   state.grid.all_layers = p == "layers";
   const View view = p == "head"         ? View::head

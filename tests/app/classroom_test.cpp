@@ -56,7 +56,7 @@ TEST(SessionBridge, RoundTripThroughJsonForEveryView) {
       a.request.attention.n_heads = 6;
       a.request.attention.n_kv_heads = 3;
       a.request.attention.causal = true;
-      a.request.attention.window = 2;
+      a.request.attention.window = 3;
       a.request.attention.temperature = 0.5f;
       a.request.seed = 7;
       a.request.attention.scrambled_reshape = v == View::average;
@@ -70,6 +70,7 @@ TEST(SessionBridge, RoundTripThroughJsonForEveryView) {
       apply_session(b, hs::parse_session(text, "round.json"));
       expect_same_session_state(a, b);
       EXPECT_TRUE(b.view_requested) << "the view switches tabs on the next frame";
+      EXPECT_EQ(b.model.window_size, 3) << "the window slider shows the session's W";
     }
   }
 }
@@ -296,6 +297,15 @@ TEST_F(HeadlessLesson, KeysStepThroughTheLessonAndToggleCaptionsAndPresentation)
   EXPECT_TRUE(state.lesson.captions);
   press(294);  // F5
   EXPECT_TRUE(state.present.active);
+  const float font = state.present.font_scale;
+  io.KeyCtrl = true;
+  press('=');
+  io.KeyCtrl = false;
+  EXPECT_GT(state.present.font_scale, font) << "Ctrl + makes the fonts larger";
+  io.KeyCtrl = true;
+  press('-'), press('-');
+  io.KeyCtrl = false;
+  EXPECT_LT(state.present.font_scale, font) << "Ctrl - smaller";
   press(256);  // Esc
   EXPECT_FALSE(state.present.active);
 }

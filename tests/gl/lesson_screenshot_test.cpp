@@ -153,6 +153,37 @@ TEST_P(LessonShot, PresentationModeAtProjectorResolution) {
 
 INSTANTIATE_TEST_SUITE_P(MultiHeadAttention, LessonShot, ::testing::Values(1, 3, 4, 6, 8));
 
+// `headscope FILE.json` opens the session: its model, view, head and colormap are what is drawn.
+TEST(SessionShot, APositionalSessionFileOpensExactlyThatView) {
+  const fs::path file = fs::path(HEADSCOPE_BINARY_DIR) / "tests" / "gl" / "out" / "session_head.json";
+  fs::create_directories(file.parent_path());
+  std::ofstream(file) << R"({"format": "headscope-session", "version": 1,
+    "input": {"sentence": "a cat sat on the mat"},
+    "model": {"d_model": 12, "heads": 3, "causal": true, "seed": 4},
+    "view": {"panel": "head", "head": 2, "queries": [3], "colormap": "magma"}})";
+  const Shot shot = take_screenshot("session_head", {file.string()});
+  ASSERT_EQ(shot.exit_code, 0) << shot.stderr_text;
+  int found = 0;
+  for (const auto& h : shot.layout["heatmaps"]) {
+    if (h["key"] != "head view") continue;
+    ++found;
+    EXPECT_EQ(int(h["head"]), 2);
+    EXPECT_EQ(std::string(h["colormap"]), "magma");
+    EXPECT_EQ(int(h["rows"]), 6);
+  }
+  EXPECT_EQ(found, 1) << "the single-head view of head 2";
+}
+
+TEST(SessionShot, ANewerSessionFileIsRefusedWithBothVersions) {
+  const fs::path file = fs::path(HEADSCOPE_BINARY_DIR) / "tests" / "gl" / "out" / "session_newer.json";
+  fs::create_directories(file.parent_path());
+  std::ofstream(file) << R"({"format": "headscope-session", "version": 42})";
+  const Shot shot = take_screenshot("session_newer", {file.string()});
+  EXPECT_NE(shot.exit_code, 0);
+  EXPECT_NE(shot.stderr_text.find("session_newer.json"), std::string::npos) << shot.stderr_text;
+  EXPECT_NE(shot.stderr_text.find("42"), std::string::npos) << shot.stderr_text;
+}
+
 TEST(LessonShot, ABadLessonFileExitsWithItsMessage) {
   const fs::path bad = fs::path(HEADSCOPE_BINARY_DIR) / "tests" / "gl" / "out" / "bad_lesson.json";
   fs::create_directories(bad.parent_path());
