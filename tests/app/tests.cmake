@@ -7,3 +7,8 @@ if(TARGET headscope_gui)
   target_compile_definitions(open_model_test PRIVATE HEADSCOPE_MODELS_DIR="${HEADSCOPE_MODELS_DIR}")
   headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/classroom_test.cpp headscope_gui)
 endif()
+# The app's export equals headscope-cli's for the same settings (needs the CLI binary).
+if(TARGET headscope_gui)
+  headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/export_parity_test.cpp headscope_gui)
+  add_dependencies(export_parity_test headscope-cli)
+endif()
