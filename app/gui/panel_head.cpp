@@ -45,6 +45,15 @@ void head_facts(const Derived& d, int layer, int head) {
 
 void draw_scale_controls(AppState& state) {
   const float f = ImGui::GetFontSize();
+  if (state.present.active && control_locked(state, "color_scale") && control_locked(state, "colormap")) {
+    // Presenting a step that fixes the colours: a note instead of disabled controls.
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextDisabled("%s scale, %s colours", state.scale.mode == ScaleMode::linear ? "linear"
+                                                : state.scale.mode == ScaleMode::log  ? "log"
+                                                                                      : "per-row",
+                        colormap_name(state.scale.colormap));
+    return;
+  }
   int mode = int(state.scale.mode);
   ImGui::BeginDisabled(control_locked(state, "color_scale"));
   ImGui::SetNextItemWidth(f * 9);
