@@ -1,6 +1,7 @@
 // Head width: the head-count sweep (mean head difference, entropy, ranks against head count,
 // averaged over seeds) and each head's singular values, which show score rank <= d_head.
 #include <algorithm>
+#include <vector>
 #include <cmath>
 
 #include "app/gui/chart.h"
@@ -111,11 +112,22 @@ void draw_width(AppState& state, const UiContext& ui) {
   const Derived& d = *ui.derived;
   if (d.run.n_heads() == 0) return;
   const Sweep* sweep = d.sweep.get();
-  if (sweep)
-    for (const std::string& line : width_summary(*sweep)) {
+  if (sweep) {
+    // The reading of the numbers, scrolling when it would leave the charts too little room
+    // (large presentation fonts).
+    const std::vector<std::string> lines = width_summary(*sweep);
+    const float wrap = ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 2;
+    float text_h = 0;
+    for (const std::string& line : lines)
+      text_h += ImGui::CalcTextSize(line.c_str(), nullptr, false, wrap).y + ImGui::GetStyle().ItemSpacing.y;
+    const float room = ImGui::GetContentRegionAvail().y * 0.3f;
+    if (text_h > room) ImGui::BeginChild("summary", ImVec2(0, room), false);
+    for (const std::string& line : lines) {
       ImGui::Bullet();
       ImGui::TextWrapped("%s", line.c_str());
     }
+    if (text_h > room) ImGui::EndChild();
+  }
   if (sweep && !sweep->note.empty()) ImGui::TextDisabled("%s", sweep->note.c_str());
   if (!sweep) ImGui::TextDisabled("computing the head-count sweep...");
   const ImVec2 avail = ImGui::GetContentRegionAvail();
