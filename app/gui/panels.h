@@ -20,6 +20,8 @@ void draw_average(AppState& state, const UiContext& ui);     // panel_average.cp
 void draw_menu(AppState& state, const UiContext& ui);        // panel_menu.cpp (menu bar + session box)
 void draw_lesson(AppState& state, const UiContext& ui);      // panel_lesson.cpp (step caption)
 float lesson_panel_height(const AppState& state, const UiContext& ui, float width);  // panel_lesson.cpp
+void draw_lesson_controls(AppState& state, const UiContext& ui);  // panel_lesson_controls.cpp (presenting)
+bool lesson_controls_unlocked(const AppState& state);             // panel_lesson_controls.cpp
 
 // The whole window: sentence on top, model controls on the left, views in tabs, status below.
 void draw_app(AppState& state, const UiContext& ui);  // ui_root.cpp

@@ -121,11 +121,10 @@ void draw_app(AppState& state, const UiContext& ui) {
   const ImGuiStyle& style = ImGui::GetStyle();
   const float title_f = ui.fonts.title ? ui.fonts.title->FontSize : f;
   const float top_h = title_f + f + style.FramePadding.y * 2 + style.ItemSpacing.y + style.WindowPadding.y * 2 + 4;
-  // Presentation mode with a lesson: the model column only when the step unlocks a model control.
-  const bool sidebar = !present || !state.lesson.lesson || !control_locked(state, "d_model") || !control_locked(state, "heads") ||
-                       !control_locked(state, "kv_heads") || !control_locked(state, "causal") || !control_locked(state, "window") ||
-                       !control_locked(state, "seed") || !control_locked(state, "temperature") || !control_locked(state, "d_head");
-  const float side_max = vp->WorkSize.x * (present ? 0.25f : 0.45f);  // presenting: the maps get the room
+  // Presentation mode with a lesson: a narrow column with only the unlocked controls, or none.
+  const bool lesson_present = present && state.lesson.lesson != nullptr;
+  const bool sidebar = !lesson_present || lesson_controls_unlocked(state);
+  const float side_max = vp->WorkSize.x * (lesson_present ? 0.17f : present ? 0.25f : 0.45f);  // the maps get the room
   const float side_w = sidebar ? std::clamp(state.sidebar_width * (f / 17.0f), std::min(220.0f, side_max), side_max) : 0.0f;
 
   ImGui::SetNextWindowPos(vp->WorkPos);
@@ -148,7 +147,10 @@ void draw_app(AppState& state, const UiContext& ui) {
   if (sidebar) {
     ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x, middle_y));
     ImGui::SetNextWindowSize(ImVec2(side_w, middle_h));
-    if (ImGui::Begin("##model", nullptr, kFixed & ~ImGuiWindowFlags_NoScrollbar)) draw_model(state, ui);
+    if (ImGui::Begin("##model", nullptr, kFixed & ~ImGuiWindowFlags_NoScrollbar)) {
+      if (lesson_present) draw_lesson_controls(state, ui);
+      else draw_model(state, ui);
+    }
     ImGui::End();
     draw_splitter(state, ImVec2(vp->WorkPos.x + side_w, middle_y), middle_h, f / 17.0f);
   }
