@@ -310,6 +310,18 @@ TEST_F(HeadlessLesson, KeysStepThroughTheLessonAndToggleCaptionsAndPresentation)
   EXPECT_FALSE(state.present.active);
 }
 
+TEST_F(HeadlessLesson, PresentationDrawsAPointerHighlightAtTheMouse) {
+  AppState state = default_app_state();
+  compute(state);
+  frame(state, ImVec2(700, 600));
+  const int plain = ImGui::GetForegroundDrawList()->VtxBuffer.Size;
+  state.present.active = true;
+  frame(state, ImVec2(700, 600));
+  EXPECT_GT(ImGui::GetForegroundDrawList()->VtxBuffer.Size, plain + 40) << "a soft circle at the pointer";
+  frame(state);
+  EXPECT_EQ(ImGui::GetForegroundDrawList()->VtxBuffer.Size, plain) << "no pointer, no circle";
+}
+
 TEST_F(HeadlessLesson, PretrainedStepSaysWhatToLoadAndKeepsALoadedCheckpoint) {
   AppState state = default_app_state();
   state.request.model_path = "/models/stories260K.bin";
