@@ -3,7 +3,6 @@
 // panel must be drawn (and hold bright text), the step's own grid and each compare entry must
 // be on screen, and every cell's centre pixel must be the cividis colour of the engine's value.
 #include <gtest/gtest.h>
-#include <stb_image.h>
 
 #include <cmath>
 #include <cstdlib>
@@ -16,53 +15,17 @@
 #include "core/io/lesson_file.h"
 #include "core/model/model_request.h"
 #include "core/render/colormap.h"
+#include "screenshot_util.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Shot {
-  int exit_code = -1;
-  int width = 0, height = 0;
-  std::vector<unsigned char> rgb;  // [height, width, 3]
-  nlohmann::json layout;
-  std::string stderr_text;
-
-  const unsigned char* at(int x, int y) const { return &rgb[(size_t(y) * size_t(width) + size_t(x)) * 3]; }
-};
-
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
+using hs::gltest::quote;
+using hs::gltest::Shot;
 
 Shot take_screenshot(const std::string& name, const std::vector<std::string>& args) {
-  const fs::path dir = fs::path(HEADSCOPE_BINARY_DIR) / "tests" / "gl" / "out";
-  fs::create_directories(dir);
-  const std::string png = (dir / (name + ".png")).string(), err = (dir / (name + ".stderr")).string();
-  fs::remove(png);
-  std::string cmd = std::string(HEADSCOPE_XVFB_RUN) + " -a -s '-screen 0 1920x1080x24' " + HEADSCOPE_APP;
-  for (const std::string& a : args) cmd += " " + quote(a);
-  cmd += " --screenshot " + quote(png) + " --frames 5 2>" + quote(err);
-  const std::string env = "XDG_CONFIG_HOME=" + quote((dir / "config").string()) + " ";
-  Shot s;
-  for (int attempt = 0; attempt < 3; ++attempt) {
-    const int status = std::system((env + cmd).c_str());
-    s.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    std::ifstream e(err);
-    s.stderr_text.assign(std::istreambuf_iterator<char>(e), {});
-    if (fs::exists(png) || s.stderr_text.find("Xvfb failed") == std::string::npos) break;
-  }
-  int channels = 0;
-  unsigned char* data = stbi_load(png.c_str(), &s.width, &s.height, &channels, 3);
-  if (data) {
-    s.rgb.assign(data, data + size_t(s.width) * size_t(s.height) * 3);
-    stbi_image_free(data);
-    std::ifstream j(png + ".json");
-    s.layout = nlohmann::json::parse(j);
-  }
-  return s;
+  return hs::gltest::take_screenshot(name, args, 5);
 }
 
 // Every cell of every heatmap whose key starts with `prefix` against `run` (one shared scale).

@@ -3,18 +3,24 @@
 if(TARGET headscope)
   find_program(HEADSCOPE_XVFB_RUN xvfb-run)
   if(HEADSCOPE_XVFB_RUN)
-    headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/screenshot_test.cpp PkgConfig::IMGUI)
+    # Running the app under xvfb-run and checking its pixels, shared by every test below.
+    add_library(headscope_gltest STATIC ${CMAKE_CURRENT_LIST_DIR}/screenshot_util.cpp)
+    target_link_libraries(headscope_gltest PUBLIC headscope_core GTest::gtest nlohmann_json::nlohmann_json PkgConfig::IMGUI)
+    target_compile_definitions(headscope_gltest PRIVATE HEADSCOPE_BINARY_DIR="${PROJECT_BINARY_DIR}"
+      HEADSCOPE_APP="$<TARGET_FILE:headscope>" HEADSCOPE_XVFB_RUN="${HEADSCOPE_XVFB_RUN}")
+    headscope_target_flags(headscope_gltest)
+    headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/screenshot_test.cpp headscope_gltest)
     target_compile_definitions(screenshot_test PRIVATE
       HEADSCOPE_APP="$<TARGET_FILE:headscope>" HEADSCOPE_XVFB_RUN="${HEADSCOPE_XVFB_RUN}")
     target_link_libraries(screenshot_test PRIVATE nlohmann_json::nlohmann_json)
     add_dependencies(screenshot_test headscope)
     # stories260K with generated tokens (skips when HEADSCOPE_MODELS_DIR has no stories260K/).
-    headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/model_screenshot_test.cpp PkgConfig::IMGUI)
+    headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/model_screenshot_test.cpp headscope_gltest)
     target_compile_definitions(model_screenshot_test PRIVATE HEADSCOPE_MODELS_DIR="${HEADSCOPE_MODELS_DIR}"
       HEADSCOPE_APP="$<TARGET_FILE:headscope>" HEADSCOPE_XVFB_RUN="${HEADSCOPE_XVFB_RUN}")
     target_link_libraries(model_screenshot_test PRIVATE nlohmann_json::nlohmann_json)
     add_dependencies(model_screenshot_test headscope)
-    headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/lesson_screenshot_test.cpp PkgConfig::IMGUI)
+    headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/lesson_screenshot_test.cpp headscope_gltest)
     target_compile_definitions(lesson_screenshot_test PRIVATE
       HEADSCOPE_APP="$<TARGET_FILE:headscope>" HEADSCOPE_XVFB_RUN="${HEADSCOPE_XVFB_RUN}")
     target_link_libraries(lesson_screenshot_test PRIVATE nlohmann_json::nlohmann_json)
