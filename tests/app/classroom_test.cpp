@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "headless_imgui.h"
 #include "app/gui/derived.h"
 #include "app/gui/lesson_player.h"
 #include "app/gui/panels.h"
@@ -177,16 +178,7 @@ TEST(Lessons, LockedControlsFollowTheStep) {
 class HeadlessLesson : public ::testing::Test {
  protected:
   void SetUp() override {
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;
-    io.DisplaySize = ImVec2(1920, 1080);
-    io.DeltaTime = 1.0f / 60.0f;
-    ui_.fonts = load_fonts(1.0f);
-    apply_style(1.0f);
-    unsigned char* pixels = nullptr;
-    int w = 0, h = 0;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+    hs::gui::test::start_headless_imgui(ImVec2(1920, 1080), ui_);
     ui_.images = &images_;
     ui_.report = &report_;
     for (const std::string& name : shipped_lessons()) lessons_.push_back(find_lesson(name));

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "headless_imgui.h"
 #include "app/gui/open_model.h"
 #include "app/gui/panels.h"
 #include "app/gui/selection.h"
@@ -27,16 +28,7 @@ const fs::path kStories = fs::path(HEADSCOPE_MODELS_DIR) / "stories260K";
 class OpenModel : public ::testing::Test {
  protected:
   void SetUp() override {
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;
-    io.DisplaySize = ImVec2(1600, 1000);
-    io.DeltaTime = 1.0f / 60.0f;
-    ui_.fonts = load_fonts(1.0f);
-    apply_style(1.0f);
-    unsigned char* pixels = nullptr;
-    int w = 0, h = 0;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+    hs::gui::test::start_headless_imgui(ImVec2(1600, 1000), ui_);
     ui_.images = &images_;
     ui_.report = &report_;
     state_ = default_app_state();

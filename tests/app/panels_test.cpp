@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <imgui.h>
 
+#include "headless_imgui.h"
 #include "app/gui/derived.h"
 #include "app/gui/model_rules.h"
 #include "app/gui/panels.h"
@@ -17,16 +18,7 @@ using namespace hs::gui;
 class Headless : public ::testing::Test {
  protected:
   void SetUp() override {
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;
-    io.DisplaySize = ImVec2(1600, 1000);
-    io.DeltaTime = 1.0f / 60.0f;
-    ui_.fonts = load_fonts(1.0f);
-    apply_style(1.0f);
-    unsigned char* pixels = nullptr;
-    int w = 0, h = 0;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+    hs::gui::test::start_headless_imgui(ImVec2(1600, 1000), ui_);
     ui_.images = &images_;
     ui_.report = &report_;
     ui_.examples = &examples_;
