@@ -130,15 +130,22 @@ void draw_width(AppState& state, const UiContext& ui) {
   }
   if (sweep && !sweep->note.empty()) ImGui::TextDisabled("%s", sweep->note.c_str());
   if (!sweep) ImGui::TextDisabled("computing the head-count sweep...");
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float gap = ImGui::GetFontSize() * 1.5f, left_w = (avail.x - gap) * 0.5f;
+  // The charts need about 24 lines of height for their axes and labels: with less room (large
+  // presentation fonts) they scroll instead of squashing.
+  const ImVec2 room = ImGui::GetContentRegionAvail();
+  const float charts_h = std::max(room.y, ImGui::GetFontSize() * 24.0f);
+  const bool scroll = charts_h > room.y;
+  if (scroll) ImGui::BeginChild("width charts", room, false);
+  const float width = ImGui::GetContentRegionAvail().x;
+  const float gap = ImGui::GetFontSize() * 1.5f, left_w = (width - gap) * 0.5f;
   ImGui::BeginGroup();
-  if (sweep) draw_sweep(state, *sweep, ImVec2(left_w, avail.y));
+  if (sweep) draw_sweep(state, *sweep, ImVec2(left_w, charts_h));
   ImGui::EndGroup();
   ImGui::SameLine(0, gap);
   ImGui::BeginGroup();
-  draw_spectra(state, d, ImVec2(avail.x - left_w - gap, avail.y));
+  draw_spectra(state, d, ImVec2(width - left_w - gap, charts_h));
   ImGui::EndGroup();
+  if (scroll) ImGui::EndChild();
 }
 
 }  // namespace hs::gui
