@@ -16,6 +16,7 @@
 #include <iostream>
 #include <memory>
 
+#include "app/common/memory_tuning.h"
 #include "app/common/model_flags.h"
 #include "app/gui/examples.h"
 #include "app/gui/export_action.h"
@@ -293,6 +294,7 @@ int run(const Options& o, AppState state) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  hs::keep_freed_memory_for_reuse();  // every recompute makes fresh T x T maps
   CLI::App app{"headscope: what each attention head of a transformer does"};
   app.set_version_flag("--version", std::string("headscope ") + HEADSCOPE_VERSION);
   Options o;
