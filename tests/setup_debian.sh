@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
-# Installs every Debian 12 package headscope needs to build, run and test (as root, or with sudo).
+# Installs every Debian 12 package headscope needs to build, run and test (as root, or with sudo),
+# including what CI's sanitizer and fuzz runs use: gcc's ASan/UBSan runtimes come with
+# build-essential; the libFuzzer harnesses need clang-14 + libclang-rt-14-dev (llvm-14 gives
+# llvm-symbolizer for readable crash stacks).
 # Idempotent: when everything is already installed it changes nothing and needs no network.
 set -euo pipefail
 packages=(
@@ -10,6 +13,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   python3-torch python3-numpy libopenblas0-pthread
   xvfb xauth poppler-utils
+  clang-14 libclang-rt-14-dev llvm-14
 )
 missing=()
 for p in "${packages[@]}"; do
