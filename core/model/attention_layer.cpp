@@ -6,6 +6,7 @@
 #include <limits>
 #include <sstream>
 #include <unistd.h>
+#include <vector>
 
 #include "core/util/errors.h"
 #include "core/util/kernels.h"
@@ -90,19 +91,72 @@ void attend_one_head(const float* q, int64_t ldq, const float* k, int64_t ldk, c
     sgemm(r1 - r0, dh, hi - lo + 1, 1.0f, s.data() + int64_t(r0) * T + lo, T, vg + int64_t(lo) * ldv, ldv, false,
           ctx_out + int64_t(r0) * ldc, ldc);
   }
-  if (observer && observer->wants(TensorKind::attention, layer, h)) observer->on_tensor(TensorKind::attention, layer, h, s);
+  if (observer && observer->wants(TensorKind::context, layer, h)) {
+    const Map ctx = Eigen::Map<const Map, 0, Eigen::OuterStride<>>(ctx_out, T, dh, Eigen::OuterStride<>(ldc));
+    observer->on_tensor(TensorKind::context, layer, h, ctx);
+  }
+  // Last use of s: a recorder keeps A_h without copying it.
+  if (observer && observer->wants(TensorKind::attention, layer, h))
+    observer->take_tensor(TensorKind::attention, layer, h, std::move(s));
+}
+
+// Head h as attend_one_head computes it, a block of kRowBlock rows at a time in a buffer of
+// [kRowBlock, T] floats reused across blocks and heads: for long inputs nobody wants whole maps
+// of (a 8192-token map is 256 MiB). Each block of A_h goes to observer->on_rows, if it wants it.
+void stream_one_head(const float* q, int64_t ldq, const float* k, int64_t ldk, const float* v, int64_t ldv, int T,
+                     const AttentionConfig& c, int h, int layer, Observer* observer, float* concat, int64_t ldc) {
+  const int dh = c.head_width(), g = h / c.group_size();
+  const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
+  const float* qh = q + int64_t(h) * dh;
+  const float* kg = k + int64_t(g) * dh;
+  const float* vg = v + int64_t(g) * dh;
+  float* ctx_out = concat + int64_t(h) * dh;
+  const bool rows_wanted = observer && observer->wants_rows(layer, h);
+  thread_local std::vector<float> buffer;
+  buffer.resize(size_t(kRowBlock) * size_t(T));
+  for (int r0 = 0; r0 < T; r0 += kRowBlock) {
+    const int r1 = std::min(T, r0 + kRowBlock), n = r1 - r0;
+    const int lo = visible_keys(c, r0, T).lo, hi = visible_keys(c, r1 - 1, T).hi;
+    float* s = buffer.data();  // [n, T]: S then A for rows r0 .. r1 - 1
+    sgemm(n, hi - lo + 1, dh, scale, qh + int64_t(r0) * ldq, ldq, kg + int64_t(lo) * ldk, ldk, true, s + lo, T);
+    for (int i = 0; i < n; ++i) {
+      float* row = s + int64_t(i) * T;
+      if (c.temperature != 1.0f)
+        for (int j = lo; j <= hi; ++j) row[j] *= 1.0f / c.temperature;
+      const KeyRange r = visible_keys(c, r0 + i, T);
+      softmax_rows(row + r.lo, 1, r.hi - r.lo + 1, T);
+      std::fill(row, row + r.lo, 0.0f);
+      std::fill(row + r.hi + 1, row + T, 0.0f);
+    }
+    sgemm(n, dh, hi - lo + 1, 1.0f, s + lo, T, vg + int64_t(lo) * ldv, ldv, false, ctx_out + int64_t(r0) * ldc, ldc);
+    if (rows_wanted) observer->on_rows(layer, h, r0, n, s, T, T);
+  }
   if (observer && observer->wants(TensorKind::context, layer, h)) {
     const Map ctx = Eigen::Map<const Map, 0, Eigen::OuterStride<>>(ctx_out, T, dh, Eigen::OuterStride<>(ldc));
     observer->on_tensor(TensorKind::context, layer, h, ctx);
   }
 }
 
+// True when head h can stream: nobody wants a whole [T, T] map of it.
+bool can_stream(const Observer* observer, int layer, int h) {
+  return !observer || (!observer->wants(TensorKind::scores, layer, h) && !observer->wants(TensorKind::attention, layer, h));
+}
+
+// Announces q or k ([T, n], ld apart) as one owned tensor, if wanted.
+void announce_projection(Observer* observer, TensorKind kind, int layer, const float* m, int T, int n, int64_t ld) {
+  if (!observer || !observer->wants(kind, layer, -1)) return;
+  observer->take_tensor(kind, layer, -1, Map(Eigen::Map<const Map, 0, Eigen::OuterStride<>>(m, T, n, Eigen::OuterStride<>(ld))));
+}
+
 // Every head, in parallel: concat [T, H * dh] (ldc apart) gets each head's context.
 void attend_all_heads(const float* q, int64_t ldq, const float* k, int64_t ldk, const float* v, int64_t ldv, int T,
                       const AttentionConfig& c, int layer, Observer* observer, int threads, float* concat,
                       int64_t ldc) {
+  announce_projection(observer, TensorKind::queries, layer, q, T, c.n_heads * c.head_width(), ldq);
+  announce_projection(observer, TensorKind::keys, layer, k, T, c.kv_heads() * c.head_width(), ldk);
   parallel_for(c.n_heads, threads, [&](int h) {
-    attend_one_head(q, ldq, k, ldk, v, ldv, T, c, h, layer, observer, concat, ldc);
+    if (can_stream(observer, layer, h)) stream_one_head(q, ldq, k, ldk, v, ldv, T, c, h, layer, observer, concat, ldc);
+    else attend_one_head(q, ldq, k, ldk, v, ldv, T, c, h, layer, observer, concat, ldc);
   });
 }
 

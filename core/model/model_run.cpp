@@ -23,6 +23,12 @@ void MapRecorder::on_tensor(TensorKind kind, int layer, int head, const Map& ten
   else if (kind == TensorKind::output) output = tensor;  // one call per layer, sequential: the last layer wins
 }
 
+void MapRecorder::take_tensor(TensorKind kind, int layer, int head, Map&& tensor) {
+  if (kind == TensorKind::attention) attention[size_t(layer)][size_t(head)] = std::move(tensor);
+  else if (kind == TensorKind::scores) scores[size_t(layer)][size_t(head)] = std::move(tensor);
+  else if (kind == TensorKind::output) output = std::move(tensor);
+}
+
 bool ObserverPair::wants(TensorKind kind, int layer, int head) const {
   return (a_ && a_->wants(kind, layer, head)) || (b_ && b_->wants(kind, layer, head));
 }
@@ -30,6 +36,24 @@ bool ObserverPair::wants(TensorKind kind, int layer, int head) const {
 void ObserverPair::on_tensor(TensorKind kind, int layer, int head, const Map& tensor) {
   if (a_ && a_->wants(kind, layer, head)) a_->on_tensor(kind, layer, head, tensor);
   if (b_ && b_->wants(kind, layer, head)) b_->on_tensor(kind, layer, head, tensor);
+}
+
+
+// The first observer gets a copy only when the second one also wants the tensor.
+void ObserverPair::take_tensor(TensorKind kind, int layer, int head, Map&& tensor) {
+  const bool to_a = a_ && a_->wants(kind, layer, head), to_b = b_ && b_->wants(kind, layer, head);
+  if (to_a && to_b) a_->on_tensor(kind, layer, head, tensor);
+  else if (to_a) a_->take_tensor(kind, layer, head, std::move(tensor));
+  if (to_b) b_->take_tensor(kind, layer, head, std::move(tensor));
+}
+
+bool ObserverPair::wants_rows(int layer, int head) const {
+  return (a_ && a_->wants_rows(layer, head)) || (b_ && b_->wants_rows(layer, head));
+}
+
+void ObserverPair::on_rows(int layer, int head, int row0, int n_rows, const float* rows, int cols, int64_t ld) {
+  if (a_ && a_->wants_rows(layer, head)) a_->on_rows(layer, head, row0, n_rows, rows, cols, ld);
+  if (b_ && b_->wants_rows(layer, head)) b_->on_rows(layer, head, row0, n_rows, rows, cols, ld);
 }
 
 }  // namespace hs

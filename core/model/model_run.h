@@ -50,6 +50,7 @@ class MapRecorder : public Observer {
   MapRecorder(int n_layers, int n_heads, bool keep_scores = false);
   bool wants(TensorKind kind, int layer, int head) const override;
   void on_tensor(TensorKind kind, int layer, int head, const Map& tensor) override;
+  void take_tensor(TensorKind kind, int layer, int head, Map&& tensor) override;
 
   ModelMaps attention;
   ModelMaps scores;
@@ -65,6 +66,9 @@ class ObserverPair : public Observer {
   ObserverPair(Observer* a, Observer* b) : a_(a), b_(b) {}
   bool wants(TensorKind kind, int layer, int head) const override;
   void on_tensor(TensorKind kind, int layer, int head, const Map& tensor) override;
+  void take_tensor(TensorKind kind, int layer, int head, Map&& tensor) override;
+  bool wants_rows(int layer, int head) const override;
+  void on_rows(int layer, int head, int row0, int n_rows, const float* rows, int cols, int64_t ld) override;
 
  private:
   Observer* a_;

@@ -9,6 +9,8 @@ const char* tensor_kind_name(TensorKind kind) {
     case TensorKind::context: return "context";
     case TensorKind::output: return "output";
     case TensorKind::logits: return "logits";
+    case TensorKind::queries: return "queries";
+    case TensorKind::keys: return "keys";
   }
   return "?";
 }
