@@ -1,0 +1,113 @@
+#include "core/model/compact_maps.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/model/attention_layer.h"
+#include "core/util/errors.h"
+#include "core/util/kernels.h"
+
+namespace hs {
+
+int compact_factor(int tokens, int display_size) {
+  if (display_size < 1) throw InputError("display size (" + std::to_string(display_size) + ") must be 1 or more");
+  return std::max(1, (tokens + display_size - 1) / display_size);
+}
+
+CompactRecorder::CompactRecorder(int n_layers, int n_heads, int tokens, int display_size)
+    : heads(size_t(n_layers), std::vector<CompactHead>(size_t(n_heads))),
+      queries(size_t(n_layers)),
+      keys(size_t(n_layers)),
+      tokens_(tokens),
+      factor_(compact_factor(tokens, display_size)) {
+  const int p = (tokens + factor_ - 1) / factor_;
+  for (auto& layer : heads)
+    for (CompactHead& h : layer) h.display = Map::Zero(p, p);
+}
+
+bool CompactRecorder::wants(TensorKind kind, int layer, int head) const {
+  (void)head;
+  const bool in_range = layer >= 0 && layer < int(heads.size());
+  switch (kind) {
+    case TensorKind::queries:
+    case TensorKind::keys: return in_range;
+    case TensorKind::output: return true;
+    default: return false;  // never a whole map: that is what lets the engine stream
+  }
+}
+
+void CompactRecorder::on_tensor(TensorKind kind, int layer, int head, const Map& tensor) {
+  take_tensor(kind, layer, head, Map(tensor));
+}
+
+void CompactRecorder::take_tensor(TensorKind kind, int layer, int head, Map&& tensor) {
+  (void)head;
+  if (kind == TensorKind::queries) queries[size_t(layer)] = std::move(tensor);
+  else if (kind == TensorKind::keys) keys[size_t(layer)] = std::move(tensor);
+  else if (kind == TensorKind::output) output = std::move(tensor);
+}
+
+bool CompactRecorder::wants_rows(int layer, int head) const {
+  return layer >= 0 && layer < int(heads.size()) && head >= 0 && head < int(heads[size_t(layer)].size());
+}
+
+// Called by the thread that computes this head, rows in order: writes only heads[layer][head].
+void CompactRecorder::on_rows(int layer, int head, int row0, int n_rows, const float* rows, int cols, int64_t ld) {
+  CompactHead& h = heads[size_t(layer)][size_t(head)];
+  const int f = factor_, p = int(h.display.cols());
+  for (int i = 0; i < n_rows; ++i) {
+    const float* a = rows + int64_t(i) * ld;
+    float* out = h.display.data() + int64_t((row0 + i) / f) * p;
+    for (int b = 0; b < p; ++b) {
+      const int j0 = b * f, j1 = std::min(cols, j0 + f);
+      float m = out[b];
+      for (int j = j0; j < j1; ++j) m = std::max(m, a[j]);
+      out[b] = m;
+    }
+    // -sum a log a over the row's non-zero weights (Eigen's vectorised log; 0 log 0 = 0).
+    const Eigen::Map<const Eigen::ArrayXf> r(a, cols);
+    h.entropy_sum -= double((r > 0.0f).select(r * r.log(), 0.0f).sum());
+    h.max = std::max(h.max, r.maxCoeff());
+    if (cols > 1) h.max_skip_first = std::max(h.max_skip_first, r.tail(cols - 1).maxCoeff());
+  }
+}
+
+ExactAttention::ExactAttention(const AttentionConfig& config, std::vector<Map> queries, std::vector<Map> keys)
+    : config_(config), queries_(std::move(queries)), keys_(std::move(keys)) {}
+
+Vec ExactAttention::row(int layer, int head, int query) const {
+  const int T = tokens();
+  if (layer < 0 || layer >= n_layers() || head < 0 || head >= config_.n_heads || query < 0 || query >= T) {
+    throw InputError("no attention row for layer " + std::to_string(layer) + ", head " + std::to_string(head) +
+                     ", query " + std::to_string(query) + " (the run has " + std::to_string(n_layers()) +
+                     " layers, " + std::to_string(config_.n_heads) + " heads, " + std::to_string(T) + " tokens)");
+  }
+  const Map& q = queries_[size_t(layer)];
+  const Map& k = keys_[size_t(layer)];
+  const int dh = config_.head_width(), g = head / config_.group_size();
+  int lo = 0, hi = T - 1;
+  if (config_.causal) hi = query;
+  if (config_.window >= 0) {
+    lo = std::max(0, query - config_.window);
+    hi = std::min(hi, query + config_.window);
+  }
+  Vec a = Vec::Zero(T);
+  const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
+  sgemm(1, hi - lo + 1, dh, scale, q.data() + int64_t(query) * q.cols() + int64_t(head) * dh, q.cols(),
+        k.data() + int64_t(lo) * k.cols() + int64_t(g) * dh, k.cols(), true, a.data() + lo, T);
+  if (config_.temperature != 1.0f)
+    for (int j = lo; j <= hi; ++j) a[j] *= 1.0f / config_.temperature;
+  softmax_rows(a.data() + lo, 1, hi - lo + 1, T);
+  return a;
+}
+
+float ExactAttention::cell(int layer, int head, int query, int key) const {
+  if (key < 0 || key >= tokens()) {
+    throw InputError("key " + std::to_string(key) + " is out of range (the run has " + std::to_string(tokens()) +
+                     " tokens)");
+  }
+  return row(layer, head, query)[key];
+}
+
+}  // namespace hs
