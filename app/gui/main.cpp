@@ -18,6 +18,7 @@
 
 #include "app/common/memory_tuning.h"
 #include "app/common/model_flags.h"
+#include "app/gui/bench_mode.h"
 #include "app/gui/examples.h"
 #include "app/gui/export_action.h"
 #include "app/gui/gl/gl_heatmap_images.h"
@@ -50,6 +51,7 @@ struct Options {
   std::string lesson;     // --lesson NAME|FILE
   int step = 1;           // --step N (1-based)
   bool present = false;   // --present
+  BenchOptions bench;     // hidden --bench-* flags (tests/bench/run.sh)
 };
 
 // $XDG_CONFIG_HOME/headscope (or ~/.config/headscope); empty when neither is set.
@@ -137,6 +139,7 @@ int run(const Options& o, AppState state) {
     return 1;
   }
   const bool shot = !o.screenshot.empty();
+  BenchMode bench(o.bench);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
@@ -149,7 +152,7 @@ int run(const Options& o, AppState state) {
     return 1;
   }
   glfwMakeContextCurrent(window);
-  glfwSwapInterval(shot ? 0 : 1);
+  glfwSwapInterval(shot || bench.active() ? 0 : 1);
   if (!gladLoadGL(glfwGetProcAddress)) {
     std::cerr << "error: cannot load OpenGL 3.3 functions\n";
     return 1;
@@ -162,7 +165,7 @@ int run(const Options& o, AppState state) {
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
   std::string ini_path;
-  if (!shot) {
+  if (!shot && !bench.active()) {
     const std::filesystem::path dir = config_dir();
     std::error_code ec;
     if (!dir.empty()) {
@@ -210,7 +213,7 @@ int run(const Options& o, AppState state) {
     FrameReport report;
     auto last = std::chrono::steady_clock::now();
     for (int frame = 1; !glfwWindowShouldClose(window); ++frame) {
-      if (shot || worker.busy()) glfwPollEvents();
+      if (shot || bench.active() || worker.busy()) glfwPollEvents();
       else glfwWaitEventsTimeout(0.1);
       if (std::optional<WorkerResult> r = worker.poll()) {
         if (r->derived) {
@@ -229,7 +232,7 @@ int run(const Options& o, AppState state) {
       ui.status.computing = worker.busy();
       report.heatmaps.clear();
       report.panels.clear();
-      ui.report = shot ? &report : nullptr;
+      ui.report = shot || bench.active() ? &report : nullptr;
 
       place_window(window, state.present.active, placement);
       const float want_factor = state.present.active ? state.present.font_scale : 1.0f;
@@ -243,7 +246,8 @@ int run(const Options& o, AppState state) {
       ImGui_ImplOpenGL3_NewFrame();
       ImGui_ImplGlfw_NewFrame();
       // Screenshots must not depend on where the (virtual) mouse pointer happens to be.
-      if (shot) io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+      if (shot || bench.active()) io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+      bench.begin_frame(window, state);
       ImGui::NewFrame();
       draw_app(state, ui);
       ImGui::Render();
@@ -281,6 +285,10 @@ int run(const Options& o, AppState state) {
         break;
       }
       glfwSwapBuffers(window);
+      if (bench.active() && !bench.end_frame(state, ui, report, worker.busy())) {
+        code = bench.exit_code();
+        break;
+      }
     }
   }
   ImGui_ImplOpenGL3_Shutdown();
@@ -315,6 +323,7 @@ int main(int argc, char** argv) {
   app.add_flag("--present", o.present, "Presentation mode: full screen, large fonts, high contrast (F5 toggles, Esc leaves)");
   app.add_option("--width", o.width, "Window width (unscaled pixels)")->check(CLI::Range(320, 8192))->capture_default_str();
   app.add_option("--height", o.height, "Window height (unscaled pixels)")->check(CLI::Range(240, 8192))->capture_default_str();
+  add_bench_flags(app, o.bench);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

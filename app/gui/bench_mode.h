@@ -1,0 +1,81 @@
+#pragma once
+// The app's hidden benchmark mode (tests/bench/run.sh runs it under xvfb-run):
+//   headscope --bench-frames OUT.json [model flags, --view, --all-layers, ...]
+// drives the real window, panels, worker and GL renderer and writes OUT.json:
+//   frames      the time between consecutive frames (vsync off, glFinish after every swap, so
+//               the GPU work is counted): mean, median, p95, max, frames per second, and how many
+//               heatmaps each frame drew (FrameReport);
+//   keystrokes  time from a character typed into the sentence box (through GLFW's key and char
+//               callbacks of ImGui's backend: Ctrl+L, End, then one character per keystroke) to
+//               the end of the first frame that shows the maps of the new sentence, and the
+//               frames the window kept drawing while the worker recomputed (their longest one).
+// It measures; it asserts no time. It exits 1 if the typed text never reaches the sentence or
+// no result comes back.
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+struct GLFWwindow;
+namespace CLI {
+class App;
+}
+
+namespace hs::gui {
+
+struct AppState;
+struct UiContext;
+struct FrameReport;
+
+struct BenchOptions {
+  std::string out;       // --bench-frames OUT.json; empty: the benchmark is off
+  int frames = 300;      // --bench-frame-count: frames timed with the result on screen
+  int keystrokes = 20;   // --bench-keystrokes: characters typed, each waited for
+  std::string typed = " and then the small cat sat down";  // --bench-typed: cycled through
+};
+
+// Adds the hidden --bench-* options (not in --help).
+void add_bench_flags(CLI::App& app, BenchOptions& options);
+
+class BenchMode {
+ public:
+  explicit BenchMode(BenchOptions options);
+  bool active() const { return !options_.out.empty(); }
+
+  // Before ImGui's new frame: may press keys or type a character into the window.
+  void begin_frame(GLFWwindow* window, AppState& state);
+  // After the frame is swapped: waits for the GPU (glFinish) and records the frame. Returns
+  // false when the benchmark is over (OUT.json written, or the error printed).
+  bool end_frame(const AppState& state, const UiContext& ui, const FrameReport& report, bool busy);
+  // 0 when OUT.json was written.
+  int exit_code() const { return code_; }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  enum class Phase { warmup, frames, focus, type, wait_result, settle, done };
+  struct Keystroke {
+    double latency_ms = 0;         // character typed -> frame with the new maps finished
+    double compute_ms = 0;         // the worker's compute_derived time for it
+    double longest_frame_ms = 0;   // longest frame while the worker recomputed
+    double swap_in_frame_ms = 0;   // the frame that showed the new maps (texture uploads)
+    int frames = 0;                // frames drawn while the worker recomputed
+    int tokens = 0;                // T after the keystroke
+  };
+
+  bool fail(const std::string& message);
+  bool finish(const UiContext& ui);
+
+  BenchOptions options_;
+  Phase phase_ = Phase::warmup;
+  int step_ = 0;  // frames into the current phase
+  Clock::time_point start_, last_frame_, typed_at_;
+  std::vector<double> frame_ms_;
+  int heatmaps_min_ = -1, heatmaps_max_ = 0;
+  std::string expected_;  // the sentence after the current keystroke
+  Keystroke current_;
+  std::vector<Keystroke> keys_;
+  int tokens_ = 0, layers_ = 0, heads_ = 0;
+  int code_ = 0;
+};
+
+}  // namespace hs::gui
