@@ -17,6 +17,13 @@ namespace hs {
 // Block size f so that ceil(T / f) <= display_size (f >= 1).
 int compact_factor(int tokens, int display_size);
 
+// Exact numbers of one head, for views that cannot read them off a whole map.
+struct HeadNumbers {
+  float mean_entropy = 0;    // mean over queries of -sum_j A_ij log A_ij (nats)
+  float max = 0;             // largest weight
+  float max_skip_first = 0;  // largest weight outside key column 0
+};
+
 struct CompactHead {
   Map display;               // [P, P] block maxima of A_h
   double entropy_sum = 0;    // sum over queries of -sum_j A_ij log A_ij (nats)

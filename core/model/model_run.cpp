@@ -7,6 +7,20 @@ MapRecorder::MapRecorder(int n_layers, int n_heads, bool keep_scores)
       scores(keep_scores ? static_cast<size_t>(n_layers) : 0, LayerMaps(static_cast<size_t>(n_heads))),
       keep_scores_(keep_scores) {}
 
+void take_compact(AttentionRun& run, CompactRecorder&& recorder, const AttentionConfig& config) {
+  const int T = recorder.tokens();
+  run.map_factor = recorder.factor();
+  run.attention.assign(recorder.heads.size(), LayerMaps());
+  run.head_numbers.assign(recorder.heads.size(), {});
+  for (size_t l = 0; l < recorder.heads.size(); ++l)
+    for (CompactHead& h : recorder.heads[l]) {
+      run.attention[l].push_back(std::move(h.display));
+      run.head_numbers[l].push_back(HeadNumbers{h.mean_entropy(T), h.max, h.max_skip_first});
+    }
+  run.scores.clear();
+  run.exact = std::make_shared<const ExactAttention>(config, std::move(recorder.queries), std::move(recorder.keys));
+}
+
 bool MapRecorder::wants(TensorKind kind, int layer, int head) const {
   (void)head;
   switch (kind) {

@@ -6,6 +6,9 @@
 #include <string>
 #include <vector>
 
+#include <memory>
+
+#include "core/model/compact_maps.h"
 #include "core/model/observer.h"
 #include "core/util/tensor.h"
 
@@ -37,11 +40,21 @@ struct AttentionRun {
   std::vector<int> next_token_ids;  // pretrained: argmax prediction after each position
   std::vector<std::string> next_tokens;
   int prompt_tokens = 0;            // tokens that came from the user (the rest were generated)
+  // Long-input mode (RunOptions::display_size): attention[l][h] is [ceil(T / f)]^2 block maxima,
+  // f = map_factor; head_numbers and exact are exact. map_factor 1 with exact null: whole maps.
+  int map_factor = 1;
+  std::vector<std::vector<HeadNumbers>> head_numbers;  // [layer][head], long-input mode only
+  std::shared_ptr<const ExactAttention> exact;         // long-input mode only
+  bool compact() const { return exact != nullptr; }
 
   int n_tokens() const { return static_cast<int>(tokens.size()); }
   int n_layers() const { return static_cast<int>(attention.size()); }
   int n_heads() const { return attention.empty() ? 0 : static_cast<int>(attention[0].size()); }
 };
+
+// Long-input mode: moves the recorder's display maps, numbers, q and k into `run`; `config`
+// describes the attention every layer ran (for ExactAttention).
+void take_compact(AttentionRun& run, CompactRecorder&& recorder, const AttentionConfig& config);
 
 // Keeps every layer's attention maps (and optionally scores and the output) in [layer][head]
 // slots. Safe for the engine's concurrent per-head calls: each call writes its own slot.

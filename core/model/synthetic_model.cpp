@@ -28,11 +28,19 @@ ModelInfo layer_info(const AttentionConfig& c, const std::string& kind) {
   return info;
 }
 
-void check_tokens(int64_t tokens, const AttentionConfig& c, bool keep_scores) {
+void check_tokens(int64_t tokens, const AttentionConfig& c, const RunOptions& options) {
   if (tokens > kMaxTokens) {
     throw InputError("the input has " + std::to_string(tokens) + " tokens; the limit is " + std::to_string(kMaxTokens));
   }
-  check_map_memory(tokens, int64_t(c.n_heads) * (keep_scores ? 2 : 1));
+  if (options.display_size > 0) return;  // long-input mode holds no [T, T] map
+  check_map_memory(tokens, int64_t(c.n_heads) * (options.keep_scores ? 2 : 1));
+}
+
+[[noreturn]] void throw_overflow(const Map& x) {
+  char largest[32];
+  std::snprintf(largest, sizeof largest, "%g", static_cast<double>(x.cwiseAbs().maxCoeff()));
+  throw InputError(std::string("the attention scores overflowed float32 (the largest input value is ") + largest +
+                   "); scale the input down");
 }
 
 // Scores beyond float32's range (an input of 1e30, say) turn rows into NaN or rows that no
@@ -46,12 +54,23 @@ void check_finite(const MapRecorder& r, const Map& x) {
     if (!ok) break;
     ok = std::abs(double(a.sum()) - double(a.rows())) <= 0.5;  // NaN fails too
   }
-  if (!ok) {
-    char largest[32];
-    std::snprintf(largest, sizeof largest, "%g", static_cast<double>(x.cwiseAbs().maxCoeff()));
-    throw InputError(std::string("the attention scores overflowed float32 (the largest input value is ") + largest +
-                     "); scale the input down");
-  }
+  if (!ok) throw_overflow(x);
+}
+
+AttentionRun run_compact_layer(const Map& x, const AttentionWeights& weights, const AttentionConfig& c,
+                               std::vector<std::string> tokens, const RunOptions& options) {
+  check_tokens(x.rows(), c, options);
+  CompactRecorder recorder(1, c.n_heads, int(x.rows()), options.display_size);
+  ObserverPair both(&recorder, options.observer);
+  attention_layer_forward(x, weights, c, 0, &both, options.threads);
+  if (!recorder.output.allFinite()) throw_overflow(x);
+  AttentionRun run;
+  run.tokens = std::move(tokens);
+  run.prompt_tokens = run.n_tokens();
+  run.info = layer_info(c, "weights");
+  run.output = std::move(recorder.output);
+  take_compact(run, std::move(recorder), c);
+  return run;
 }
 
 }  // namespace
@@ -64,7 +83,7 @@ AttentionRun run_synthetic_tokens(const std::vector<std::string>& tokens, const 
                                   const RunOptions& options) {
   spec.attention.validate();
   if (tokens.empty()) throw InputError("the sentence is empty: type at least one word");
-  check_tokens(static_cast<int64_t>(tokens.size()), spec.attention, options.keep_scores);
+  check_tokens(static_cast<int64_t>(tokens.size()), spec.attention, options);
   const Map x = embed_tokens(tokens, spec.attention.d_model, spec.seed);
   const AttentionWeights w = init_attention_weights(spec.attention, spec.seed);
   AttentionRun run = run_attention_layer(x, w, spec.attention, tokens, options);
@@ -80,7 +99,8 @@ AttentionRun run_attention_layer(const Map& x, const AttentionWeights& weights, 
     throw InputError("the input has width " + std::to_string(x.cols()) + "; expected d_model " +
                      std::to_string(c.d_model));
   }
-  check_tokens(x.rows(), c, options.keep_scores);
+  if (options.display_size > 0) return run_compact_layer(x, weights, c, std::move(tokens), options);
+  check_tokens(x.rows(), c, options);
   MapRecorder recorder(1, c.n_heads, options.keep_scores);
   ObserverPair both(&recorder, options.observer);
   attention_layer_forward(x, weights, c, 0, &both, options.threads);

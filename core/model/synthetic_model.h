@@ -18,6 +18,10 @@ struct RunOptions {
   int threads = 0;              // <= 0: all cores
   bool keep_scores = false;     // also record raw scores (for singular values)
   Observer* observer = nullptr; // the caller's own hook, called alongside the recorder
+  // > 0: long-input mode (core/model/compact_maps.h). No [T, T] map is held: attention[l][h] is
+  // a display map of at most display_size x display_size block maxima, run.map_factor says how
+  // many tokens one cell spans, and run.exact gives exact rows. Scores are not kept.
+  int display_size = 0;
 };
 
 struct SyntheticSpec {

@@ -8,6 +8,22 @@
 #include "core/util/errors.h"
 
 namespace hs {
+namespace {
+
+// The attention every layer of a pretrained model runs, as ModelInfo describes it.
+AttentionConfig attention_config(const ModelInfo& info) {
+  AttentionConfig c;
+  c.d_model = info.d_model;
+  c.n_heads = info.n_heads;
+  c.n_kv_heads = info.n_kv_heads;
+  c.d_head = info.d_head;
+  c.causal = info.causal;
+  c.window = info.window;
+  c.temperature = info.temperature;
+  return c;
+}
+
+}  // namespace
 
 TransformerSession::TransformerSession(std::shared_ptr<const TransformerModel> model,
                                        std::shared_ptr<const SubwordTokenizer> tokenizer, std::vector<int> prompt_ids,
@@ -28,7 +44,6 @@ TransformerSession::TransformerSession(std::shared_ptr<const TransformerModel> m
                      (generate_ ? " and " + std::to_string(generate_) + " more to generate" : std::string()) + "; " +
                      info.name + " handles at most " + std::to_string(limit) + " positions");
   }
-  check_map_memory(total, int64_t(info.n_layers) * info.n_heads);
 }
 
 std::vector<int> TransformerSession::continue_greedily() const {
@@ -48,8 +63,11 @@ AttentionRun TransformerSession::run(const RunOptions& options) const {
   const std::vector<int> ids = continue_greedily();
   const int T = static_cast<int>(ids.size());
 
-  MapRecorder recorder(info.n_layers, info.n_heads, options.keep_scores);
-  ObserverPair pair(&recorder, options.observer);
+  const bool compact = options.display_size > 0;  // long-input mode: no [T, T] map is held
+  if (!compact) check_map_memory(T, int64_t(info.n_layers) * info.n_heads);
+  MapRecorder recorder(compact ? 0 : info.n_layers, info.n_heads, options.keep_scores && !compact);
+  CompactRecorder compact_recorder(compact ? info.n_layers : 0, info.n_heads, T, compact ? options.display_size : 1);
+  ObserverPair pair(compact ? static_cast<Observer*>(&compact_recorder) : &recorder, options.observer);
   const Map hidden = model_->forward(ids, &pair, options.threads);  // [T, d]
 
   AttentionRun run;
@@ -72,8 +90,12 @@ AttentionRun TransformerSession::run(const RunOptions& options) const {
   }
   for (const int id : ids) run.tokens.push_back(tokenizer_->label(id));
   for (const int id : run.next_token_ids) run.next_tokens.push_back(tokenizer_->label(id));
-  run.attention = std::move(recorder.attention);
-  run.scores = std::move(recorder.scores);
+  if (compact) {
+    take_compact(run, std::move(compact_recorder), attention_config(info));
+  } else {
+    run.attention = std::move(recorder.attention);
+    run.scores = std::move(recorder.scores);
+  }
   return run;
 }
 

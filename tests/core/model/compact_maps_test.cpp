@@ -69,7 +69,9 @@ TEST_P(CompactMaps, MatchesTheWholeMapPath) {
       }
     EXPECT_NEAR(got.mean_entropy(k.T), mean_entropy(a), 1e-4f) << k.name << " head " << h;
     EXPECT_NEAR(got.max, a.maxCoeff(), 1e-6f) << k.name << " head " << h;
-    if (k.T > 1) EXPECT_NEAR(got.max_skip_first, a.rightCols(k.T - 1).maxCoeff(), 1e-6f) << k.name << " head " << h;
+    if (k.T > 1) {
+      EXPECT_NEAR(got.max_skip_first, a.rightCols(k.T - 1).maxCoeff(), 1e-6f) << k.name << " head " << h;
+    }
     for (int i : {0, k.T / 2, k.T - 1}) {
       const Vec row = exact.row(0, h, i);
       for (int j = 0; j < k.T; ++j)
