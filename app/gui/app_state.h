@@ -2,6 +2,7 @@
 // AppState: everything the user set, and nothing computed. Panels write it; the worker reads a
 // copy of its model part (ModelRequest) and hands back Derived results.
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -98,6 +99,25 @@ struct PresentationState {
   bool pointer = true;       // soft circle at the mouse
 };
 
+// Something that would replace the session or end the app. While the session has unsaved
+// changes it waits for the "Unsaved changes" popup (app/gui/unsaved_guard.h).
+enum class GuardedKind { none, open, start_lesson, reset, quit };
+
+struct GuardedAction {
+  GuardedKind kind = GuardedKind::none;
+  std::vector<std::string> paths;        // open: session files (and checkpoints) dropped or chosen
+  std::shared_ptr<const Lesson> lesson;  // start_lesson
+  int step = 0;                          // start_lesson: 0-based
+};
+
+struct UnsavedState {
+  std::optional<Session> saved;       // the session as last saved or opened; none: nothing to lose
+  GuardedAction waiting;              // asked while there were unsaved changes: the popup is up
+  bool save_first = false;            // "Save..." chosen: `waiting` runs once the save dialog has saved
+  std::vector<GuardedAction> ready;   // may run now; session_bridge carries them out after the frame
+  bool quit = false;                  // a quit went through: the main loop ends
+};
+
 struct AppState {
   ModelRequest request;
   View view = View::heads;
@@ -119,6 +139,7 @@ struct AppState {
   SessionPanelState session;
   LessonPlayerState lesson;
   PresentationState present;
+  UnsavedState unsaved;
 };
 
 // The app's built-in default (what `headscope` with no flags opens on).

@@ -6,6 +6,7 @@
 
 #include "app/gui/embedded.h"
 #include "app/gui/session_bridge.h"
+#include "app/gui/unsaved_guard.h"
 
 namespace hs::gui {
 namespace {
@@ -63,6 +64,8 @@ void go_to_step(AppState& state, int step) {
   }
   // Presentation mode keeps its projector-safe default colormap.
   if (state.present.active && state.scale.colormap == Colormap::viridis) state.scale.colormap = Colormap::cividis;
+  // A step's state is the lesson's, not the user's work: quitting or opening does not ask.
+  mark_session_clean(state);
 }
 
 const LessonStep* active_step(const AppState& state) {

@@ -23,7 +23,8 @@ void start_lesson(AppState& state, std::shared_ptr<const Lesson> lesson, int ste
 void stop_lesson(AppState& state);
 
 // Moves to another step (clamped) and applies its session. A step that needs a pretrained
-// model keeps the checkpoint the user has loaded.
+// model keeps the checkpoint the user has loaded. The step's state counts as saved
+// (unsaved_guard.h): stepping on does not ask, starting a lesson (ask_action) does.
 void go_to_step(AppState& state, int step);
 
 // The active step, or null.

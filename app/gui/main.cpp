@@ -21,6 +21,7 @@
 #include "app/gui/bench_mode.h"
 #include "app/gui/examples.h"
 #include "app/gui/export_action.h"
+#include "app/gui/frame_loop.h"
 #include "app/gui/gl/gl_heatmap_images.h"
 #include "app/gui/gl/screenshot.h"
 #include "app/gui/open_model.h"
@@ -30,6 +31,7 @@
 #include "app/gui/session_bridge.h"
 #include "app/gui/settings.h"
 #include "app/gui/theme.h"
+#include "app/gui/unsaved_guard.h"
 #include "app/gui/worker.h"
 #include "core/util/errors.h"
 
@@ -205,31 +207,22 @@ int run(const Options& o, AppState state) {
     }
     ui.images = images.get();
     DerivedWorker worker;
-    std::shared_ptr<const Derived> derived;
-    hs::ModelRequest submitted = state.request;
-    std::vector<CompareRequest> submitted_compare = compare_requests(state);
-    worker.submit(submitted, submitted_compare);
+    FrameLoop loop(state, ui, worker);  // the start counts as saved
     if (shot) worker.wait_idle();
     FrameReport report;
     auto last = std::chrono::steady_clock::now();
-    for (int frame = 1; !glfwWindowShouldClose(window); ++frame) {
+    std::string title = "headscope";
+    for (int frame = 1;; ++frame) {
+      // The close button (and Ctrl+Q, File > Quit) asks first when the session is unsaved.
+      if (glfwWindowShouldClose(window)) {
+        if (state.unsaved.quit || shot) break;
+        glfwSetWindowShouldClose(window, GLFW_FALSE);
+        ask_action(state, quit_action());
+      }
       if (shot || bench.active() || worker.busy()) glfwPollEvents();
       else glfwWaitEventsTimeout(0.1);
-      if (std::optional<WorkerResult> r = worker.poll()) {
-        if (r->derived) {
-          derived = r->derived;
-          ui.status.error.clear();
-          ui.status.last_export.clear();
-          clamp_selection(state, *derived);
-          note_good_result(state, *derived);  // a checkpoint that loaded joins the recent models
-        } else {
-          ui.status.error = r->error;
-          // A model that failed to open: the one on screen goes back into the request.
-          if (keep_shown_model(state, derived.get(), r->error)) submitted = state.request;
-        }
-      }
-      ui.derived = derived.get();
-      ui.status.computing = worker.busy();
+      loop.before_frame();
+      const std::shared_ptr<const Derived>& derived = loop.shown();
       report.heatmaps.clear();
       report.panels.clear();
       ui.report = shot || bench.active() ? &report : nullptr;
@@ -237,8 +230,11 @@ int run(const Options& o, AppState state) {
       place_window(window, state.present.active, placement);
       const float want_factor = state.present.active ? state.present.font_scale : 1.0f;
       if (want_factor != font_factor || styled_present != state.present.active) {
-        if (state.present.active && !styled_present && state.scale.colormap == hs::Colormap::viridis)
+        if (state.present.active && !styled_present && state.scale.colormap == hs::Colormap::viridis) {
+          const bool clean = !session_dirty(state);  // F5 is not work to save
           state.scale.colormap = hs::Colormap::cividis;  // survives projectors and colour-blind viewers
+          if (clean) mark_session_clean(state);
+        }
         font_factor = want_factor;
         styled_present = state.present.active;
         rebuild_fonts(ui, scale, font_factor, styled_present);
@@ -251,8 +247,10 @@ int run(const Options& o, AppState state) {
       ImGui::NewFrame();
       draw_app(state, ui);
       ImGui::Render();
-      handle_export_requests(state, derived.get(), ui.status);
-      handle_session_requests(state, ui.status);
+      if (loop.after_frame() && shot) worker.wait_idle();
+      // The title says when there is something to lose.
+      const std::string want_title = session_dirty(state) ? "headscope \xE2\x80\xA2 unsaved" : "headscope";
+      if (want_title != title) glfwSetWindowTitle(window, (title = want_title).c_str());
       int fb_w = 0, fb_h = 0;
       glfwGetFramebufferSize(window, &fb_w, &fb_h);
       glViewport(0, 0, fb_w, fb_h);
@@ -262,16 +260,10 @@ int run(const Options& o, AppState state) {
       ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
       images->end_frame();
 
-      std::vector<CompareRequest> compare = compare_requests(state);
-      if (!hs::gui::same_model_request(state.request, submitted) || !same_compare(compare, submitted_compare)) {
-        submitted = state.request;
-        submitted_compare = std::move(compare);
-        worker.submit(submitted, submitted_compare);
-        if (shot) worker.wait_idle();
-      }
       const auto now = std::chrono::steady_clock::now();
       ui.status.frame_ms = std::chrono::duration<double, std::milli>(now - last).count();
       last = now;
+      if (state.unsaved.quit) break;  // saved, discarded or nothing to lose
       if (!shot && o.frames > 0 && frame >= o.frames) break;
       if (shot && frame >= (o.frames > 0 ? o.frames : 3)) {
         std::string error;

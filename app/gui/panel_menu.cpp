@@ -1,14 +1,15 @@
-// The menu bar: File (save / open a session, presentation mode) and Lessons (the shipped
-// lessons, stepping, captions). Save and open only set requests in AppState; the main loop
-// does the file work (session_bridge.h) and reports in the status line.
+// The menu bar: File (new / open / save a session, presentation mode, quit) and Lessons (the
+// shipped lessons, stepping, captions), and the save/open dialog. Save and open only set
+// requests in AppState; what would replace unsaved work asks first (unsaved_guard.h); the main
+// loop does the file work (session_bridge.h) and reports in the status line.
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
 #include "app/gui/lesson_player.h"
 #include "app/gui/panels.h"
+#include "app/gui/unsaved_guard.h"
 
 namespace hs::gui {
-namespace {
 
 void draw_session_dialog(AppState& state) {
   SessionPanelState& s = state.session;
@@ -36,12 +37,14 @@ void draw_session_dialog(AppState& state) {
   if (!open) s.dialog = SessionDialog::none;
 }
 
+namespace {
+
 void draw_lessons_menu(AppState& state, const UiContext& ui) {
   if (!ImGui::BeginMenu("Lessons")) return;
   if (ui.lessons)
     for (const auto& lesson : *ui.lessons) {
       const bool on = state.lesson.lesson && state.lesson.lesson->title == lesson->title;
-      if (ImGui::MenuItem(lesson->title.c_str(), nullptr, on)) start_lesson(state, lesson, 0);
+      if (ImGui::MenuItem(lesson->title.c_str(), nullptr, on)) ask_action(state, lesson_action(lesson, 0));
     }
   ImGui::Separator();
   const bool active = state.lesson.lesson != nullptr;
@@ -58,17 +61,19 @@ void draw_lessons_menu(AppState& state, const UiContext& ui) {
 void draw_menu(AppState& state, const UiContext& ui) {
   if (ImGui::BeginMainMenuBar()) {
     if (ImGui::BeginMenu("File")) {
-      if (ImGui::MenuItem("Save session...")) state.session.dialog = SessionDialog::save;
+      if (ImGui::MenuItem("New session")) ask_action(state, reset_action());
       if (ImGui::MenuItem("Open session...")) state.session.dialog = SessionDialog::open;
+      if (ImGui::MenuItem("Save session...")) state.session.dialog = SessionDialog::save;
       ImGui::Separator();
       ImGui::MenuItem("Presentation mode", "F5", &state.present.active);
+      ImGui::Separator();
+      if (ImGui::MenuItem("Quit", "Ctrl+Q")) ask_action(state, quit_action());
       ImGui::EndMenu();
     }
     draw_lessons_menu(state, ui);
     ImGui::TextDisabled("  drop a session (.json) or a model file/folder on the window to open it");
     ImGui::EndMainMenuBar();
   }
-  draw_session_dialog(state);
 }
 
 }  // namespace hs::gui

@@ -1,9 +1,10 @@
 // The status line: last error (the previous good result stays on screen), a spinner while a
-// model loads, computing, frame time.
+// model loads, computing, an unsaved-changes marker, frame time.
 #include "app/gui/draw_util.h"
 #include "app/gui/labels.h"
 #include "app/gui/open_model.h"
 #include "app/gui/panels.h"
+#include "app/gui/unsaved_guard.h"
 
 namespace hs::gui {
 
@@ -29,7 +30,9 @@ void draw_status(AppState& state, const UiContext& ui) {
                         info.name.c_str(), ui.derived->run.n_tokens(), info.n_layers, info.n_layers == 1 ? "" : "s",
                         info.n_heads, ui.derived->compute_ms);
   }
-  const std::string frame = format("%.1f ms / frame", ui.status.frame_ms);
+  // "•" while the session has changes that are not saved (unsaved_guard.h).
+  const std::string frame = format("%s%.1f ms / frame", session_dirty(state) ? "\xE2\x80\xA2 unsaved changes   " : "",
+                                   ui.status.frame_ms);
   ImGui::SameLine(ImGui::GetWindowWidth() - ImGui::CalcTextSize(frame.c_str()).x - ImGui::GetStyle().WindowPadding.x);
   ImGui::TextDisabled("%s", frame.c_str());
 }

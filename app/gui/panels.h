@@ -17,7 +17,9 @@ void draw_status(AppState& state, const UiContext& ui);      // panel_status.cpp
 void draw_export(AppState& state, const UiContext& ui);      // panel_export.cpp (buttons + popup)
 void draw_scale_controls(AppState& state);                   // panel_head.cpp (shared toolbar)
 void draw_average(AppState& state, const UiContext& ui);     // panel_average.cpp
-void draw_menu(AppState& state, const UiContext& ui);        // panel_menu.cpp (menu bar + session box)
+void draw_menu(AppState& state, const UiContext& ui);        // panel_menu.cpp (menu bar)
+void draw_session_dialog(AppState& state);                   // panel_menu.cpp (save / open box)
+void draw_unsaved(AppState& state);                          // panel_unsaved.cpp ("Unsaved changes" popup)
 void draw_lesson(AppState& state, const UiContext& ui);      // panel_lesson.cpp (step caption)
 float lesson_panel_height(const AppState& state, const UiContext& ui, float width);  // panel_lesson.cpp
 void draw_lesson_controls(AppState& state, const UiContext& ui);  // panel_lesson_controls.cpp (presenting)
@@ -26,7 +28,8 @@ bool lesson_controls_unlocked(const AppState& state);             // panel_lesso
 // The whole window: sentence on top, model controls on the left, views in tabs, status below.
 void draw_app(AppState& state, const UiContext& ui);  // ui_root.cpp
 
-// Keyboard shortcuts: Ctrl+L focuses the sentence, arrows move the selected head / query.
+// Keyboard shortcuts: Ctrl+L focuses the sentence, Ctrl+Q quits (asking first when unsaved),
+// arrows move the selected head / query.
 void handle_shortcuts(AppState& state, const UiContext& ui);  // ui_root.cpp
 
 }  // namespace hs::gui

@@ -2,6 +2,8 @@
 
 #include <filesystem>
 
+#include "app/gui/lesson_player.h"
+#include "app/gui/unsaved_guard.h"
 #include "core/util/errors.h"
 
 namespace hs::gui {
@@ -100,12 +102,17 @@ void open_path(AppState& state, const std::string& path) {
   state.request.tokenizer = fs::is_directory(path, ec) ? std::string() : tokenizer_next_to(path);
 }
 
-void handle_session_requests(AppState& state, StatusInfo& status) {
+void reset_session(AppState& state) {
+  stop_lesson(state);
+  apply_session(state, session_from_state(default_app_state()));
+  state.open_model.checkpoint = false;
+  state.model = ModelPanelState{};
+}
+
+namespace {
+
+void open_paths(AppState& state, const std::vector<std::string>& paths, StatusInfo& status) {
   SessionPanelState& s = state.session;
-  std::vector<std::string> paths;
-  paths.swap(s.dropped);
-  if (s.open_requested) paths.push_back(session_path(s));
-  s.open_requested = false;
   for (const std::string& path : paths) {
     try {
       open_path(state, path);
@@ -115,23 +122,65 @@ void handle_session_requests(AppState& state, StatusInfo& status) {
       if (is_json(path)) {
         s.folder = fs::path(path).parent_path().string();
         s.file_name = fs::path(path).filename().string();
+        mark_session_clean(state);  // what is on screen is what the file holds
       }
     } catch (const std::exception& e) {
       status.error = e.what();
     }
   }
+}
+
+void run_action(AppState& state, const GuardedAction& action, StatusInfo& status) {
+  switch (action.kind) {
+    case GuardedKind::open: open_paths(state, action.paths, status); break;
+    case GuardedKind::start_lesson:
+      if (action.lesson) start_lesson(state, action.lesson, action.step);  // marks the step clean
+      break;
+    case GuardedKind::reset:
+      reset_session(state);
+      mark_session_clean(state);
+      status.error.clear();
+      status.export_failed = false;
+      status.last_export = "new session";
+      break;
+    case GuardedKind::quit: state.unsaved.quit = true; break;
+    case GuardedKind::none: break;
+  }
+}
+
+}  // namespace
+
+void handle_session_requests(AppState& state, StatusInfo& status) {
+  SessionPanelState& s = state.session;
+  std::vector<std::string> paths;
+  paths.swap(s.dropped);
+  if (s.open_requested) paths.push_back(session_path(s));
+  s.open_requested = false;
+  // A session file replaces what is on screen: it asks first when that is unsaved. Checkpoints
+  // alone only change the model (the session stays, and is then unsaved).
+  bool any_session = false;
+  for (const std::string& p : paths) any_session = any_session || is_json(p);
+  if (any_session) ask_action(state, open_action(std::move(paths)));
+  else open_paths(state, paths, status);
   if (s.save_requested) {
     s.save_requested = false;
     const std::string path = session_path(s);
     try {
-      save_session(path, session_from_state(state));
+      save_session(path, session_from_state(state));  // atomic: a failure leaves the old file
       status.export_failed = false;
       status.last_export = "saved session " + path;
+      mark_session_clean(state);
+      saved_for_unsaved(state, true);
     } catch (const std::exception& e) {
       status.export_failed = true;
       status.last_export = e.what();
+      if (state.unsaved.save_first) status.last_export += " (nothing was discarded)";
+      saved_for_unsaved(state, false);
     }
+  } else if (state.unsaved.save_first && s.dialog != SessionDialog::save) {
+    saved_for_unsaved(state, false);  // the save dialog was closed without saving: nothing happens
   }
+  for (const GuardedAction& action : take_ready_actions(state)) run_action(state, action, status);
 }
 
 }  // namespace hs::gui

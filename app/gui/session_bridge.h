@@ -26,7 +26,12 @@ std::string session_path(const SessionPanelState& s);
 // Throws hs::Error and leaves the state alone when the file is bad.
 void open_path(AppState& state, const std::string& path);
 
-// Carries out save/open/drop requests from AppState; outcomes and errors go to the status line.
+// Back to the built-in default session (File > New session): request, view, scale; no lesson.
+void reset_session(AppState& state);
+
+// Carries out save/open/drop requests from AppState and the guarded actions that may run
+// (unsaved_guard.h): a session file asks first when the session has unsaved changes; outcomes
+// and errors go to the status line.
 void handle_session_requests(AppState& state, StatusInfo& status);
 
 }  // namespace hs::gui

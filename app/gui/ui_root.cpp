@@ -5,11 +5,12 @@
 #include "app/gui/lesson_player.h"
 #include "app/gui/panels.h"
 #include "app/gui/selection.h"
+#include "app/gui/unsaved_guard.h"
 
 namespace hs::gui {
 namespace {
 
-constexpr int kKeyL = 'L';
+constexpr int kKeyL = 'L', kKeyQ = 'Q';
 
 constexpr ImGuiWindowFlags kFixed = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
                                     ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoSavedSettings;
@@ -79,6 +80,7 @@ void handle_shortcuts(AppState& state, const UiContext& ui) {
   ImGuiIO& io = ImGui::GetIO();
   // ImGui 1.86 indexes keys by the backend's codes; GLFW's letter keys are their ASCII codes.
   if (io.KeyCtrl && ImGui::IsKeyPressed(kKeyL, false)) state.sentence.focus_requested = true;
+  if (io.KeyCtrl && ImGui::IsKeyPressed(kKeyQ, false)) ask_action(state, quit_action());
   // In a lesson the arrows step through it (lesson_player.h).
   if (handle_lesson_keys(state) || io.WantTextInput || !ui.derived) return;
   const int heads = ui.derived->run.n_heads(), tokens = ui.derived->run.n_tokens();
@@ -166,6 +168,9 @@ void draw_app(AppState& state, const UiContext& ui) {
   if (ImGui::Begin("##status", nullptr, kFixed)) draw_status(state, ui);
   ImGui::End();
   ImGui::PopStyleVar();
+  // Dialogs float over everything, presenting or not.
+  draw_session_dialog(state);
+  draw_unsaved(state);
   if (present && state.present.pointer) draw_pointer_highlight();
 }
 
