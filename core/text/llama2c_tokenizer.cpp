@@ -1,8 +1,10 @@
 #include "core/text/llama2c_tokenizer.h"
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <queue>
 
 #include "core/io/mapped_file.h"
 #include "core/util/errors.h"
@@ -118,24 +120,49 @@ std::vector<int> Llama2cTokenizer::encode(std::string_view text) const {
     }
     buf.clear();
   }
-  // Greedy merges by score: the best-scoring mergeable adjacent pair first, leftmost on ties.
-  while (true) {
-    float best_score = -1e10f;
-    int best_id = -1;
-    size_t best_idx = 0;
-    for (size_t i = 0; i + 1 < tokens.size(); ++i) {
-      const int id = lookup(pieces_[size_t(tokens[i])] + pieces_[size_t(tokens[i + 1])]);
-      if (id >= 0 && scores_[size_t(id)] > best_score) {
-        best_score = scores_[size_t(id)];
-        best_id = id;
-        best_idx = i;
-      }
-    }
-    if (best_id < 0) break;
-    tokens[best_idx] = best_id;
-    tokens.erase(tokens.begin() + std::ptrdiff_t(best_idx) + 1);
+  // Greedy merges by score: the best-scoring mergeable adjacent pair first, leftmost on ties
+  // (run.c rescans every pair after each merge: O(n^2), minutes for a pasted book). Here the
+  // tokens are a linked list and the candidate pairs a heap keyed by (score, left position);
+  // a candidate whose tokens changed since it was pushed is stale and skipped. Same result.
+  const size_t n = tokens.size();
+  std::vector<size_t> next(n), prev(n);  // kNone ends the list
+  constexpr size_t kNone = size_t(-1);
+  std::vector<uint32_t> version(n, 0);  // bumped when the token at a position changes or goes
+  for (size_t i = 0; i < n; ++i) next[i] = i + 1 < n ? i + 1 : kNone, prev[i] = i > 0 ? i - 1 : kNone;
+  struct Candidate {
+    float score;
+    size_t left, right;
+    int id;
+    uint32_t left_version, right_version;
+  };
+  const auto worse = [](const Candidate& a, const Candidate& b) {
+    return a.score != b.score ? a.score < b.score : a.left > b.left;
+  };
+  std::priority_queue<Candidate, std::vector<Candidate>, decltype(worse)> heap(worse);
+  const auto push = [&](size_t left) {
+    if (left == kNone || next[left] == kNone) return;
+    const size_t right = next[left];
+    const int id = lookup(pieces_[size_t(tokens[left])] + pieces_[size_t(tokens[right])]);
+    // run.c's scan starts from -1e10 and never takes a pair at or below it (nor a NaN score).
+    if (id >= 0 && scores_[size_t(id)] > -1e10f) heap.push({scores_[size_t(id)], left, right, id, version[left], version[right]});
+  };
+  for (size_t i = 0; i + 1 < n; ++i) push(i);
+  while (!heap.empty()) {
+    const Candidate c = heap.top();
+    heap.pop();
+    if (next[c.left] != c.right || version[c.left] != c.left_version || version[c.right] != c.right_version) continue;
+    tokens[c.left] = c.id;
+    ++version[c.left];
+    ++version[c.right];
+    next[c.left] = next[c.right];
+    if (next[c.right] != kNone) prev[next[c.right]] = c.left;
+    next[c.right] = kNone;
+    push(prev[c.left]);
+    push(c.left);
   }
-  return tokens;
+  std::vector<int> merged;
+  for (size_t i = 0; i != kNone && n > 0; i = next[i]) merged.push_back(tokens[i]);
+  return merged;
 }
 
 std::string Llama2cTokenizer::piece_bytes(int id) const {
