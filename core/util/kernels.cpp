@@ -316,7 +316,7 @@ __attribute__((target("avx2,fma"))) inline __m256 exp256(__m256 x) {
   return _mm256_andnot_ps(tiny, e);
 }
 
-__attribute__((target("avx512f,avx2,fma"))) void softmax_avx512(float* s, int rows, int cols, int64_t ld) {
+__attribute__((target("avx512f,avx2,fma"))) void softmax_avx512(float* s, int rows, int cols, int64_t ld, float* entropy) {
   const int vec_end = cols / 16 * 16;
   const __mmask16 tail = static_cast<__mmask16>((1u << (cols - vec_end)) - 1u);
   const __m512 neg_inf = _mm512_set1_ps(-std::numeric_limits<float>::infinity());
@@ -326,18 +326,25 @@ __attribute__((target("avx512f,avx2,fma"))) void softmax_avx512(float* s, int ro
     for (int j = 0; j < vec_end; j += 16) vmax = max512(vmax, _mm512_loadu_ps(row + j));
     if (tail) vmax = max512(vmax, _mm512_mask_loadu_ps(neg_inf, tail, row + vec_end));
     const __m512 m = _mm512_set1_ps(reduce512(vmax, true));
-    __m512 vsum = _mm512_setzero_ps();
+    __m512 vsum = _mm512_setzero_ps(), vxe = _mm512_setzero_ps();  // sum e, sum e (s - max)
+    const __m512 zero = _mm512_setzero_ps();
     for (int j = 0; j < vec_end; j += 16) {
-      const __m512 e = exp512(_mm512_sub_ps(_mm512_loadu_ps(row + j), m));
+      const __m512 x = _mm512_sub_ps(_mm512_loadu_ps(row + j), m);
+      const __m512 e = exp512(x);
       _mm512_storeu_ps(row + j, e);
       vsum = _mm512_add_ps(vsum, e);
+      vxe = _mm512_mask3_fmadd_ps(e, x, vxe, _mm512_cmp_ps_mask(e, zero, _CMP_NEQ_OQ));  // -inf: e = 0, skipped
     }
     if (tail) {
-      const __m512 e = exp512(_mm512_sub_ps(_mm512_mask_loadu_ps(neg_inf, tail, row + vec_end), m));
+      const __m512 x = _mm512_sub_ps(_mm512_mask_loadu_ps(neg_inf, tail, row + vec_end), m);
+      const __m512 e = exp512(x);
       _mm512_mask_storeu_ps(row + vec_end, tail, e);
       vsum = _mm512_add_ps(vsum, e);
+      vxe = _mm512_mask3_fmadd_ps(e, x, vxe, _mm512_cmp_ps_mask(e, zero, _CMP_NEQ_OQ));
     }
-    const __m512 inv = _mm512_set1_ps(1.0f / reduce512(vsum, false));
+    const float sum = reduce512(vsum, false);
+    if (entropy) entropy[i] = std::log(sum) - reduce512(vxe, false) / sum;
+    const __m512 inv = _mm512_set1_ps(1.0f / sum);
     for (int j = 0; j < vec_end; j += 16) _mm512_storeu_ps(row + j, _mm512_mul_ps(_mm512_loadu_ps(row + j), inv));
     if (tail) _mm512_mask_storeu_ps(row + vec_end, tail, _mm512_mul_ps(_mm512_maskz_loadu_ps(tail, row + vec_end), inv));
   }
@@ -357,7 +364,7 @@ __attribute__((target("avx2,fma"))) inline float hsum256(__m256 v) {
   return _mm_cvtss_f32(x);
 }
 
-__attribute__((target("avx2,fma"))) void softmax_avx2(float* s, int rows, int cols, int64_t ld) {
+__attribute__((target("avx2,fma"))) void softmax_avx2(float* s, int rows, int cols, int64_t ld, float* entropy) {
   const int vec_end = cols / 8 * 8;
   for (int i = 0; i < rows; ++i) {
     float* row = s + int64_t(i) * ld;
@@ -366,22 +373,27 @@ __attribute__((target("avx2,fma"))) void softmax_avx2(float* s, int rows, int co
     float mx = hmax256(vmax);
     for (int j = vec_end; j < cols; ++j) mx = std::max(mx, row[j]);
     const __m256 m = _mm256_set1_ps(mx);
-    __m256 vsum = _mm256_setzero_ps();
+    __m256 vsum = _mm256_setzero_ps(), vxe = _mm256_setzero_ps();  // sum e, sum e (s - max)
     for (int j = 0; j < vec_end; j += 8) {
-      const __m256 e = exp256(_mm256_sub_ps(_mm256_loadu_ps(row + j), m));
+      const __m256 x = _mm256_sub_ps(_mm256_loadu_ps(row + j), m);
+      const __m256 e = exp256(x);
       _mm256_storeu_ps(row + j, e);
       vsum = _mm256_add_ps(vsum, e);
+      const __m256 live = _mm256_cmp_ps(e, _mm256_setzero_ps(), _CMP_NEQ_OQ);  // -inf: e = 0, skipped
+      vxe = _mm256_add_ps(vxe, _mm256_and_ps(live, _mm256_mul_ps(e, x)));
     }
-    float sum = hsum256(vsum);
+    float sum = hsum256(vsum), xe = hsum256(vxe);
     if (vec_end < cols) {
-      alignas(32) float buf[8];
-      for (int j = 0; j < 8; ++j) buf[j] = vec_end + j < cols ? row[vec_end + j] - mx : -std::numeric_limits<float>::infinity();
+      alignas(32) float buf[8], arg[8];
+      for (int j = 0; j < 8; ++j) arg[j] = buf[j] = vec_end + j < cols ? row[vec_end + j] - mx : -std::numeric_limits<float>::infinity();
       _mm256_store_ps(buf, exp256(_mm256_load_ps(buf)));
       for (int j = vec_end; j < cols; ++j) {
         row[j] = buf[j - vec_end];
         sum += row[j];
+        if (row[j] != 0.0f) xe += row[j] * arg[j - vec_end];
       }
     }
+    if (entropy) entropy[i] = std::log(sum) - xe / sum;
     const float inv = 1.0f / sum;
     const __m256 vinv = _mm256_set1_ps(inv);
     for (int j = 0; j < vec_end; j += 8) _mm256_storeu_ps(row + j, _mm256_mul_ps(_mm256_loadu_ps(row + j), vinv));
@@ -402,16 +414,18 @@ __attribute__((target("avx2,fma"))) void exp_avx2(const float* in, float* out, i
 }
 #endif
 
-void softmax_portable(float* s, int rows, int cols, int64_t ld) {
+void softmax_portable(float* s, int rows, int cols, int64_t ld, float* entropy) {
   for (int i = 0; i < rows; ++i) {
     float* row = s + int64_t(i) * ld;
     const float m = *std::max_element(row, row + cols);
-    float sum = 0.0f;
+    float sum = 0.0f, xe = 0.0f;  // sum e, sum e (s - max)
     for (int j = 0; j < cols; ++j) {
-      const float e = std::exp(row[j] - m);
+      const float x = row[j] - m, e = std::exp(x);
       row[j] = e;
       sum += e;
+      if (e != 0.0f) xe += e * x;
     }
+    if (entropy) entropy[i] = std::log(sum) - xe / sum;
     const float inv = 1.0f / sum;
     for (int j = 0; j < cols; ++j) row[j] *= inv;
   }
@@ -460,12 +474,12 @@ void sgemm(int M, int N, int K, float alpha, const float* A, int64_t lda, const 
   else parallel_for(chunks, chunks, run);
 }
 
-void softmax_rows(float* s, int rows, int cols, int64_t ld) {
+void softmax_rows(float* s, int rows, int cols, int64_t ld, float* entropy) {
 #if HS_X86_KERNELS
-  if (isa() == Isa::avx512) return softmax_avx512(s, rows, cols, ld);
-  if (isa() == Isa::avx2) return softmax_avx2(s, rows, cols, ld);
+  if (isa() == Isa::avx512) return softmax_avx512(s, rows, cols, ld, entropy);
+  if (isa() == Isa::avx2) return softmax_avx2(s, rows, cols, ld, entropy);
 #endif
-  softmax_portable(s, rows, cols, ld);
+  softmax_portable(s, rows, cols, ld, entropy);
 }
 
 void exp_floats(const float* in, float* out, int64_t n) {

@@ -18,7 +18,9 @@ void sgemm(int M, int N, int K, float alpha, const float* A, int64_t lda, const 
 // A_ij = exp(S_ij - max_j S_ij) / sum_j exp(S_ij - max_j S_ij). Entries equal to -inf come out
 // exactly 0; every row needs one finite entry. exp is within 1e-6 relative of std::exp for
 // results in float's normal range (results below 1.2e-38 may be flushed to 0).
-void softmax_rows(float* s, int rows, int cols, int64_t ld);
+// With `entropy` (rows floats), also entropy[i] = -sum_j A_ij log A_ij of each row in nats, from
+// the same pass (log Z - sum_j e_j (S_ij - max) / Z), -inf entries contributing 0.
+void softmax_rows(float* s, int rows, int cols, int64_t ld, float* entropy = nullptr);
 
 // exp of n floats into out (in == out allowed), as softmax_rows computes it (for tests).
 void exp_floats(const float* in, float* out, int64_t n);

@@ -103,6 +103,28 @@ TEST(Kernels, SoftmaxRowsSumToOneAndMaskedEntriesAreZero) {
   }
 }
 
+TEST(Kernels, SoftmaxEntropyMatchesDoublePrecision) {
+  for (int cols : {1, 3, 8, 16, 17, 100, 513}) {
+    Map s = random_map(4, cols, 9) * 6.0f;
+    for (int j = 0; j + 1 < cols; j += 4) s(1, j) = -std::numeric_limits<float>::infinity();  // masked keys
+    s.row(2).setConstant(1.0f);                                                                // uniform: log(cols)
+    const Map ref = s;
+    std::vector<float> entropy(4, -1.0f);
+    softmax_rows(s.data(), 4, cols, cols, entropy.data());
+    for (int i = 0; i < 4; ++i) {
+      const double m = ref.row(i).maxCoeff();
+      double z = 0, h = 0;
+      for (int j = 0; j < cols; ++j) z += std::exp(double(ref(i, j)) - m);
+      for (int j = 0; j < cols; ++j) {
+        const double p = std::exp(double(ref(i, j)) - m) / z;
+        if (p > 0) h -= p * std::log(p);
+      }
+      EXPECT_NEAR(entropy[size_t(i)], h, 2e-5 * std::max(1.0, h)) << "row " << i << " cols " << cols;
+    }
+    EXPECT_NEAR(entropy[2], std::log(double(cols)), 1e-5) << "uniform row, cols " << cols;
+  }
+}
+
 TEST(Kernels, SoftmaxIsShiftInvariant) {
   Map a = random_map(3, 50, 7), b = a.array() + 100.0f;
   softmax_rows(a.data(), 3, 50, 50);
