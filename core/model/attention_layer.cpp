@@ -100,8 +100,8 @@ void attend_one_head(const float* q, int64_t ldq, const float* k, int64_t ldk, c
     observer->take_tensor(TensorKind::attention, layer, h, std::move(s));
 }
 
-// Head h as attend_one_head computes it, a block of kRowBlock rows at a time in a buffer of
-// [kRowBlock, T] floats reused across blocks and heads: for long inputs nobody wants whole maps
+// Head h as attend_one_head computes it, a block of rows at a time in a buffer reused across
+// blocks and heads: for long inputs nobody wants whole maps
 // of (a 8192-token map is 256 MiB). Each block of A_h goes to observer->on_rows, if it wants it.
 void stream_one_head(const float* q, int64_t ldq, const float* k, int64_t ldk, const float* v, int64_t ldv, int T,
                      const AttentionConfig& c, int h, int layer, Observer* observer, float* concat, int64_t ldc) {
@@ -112,10 +112,14 @@ void stream_one_head(const float* q, int64_t ldq, const float* k, int64_t ldk, c
   const float* vg = v + int64_t(g) * dh;
   float* ctx_out = concat + int64_t(h) * dh;
   const bool rows_wanted = observer && observer->wants_rows(layer, h);
-  thread_local std::vector<float> buffer;
-  buffer.resize(size_t(kRowBlock) * size_t(T));
-  for (int r0 = 0; r0 < T; r0 += kRowBlock) {
-    const int r1 = std::min(T, r0 + kRowBlock), n = r1 - r0;
+  // Blocks of about 4 Mi floats (16 MiB): few enough that packing k and v once per block stays
+  // cheap, small enough to stay in memory the machine already has.
+  const int block = std::clamp(((1 << 22) / std::max(T, 1)) / 16 * 16, kRowBlock, std::max(T, kRowBlock));
+  thread_local std::vector<float> buffer, entropy;
+  buffer.resize(size_t(block) * size_t(T));
+  entropy.resize(size_t(block));
+  for (int r0 = 0; r0 < T; r0 += block) {
+    const int r1 = std::min(T, r0 + block), n = r1 - r0;
     const int lo = visible_keys(c, r0, T).lo, hi = visible_keys(c, r1 - 1, T).hi;
     float* s = buffer.data();  // [n, T]: S then A for rows r0 .. r1 - 1
     sgemm(n, hi - lo + 1, dh, scale, qh + int64_t(r0) * ldq, ldq, kg + int64_t(lo) * ldk, ldk, true, s + lo, T);
@@ -124,12 +128,12 @@ void stream_one_head(const float* q, int64_t ldq, const float* k, int64_t ldk, c
       if (c.temperature != 1.0f)
         for (int j = lo; j <= hi; ++j) row[j] *= 1.0f / c.temperature;
       const KeyRange r = visible_keys(c, r0 + i, T);
-      softmax_rows(row + r.lo, 1, r.hi - r.lo + 1, T);
+      softmax_rows(row + r.lo, 1, r.hi - r.lo + 1, T, rows_wanted ? &entropy[size_t(i)] : nullptr);
       std::fill(row, row + r.lo, 0.0f);
       std::fill(row + r.hi + 1, row + T, 0.0f);
     }
     sgemm(n, dh, hi - lo + 1, 1.0f, s + lo, T, vg + int64_t(lo) * ldv, ldv, false, ctx_out + int64_t(r0) * ldc, ldc);
-    if (rows_wanted) observer->on_rows(layer, h, r0, n, s, T, T);
+    if (rows_wanted) observer->on_rows(layer, h, r0, n, s, T, T, entropy.data());
   }
   if (observer && observer->wants(TensorKind::context, layer, h)) {
     const Map ctx = Eigen::Map<const Map, 0, Eigen::OuterStride<>>(ctx_out, T, dh, Eigen::OuterStride<>(ldc));

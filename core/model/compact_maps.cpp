@@ -20,7 +20,8 @@ CompactRecorder::CompactRecorder(int n_layers, int n_heads, int tokens, int disp
       queries(size_t(n_layers)),
       keys(size_t(n_layers)),
       tokens_(tokens),
-      factor_(compact_factor(tokens, display_size)) {
+      factor_(compact_factor(tokens, display_size)),
+      pending_(size_t(n_layers), std::vector<std::vector<float>>(size_t(n_heads))) {
   const int p = (tokens + factor_ - 1) / factor_;
   for (auto& layer : heads)
     for (CompactHead& h : layer) h.display = Map::Zero(p, p);
@@ -52,24 +53,28 @@ bool CompactRecorder::wants_rows(int layer, int head) const {
   return layer >= 0 && layer < int(heads.size()) && head >= 0 && head < int(heads[size_t(layer)].size());
 }
 
-// Called by the thread that computes this head, rows in order: writes only heads[layer][head].
-void CompactRecorder::on_rows(int layer, int head, int row0, int n_rows, const float* rows, int cols, int64_t ld) {
+// Called by the thread that computes this head, rows in order: touches only [layer][head]. Rows
+// are first maxed element-wise into a [T] running row (vectorises), which is folded into blocks
+// of f keys once the f rows of a display row are in.
+void CompactRecorder::on_rows(int layer, int head, int row0, int n_rows, const float* rows, int cols, int64_t ld,
+                              const float* entropy) {
   CompactHead& h = heads[size_t(layer)][size_t(head)];
+  std::vector<float>& pending = pending_[size_t(layer)][size_t(head)];
+  if (pending.size() != size_t(cols)) pending.assign(size_t(cols), 0.0f);
   const int f = factor_, p = int(h.display.cols());
   for (int i = 0; i < n_rows; ++i) {
-    const float* a = rows + int64_t(i) * ld;
-    float* out = h.display.data() + int64_t((row0 + i) / f) * p;
-    for (int b = 0; b < p; ++b) {
-      const int j0 = b * f, j1 = std::min(cols, j0 + f);
-      float m = out[b];
-      for (int j = j0; j < j1; ++j) m = std::max(m, a[j]);
-      out[b] = m;
+    const int row = row0 + i;
+    const Eigen::Map<const Eigen::ArrayXf> a(rows + int64_t(i) * ld, cols);
+    Eigen::Map<Eigen::ArrayXf> run(pending.data(), cols);
+    run = run.max(a);
+    h.entropy_sum += double(entropy[i]);
+    if ((row + 1) % f == 0 || row + 1 == cols) {
+      float* out = h.display.data() + int64_t(row / f) * p;
+      for (int b = 0; b < p; ++b) out[b] = run.segment(b * f, std::min(f, cols - b * f)).maxCoeff();
+      h.max = std::max(h.max, run.maxCoeff());
+      if (cols > 1) h.max_skip_first = std::max(h.max_skip_first, run.tail(cols - 1).maxCoeff());
+      run.setZero();
     }
-    // -sum a log a over the row's non-zero weights (Eigen's vectorised log; 0 log 0 = 0).
-    const Eigen::Map<const Eigen::ArrayXf> r(a, cols);
-    h.entropy_sum -= double((r > 0.0f).select(r * r.log(), 0.0f).sum());
-    h.max = std::max(h.max, r.maxCoeff());
-    if (cols > 1) h.max_skip_first = std::max(h.max_skip_first, r.tail(cols - 1).maxCoeff());
   }
 }
 

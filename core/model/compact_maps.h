@@ -39,7 +39,8 @@ class CompactRecorder : public Observer {
   void on_tensor(TensorKind kind, int layer, int head, const Map& tensor) override;
   void take_tensor(TensorKind kind, int layer, int head, Map&& tensor) override;
   bool wants_rows(int layer, int head) const override;
-  void on_rows(int layer, int head, int row0, int n_rows, const float* rows, int cols, int64_t ld) override;
+  void on_rows(int layer, int head, int row0, int n_rows, const float* rows, int cols, int64_t ld,
+               const float* entropy) override;
 
   int tokens() const { return tokens_; }
   int factor() const { return factor_; }
@@ -51,6 +52,7 @@ class CompactRecorder : public Observer {
 
  private:
   int tokens_, factor_;
+  std::vector<std::vector<std::vector<float>>> pending_;  // [layer][head] -> [T] running max of the rows of one display row
 };
 
 // Exact rows of A_h from the q and k the engine used: row i is recomputed as the engine computes

@@ -65,9 +65,10 @@ bool ObserverPair::wants_rows(int layer, int head) const {
   return (a_ && a_->wants_rows(layer, head)) || (b_ && b_->wants_rows(layer, head));
 }
 
-void ObserverPair::on_rows(int layer, int head, int row0, int n_rows, const float* rows, int cols, int64_t ld) {
-  if (a_ && a_->wants_rows(layer, head)) a_->on_rows(layer, head, row0, n_rows, rows, cols, ld);
-  if (b_ && b_->wants_rows(layer, head)) b_->on_rows(layer, head, row0, n_rows, rows, cols, ld);
+void ObserverPair::on_rows(int layer, int head, int row0, int n_rows, const float* rows, int cols, int64_t ld,
+                           const float* entropy) {
+  if (a_ && a_->wants_rows(layer, head)) a_->on_rows(layer, head, row0, n_rows, rows, cols, ld, entropy);
+  if (b_ && b_->wants_rows(layer, head)) b_->on_rows(layer, head, row0, n_rows, rows, cols, ld, entropy);
 }
 
 }  // namespace hs

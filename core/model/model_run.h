@@ -81,7 +81,8 @@ class ObserverPair : public Observer {
   void on_tensor(TensorKind kind, int layer, int head, const Map& tensor) override;
   void take_tensor(TensorKind kind, int layer, int head, Map&& tensor) override;
   bool wants_rows(int layer, int head) const override;
-  void on_rows(int layer, int head, int row0, int n_rows, const float* rows, int cols, int64_t ld) override;
+  void on_rows(int layer, int head, int row0, int n_rows, const float* rows, int cols, int64_t ld,
+               const float* entropy) override;
 
  private:
   Observer* a_;

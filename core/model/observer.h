@@ -38,13 +38,15 @@ class Observer {
   // Long inputs. An observer that wants no whole attention or scores map of a head but wants
   // its rows streams it: the engine computes A_h a block of rows at a time in a small reused
   // buffer (never a [T, T] map) and announces each block here, in row order, from the thread
-  // that runs head h: rows [row0, row0 + n_rows) of A_h, `cols` = T floats each, `ld` apart.
+  // that runs head h: rows [row0, row0 + n_rows) of A_h, `cols` = T floats each, `ld` apart,
+  // and each row's entropy -sum_j A_ij log A_ij in nats (n_rows floats, from the softmax pass).
   virtual bool wants_rows(int layer, int head) const {
     (void)layer; (void)head;
     return false;
   }
-  virtual void on_rows(int layer, int head, int row0, int n_rows, const float* rows, int cols, int64_t ld) {
-    (void)layer; (void)head; (void)row0; (void)n_rows; (void)rows; (void)cols; (void)ld;
+  virtual void on_rows(int layer, int head, int row0, int n_rows, const float* rows, int cols, int64_t ld,
+                       const float* entropy) {
+    (void)layer; (void)head; (void)row0; (void)n_rows; (void)rows; (void)cols; (void)ld; (void)entropy;
   }
 };
 
