@@ -25,6 +25,7 @@ struct MapsOptions {
   int threads = 0;
   int query = 0;
   int layer = 0;
+  int display_size = 0;
   CLI::Option* json_option = nullptr;
   CLI::Option* repeat_option = nullptr;
   CLI::Option* threads_option = nullptr;
@@ -45,10 +46,15 @@ int run_maps(const MapsOptions& o) {
   if (o.threads_option->count() > 0 && o.threads < 1) {
     throw InputError("--threads (" + std::to_string(o.threads) + ") must be 1 or more (omit it to use all cores)");
   }
+  if (o.display_size < 0) throw InputError("--display-size (" + std::to_string(o.display_size) + ") must be 1 or more");
+  if (o.display_size > 0 && !o.json.empty()) {
+    throw InputError("--json writes whole [T, T] maps; it does not combine with --display-size (long-input mode)");
+  }
   const ModelRequest request = model_request(o.model);
   const std::unique_ptr<Prepared> prepared = prepare(request);
   RunOptions run_options;
   run_options.threads = o.threads;
+  run_options.display_size = o.display_size;
 
   AttentionRun run;
   MapsJsonExtras extras;
@@ -68,7 +74,8 @@ int run_maps(const MapsOptions& o) {
   }
 
   if (o.json.empty()) {
-    print_text_report(std::cout, run, o.layer, o.query);
+    if (run.compact()) print_compact_report(std::cout, run, o.layer, o.query);
+    else print_text_report(std::cout, run, o.layer, o.query);
     if (extras.compute_ms_median) std::cout << "\ncompute time (median of " << o.repeat << "): " << *extras.compute_ms_median << " ms\n";
     return 0;
   }
@@ -93,6 +100,9 @@ Command add_maps_command(CLI::App& app) {
   options->threads_option = sub->add_option("--threads", options->threads, "Cap the engine's threads (default: all cores)");
   sub->add_option("--query", options->query, "Text report: the query token whose row to show per head")->capture_default_str();
   sub->add_option("--layer", options->layer, "Text report: the layer to show")->capture_default_str();
+  sub->add_option("--display-size", options->display_size,
+                  "Long inputs: keep no T x T map, only N x N block maxima per head, exact head numbers and exact "
+                  "rows (the report then lists each head's strongest keys for --query)");
   return [options] { return run_maps(*options); };
 }
 

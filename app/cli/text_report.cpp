@@ -24,10 +24,7 @@ std::string num(float v) {
   return buf;
 }
 
-}  // namespace
-
-void print_text_report(std::ostream& out, const AttentionRun& run, int layer, int query) {
-  const ModelInfo& c = run.info;
+void check_layer_and_query(const AttentionRun& run, int layer, int query) {
   if (layer < 0 || layer >= run.n_layers()) {
     throw InputError("--layer " + std::to_string(layer) + " is out of range: the model has " +
                      std::to_string(run.n_layers()) + " layer(s), 0.." + std::to_string(run.n_layers() - 1));
@@ -36,12 +33,22 @@ void print_text_report(std::ostream& out, const AttentionRun& run, int layer, in
     throw InputError("--query " + std::to_string(query) + " is out of range: the input has " +
                      std::to_string(run.n_tokens()) + " tokens, 0.." + std::to_string(run.n_tokens() - 1));
   }
+}
+
+void print_model_line(std::ostream& out, const ModelInfo& c) {
   out << "model: " << c.name << "  (" << c.n_layers << " layer(s), " << c.n_heads << " heads of width " << c.d_head;
   if (c.n_kv_heads != c.n_heads) out << ", " << c.n_kv_heads << " key/value heads";
   if (c.causal) out << ", causal";
   if (c.window >= 0) out << ", window " << c.window;
   out << ")\n";
   out << "parameters in one attention layer: " << c.param_count << "\n\n";
+}
+
+}  // namespace
+
+void print_text_report(std::ostream& out, const AttentionRun& run, int layer, int query) {
+  check_layer_and_query(run, layer, query);
+  print_model_line(out, run.info);
 
   out << "tokens (" << run.n_tokens() << "):";
   for (int t = 0; t < run.n_tokens(); ++t) out << "  " << t << ":" << run.tokens[size_t(t)];
@@ -71,6 +78,29 @@ void print_text_report(std::ostream& out, const AttentionRun& run, int layer, in
   if (!run.next_tokens.empty()) {
     out << "\nnext-token prediction after each position:\n";
     for (int t = 0; t < run.n_tokens(); ++t) out << "  " << t << ":" << run.tokens[size_t(t)] << " -> " << run.next_tokens[size_t(t)] << "\n";
+  }
+}
+
+void print_compact_report(std::ostream& out, const AttentionRun& run, int layer, int query) {
+  check_layer_and_query(run, layer, query);
+  print_model_line(out, run.info);
+  const int T = run.n_tokens(), f = run.map_factor;
+  const int p = run.attention.empty() || run.attention[0].empty() ? 0 : int(run.attention[0][0].rows());
+  out << "tokens: " << T << " (long-input mode: each head kept as " << p << " x " << p << " block maxima of " << f
+      << " x " << f << " cells; the numbers below are exact)\n\n";
+  const size_t top = size_t(std::min(5, T));
+  out << "layer " << layer << ", where token " << query << " (" << run.tokens[size_t(query)]
+      << ") looks: each head's mean row entropy (nats), largest weight, and its " << top << " strongest keys\n";
+  for (int h = 0; h < run.n_heads(); ++h) {
+    const HeadNumbers& n = run.head_numbers[size_t(layer)][size_t(h)];
+    const Vec row = run.exact->row(layer, h, query);  // [T]
+    std::vector<int> keys(static_cast<size_t>(T));
+    for (int j = 0; j < T; ++j) keys[size_t(j)] = j;
+    std::partial_sort(keys.begin(), keys.begin() + long(top), keys.end(),
+                      [&](int a, int b) { return row[a] > row[b] || (row[a] == row[b] && a < b); });
+    out << cell("head " + std::to_string(h), 8) << "entropy " << num(n.mean_entropy) << "  max " << num(n.max) << "  keys";
+    for (size_t k = 0; k < top; ++k) out << "  " << keys[k] << ":" << run.tokens[size_t(keys[k])] << "=" << num(row[keys[k]]);
+    out << "\n";
   }
 }
 
