@@ -352,6 +352,12 @@ def check_bad_input():
     expect_error("repeat 0", S + ["--repeat", "0"], ["repeat"])
     expect_error("repeat negative", S + ["--repeat", "-3"], ["repeat"])
     expect_error("threads 0", S + ["--threads", "0"], ["threads"])
+    expect_error("display-size negative", S + ["--display-size", "-4"], ["display-size", "-4"])
+    expect_error("display-size with --json", S + ["--display-size", "4", "--json", "-"], ["--json", "--display-size"])
+    expect_error("display-size query out of range", S + ["--display-size", "2", "--query", "3"], ["query", "3"])
+    out = expect_ok("display-size report", S + ["--display-size", "2", "--query", "1"])
+    if out is not None and "long-input mode" not in out:
+        fail("maps --display-size: the report does not say it is in long-input mode")
     expect_error("--json with an empty name", S + ["--json", ""], ["--json"])
     expect_error("query out of range", S + ["--query", "3"], ["query", "3"])
     expect_error("layer out of range", S + ["--layer", "1"], ["layer", "1"])
