@@ -356,7 +356,7 @@ def check_bad_input():
     expect_error("display-size with --json", S + ["--display-size", "4", "--json", "-"], ["--json", "--display-size"])
     expect_error("display-size query out of range", S + ["--display-size", "2", "--query", "3"], ["query", "3"])
     out = expect_ok("display-size report", S + ["--display-size", "2", "--query", "1"])
-    if out is not None and "long-input mode" not in out:
+    if out is not None and b"long-input mode" not in out:
         fail("maps --display-size: the report does not say it is in long-input mode")
     expect_error("--json with an empty name", S + ["--json", ""], ["--json"])
     expect_error("query out of range", S + ["--query", "3"], ["query", "3"])
