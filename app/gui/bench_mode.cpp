@@ -105,6 +105,7 @@ bool BenchMode::end_frame(const AppState& state, const UiContext& ui, const Fram
       heatmaps_min_ = heatmaps_min_ < 0 ? drawn : std::min(heatmaps_min_, drawn);
       heatmaps_max_ = std::max(heatmaps_max_, drawn);
       if (int(frame_ms_.size()) >= options_.frames) {
+        check_layout(report);
         tokens_ = ui.derived->run.n_tokens(), layers_ = ui.derived->run.n_layers(), heads_ = ui.derived->run.n_heads();
         if (options_.keystrokes == 0) return finish(ui);
         phase_ = Phase::focus, step_ = 0;
@@ -150,6 +151,26 @@ bool BenchMode::end_frame(const AppState& state, const UiContext& ui, const Fram
   return false;
 }
 
+// Heatmaps whose cell areas overlap another's or run past the window: drawn, but not all seen.
+void BenchMode::check_layout(const FrameReport& report) {
+  const ImGuiIO& io = ImGui::GetIO();
+  const ImVec2 fb(io.DisplaySize.x * io.DisplayFramebufferScale.x, io.DisplaySize.y * io.DisplayFramebufferScale.y);
+  const auto& maps = report.heatmaps;
+  overlapping_ = outside_ = 0;
+  for (size_t a = 0; a < maps.size(); ++a) {
+    if (maps[a].min.x < 0 || maps[a].min.y < 0 || maps[a].max.x > fb.x || maps[a].max.y > fb.y) ++outside_;
+    for (size_t b = 0; b < maps.size(); ++b) {
+      if (a == b) continue;
+      const float w = std::min(maps[a].max.x, maps[b].max.x) - std::max(maps[a].min.x, maps[b].min.x);
+      const float h = std::min(maps[a].max.y, maps[b].max.y) - std::max(maps[a].min.y, maps[b].min.y);
+      if (w > 1 && h > 1) {
+        ++overlapping_;
+        break;
+      }
+    }
+  }
+}
+
 bool BenchMode::fail(const std::string& message) {
   std::cerr << "error: benchmark: " << message << "\n";
   code_ = 1;
@@ -176,7 +197,9 @@ bool BenchMode::finish(const UiContext& ui) {
                  {"max_ms", frame_ms_.empty() ? 0.0 : *std::max_element(frame_ms_.begin(), frame_ms_.end())},
                  {"fps", mean > 0 ? 1e3 / mean : 0.0},
                  {"heatmaps_min", std::max(0, heatmaps_min_)},
-                 {"heatmaps_max", heatmaps_max_}};
+                 {"heatmaps_max", heatmaps_max_},
+                 {"heatmaps_overlapping", overlapping_},
+                 {"heatmaps_outside_window", outside_}};
   std::vector<double> latency, compute, longest, swap_in, frames;
   std::vector<int> tokens;
   for (const Keystroke& k : keys_) {

@@ -3,8 +3,9 @@
 //   headscope --bench-frames OUT.json [model flags, --view, --all-layers, ...]
 // drives the real window, panels, worker and GL renderer and writes OUT.json:
 //   frames      the time between consecutive frames (vsync off, glFinish after every swap, so
-//               the GPU work is counted): mean, median, p95, max, frames per second, and how many
-//               heatmaps each frame drew (FrameReport);
+//               the GPU work is counted): mean, median, p95, max, frames per second, how many
+//               heatmaps each frame drew (FrameReport) and how many of them overlap another or run
+//               past the window;
 //   keystrokes  time from a character typed into the sentence box (through GLFW's key and char
 //               callbacks of ImGui's backend: Ctrl+L, End, then one character per keystroke) to
 //               the end of the first frame that shows the maps of the new sentence, and the
@@ -62,6 +63,7 @@ class BenchMode {
     int tokens = 0;                // T after the keystroke
   };
 
+  void check_layout(const FrameReport& report);
   bool fail(const std::string& message);
   bool finish(const UiContext& ui);
 
@@ -71,6 +73,7 @@ class BenchMode {
   Clock::time_point start_, last_frame_, typed_at_;
   std::vector<double> frame_ms_;
   int heatmaps_min_ = -1, heatmaps_max_ = 0;
+  int overlapping_ = 0, outside_ = 0;  // of the last timed frame's heatmaps (check_layout)
   std::string expected_;  // the sentence after the current keystroke
   Keystroke current_;
   std::vector<Keystroke> keys_;
