@@ -270,6 +270,10 @@ def main():
     ap.add_argument("--rss-sizes", default="512,1024,2048,4096,8192")
     ap.add_argument("--torch-rss-max", type=int, default=8192, help="largest T whose torch peak RSS is measured")
     ap.add_argument("--workdir", default=None)
+    ap.add_argument("--gui", default=None, help="the app (headscope) for the app benchmark; omit to skip it")
+    ap.add_argument("--no-models", action="store_true", help="skip the pretrained-checkpoint and app benchmarks")
+    ap.add_argument("--app-frames", type=int, default=300)
+    ap.add_argument("--app-keystrokes", type=int, default=10)
     args = ap.parse_args()
     if args.torch_worker:
         return torch_worker()
@@ -401,6 +405,11 @@ def main():
 
     for w in workers.values():
         w.close()
+    model_fields = []
+    if not args.no_models:  # stories260K, the GPT-2-shaped checkpoint, the app (models_bench.py)
+        import models_bench
+        model_fields = models_bench.run(args.cli, args.gui, cpus, args.rounds, args.app_frames, args.app_keystrokes,
+                                        args.workdir)
     r512 = next((r for r in rows if r["T"] == 512 and r["threads"] == 1), rows[0])
     summary = " ".join(
         [f"BENCH_SUMMARY"] +
@@ -409,7 +418,7 @@ def main():
          f"target<=0.70:{'met' if r512['engine'] / r512['torch'] <= 0.7 else 'missed'}"] +
         [f"rss{T}={v:.0f}MiB" for T, v in rss.items() if v] +
         [f"compute{T}={v:.2f}s" for T, v in compute_s.items() if T >= 4096] +
-        [f"blas={workers['env'].info['openblas_core']}", f"kernels={isa}"])
+        [f"blas={workers['env'].info['openblas_core']}", f"kernels={isa}"] + model_fields)
     print("\n" + summary)
 
 

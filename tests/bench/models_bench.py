@@ -1,0 +1,329 @@
+#!/usr/bin/python3
+"""Pretrained checkpoints and the app (tests/bench/run.sh runs this after the layer benchmark).
+
+1. stories260K (the llama2.c checkpoint in ../shared/models or $HEADSCOPE_MODELS_DIR): the whole
+   forward pass with every head's map and the next-token predictions for a 64-token sentence,
+   `headscope-cli maps --model ... --repeat N --threads K` (its compute_ms_median), 1 thread and
+   all threads.
+2. A GPT-2-small-shaped checkpoint with random weights (12 layers x 12 heads, d_model 768,
+   n_positions 1024, GPT-2's 50,257-token vocabulary from ../shared/models/gpt2-tokenizer), written
+   at bench time into a temporary Hugging Face gpt2 folder (config.json, model.safetensors with
+   GPT-2's tensor names and shapes, vocab.json/merges.txt symlinked to the shared files), at T = 256.
+   Next to it, the same forward in plain PyTorch (maps for every head, logits for every position
+   and their argmax, as the engine computes), alternating round by round with the engine.
+3. The app under xvfb-run (Mesa): `headscope --bench-frames OUT.json` on that GPT-2 folder with
+   the layers x heads overview (144 heatmaps) at T = 256: frame times with vsync off and glFinish
+   per frame, then keystrokes typed into the sentence box until the new maps are on screen.
+
+Import run() from engine_vs_torch.py, or run alone:
+  tests/bench/models_bench.py --cli build-bench/headscope-cli --gui build-bench/headscope
+Uses only Debian's python3 and python3-torch.
+"""
+import argparse
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import engine_vs_torch as evt  # noqa: E402  (write_safetensors, median, thread setters)
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+GPT2 = {"n_layer": 12, "n_head": 12, "n_embd": 768, "n_positions": 1024, "vocab_size": 50257}
+
+# The sentence is the first n words of this text (repeated as needed), n chosen so that the
+# model's tokenizer makes exactly the wanted number of tokens.
+TEXT = ("Once upon a time there was a little girl named Lily who lived in a small house near the woods "
+        "with her mother, her father and a big brown dog called Max. Every morning Lily walked to the "
+        "river to look at the fish, and every evening she told her mother what she had seen. One day she "
+        "found a shiny blue stone under a tree. She picked it up and put it in her pocket, because she "
+        "wanted to show it to her friend Tom. Tom lived on the other side of the hill. The path was long "
+        "and the sun was hot, but Lily was happy and sang a song as she walked. When she got to the "
+        "house, Tom was sitting in the garden with his cat. Lily gave him the stone and said that it was "
+        "a present. Tom smiled and thanked her, and then they played together until it was time to go home. ")
+
+
+def models_dir():
+    return os.environ.get("HEADSCOPE_MODELS_DIR") or os.path.join(ROOT, "..", "shared", "models")
+
+
+def cli_report(cmd):
+    """Runs `headscope-cli maps` with the text report; returns (tokens, compute ms or None)."""
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if r.returncode != 0:
+        raise RuntimeError(" ".join(cmd[:4]) + " ...: " + r.stderr.strip())
+    tokens = compute = None
+    for line in r.stdout.splitlines():
+        if line.startswith("tokens ("):
+            tokens = int(line.split("(")[1].split(")")[0])
+        elif line.startswith("compute time"):
+            compute = float(line.split(":")[1].split()[0])
+    return tokens, compute
+
+
+def largest_at_most(f, target, lo, flo, hi, fhi, guess):
+    """The largest x in (lo, hi) with f(x) <= target, given f(lo) = flo <= target < f(hi) = fhi (fhi None:
+    not measured) and f non-decreasing; stops early at f(x) == target. Probes by interpolation."""
+    x = guess
+    while hi - lo > 1 and flo != target:
+        x = min(max(x, lo + 1), hi - 1)
+        fx = f(x)
+        if fx <= target:
+            lo, flo = x, fx
+        else:
+            hi, fhi = x, fx
+        if fhi is not None and fhi > flo:
+            x = lo + max(1, int((target - flo) * (hi - lo) / (fhi - flo)))
+        else:
+            x = lo + max(1, int((target - flo) * lo / max(flo, 1))) + 1
+        if x >= hi:
+            x = (lo + hi) // 2
+    return lo, flo
+
+
+def fit_sentence(cli, model_args, target):
+    """The longest prefix of TEXT (whole words, then characters) with at most `target` tokens, usually
+    exactly `target`: (sentence, T). Counts with the CLI itself (its text report's token count)."""
+    text = " ".join(TEXT.split() * 6)
+    ends = [i for i, c in enumerate(text) if c == " "] + [len(text)]  # word n ends at ends[n - 1]
+    counts = {}
+
+    def tokens(n_chars):
+        if n_chars not in counts:
+            counts[n_chars] = cli_report([cli, "maps"] + model_args + ["--sentence", text[:n_chars]])[0]
+        return counts[n_chars]
+
+    w, tw = largest_at_most(lambda n: tokens(ends[n - 1]), target, 0, 0, len(ends) + 1, None, max(1, target // 2))
+    if tw != target and w < len(ends):  # the next word overshoots: add its characters one by one
+        lo = ends[w - 1] if w else 0
+        c, tw = largest_at_most(tokens, target, lo, tw, ends[w], tokens(ends[w]), lo + 1)
+        return text[:c], tw
+    return text[:ends[w - 1]], tw
+
+
+# ---------------------------------------------------------------------------------------
+# The GPT-2-shaped folder and its forward pass in PyTorch.
+
+def gpt2_tensors(seed=7):
+    """Random weights with GPT-2's names and shapes (Conv1D weights are [in, out]); the output
+    projection is tied to wte, as in GPT-2. Scales give peaked, varied maps rather than flat ones."""
+    import torch
+    g = torch.Generator().manual_seed(seed)
+    d, L, V, P = GPT2["n_embd"], GPT2["n_layer"], GPT2["vocab_size"], GPT2["n_positions"]
+    r = lambda *s, std=0.02: torch.randn(*s, generator=g) * std
+    t = {"wte.weight": r(V, d), "wpe.weight": r(P, d, std=0.05)}
+    for l in range(L):
+        h = "h.%d." % l
+        t.update({h + "ln_1.weight": 1 + r(d, std=0.1), h + "ln_1.bias": r(d, std=0.1),
+                  h + "attn.c_attn.weight": r(d, 3 * d, std=0.06), h + "attn.c_attn.bias": r(3 * d, std=0.1),
+                  h + "attn.c_proj.weight": r(d, d), h + "attn.c_proj.bias": r(d),
+                  h + "ln_2.weight": 1 + r(d, std=0.1), h + "ln_2.bias": r(d, std=0.1),
+                  h + "mlp.c_fc.weight": r(d, 4 * d), h + "mlp.c_fc.bias": r(4 * d),
+                  h + "mlp.c_proj.weight": r(4 * d, d), h + "mlp.c_proj.bias": r(d)})
+    t.update({"ln_f.weight": 1 + r(d, std=0.1), "ln_f.bias": r(d, std=0.1)})
+    return t
+
+
+def write_gpt2_folder(folder, tokenizer_dir):
+    """A Hugging Face gpt2 folder in `folder` (a temporary directory); returns its tensors."""
+    os.makedirs(folder, exist_ok=True)
+    tensors = gpt2_tensors()
+    evt.write_safetensors(os.path.join(folder, "model.safetensors"), tensors)
+    cfg = dict(GPT2, model_type="gpt2", architectures=["GPT2LMHeadModel"], n_ctx=GPT2["n_positions"], n_inner=None,
+               activation_function="gelu_new", layer_norm_epsilon=1e-5, bos_token_id=50256, eos_token_id=50256,
+               torch_dtype="float32")
+    with open(os.path.join(folder, "config.json"), "w") as f:
+        json.dump(cfg, f, indent=1)
+    # Hugging Face's gpt2 vocab.json / merges.txt are OpenAI's encoder.json / vocab.bpe byte for byte.
+    for name, src in (("vocab.json", "encoder.json"), ("merges.txt", "vocab.bpe")):
+        os.symlink(os.path.abspath(os.path.join(tokenizer_dir, src)), os.path.join(folder, name))
+    return tensors
+
+
+def gpt2_forward(w, ids):
+    """GPT-2's forward as the engine runs it: every head's map [H, T, T] per layer, logits for every
+    position (tied to wte) and their argmax."""
+    import torch
+    import torch.nn.functional as F
+    T, d, H = len(ids), GPT2["n_embd"], GPT2["n_head"]
+    dh = d // H
+    x = w["wte.weight"][ids] + w["wpe.weight"][:T]  # [T, d]
+    mask = torch.triu(torch.ones(T, T, dtype=torch.bool), 1)  # causal: key j > query i is masked
+    maps = []
+    for l in range(GPT2["n_layer"]):
+        p = "h.%d." % l
+        h = F.layer_norm(x, (d,), w[p + "ln_1.weight"], w[p + "ln_1.bias"], 1e-5)
+        qkv = torch.addmm(w[p + "attn.c_attn.bias"], h, w[p + "attn.c_attn.weight"])  # Conv1D: x W + b
+        q, k, v = (m.view(T, H, dh).transpose(0, 1) for m in qkv.split(d, dim=1))
+        att = torch.softmax((q @ k.transpose(1, 2) / math.sqrt(dh)).masked_fill(mask, float("-inf")), -1)
+        maps.append(att)  # [H, T, T]
+        x = x + torch.addmm(w[p + "attn.c_proj.bias"], (att @ v).transpose(0, 1).reshape(T, d), w[p + "attn.c_proj.weight"])
+        h = F.layer_norm(x, (d,), w[p + "ln_2.weight"], w[p + "ln_2.bias"], 1e-5)
+        h = F.gelu(torch.addmm(w[p + "mlp.c_fc.bias"], h, w[p + "mlp.c_fc.weight"]), approximate="tanh")
+        x = x + torch.addmm(w[p + "mlp.c_proj.bias"], h, w[p + "mlp.c_proj.weight"])
+    x = F.layer_norm(x, (d,), w["ln_f.weight"], w["ln_f.bias"], 1e-5)
+    return maps, (x @ w["wte.weight"].T).argmax(-1)
+
+
+def torch_ms(w, T, threads, reps, openblas_set, warm_up):
+    import torch
+    evt.set_threads(threads, openblas_set)
+    ids = torch.arange(T) * 97 % GPT2["vocab_size"]  # any ids: the work does not depend on them
+    with torch.no_grad():
+        if warm_up:
+            gpt2_forward(w, ids)
+        ms = []
+        for _ in range(reps):
+            t0 = time.perf_counter()
+            gpt2_forward(w, ids)
+            ms.append((time.perf_counter() - t0) * 1e3)
+    return evt.median(ms)
+
+
+# ---------------------------------------------------------------------------------------
+
+def engine_rounds(cli, model_args, sentence, threads, reps, rounds, between=None):
+    """Median over rounds of the CLI's compute_ms_median; `between` (if any) runs after each round
+    (the other side of an alternating comparison) and its results are returned too."""
+    e, o = [], []
+    for _ in range(rounds):
+        _, ms = cli_report([cli, "maps"] + model_args + ["--sentence", sentence, "--repeat", str(reps),
+                                                          "--threads", str(threads)])
+        e.append(ms)
+        if between:
+            o.append(between())
+    return evt.median(e), (evt.median(o) if o else None), e, o
+
+
+def app_bench(gui, model_args, sentence, frames, keystrokes, work):
+    """Runs the app's --bench-frames mode under xvfb-run; returns its JSON (or None, with the reason)."""
+    xvfb = shutil.which("xvfb-run")
+    if not xvfb:
+        return None, "xvfb-run not found (apt-get install xvfb)"
+    out = os.path.join(work, "app_bench.json")
+    cmd = [xvfb, "-a", "-s", "-screen 0 1920x1080x24", gui] + model_args + [
+        "--sentence", sentence, "--view", "heads", "--all-layers", "--width", "1600", "--height", "1000",
+        "--bench-frames", out, "--bench-frame-count", str(frames), "--bench-keystrokes", str(keystrokes)]
+    env = dict(os.environ, XDG_CONFIG_HOME=os.path.join(work, "xdg"))  # never the user's imgui.ini
+    try:
+        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, timeout=3600)
+    except subprocess.TimeoutExpired:
+        return None, "the app benchmark did not finish within an hour"
+    if r.returncode != 0 or not os.path.exists(out):
+        return None, "headscope --bench-frames failed (exit %d): %s" % (r.returncode, r.stderr.strip()[-500:])
+    with open(out) as f:
+        return json.load(f), None
+
+
+def run(cli, gui, cpus, rounds=3, app_frames=300, app_keystrokes=10, workdir=None):
+    """Prints the tables; returns the fields to append to BENCH_SUMMARY."""
+    import torch
+    models = models_dir()
+    fields = []
+    threads_list = sorted({1, cpus})
+    work = tempfile.mkdtemp(prefix="headscope-models-bench-", dir=workdir)
+    try:
+        # 1. stories260K
+        stories = os.path.join(models, "stories260K")
+        bin_, tok = os.path.join(stories, "stories260K.bin"), os.path.join(stories, "tok512.bin")
+        print("\npretrained checkpoints: the whole forward with every head's map and the next-token predictions "
+              "(headscope-cli maps --model ... --repeat N: compute_ms_median, median of %d rounds)" % rounds)
+        if os.path.isfile(bin_) and os.path.isfile(tok):
+            args = ["--model", bin_, "--tokenizer", tok]
+            sentence, T = fit_sentence(cli, args, 64)
+            print("  stories260K (5 layers x 8 heads on 4 key/value heads, d_model 64), T = %d: %s" % (T, sentence[:60] + "..."))
+            for k in threads_list:
+                ms, _, per, _ = engine_rounds(cli, args, sentence, k, 30, rounds)
+                print("    %d thread(s): %8.3f ms   (rounds: %s)" % (k, ms, " ".join("%.3f" % x for x in per)))
+                fields.append("stories260K_T%dt%d=%.3fms" % (T, k, ms))
+        else:
+            print("  stories260K: SKIPPED, %s not found (set HEADSCOPE_MODELS_DIR)" % stories)
+
+        # 2. GPT-2-small-shaped random checkpoint
+        tokdir = os.path.join(models, "gpt2-tokenizer")
+        if not (os.path.isfile(os.path.join(tokdir, "encoder.json")) and os.path.isfile(os.path.join(tokdir, "vocab.bpe"))):
+            print("  GPT-2-shaped: SKIPPED, %s/encoder.json, vocab.bpe not found (set HEADSCOPE_MODELS_DIR)" % tokdir)
+            return fields
+        folder = os.path.join(work, "gpt2-small-random")
+        t0 = time.perf_counter()
+        w = write_gpt2_folder(folder, tokdir)
+        written_s = time.perf_counter() - t0
+        args = ["--model", folder]
+        sentence, T = fit_sentence(cli, args, 256)
+        print("  GPT-2-small-shaped, random weights (12 layers x 12 heads, d_model 768, vocab 50257; folder written "
+              "in %.0f s), T = %d" % (written_s, T))
+        openblas_set = evt.openblas_threads_setter()
+        print("  %-4s | %10s %10s %6s | %s" % ("thr", "engine ms", "torch ms", "ratio", "per round (engine/torch)"))
+        for k in threads_list:
+            warm = [True]
+
+            def torch_round():
+                ms = torch_ms(w, T, k, 3, openblas_set, warm[0])
+                warm[0] = False
+                return ms
+            e, t, per_e, per_t = engine_rounds(cli, args, sentence, k, 3, rounds, between=torch_round)
+            print("  %-4d | %10.1f %10.1f %6.2f | %s" % (k, e, t, e / t, " ".join("%.0f/%.0f" % x for x in zip(per_e, per_t))))
+            fields.append("gpt2s_T%dt%d=%.1fms/%.1fms=%.2fx" % (T, k, e, t, e / t))
+            forward_ms = e  # the last row: all threads, as the app's worker runs
+        print("  torch %s: the same forward in plain PyTorch (maps, logits of every position and their argmax; "
+              "no_grad; median of 3 calls;\n    threads set with torch.set_num_threads and openblas_set_num_threads); "
+              "engine: compute_ms_median of --repeat 3" % torch.__version__)
+        w = None  # 500 MB
+
+        # 3. The app
+        print("\napp (headscope --bench-frames under xvfb-run, Mesa): layers x heads overview of the GPT-2-shaped "
+              "checkpoint, T = %d, window 1600 x 1000" % T)
+        if not gui or not os.path.exists(gui):
+            print("  SKIPPED: no headscope binary (%s)" % gui)
+            return fields
+        j, why = app_bench(gui, args, sentence, app_frames, app_keystrokes, work)
+        if j is None:
+            print("  FAILED: " + why)
+            fields.append("app=failed")
+            return fields
+        f, k = j["frames"], j["keystrokes"]
+        print("  renderer: %s" % j.get("renderer", "?"))
+        print("  frames: %d with the maps on screen, %s heatmaps drawn per frame (%d overlap another, %d run past "
+              "the window); vsync off, glFinish per frame"
+              % (f["count"], f["heatmaps_min"] if f["heatmaps_min"] == f["heatmaps_max"] else
+                 "%d-%d" % (f["heatmaps_min"], f["heatmaps_max"]), f.get("heatmaps_overlapping", 0),
+                 f.get("heatmaps_outside_window", 0)))
+        print("    mean %.2f ms, median %.2f ms, p95 %.2f ms, max %.2f ms  ->  %.1f frames/s"
+              % (f["mean_ms"], f["median_ms"], f["p95_ms"], f["max_ms"], f["fps"]))
+        print("  keystrokes: %d characters typed into the sentence box (T %d -> %d), each until its maps are on screen"
+              % (k["count"], k["tokens"][0] if k["tokens"] else 0, k["tokens"][-1] if k["tokens"] else 0))
+        print("    keystroke -> new maps drawn: median %.0f ms, max %.0f ms; the worker's compute: median %.0f ms "
+              "(the forward alone, all threads, above: %.0f ms)" % (k["median_ms"], k["max_ms"], k["compute_ms_median"], forward_ms))
+        print("    while the worker recomputed the window kept drawing: median %.0f frames per keystroke, longest frame "
+              "%.0f ms; the frame that swapped the new maps in: median %.0f ms"
+              % (k["frames_during_recompute_median"], k["longest_frame_during_recompute_ms"], k["swap_in_frame_ms_median"]))
+        fields += ["app_heatmaps=%d" % f["heatmaps_max"],
+                   "app_frame_ms=%.2f/%.2f/%.2f" % (f["mean_ms"], f["median_ms"], f["p95_ms"]),
+                   "app_fps=%.1f" % f["fps"],
+                   "app_key_ms=%.0f" % k["median_ms"],
+                   "app_key_longest_frame_ms=%.0f" % k["longest_frame_during_recompute_ms"]]
+        return fields
+    finally:
+        if workdir is None:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cli", default="build-bench/headscope-cli")
+    ap.add_argument("--gui", default="build-bench/headscope")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--app-frames", type=int, default=300)
+    ap.add_argument("--app-keystrokes", type=int, default=10)
+    ap.add_argument("--workdir", default=None, help="keep the GPT-2 folder and app JSON under this folder")
+    a = ap.parse_args()
+    fields = run(a.cli, a.gui, len(os.sched_getaffinity(0)), a.rounds, a.app_frames, a.app_keystrokes, a.workdir)
+    print("\nMODELS_SUMMARY " + " ".join(fields))
+
+
+if __name__ == "__main__":
+    main()
