@@ -8,6 +8,9 @@ if(TARGET headscope_gui)
   headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/classroom_test.cpp headscope_gui)
   # No lost work: the unsaved-changes guard, the popup and imgui.ini after a quit.
   headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/unsaved_guard_test.cpp headscope_gui)
+  # 1500 random controls through the app's frame loop (HEADSCOPE_CONTROL_SEED, _STEPS to change).
+  headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/control_fuzz_test.cpp headscope_gui)
+  target_compile_definitions(control_fuzz_test PRIVATE HEADSCOPE_MODELS_DIR="${HEADSCOPE_MODELS_DIR}")
   # llama2.c's encoder on a pasted book: run.c's tokens, refused promptly (found by control_fuzz_test).
   headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/llama2c_long_text_test.cpp headscope_gui)
   target_compile_definitions(llama2c_long_text_test PRIVATE HEADSCOPE_MODELS_DIR="${HEADSCOPE_MODELS_DIR}")
