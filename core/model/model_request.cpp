@@ -23,6 +23,8 @@ class PreparedLayer : public Prepared {
     r.info.name = kind_ + " d_model " + std::to_string(c_.d_model);
     return r;
   }
+  int64_t tokens() const override { return int64_t(tokens_.size()); }
+  int64_t maps() const override { return c_.n_heads; }
 
  private:
   std::vector<std::string> tokens_;

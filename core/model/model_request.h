@@ -29,6 +29,10 @@ class Prepared {
  public:
   virtual ~Prepared() = default;
   virtual AttentionRun run(const RunOptions& options) const = 0;
+  // What run() will produce: tokens T and [T, T] maps (layers x heads), known before running, so
+  // a caller can pick long-input mode (RunOptions::display_size) when whole maps would not fit.
+  virtual int64_t tokens() const = 0;
+  virtual int64_t maps() const = 0;
 };
 
 // Throws InputError / FormatError / IoError for anything wrong with the request or its files.

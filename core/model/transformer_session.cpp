@@ -58,6 +58,8 @@ std::vector<int> TransformerSession::continue_greedily() const {
   return ids;
 }
 
+int64_t TransformerSession::maps() const { return int64_t(model_->info().n_layers) * model_->info().n_heads; }
+
 AttentionRun TransformerSession::run(const RunOptions& options) const {
   const ModelInfo& info = model_->info();
   const std::vector<int> ids = continue_greedily();

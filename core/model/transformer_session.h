@@ -14,11 +14,14 @@ namespace hs {
 class TransformerSession : public Prepared {
  public:
   // Throws InputError when the prompt is empty, holds ids outside the vocabulary, or is too
-  // long for the model (prompt + generate > max positions, or the maps would not fit in memory).
+  // long for the model (prompt + generate > max positions). run() throws when whole maps would not
+  // fit in memory (long-input mode holds none).
   TransformerSession(std::shared_ptr<const TransformerModel> model, std::shared_ptr<const SubwordTokenizer> tokenizer,
                      std::vector<int> prompt_ids, int generate);
 
   AttentionRun run(const RunOptions& options) const override;
+  int64_t tokens() const override { return int64_t(prompt_.size()) + generate_; }
+  int64_t maps() const override;
 
   // Greedy continuation only (no maps, incremental with a key/value cache): the prompt followed
   // by `generate` argmax tokens.
