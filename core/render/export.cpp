@@ -30,6 +30,11 @@ std::string lower(std::string s) {
 std::string range(int n) { return n > 0 ? "0 to " + std::to_string(n - 1) : "none"; }
 
 void check_layer_head(const AttentionRun& run, const ExportSpec& spec) {
+  if (run.compact()) {
+    throw InputError("export writes whole T x T maps, and this run of " + std::to_string(run.n_tokens()) +
+                     " tokens keeps only block maxima (long-input mode); export it from headscope-cli maps/export, "
+                     "which keep whole maps, or shorten the input");
+  }
   const int L = run.n_layers(), H = run.n_heads();
   if (L == 0 || H == 0 || run.n_tokens() == 0) throw InputError("nothing to export: the run has no attention maps");
   if (spec.layer < 0 || spec.layer >= L) {
