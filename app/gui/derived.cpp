@@ -2,20 +2,81 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 
+#include "app/gui/labels.h"
 #include "core/analysis/head_stats.h"
 #include "core/analysis/spectrum.h"
 
 namespace hs::gui {
 
+int display_size_for(int64_t tokens, int64_t maps) {
+  const double whole = double(tokens) * double(tokens) * double(maps) * sizeof(float) * 2;  // maps + scores
+  if (tokens <= kLongInputTokens && whole <= kWholeMapBudgetBytes) return 0;
+  return maps <= 16 ? 1024 : 512;
+}
+
+int map_index(const Derived& d, int token) { return token < 0 ? -1 : token / std::max(1, d.run.map_factor); }
+
+int map_token(const Derived& d, int index) { return index < 0 ? -1 : index * std::max(1, d.run.map_factor); }
+
+std::string cell_text(const Derived& d, int row, int col, float value, const char* what) {
+  const std::string w = format_weight(value);
+  const auto& labels = d.map_labels;
+  if (row < 0 || col < 0 || size_t(row) >= labels.size() || size_t(col) >= labels.size()) return "";
+  if (d.run.compact()) {
+    return "queries " + labels[size_t(row)] + " \xE2\x86\x92 keys " + labels[size_t(col)] + "\nlargest " + what +
+           " in this block: " + w;
+  }
+  return "query " + std::to_string(row) + " \"" + labels[size_t(row)] + "\" \xE2\x86\x92 key " + std::to_string(col) +
+         " \"" + labels[size_t(col)] + "\"\n" + what + " " + w;
+}
+
+bool spectrum_fits(int64_t tokens, int64_t maps) {
+  return tokens <= kSpectrumMaxTokens && double(maps) * double(tokens) * double(tokens) * double(tokens) <= kSpectrumBudget;
+}
+
+namespace {
+
+// "a-b" for each block of f tokens: the rows and columns of the display maps.
+std::vector<std::string> block_labels(int tokens, int f) {
+  std::vector<std::string> labels;
+  for (int a = 0; a < tokens; a += f) labels.push_back(std::to_string(a) + "-" + std::to_string(std::min(tokens, a + f) - 1));
+  return labels;
+}
+
+// Long-input mode: the exact per-head numbers the run kept; no singular values (an SVD of a
+// [T, T] score matrix per head is far too slow at these lengths).
+void fill_long_input(Derived& d) {
+  const AttentionRun& r = d.run;
+  const int f = r.map_factor, p = r.attention.empty() || r.attention[0].empty() ? 0 : int(r.attention[0][0].rows());
+  d.map_labels = block_labels(r.n_tokens(), f);
+  d.long_input_note = std::to_string(r.n_tokens()) + " tokens: long-input mode. Each heatmap cell is the largest weight of a " +
+                      std::to_string(f) + " x " + std::to_string(f) + " block of tokens (" + std::to_string(p) + " x " +
+                      std::to_string(p) + " cells per head); entropy, largest weights and the query view are exact; the "
+                      "average and head differences are taken over the block maxima; singular values and export are off.";
+  for (size_t l = 0; l < r.head_numbers.size(); ++l)
+    for (const HeadNumbers& n : r.head_numbers[l]) {
+      d.layer_max[l] = std::max(d.layer_max[l], n.max);
+      d.layer_max_skip_first[l] = std::max(d.layer_max_skip_first[l], n.max_skip_first);
+      HeadSpectrum s;
+      s.mean_entropy = n.mean_entropy;
+      d.spectrum[l].push_back(std::move(s));
+    }
+}
+
+}  // namespace
+
 std::shared_ptr<Derived> compute_derived(const ModelRequest& request, int threads) {
   const auto start = std::chrono::steady_clock::now();
   auto d = std::make_shared<Derived>();
   d->request = request;
+  const std::unique_ptr<Prepared> prepared = prepare(request);
   RunOptions options;
   options.threads = threads;
-  options.keep_scores = true;
-  d->run = prepare(request)->run(options);
+  options.display_size = display_size_for(prepared->tokens(), prepared->maps());
+  options.keep_scores = options.display_size == 0 && spectrum_fits(prepared->tokens(), prepared->maps());
+  d->run = prepared->run(options);
   const int n_layers = d->run.n_layers();
   d->difference.resize(size_t(n_layers));
   d->spectrum.resize(size_t(n_layers));
@@ -28,6 +89,7 @@ std::shared_ptr<Derived> compute_derived(const ModelRequest& request, int thread
     if (!heads.empty()) d->average[size_t(l)] = head_average(heads);
     if (d->difference[size_t(l)].size() > 0)
       d->difference_max = std::max(d->difference_max, d->difference[size_t(l)].maxCoeff());
+    if (d->run.compact()) continue;  // numbers below come from the run (fill_long_input)
     for (size_t h = 0; h < heads.size(); ++h) {
       const Map& a = heads[h];  // [T, T]
       if (a.size() == 0) continue;
@@ -48,6 +110,8 @@ std::shared_ptr<Derived> compute_derived(const ModelRequest& request, int thread
       d->spectrum[size_t(l)].push_back(std::move(s));
     }
   }
+  if (d->run.compact()) fill_long_input(*d);
+  else d->map_labels = d->run.tokens;
   d->compute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return d;
 }
@@ -74,6 +138,12 @@ std::shared_ptr<const Sweep> compute_sweep(const ModelRequest& request, const st
   if (!request.model_path.empty() || !request.weights.empty() || !request.input_npy.empty()) {
     sweep->note = "The head-count sweep re-initialises a synthetic layer at every head count, so it runs for the "
                   "synthetic model on a sentence only.";
+    return sweep;
+  }
+  if (int(tokens.size()) > kSweepMaxTokens) {
+    sweep->note = "The head-count sweep takes singular values of every head's T x T score matrix at every head count; "
+                  "it runs for sentences of up to " + std::to_string(kSweepMaxTokens) + " tokens (this one has " +
+                  std::to_string(tokens.size()) + ").";
     return sweep;
   }
   SweepSpec spec;

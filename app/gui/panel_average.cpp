@@ -34,7 +34,7 @@ void draw_average(AppState& state, const UiContext& ui) {
   avg.map = &d.average[size_t(layer)];
   avg.range = range;
   avg.colormap = state.scale.colormap;
-  avg.row_labels = avg.col_labels = &d.run.tokens;
+  avg.row_labels = avg.col_labels = &d.map_labels;
   avg.layer = layer;
   avg.label_font_max = f * 0.85f;
   draw_heatmap(ui, avg, ImVec2(left_w - gap, avail.y - title_h));

@@ -87,14 +87,13 @@ void side_by_side(const AppState& state, const UiContext& ui, int a, int b, ImVe
     spec.map = parts[i].map;
     spec.range = parts[i].range;
     spec.colormap = parts[i].colours;
-    spec.row_labels = spec.col_labels = &d.run.tokens;
+    spec.row_labels = spec.col_labels = &d.map_labels;
     spec.layer = layer, spec.head = parts[i].head;
     spec.label_font_max = ImGui::GetFontSize() * 0.85f;
     const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(w, size.y - ImGui::GetFontSize() * 1.5f));
     if (hit.hovered && hit.row >= 0)
-      ImGui::SetTooltip("query \"%s\", key \"%s\"\n%s %s", d.run.tokens[size_t(hit.row)].c_str(),
-                        d.run.tokens[size_t(hit.col)].c_str(), i == 2 ? "|difference|" : "weight",
-                        format_weight((*parts[i].map)(hit.row, hit.col)).c_str());
+      ImGui::SetTooltip("%s", cell_text(d, hit.row, hit.col, (*parts[i].map)(hit.row, hit.col),
+                                        i == 2 ? "|difference|" : "weight").c_str());
     ImGui::EndGroup();
   }
 }

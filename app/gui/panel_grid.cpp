@@ -28,10 +28,8 @@ ScaleRange model_range(const AppState& state, const Derived& d) {
 
 void cell_tooltip(const Derived& d, int layer, int head, const HeatmapHit& hit) {
   if (hit.row < 0) return;
-  const auto& t = d.run.tokens;
   const float w = d.run.attention[size_t(layer)][size_t(head)](hit.row, hit.col);
-  ImGui::SetTooltip("%s\nquery %d \"%s\" \xE2\x86\x92 key %d \"%s\"\nweight %s", head_name(layer, head, d.run.n_layers()).c_str(),
-                    hit.row, t[size_t(hit.row)].c_str(), hit.col, t[size_t(hit.col)].c_str(), format_weight(w).c_str());
+  ImGui::SetTooltip("%s\n%s", head_name(layer, head, d.run.n_layers()).c_str(), cell_text(d, hit.row, hit.col, w).c_str());
 }
 
 // `prefix` names the heatmaps ("grid", or "compare1" for a lesson's side-by-side entries).
@@ -45,7 +43,7 @@ void draw_layer_grid(AppState& state, const UiContext& ui, ImVec2 area, const Sc
     // Rows only as tall as a map with its labels needs (maps are square, so tiles often are wide).
     HeatmapSpec probe;
     probe.map = &d.run.attention[size_t(layer)][0];
-    probe.row_labels = probe.col_labels = &d.run.tokens;
+    probe.row_labels = probe.col_labels = &d.map_labels;
     probe.label_font_max = f * 0.85f;
     const HeatmapLayout L = layout_heatmap(probe, ImVec2(g.tile_w - gap, g.tile_h - gap - title_h), ImGui::GetFont(), f);
     g.tile_h = std::min(g.tile_h, L.cell * float(probe.map->rows()) + L.bottom + title_h + gap);
@@ -81,16 +79,16 @@ void draw_layer_grid(AppState& state, const UiContext& ui, ImVec2 area, const Sc
     spec.map = &d.run.attention[size_t(layer)][size_t(h)];
     spec.range = range;
     spec.colormap = state.scale.colormap;
-    spec.row_labels = spec.col_labels = &d.run.tokens;
+    spec.row_labels = spec.col_labels = &d.map_labels;
     spec.layer = layer, spec.head = h;
     spec.selected = h == state.head;
-    spec.first_generated = first_generated(d.run);
+    spec.first_generated = map_index(d, first_generated(d.run));
     spec.label_font_max = f * 0.85f;
     const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(g.tile_w - gap, g.tile_h - gap - title_h));
     if (hit.hovered) cell_tooltip(d, layer, h, hit);
     if (hit.clicked && !control_locked(state, "panel")) {  // a lesson step may keep its view
       state.head = h;
-      if (hit.row >= 0) state.query.queries = {hit.row};
+      if (hit.row >= 0) state.query.queries = {map_token(d, hit.row)};
       request_view(state, View::head);
     }
   }
@@ -242,6 +240,7 @@ void draw_grid(AppState& state, const UiContext& ui) {
     }
   }
   const int group = heads_per_group(d.run.info);
+  if (!d.long_input_note.empty()) ImGui::TextWrapped("%s", d.long_input_note.c_str());
   ImGui::TextDisabled("%s", group > 1 ? "Coloured boxes and bars group the query heads that share one key/value head. Click a head to open it."
                                       : "Rows are queries, columns are keys; each row sums to 1. Click a head to open it.");
   const ImVec2 avail = ImGui::GetContentRegionAvail();

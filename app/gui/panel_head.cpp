@@ -36,6 +36,17 @@ void head_facts(const Derived& d, int layer, int head) {
   const HeadSpectrum& s = d.spectrum[size_t(layer)][size_t(head)];
   const int group = heads_per_group(d.run.info);
   const bool masked = d.run.info.causal || d.run.info.window >= 0;
+  if (d.run.compact()) {
+    ImGui::TextWrapped("%s", d.long_input_note.c_str());
+    ImGui::TextDisabled("mean row entropy %.2f nats  \xC2\xB7  largest weight %s", double(s.mean_entropy),
+                        format_weight(d.layer_max.empty() ? 0.0f : d.run.head_numbers[size_t(layer)][size_t(head)].max).c_str());
+    return;
+  }
+  if (s.singular_values.size() == 0) {
+    ImGui::TextDisabled("mean row entropy %.2f nats  \xC2\xB7  score rank: off for this many tokens and maps (see Head width)",
+                        double(s.mean_entropy));
+    return;
+  }
   ImGui::TextDisabled("mean row entropy %.2f nats  \xC2\xB7  score rank %d (head width %d%s)%s", double(s.mean_entropy),
                       s.score_rank, d.run.info.d_head, masked ? "; the mask's zeros lift the rank" : "",
                       group > 1 ? format("  \xC2\xB7  key/value head %d", head / group).c_str() : "");
@@ -97,10 +108,10 @@ void draw_head(AppState& state, const UiContext& ui) {
   spec.map = &map;
   spec.range = range;
   spec.colormap = state.scale.colormap;
-  spec.row_labels = spec.col_labels = &d.run.tokens;
+  spec.row_labels = spec.col_labels = &d.map_labels;
   spec.layer = layer, spec.head = head;
-  spec.highlight_row = state.query.queries.size() == 1 ? state.query.queries[0] : -1;
-  spec.first_generated = first_generated(d.run);
+  spec.highlight_row = state.query.queries.size() == 1 ? map_index(d, state.query.queries[0]) : -1;
+  spec.first_generated = map_index(d, first_generated(d.run));
   const ImVec2 start = ImGui::GetCursorScreenPos();
   const ImVec2 box(avail.x - bar_w - 16, avail.y);
   const HeatmapHit hit = draw_heatmap(ui, spec, box);
@@ -121,16 +132,13 @@ void draw_head(AppState& state, const UiContext& ui) {
       }
   }
   if (hit.hovered && hit.row >= 0) {
-    const auto& t = d.run.tokens;
     ImGui::BeginTooltip();
-    ImGui::Text("query %d  \"%s\"", hit.row, t[size_t(hit.row)].c_str());
-    ImGui::Text("key %d  \"%s\"", hit.col, t[size_t(hit.col)].c_str());
-    ImGui::Text("weight %s", format_weight(map(hit.row, hit.col)).c_str());
-    const std::string next = next_token_note(d.run, hit.row);
+    ImGui::TextUnformatted(cell_text(d, hit.row, hit.col, map(hit.row, hit.col)).c_str());
+    const std::string next = d.run.compact() ? std::string() : next_token_note(d.run, hit.row);
     if (!next.empty()) ImGui::TextDisabled("after the query: %s", next.c_str());
     ImGui::EndTooltip();
   }
-  if (hit.clicked && hit.row >= 0) state.query.queries = {hit.row};
+  if (hit.clicked && hit.row >= 0) state.query.queries = {map_token(d, hit.row)};
   const float used = L.cell * float(map.cols()) + L.left;
   ImGui::SetCursorScreenPos(ImVec2(start.x + std::min(used, box.x) + 16, start.y));
   ImGui::BeginGroup();

@@ -12,10 +12,24 @@
 namespace hs::gui {
 namespace {
 
+// Above this many tokens the query is picked by number instead of one button per token.
+constexpr int kMaxQueryButtons = 512;
+
 void query_picker(AppState& state, const Derived& d) {
   auto& q = state.query.queries;
   ImGui::AlignTextToFramePadding();
   ImGui::TextDisabled("queries");
+  if (d.run.n_tokens() > kMaxQueryButtons) {  // thousands of buttons would stall every frame
+    int one = q.empty() ? 0 : q[0];
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+    if (ImGui::InputInt("query token##qi", &one)) q = {std::clamp(one, 0, d.run.n_tokens() - 1)};
+    if (!q.empty() && q[0] < d.run.n_tokens()) {
+      ImGui::SameLine();
+      ImGui::TextUnformatted(("\"" + abbreviate(display_token(d.run.tokens[size_t(q[0])]), 24) + "\"").c_str());
+    }
+    return;
+  }
   for (int i = 0; i < d.run.n_tokens(); ++i) {
     ImGui::SameLine();
     const bool on = std::find(q.begin(), q.end(), i) != q.end();
@@ -59,15 +73,19 @@ void draw_query(AppState& state, const UiContext& ui) {
   section_title(ui.fonts.heading, what.c_str());
   if (q.size() == 1) draw_next_token_line(d.run, q[0]);
 
-  const Map profile = query_profile(d.run.attention[size_t(layer)], q);  // [H, T]
-  const float top = profile.size() > 0 ? std::max(profile.maxCoeff(), 1e-6f) : 1.0f;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float f = ImGui::GetFontSize(), left = ImGui::CalcTextSize("L00 h00 (kv 00)").x + 10;
+  // Long inputs: one bar per `per` keys (the largest weight among them), at most a bar per 3 pixels.
+  const int max_bars = std::max(1, int((avail.x - left) / 3));
+  const int per = tokens > max_bars ? (tokens + max_bars - 1) / max_bars : 1, bars = (tokens + per - 1) / per;
+  const Map profile = binned_max(query_profile(d.run, layer, q), per);  // [H, bars]
+  const float top = profile.size() > 0 ? std::max(profile.maxCoeff(), 1e-6f) : 1.0f;
   ImFont* font = ImGui::GetFont();
   float label_w = 0;
-  for (const std::string& t : d.run.tokens)
-    label_w = std::max(label_w, font->CalcTextSizeA(f * 0.9f, FLT_MAX, 0, abbreviate(display_token(t), 12).c_str()).x);
-  const float col_w = (avail.x - left) / tokens;
+  if (per == 1)
+    for (const std::string& t : d.run.tokens)
+      label_w = std::max(label_w, font->CalcTextSizeA(f * 0.9f, FLT_MAX, 0, abbreviate(display_token(t), 12).c_str()).x);
+  const float col_w = (avail.x - left) / bars;
   const bool rotate = label_w + 6 > col_w;
   const float bottom = (rotate ? label_w : f) + 10;
   const float row_h = std::clamp((avail.y - bottom) / heads, 6.0f, f * 5.0f);
@@ -85,7 +103,7 @@ void draw_query(AppState& state, const UiContext& ui) {
       if (group > 1) name += format(" (kv %d)", h / group);
       dl->AddText(ImVec2(o.x, (y0 + y1) * 0.5f - f * 0.5f), h == state.head ? accent_colour() : ImGui::GetColorU32(ImGuiCol_Text), name.c_str());
     }
-    for (int j = 0; j < tokens; ++j) {
+    for (int j = 0; j < bars; ++j) {
       const float v = profile(h, j), t = v / top;
       const float x0 = o.x + left + j * col_w + col_w * 0.1f, x1 = o.x + left + (j + 1) * col_w - col_w * 0.1f;
       const float yb = y1 - t * (y1 - y0 - 2);
@@ -99,14 +117,24 @@ void draw_query(AppState& state, const UiContext& ui) {
         dl->AddText(font, small, ImVec2((x0 + x1 - vs.x) * 0.5f, above ? yb - vs.y - 1 : yb + 1),
                     above ? dim_text_colour() : text_colour_on(state.scale.colormap, 0.25f + 0.75f * t), value.c_str());
       }
-      if (hovered && mouse.x >= x0 && mouse.x < x1 && mouse.y >= y0 && mouse.y < y0 + row_h)
-        ImGui::SetTooltip("%s\nkey %d \"%s\"\nweight %s", head_name(layer, h, d.run.n_layers()).c_str(), j,
-                          d.run.tokens[size_t(j)].c_str(), format_weight(v).c_str());
+      if (hovered && mouse.x >= x0 && mouse.x < x1 && mouse.y >= y0 && mouse.y < y0 + row_h) {
+        if (per > 1)
+          ImGui::SetTooltip("%s\nkeys %d-%d\nlargest weight %s", head_name(layer, h, d.run.n_layers()).c_str(), j * per,
+                            std::min(tokens, (j + 1) * per) - 1, format_weight(v).c_str());
+        else
+          ImGui::SetTooltip("%s\nkey %d \"%s\"\nweight %s", head_name(layer, h, d.run.n_layers()).c_str(), j,
+                            d.run.tokens[size_t(j)].c_str(), format_weight(v).c_str());
+      }
     }
     dl->AddLine(ImVec2(o.x + left, y1), ImVec2(o.x + avail.x, y1), IM_COL32(255, 255, 255, 40));
   }
   const float yl = o.y + heads * row_h + 4;
-  for (int j = 0; j < tokens; ++j) {
+  if (per > 1) {
+    dl->AddText(font, f * 0.9f, ImVec2(o.x + left, yl),
+                ImGui::GetColorU32(ImGuiCol_TextDisabled),
+                format("keys 0 .. %d, %d per bar (each bar is the largest exact weight among them)", tokens - 1, per).c_str());
+  }
+  for (int j = 0; j < (per == 1 ? tokens : 0); ++j) {
     const std::string s = abbreviate(display_token(d.run.tokens[size_t(j)]), 12);
     const float cx = o.x + left + (j + 0.5f) * col_w;
     const bool is_query = std::find(q.begin(), q.end(), j) != q.end();

@@ -63,6 +63,13 @@ void draw_sweep(const AppState& state, const Sweep& sweep, ImVec2 size) {
 void draw_spectra(const AppState& state, const Derived& d, ImVec2 size) {
   const int layer = state.layer, heads = d.run.n_heads(), tokens = d.run.n_tokens();
   const int d_head = d.run.info.d_head;
+  if (size_t(layer) >= d.spectrum.size() || d.spectrum[size_t(layer)].empty() ||
+      d.spectrum[size_t(layer)][0].singular_values.size() == 0) {
+    ImGui::TextWrapped("Singular values of the score matrices are computed for sentences of up to %d tokens, and only while "
+                       "(maps x tokens^3) stays small enough to recompute as you type; this run has %d maps of %d tokens.",
+                       kSpectrumMaxTokens, d.run.n_layers() * d.run.n_heads(), tokens);
+    return;
+  }
   ChartSpec spec;
   spec.title = "singular values of each head's score matrix S = Q K^T / \xE2\x88\x9A" "d_head";
   spec.log_y = true;

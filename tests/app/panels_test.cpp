@@ -9,6 +9,7 @@
 #include "app/gui/model_rules.h"
 #include "app/gui/panels.h"
 #include "app/gui/theme.h"
+#include "core/render/export.h"
 #include "core/util/errors.h"
 
 namespace {
@@ -144,6 +145,40 @@ TEST_F(Headless, DecoupledWidthWindowAndLongSentence) {
   every_view(state);
   request_view(state, View::heads);
   mouse_sweep(state, 5);
+}
+
+// Past kLongInputTokens the app runs in long-input mode: block-maxed maps with block labels, exact
+// query rows, no export. Every view and a mouse sweep must work on it.
+TEST_F(Headless, LongInputModeInEveryView) {
+  AppState state = default_app_state();
+  std::string words;
+  for (int i = 0; i < kLongInputTokens + 100; ++i) words += "w" + std::to_string(i % 97) + " ";
+  state.request.sentence = words;
+  state.request.attention.d_model = 16;
+  set_heads(state.request.attention, 4);
+  state.request.attention.causal = true;
+  set_model(state);
+  const hs::AttentionRun& run = derived_->run;
+  ASSERT_TRUE(run.compact());
+  EXPECT_EQ(run.n_tokens(), kLongInputTokens + 100);
+  EXPECT_EQ(run.map_factor, 3);  // 2148 tokens into at most 1024 cells
+  ASSERT_EQ(derived_->map_labels.size(), size_t(run.attention[0][0].rows()));
+  EXPECT_EQ(derived_->map_labels[1], "3-5");
+  EXPECT_FALSE(derived_->long_input_note.empty());
+  state.query.queries = {2000};
+  every_view(state);
+  for (View v : {View::heads, View::head, View::query}) {
+    request_view(state, v);
+    mouse_sweep(state, 4);
+  }
+  hs::ExportSpec spec;
+  spec.path = "maps.csv";
+  try {
+    hs::export_bytes(run, spec);
+    ADD_FAILURE() << "export of a long-input run did not throw";
+  } catch (const hs::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("long-input mode"), std::string::npos) << e.what();
+  }
 }
 
 TEST_F(Headless, ArrowsMoveTheHeadAndQueryCtrlLFocusesTheSentence) {
