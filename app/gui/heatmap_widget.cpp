@@ -50,7 +50,9 @@ HeatmapLayout layout_heatmap(const HeatmapSpec& spec, ImVec2 size, ImFont* font,
     L.label_size = 0;
     L.cell = std::min(size.x / cols, size.y / rows);
   }
-  L.cell = std::max(L.cell, 1.0f);
+  // Cells may be smaller than a pixel (a 256-token map in a 60-pixel overview tile): the image is
+  // scaled down to fit its box rather than spilling over its neighbours; at least 1 pixel in all.
+  L.cell = std::max(L.cell, 1.0f / float(std::max(rows, cols)));
   return L;
 }
 
