@@ -30,6 +30,7 @@ import time
 
 D_MODEL = 768
 HEADS = 12
+DISPLAY = 1024  # long-input mode's display size (cells per side), as the app uses for 12 heads
 
 
 # ---------------------------------------------------------------------------------------
@@ -403,6 +404,22 @@ def main():
     print("compute s: the engine's compute_ms_median (all threads); process s: the whole process (start, loading,\n"
           "compute, text report; torch's includes importing torch)")
 
+    # Long-input mode (what the app uses past 2048 tokens): no T x T map is held, only 1024 x 1024
+    # block maxima per head, exact head numbers and the q and k for exact rows.
+    print(f"\nlong-input mode (--display-size {DISPLAY}), all threads, median of 3:")
+    print(f"{'T':>5} | {'engine MiB':>10} {'compute s':>9} {'process s':>9} | {'whole maps MiB':>14}")
+    long_rss, long_s = {}, {}
+    for T in [t for t in rss_sizes if t >= 2048]:
+        e_mib, e_s, e_compute = peak_rss([args.cli, "maps", "--weights", weights, "--input", npys[T], "--heads", str(HEADS),
+                                          "--display-size", str(DISPLAY), "--repeat", "3"])
+        nan = float("nan")
+        print(f"{T:>5} | {e_mib or nan:>10.0f} {(e_compute or nan) / 1e3:>9.2f} {e_s or nan:>9.1f} | "
+              f"{HEADS * T * T * 4 / 2**20:>14.0f}")
+        if e_mib:
+            long_rss[T] = e_mib
+        if e_compute:
+            long_s[T] = e_compute / 1e3
+
     for w in workers.values():
         w.close()
     model_fields = []
@@ -418,6 +435,8 @@ def main():
          f"target<=0.70:{'met' if r512['engine'] / r512['torch'] <= 0.7 else 'missed'}"] +
         [f"rss{T}={v:.0f}MiB" for T, v in rss.items() if v] +
         [f"compute{T}={v:.2f}s" for T, v in compute_s.items() if T >= 4096] +
+        [f"long_rss{T}={v:.0f}MiB" for T, v in long_rss.items()] +
+        [f"long_compute{T}={v:.2f}s" for T, v in long_s.items()] +
         [f"blas={workers['env'].info['openblas_core']}", f"kernels={isa}"] + model_fields)
     print("\n" + summary)
 
