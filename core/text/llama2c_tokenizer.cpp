@@ -46,6 +46,11 @@ Llama2cTokenizer::Llama2cTokenizer(const std::string& path, int vocab_size) {
     pos += 4;
     return v;
   };
+  // Ids 1 and 2 are <s> and </s> in every llama2.c vocabulary (encode starts with id 1).
+  if (vocab_size <= kEos) {
+    throw FormatError(path + ": the vocabulary has " + std::to_string(vocab_size) + " entries; a llama2.c tokenizer needs at "
+                      "least 3 (<unk>, <s>, </s>)");
+  }
   const int32_t max_len = read_i32("max_token_length");
   if (max_len <= 0 || max_len > (1 << 16)) {
     throw FormatError(path + ": max_token_length is " + std::to_string(max_len) + "; expected 1..65536 (is this a llama2.c tokenizer.bin?)");
