@@ -100,9 +100,9 @@ void attend_one_head(const float* q, int64_t ldq, const float* k, int64_t ldk, c
     observer->take_tensor(TensorKind::attention, layer, h, std::move(s));
 }
 
-// Head h as attend_one_head computes it, a block of rows at a time in a buffer reused across
-// blocks and heads: for long inputs nobody wants whole maps
-// of (a 8192-token map is 256 MiB). Each block of A_h goes to observer->on_rows, if it wants it.
+// Head h as attend_one_head computes it, but a block of rows at a time in a buffer reused across
+// blocks and heads, for when nobody wants whole maps (an 8192-token map is 256 MiB). Each block
+// of A_h goes to observer->on_rows, if it wants it.
 void stream_one_head(const float* q, int64_t ldq, const float* k, int64_t ldk, const float* v, int64_t ldv, int T,
                      const AttentionConfig& c, int h, int layer, Observer* observer, float* concat, int64_t ldc) {
   const int dh = c.head_width(), g = h / c.group_size();
