@@ -241,7 +241,7 @@ void draw_grid(AppState& state, const UiContext& ui) {
   }
   const int group = heads_per_group(d.run.info);
   if (!d.long_input_note.empty()) ImGui::TextWrapped("%s", d.long_input_note.c_str());
-  ImGui::TextDisabled("%s", group > 1 ? "Coloured boxes and bars group the query heads that share one key/value head. Click a head to open it."
+  else ImGui::TextDisabled("%s", group > 1 ? "Coloured boxes and bars group the query heads that share one key/value head. Click a head to open it."
                                       : "Rows are queries, columns are keys; each row sums to 1. Click a head to open it.");
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float bar_w = colour_bar_width();
