@@ -19,34 +19,35 @@ namespace {
 // the key columns some row in it can see, so a causal map costs about half of a full one.
 constexpr int kRowBlock = 128;
 
-// Keys query i may see form one interval [lo, hi] (see key_visible): causal cuts at i,
-// a window at i - W and i + W.
-struct KeyRange {
-  int lo, hi;
-};
-KeyRange visible_keys(const AttentionConfig& c, int i, int T) {
-  int lo = 0, hi = T - 1;
-  if (c.causal) hi = i;
-  if (c.window >= 0) {
-    lo = std::max(0, i - c.window);
-    hi = std::min(hi, i + c.window);
-  }
-  return {lo, hi};
-}
 
 bool has_mask(const AttentionConfig& c) { return c.causal || c.window >= 0; }
+
+// Head h's columns in q, k, v and concat (key/value head g = h / group), and its score scale.
+struct HeadSlices {
+  int dh;
+  float scale;  // 1 / sqrt(dh)
+  const float *qh, *kg, *vg;
+  float* ctx_out;
+};
+HeadSlices head_slices(const float* q, const float* k, const float* v, const AttentionConfig& c, int h, float* concat) {
+  const int dh = c.head_width(), g = h / c.group_size();
+  return {dh, 1.0f / std::sqrt(static_cast<float>(dh)), q + int64_t(h) * dh, k + int64_t(g) * dh, v + int64_t(g) * dh,
+          concat + int64_t(h) * dh};
+}
+
+// Head h's context ([T, dh], ldc apart in concat) to the observer, if it wants it.
+void announce_context(Observer* observer, int layer, int h, const float* ctx_out, int T, int dh, int64_t ldc) {
+  if (!observer || !observer->wants(TensorKind::context, layer, h)) return;
+  const Map ctx = Eigen::Map<const Map, 0, Eigen::OuterStride<>>(ctx_out, T, dh, Eigen::OuterStride<>(ldc));
+  observer->on_tensor(TensorKind::context, layer, h, ctx);
+}
 
 // One head h (key/value head g = h / group) into s ([T, T], becomes A_h) and its context, the
 // columns [h * dh, (h + 1) * dh) of concat ([T, H * dh], ldc apart). q, k, v are row-major with
 // row strides ldq, ldk, ldv; head h's columns start at h * dh (g * dh for k and v).
 void attend_one_head(const float* q, int64_t ldq, const float* k, int64_t ldk, const float* v, int64_t ldv, int T,
                      const AttentionConfig& c, int h, int layer, Observer* observer, float* concat, int64_t ldc) {
-  const int dh = c.head_width(), g = h / c.group_size();
-  const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
-  const float* qh = q + int64_t(h) * dh;
-  const float* kg = k + int64_t(g) * dh;
-  const float* vg = v + int64_t(g) * dh;
-  float* ctx_out = concat + int64_t(h) * dh;
+  const auto [dh, scale, qh, kg, vg, ctx_out] = head_slices(q, k, v, c, h, concat);
   const bool masked = has_mask(c);
   const float neg_inf = -std::numeric_limits<float>::infinity();
   Map s(T, T);  // S_h then A_h: [T, T], row = query i, col = key j
@@ -91,10 +92,7 @@ void attend_one_head(const float* q, int64_t ldq, const float* k, int64_t ldk, c
     sgemm(r1 - r0, dh, hi - lo + 1, 1.0f, s.data() + int64_t(r0) * T + lo, T, vg + int64_t(lo) * ldv, ldv, false,
           ctx_out + int64_t(r0) * ldc, ldc);
   }
-  if (observer && observer->wants(TensorKind::context, layer, h)) {
-    const Map ctx = Eigen::Map<const Map, 0, Eigen::OuterStride<>>(ctx_out, T, dh, Eigen::OuterStride<>(ldc));
-    observer->on_tensor(TensorKind::context, layer, h, ctx);
-  }
+  announce_context(observer, layer, h, ctx_out, T, dh, ldc);
   // Last use of s: a recorder keeps A_h without copying it.
   if (observer && observer->wants(TensorKind::attention, layer, h))
     observer->take_tensor(TensorKind::attention, layer, h, std::move(s));
@@ -105,12 +103,7 @@ void attend_one_head(const float* q, int64_t ldq, const float* k, int64_t ldk, c
 // of A_h goes to observer->on_rows, if it wants it.
 void stream_one_head(const float* q, int64_t ldq, const float* k, int64_t ldk, const float* v, int64_t ldv, int T,
                      const AttentionConfig& c, int h, int layer, Observer* observer, float* concat, int64_t ldc) {
-  const int dh = c.head_width(), g = h / c.group_size();
-  const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
-  const float* qh = q + int64_t(h) * dh;
-  const float* kg = k + int64_t(g) * dh;
-  const float* vg = v + int64_t(g) * dh;
-  float* ctx_out = concat + int64_t(h) * dh;
+  const auto [dh, scale, qh, kg, vg, ctx_out] = head_slices(q, k, v, c, h, concat);
   const bool rows_wanted = observer && observer->wants_rows(layer, h);
   // Blocks of about 4 Mi floats (16 MiB): few enough that packing k and v once per block stays
   // cheap, small enough to stay in memory the machine already has.
@@ -135,10 +128,7 @@ void stream_one_head(const float* q, int64_t ldq, const float* k, int64_t ldk, c
     sgemm(n, dh, hi - lo + 1, 1.0f, s + lo, T, vg + int64_t(lo) * ldv, ldv, false, ctx_out + int64_t(r0) * ldc, ldc);
     if (rows_wanted) observer->on_rows(layer, h, r0, n, s, T, T, entropy.data());
   }
-  if (observer && observer->wants(TensorKind::context, layer, h)) {
-    const Map ctx = Eigen::Map<const Map, 0, Eigen::OuterStride<>>(ctx_out, T, dh, Eigen::OuterStride<>(ldc));
-    observer->on_tensor(TensorKind::context, layer, h, ctx);
-  }
+  announce_context(observer, layer, h, ctx_out, T, dh, ldc);
 }
 
 // True when head h can stream: nobody wants a whole [T, T] map of it.

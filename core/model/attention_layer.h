@@ -7,6 +7,8 @@
 //     C_h = A_h v_g                            // [T, d_head]
 //   out = concat_h(C_h) Wo^T + bo              // [T, d_model]
 // Every S_h, A_h, C_h and out is announced to the observer.
+#include <algorithm>
+
 #include "core/model/attention_config.h"
 #include "core/model/attention_weights.h"
 #include "core/model/observer.h"
@@ -23,6 +25,21 @@ Map attend_heads(const Map& q, const Map& k, const Map& v, const AttentionConfig
 // The whole layer: projections, attend_heads, out-projection. x: [T, d_model].
 Map attention_layer_forward(const Map& x, const AttentionWeights& w, const AttentionConfig& c, int layer,
                             Observer* observer, int threads);
+
+// Keys query i may see form one interval [lo, hi] (see key_visible): causal cuts at i,
+// a window at i - W and i + W.
+struct KeyRange {
+  int lo, hi;
+};
+inline KeyRange visible_keys(const AttentionConfig& c, int i, int T) {
+  int lo = 0, hi = T - 1;
+  if (c.causal) hi = i;
+  if (c.window >= 0) {
+    lo = std::max(0, i - c.window);
+    hi = std::min(hi, i + c.window);
+  }
+  return {lo, hi};
+}
 
 // True when query i may see key j under the config's causal mask and window.
 inline bool key_visible(const AttentionConfig& c, int i, int j) {

@@ -91,12 +91,7 @@ Vec ExactAttention::row(int layer, int head, int query) const {
   const Map& q = queries_[size_t(layer)];
   const Map& k = keys_[size_t(layer)];
   const int dh = config_.head_width(), g = head / config_.group_size();
-  int lo = 0, hi = T - 1;
-  if (config_.causal) hi = query;
-  if (config_.window >= 0) {
-    lo = std::max(0, query - config_.window);
-    hi = std::min(hi, query + config_.window);
-  }
+  const auto [lo, hi] = visible_keys(config_, query, T);  // the engine's mask
   Vec a = Vec::Zero(T);
   const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
   sgemm(1, hi - lo + 1, dh, scale, q.data() + int64_t(query) * q.cols() + int64_t(head) * dh, q.cols(),
