@@ -23,12 +23,12 @@ Gpt2Model::Gpt2Model(Gpt2Config config, Gpt2Weights weights, ModelInfo info)
   info_.total_params = w_.wte.size() + w_.wpe.size() + config_.n_layers * per_layer + 2 * d + w_.lm_head.size();
 }
 
-Map Gpt2Model::mlp(const Map& x, const Gpt2Layer& L) const {
+Map Gpt2Model::mlp(const Map& x, const Gpt2Layer& L, int threads) const {
   const bool exact = config_.gelu == Gelu::exact;
-  Map m = layer_norm(x, L.ln2_w, L.ln2_b, config_.norm_eps) * L.fc_w;  // [T, inner]
+  Map m = matmul(layer_norm(x, L.ln2_w, L.ln2_b, config_.norm_eps), L.fc_w, threads);  // [T, inner]
   m.rowwise() += L.fc_b.transpose();
   m = m.unaryExpr([exact](float v) { return exact ? 0.5f * v * (1.0f + std::erf(v * 0.70710678f)) : gelu_tanh(v); });
-  Map out = m * L.out_w;  // [T, d]
+  Map out = matmul(m, L.out_w, threads);  // [T, d]
   out.rowwise() += L.out_b.transpose();
   return out;
 }
@@ -47,15 +47,15 @@ Map Gpt2Model::forward(const std::vector<int>& ids, Observer* observer, int thre
   for (int l = 0; l < c.n_layers; ++l) {
     const Gpt2Layer& L = w_.layers[size_t(l)];
     const Map h = layer_norm(x, L.ln1_w, L.ln1_b, c.norm_eps);
-    Map qkv = h * L.attn_w;  // [T, 3d]
+    Map qkv = matmul(h, L.attn_w, threads);  // [T, 3d]
     qkv.rowwise() += L.attn_b.transpose();
     const Map q = qkv.leftCols(d), k = qkv.middleCols(d, d), v = qkv.rightCols(d);  // [T, d] each
     const Map ctx = attend_heads(q, k, v, ac, l, observer, threads);               // [T, d]
-    Map out = ctx * L.proj_w;
+    Map out = matmul(ctx, L.proj_w, threads);
     out.rowwise() += L.proj_b.transpose();
     if (observer && observer->wants(TensorKind::output, l, -1)) observer->on_tensor(TensorKind::output, l, -1, out);
     x += out;
-    x += mlp(x, L);
+    x += mlp(x, L, threads);
   }
   return layer_norm(x, w_.lnf_w, w_.lnf_b, c.norm_eps);
 }
@@ -69,23 +69,23 @@ Map Gpt2Model::forward_cached(const std::vector<int>& new_ids, KvCache& cache) c
   for (int t = 0; t < n; ++t) x.row(t) = w_.wte.row(new_ids[size_t(t)]) + w_.wpe.row(first + t);
   for (int l = 0; l < c.n_layers; ++l) {
     const Gpt2Layer& L = w_.layers[size_t(l)];
-    Map qkv = layer_norm(x, L.ln1_w, L.ln1_b, c.norm_eps) * L.attn_w;  // [n, 3d]
+    Map qkv = matmul(layer_norm(x, L.ln1_w, L.ln1_b, c.norm_eps), L.attn_w);  // [n, 3d]
     qkv.rowwise() += L.attn_b.transpose();
     append_rows(cache.k[size_t(l)], qkv.middleCols(d, d));
     append_rows(cache.v[size_t(l)], qkv.rightCols(d));
     const Map ctx = attend_cached(qkv.leftCols(d), cache.k[size_t(l)], cache.v[size_t(l)], c.n_heads, c.n_heads, dh, first);
-    Map out = ctx * L.proj_w;
+    Map out = matmul(ctx, L.proj_w);
     out.rowwise() += L.proj_b.transpose();
     x += out;
-    x += mlp(x, L);
+    x += mlp(x, L, 1);
   }
   cache.length += n;
   return layer_norm(x, w_.lnf_w, w_.lnf_b, c.norm_eps);
 }
 
-Map Gpt2Model::logits(const Map& hidden) const {
+Map Gpt2Model::logits(const Map& hidden, int threads) const {
   const Map& head = w_.lm_head.size() > 0 ? w_.lm_head : w_.wte;  // [vocab, d]
-  return hidden * head.transpose();                             // [n, vocab]
+  return matmul_wt(hidden, head, threads);                      // [n, vocab]
 }
 
 }  // namespace hs

@@ -54,11 +54,11 @@ class Gpt2Model : public TransformerModel {
   int max_positions() const override { return config_.max_positions; }
   Map forward(const std::vector<int>& ids, Observer* observer, int threads) const override;
   Map forward_cached(const std::vector<int>& new_ids, KvCache& cache) const override;
-  Map logits(const Map& hidden) const override;
+  Map logits(const Map& hidden, int threads) const override;
 
  private:
   // act(LayerNorm_2(x) W_fc + b_fc) W_out + b_out: [T, d] -> [T, d].
-  Map mlp(const Map& x, const Gpt2Layer& L) const;
+  Map mlp(const Map& x, const Gpt2Layer& L, int threads) const;
 
   Gpt2Config config_;
   Gpt2Weights w_;

@@ -7,8 +7,8 @@
 namespace hs {
 namespace {
 
-Map project(const Map& x, const Map& w, const Vec& b) {
-  Map y = x * w.transpose();  // [T, d] x [d, out] -> [T, out]
+Map project(const Map& x, const Map& w, const Vec& b, int threads) {
+  Map y = matmul_wt(x, w, threads);  // [T, d] x [d, out] -> [T, out]
   if (b.size() > 0) y.rowwise() += b.transpose();
   return y;
 }
@@ -57,20 +57,20 @@ Map LlamaModel::forward(const std::vector<int>& ids, Observer* observer, int thr
   for (int l = 0; l < c.n_layers; ++l) {
     const LlamaLayer& L = w_.layers[size_t(l)];
     const Map h = rms_norm(x, L.attn_norm, c.norm_eps);
-    Map q = project(h, L.wq, L.bq);  // [T, H*dh]
-    Map k = project(h, L.wk, L.bk);  // [T, G*dh]
-    const Map v = project(h, L.wv, L.bv);  // [T, G*dh]
+    Map q = project(h, L.wq, L.bq, threads);  // [T, H*dh]
+    Map k = project(h, L.wk, L.bk, threads);  // [T, G*dh]
+    const Map v = project(h, L.wv, L.bv, threads);  // [T, G*dh]
     apply_rope(q, c.n_heads, c.d_head, c.rope_theta, c.rope);
     apply_rope(k, c.n_kv_heads, c.d_head, c.rope_theta, c.rope);
     const Map ctx = attend_heads(q, k, v, ac, l, observer, threads);  // [T, H*dh]
-    const Map out = project(ctx, L.wo, L.bo);                         // [T, d]
+    const Map out = project(ctx, L.wo, L.bo, threads);                // [T, d]
     if (observer && observer->wants(TensorKind::output, l, -1)) observer->on_tensor(TensorKind::output, l, -1, out);
     x += out;
     const Map h2 = rms_norm(x, L.ffn_norm, c.norm_eps);
-    Map gate = h2 * L.w1.transpose();        // [T, hidden]
-    const Map up = h2 * L.w3.transpose();    // [T, hidden]
+    Map gate = matmul_wt(h2, L.w1, threads);  // [T, hidden]
+    const Map up = matmul_wt(h2, L.w3, threads);  // [T, hidden]
     gate = gate.unaryExpr([](float g) { return silu(g); }).cwiseProduct(up);
-    x += gate * L.w2.transpose();            // [T, d]
+    x += matmul_wt(gate, L.w2, threads);  // [T, d]
   }
   return rms_norm(x, w_.final_norm, c.norm_eps);
 }
@@ -85,26 +85,26 @@ Map LlamaModel::forward_cached(const std::vector<int>& new_ids, KvCache& cache) 
   for (int l = 0; l < c.n_layers; ++l) {
     const LlamaLayer& L = w_.layers[size_t(l)];
     const Map h = rms_norm(x, L.attn_norm, c.norm_eps);
-    Map q = project(h, L.wq, L.bq);  // [n, H*dh]
-    Map k = project(h, L.wk, L.bk);  // [n, G*dh]
+    Map q = project(h, L.wq, L.bq, 1);  // [n, H*dh]
+    Map k = project(h, L.wk, L.bk, 1);  // [n, G*dh]
     apply_rope(q, c.n_heads, c.d_head, c.rope_theta, c.rope, first);
     apply_rope(k, c.n_kv_heads, c.d_head, c.rope_theta, c.rope, first);
     append_rows(cache.k[size_t(l)], k);
-    append_rows(cache.v[size_t(l)], project(h, L.wv, L.bv));
+    append_rows(cache.v[size_t(l)], project(h, L.wv, L.bv, 1));
     const Map ctx = attend_cached(q, cache.k[size_t(l)], cache.v[size_t(l)], c.n_heads, c.n_kv_heads, c.d_head, first);
-    x += project(ctx, L.wo, L.bo);
+    x += project(ctx, L.wo, L.bo, 1);
     const Map h2 = rms_norm(x, L.ffn_norm, c.norm_eps);
-    Map gate = h2 * L.w1.transpose();  // [n, hidden]
-    gate = gate.unaryExpr([](float g) { return silu(g); }).cwiseProduct(h2 * L.w3.transpose());
-    x += gate * L.w2.transpose();
+    Map gate = matmul_wt(h2, L.w1);  // [n, hidden]
+    gate = gate.unaryExpr([](float g) { return silu(g); }).cwiseProduct(matmul_wt(h2, L.w3));
+    x += matmul_wt(gate, L.w2);
   }
   cache.length += n;
   return rms_norm(x, w_.final_norm, c.norm_eps);
 }
 
-Map LlamaModel::logits(const Map& hidden) const {
+Map LlamaModel::logits(const Map& hidden, int threads) const {
   const Map& cls = w_.classifier.size() > 0 ? w_.classifier : w_.embedding;  // [vocab, d]
-  return hidden * cls.transpose();                                         // [n, vocab]
+  return matmul_wt(hidden, cls, threads);                                  // [n, vocab]
 }
 
 }  // namespace hs

@@ -57,7 +57,7 @@ class LlamaModel : public TransformerModel {
   int max_positions() const override { return config_.max_positions; }
   Map forward(const std::vector<int>& ids, Observer* observer, int threads) const override;
   Map forward_cached(const std::vector<int>& new_ids, KvCache& cache) const override;
-  Map logits(const Map& hidden) const override;
+  Map logits(const Map& hidden, int threads) const override;
   const LlamaConfig& config() const { return config_; }
 
  private:

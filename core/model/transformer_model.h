@@ -30,8 +30,8 @@ class TransformerModel {
   // Runs only the new tokens, attending to the cached positions too, and appends their keys and
   // values: the same hidden states as forward() on the whole sequence, without the maps.
   virtual Map forward_cached(const std::vector<int>& new_ids, KvCache& cache) const = 0;
-  // hidden [n, d_model] -> next-token logits [n, vocab].
-  virtual Map logits(const Map& hidden) const = 0;
+  // hidden [n, d_model] -> next-token logits [n, vocab], the product split over `threads`.
+  virtual Map logits(const Map& hidden, int threads) const = 0;
 };
 
 }  // namespace hs

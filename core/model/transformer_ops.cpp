@@ -3,7 +3,33 @@
 #include <cassert>
 #include <cmath>
 
+#include "core/util/kernels.h"
+
 namespace hs {
+namespace {
+
+// Below this many rows a product is a few matrix-vector products: not worth packing w for.
+constexpr Eigen::Index kPackedMinRows = 8;
+
+// x w, or x w^T with `w_transposed`, on the packed kernels.
+Map packed_product(const Map& x, const Map& w, bool w_transposed, int threads) {
+  Map y(x.rows(), w_transposed ? w.rows() : w.cols());
+  sgemm(int(y.rows()), int(y.cols()), int(x.cols()), 1.0f, x.data(), x.cols(), w.data(), w.cols(), w_transposed,
+        y.data(), y.cols(), false, threads);
+  return y;
+}
+
+}  // namespace
+
+Map matmul(const Map& x, const Map& w, int threads) {
+  assert(x.cols() == w.rows() && "matmul: x [T, k] times w [k, n]");
+  return x.rows() < kPackedMinRows ? Map(x * w) : packed_product(x, w, false, threads);
+}
+
+Map matmul_wt(const Map& x, const Map& w, int threads) {
+  assert(x.cols() == w.cols() && "matmul_wt: x [T, k] times w^T, w [n, k]");
+  return x.rows() < kPackedMinRows ? Map(x * w.transpose()) : packed_product(x, w, true, threads);
+}
 
 Map rms_norm(const Map& x, const Vec& w, float eps) {
   assert(x.cols() == w.size() && "rms_norm: weight width must match the activations");

@@ -7,6 +7,16 @@
 
 namespace hs {
 
+// Dense products on the engine's kernels (core/util/kernels.h; Eigen's own product is compiled
+// for the x86-64 baseline and ran the GPT-2 forward 3x slower than PyTorch), `threads` splitting
+// the output columns. x [T, k] -> [T, n]:
+//   matmul(x, w)    = x w    with w [k, n] (GPT-2's Conv1D layout)
+//   matmul_wt(x, w) = x w^T  with w [n, k] (nn.Linear's layout: Llama, llama2.c, embeddings)
+// A few rows (one token at a time while generating) go to Eigen's matrix-vector product, which
+// reads w once instead of packing it first.
+Map matmul(const Map& x, const Map& w, int threads = 1);
+Map matmul_wt(const Map& x, const Map& w, int threads = 1);
+
 // RMSNorm (Llama): y = x / sqrt(mean(x^2) + eps) * w, row by row. x: [T, d], w: [d].
 Map rms_norm(const Map& x, const Vec& w, float eps);
 
