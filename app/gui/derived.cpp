@@ -67,11 +67,11 @@ void fill_long_input(Derived& d) {
 
 }  // namespace
 
-std::shared_ptr<Derived> compute_derived(const ModelRequest& request, int threads) {
+std::shared_ptr<Derived> compute_derived(const ModelRequest& request, int threads, CheckpointCache* checkpoints) {
   const auto start = std::chrono::steady_clock::now();
   auto d = std::make_shared<Derived>();
   d->request = request;
-  const std::unique_ptr<Prepared> prepared = prepare(request);
+  const std::unique_ptr<Prepared> prepared = prepare(request, checkpoints);
   RunOptions options;
   options.threads = threads;
   options.display_size = display_size_for(prepared->tokens(), prepared->maps());
@@ -116,13 +116,14 @@ std::shared_ptr<Derived> compute_derived(const ModelRequest& request, int thread
   return d;
 }
 
-std::vector<CompareResult> compute_compare(const std::vector<CompareRequest>& entries, int threads) {
+std::vector<CompareResult> compute_compare(const std::vector<CompareRequest>& entries, int threads,
+                                           CheckpointCache* checkpoints) {
   std::vector<CompareResult> out;
   for (const CompareRequest& e : entries) {
     CompareResult r;
     r.label = e.label;
     try {
-      r.derived = compute_derived(e.request, threads);
+      r.derived = compute_derived(e.request, threads, checkpoints);
     } catch (const std::exception& ex) {
       r.error = ex.what();
     }

@@ -86,10 +86,12 @@ int map_token(const Derived& d, int index);
 std::string cell_text(const Derived& d, int row, int col, float value, const char* what = "weight");
 
 // Everything but the sweep. Throws hs::Error for bad requests.
-std::shared_ptr<Derived> compute_derived(const ModelRequest& request, int threads = 0);
+std::shared_ptr<Derived> compute_derived(const ModelRequest& request, int threads = 0,
+                                         CheckpointCache* checkpoints = nullptr);
 
 // Each entry through compute_derived; a failing entry carries its error instead.
-std::vector<CompareResult> compute_compare(const std::vector<CompareRequest>& entries, int threads = 0);
+std::vector<CompareResult> compute_compare(const std::vector<CompareRequest>& entries, int threads = 0,
+                                           CheckpointCache* checkpoints = nullptr);
 
 // Longest sentence the head-count sweep runs on: it takes an SVD of every head's [T, T] scores at
 // every head count, so its cost grows as T^3 (and the worker computes nothing else meanwhile).

@@ -100,9 +100,9 @@ void DerivedWorker::loop() {
       return false;
     };
     const bool ok = attempt([&] {
-      d = compute_derived(request);
+      d = compute_derived(request, 0, &checkpoints_);
       d->generation = generation;
-      d->compare = compute_compare(compare);
+      d->compare = compute_compare(compare, 0, &checkpoints_);
     });
     const bool sweep_fresh = sweep && same_sweep_inputs(sweep_request, request);
     if (ok) {

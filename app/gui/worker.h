@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "app/gui/derived.h"
+#include "core/model/checkpoint_cache.h"
 
 namespace hs::gui {
 
@@ -53,6 +54,7 @@ class DerivedWorker {
   std::optional<WorkerResult> result_;
   std::shared_ptr<const Sweep> sweep_;  // reused while its inputs stay the same
   ModelRequest sweep_request_;
+  CheckpointCache checkpoints_;  // the open checkpoint, not read again on every edit (worker thread only)
   std::thread thread_;
 };
 

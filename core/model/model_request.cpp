@@ -60,7 +60,7 @@ std::vector<std::string> numbered_tokens(int64_t n) {
 
 }  // namespace
 
-std::unique_ptr<Prepared> prepare(const ModelRequest& req) {
+std::unique_ptr<Prepared> prepare(const ModelRequest& req, CheckpointCache* cache) {
   const bool has_sentence = !req.sentence.empty(), has_input = !req.input_npy.empty();
   if (has_sentence && has_input) throw InputError("give either --sentence or --input, not both");
   if (!req.model_path.empty()) {
@@ -69,7 +69,7 @@ std::unique_ptr<Prepared> prepare(const ModelRequest& req) {
     if (req.attention.scrambled_reshape) {
       throw InputError("--scrambled-reshape is a lesson on the synthetic layer; it does not apply to --model");
     }
-    return prepare_pretrained(req);
+    return prepare_pretrained(req, cache);
   }
   if (!has_sentence && !has_input) throw InputError("no input: give --sentence TEXT or --input FILE.npy");
   if (req.generate != 0) throw InputError("--generate needs a pretrained model (--model)");

@@ -35,8 +35,11 @@ class Prepared {
   virtual int64_t maps() const = 0;
 };
 
+class CheckpointCache;
+
 // Throws InputError / FormatError / IoError for anything wrong with the request or its files.
-std::unique_ptr<Prepared> prepare(const ModelRequest& request);
+// With a cache (core/model/checkpoint_cache.h), an unchanged checkpoint is not read again.
+std::unique_ptr<Prepared> prepare(const ModelRequest& request, CheckpointCache* cache = nullptr);
 
 // prepare + run.
 AttentionRun run_request(const ModelRequest& request, const RunOptions& options = {});

@@ -2,6 +2,8 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <vector>
 
 #include "core/model/hf_folder.h"
@@ -43,38 +45,69 @@ std::string llama2c_tokenizer_path(const ModelRequest& request, int vocab) {
                    "no tokenizer.bin or tok" + std::to_string(vocab) + ".bin beside the checkpoint)");
 }
 
-std::unique_ptr<Prepared> prepare_llama2c(const ModelRequest& request) {
+LoadedCheckpoint load_llama2c_files(const ModelRequest& request) {
   std::shared_ptr<const LlamaModel> model = load_llama2c(request.model_path);
   const int vocab = model->info().vocab_size;
   auto tokenizer = std::make_shared<const Llama2cTokenizer>(llama2c_tokenizer_path(request, vocab), vocab);
-  // An empty sentence is BOS alone (run.c's encode of ""): the model's unconditional start.
-  return std::make_unique<TransformerSession>(model, tokenizer, tokenizer->encode(request.sentence), request.generate);
+  return {model, tokenizer, -1};
+}
+
+LoadedCheckpoint load_hf_files(const std::string& dir) {
+  HfModel hf = load_hf_folder(dir);
+  return {hf.model, hf.tokenizer, hf.bos_id};
+}
+
+// Every file a checkpoint may be read from: everything in a Hugging Face folder; a llama2.c
+// .bin with --tokenizer, or else with the tokenizer.bin / tok*.bin beside it.
+std::vector<std::string> checkpoint_files(const ModelRequest& request, bool folder) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> files;
+  std::error_code ec;
+  if (folder) {
+    for (const fs::directory_entry& e : fs::directory_iterator(request.model_path, ec)) files.push_back(e.path().string());
+  } else {
+    files.push_back(request.model_path);
+    if (!request.tokenizer.empty()) {
+      files.push_back(request.tokenizer);
+    } else {
+      for (const fs::directory_entry& e : fs::directory_iterator(parent_dir(request.model_path), ec)) {
+        const std::string name = e.path().filename().string();
+        if (name.rfind("tok", 0) == 0 && ends_with(name, ".bin")) files.push_back(e.path().string());
+      }
+    }
+  }
+  std::sort(files.begin(), files.end());
+  return files;
 }
 
 }  // namespace
 
-std::unique_ptr<Prepared> prepare_pretrained(const ModelRequest& request) {
+std::unique_ptr<Prepared> prepare_pretrained(const ModelRequest& request, CheckpointCache* cache) {
   const std::string& path = request.model_path;
-  if (is_directory(path)) {
+  const bool folder = is_directory(path);
+  if (folder) {
     if (!request.tokenizer.empty()) {
       throw InputError("--tokenizer is for llama2.c checkpoints; a Hugging Face folder brings its own tokenizer files");
     }
-    HfModel hf = load_hf_folder(path);
-    std::vector<int> ids = hf.tokenizer->encode(request.sentence);
-    // No text: start from the model's BOS token (GPT-2's <|endoftext|>), as generation from nothing does.
-    if (ids.empty() && hf.bos_id >= 0) ids.push_back(hf.bos_id);
-    return std::make_unique<TransformerSession>(hf.model, hf.tokenizer, std::move(ids), request.generate);
+  } else {
+    if (!is_file(path)) throw IoError("--model " + path + ": no such file or folder");
+    if (ends_with(path, ".gguf")) {
+      throw InputError("--model " + path + ": GGUF files (llama.cpp, usually quantized) are not supported; " +
+                       "give a Hugging Face folder with model.safetensors or a llama2.c .bin");
+    }
+    if (ends_with(path, ".safetensors") || ends_with(path, "config.json")) {
+      throw InputError("--model " + path + ": give the Hugging Face folder that holds config.json, the safetensors " +
+                       "weights and the tokenizer files, not a file inside it");
+    }
   }
-  if (!is_file(path)) throw IoError("--model " + path + ": no such file or folder");
-  if (ends_with(path, ".gguf")) {
-    throw InputError("--model " + path + ": GGUF files (llama.cpp, usually quantized) are not supported; " +
-                     "give a Hugging Face folder with model.safetensors or a llama2.c .bin");
-  }
-  if (ends_with(path, ".safetensors") || ends_with(path, "config.json")) {
-    throw InputError("--model " + path + ": give the Hugging Face folder that holds config.json, the safetensors " +
-                     "weights and the tokenizer files, not a file inside it");
-  }
-  return prepare_llama2c(request);
+  const auto load = [&] { return folder ? load_hf_files(path) : load_llama2c_files(request); };
+  const LoadedCheckpoint c =
+      cache ? cache->get(path + '\n' + request.tokenizer, checkpoint_files(request, folder), load) : load();
+  std::vector<int> ids = c.tokenizer->encode(request.sentence);
+  // No text: a Hugging Face model starts from its BOS token (GPT-2's <|endoftext|>), as
+  // generation from nothing does; llama2.c's encoder already gives BOS alone (run.c's encode of "").
+  if (ids.empty() && c.bos_id >= 0) ids.push_back(c.bos_id);
+  return std::make_unique<TransformerSession>(c.model, c.tokenizer, std::move(ids), request.generate);
 }
 
 }  // namespace hs
