@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "app/gui/draw_util.h"
 #include "app/gui/labels.h"
@@ -19,6 +20,19 @@ float widest_label(const std::vector<std::string>* labels, ImFont* font, float s
 }
 
 }  // namespace
+
+HeatmapSpec heatmap_spec(std::string key, uint64_t version, const Map& map, const ScaleRange& range, Colormap colormap,
+                         int layer, int head) {
+  HeatmapSpec spec;
+  spec.key = std::move(key);
+  spec.version = version;
+  spec.map = &map;
+  spec.range = range;
+  spec.colormap = colormap;
+  spec.layer = layer;
+  spec.head = head;
+  return spec;
+}
 
 HeatmapLayout layout_heatmap(const HeatmapSpec& spec, ImVec2 size, ImFont* font, float font_size) {
   HeatmapLayout L;

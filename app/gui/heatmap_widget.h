@@ -40,6 +40,11 @@ struct HeatmapLayout {
   int label_chars = 12;    // labels abbreviated to this many code points
 };
 
+// What every heatmap states: its key, the data and its version, the scale and colours, and which
+// layer and head it shows (-1: none). Callers add labels, highlights and selection.
+HeatmapSpec heatmap_spec(std::string key, uint64_t version, const Map& map, const ScaleRange& range, Colormap colormap,
+                         int layer = -1, int head = -1);
+
 HeatmapLayout layout_heatmap(const HeatmapSpec& spec, ImVec2 size, ImFont* font, float font_size);
 
 // Draws the heatmap in a box of `size` at the cursor and advances the cursor past it.

@@ -28,14 +28,9 @@ void draw_average(AppState& state, const UiContext& ui) {
   const ImVec2 origin = ImGui::GetCursorScreenPos();
 
   ImGui::TextUnformatted("average of all heads");
-  HeatmapSpec avg;
-  avg.key = format("average L%d", layer);
-  avg.version = d.generation;
-  avg.map = &d.average[size_t(layer)];
-  avg.range = range;
-  avg.colormap = state.scale.colormap;
+  HeatmapSpec avg =
+      heatmap_spec(format("average L%d", layer), d.generation, d.average[size_t(layer)], range, state.scale.colormap, layer);
   avg.row_labels = avg.col_labels = &d.map_labels;
-  avg.layer = layer;
   avg.label_font_max = f * 0.85f;
   draw_heatmap(ui, avg, ImVec2(left_w - gap, avail.y - title_h));
 
@@ -46,13 +41,8 @@ void draw_average(AppState& state, const UiContext& ui) {
     ImGui::SetCursorScreenPos(tile);
     ImGui::TextUnformatted(head_name(layer, h, d.run.n_layers()).c_str());
     ImGui::SetCursorScreenPos(ImVec2(tile.x, tile.y + title_h));
-    HeatmapSpec spec;
-    spec.key = format("average-heads L%d h%d", layer, h);
-    spec.version = d.generation;
-    spec.map = &d.run.attention[size_t(layer)][size_t(h)];
-    spec.range = range;
-    spec.colormap = state.scale.colormap;
-    spec.layer = layer, spec.head = h;
+    const HeatmapSpec spec = heatmap_spec(format("average-heads L%d h%d", layer, h), d.generation,
+                                          d.run.attention[size_t(layer)][size_t(h)], range, state.scale.colormap, layer, h);
     const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(g.tile_w - gap, g.tile_h - gap - title_h));
     if (hit.clicked && !control_locked(state, "panel")) {
       state.head = h;

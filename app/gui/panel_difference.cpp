@@ -81,14 +81,8 @@ void side_by_side(const AppState& state, const UiContext& ui, int a, int b, ImVe
     if (i > 0) ImGui::SameLine();
     ImGui::BeginGroup();
     ImGui::TextUnformatted(parts[i].title.c_str());
-    HeatmapSpec spec;
-    spec.key = parts[i].key;
-    spec.version = version;
-    spec.map = parts[i].map;
-    spec.range = parts[i].range;
-    spec.colormap = parts[i].colours;
+    HeatmapSpec spec = heatmap_spec(parts[i].key, version, *parts[i].map, parts[i].range, parts[i].colours, layer, parts[i].head);
     spec.row_labels = spec.col_labels = &d.map_labels;
-    spec.layer = layer, spec.head = parts[i].head;
     spec.label_font_max = ImGui::GetFontSize() * 0.85f;
     const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(w, size.y - ImGui::GetFontSize() * 1.5f));
     if (hit.hovered && hit.row >= 0)
@@ -126,14 +120,9 @@ void draw_difference(AppState& state, const UiContext& ui) {
   // The matrix as a small heatmap with its own scale (0 .. largest difference).
   std::vector<std::string> names;
   for (int h = 0; h < heads; ++h) names.push_back(format("h%d", h));
-  HeatmapSpec spec;
-  spec.key = "difference matrix";
-  spec.version = d.generation * 1024 + uint64_t(layer);
-  spec.map = &diff;
-  spec.range = scale_range(ScaleSettings{}, diff_max);
-  spec.colormap = kDifferenceColours;
+  HeatmapSpec spec = heatmap_spec("difference matrix", d.generation * 1024 + uint64_t(layer), diff,
+                                  scale_range(ScaleSettings{}, diff_max), kDifferenceColours, layer);
   spec.row_labels = spec.col_labels = &names;
-  spec.layer = layer;
   ImGui::BeginGroup();
   const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(std::min(top_h, avail.x - table_w - f * 6), top_h));
   ImGui::EndGroup();

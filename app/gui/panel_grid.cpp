@@ -73,14 +73,9 @@ void draw_layer_grid(AppState& state, const UiContext& ui, ImVec2 area, const Sc
     if (h == state.head) ImGui::TextColored(ImVec4(1.0f, 0.77f, 0.25f, 1.0f), "%s", title.c_str());
     else ImGui::TextUnformatted(title.c_str());
     ImGui::SetCursorScreenPos(ImVec2(tile.x, tile.y + title_h));
-    HeatmapSpec spec;
-    spec.key = format("%s L%d h%d", prefix, layer, h);
-    spec.version = d.generation;
-    spec.map = &d.run.attention[size_t(layer)][size_t(h)];
-    spec.range = range;
-    spec.colormap = state.scale.colormap;
+    HeatmapSpec spec = heatmap_spec(format("%s L%d h%d", prefix, layer, h), d.generation,
+                                    d.run.attention[size_t(layer)][size_t(h)], range, state.scale.colormap, layer, h);
     spec.row_labels = spec.col_labels = &d.map_labels;
-    spec.layer = layer, spec.head = h;
     spec.selected = h == state.head;
     spec.first_generated = map_index(d, first_generated(d.run));
     spec.label_font_max = f * 0.85f;
@@ -203,13 +198,8 @@ void draw_all_layers(AppState& state, const UiContext& ui, ImVec2 area) {
     dl->AddText(ImVec2(origin.x, origin.y + top + l * side + side * 0.5f - f * 0.5f), dim_text_colour(), format("L%d", l).c_str());
     for (int h = 0; h < heads; ++h) {
       ImGui::SetCursorScreenPos(ImVec2(origin.x + left + h * side, origin.y + top + l * side));
-      HeatmapSpec spec;
-      spec.key = format("overview L%d h%d", l, h);
-      spec.version = d.generation;
-      spec.map = &d.run.attention[size_t(l)][size_t(h)];
-      spec.range = range;
-      spec.colormap = state.scale.colormap;
-      spec.layer = l, spec.head = h;
+      HeatmapSpec spec = heatmap_spec(format("overview L%d h%d", l, h), d.generation, d.run.attention[size_t(l)][size_t(h)],
+                                      range, state.scale.colormap, l, h);
       spec.selected = l == state.layer && h == state.head;
       const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(side - 3, side - 3));
       if (hit.hovered) cell_tooltip(d, l, h, hit);

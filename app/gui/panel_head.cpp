@@ -102,14 +102,9 @@ void draw_head(AppState& state, const UiContext& ui) {
   const ScaleRange range = scale_range(state.scale, head_max);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float bar_w = colour_bar_width();
-  HeatmapSpec spec;
-  spec.key = "head view";
-  spec.version = d.generation * 4096 + uint64_t(layer) * 64 + uint64_t(head);
-  spec.map = &map;
-  spec.range = range;
-  spec.colormap = state.scale.colormap;
+  HeatmapSpec spec = heatmap_spec("head view", d.generation * 4096 + uint64_t(layer) * 64 + uint64_t(head), map, range,
+                                  state.scale.colormap, layer, head);
   spec.row_labels = spec.col_labels = &d.map_labels;
-  spec.layer = layer, spec.head = head;
   spec.highlight_row = state.query.queries.size() == 1 ? map_index(d, state.query.queries[0]) : -1;
   spec.first_generated = map_index(d, first_generated(d.run));
   const ImVec2 start = ImGui::GetCursorScreenPos();
