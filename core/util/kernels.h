@@ -10,7 +10,8 @@ namespace hs {
 // C = alpha * A op(B), or C += alpha * A op(B) with `accumulate`. Row-major, with leading
 // dimensions (distance between rows): A [M, K] (lda), C [M, N] (ldc),
 // B [K, N] (ldb) or, with `b_transposed`, B [N, K] (ldb) so that op(B) = B^T.
-// `threads` (> 1) splits the columns of C between threads. No aliasing between C and A or B.
+// `threads` (> 1) splits the columns of C between up to that many threads, each given at least
+// 2^21 multiply-adds (a smaller product runs on the caller's thread). No aliasing between C and A or B.
 void sgemm(int M, int N, int K, float alpha, const float* A, int64_t lda, const float* B, int64_t ldb,
            bool b_transposed, float* C, int64_t ldc, bool accumulate = false, int threads = 1);
 
