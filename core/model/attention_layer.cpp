@@ -19,7 +19,6 @@ namespace {
 // the key columns some row in it can see, so a causal map costs about half of a full one.
 constexpr int kRowBlock = 128;
 
-
 bool has_mask(const AttentionConfig& c) { return c.causal || c.window >= 0; }
 
 // Head h's columns in q, k, v and concat (key/value head g = h / group), and its score scale.
@@ -148,10 +147,8 @@ void attend_all_heads(const float* q, int64_t ldq, const float* k, int64_t ldk, 
                       int64_t ldc) {
   announce_projection(observer, TensorKind::queries, layer, q, T, c.n_heads * c.head_width(), ldq);
   announce_projection(observer, TensorKind::keys, layer, k, T, c.kv_heads() * c.head_width(), ldk);
-  // A thread is started per call: below 2^21 multiply-adds per thread (scores and context of
-  // every head: 2 T^2 dh each) starting it costs more than it saves, as on stories260K.
-  const int64_t work = 2 * int64_t(T) * T * c.head_width() * c.n_heads;
-  threads = int(std::min<int64_t>(resolve_threads(threads), std::max<int64_t>(1, work >> 21)));
+  // Scores and context of every head: 2 T^2 dh multiply-adds each (stories260K's stay on one thread).
+  threads = threads_for_work(threads, 2 * int64_t(T) * T * c.head_width() * c.n_heads);
   parallel_for(c.n_heads, threads, [&](int h) {
     if (can_stream(observer, layer, h)) stream_one_head(q, ldq, k, ldk, v, ldv, T, c, h, layer, observer, concat, ldc);
     else attend_one_head(q, ldq, k, ldk, v, ldv, T, c, h, layer, observer, concat, ldc);

@@ -456,12 +456,10 @@ void sgemm(int M, int N, int K, float alpha, const float* A, int64_t lda, const 
 #endif
   const bool micro = kern.packed != nullptr;
   const int NR = kern.NR;
-  // Split the columns of C into one contiguous, NR-aligned range per thread. Each thread is
-  // started for this call, so one gets at least 2^21 multiply-adds (about 50 us of work, the
-  // order of starting it): stories260K's products are single-threaded, GPT-2's are split.
+  // Split the columns of C into one contiguous, NR-aligned range per thread, with no more threads
+  // than the work is worth: stories260K's products stay on one, GPT-2's are split.
   const int align = micro ? NR : 16;
-  const int64_t by_work = std::max<int64_t>(1, int64_t(M) * N * K >> 21);
-  const int chunks = int(std::max<int64_t>(1, std::min<int64_t>({resolve_threads(threads), (N + align - 1) / align, by_work})));
+  const int chunks = std::max(1, std::min(threads_for_work(threads, int64_t(M) * N * K), (N + align - 1) / align));
   const int per = ((N + align - 1) / align + chunks - 1) / chunks * align;
   auto run = [&](int t) {
     const int n0 = std::min(N, t * per), n1 = std::min(N, n0 + per);

@@ -15,6 +15,10 @@ int resolve_threads(int requested) {
   return hw == 0 ? 1 : static_cast<int>(hw);
 }
 
+int threads_for_work(int requested, int64_t multiply_adds) {
+  return int(std::min<int64_t>(resolve_threads(requested), std::max<int64_t>(1, multiply_adds >> 21)));
+}
+
 void parallel_for(int count, int threads, const std::function<void(int)>& body) {
   const int workers = std::min(resolve_threads(threads), count);
   if (workers <= 1) {

@@ -2,12 +2,17 @@
 // A minimal parallel-for over independent work items (heads, sweep points): items are
 // handed out from an atomic counter to at most `threads` std::threads. The first exception
 // thrown by any item is rethrown on the calling thread after all workers finish.
+#include <cstdint>
 #include <functional>
 
 namespace hs {
 
 // Threads to use when the caller asked for `requested` (<= 0 means all cores).
 int resolve_threads(int requested);
+
+// Threads worth starting for `multiply_adds` of work, at most resolve_threads(requested): each
+// thread is started per call, so one gets at least 2^21 (about 50 us, the order of starting it).
+int threads_for_work(int requested, int64_t multiply_adds);
 
 void parallel_for(int count, int threads, const std::function<void(int)>& body);
 
