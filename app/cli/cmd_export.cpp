@@ -7,7 +7,7 @@
 #include "app/cli/commands.h"
 #include "app/common/model_flags.h"
 #include "core/model/model_request.h"
-#include "core/render/export.h"
+#include "core/export/export.h"
 #include "core/render/figure.h"
 #include "core/util/errors.h"
 

@@ -11,7 +11,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/text_report.h"
 #include "app/common/model_flags.h"
-#include "core/io/maps_json.h"
+#include "core/export/maps_json.h"
 #include "core/util/atomic_file.h"
 #include "core/util/errors.h"
 

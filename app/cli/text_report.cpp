@@ -5,7 +5,7 @@
 #include <string>
 
 #include "core/analysis/head_stats.h"
-#include "core/text/utf8.h"
+#include "core/util/utf8.h"
 #include "core/util/errors.h"
 
 namespace hs::cli {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/model/model_request.h"
-#include "core/io/lesson_file.h"
+#include "core/session/lesson_file.h"
 #include "core/render/colormap.h"
 
 namespace hs::gui {

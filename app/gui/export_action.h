@@ -1,5 +1,5 @@
 #pragma once
-// What "Export..." and "Copy data" do with the current view (core/render/export.h does the
+// What "Export..." and "Copy data" do with the current view (core/export/export.h does the
 // drawing and the files). Run by the main loop outside any ImGui window: errors are caught
 // there and go to the status line.
 #include <string>
@@ -7,7 +7,7 @@
 #include "app/gui/app_state.h"
 #include "app/gui/derived.h"
 #include "app/gui/ui_context.h"
-#include "core/render/export.h"
+#include "core/export/export.h"
 
 namespace hs::gui {
 

@@ -1,12 +1,12 @@
 #pragma once
-// AppState <-> session file (core/io/session_file.h), and what happens to a file dropped on the
+// AppState <-> session file (core/session/session_file.h), and what happens to a file dropped on the
 // window or named on the command line: a .json opens as a session, anything else (a file or a
 // Hugging Face folder) as a model checkpoint, as --model does.
 #include <string>
 
 #include "app/gui/app_state.h"
 #include "app/gui/ui_context.h"
-#include "core/io/session_file.h"
+#include "core/session/session_file.h"
 
 namespace hs::gui {
 

@@ -10,7 +10,7 @@
 
 #include "app/gui/color_scale.h"
 #include "app/gui/derived.h"
-#include "core/io/lesson_file.h"
+#include "core/session/lesson_file.h"
 #include "core/render/colormap.h"
 
 namespace hs::gui {

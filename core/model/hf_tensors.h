@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/io/safetensors.h"
+#include "core/formats/safetensors.h"
 
 namespace hs {
 

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "core/io/mapped_file.h"
+#include "core/formats/mapped_file.h"
 #include "core/model/attention_config.h"
 #include "core/util/errors.h"
 

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <vector>
 
-#include "core/io/safetensors.h"
+#include "core/formats/safetensors.h"
 #include "core/util/errors.h"
 
 namespace hs {

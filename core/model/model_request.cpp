@@ -1,6 +1,6 @@
 #include "core/model/model_request.h"
 
-#include "core/io/npy.h"
+#include "core/formats/npy.h"
 #include "core/model/attention_layer.h"
 #include "core/model/attention_weights.h"
 #include "core/model/embedding.h"

@@ -8,7 +8,7 @@
 #include <cmath>
 
 #include "core/render/canvas.h"
-#include "core/text/utf8.h"
+#include "core/util/utf8.h"
 #include "core/util/errors.h"
 
 namespace hs {

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "core/text/utf8.h"
+#include "core/util/utf8.h"
 
 namespace hs {
 

@@ -3,7 +3,7 @@
 #include <climits>
 #include <cstdio>
 
-#include "core/text/utf8.h"
+#include "core/util/utf8.h"
 #include "core/util/errors.h"
 
 namespace hs {

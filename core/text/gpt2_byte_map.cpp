@@ -6,7 +6,7 @@
 #include <array>
 #include <unordered_map>
 
-#include "core/text/utf8.h"
+#include "core/util/utf8.h"
 #include "core/util/errors.h"
 
 namespace hs {

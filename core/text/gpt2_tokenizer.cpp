@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/io/mapped_file.h"
+#include "core/formats/mapped_file.h"
 #include "core/util/errors.h"
 
 namespace hs {

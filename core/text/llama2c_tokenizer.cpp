@@ -6,7 +6,7 @@
 #include <cstring>
 #include <queue>
 
-#include "core/io/mapped_file.h"
+#include "core/formats/mapped_file.h"
 #include "core/util/errors.h"
 
 namespace hs {

@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "core/text/utf8.h"
+#include "core/util/utf8.h"
 
 namespace hs {
 

@@ -5,7 +5,7 @@
 
 #include <memory>
 
-#include "core/text/utf8.h"
+#include "core/util/utf8.h"
 #include "core/util/errors.h"
 
 namespace hs {

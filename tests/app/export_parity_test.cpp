@@ -1,5 +1,5 @@
 // The app's "Export..." writes the same bytes as `headscope-cli export` with the same settings
-// (issue 4): both go through core/render/export.h, and this checks the app builds the same
+// (issue 4): both go through core/export/export.h, and this checks the app builds the same
 // ExportSpec and request as the CLI's flags for every exportable view and several formats.
 #include <gtest/gtest.h>
 

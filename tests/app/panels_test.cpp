@@ -9,7 +9,7 @@
 #include "app/gui/model_rules.h"
 #include "app/gui/panels.h"
 #include "app/gui/theme.h"
-#include "core/render/export.h"
+#include "core/export/export.h"
 #include "core/util/errors.h"
 
 namespace {

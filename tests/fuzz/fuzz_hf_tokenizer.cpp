@@ -7,7 +7,7 @@
 
 #include "core/text/gpt2_tokenizer.h"
 #include "core/text/tokenizer_json.h"
-#include "core/text/utf8.h"
+#include "core/util/utf8.h"
 #include "core/util/errors.h"
 #include "fuzz_temp_file.h"
 

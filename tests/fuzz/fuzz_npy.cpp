@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string>
 
-#include "core/io/npy.h"
+#include "core/formats/npy.h"
 #include "core/util/errors.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <string>
 
-#include "core/io/safetensors.h"
+#include "core/formats/safetensors.h"
 #include "core/util/errors.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -5,9 +5,9 @@
 #include <cstdint>
 #include <string>
 
-#include "core/io/json_text.h"
+#include "core/formats/json_text.h"
 #include "core/model/synthetic_model.h"
-#include "core/text/utf8.h"
+#include "core/util/utf8.h"
 #include "core/text/word_tokenizer.h"
 #include "core/util/errors.h"
 

@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <string>
 
-#include "core/io/lesson_file.h"
-#include "core/io/session_file.h"
+#include "core/session/lesson_file.h"
+#include "core/session/session_file.h"
 #include "core/util/errors.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "core/io/lesson_file.h"
+#include "core/session/lesson_file.h"
 #include "core/model/model_request.h"
 #include "core/render/colormap.h"
 #include "screenshot_util.h"

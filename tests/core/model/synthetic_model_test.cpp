@@ -7,8 +7,8 @@
 #include <unistd.h>
 
 #include "core/analysis/head_stats.h"
-#include "core/io/npy.h"
-#include "core/io/safetensors.h"
+#include "core/formats/npy.h"
+#include "core/formats/safetensors.h"
 #include "core/model/embedding.h"
 #include "core/model/model_request.h"
 #include "core/model/synthetic_model.h"

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <map>
 
-#include "core/io/safetensors.h"
+#include "core/formats/safetensors.h"
 #include "core/model/hf_folder.h"
 #include "core/model/model_request.h"
 #include "core/util/errors.h"

@@ -3,8 +3,8 @@
 
 #include <gtest/gtest.h>
 
-#include "core/io/csv.h"
-#include "core/text/utf8.h"
+#include "core/formats/csv.h"
+#include "core/util/utf8.h"
 
 namespace hs {
 namespace {

@@ -1,5 +1,3 @@
-# core/render: colour rule, figure pieces, figures decoded back (cairo reads the PNGs), data files.
+# core/render: colour rule and figure pieces (cairo reads the PNGs back).
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/colour_scale_test.cpp)
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/figure_parts_test.cpp PkgConfig::CAIRO)
-headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/export_figure_test.cpp PkgConfig::CAIRO)
-headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/export_data_test.cpp)

@@ -4,7 +4,7 @@
 
 #include <filesystem>
 
-#include "core/io/lesson_file.h"
+#include "core/session/lesson_file.h"
 #include "core/model/model_request.h"
 #include "core/util/errors.h"
 

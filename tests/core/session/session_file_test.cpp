@@ -6,7 +6,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "core/io/session_file.h"
+#include "core/session/session_file.h"
 #include "core/util/errors.h"
 
 namespace hs {

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "core/text/utf8.h"
+#include "core/util/utf8.h"
 #include "core/text/word_tokenizer.h"
 #include "core/util/errors.h"
 

@@ -1,3 +1,5 @@
+# core/util: UTF-8 repair and measuring.
+headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/utf8_test.cpp)
 # core/util: the engine's kernels, once per instruction set the machine has (HEADSCOPE_KERNELS
 # caps the choice; a cap above what the CPU has falls back to what it has).
 add_executable(kernels_test ${CMAKE_CURRENT_LIST_DIR}/kernels_test.cpp)

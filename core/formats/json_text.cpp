@@ -1,9 +1,9 @@
-#include "core/io/json_text.h"
+#include "core/formats/json_text.h"
 
 #include <cmath>
 #include <cstdio>
 
-#include "core/text/utf8.h"
+#include "core/util/utf8.h"
 
 namespace hs {
 

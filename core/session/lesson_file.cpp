@@ -1,4 +1,4 @@
-#include "core/io/lesson_file.h"
+#include "core/session/lesson_file.h"
 
 #include <algorithm>
 #include <nlohmann/json.hpp>

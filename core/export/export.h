@@ -3,7 +3,7 @@
 // extension picks the format:
 //   .png .svg .pdf   the figure of the view (core/render/*_figure.h), drawn by cairo; SVG and
 //                    PDF keep text as text and cells as rectangles
-//   .npy .csv        the view's numbers (core/io/export_data.h lists the shapes)
+//   .npy .csv        the view's numbers (core/export/export_data.h lists the shapes)
 //   .json            the object `headscope-cli maps` writes (every view)
 // Files are written atomically: a failure never leaves a partial file. Needs no display.
 #include <string>

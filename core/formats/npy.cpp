@@ -1,4 +1,4 @@
-#include "core/io/npy.h"
+#include "core/formats/npy.h"
 
 #include <cstring>
 

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "core/text/utf8.h"
+#include "core/util/utf8.h"
 
 namespace hs {
 namespace {

@@ -1,4 +1,4 @@
-#include "core/io/safetensors.h"
+#include "core/formats/safetensors.h"
 
 #include <algorithm>
 #include <cstring>

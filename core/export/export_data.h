@@ -6,7 +6,7 @@
 //                                                             by an empty line
 //   difference:          .npy [H, H]                         .csv head\head table
 //   sweep:               .npy [n_counts, 7] columns as the CSV header
-// The .json of every view is the object `headscope-cli maps` writes (core/io/maps_json.h).
+// The .json of every view is the object `headscope-cli maps` writes (core/export/maps_json.h).
 #include <string>
 #include <vector>
 

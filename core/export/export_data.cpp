@@ -1,11 +1,11 @@
-#include "core/io/export_data.h"
+#include "core/export/export_data.h"
 
 #include <cstdio>
 #include <sstream>
 
 #include "core/analysis/head_stats.h"
-#include "core/io/csv.h"
-#include "core/io/npy.h"
+#include "core/formats/csv.h"
+#include "core/formats/npy.h"
 #include "core/util/errors.h"
 
 namespace hs {

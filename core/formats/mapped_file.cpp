@@ -1,4 +1,4 @@
-#include "core/io/mapped_file.h"
+#include "core/formats/mapped_file.h"
 
 #include <cerrno>
 #include <cstring>

@@ -1,7 +1,7 @@
-#include "core/io/maps_json.h"
+#include "core/export/maps_json.h"
 
 #include "core/analysis/head_stats.h"
-#include "core/io/json_text.h"
+#include "core/formats/json_text.h"
 
 namespace hs {
 namespace {

@@ -12,7 +12,7 @@
 #include "core/model/synthetic_model.h"
 #include "core/render/colour_scale.h"
 #include "core/render/difference_figure.h"
-#include "core/render/export.h"
+#include "core/export/export.h"
 #include "core/render/figure.h"
 #include "core/render/heatmap_figure.h"
 #include "core/analysis/head_stats.h"

@@ -1,4 +1,4 @@
-#include "core/io/session_file.h"
+#include "core/session/session_file.h"
 
 #include <algorithm>
 #include <nlohmann/json.hpp>

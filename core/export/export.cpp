@@ -1,4 +1,4 @@
-#include "core/render/export.h"
+#include "core/export/export.h"
 
 #include <algorithm>
 #include <cctype>
@@ -6,8 +6,8 @@
 #include <sstream>
 #include <system_error>
 
-#include "core/io/export_data.h"
-#include "core/io/maps_json.h"
+#include "core/export/export_data.h"
+#include "core/export/maps_json.h"
 #include "core/render/difference_figure.h"
 #include "core/render/figure.h"
 #include "core/render/heatmap_figure.h"

@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include <vector>
 
-#include "core/io/safetensors.h"
+#include "core/formats/safetensors.h"
 #include "core/util/errors.h"
 
 namespace hs {

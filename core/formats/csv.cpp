@@ -1,4 +1,4 @@
-#include "core/io/csv.h"
+#include "core/formats/csv.h"
 
 #include <cassert>
 #include <cstdio>

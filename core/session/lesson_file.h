@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "core/io/session_file.h"
+#include "core/session/session_file.h"
 
 namespace hs {
 

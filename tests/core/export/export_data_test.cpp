@@ -7,10 +7,10 @@
 #include <sstream>
 
 #include "core/analysis/head_stats.h"
-#include "core/io/export_data.h"
-#include "core/io/npy.h"
+#include "core/export/export_data.h"
+#include "core/formats/npy.h"
 #include "core/model/synthetic_model.h"
-#include "core/render/export.h"
+#include "core/export/export.h"
 #include "core/util/atomic_file.h"
 #include "core/util/errors.h"
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "core/io/mapped_file.h"
+#include "core/formats/mapped_file.h"
 #include "core/util/tensor.h"
 
 namespace hs {

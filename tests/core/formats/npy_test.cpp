@@ -8,7 +8,7 @@
 #include <unistd.h>
 #include <vector>
 
-#include "core/io/npy.h"
+#include "core/formats/npy.h"
 #include "core/util/errors.h"
 
 namespace hs {
