@@ -6,7 +6,8 @@
 
 #include "app/cli/commands.h"
 #include "app/common/model_flags.h"
-#include "core/model/model_request.h"
+#include "core/analysis/run_analysis.h"
+#include "core/analysis/sweep_analysis.h"
 #include "core/export/export.h"
 #include "core/render/figure.h"
 #include "core/util/errors.h"
@@ -21,6 +22,9 @@ struct ExportOptions {
   std::string format = "png";
   std::string view = "heatmap";
   std::string colormap = "viridis";
+  std::string colour_scale = "linear";
+  bool ignore_first_key = false;
+  bool whole_maps = false;
   std::string size;
   int layer = 0;
   int head = -1;
@@ -63,18 +67,29 @@ int run_export(const ExportOptions& o) {
     throw InputError("head (" + std::to_string(o.head) + ") must be 0 or more; leave --head out for all heads");
   }
   spec.view = parse_export_view(o.view);
-  spec.colormap = parse_colormap(o.colormap);
+  spec.colours.colormap = parse_colormap(o.colormap);
+  spec.colours.mode = parse_scale_mode(o.colour_scale);
+  spec.colours.ignore_first_key = o.ignore_first_key;
   if (o.dpi < 0) throw InputError("--dpi (" + std::to_string(o.dpi) + ") must be greater than 0");
   spec.scale = o.dpi != 0 ? o.dpi / (72.0 * kPngPixelsPerPoint) : o.scale;
   parse_size(o.size, spec);
   if (!o.out.empty()) export_format_of(o.out);  // a bad extension fails before the model runs
 
-  const AttentionRun run = run_request(model_request(o.model));
+  AnalysisOptions options;
+  options.spectrum = false;  // no figure shows singular values
+  options.maps = o.whole_maps ? MapMode::whole : MapMode::automatic;
+  options.check_plan = [](const MapPlan& plan) {
+    // Every export holds whole maps: refuse what the long-input rule would not keep, before running.
+    if (plan.display_size == 0) return;
+    throw InputError("export writes whole T x T maps, and this input is in long-input mode (" + plan.reason +
+                     "); add --whole-maps to export whole maps anyway, or shorten the input");
+  };
+  const std::shared_ptr<const RunAnalysis> analysis = analyse(model_request(o.model), options);
   if (!o.out.empty()) {
-    export_view(run, spec);
+    export_view(*analysis, nullptr, spec);
     return 0;
   }
-  const std::vector<std::string> written = export_all(run, o.out_dir, spec, o.format);
+  const std::vector<std::string> written = export_all(*analysis, nullptr, o.out_dir, spec, o.format);
   for (const std::string& path : written) std::cout << path << "\n";
   return 0;
 }
@@ -96,6 +111,14 @@ Command add_export_command(CLI::App& app) {
   sub->add_option("--view", o->view, "heatmap, difference (head-difference table) or sweep (head-count plot)")
       ->capture_default_str();
   sub->add_option("--colormap", o->colormap, "viridis, magma, gray, cividis or rdbu")->capture_default_str();
+  sub->add_option("--color-scale", o->colour_scale,
+                  "Heatmap colours: linear, log (three decades below the largest weight) or row (each row's share "
+                  "of its largest weight), as the app's scale menu")
+      ->capture_default_str();
+  sub->add_flag("--ignore-first-key", o->ignore_first_key,
+                "Leave key 0 out of the colour range (the first token often takes most of the weight)");
+  sub->add_flag("--whole-maps", o->whole_maps,
+                "Export whole T x T maps even past the long-input rule (2048 tokens or 1 GiB of maps)");
   CLI::Option* scale = sub->add_option("--scale", o->scale, "Figure size multiplier (PNG: 144 dpi at 1, 288 dpi at 2)")
                            ->capture_default_str();
   sub->add_option("--dpi", o->dpi, "PNG resolution in dots per inch (sets --scale to DPI / 144)")->excludes(scale);

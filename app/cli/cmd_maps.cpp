@@ -5,12 +5,15 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <cstdio>
 #include <optional>
 #include <vector>
 
 #include "app/cli/commands.h"
 #include "app/cli/text_report.h"
 #include "app/common/model_flags.h"
+#include "core/analysis/long_input.h"
+#include "core/analysis/run_analysis.h"
 #include "core/export/maps_json.h"
 #include "core/util/atomic_file.h"
 #include "core/util/errors.h"
@@ -26,7 +29,9 @@ struct MapsOptions {
   int query = 0;
   int layer = 0;
   int display_size = 0;
+  bool whole_maps = false;
   CLI::Option* json_option = nullptr;
+  CLI::Option* display_size_option = nullptr;
   CLI::Option* repeat_option = nullptr;
   CLI::Option* threads_option = nullptr;
 };
@@ -39,6 +44,23 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+std::string gib(double bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f GiB", bytes / (1024.0 * 1024.0 * 1024.0));
+  return buf;
+}
+
+// --json needs whole maps: a run that the long-input rule would not keep whole is refused before
+// the engine runs, saying why and which flag to use.
+void refuse_long_json(const MapPlan& plan) {
+  if (plan.display_size == 0) return;
+  // JSON spends about 11 bytes per weight ("0.123456789,").
+  const double json_bytes = double(plan.tokens) * double(plan.tokens) * double(plan.maps) * 11.0;
+  throw InputError("--json writes whole T x T maps, and this input is in long-input mode (" + plan.reason +
+                   "): its JSON would take about " + gib(json_bytes) +
+                   "; add --whole-maps to write whole maps anyway, or leave out --json for the long-input report");
+}
+
 int run_maps(const MapsOptions& o) {
   if (o.json_option->count() > 0 && o.json.empty()) throw InputError("--json needs a file name, or '-' for standard output");
   if (o.repeat_option->count() > 0 && o.repeat < 1) throw InputError("--repeat (" + std::to_string(o.repeat) + ") must be 1 or more");
@@ -46,45 +68,43 @@ int run_maps(const MapsOptions& o) {
   if (o.threads_option->count() > 0 && o.threads < 1) {
     throw InputError("--threads (" + std::to_string(o.threads) + ") must be 1 or more (omit it to use all cores)");
   }
-  if (o.display_size < 0) throw InputError("--display-size (" + std::to_string(o.display_size) + ") must be 1 or more");
-  if (o.display_size > 0 && !o.json.empty()) {
+  const bool display_given = o.display_size_option->count() > 0;
+  if (display_given && (o.display_size < 1 || o.display_size > kMaxDisplaySize)) {
+    throw InputError("--display-size (" + std::to_string(o.display_size) + ") must be from 1 to " +
+                     std::to_string(kMaxDisplaySize) + " cells per side");
+  }
+  if (display_given && o.whole_maps) throw InputError("give either --display-size (long-input mode) or --whole-maps, not both");
+  if (display_given && !o.json.empty()) {
     throw InputError("--json writes whole [T, T] maps; it does not combine with --display-size (long-input mode)");
   }
-  const ModelRequest request = model_request(o.model);
-  const std::unique_ptr<Prepared> prepared = prepare(request);
-  RunOptions run_options;
-  run_options.threads = o.threads;
-  run_options.display_size = o.display_size;
+  AnalysisOptions options;
+  options.threads = o.threads;
+  options.spectrum = false;  // neither the JSON nor the report shows singular values
+  options.repeat = std::max(1, o.repeat);
+  options.maps = display_given ? MapMode::long_input : o.whole_maps ? MapMode::whole : MapMode::automatic;
+  options.display_size = display_given ? o.display_size : 0;
+  if (!o.json.empty()) options.check_plan = refuse_long_json;
+  const std::shared_ptr<const RunAnalysis> analysis = analyse(model_request(o.model), options);
+  const AttentionRun& run = analysis->run;
 
-  AttentionRun run;
   MapsJsonExtras extras;
   if (o.repeat > 0) {
-    std::vector<double> ms;
-    for (int i = 0; i < o.repeat; ++i) {
-      const auto t0 = std::chrono::steady_clock::now();
-      run = prepared->run(run_options);
-      const auto t1 = std::chrono::steady_clock::now();
-      ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
-    }
-    extras.compute_ms_median = median(ms);
+    extras.compute_ms_median = median(analysis->engine_ms);
     extras.repeat = o.repeat;
     extras.threads = o.threads;
-  } else {
-    run = prepared->run(run_options);
   }
-
   if (o.json.empty()) {
-    if (run.compact()) print_compact_report(std::cout, run, o.layer, o.query);
-    else print_text_report(std::cout, run, o.layer, o.query);
+    if (run.compact()) print_compact_report(std::cout, *analysis, o.layer, o.query);
+    else print_text_report(std::cout, *analysis, o.layer, o.query);
     if (extras.compute_ms_median) std::cout << "\ncompute time (median of " << o.repeat << "): " << *extras.compute_ms_median << " ms\n";
     return 0;
   }
   if (o.json == "-") {
-    write_maps_json(std::cout, run, extras);
+    write_maps_json(std::cout, *analysis, extras);
     std::cout.flush();
     if (!std::cout) throw IoError("cannot write the JSON to standard output");
   } else {
-    write_file_atomic(o.json, [&](std::ostream& out) { write_maps_json(out, run, extras); });
+    write_file_atomic(o.json, [&](std::ostream& out) { write_maps_json(out, *analysis, extras); });
   }
   return 0;
 }
@@ -100,9 +120,13 @@ Command add_maps_command(CLI::App& app) {
   options->threads_option = sub->add_option("--threads", options->threads, "Cap the engine's threads (default: all cores)");
   sub->add_option("--query", options->query, "Text report: the query token whose row to show per head")->capture_default_str();
   sub->add_option("--layer", options->layer, "Text report: the layer to show")->capture_default_str();
-  sub->add_option("--display-size", options->display_size,
-                  "Long inputs: keep no T x T map, only N x N block maxima per head, exact head numbers and exact "
-                  "rows (the report then lists each head's strongest keys for --query)");
+  options->display_size_option = sub->add_option(
+      "--display-size", options->display_size,
+      "Long-input mode: keep no T x T map, only N x N block maxima per head, exact head numbers and exact rows (the "
+      "report then lists each head's strongest keys for --query). Without it, inputs past 2048 tokens or 1 GiB of "
+      "whole maps use long-input mode by themselves, as the app does");
+  sub->add_flag("--whole-maps", options->whole_maps,
+                "Keep whole T x T maps even past the long-input rule (still within the memory limit)");
   return [options] { return run_maps(*options); };
 }
 

@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <string>
 
-#include "core/analysis/head_stats.h"
 #include "core/util/utf8.h"
 #include "core/util/errors.h"
 
@@ -46,7 +45,8 @@ void print_model_line(std::ostream& out, const ModelInfo& c) {
 
 }  // namespace
 
-void print_text_report(std::ostream& out, const AttentionRun& run, int layer, int query) {
+void print_text_report(std::ostream& out, const RunAnalysis& analysis, int layer, int query) {
+  const AttentionRun& run = analysis.run;
   check_layer_and_query(run, layer, query);
   print_model_line(out, run.info);
 
@@ -66,7 +66,7 @@ void print_text_report(std::ostream& out, const AttentionRun& run, int layer, in
     out << "\n";
   }
 
-  const Map diff = head_difference(heads);
+  const Map& diff = analysis.difference[size_t(layer)];  // [H, H]
   out << "\nhead difference, mean |A_a - A_b| over all cells (layer " << layer << "):\n" << cell("", 8);
   for (size_t h = 0; h < heads.size(); ++h) out << cell("head " + std::to_string(h), w) << ' ';
   out << "\n";
@@ -81,13 +81,14 @@ void print_text_report(std::ostream& out, const AttentionRun& run, int layer, in
   }
 }
 
-void print_compact_report(std::ostream& out, const AttentionRun& run, int layer, int query) {
+void print_compact_report(std::ostream& out, const RunAnalysis& analysis, int layer, int query) {
+  const AttentionRun& run = analysis.run;
   check_layer_and_query(run, layer, query);
   print_model_line(out, run.info);
   const int T = run.n_tokens(), f = run.map_factor;
   const int p = run.attention.empty() || run.attention[0].empty() ? 0 : int(run.attention[0][0].rows());
-  out << "tokens: " << T << " (long-input mode: each head kept as " << p << " x " << p << " block maxima of " << f
-      << " x " << f << " cells; the numbers below are exact)\n\n";
+  out << "tokens: " << T << " (long-input mode, " << analysis.long_input_reason << ": each head kept as " << p << " x " << p
+      << " block maxima of " << f << " x " << f << " cells; the numbers below are exact)\n\n";
   const size_t top = size_t(std::min(5, T));
   out << "layer " << layer << ", where token " << query << " (" << run.tokens[size_t(query)]
       << ") looks: each head's mean row entropy (nats), largest weight, and its " << top << " strongest keys\n";

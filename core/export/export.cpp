@@ -29,11 +29,11 @@ std::string lower(std::string s) {
 
 std::string range(int n) { return n > 0 ? "0 to " + std::to_string(n - 1) : "none"; }
 
-void check_layer_head(const AttentionRun& run, const ExportSpec& spec) {
+void check_layer_head(const RunAnalysis& analysis, const ExportSpec& spec) {
+  const AttentionRun& run = analysis.run;
   if (run.compact()) {
-    throw InputError("export writes whole T x T maps, and this run of " + std::to_string(run.n_tokens()) +
-                     " tokens keeps only block maxima (long-input mode); export it from headscope-cli maps/export, "
-                     "which keep whole maps, or shorten the input");
+    throw InputError("export writes whole T x T maps, and this run keeps only block maxima (long-input mode: " +
+                     analysis.long_input_reason + "); headscope-cli export --whole-maps keeps whole maps, or shorten the input");
   }
   const int L = run.n_layers(), H = run.n_heads();
   if (L == 0 || H == 0 || run.n_tokens() == 0) throw InputError("nothing to export: the run has no attention maps");
@@ -52,28 +52,37 @@ FigureFormat figure_format(ExportFormat f) {
   return f == ExportFormat::svg ? FigureFormat::svg : f == ExportFormat::pdf ? FigureFormat::pdf : FigureFormat::png;
 }
 
-std::string figure_bytes(const AttentionRun& run, const ExportSpec& spec, ExportFormat format) {
+// The sweep to export: the caller's (not owned: the aliasing constructor with an empty owner), or
+// computed now. InputError, with the sweep's note, when it cannot run for this analysis.
+std::shared_ptr<const Sweep> sweep_for(const RunAnalysis& analysis, const Sweep* sweep) {
+  std::shared_ptr<const Sweep> s = sweep ? std::shared_ptr<const Sweep>(std::shared_ptr<const Sweep>(), sweep)
+                                         : analyse_sweep(analysis.request, analysis.run.tokens);
+  if (!s->available) throw InputError(s->note.empty() ? "the head-count sweep is not available for this run" : s->note);
+  return s;
+}
+
+std::string figure_bytes(const RunAnalysis& analysis, const Sweep* sweep, const ExportSpec& spec, ExportFormat format) {
   FigureSize size;
   size.scale = spec.scale;
   size.width = spec.width;
   size.height = spec.height;
   switch (spec.view) {
     case ExportView::heatmap:
-      return render_figure(heatmap_figure(run, spec.layer, spec.head, spec.colormap), figure_format(format), size);
+      return render_figure(heatmap_figure(analysis, spec.layer, spec.head, spec.colours), figure_format(format), size);
     case ExportView::difference:
-      return render_figure(difference_figure(run, spec.layer, spec.colormap), figure_format(format), size);
-    case ExportView::sweep: {
-      const std::vector<SweepPoint> points = sweep_of_run(run);
-      return render_figure(sweep_figure(run, points, kSweepSeeds, spec.colormap), figure_format(format), size);
-    }
+      return render_figure(difference_figure(analysis, spec.layer, spec.colours.colormap), figure_format(format), size);
+    case ExportView::sweep:
+      return render_figure(sweep_figure(analysis, *sweep_for(analysis, sweep), spec.colours.colormap), figure_format(format),
+                           size);
   }
   return {};
 }
 
-std::string data_bytes(const AttentionRun& run, const ExportSpec& spec, ExportFormat format) {
+std::string data_bytes(const RunAnalysis& analysis, const Sweep* sweep, const ExportSpec& spec, ExportFormat format) {
+  const AttentionRun& run = analysis.run;
   if (format == ExportFormat::json) {
     std::ostringstream out;
-    write_maps_json(out, run);
+    write_maps_json(out, analysis);
     return out.str();
   }
   const bool npy = format == ExportFormat::npy;
@@ -81,10 +90,10 @@ std::string data_bytes(const AttentionRun& run, const ExportSpec& spec, ExportFo
     case ExportView::heatmap:
       return npy ? attention_npy(run, spec.layer, spec.head) : attention_csv(run, spec.layer, spec.head);
     case ExportView::difference:
-      return npy ? difference_npy(run, spec.layer) : difference_csv(run, spec.layer);
+      return npy ? difference_npy(analysis, spec.layer) : difference_csv(analysis, spec.layer);
     case ExportView::sweep: {
-      const std::vector<SweepPoint> points = sweep_of_run(run);
-      return npy ? sweep_npy(points) : sweep_csv(points);
+      const std::shared_ptr<const Sweep> s = sweep_for(analysis, sweep);
+      return npy ? sweep_npy(s->points) : sweep_csv(s->points);
     }
   }
   return {};
@@ -131,19 +140,21 @@ ExportFormat export_format_of(const std::string& path) {
   throw InputError("unknown export format '" + ext + "' ('" + path + "'); expected " + kKnownExtensions);
 }
 
-std::string export_bytes(const AttentionRun& run, const ExportSpec& spec) {
+std::string export_bytes(const RunAnalysis& analysis, const Sweep* sweep, const ExportSpec& spec) {
   const ExportFormat format = export_format_of(spec.path);
-  check_layer_head(run, spec);
-  return export_format_is_figure(format) ? figure_bytes(run, spec, format) : data_bytes(run, spec, format);
+  check_layer_head(analysis, spec);
+  return export_format_is_figure(format) ? figure_bytes(analysis, sweep, spec, format)
+                                         : data_bytes(analysis, sweep, spec, format);
 }
 
-void export_view(const AttentionRun& run, const ExportSpec& spec) {
+void export_view(const RunAnalysis& analysis, const Sweep* sweep, const ExportSpec& spec) {
   if (spec.path.empty()) throw InputError("no output file: give --out FILE (or --out-dir DIR)");
-  write_file_atomic(spec.path, export_bytes(run, spec));
+  write_file_atomic(spec.path, export_bytes(analysis, sweep, spec));
 }
 
-std::vector<std::string> export_all(const AttentionRun& run, const std::string& dir, const ExportSpec& base,
-                                    const std::string& extension) {
+std::vector<std::string> export_all(const RunAnalysis& analysis, const Sweep* sweep, const std::string& dir,
+                                    const ExportSpec& base, const std::string& extension) {
+  const AttentionRun& run = analysis.run;
   std::string ext = lower(extension);
   if (!ext.empty() && ext[0] == '.') ext.erase(0, 1);
   const ExportFormat format = export_format_of("x." + ext);
@@ -157,13 +168,13 @@ std::vector<std::string> export_all(const AttentionRun& run, const std::string& 
   std::vector<std::string> written;
   auto write = [&](ExportSpec spec, const std::string& path) {
     spec.path = path;
-    export_view(run, spec);
+    export_view(analysis, sweep, spec);
     written.push_back(path);
   };
   ExportSpec spec = base;
   spec.layer = 0;
   spec.head = -1;
-  check_layer_head(run, spec);
+  check_layer_head(analysis, spec);
   if (format == ExportFormat::json) {
     write(spec, target("maps"));
   } else if (base.view == ExportView::sweep) {

@@ -3,7 +3,6 @@
 #include <cstdio>
 #include <sstream>
 
-#include "core/analysis/head_stats.h"
 #include "core/formats/csv.h"
 #include "core/formats/npy.h"
 #include "core/util/errors.h"
@@ -60,13 +59,13 @@ std::string attention_csv(const AttentionRun& run, int layer, int head) {
   return out.str();
 }
 
-std::string difference_npy(const AttentionRun& run, int layer) {
-  const Map d = head_difference(run.attention[size_t(layer)]);  // [H, H]
+std::string difference_npy(const RunAnalysis& analysis, int layer) {
+  const Map& d = analysis.difference[size_t(layer)];  // [H, H]
   return npy_bytes(d.data(), {d.rows(), d.cols()});
 }
 
-std::string difference_csv(const AttentionRun& run, int layer) {
-  const Map d = head_difference(run.attention[size_t(layer)]);  // [H, H]
+std::string difference_csv(const RunAnalysis& analysis, int layer) {
+  const Map& d = analysis.difference[size_t(layer)];  // [H, H]
   const std::vector<std::string> names = head_names(int(d.rows()));
   std::ostringstream out;
   write_matrix_csv(out, d, names, names, "head\\head");
@@ -92,21 +91,6 @@ std::string sweep_csv(const std::vector<SweepPoint>& points) {
     out << '\n';
   }
   return out.str();
-}
-
-std::vector<SweepPoint> sweep_of_run(const AttentionRun& run) {
-  if (run.info.kind != "synthetic") {
-    throw InputError("the head-count sweep needs the synthetic model (it re-runs the layer at every head count); this run is '" +
-                     run.info.kind + "' (" + run.info.name + "), whose head count is fixed");
-  }
-  SweepSpec spec;
-  spec.base.d_model = run.info.d_model;
-  spec.base.causal = run.info.causal;
-  spec.base.window = run.info.window;
-  spec.base.temperature = run.info.temperature;
-  spec.seeds.clear();
-  for (int s = 0; s < kSweepSeeds; ++s) spec.seeds.push_back(uint64_t(s));
-  return head_count_sweep(run.tokens, spec);
 }
 
 }  // namespace hs

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/analysis/head_sweep.h"
-#include "core/model/model_run.h"
+#include "core/analysis/run_analysis.h"
 
 namespace hs {
 
@@ -19,21 +19,13 @@ namespace hs {
 std::string attention_npy(const AttentionRun& run, int layer, int head);
 std::string attention_csv(const AttentionRun& run, int layer, int head);
 
-// mean |A_a - A_b| over cells, [H, H], of `layer`.
-std::string difference_npy(const AttentionRun& run, int layer);
-std::string difference_csv(const AttentionRun& run, int layer);
+// mean |A_a - A_b| over cells, [H, H], of `layer` (the analysis's).
+std::string difference_npy(const RunAnalysis& analysis, int layer);
+std::string difference_csv(const RunAnalysis& analysis, int layer);
 
 // The sweep columns: n_heads, d_head, param_count, mean_head_difference, mean_entropy,
 // mean_score_rank, mean_effective_rank.
 std::string sweep_npy(const std::vector<SweepPoint>& points);
 std::string sweep_csv(const std::vector<SweepPoint>& points);
-
-// Seeds the sweep of a run averages over.
-constexpr int kSweepSeeds = 5;
-
-// The head-count sweep of a synthetic run: same sentence (tokens), d_model, mask, window and
-// temperature, every head count dividing d_model, kSweepSeeds seeds. Throws InputError for
-// runs of other kinds (weights from a file or a pretrained model fix their head count).
-std::vector<SweepPoint> sweep_of_run(const AttentionRun& run);
 
 }  // namespace hs

@@ -1,6 +1,5 @@
 #include "core/export/maps_json.h"
 
-#include "core/analysis/head_stats.h"
 #include "core/formats/json_text.h"
 
 namespace hs {
@@ -31,7 +30,8 @@ void write_list(std::ostream& out, size_t n, F&& item) {
 
 }  // namespace
 
-void write_maps_json(std::ostream& out, const AttentionRun& run, const MapsJsonExtras& extras) {
+void write_maps_json(std::ostream& out, const RunAnalysis& analysis, const MapsJsonExtras& extras) {
+  const AttentionRun& run = analysis.run;
   out << "{\"tokens\":";
   write_list(out, run.tokens.size(), [&](size_t i) { out << json_string(run.tokens[i]); });
   if (!run.token_ids.empty()) {
@@ -53,7 +53,7 @@ void write_maps_json(std::ostream& out, const AttentionRun& run, const MapsJsonE
     write_list(out, run.attention[l].size(), [&](size_t h) { write_json_matrix(out, run.attention[l][h]); });
   });
   out << ",\n\"head_difference\":";
-  write_list(out, run.attention.size(), [&](size_t l) { write_json_matrix(out, head_difference(run.attention[l])); });
+  write_list(out, analysis.difference.size(), [&](size_t l) { write_json_matrix(out, analysis.difference[l]); });
   if (run.output.size() > 0) {
     out << ",\n\"output\":";
     write_json_matrix(out, run.output);

@@ -6,7 +6,7 @@
 #include <ostream>
 #include <string>
 
-#include "core/model/model_run.h"
+#include "core/analysis/run_analysis.h"
 
 namespace hs {
 
@@ -16,6 +16,7 @@ struct MapsJsonExtras {
   int repeat = 0;
 };
 
-void write_maps_json(std::ostream& out, const AttentionRun& run, const MapsJsonExtras& extras = {});
+// head_difference comes from the analysis (computed once, as every view reads it).
+void write_maps_json(std::ostream& out, const RunAnalysis& analysis, const MapsJsonExtras& extras = {});
 
 }  // namespace hs

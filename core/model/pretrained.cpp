@@ -3,7 +3,9 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <vector>
 
 #include "core/model/hf_folder.h"
@@ -37,10 +39,8 @@ std::string parent_dir(const std::string& path) {
 // --tokenizer, else tokenizer.bin or tok<vocab>.bin beside the checkpoint (llama2.c's names).
 std::string llama2c_tokenizer_path(const ModelRequest& request, int vocab) {
   if (!request.tokenizer.empty()) return request.tokenizer;
-  const std::string dir = parent_dir(request.model_path);
-  for (const std::string& name : std::vector<std::string>{"tokenizer.bin", "tok" + std::to_string(vocab) + ".bin"}) {
-    if (is_file(dir + "/" + name)) return dir + "/" + name;
-  }
+  const std::string found = find_llama2c_tokenizer(request.model_path, vocab);
+  if (!found.empty()) return found;
   throw InputError("--model " + request.model_path + ": a llama2.c checkpoint needs its tokenizer; give --tokenizer FILE (" +
                    "no tokenizer.bin or tok" + std::to_string(vocab) + ".bin beside the checkpoint)");
 }
@@ -81,6 +81,24 @@ std::vector<std::string> checkpoint_files(const ModelRequest& request, bool fold
 }
 
 }  // namespace
+
+std::string find_llama2c_tokenizer(const std::string& checkpoint, int vocab) {
+  if (checkpoint.empty() || !is_file(checkpoint)) return "";
+  const std::string dir = parent_dir(checkpoint);
+  if (is_file(dir + "/tokenizer.bin")) return dir + "/tokenizer.bin";
+  if (vocab <= 0) {
+    // llama2.c header: dim, hidden_dim, n_layers, n_heads, n_kv_heads, vocab_size, seq_len (int32);
+    // a negative vocab_size means an unshared classifier.
+    std::ifstream in(checkpoint, std::ios::binary);
+    int32_t header[7] = {};
+    if (!in.read(reinterpret_cast<char*>(header), sizeof header)) return "";
+    const int64_t v = header[5] < 0 ? -int64_t(header[5]) : int64_t(header[5]);
+    if (v <= 0 || v > 10'000'000) return "";
+    vocab = int(v);
+  }
+  const std::string tok = dir + "/tok" + std::to_string(vocab) + ".bin";
+  return is_file(tok) ? tok : "";
+}
 
 std::unique_ptr<Prepared> prepare_pretrained(const ModelRequest& request, CheckpointCache* cache) {
   const std::string& path = request.model_path;

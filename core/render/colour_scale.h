@@ -1,15 +1,24 @@
 #pragma once
-// The one rule that turns a map value into a colour, shared by the CPU renderer (exports) and
-// the app's GPU shader, so an exported figure matches the screen:
+// The one rule that turns a map value into a colour, shared by the app's GPU shader and the CPU
+// renderer (exports), so an exported figure equals what the window shows:
 //
-//   scale_max = max |v| over every cell of the map(s) shown together (one head: that head;
-//               the grid of a layer: all its heads, so they share one colour bar; the
-//               difference table: the [H, H] table). When that is not > 0 (all zero, NaN), 1.
-//   t = clamp(v / scale_max, 0, 1)               sequential maps (viridis, magma, gray, cividis)
-//   t = clamp(0.5 + 0.5 * v / scale_max, 0, 1)   diverging maps (rdbu): zero sits in the middle
-//   colour = colormap_lookup(cm, t)               table entry floor(t * 255 + 0.5)
+//   ColourScale (what the user chose: linear / log / per-row, "ignore first key", colormap)
+//     + the largest value of the maps shown together           -> ScaleRange
+//   ScaleRange + a value (+ its row's largest, per-row mode)   -> t in [0, 1]   (scale_unit)
+//   t                                                          -> table entry floor(t * 255 + 0.5)
 //
-// The colour bar of a figure spans [0, scale_max] (diverging: [-scale_max, scale_max]).
+//   scale_max = max |v| over every cell of the map(s) shown together (one head: that head; the
+//               grid of a layer: all its heads, so they share one colour bar; the difference
+//               table: the [H, H] table), column 0 left out with "ignore first key". When that
+//               is not > 0 (all zero, NaN), 1.
+//   linear:  t = clamp(v / scale_max, 0, 1)              sequential colormaps
+//            t = clamp(0.5 + 0.5 * v / scale_max, 0, 1)  diverging colormaps (rdbu): 0 in the middle
+//   log:     t = log(v / lo) / log(scale_max / lo), lo = scale_max * 10^-kLogDecades; v <= lo -> 0
+//   per-row: t = v / (largest v of the row; column 0 left out with "ignore first key")
+//
+// The colour bar spans [0, scale_max] (diverging: [-scale_max, scale_max]; log: [lo, scale_max];
+// per-row: [0, 1] of the row's largest).
+#include <string>
 #include <vector>
 
 #include "core/render/colormap.h"
@@ -17,10 +26,62 @@
 
 namespace hs {
 
-// max |v| over the maps, or 1 when that is not > 0.
-float colour_scale_max(const std::vector<const Map*>& maps);
+enum class ScaleMode { linear, log, row_normalised };
 
-// t in [0, 1] for a value under the rule above.
+// What the user chose; the same in the app's state, session files and ExportSpec.
+struct ColourScale {
+  ScaleMode mode = ScaleMode::linear;
+  bool ignore_first_key = false;  // the first token often swamps the scale
+  Colormap colormap = Colormap::viridis;
+
+  bool operator==(const ColourScale& o) const {
+    return mode == o.mode && ignore_first_key == o.ignore_first_key && colormap == o.colormap;
+  }
+  bool operator!=(const ColourScale& o) const { return !(*this == o); }
+};
+
+// "linear", "log", "row"; parse throws InputError listing them.
+const char* scale_mode_name(ScaleMode mode);
+ScaleMode parse_scale_mode(const std::string& name);
+
+// A ColourScale resolved against the maps shown together.
+struct ScaleRange {
+  ScaleMode mode = ScaleMode::linear;
+  float lo = 0.0f, hi = 1.0f;  // linear: [0, max] (diverging [-max, max]); log: [lo, max], lo > 0; row: [0, 1]
+  bool skip_first_column = false;
+  bool diverging = false;      // linear on a diverging colormap: 0 sits in the middle
+
+  bool operator==(const ScaleRange& o) const {
+    return mode == o.mode && lo == o.lo && hi == o.hi && skip_first_column == o.skip_first_column &&
+           diverging == o.diverging;
+  }
+  bool operator!=(const ScaleRange& o) const { return !(*this == o); }
+};
+
+// Log scales show three decades below the largest weight.
+constexpr float kLogDecades = 3.0f;
+
+// max |v| over the maps (column 0 left out when `skip_first_column` and there are other
+// columns), or 1 when that is not > 0.
+float colour_scale_max(const std::vector<const Map*>& maps, bool skip_first_column = false);
+
+// The range for maps whose largest value is `max_value` (computed with the first column left
+// out when the scale says so: colour_scale_max(maps, scale.ignore_first_key)).
+ScaleRange scale_range(const ColourScale& scale, float max_value);
+
+// t in [0, 1] for one value (row_max is read by the per-row mode only).
+float scale_unit(const ScaleRange& range, float value, float row_max);
+
+// t for every cell of `map` ([rows, cols] -> [rows, cols]): what the shader and figures colour.
+Map scale_to_unit(const Map& map, const ScaleRange& range);
+
+// The value a colour-bar position t in [0, 1] stands for (row mode: fraction of the row max).
+float scale_value_at(const ScaleRange& range, float t);
+
+// "weight", "log weight", "row share", + "\nkey 0 out" when the first key is left out.
+std::string scale_caption(const ScaleRange& range);
+
+// The linear rule alone: t for a value under scale_max (sequential or diverging colormap).
 float colour_t(Colormap cm, float value, float scale_max);
 
 // colormap_lookup(cm, colour_t(cm, value, scale_max)).

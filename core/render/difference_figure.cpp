@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cassert>
 
-#include "core/analysis/head_stats.h"
 #include "core/render/canvas.h"
 #include "core/render/colour_scale.h"
 #include "core/render/figure_parts.h"
@@ -20,10 +19,11 @@ Rgb8 ink_for(Rgb8 c) {
 
 }  // namespace
 
-Figure difference_figure(const AttentionRun& run, int layer, Colormap colormap) {
+Figure difference_figure(const RunAnalysis& analysis, int layer, Colormap colormap) {
+  const AttentionRun& run = analysis.run;
   assert(layer >= 0 && layer < run.n_layers() && "checked by export_view");
   // diff: [H, H], diff(a, b) = mean over the T*T cells of |A_a - A_b|; symmetric, zero diagonal
-  const Map diff = head_difference(run.attention[size_t(layer)]);
+  const Map diff = analysis.difference[size_t(layer)];
   const int H = int(diff.rows());
   double cell = std::clamp(360.0 / H, 14.0, 48.0);
   if (H * cell > 900) cell = 900.0 / H;

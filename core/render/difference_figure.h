@@ -1,13 +1,13 @@
 #pragma once
 // The head-difference table of a layer: an [H, H] heatmap of mean |A_a - A_b| with the number
 // written in every cell (when the cells are big enough to hold it) and a colour bar.
-#include "core/model/model_run.h"
+#include "core/analysis/run_analysis.h"
 #include "core/render/colormap.h"
 #include "core/render/figure.h"
 
 namespace hs {
 
 // layer must be valid (export_view checks it).
-Figure difference_figure(const AttentionRun& run, int layer, Colormap colormap);
+Figure difference_figure(const RunAnalysis& analysis, int layer, Colormap colormap);
 
 }  // namespace hs

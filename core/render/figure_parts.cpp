@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/render/colour_scale.h"
 #include "core/util/utf8.h"
 
 namespace hs {
@@ -102,13 +103,55 @@ namespace {
 
 int bar_tick_count(double height) { return std::clamp(int(height / 32), 2, 8); }
 
+// Tick values and their labels: nice linear values, or the powers of ten in [lo, hi] ("0.001").
+struct BarTicks {
+  std::vector<double> values;
+  std::vector<std::string> labels;
+};
+
+BarTicks bar_ticks(const ColourBar& bar, double height) {
+  BarTicks t;
+  if (bar.log && bar.lo > 0 && bar.hi > bar.lo) {
+    for (int e = int(std::ceil(std::log10(bar.lo) - 1e-9)); e <= int(std::floor(std::log10(bar.hi) + 1e-9)); ++e) {
+      t.values.push_back(std::pow(10.0, e));
+      t.labels.push_back(format_number(t.values.back(), std::max(0, -e)));
+    }
+    return t;
+  }
+  const Ticks ticks = nice_ticks(bar.lo, bar.hi, bar_tick_count(height));
+  t.values = ticks.values;
+  for (double v : ticks.values) t.labels.push_back(format_number(v, ticks.decimals));
+  return t;
+}
+
+// Where value v sits on the bar, 0 at the bottom and 1 at the top.
+double bar_position(const ColourBar& bar, double v) {
+  if (bar.log && bar.lo > 0 && bar.hi > bar.lo) return std::log(v / bar.lo) / std::log(bar.hi / bar.lo);
+  return (v - bar.lo) / (bar.hi - bar.lo);
+}
+
 }  // namespace
 
+ColourBar colour_bar_for(const ScaleRange& range, Colormap colormap, const std::string& what) {
+  ColourBar bar;
+  bar.colormap = colormap;
+  bar.lo = range.lo;
+  bar.hi = range.hi;
+  bar.title = what;
+  switch (range.mode) {
+    case ScaleMode::linear: break;
+    case ScaleMode::log: bar.log = true, bar.title += " (log)"; break;
+    case ScaleMode::row_normalised: bar.title = "share of the row's largest " + what; break;
+  }
+  if (range.skip_first_column) bar.title += ", key 0 left out";
+  return bar;
+}
+
 double colour_bar_width(MeasureCanvas& m, const ColourBar& bar, double height) {
-  const Ticks ticks = nice_ticks(bar.lo, bar.hi, bar_tick_count(height));
+  const BarTicks ticks = bar_ticks(bar, height);
   const TextStyle tick_style{kTickSize, false, {0, 0, 0}};
   double widest = 0;
-  for (double v : ticks.values) widest = std::max(widest, m.width(format_number(v, ticks.decimals), tick_style));
+  for (const std::string& label : ticks.labels) widest = std::max(widest, m.width(label, tick_style));
   return kBarWidth + 3 + 3 + widest + (bar.title.empty() ? 0 : 6 + kAxisTitleSize * 1.2);
 }
 
@@ -120,16 +163,15 @@ void draw_colour_bar(Canvas& c, const ColourBar& bar, double x, double y, double
   c.cells(x, y, kBarWidth, height, 256, 1, stripes);
   c.stroke_rect(x, y, kBarWidth, height, kFrameColour, 0.6);
 
-  const Ticks ticks = nice_ticks(bar.lo, bar.hi, bar_tick_count(height));
+  const BarTicks ticks = bar_ticks(bar, height);
   const TextStyle tick_style{kTickSize, false, {0, 0, 0}};
   MeasureCanvas m;
   double widest = 0;
-  for (double v : ticks.values) {
-    const double ty = y + height * (bar.hi - v) / (bar.hi - bar.lo);
-    const std::string label = format_number(v, ticks.decimals);
+  for (size_t i = 0; i < ticks.values.size(); ++i) {
+    const double ty = y + height * (1.0 - bar_position(bar, ticks.values[i]));
     c.line(x + kBarWidth, ty, x + kBarWidth + 3, ty, kFrameColour, 0.6);
-    c.text(x + kBarWidth + 6, ty, label, tick_style, HAlign::left, VAlign::middle);
-    widest = std::max(widest, m.width(label, tick_style));
+    c.text(x + kBarWidth + 6, ty, ticks.labels[i], tick_style, HAlign::left, VAlign::middle);
+    widest = std::max(widest, m.width(ticks.labels[i], tick_style));
   }
   if (!bar.title.empty()) {
     const TextStyle title_style{kAxisTitleSize, false, {0, 0, 0}};

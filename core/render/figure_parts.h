@@ -6,6 +6,7 @@
 
 #include "core/render/canvas.h"
 #include "core/render/colormap.h"
+#include "core/render/colour_scale.h"
 
 namespace hs {
 
@@ -49,8 +50,13 @@ std::string format_number(double v, int decimals);
 struct ColourBar {
   Colormap colormap = Colormap::viridis;
   double lo = 0, hi = 1;  // value at the bottom and at the top
+  bool log = false;       // positions are log(v / lo) / log(hi / lo) (lo > 0); ticks at powers of ten
   std::string title;      // written along the bar
 };
+
+// The colour bar of a ColourScale resolved to `range` (core/render/colour_scale.h): linear, log or
+// per-row, titled `what` ("attention weight") plus how the scale reads.
+ColourBar colour_bar_for(const ScaleRange& range, Colormap colormap, const std::string& what);
 // Width of the bar with its ticks, tick labels and title.
 double colour_bar_width(MeasureCanvas& m, const ColourBar& bar, double height);
 void draw_colour_bar(Canvas& c, const ColourBar& bar, double x, double y, double height);

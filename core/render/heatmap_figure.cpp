@@ -37,7 +37,8 @@ double cell_size(int T, int n_panels) {
 
 std::string figure_model_name(const AttentionRun& run) { return run.info.name.empty() ? run.info.kind : run.info.name; }
 
-Figure heatmap_figure(const AttentionRun& run, int layer, int head, Colormap colormap) {
+Figure heatmap_figure(const RunAnalysis& analysis, int layer, int head, const ColourScale& colours) {
+  const AttentionRun& run = analysis.run;
   assert(layer >= 0 && layer < run.n_layers() && head < run.n_heads() && "checked by export_view");
   const LayerMaps& maps = run.attention[size_t(layer)];
   std::vector<int> heads;
@@ -63,12 +64,9 @@ Figure heatmap_figure(const AttentionRun& run, int layer, int head, Colormap col
 
   std::vector<const Map*> shown;
   for (int h : heads) shown.push_back(&maps[size_t(h)]);
-  const float scale_max = colour_scale_max(shown);
-  ColourBar bar;
-  bar.colormap = colormap;
-  bar.hi = scale_max;
-  bar.lo = colormap_is_diverging(colormap) ? -scale_max : 0;
-  bar.title = "attention weight";
+  const Colormap colormap = colours.colormap;
+  const ScaleRange range = scale_range(colours, colour_scale_max(shown, colours.ignore_first_key));
+  const ColourBar bar = colour_bar_for(range, colormap, "attention weight");
 
   std::string title = figure_model_name(run) + " \u00b7 layer " + std::to_string(layer);
   if (!grid) title += " \u00b7 head " + std::to_string(head);
@@ -109,15 +107,16 @@ Figure heatmap_figure(const AttentionRun& run, int layer, int head, Colormap col
     c.text(title_x, kMargin, title, title_style, HAlign::center, VAlign::top);
 
     c.set_max_rect_cells(std::max(4096L, 60000L / g.n));  // the whole grid: at most ~60k rectangles
-    std::vector<Rgb8> colours(size_t(T) * size_t(T));
+    std::vector<Rgb8> cells(size_t(T) * size_t(T));
     for (int p = 0; p < g.n; ++p) {
       const int h = heads[size_t(p)];
       const Map& a = r->attention[size_t(layer)][size_t(h)];  // [T, T], row = query i, col = key j
       const double px = blocks[size_t(p)].x, py = blocks[size_t(p)].y;
       if (grid) c.text(px + g.panel / 2, py - 4, "head " + std::to_string(h), panel_style, HAlign::center, VAlign::bottom);
+      const Map t = scale_to_unit(a, range);  // [T, T], what the app's shader colours
       for (int i = 0; i < T; ++i)
-        for (int j = 0; j < T; ++j) colours[size_t(i) * size_t(T) + size_t(j)] = cell_colour(colormap, a(i, j), scale_max);
-      c.cells(px, py, g.panel, g.panel, T, T, colours);
+        for (int j = 0; j < T; ++j) cells[size_t(i) * size_t(T) + size_t(j)] = colormap_lookup(colormap, t(i, j));
+      c.cells(px, py, g.panel, g.panel, T, T, cells);
       c.stroke_rect(px, py, g.panel, g.panel, kFrameColour, 0.6);
       if (p % g.cols == 0) draw_y_labels(c, y_labels, px - 5, py, g.cell);
       if (p + g.cols >= g.n) draw_x_labels(c, x_labels, px, py + g.panel + 5, g.cell);

@@ -1,16 +1,17 @@
 #pragma once
 // The attention figures: one head's [T, T] map, or the grid of every head of a layer sharing
 // one colour scale; token labels on both axes, a title naming model, layer and head(s), and a
-// colour bar. The figure refers to `run`, which must outlive it.
-#include "core/model/model_run.h"
-#include "core/render/colormap.h"
+// colour bar. Colours follow the view's ColourScale exactly as the app's screen does
+// (core/render/colour_scale.h). The figure refers to `analysis`, which must outlive it.
+#include "core/analysis/run_analysis.h"
+#include "core/render/colour_scale.h"
 #include "core/render/figure.h"
 
 namespace hs {
 
 // head >= 0: that head alone; head < 0: every head of the layer as a grid.
 // layer and head must be valid (export_view checks them and says the valid range).
-Figure heatmap_figure(const AttentionRun& run, int layer, int head, Colormap colormap);
+Figure heatmap_figure(const RunAnalysis& analysis, int layer, int head, const ColourScale& colours);
 
 // "stories260K", or the model kind when it has no name.
 std::string figure_model_name(const AttentionRun& run);

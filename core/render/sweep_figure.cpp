@@ -46,7 +46,10 @@ Panel make_panel(std::string title, std::vector<Series> series) {
 
 }  // namespace
 
-Figure sweep_figure(const AttentionRun& run, const std::vector<SweepPoint>& points, int seeds, Colormap colormap) {
+Figure sweep_figure(const RunAnalysis& analysis, const Sweep& sweep, Colormap colormap) {
+  const AttentionRun& run = analysis.run;
+  const std::vector<SweepPoint>& points = sweep.points;
+  const int seeds = kSweepSeeds;
   assert(!points.empty() && "head_count_sweep returns at least the one-head point");
   const size_t n = points.size();
   const Rgb8 first = colormap_lookup(colormap, colormap_is_diverging(colormap) ? 0.1f : 0.15f);

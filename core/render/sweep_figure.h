@@ -4,15 +4,15 @@
 // (with d_head as the ceiling the score rank cannot pass).
 #include <vector>
 
-#include "core/analysis/head_sweep.h"
-#include "core/model/model_run.h"
+#include "core/analysis/run_analysis.h"
+#include "core/analysis/sweep_analysis.h"
 #include "core/render/colormap.h"
 #include "core/render/figure.h"
 
 namespace hs {
 
-// `points` from head_count_sweep (one per head count, ascending); line colours come from
-// `colormap`. `seeds`: how many seeds each point averages (shown in the subtitle).
-Figure sweep_figure(const AttentionRun& run, const std::vector<SweepPoint>& points, int seeds, Colormap colormap);
+// `sweep` of `analysis` (available, one point per head count, ascending); line colours come
+// from `colormap`. The subtitle says how many seeds each point averages.
+Figure sweep_figure(const RunAnalysis& analysis, const Sweep& sweep, Colormap colormap);
 
 }  // namespace hs

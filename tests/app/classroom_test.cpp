@@ -10,11 +10,12 @@
 #include <fstream>
 
 #include "headless_imgui.h"
-#include "app/gui/derived.h"
-#include "app/gui/lesson_player.h"
-#include "app/gui/panels.h"
-#include "app/gui/session_bridge.h"
-#include "app/gui/theme.h"
+#include "app/gui/work/compute.h"
+#include "app/gui/state/derived.h"
+#include "app/gui/actions/lesson_player.h"
+#include "app/gui/panels/panels.h"
+#include "app/gui/actions/session_bridge.h"
+#include "app/gui/widgets/theme.h"
 #include "core/util/errors.h"
 
 namespace {
@@ -43,7 +44,7 @@ void expect_same_session_state(const AppState& a, const AppState& b) {
   EXPECT_EQ(a.head, b.head);
   EXPECT_EQ(a.query.queries, b.query.queries);
   EXPECT_EQ(a.scale.mode, b.scale.mode);
-  EXPECT_EQ(a.scale.ignore_first_column, b.scale.ignore_first_column);
+  EXPECT_EQ(a.scale.ignore_first_key, b.scale.ignore_first_key);
   EXPECT_EQ(a.scale.colormap, b.scale.colormap);
 }
 
@@ -65,7 +66,7 @@ TEST(SessionBridge, RoundTripThroughJsonForEveryView) {
       a.grid.all_layers = all_layers;
       a.layer = 0, a.head = 5;
       a.query.queries = {1, 3};
-      a.scale = {ScaleMode::log, true, hs::Colormap::cividis};
+      a.scale = {hs::ScaleMode::log, true, hs::Colormap::cividis};
       const std::string text = hs::session_to_json(session_from_state(a));
       AppState b = default_app_state();
       apply_session(b, hs::parse_session(text, "round.json"));
@@ -231,12 +232,12 @@ TEST_F(HeadlessLesson, EveryStepOfEveryShippedLessonDrawsWithItsCompareEntries) 
         ASSERT_NE(step, nullptr);
         compute(state);
         for (int k = 0; k < 3; ++k) frame(state);
-        for (const CompareResult& c : derived_->compare) EXPECT_TRUE(c.derived) << c.label << ": " << c.error;
+        for (const CompareResult& c : derived_->compare) EXPECT_TRUE(c.analysis) << c.label << ": " << c.error;
         EXPECT_EQ(state.view_requested, false);
         if (state.view == View::heads && !state.grid.all_layers) {
-          EXPECT_EQ(maps_named("grid"), derived_->run.n_heads());
+          EXPECT_EQ(maps_named("grid"), derived_->run().n_heads());
           for (size_t c = 0; c < step->compare.size(); ++c) {
-            EXPECT_EQ(maps_named("compare" + std::to_string(c + 1) + " "), derived_->compare[c].derived->run.n_heads());
+            EXPECT_EQ(maps_named("compare" + std::to_string(c + 1) + " "), derived_->compare[c].analysis->run.n_heads());
           }
         }
         if (present) {

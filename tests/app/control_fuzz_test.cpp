@@ -33,14 +33,14 @@
 #include <sstream>
 
 #include "headless_imgui.h"
-#include "app/gui/frame_loop.h"
-#include "app/gui/lesson_player.h"
-#include "app/gui/model_rules.h"
-#include "app/gui/open_model.h"
-#include "app/gui/panels.h"
-#include "app/gui/session_bridge.h"
-#include "app/gui/unsaved_guard.h"
-#include "app/gui/worker.h"
+#include "app/gui/work/frame_loop.h"
+#include "app/gui/actions/lesson_player.h"
+#include "app/gui/actions/model_rules.h"
+#include "app/gui/actions/open_model.h"
+#include "app/gui/panels/panels.h"
+#include "app/gui/actions/session_bridge.h"
+#include "app/gui/actions/unsaved_guard.h"
+#include "app/gui/work/worker.h"
 #include "core/model/synthetic_model.h"
 
 namespace {
@@ -340,8 +340,8 @@ class ControlFuzz : public ::testing::Test {
         break;
       }
       case 14: {
-        state_.scale.mode = ScaleMode(below(3));
-        state_.scale.ignore_first_column = coin();
+        state_.scale.mode = hs::ScaleMode(below(3));
+        state_.scale.ignore_first_key = coin();
         state_.scale.colormap = pick(hs::all_colormaps());
         state_.head_view.show_values = coin(0.3);
         what << "scale " << int(state_.scale.mode) << " colormap " << hs::colormap_name(state_.scale.colormap);
@@ -467,22 +467,22 @@ class ControlFuzz : public ::testing::Test {
   void expect_previous_model_kept(const std::shared_ptr<const Derived>& before, const std::string& path) {
     const std::shared_ptr<const Derived>& now = loop_->shown();
     if (!before || !now) return;
-    if (before->request.model_path.empty() && before->request.weights.empty()) {
+    if (before->analysis->request.model_path.empty() && before->analysis->request.weights.empty()) {
       // A broken file never becomes the shown model.
-      EXPECT_NE(now->request.model_path, path) << "a broken model is on screen";
+      EXPECT_NE(now->analysis->request.model_path, path) << "a broken model is on screen";
     }
-    if (now->request.model_path == path) {
-      ADD_FAILURE() << path << " opened as a model: " << now->run.info.kind;
+    if (now->analysis->request.model_path == path) {
+      ADD_FAILURE() << path << " opened as a model: " << now->run().info.kind;
       return;
     }
-    EXPECT_EQ(state_.request.model_path, now->request.model_path) << "the failed model must not stay in the request";
+    EXPECT_EQ(state_.request.model_path, now->analysis->request.model_path) << "the failed model must not stay in the request";
     EXPECT_FALSE(ui_.status.error.empty()) << "opening " << path << " failed without a word in the status line";
     EXPECT_TRUE(clear_message(ui_.status.error)) << ui_.status.error;
-    EXPECT_EQ(now->run.info.kind, before->run.info.kind) << "the model on screen changed after a failed open";
+    EXPECT_EQ(now->run().info.kind, before->run().info.kind) << "the model on screen changed after a failed open";
   }
 
   void check_result(const Derived& d) {
-    const hs::AttentionRun& run = d.run;
+    const hs::AttentionRun& run = d.run();
     const int T = run.n_tokens(), L = run.n_layers(), H = run.n_heads();
     ASSERT_GT(L, 0);
     ASSERT_GT(H, 0);
@@ -490,17 +490,17 @@ class ControlFuzz : public ::testing::Test {
     ASSERT_GT(run.info.n_kv_heads, 0);
     EXPECT_EQ(H % run.info.n_kv_heads, 0) << "key/value groups must divide the heads";
     if (run.info.kind == "synthetic") {
-      EXPECT_NO_THROW(d.request.attention.validate());
-      if (!d.request.attention.decoupled_width() && d.request.attention.d_head == 0) {
+      EXPECT_NO_THROW(d.analysis->request.attention.validate());
+      if (!d.analysis->request.attention.decoupled_width() && d.analysis->request.attention.d_head == 0) {
         EXPECT_EQ(run.info.d_model % H, 0) << "heads must divide d_model";
       }
     }
-    ASSERT_EQ(d.difference.size(), size_t(L));
-    ASSERT_EQ(d.average.size(), size_t(L));
+    ASSERT_EQ(d.analysis->difference.size(), size_t(L));
+    ASSERT_EQ(d.analysis->average.size(), size_t(L));
     for (int l = 0; l < L; ++l) {
       ASSERT_EQ(run.attention[size_t(l)].size(), size_t(H)) << "layer " << l;
-      ASSERT_EQ(d.difference[size_t(l)].rows(), H);
-      ASSERT_EQ(d.difference[size_t(l)].cols(), H);
+      ASSERT_EQ(d.analysis->difference[size_t(l)].rows(), H);
+      ASSERT_EQ(d.analysis->difference[size_t(l)].cols(), H);
       for (int h = 0; h < H; ++h) {
         const hs::Map& a = run.attention[size_t(l)][size_t(h)];  // [T, T], rows sum to 1
         ASSERT_EQ(a.rows(), T) << "layer " << l << " head " << h;
@@ -515,7 +515,7 @@ class ControlFuzz : public ::testing::Test {
           }
         }
       }
-      const hs::Map& avg = d.average[size_t(l)];  // [T, T]
+      const hs::Map& avg = d.analysis->average[size_t(l)];  // [T, T]
       ASSERT_EQ(avg.rows(), T);
       for (int i = 0; i < T; ++i) ASSERT_NEAR(avg.row(i).cast<double>().sum(), 1.0, 1e-4) << "average row " << i;
     }
@@ -523,7 +523,7 @@ class ControlFuzz : public ::testing::Test {
 
   void check_invariants() {
     const std::shared_ptr<const Derived>& shown = loop_->shown();
-    const bool current = shown && same_model_request(shown->request, state_.request);
+    const bool current = shown && same_model_request(shown->analysis->request, state_.request);
     if (!current) {
       EXPECT_FALSE(ui_.status.error.empty()) << "the request was not shown and the status line says nothing";
     }
@@ -533,12 +533,12 @@ class ControlFuzz : public ::testing::Test {
     if (shown) {
       // draw_app fits the selection to what is shown.
       EXPECT_GE(state_.head, 0);
-      EXPECT_LT(state_.head, std::max(shown->run.n_heads(), 1));
+      EXPECT_LT(state_.head, std::max(shown->run().n_heads(), 1));
       EXPECT_GE(state_.layer, 0);
-      EXPECT_LT(state_.layer, std::max(shown->run.n_layers(), 1));
+      EXPECT_LT(state_.layer, std::max(shown->run().n_layers(), 1));
       for (int q : state_.query.queries) {
         EXPECT_GE(q, 0);
-        EXPECT_LT(q, std::max(shown->run.n_tokens(), 1));
+        EXPECT_LT(q, std::max(shown->run().n_tokens(), 1));
       }
       if (shown->generation != checked_generation_ || shown.get() != checked_) {
         checked_generation_ = shown->generation;

@@ -10,9 +10,10 @@
 #include <regex>
 #include <string>
 
-#include "app/gui/app_state.h"
-#include "app/gui/derived.h"
-#include "app/gui/export_action.h"
+#include "app/gui/state/app_state.h"
+#include "app/gui/state/derived.h"
+#include "app/gui/actions/export_action.h"
+#include "app/gui/work/compute.h"
 
 namespace {
 

@@ -1,15 +1,13 @@
-// The app's non-drawing logic: model rules, colour scales, view data, the background worker.
+// The app's non-drawing logic: model rules, labels, the background worker, export.
 #include <gtest/gtest.h>
 
 #include <imgui.h>
 
 #include <cmath>
 
-#include "app/gui/color_scale.h"
-#include "app/gui/labels.h"
-#include "app/gui/model_rules.h"
-#include "app/gui/view_data.h"
-#include "app/gui/worker.h"
+#include "app/gui/widgets/labels.h"
+#include "app/gui/actions/model_rules.h"
+#include "app/gui/work/worker.h"
 
 namespace {
 
@@ -44,51 +42,10 @@ TEST(ModelRules, HeadsStayDivisorsAndParamsStayPut) {
   EXPECT_STREQ(kv_kind(2, 8), "GQA");
 }
 
-TEST(ColourScale, LinearLogAndRows) {
-  hs::Map m(2, 3);
-  m << 0.5f, 0.25f, 0.25f, 0.0f, 0.1f, 0.9f;
-  ScaleSettings s;
-  const ScaleRange lin = scale_range(s, 0.9f);
-  const hs::Map t = scale_to_unit(m, lin);
-  EXPECT_FLOAT_EQ(t(1, 2), 1.0f);
-  EXPECT_FLOAT_EQ(t(1, 0), 0.0f);
-  EXPECT_NEAR(t(0, 0), 0.5f / 0.9f, 1e-6f);
-  s.mode = ScaleMode::row_normalised;
-  const hs::Map r = scale_to_unit(m, scale_range(s, 0.9f));
-  EXPECT_FLOAT_EQ(r(0, 0), 1.0f);
-  EXPECT_FLOAT_EQ(r(0, 1), 0.5f);
-  s.ignore_first_column = true;
-  const hs::Map r2 = scale_to_unit(m, scale_range(s, 0.9f));
-  EXPECT_FLOAT_EQ(r2(0, 1), 1.0f);  // row max without key 0 is 0.25
-  s = {};
-  s.mode = ScaleMode::log;
-  const ScaleRange lg = scale_range(s, 1.0f);
-  EXPECT_FLOAT_EQ(scale_unit(lg, 1.0f, 0), 1.0f);
-  EXPECT_NEAR(scale_unit(lg, 0.1f, 0), 2.0f / 3.0f, 1e-5f);
-  EXPECT_FLOAT_EQ(scale_unit(lg, 0.0f, 0), 0.0f);
-  EXPECT_NEAR(scale_value_at(lg, 0.0f), 1e-3f, 1e-9f);
-}
-
-TEST(ViewData, QueryProfileSumsRowsAndPairsSort) {
-  hs::LayerMaps heads(2, hs::Map::Constant(3, 3, 1.0f / 3));
-  heads[1](2, 0) = 1.0f, heads[1](2, 1) = 0.0f, heads[1](2, 2) = 0.0f;
-  const hs::Map p = query_profile(heads, {0, 2, 7});  // 7 is out of range: ignored
-  ASSERT_EQ(p.rows(), 2);
-  EXPECT_NEAR(p.row(0).sum(), 2.0f, 1e-6f);
-  EXPECT_NEAR(p(1, 0), 1.0f / 3 + 1.0f, 1e-6f);
-  hs::Map d(3, 3);
-  d << 0, 0.2f, 0.1f, 0.2f, 0, 0.3f, 0.1f, 0.3f, 0;
-  const auto pairs = sorted_pairs(d, PairSort::difference, true);
-  ASSERT_EQ(pairs.size(), 3u);
-  EXPECT_EQ(pairs[0].a, 1);
-  EXPECT_EQ(pairs[0].b, 2);
-  EXPECT_EQ(sorted_pairs(d, PairSort::a, false)[0].b, 1);
-}
-
 TEST(Labels, AbbreviateAndFormat) {
   EXPECT_EQ(abbreviate("Москва", 3), "Мо\xE2\x80\xA6");
   EXPECT_EQ(abbreviate("cat", 3), "cat");
-  EXPECT_EQ(format_count(1234567), "1,234,567");
+  EXPECT_EQ(hs::format_count(1234567), "1,234,567");
   EXPECT_EQ(format_bytes(64), "64 B");
   EXPECT_EQ(display_token("a\nb"), "a\xE2\x86\xB5" "b");
   const auto ticks = nice_ticks(0.0f, 0.37f, 5);
@@ -111,7 +68,7 @@ TEST(Worker, NewestWinsErrorsComeBackAsText) {
   ASSERT_TRUE(result.has_value());
   EXPECT_EQ(result->generation, last);
   ASSERT_TRUE(result->derived);
-  EXPECT_EQ(result->derived->run.n_heads(), 4);
+  EXPECT_EQ(result->derived->run().n_heads(), 4);
   ASSERT_TRUE(result->derived->sweep);
   EXPECT_TRUE(result->derived->sweep->available);
   EXPECT_FALSE(worker.poll().has_value());
@@ -129,7 +86,8 @@ TEST(Worker, NewestWinsErrorsComeBackAsText) {
 
 #include <filesystem>
 
-#include "app/gui/export_action.h"
+#include "app/gui/actions/export_action.h"
+#include "app/gui/work/compute.h"
 
 namespace {
 

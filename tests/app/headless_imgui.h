@@ -3,8 +3,8 @@
 // font atlas), for the headless panel tests.
 #include <imgui.h>
 
-#include "app/gui/theme.h"
-#include "app/gui/ui_context.h"
+#include "app/gui/widgets/theme.h"
+#include "app/gui/widgets/ui_context.h"
 
 namespace hs::gui::test {
 

@@ -10,13 +10,13 @@
 #include <fstream>
 
 #include "headless_imgui.h"
-#include "app/gui/open_model.h"
-#include "app/gui/panels.h"
-#include "app/gui/selection.h"
-#include "app/gui/settings.h"
-#include "app/gui/theme.h"
-#include "app/gui/token_notes.h"
-#include "app/gui/worker.h"
+#include "app/gui/actions/open_model.h"
+#include "app/gui/panels/panels.h"
+#include "app/gui/state/selection.h"
+#include "app/gui/actions/settings.h"
+#include "app/gui/widgets/theme.h"
+#include "app/gui/widgets/token_notes.h"
+#include "app/gui/work/worker.h"
 
 namespace {
 
@@ -138,14 +138,14 @@ TEST_F(OpenModel, TokenizerBesideTheCheckpoint) {
 TEST_F(OpenModel, OpensStories260KFromTheBoxAndShowsItsShape) {
   if (!have_stories()) GTEST_SKIP() << "stories260K not found in " << kStories << " (set -DHEADSCOPE_MODELS_DIR)";
   ASSERT_TRUE(shown_);
-  EXPECT_EQ(shown_->run.info.kind, "synthetic");
+  EXPECT_EQ(shown_->run().info.kind, "synthetic");
   const std::string path = (kStories / "stories260K.bin").string();
   open(path);
   EXPECT_TRUE(state_.open_model.tokenizer_auto);
   EXPECT_EQ(state_.request.tokenizer, (kStories / "tok512.bin").string()) << "tok512.bin is filled in beside the .bin";
   ASSERT_TRUE(shown_);
   EXPECT_EQ(ui_.status.error, "");
-  const hs::ModelInfo& info = shown_->run.info;
+  const hs::ModelInfo& info = shown_->run().info;
   EXPECT_EQ(info.kind, "llama2c");
   EXPECT_EQ(info.n_layers, 5);
   EXPECT_EQ(info.n_heads, 8);
@@ -154,10 +154,10 @@ TEST_F(OpenModel, OpensStories260KFromTheBoxAndShowsItsShape) {
   ASSERT_EQ(state_.open_model.recent.size(), 1u);
   EXPECT_EQ(state_.open_model.recent[0].path, path);
   // Sub-word labels as the model sees them, and a prediction after every position.
-  EXPECT_EQ(shown_->run.tokens[0], "<s>");
-  EXPECT_EQ(shown_->run.tokens[1].rfind("\xE2\x96\x81", 0), 0u) << shown_->run.tokens[1];
-  EXPECT_EQ(shown_->run.next_tokens.size(), shown_->run.tokens.size());
-  EXPECT_NE(next_token_note(shown_->run, 1).find("expects"), std::string::npos);
+  EXPECT_EQ(shown_->run().tokens[0], "<s>");
+  EXPECT_EQ(shown_->run().tokens[1].rfind("\xE2\x96\x81", 0), 0u) << shown_->run().tokens[1];
+  EXPECT_EQ(shown_->run().next_tokens.size(), shown_->run().tokens.size());
+  EXPECT_NE(next_token_note(shown_->run(), 1).find("expects"), std::string::npos);
   // The layer selector in the model panel.
   ASSERT_TRUE(click(id("layer"), 0.5f));
   EXPECT_GT(state_.layer, 0);
@@ -176,7 +176,7 @@ TEST_F(OpenModel, CorruptFileShowsTheErrorAndKeepsThePreviousModel) {
   EXPECT_EQ(state_.open_model.error, ui_.status.error);
   EXPECT_NE(ui_.status.error.find("headscope_open_model_garbage.bin"), std::string::npos) << ui_.status.error;
   ASSERT_TRUE(shown_);
-  EXPECT_EQ(shown_->run.info.kind, "synthetic") << "the previous maps stay";
+  EXPECT_EQ(shown_->run().info.kind, "synthetic") << "the previous maps stay";
   EXPECT_EQ(state_.request.model_path, "") << "the previous model goes back into the request";
   EXPECT_EQ(state_.open_model.path, bad.string()) << "the box keeps the path to fix it";
   EXPECT_TRUE(state_.open_model.checkpoint) << "the source switch stays on checkpoint";
@@ -184,15 +184,15 @@ TEST_F(OpenModel, CorruptFileShowsTheErrorAndKeepsThePreviousModel) {
   // Typing now recomputes the previous model, not the broken one.
   state_.request.sentence = "another sentence";
   settle();
-  EXPECT_EQ(shown_->run.info.kind, "synthetic");
-  EXPECT_EQ(shown_->request.sentence, "another sentence");
+  EXPECT_EQ(shown_->run().info.kind, "synthetic");
+  EXPECT_EQ(shown_->analysis->request.sentence, "another sentence");
 
   if (have_stories()) {
     open((kStories / "stories260K.bin").string());
-    ASSERT_EQ(shown_->run.info.kind, "llama2c");
+    ASSERT_EQ(shown_->run().info.kind, "llama2c");
     open(bad.string());
     EXPECT_FALSE(ui_.status.error.empty());
-    EXPECT_EQ(shown_->run.info.kind, "llama2c") << "the checkpoint on screen stays";
+    EXPECT_EQ(shown_->run().info.kind, "llama2c") << "the checkpoint on screen stays";
     EXPECT_EQ(state_.request.model_path, (kStories / "stories260K.bin").string());
   }
   fs::remove(bad);
@@ -201,7 +201,7 @@ TEST_F(OpenModel, CorruptFileShowsTheErrorAndKeepsThePreviousModel) {
 TEST_F(OpenModel, MissingPathAndEmptyBox) {
   open("/no/such/folder/model.bin");
   EXPECT_NE(ui_.status.error.find("no such file"), std::string::npos) << ui_.status.error;
-  EXPECT_EQ(shown_->run.info.kind, "synthetic");
+  EXPECT_EQ(shown_->run().info.kind, "synthetic");
   EXPECT_EQ(state_.request.model_path, "");
   // An empty box does not submit anything; the panel says what to give.
   const hs::ModelRequest before = state_.request;
@@ -215,19 +215,19 @@ TEST_F(OpenModel, ContinueSliderGeneratesAndRecentModelsReopen) {
   if (!have_stories()) GTEST_SKIP() << "stories260K not found in " << kStories << " (set -DHEADSCOPE_MODELS_DIR)";
   const std::string path = (kStories / "stories260K.bin").string();
   open(path);
-  ASSERT_EQ(shown_->run.info.kind, "llama2c");
-  const int prompt = shown_->run.n_tokens();
+  ASSERT_EQ(shown_->run().info.kind, "llama2c");
+  const int prompt = shown_->run().n_tokens();
   ASSERT_TRUE(click(id("continue"), 0.2f)) << "no continue slider";
   const int n = state_.request.generate;
   EXPECT_GT(n, 0);
   EXPECT_LE(n, kMaxGenerate);
   settle();
-  ASSERT_EQ(shown_->request.generate, n);
-  EXPECT_EQ(shown_->run.prompt_tokens, prompt);
-  EXPECT_EQ(shown_->run.n_tokens(), prompt + n);
-  EXPECT_EQ(first_generated(shown_->run), prompt);
-  EXPECT_TRUE(is_generated(shown_->run, prompt + n - 1));
-  EXPECT_FALSE(is_generated(shown_->run, prompt - 1));
+  ASSERT_EQ(shown_->analysis->request.generate, n);
+  EXPECT_EQ(shown_->run().prompt_tokens, prompt);
+  EXPECT_EQ(shown_->run().n_tokens(), prompt + n);
+  EXPECT_EQ(first_generated(shown_->run()), prompt);
+  EXPECT_TRUE(is_generated(shown_->run(), prompt + n - 1));
+  EXPECT_FALSE(is_generated(shown_->run(), prompt - 1));
   state_.query.queries = {prompt + 1};
   for (View v : {View::heads, View::head, View::query}) {
     request_view(state_, v);
@@ -237,14 +237,14 @@ TEST_F(OpenModel, ContinueSliderGeneratesAndRecentModelsReopen) {
   // Back to the synthetic model, then the recent entry reopens the checkpoint.
   ASSERT_TRUE(click(id("synthetic")));
   settle();
-  EXPECT_EQ(shown_->run.info.kind, "synthetic");
+  EXPECT_EQ(shown_->run().info.kind, "synthetic");
   EXPECT_EQ(state_.request.generate, 0);
   const ImGuiWindow* w = ImGui::FindWindowByName("##model");
   const ImGuiID recent = ImHashStr("stories260K.bin##recent0", 0, ImHashStr("recent models", 0, w->ID));
   ASSERT_TRUE(click(id("checkpoint")));
   ASSERT_TRUE(click(recent)) << "no recent entry";
   settle();
-  EXPECT_EQ(shown_->run.info.kind, "llama2c");
+  EXPECT_EQ(shown_->run().info.kind, "llama2c");
   EXPECT_EQ(state_.request.model_path, path);
 }
 

@@ -5,10 +5,12 @@
 #include <imgui.h>
 
 #include "headless_imgui.h"
-#include "app/gui/derived.h"
-#include "app/gui/model_rules.h"
-#include "app/gui/panels.h"
-#include "app/gui/theme.h"
+#include "app/gui/state/derived.h"
+#include "app/gui/work/compute.h"
+#include "core/analysis/long_input.h"
+#include "app/gui/actions/model_rules.h"
+#include "app/gui/panels/panels.h"
+#include "app/gui/widgets/theme.h"
 #include "core/export/export.h"
 #include "core/util/errors.h"
 
@@ -38,7 +40,7 @@ class Headless : public ::testing::Test {
 
   void set_model(AppState& state) {
     derived_ = compute_derived(state.request, 1);
-    derived_->sweep = compute_sweep(state.request, derived_->run.tokens);
+    derived_->sweep = hs::analyse_sweep(state.request, derived_->run().tokens);
     ui_.derived = derived_.get();
   }
 
@@ -59,11 +61,11 @@ class Headless : public ::testing::Test {
         frame(state, p, true);
         frame(state, p, false);
         ImGui::GetIO().KeyCtrl = false;
-        if (!same_model_request(state.request, derived_->request)) {
+        if (!same_model_request(state.request, derived_->analysis->request)) {
           try {
             set_model(state);
           } catch (const hs::Error&) {
-            state.request = derived_->request;  // the app would show the error and keep the last result
+            state.request = derived_->analysis->request;  // the app would show the error and keep the last result
           }
         }
       }
@@ -96,8 +98,8 @@ TEST_F(Headless, EveryHeadCountAndGroupCount) {
         set_model(state);
         state.head = heads - 1;
         every_view(state);
-        ASSERT_EQ(derived_->run.n_heads(), heads);
-        EXPECT_EQ(derived_->run.info.param_count, hs::attention_param_count(state.request.attention));
+        ASSERT_EQ(derived_->run().n_heads(), heads);
+        EXPECT_EQ(derived_->run().info.param_count, hs::attention_param_count(state.request.attention));
       }
     }
   }
@@ -106,7 +108,7 @@ TEST_F(Headless, EveryHeadCountAndGroupCount) {
 TEST_F(Headless, ScalesColoursAndOptions) {
   AppState state = default_app_state();
   set_model(state);
-  for (ScaleMode mode : {ScaleMode::linear, ScaleMode::log, ScaleMode::row_normalised})
+  for (hs::ScaleMode mode : {hs::ScaleMode::linear, hs::ScaleMode::log, hs::ScaleMode::row_normalised})
     for (bool skip : {false, true})
       for (hs::Colormap c : {hs::Colormap::viridis, hs::Colormap::magma, hs::Colormap::gray}) {
         state.scale = {mode, skip, c};
@@ -141,30 +143,30 @@ TEST_F(Headless, DecoupledWidthWindowAndLongSentence) {
                            "sixteen seventeen eighteen nineteen twenty twenty-one twenty-two twenty-three twenty-four "
                            "twenty-five twenty-six twenty-seven twenty-eight twenty-nine thirty";
   set_model(state);
-  EXPECT_EQ(derived_->run.n_heads(), 5);
+  EXPECT_EQ(derived_->run().n_heads(), 5);
   every_view(state);
   request_view(state, View::heads);
   mouse_sweep(state, 5);
 }
 
-// Past kLongInputTokens the app runs in long-input mode: block-maxed maps with block labels, exact
+// Past hs::kLongInputTokens the app runs in long-input mode: block-maxed maps with block labels, exact
 // query rows, no export. Every view and a mouse sweep must work on it.
 TEST_F(Headless, LongInputModeInEveryView) {
   AppState state = default_app_state();
   std::string words;
-  for (int i = 0; i < kLongInputTokens + 100; ++i) words += "w" + std::to_string(i % 97) + " ";
+  for (int i = 0; i < hs::kLongInputTokens + 100; ++i) words += "w" + std::to_string(i % 97) + " ";
   state.request.sentence = words;
   state.request.attention.d_model = 16;
   set_heads(state.request.attention, 4);
   state.request.attention.causal = true;
   set_model(state);
-  const hs::AttentionRun& run = derived_->run;
+  const hs::AttentionRun& run = derived_->run();
   ASSERT_TRUE(run.compact());
-  EXPECT_EQ(run.n_tokens(), kLongInputTokens + 100);
+  EXPECT_EQ(run.n_tokens(), hs::kLongInputTokens + 100);
   EXPECT_EQ(run.map_factor, 3);  // 2148 tokens into at most 1024 cells
-  ASSERT_EQ(derived_->map_labels.size(), size_t(run.attention[0][0].rows()));
-  EXPECT_EQ(derived_->map_labels[1], "3-5");
-  EXPECT_FALSE(derived_->long_input_note.empty());
+  ASSERT_EQ(derived_->analysis->map_labels.size(), size_t(run.attention[0][0].rows()));
+  EXPECT_EQ(derived_->analysis->map_labels[1], "3-5");
+  EXPECT_FALSE(derived_->analysis->long_input_note.empty());
   state.query.queries = {2000};
   every_view(state);
   for (View v : {View::heads, View::head, View::query}) {
@@ -174,7 +176,7 @@ TEST_F(Headless, LongInputModeInEveryView) {
   hs::ExportSpec spec;
   spec.path = "maps.csv";
   try {
-    hs::export_bytes(run, spec);
+    hs::export_bytes(*derived_->analysis, nullptr, spec);
     ADD_FAILURE() << "export of a long-input run did not throw";
   } catch (const hs::InputError& e) {
     EXPECT_NE(std::string(e.what()).find("long-input mode"), std::string::npos) << e.what();

@@ -12,13 +12,13 @@
 #include <limits>
 
 #include "headless_imgui.h"
-#include "app/gui/frame_loop.h"
-#include "app/gui/lesson_player.h"
-#include "app/gui/panels.h"
-#include "app/gui/session_bridge.h"
-#include "app/gui/settings.h"
-#include "app/gui/unsaved_guard.h"
-#include "app/gui/worker.h"
+#include "app/gui/work/frame_loop.h"
+#include "app/gui/actions/lesson_player.h"
+#include "app/gui/panels/panels.h"
+#include "app/gui/actions/session_bridge.h"
+#include "app/gui/actions/settings.h"
+#include "app/gui/actions/unsaved_guard.h"
+#include "app/gui/work/worker.h"
 
 namespace {
 
@@ -79,7 +79,7 @@ TEST(UnsavedGuard, EveryPartOfTheSessionCounts) {
   EXPECT_TRUE(changed([](AppState& s) { s.grid.all_layers = true; }));
   EXPECT_TRUE(changed([](AppState& s) { s.head = 3; }));
   EXPECT_TRUE(changed([](AppState& s) { s.query.queries = {2}; }));
-  EXPECT_TRUE(changed([](AppState& s) { s.scale.mode = ScaleMode::log; }));
+  EXPECT_TRUE(changed([](AppState& s) { s.scale.mode = hs::ScaleMode::log; }));
   EXPECT_TRUE(changed([](AppState& s) { s.scale.colormap = hs::Colormap::magma; }));
   EXPECT_FALSE(changed([](AppState& s) { s.sidebar_width = 500; })) << "layout is not session state";
   EXPECT_FALSE(changed([](AppState& s) { s.present.active = true; }));

@@ -417,7 +417,7 @@ def check_bad_input():
     expect_error("input so large the scores overflow", ["maps", "--input", write("huge_values.npy", npy_bytes(
         [3, 8], values=[1e30] * 24))], ["overflow"])
     big = write("bigT.npy", npy_bytes([40000, 8], data=b"\0" * (40000 * 8 * 4)))
-    expect_error("input too long for memory", ["maps", "--input", big, "--heads", "8"], ["limit"])
+    expect_error("input too long for memory", ["maps", "--input", big, "--heads", "8", "--whole-maps"], ["limit"])
     expect_error("input over the token limit", ["maps", "--input", write("hugeT.npy", npy_bytes(
         [70000, 1], data=b"\0" * 280000)), "--d-model", "1", "--heads", "1"], ["70000", "limit"])
 
@@ -494,6 +494,66 @@ def check_bad_input():
     expect_error("weights given a folder", ["maps", "--input", good, "--weights", WORK], [WORK])
 
 
+def run_measured(args, timeout=120):
+    """(exit code, stdout, stderr, peak RSS in MiB) of one headscope-cli run (os.wait4's rusage)."""
+    import time
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        p = subprocess.Popen([CLI] + args, stdout=out, stderr=err)
+        deadline = time.monotonic() + timeout
+        while True:
+            pid, status, usage = os.wait4(p.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.monotonic() > deadline:
+                p.kill()
+                os.wait4(p.pid, 0)
+                return None, b"", f"timed out after {timeout} s", 0
+            time.sleep(0.05)
+        p.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        return p.returncode, out.read(), err.read().decode("utf-8", "replace"), usage.ru_maxrss / 1024
+
+
+def check_long_input_rule():
+    """One long-input rule for the app and the CLI (core/analysis/long_input.h): past 2048 tokens
+    or 1 GiB of whole maps, maps switches to long-input mode by itself; --json and export, which need
+    whole maps, refuse at once and name --whole-maps."""
+    global passed
+    words = " ".join("w%d" % (i % 97) for i in range(20000))
+    big = ["maps", "--sentence", words, "--heads", "4"]
+    expect_error("20,000 words with --json -", big + ["--json", "-"], ["long-input mode", "--whole-maps"])
+    target = path("long.json")
+    expect_error("20,000 words with --json FILE", big + ["--json", target], ["long-input mode", "--whole-maps"])
+    if os.path.exists(target) or any(n.startswith("long.json") for n in os.listdir(WORK)):
+        fail("a refused --json left a file behind")
+    expect_error("20,000 words exported", ["export", "--sentence", words, "--heads", "4", "--out", path("long.png")],
+                 ["long-input mode", "--whole-maps"])
+    # The report switches by itself, in bounded memory (whole maps would need 6 GiB).
+    rc, out, err, rss = run_measured(big + ["--query", "19999"])
+    if rc != 0:
+        fail(f"20,000 words report: exit {rc}: {err.strip()[:300]}")
+    elif b"long-input mode" not in out or b"more than 2048" not in out:
+        fail("20,000 words report: it does not say it switched to long-input mode: %r" % out[:300])
+    elif rss > 1024:
+        fail(f"20,000 words report: peak memory {rss:.0f} MiB, over 1 GiB")
+    else:
+        passed += 1
+    # Just past the rule: long-input by default; whole maps when asked.
+    words = " ".join("w%d" % (i % 97) for i in range(2100))
+    out = expect_ok("2100 words report", ["maps", "--sentence", words, "--heads", "1", "--d-model", "4"])
+    if out is not None and b"long-input mode" not in out:
+        fail("2100 words: the report is not in long-input mode")
+    out = expect_ok("2100 words --whole-maps", ["maps", "--sentence", words, "--heads", "1", "--d-model", "4",
+                                                "--whole-maps", "--query", "5"])
+    if out is not None and b"long-input mode" in out:
+        fail("2100 words --whole-maps: the report is still in long-input mode")
+    expect_error("--whole-maps with --display-size", ["maps", "--sentence", "a b", "--whole-maps", "--display-size", "4"],
+                 ["--whole-maps", "--display-size"])
+    expect_error("display-size over the cap", ["maps", "--sentence", "a b", "--display-size", "2147483647"],
+                 ["display-size", "4096"])
+
+
 def main():
     global CLI, WORK
     if len(sys.argv) < 2:
@@ -506,6 +566,7 @@ def main():
     check_json_file_atomic()
     check_closed_stdout()
     check_bad_input()
+    check_long_input_rule()
     shutil.rmtree(WORK, ignore_errors=True)
     print(f"{passed} checks passed, {len(failures)} failed")
     return 1 if failures else 0

@@ -9,6 +9,8 @@
 #include "core/analysis/head_stats.h"
 #include "core/export/export_data.h"
 #include "core/formats/npy.h"
+#include "core/analysis/run_analysis.h"
+#include "core/analysis/sweep_analysis.h"
 #include "core/model/synthetic_model.h"
 #include "core/export/export.h"
 #include "core/util/atomic_file.h"
@@ -19,11 +21,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
-AttentionRun make_run(const char* sentence) {
-  SyntheticSpec spec;
-  spec.attention.d_model = 8;
-  spec.attention.n_heads = 4;
-  return run_synthetic(sentence, spec);
+// The analysis exports read (core/analysis/run_analysis.h), as headscope-cli makes it.
+std::shared_ptr<const RunAnalysis> make_analysis(const char* sentence) {
+  ModelRequest r;
+  r.sentence = sentence;
+  r.attention.d_model = 8;
+  r.attention.n_heads = 4;
+  return analyse(r);
 }
 
 std::vector<std::string> lines_of(const std::string& text) {
@@ -52,45 +56,49 @@ void expect_same(const float* got, const Map& want, const std::string& what) {
 }
 
 TEST_F(ExportData, NpyOneHeadIsTxT) {
-  const AttentionRun run = make_run("the keys that Priya left on the table were not hers");
+  const std::shared_ptr<const RunAnalysis> analysis = make_analysis("the keys that Priya left on the table were not hers");
+  const AttentionRun& run = analysis->run;
   ExportSpec spec;
   spec.path = path("h.npy");
   spec.head = 3;
-  export_view(run, spec);
+  export_view(*analysis, nullptr, spec);
   const NpyArray a = read_npy(spec.path);
   ASSERT_EQ(a.shape, (std::vector<int64_t>{11, 11}));
   expect_same(a.data.data(), run.attention[0][3], "head 3");
 }
 
 TEST_F(ExportData, NpyAllHeadsIsLayersHeadsTT) {
-  const AttentionRun run = make_run("the keys that Priya left on the table were not hers");
+  const std::shared_ptr<const RunAnalysis> analysis = make_analysis("the keys that Priya left on the table were not hers");
+  const AttentionRun& run = analysis->run;
   ExportSpec spec;
   spec.path = path("all.npy");
-  export_view(run, spec);
+  export_view(*analysis, nullptr, spec);
   const NpyArray a = read_npy(spec.path);
   ASSERT_EQ(a.shape, (std::vector<int64_t>{1, 4, 11, 11}));
   for (int h = 0; h < 4; ++h) expect_same(a.data.data() + h * 121, run.attention[0][size_t(h)], "head " + std::to_string(h));
 }
 
 TEST_F(ExportData, NpyDifferenceIsHxH) {
-  const AttentionRun run = make_run("the keys that Priya left on the table were not hers");
+  const std::shared_ptr<const RunAnalysis> analysis = make_analysis("the keys that Priya left on the table were not hers");
+  const AttentionRun& run = analysis->run;
   ExportSpec spec;
   spec.path = path("d.npy");
   spec.view = ExportView::difference;
-  export_view(run, spec);
+  export_view(*analysis, nullptr, spec);
   const NpyArray a = read_npy(spec.path);
   ASSERT_EQ(a.shape, (std::vector<int64_t>{4, 4}));
   expect_same(a.data.data(), head_difference(run.attention[0]), "difference");
 }
 
 TEST_F(ExportData, CsvHeaderAndRowsQuoteAwkwardTokens) {
-  const AttentionRun run = make_run("he said \"no\", then left");
+  const std::shared_ptr<const RunAnalysis> analysis = make_analysis("he said \"no\", then left");
+  const AttentionRun& run = analysis->run;
   ASSERT_EQ(run.tokens[2], "\"");
   ASSERT_EQ(run.tokens[5], ",");
   ExportSpec spec;
   spec.path = path("h.csv");
   spec.head = 0;
-  export_view(run, spec);
+  export_view(*analysis, nullptr, spec);
   const std::vector<std::string> lines = lines_of(read_file(spec.path));
   ASSERT_EQ(lines.size(), run.tokens.size() + 1);
   EXPECT_EQ(lines[0], "query\\key,he,said,\"\"\"\",no,\"\"\"\",\",\",then,left");
@@ -101,7 +109,8 @@ TEST_F(ExportData, CsvHeaderAndRowsQuoteAwkwardTokens) {
 }
 
 TEST_F(ExportData, CsvAllHeadsIsOneBlockPerHead) {
-  const AttentionRun run = make_run("a b c");
+  const std::shared_ptr<const RunAnalysis> analysis = make_analysis("a b c");
+  const AttentionRun& run = analysis->run;
   const std::vector<std::string> lines = lines_of(attention_csv(run, 0, -1));
   ASSERT_EQ(lines.size(), 4u * 4 + 3);  // 4 blocks of header + 3 rows, 3 blank separators
   EXPECT_EQ(lines[0], "query\\key,a,b,c");
@@ -110,8 +119,9 @@ TEST_F(ExportData, CsvAllHeadsIsOneBlockPerHead) {
 }
 
 TEST_F(ExportData, SweepDataHasOneRowPerHeadCount) {
-  const AttentionRun run = make_run("the keys that Priya left on the table were not hers");
-  const std::vector<std::string> lines = lines_of(sweep_csv(sweep_of_run(run)));
+  const std::shared_ptr<const RunAnalysis> analysis = make_analysis("the keys that Priya left on the table were not hers");
+  const AttentionRun& run = analysis->run;
+  const std::vector<std::string> lines = lines_of(sweep_csv(analyse_sweep(analysis->request, run.tokens)->points));
   ASSERT_EQ(lines.size(), 5u);  // header + heads 1, 2, 4, 8
   EXPECT_EQ(lines[0], "n_heads,d_head,param_count,mean_head_difference,mean_entropy,mean_score_rank,mean_effective_rank");
   EXPECT_EQ(lines[1].rfind("1,8,288,0,", 0), 0u) << lines[1];
@@ -119,10 +129,11 @@ TEST_F(ExportData, SweepDataHasOneRowPerHeadCount) {
 }
 
 TEST_F(ExportData, JsonIsTheMapsObject) {
-  const AttentionRun run = make_run("a b c");
+  const std::shared_ptr<const RunAnalysis> analysis = make_analysis("a b c");
+  const AttentionRun& run = analysis->run;
   ExportSpec spec;
   spec.path = path("m.json");
-  export_view(run, spec);
+  export_view(*analysis, nullptr, spec);
   const std::string json = read_file(spec.path);
   EXPECT_EQ(json.rfind("{\"tokens\":[\"a\",\"b\",\"c\"]", 0), 0u) << json.substr(0, 80);
   EXPECT_NE(json.find("\"head_difference\":"), std::string::npos);

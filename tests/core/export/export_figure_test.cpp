@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "core/analysis/run_analysis.h"
 #include "core/model/synthetic_model.h"
 #include "core/render/colour_scale.h"
 #include "core/render/difference_figure.h"
@@ -25,11 +26,19 @@ namespace {
 namespace fs = std::filesystem;
 const char* const kSentence = "the keys that Priya left on the table were not hers";
 
-AttentionRun default_run() {
-  SyntheticSpec spec;
-  spec.attention.d_model = 8;
-  spec.attention.n_heads = 4;
-  return run_synthetic(kSentence, spec);
+// The analysis every export reads (core/analysis/run_analysis.h), as the CLI makes it.
+std::shared_ptr<const RunAnalysis> default_analysis() {
+  ModelRequest r;
+  r.sentence = kSentence;
+  r.attention.d_model = 8;
+  r.attention.n_heads = 4;
+  return analyse(r);
+}
+
+ColourScale linear(Colormap cm) {
+  ColourScale c;
+  c.colormap = cm;
+  return c;
 }
 
 class ExportFigure : public ::testing::Test {
@@ -39,7 +48,8 @@ class ExportFigure : public ::testing::Test {
            ("hs_export_figure_" + std::to_string(::getpid()) + "_" +
             ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::create_directories(dir_);
-    run_ = default_run();
+    analysis_ = default_analysis();
+    run_ = analysis_->run;
   }
   void TearDown() override { fs::remove_all(dir_); }
   std::string path(const std::string& name) const { return (dir_ / name).string(); }
@@ -50,7 +60,8 @@ class ExportFigure : public ::testing::Test {
   }
 
   fs::path dir_;
-  AttentionRun run_;
+  std::shared_ptr<const RunAnalysis> analysis_;
+  AttentionRun run_;  // analysis_->run
 };
 
 struct Png {
@@ -94,9 +105,9 @@ TEST_F(ExportFigure, SingleHeadPngHasTheColormapColoursAtEveryCell) {
     ExportSpec spec;
     spec.path = path(std::string("head2_") + colormap_name(cm) + ".png");
     spec.head = 2;
-    spec.colormap = cm;
-    export_view(run_, spec);
-    const Figure fig = heatmap_figure(run_, 0, 2, cm);
+    spec.colours.colormap = cm;
+    export_view(*analysis_, nullptr, spec);
+    const Figure fig = heatmap_figure(*analysis_, 0, 2, linear(cm));
     const FigurePlacement p = figure_placement(fig, FigureFormat::png, {});
     Png png(spec.path);
     ASSERT_TRUE(png.ok());
@@ -119,8 +130,9 @@ TEST_F(ExportFigure, LongSequencesDrawnAsAnImageKeepCellColours) {
   ExportSpec spec;
   spec.path = path("long.png");
   spec.head = 1;
-  export_view(run, spec);
-  const Figure fig = heatmap_figure(run, 0, 1, Colormap::viridis);
+  const std::shared_ptr<const RunAnalysis> analysis = analyse_run(run);
+  export_view(*analysis, nullptr, spec);
+  const Figure fig = heatmap_figure(*analysis, 0, 1, linear(Colormap::viridis));
   Png png(spec.path);
   ASSERT_TRUE(png.ok());
   const Map& a = run.attention[0][1];
@@ -131,8 +143,8 @@ TEST_F(ExportFigure, LongSequencesDrawnAsAnImageKeepCellColours) {
 TEST_F(ExportFigure, GridSharesOneScaleAcrossHeads) {
   ExportSpec spec;
   spec.path = path("grid.png");
-  export_view(run_, spec);
-  const Figure fig = heatmap_figure(run_, 0, -1, Colormap::viridis);
+  export_view(*analysis_, nullptr, spec);
+  const Figure fig = heatmap_figure(*analysis_, 0, -1, linear(Colormap::viridis));
   ASSERT_EQ(fig.cells.size(), 4u);
   std::vector<const Map*> maps;
   for (const Map& m : run_.attention[0]) maps.push_back(&m);
@@ -147,8 +159,8 @@ TEST_F(ExportFigure, DifferenceTableColoursFollowTheTable) {
   ExportSpec spec;
   spec.path = path("difference.png");
   spec.view = ExportView::difference;
-  export_view(run_, spec);
-  const Figure fig = difference_figure(run_, 0, Colormap::viridis);
+  export_view(*analysis_, nullptr, spec);
+  const Figure fig = difference_figure(*analysis_, 0, Colormap::viridis);
   const Map diff = head_difference(run_.attention[0]);
   Png png(spec.path);
   ASSERT_TRUE(png.ok());
@@ -167,25 +179,25 @@ TEST_F(ExportFigure, DifferenceTableColoursFollowTheTable) {
 }
 
 TEST_F(ExportFigure, ScaleAndSizeSetThePixels) {
-  const Figure fig = heatmap_figure(run_, 0, 1, Colormap::viridis);
+  const Figure fig = heatmap_figure(*analysis_, 0, 1, linear(Colormap::viridis));
   ExportSpec spec;
   spec.head = 1;
   spec.path = path("x2.png");
   spec.scale = 2;
-  export_view(run_, spec);
+  export_view(*analysis_, nullptr, spec);
   Png twice(spec.path);
   EXPECT_EQ(twice.width(), int(std::ceil(fig.width * kPngPixelsPerPoint * 2)));
   spec.scale = 1;
   spec.path = path("sized.png");
   spec.width = 800;
   spec.height = 600;
-  export_view(run_, spec);
+  export_view(*analysis_, nullptr, spec);
   Png sized(spec.path);
   EXPECT_EQ(sized.width(), 800);
   EXPECT_EQ(sized.height(), 600);
   spec.height = 0;
   spec.path = path("width_only.png");
-  export_view(run_, spec);
+  export_view(*analysis_, nullptr, spec);
   Png width_only(spec.path);
   EXPECT_EQ(width_only.width(), 800);
   EXPECT_NEAR(width_only.height(), 800 * fig.height / fig.width, 1.0);
@@ -194,7 +206,7 @@ TEST_F(ExportFigure, ScaleAndSizeSetThePixels) {
 TEST_F(ExportFigure, SvgKeepsTokenLabelsAsText) {
   ExportSpec spec;
   spec.path = path("grid.svg");
-  export_view(run_, spec);
+  export_view(*analysis_, nullptr, spec);
   const std::string svg = read_file(spec.path);
   EXPECT_EQ(svg.rfind("<?xml", 0), 0u);
   for (const char* label : {">Priya</text>", ">table</text>", ">hers</text>", ">head 3</text>", ">attention weight</text>"})
@@ -207,7 +219,7 @@ TEST_F(ExportFigure, PdfIsAPdfWithItsTextEmbedded) {
     ExportSpec spec;
     spec.path = path(std::string(export_view_name(view)) + ".pdf");
     spec.view = view;
-    export_view(run_, spec);
+    export_view(*analysis_, nullptr, spec);
     const std::string pdf = read_file(spec.path);
     EXPECT_EQ(pdf.rfind("%PDF-", 0), 0u) << spec.path;
     EXPECT_NE(pdf.find("%%EOF"), std::string::npos) << spec.path;
@@ -216,19 +228,20 @@ TEST_F(ExportFigure, PdfIsAPdfWithItsTextEmbedded) {
 }
 
 TEST_F(ExportFigure, SweepNeedsTheSyntheticModel) {
-  AttentionRun other = run_;
-  other.info.kind = "weights";
+  ModelRequest weights = analysis_->request;
+  weights.weights = "mha.safetensors";  // a layer whose head count the file fixes
+  const std::shared_ptr<const RunAnalysis> other = analyse_run(run_, weights);
   ExportSpec spec;
   spec.path = path("sweep.png");
   spec.view = ExportView::sweep;
   try {
-    export_view(other, spec);
+    export_view(*other, nullptr, spec);
     FAIL() << "expected InputError";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("synthetic"), std::string::npos) << e.what();
   }
   EXPECT_TRUE(files().empty());
-  export_view(run_, spec);
+  export_view(*analysis_, nullptr, spec);
   Png png(spec.path);
   EXPECT_TRUE(png.ok());
 }
@@ -236,7 +249,7 @@ TEST_F(ExportFigure, SweepNeedsTheSyntheticModel) {
 TEST_F(ExportFigure, BadRequestsSayWhatIsValidAndLeaveNoFile) {
   auto message = [&](ExportSpec spec) -> std::string {
     try {
-      export_view(run_, spec);
+      export_view(*analysis_, nullptr, spec);
     } catch (const Error& e) {
       return e.what();
     }
@@ -264,14 +277,14 @@ TEST_F(ExportFigure, BadRequestsSayWhatIsValidAndLeaveNoFile) {
 
   spec.width = spec.height = 0;
   spec.path = path("missing/folder/a.png");
-  EXPECT_THROW(export_view(run_, spec), IoError);
+  EXPECT_THROW(export_view(*analysis_, nullptr, spec), IoError);
   EXPECT_TRUE(files().empty());
 }
 
 TEST_F(ExportFigure, ExportAllNamesFilesByLayerAndHead) {
   ExportSpec base;
   const std::string out = path("batch");
-  const std::vector<std::string> written = export_all(run_, out, base, "png");
+  const std::vector<std::string> written = export_all(*analysis_, nullptr, out, base, "png");
   ASSERT_EQ(written.size(), 4u);
   for (int h = 0; h < 4; ++h) {
     const std::string want = (fs::path(out) / ("layer0_head" + std::to_string(h) + ".png")).string();
@@ -279,7 +292,7 @@ TEST_F(ExportFigure, ExportAllNamesFilesByLayerAndHead) {
     Png png(want);
     EXPECT_TRUE(png.ok()) << want;
   }
-  EXPECT_THROW(export_all(run_, out, base, "gif"), InputError);
+  EXPECT_THROW(export_all(*analysis_, nullptr, out, base, "gif"), InputError);
 }
 
 }  // namespace

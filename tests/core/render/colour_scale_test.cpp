@@ -5,6 +5,8 @@
 
 #include <cmath>
 
+#include "core/util/errors.h"
+
 namespace hs {
 namespace {
 
@@ -49,6 +51,50 @@ TEST(ColourScale, CellColourIsTheTableEntry) {
   EXPECT_EQ(top.b, table[255].b);
   const Rgb8 mid = cell_colour(Colormap::viridis, 0.2f, 0.4f);  // t = 0.5 -> entry floor(128.0) = 128
   EXPECT_EQ(mid.g, table[128].g);
+}
+
+// The app's scales (the same functions colour the screen and export).
+TEST(ColourScale, LinearLogAndRows) {
+  Map m(2, 3);
+  m << 0.5f, 0.25f, 0.25f, 0.0f, 0.1f, 0.9f;
+  ColourScale s;
+  const ScaleRange lin = scale_range(s, 0.9f);
+  const Map t = scale_to_unit(m, lin);
+  EXPECT_FLOAT_EQ(t(1, 2), 1.0f);
+  EXPECT_FLOAT_EQ(t(1, 0), 0.0f);
+  EXPECT_NEAR(t(0, 0), 0.5f / 0.9f, 1e-6f);
+  s.mode = ScaleMode::row_normalised;
+  const Map r = scale_to_unit(m, scale_range(s, 0.9f));
+  EXPECT_FLOAT_EQ(r(0, 0), 1.0f);
+  EXPECT_FLOAT_EQ(r(0, 1), 0.5f);
+  s.ignore_first_key = true;
+  const Map r2 = scale_to_unit(m, scale_range(s, 0.9f));
+  EXPECT_FLOAT_EQ(r2(0, 1), 1.0f);  // row max without key 0 is 0.25
+  s = {};
+  s.mode = ScaleMode::log;
+  const ScaleRange lg = scale_range(s, 1.0f);
+  EXPECT_FLOAT_EQ(scale_unit(lg, 1.0f, 0), 1.0f);
+  EXPECT_NEAR(scale_unit(lg, 0.1f, 0), 2.0f / 3.0f, 1e-5f);
+  EXPECT_FLOAT_EQ(scale_unit(lg, 0.0f, 0), 0.0f);
+  EXPECT_NEAR(scale_value_at(lg, 0.0f), 1e-3f, 1e-9f);
+}
+
+TEST(ColourScale, IgnoreFirstKeyLeavesColumnZeroOutOfTheMax) {
+  Map a(2, 3);
+  a << 0.9f, 0.05f, 0.05f, 0.6f, 0.3f, 0.1f;
+  EXPECT_FLOAT_EQ(colour_scale_max({&a}, false), 0.9f);
+  EXPECT_FLOAT_EQ(colour_scale_max({&a}, true), 0.3f);
+  ColourScale s;
+  s.ignore_first_key = true;
+  const ScaleRange r = scale_range(s, colour_scale_max({&a}, true));
+  EXPECT_FLOAT_EQ(scale_unit(r, 0.9f, 0), 1.0f);   // clamped: the first key is off the scale
+  EXPECT_FLOAT_EQ(scale_unit(r, 0.15f, 0), 0.5f);
+}
+
+TEST(ColourScale, NamesRoundTrip) {
+  for (ScaleMode m : {ScaleMode::linear, ScaleMode::log, ScaleMode::row_normalised})
+    EXPECT_EQ(parse_scale_mode(scale_mode_name(m)), m);
+  EXPECT_THROW(parse_scale_mode("cubic"), InputError);
 }
 
 }  // namespace

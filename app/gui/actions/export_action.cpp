@@ -1,0 +1,68 @@
+#include "app/gui/actions/export_action.h"
+
+#include <imgui.h>
+
+#include <exception>
+#include <filesystem>
+
+#include "core/util/errors.h"
+
+namespace hs::gui {
+
+ExportSpec export_spec_for(const AppState& state, const std::string& path) {
+  const ViewInfo& v = view_info(state.view);
+  ExportSpec spec;
+  spec.path = path;
+  spec.layer = state.layer;
+  spec.view = v.export_view;
+  spec.head = v.export_selected_head ? state.head : -1;
+  spec.colours = state.scale;  // the view as shown: scale, first key, colormap
+  return spec;
+}
+
+std::string export_path(const ExportPanelState& e) {
+  if (e.folder.empty()) return e.file_name;
+  return (std::filesystem::path(e.folder) / e.file_name).string();
+}
+
+std::string save_export(const AppState& state, const Derived& derived) {
+  const std::string path = export_path(state.exporter);
+  export_view(*derived.analysis, derived.sweep.get(), export_spec_for(state, path));
+  std::error_code ec;
+  const std::filesystem::path absolute = std::filesystem::absolute(path, ec);
+  return "wrote " + (ec ? path : absolute.string());
+}
+
+std::string current_csv(const AppState& state, const Derived& derived) {
+  ExportSpec spec = export_spec_for(state, "clipboard.csv");
+  if (spec.view == ExportView::heatmap) spec.head = state.head;
+  return export_bytes(*derived.analysis, derived.sweep.get(), spec);
+}
+
+}  // namespace hs::gui
+
+namespace hs::gui {
+
+void handle_export_requests(AppState& state, const Derived* derived, StatusInfo& status) {
+  ExportPanelState& e = state.exporter;
+  const bool save = e.save_requested, copy = e.copy_requested;
+  e.save_requested = e.copy_requested = false;
+  if (!derived || (!save && !copy)) return;
+  try {
+    if (save) status.last_export = save_export(state, *derived);
+    if (copy) {
+      const std::string csv = current_csv(state, *derived);
+      ImGui::SetClipboardText(csv.c_str());
+      status.last_export = "copied " + std::to_string(csv.size()) + " bytes of CSV to the clipboard";
+    }
+    status.export_failed = false;
+  } catch (const hs::Error& err) {
+    status.last_export = std::string("export failed: ") + err.what();
+    status.export_failed = true;
+  } catch (const std::exception& err) {
+    status.last_export = std::string("export failed: ") + err.what();
+    status.export_failed = true;
+  }
+}
+
+}  // namespace hs::gui

@@ -1,0 +1,129 @@
+#include "app/gui/actions/lesson_player.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+
+#include "app/gui/state/embedded.h"
+#include "app/gui/actions/session_bridge.h"
+#include "app/gui/actions/unsaved_guard.h"
+
+namespace hs::gui {
+namespace {
+
+bool ends_with(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+// GLFW's letter keys are their ASCII codes (ImGui 1.86 indexes keys by the backend's codes).
+constexpr int kKeyC = 'C';
+constexpr int kKeyEqual = '=', kKeyMinus = '-';
+constexpr int kKeypadAdd = 334, kKeypadSubtract = 333, kKeyF5 = 294;  // GLFW_KEY_KP_ADD, _KP_SUBTRACT, _F5
+
+bool pressed(ImGuiKey key) { return ImGui::IsKeyPressed(ImGui::GetKeyIndex(key)); }
+
+}  // namespace
+
+std::vector<std::string> shipped_lessons() {
+  std::vector<std::string> out;
+  for (int i = 0; const char* name = embedded_name(i); ++i)
+    if (ends_with(name, ".json")) out.push_back(name);
+  return out;
+}
+
+std::shared_ptr<const Lesson> find_lesson(const std::string& name_or_path) {
+  for (const std::string& name : shipped_lessons())
+    if (name == name_or_path || name == name_or_path + ".json")
+      return std::make_shared<const Lesson>(parse_lesson(embedded_file(name.c_str()), name));
+  return std::make_shared<const Lesson>(load_lesson(name_or_path));
+}
+
+void start_lesson(AppState& state, std::shared_ptr<const Lesson> lesson, int step) {
+  state.lesson.lesson = std::move(lesson);
+  state.lesson.step = -1;
+  go_to_step(state, step);
+}
+
+void stop_lesson(AppState& state) {
+  state.lesson.lesson.reset();
+  state.lesson.step = 0;
+}
+
+void go_to_step(AppState& state, int step) {
+  const Lesson* lesson = state.lesson.lesson.get();
+  if (!lesson || lesson->steps.empty()) return;
+  step = std::clamp(step, 0, int(lesson->steps.size()) - 1);
+  state.lesson.step = step;
+  const LessonStep& s = lesson->steps[size_t(step)];
+  const ModelRequest before = state.request;
+  apply_session(state, s.session);
+  if (s.needs_pretrained && s.session.request.model_path.empty() && !before.model_path.empty()) {
+    state.request.model_path = before.model_path;
+    state.request.tokenizer = before.tokenizer;
+    if (s.session.request.sentence.empty()) state.request.sentence = before.sentence;
+  }
+  // Presentation mode keeps its projector-safe default colormap.
+  if (state.present.active && state.scale.colormap == Colormap::viridis) state.scale.colormap = Colormap::cividis;
+  // A step's state is the lesson's, not the user's work: quitting or opening does not ask.
+  mark_session_clean(state);
+}
+
+const LessonStep* active_step(const AppState& state) {
+  const Lesson* lesson = state.lesson.lesson.get();
+  if (!lesson || state.lesson.step < 0 || state.lesson.step >= int(lesson->steps.size())) return nullptr;
+  return &lesson->steps[size_t(state.lesson.step)];
+}
+
+bool control_locked(const AppState& state, const char* control) {
+  const LessonStep* step = active_step(state);
+  if (!step) return false;
+  return std::find(step->unlocked.begin(), step->unlocked.end(), control) == step->unlocked.end();
+}
+
+std::vector<CompareRequest> compare_requests(const AppState& state) {
+  std::vector<CompareRequest> out;
+  if (const LessonStep* step = active_step(state))
+    for (const LessonCompare& c : step->compare) {
+      CompareRequest r{c.label, c.session.request};
+      // A step that keeps a loaded checkpoint keeps it in its compare entries too.
+      if (step->needs_pretrained && r.request.model_path.empty()) r.request.model_path = state.request.model_path;
+      out.push_back(std::move(r));
+    }
+  return out;
+}
+
+bool same_compare(const std::vector<CompareRequest>& a, const std::vector<CompareRequest>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i].label != b[i].label || !same_model_request(a[i].request, b[i].request)) return false;
+  return true;
+}
+
+bool handle_lesson_keys(AppState& state) {
+  ImGuiIO& io = ImGui::GetIO();
+  if (io.WantTextInput) return false;
+  PresentationState& p = state.present;
+  if (ImGui::IsKeyPressed(kKeyF5, false)) p.active = !p.active;
+  if (p.active && pressed(ImGuiKey_Escape)) p.active = false;
+  if (p.active && io.KeyCtrl) {
+    if (ImGui::IsKeyPressed(kKeyEqual) || ImGui::IsKeyPressed(kKeypadAdd)) p.font_scale = std::min(p.font_scale + 0.2f, 4.0f);
+    if (ImGui::IsKeyPressed(kKeyMinus) || ImGui::IsKeyPressed(kKeypadSubtract)) p.font_scale = std::max(p.font_scale - 0.2f, 1.0f);
+  }
+  if (!state.lesson.lesson) return false;
+  if (!io.KeyCtrl && ImGui::IsKeyPressed(kKeyC, false)) state.lesson.captions = !state.lesson.captions;
+  const int step = state.lesson.step;
+  if (pressed(ImGuiKey_RightArrow) || pressed(ImGuiKey_PageDown)) go_to_step(state, step + 1);
+  if (pressed(ImGuiKey_LeftArrow) || pressed(ImGuiKey_PageUp)) go_to_step(state, step - 1);
+  if (pressed(ImGuiKey_Home)) go_to_step(state, 0);
+  return true;
+}
+
+LockScope::LockScope(const AppState& state, const char* control) : locked_(control_locked(state, control)) {
+  if (locked_) ImGui::BeginDisabled();
+}
+
+LockScope::~LockScope() {
+  if (locked_) ImGui::EndDisabled();
+}
+
+}  // namespace hs::gui

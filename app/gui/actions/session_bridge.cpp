@@ -1,0 +1,152 @@
+#include "app/gui/actions/session_bridge.h"
+
+#include <filesystem>
+
+#include "app/gui/actions/lesson_player.h"
+#include "app/gui/actions/unsaved_guard.h"
+#include "core/model/pretrained.h"
+#include "core/util/errors.h"
+
+namespace hs::gui {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool is_json(const std::string& path) {
+  std::string ext = fs::path(path).extension().string();
+  for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return ext == ".json";
+}
+
+}  // namespace
+
+Session session_from_state(const AppState& state) {
+  Session s;
+  s.request = state.request;
+  s.view.panel = session_panel(state.view, state.grid.all_layers);
+  s.view.layer = state.layer;
+  s.view.head = state.head;
+  s.view.queries = state.query.queries;
+  s.view.color_scale = scale_mode_name(state.scale.mode);
+  s.view.ignore_first_column = state.scale.ignore_first_key;
+  s.view.colormap = colormap_name(state.scale.colormap);
+  return s;
+}
+
+void apply_session(AppState& state, const Session& session) {
+  state.request = session.request;
+  if (session.request.attention.window >= 0) state.model.window_size = session.request.attention.window;  // the W slider
+  const std::string& p = session.view.panel;
+  state.grid.all_layers = p == "layers";
+  request_view(state, view_from_session_panel(p));
+  state.layer = session.view.layer;
+  state.head = session.view.head;
+  state.query.queries = session.view.queries;
+  state.scale.mode = parse_scale_mode(session.view.color_scale);  // checked when the file was read
+  state.scale.ignore_first_key = session.view.ignore_first_column;
+  const Colormap c = parse_colormap(session.view.colormap);
+  // The views draw sequential maps only; a diverging choice falls back to the default.
+  state.scale.colormap = colormap_is_diverging(c) ? Colormap::viridis : c;
+}
+
+std::string session_path(const SessionPanelState& s) {
+  if (s.folder.empty()) return s.file_name;
+  return (fs::path(s.folder) / s.file_name).string();
+}
+
+void open_path(AppState& state, const std::string& path) {
+  if (is_json(path)) {
+    const Session s = load_session(path);  // throws before anything changes
+    apply_session(state, s);
+    return;
+  }
+  std::error_code ec;
+  if (!fs::exists(path, ec)) throw IoError("cannot open " + path + ": no such file or folder");
+  state.request.model_path = path;
+  state.request.weights.clear();
+  state.request.input_npy.clear();
+  state.request.tokenizer = fs::is_directory(path, ec) ? std::string() : find_llama2c_tokenizer(path);
+}
+
+void reset_session(AppState& state) {
+  stop_lesson(state);
+  apply_session(state, session_from_state(default_app_state()));
+  state.open_model.checkpoint = false;
+  state.model = ModelPanelState{};
+}
+
+namespace {
+
+void open_paths(AppState& state, const std::vector<std::string>& paths, StatusInfo& status) {
+  SessionPanelState& s = state.session;
+  for (const std::string& path : paths) {
+    try {
+      open_path(state, path);
+      status.error.clear();
+      status.export_failed = false;
+      status.last_export = "opened " + path;
+      if (is_json(path)) {
+        s.folder = fs::path(path).parent_path().string();
+        s.file_name = fs::path(path).filename().string();
+        mark_session_clean(state);  // what is on screen is what the file holds
+      }
+    } catch (const std::exception& e) {
+      status.error = e.what();
+    }
+  }
+}
+
+void run_action(AppState& state, const GuardedAction& action, StatusInfo& status) {
+  switch (action.kind) {
+    case GuardedKind::open: open_paths(state, action.paths, status); break;
+    case GuardedKind::start_lesson:
+      if (action.lesson) start_lesson(state, action.lesson, action.step);  // marks the step clean
+      break;
+    case GuardedKind::reset:
+      reset_session(state);
+      mark_session_clean(state);
+      status.error.clear();
+      status.export_failed = false;
+      status.last_export = "new session";
+      break;
+    case GuardedKind::quit: state.unsaved.quit = true; break;
+    case GuardedKind::none: break;
+  }
+}
+
+}  // namespace
+
+void handle_session_requests(AppState& state, StatusInfo& status) {
+  SessionPanelState& s = state.session;
+  std::vector<std::string> paths;
+  paths.swap(s.dropped);
+  if (s.open_requested) paths.push_back(session_path(s));
+  s.open_requested = false;
+  // A session file replaces what is on screen: it asks first when that is unsaved. Checkpoints
+  // alone only change the model (the session stays, and is then unsaved).
+  bool any_session = false;
+  for (const std::string& p : paths) any_session = any_session || is_json(p);
+  if (any_session) ask_action(state, open_action(std::move(paths)));
+  else open_paths(state, paths, status);
+  if (s.save_requested) {
+    s.save_requested = false;
+    const std::string path = session_path(s);
+    try {
+      save_session(path, session_from_state(state));  // atomic: a failure leaves the old file
+      status.export_failed = false;
+      status.last_export = "saved session " + path;
+      mark_session_clean(state);
+      saved_for_unsaved(state, true);
+    } catch (const std::exception& e) {
+      status.export_failed = true;
+      status.last_export = e.what();
+      if (state.unsaved.save_first) status.last_export += " (nothing was discarded)";
+      saved_for_unsaved(state, false);
+    }
+  } else if (state.unsaved.save_first && s.dialog != SessionDialog::save) {
+    saved_for_unsaved(state, false);  // the save dialog was closed without saving: nothing happens
+  }
+  for (const GuardedAction& action : take_ready_actions(state)) run_action(state, action, status);
+}
+
+}  // namespace hs::gui

@@ -1,0 +1,34 @@
+#pragma once
+// AppState <-> session file (core/session/session_file.h), and what happens to a file dropped on the
+// window or named on the command line: a .json opens as a session, anything else (a file or a
+// Hugging Face folder) as a model checkpoint, as --model does.
+#include <string>
+
+#include "app/gui/state/app_state.h"
+#include "app/gui/state/status.h"
+#include "core/session/session_file.h"
+
+namespace hs::gui {
+
+// The session a person sees now: request, view, selection and colour scale.
+Session session_from_state(const AppState& state);
+
+// Sets the request, view, selection and scale from a session; everything else is left alone.
+void apply_session(AppState& state, const Session& session);
+
+// folder + file name of the session box ("" folder: the file name alone).
+std::string session_path(const SessionPanelState& s);
+
+// Opens PATH: a .json is a session (load_session), anything else a checkpoint (file or folder).
+// Throws hs::Error and leaves the state alone when the file is bad.
+void open_path(AppState& state, const std::string& path);
+
+// Back to the built-in default session (File > New session): request, view, scale; no lesson.
+void reset_session(AppState& state);
+
+// Carries out save/open/drop requests from AppState and the guarded actions that may run
+// (unsaved_guard.h): a session file asks first when the session has unsaved changes; outcomes
+// and errors go to the status line.
+void handle_session_requests(AppState& state, StatusInfo& status);
+
+}  // namespace hs::gui

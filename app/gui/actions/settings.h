@@ -1,0 +1,14 @@
+#pragma once
+// Persisted preferences in imgui.ini (a "[headscope][prefs]" section next to ImGui's own):
+// sidebar width, colormap, colour scale, export folder and file name, the recent models list.
+// Sentences and the open model are not persisted: the app opens on its command line or its
+// built-in default.
+#include "app/gui/state/app_state.h"
+
+namespace hs::gui {
+
+// Registers the ini handler for `state` (which must outlive the ImGui context). Call after
+// ImGui::CreateContext and before the first NewFrame.
+void register_settings(AppState* state);
+
+}  // namespace hs::gui

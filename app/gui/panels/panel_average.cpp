@@ -1,0 +1,59 @@
+// Averaged maps hide heads: the head-averaged map (what a library returns by default, e.g.
+// PyTorch's average_attn_weights=True) large on the left, the per-head maps it came from on the
+// right, all on the layer's one colour scale.
+#include <algorithm>
+
+#include "app/gui/widgets/grid_layout.h"
+#include "app/gui/widgets/heatmap_widget.h"
+#include "app/gui/widgets/labels.h"
+#include "app/gui/actions/lesson_player.h"
+#include "app/gui/panels/panels.h"
+
+namespace hs::gui {
+
+void draw_average(AppState& state, const UiContext& ui) {
+  const Derived& d = *ui.derived;
+  const int layer = state.layer, heads = d.run().n_heads();
+  if (heads == 0 || size_t(layer) >= d.analysis->average.size() || d.analysis->average[size_t(layer)].size() == 0) return;
+  draw_scale_controls(state);
+  ImGui::TextDisabled("Left: the mean over the %d heads of %s. Right: the heads themselves, on the same scale.", heads,
+                      d.run().n_layers() > 1 ? format("layer %d", layer).c_str() : "the layer");
+  const float f = ImGui::GetFontSize(), gap = f * 0.9f, title_h = f * 1.5f;
+  const float bar_w = colour_bar_width();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float usable = avail.x - bar_w - 16;
+  const float left_w = std::min(usable * 0.5f, avail.y);
+  const bool skip = state.scale.ignore_first_key;
+  const ScaleRange range = scale_range(state.scale, skip ? d.analysis->layer_max_skip_first[size_t(layer)] : d.analysis->layer_max[size_t(layer)]);
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+
+  ImGui::TextUnformatted("average of all heads");
+  HeatmapSpec avg =
+      heatmap_spec(format("average L%d", layer), d.generation, d.analysis->average[size_t(layer)], range, state.scale.colormap, layer);
+  avg.row_labels = avg.col_labels = &d.analysis->map_labels;
+  avg.label_font_max = f * 0.85f;
+  draw_heatmap(ui, avg, ImVec2(left_w - gap, avail.y - title_h));
+
+  const float right_x = origin.x + left_w + gap;
+  const GridLayout g = layout_grid(heads, 1, usable - left_w - gap, avail.y, title_h, gap);
+  for (int h = 0; h < heads; ++h) {
+    const ImVec2 tile(right_x + float(h % g.cols) * g.tile_w, origin.y + float(h / g.cols) * g.tile_h);
+    ImGui::SetCursorScreenPos(tile);
+    ImGui::TextUnformatted(head_name(layer, h, d.run().n_layers()).c_str());
+    ImGui::SetCursorScreenPos(ImVec2(tile.x, tile.y + title_h));
+    const HeatmapSpec spec = heatmap_spec(format("average-heads L%d h%d", layer, h), d.generation,
+                                          d.run().attention[size_t(layer)][size_t(h)], range, state.scale.colormap, layer, h);
+    const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(g.tile_w - gap, g.tile_h - gap - title_h));
+    if (hit.clicked && !control_locked(state, "panel")) {
+      state.head = h;
+      request_view(state, View::head);
+    }
+  }
+  ImGui::SetCursorScreenPos(ImVec2(origin.x + usable + 16, origin.y));
+  ImGui::BeginGroup();
+  ImGui::TextDisabled("%s", scale_caption(range).c_str());
+  draw_colour_bar(ui, range, state.scale.colormap, ImVec2(bar_w, std::min(avail.y - f * 2, 420.0f)));
+  ImGui::EndGroup();
+}
+
+}  // namespace hs::gui

@@ -1,0 +1,256 @@
+// The head grid: every head of the selected layer as a heatmap with token labels and one shared
+// colour bar; heads sharing a key/value head sit together in a marked box. Click opens a head
+// large. With several layers, a layers x heads overview.
+#include <algorithm>
+
+#include "app/gui/widgets/draw_util.h"
+#include "app/gui/widgets/grid_layout.h"
+#include "app/gui/widgets/heatmap_widget.h"
+#include "app/gui/widgets/labels.h"
+#include "app/gui/actions/lesson_player.h"
+#include "app/gui/panels/panels.h"
+#include "app/gui/state/selection.h"
+#include "app/gui/widgets/token_notes.h"
+
+namespace hs::gui {
+namespace {
+
+ScaleRange layer_range(const AppState& state, const RunAnalysis& a, int layer) {
+  const bool skip = state.scale.ignore_first_key;
+  return scale_range(state.scale, skip ? a.layer_max_skip_first[size_t(layer)] : a.layer_max[size_t(layer)]);
+}
+
+// The overview shares one scale across every layer.
+ScaleRange model_range(const AppState& state, const RunAnalysis& a) {
+  const auto& maxima = state.scale.ignore_first_key ? a.layer_max_skip_first : a.layer_max;
+  return scale_range(state.scale, maxima.empty() ? 1.0f : *std::max_element(maxima.begin(), maxima.end()));
+}
+
+void cell_tooltip(const RunAnalysis& a, int layer, int head, const HeatmapHit& hit) {
+  if (hit.row < 0) return;
+  const float w = a.run.attention[size_t(layer)][size_t(head)](hit.row, hit.col);
+  ImGui::SetTooltip("%s\n%s", head_name(layer, head, a.run.n_layers()).c_str(), cell_text(a, hit.row, hit.col, w).c_str());
+}
+
+// Every head of the selected layer of `d` (the result on screen, or a lesson's compare entry).
+// `prefix` names the heatmaps ("grid", or "compare1" for a lesson's side-by-side entries).
+void draw_layer_grid(AppState& state, const UiContext& ui, const RunAnalysis& d, uint64_t version, ImVec2 area,
+                     const ScaleRange& range, const char* prefix) {
+  const int layer = std::min(state.layer, d.run.n_layers() - 1), heads = d.run.n_heads();
+  const int group = heads_per_group(d.run.info);
+  const float f = ImGui::GetFontSize(), gap = f * 0.9f, title_h = f * 1.5f;
+  GridLayout g = layout_grid(heads, group, area.x, area.y, title_h, gap);
+  {
+    // Rows only as tall as a map with its labels needs (maps are square, so tiles often are wide).
+    HeatmapSpec probe;
+    probe.map = &d.run.attention[size_t(layer)][0];
+    probe.row_labels = probe.col_labels = &d.map_labels;
+    probe.label_font_max = f * 0.85f;
+    const HeatmapLayout L = layout_heatmap(probe, ImVec2(g.tile_w - gap, g.tile_h - gap - title_h), ImGui::GetFont(), f);
+    g.tile_h = std::min(g.tile_h, L.cell * float(probe.map->rows()) + L.bottom + title_h + gap);
+  }
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  // Key/value groups: a tinted box behind each group's tiles (groups never wrap a row).
+  if (group > 1) {
+    for (int start = 0; start < heads; start += group) {
+      const int r = start / g.cols, c0 = start % g.cols, c1 = std::min(c0 + group, g.cols);
+      const ImVec2 a(origin.x + c0 * g.tile_w - gap * 0.35f, origin.y + r * g.tile_h - 2);
+      const ImVec2 b(origin.x + c1 * g.tile_w - gap * 0.45f, origin.y + (r + 1) * g.tile_h - gap * 0.4f);
+      const bool odd = (start / group) % 2;
+      dl->AddRectFilled(a, b, odd ? IM_COL32(80, 120, 200, 34) : IM_COL32(255, 196, 64, 26), 6);
+      dl->AddRect(a, b, odd ? IM_COL32(110, 150, 230, 150) : IM_COL32(255, 196, 64, 120), 6, 0, 1.5f);
+    }
+  }
+  for (int h = 0; h < heads; ++h) {
+    const int r = h / g.cols, c = h % g.cols;
+    const ImVec2 tile(origin.x + c * g.tile_w, origin.y + r * g.tile_h);
+    ImGui::SetCursorScreenPos(ImVec2(tile.x + 4, tile.y + 2));
+    std::string title = head_name(layer, h, d.run.n_layers());
+    if (group > 1) title += format("  \xC2\xB7  kv %d", h / group);
+    // Narrow tiles: the short name, so titles never run into each other.
+    if (ImGui::CalcTextSize(title.c_str()).x > g.tile_w - gap) title = format("h%d", h);
+    if (ImGui::CalcTextSize(title.c_str()).x > g.tile_w - gap) title.clear();
+    if (h == state.head) ImGui::TextColored(ImVec4(1.0f, 0.77f, 0.25f, 1.0f), "%s", title.c_str());
+    else ImGui::TextUnformatted(title.c_str());
+    ImGui::SetCursorScreenPos(ImVec2(tile.x, tile.y + title_h));
+    HeatmapSpec spec = heatmap_spec(format("%s L%d h%d", prefix, layer, h), version,
+                                    d.run.attention[size_t(layer)][size_t(h)], range, state.scale.colormap, layer, h);
+    spec.row_labels = spec.col_labels = &d.map_labels;
+    spec.selected = h == state.head;
+    spec.first_generated = d.map_index(first_generated(d.run));
+    spec.label_font_max = f * 0.85f;
+    const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(g.tile_w - gap, g.tile_h - gap - title_h));
+    if (hit.hovered) cell_tooltip(d, layer, h, hit);
+    if (hit.clicked && !control_locked(state, "panel")) {  // a lesson step may keep its view
+      state.head = h;
+      if (hit.row >= 0) state.query.queries = {d.map_token(hit.row)};
+      request_view(state, View::head);
+    }
+  }
+  ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + area.y));
+}
+
+// "4 heads of width 2, causal" for the label above a side-by-side block.
+std::string describe(const ModelInfo& info, const AttentionConfig& c) {
+  std::string s = format("%d head%s of width %d", info.n_heads, info.n_heads == 1 ? "" : "s", info.d_head);
+  if (info.n_kv_heads != info.n_heads) s += format(", %d key/value", info.n_kv_heads);
+  if (c.causal) s += ", causal";
+  if (c.window >= 0) s += format(", window %d", c.window);
+  if (c.scrambled_reshape) s += ", scrambled reshape";
+  return s;
+}
+
+// A lesson step's compare entries: the step's own grid and one labelled grid per entry, side
+// by side on one shared colour scale.
+ScaleRange compare_range(const AppState& state, const Derived& d) {
+  float m = 0;
+  const auto layer_max = [&](const RunAnalysis& x) {
+    const auto& maxima = state.scale.ignore_first_key ? x.layer_max_skip_first : x.layer_max;
+    return maxima.empty() ? 0.0f : maxima[size_t(std::min(state.layer, int(maxima.size()) - 1))];
+  };
+  m = layer_max(*d.analysis);
+  for (const CompareResult& c : d.compare)
+    if (c.analysis) m = std::max(m, layer_max(*c.analysis));
+  return scale_range(state.scale, m > 0 ? m : 1.0f);
+}
+
+void draw_compare(AppState& state, const UiContext& ui, ImVec2 area, const ScaleRange& range) {
+  const Derived& d = *ui.derived;
+  const int blocks = 1 + int(d.compare.size());
+  const float f = ImGui::GetFontSize(), gap = f * 1.2f;
+  const auto block_analysis = [&](int b) { return b == 0 ? d.analysis.get() : d.compare[size_t(b - 1)].analysis.get(); };
+  const auto block_label = [&](int b) {
+    return b == 0 ? "this step: " + describe(d.run().info, d.analysis->request.attention) : d.compare[size_t(b - 1)].label;
+  };
+  // Blocks in the arrangement (columns x rows) whose smallest map is largest; labels wrap.
+  if (ui.fonts.heading) ImGui::PushFont(ui.fonts.heading);
+  int best_cols = blocks;
+  float best_side = -1, label_h = 0;
+  for (int cols = 1; cols <= blocks; ++cols) {
+    const int rows = (blocks + cols - 1) / cols;
+    const float bw = (area.x - gap * float(cols - 1)) / float(cols), bh = (area.y - gap * float(rows - 1)) / float(rows);
+    float lh = 0, side = 1e9f;
+    for (int b = 0; b < blocks; ++b) lh = std::max(lh, ImGui::CalcTextSize(block_label(b).c_str(), nullptr, false, bw).y);
+    lh += f * 0.5f;
+    for (int b = 0; b < blocks; ++b) {
+      const RunAnalysis* x = block_analysis(b);
+      if (!x || x->run.n_heads() == 0) continue;
+      const GridLayout g = layout_grid(x->run.n_heads(), heads_per_group(x->run.info), bw, bh - lh, f * 1.5f, f * 0.9f);
+      side = std::min(side, std::min(g.tile_w - f * 0.9f, g.tile_h - f * 2.4f));
+    }
+    if (side > best_side) best_side = side, best_cols = cols, label_h = lh;
+  }
+  if (ui.fonts.heading) ImGui::PopFont();
+  const int cols = best_cols, rows = (blocks + cols - 1) / cols;
+  const float w = (area.x - gap * float(cols - 1)) / float(cols), h = (area.y - gap * float(rows - 1)) / float(rows);
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  for (int b = 0; b < blocks; ++b) {
+    const RunAnalysis* x = block_analysis(b);
+    const ImVec2 at(origin.x + float(b % cols) * (w + gap), origin.y + float(b / cols) * (h + gap));
+    if (b % cols > 0) dl->AddLine(ImVec2(at.x - gap * 0.5f, at.y), ImVec2(at.x - gap * 0.5f, at.y + h), dim_text_colour(), 1.0f);
+    if (b / cols > 0 && b % cols == 0)
+      dl->AddLine(ImVec2(origin.x, at.y - gap * 0.5f), ImVec2(origin.x + area.x, at.y - gap * 0.5f), dim_text_colour(), 1.0f);
+    ImGui::SetCursorScreenPos(at);
+    if (ui.fonts.heading) ImGui::PushFont(ui.fonts.heading);
+    ImGui::PushTextWrapPos(at.x + w - ImGui::GetWindowPos().x);
+    ImGui::TextColored(b == 0 ? ImVec4(1.0f, 0.77f, 0.25f, 1.0f) : ImVec4(0.55f, 0.75f, 1.0f, 1.0f), "%s", block_label(b).c_str());
+    ImGui::PopTextWrapPos();
+    if (ui.fonts.heading) ImGui::PopFont();
+    ImGui::SetCursorScreenPos(ImVec2(at.x, at.y + label_h));
+    if (!x) {
+      ImGui::PushTextWrapPos(at.x + w - ImGui::GetWindowPos().x);
+      ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.40f, 1.0f), "%s", d.compare[size_t(b - 1)].error.c_str());
+      ImGui::PopTextWrapPos();
+      continue;
+    }
+    if (x->run.n_heads() == 0) continue;
+    ImGui::PushID(b);
+    draw_layer_grid(state, ui, *x, d.generation, ImVec2(w, h - label_h), range,
+                    b == 0 ? "grid" : format("compare%d", b).c_str());
+    ImGui::PopID();
+  }
+  ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + area.y));
+}
+
+void draw_all_layers(AppState& state, const UiContext& ui, ImVec2 area) {
+  const Derived& d = *ui.derived;
+  const RunAnalysis& a = *d.analysis;
+  const int layers = d.run().n_layers(), heads = d.run().n_heads();
+  const float f = ImGui::GetFontSize(), left = ImGui::CalcTextSize("L00").x + 8, top = f * 1.6f;
+  const float side = std::max(4.0f, std::min((area.x - left) / heads, (area.y - top) / layers));
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const int group = heads_per_group(d.run().info);
+  for (int h = 0; h < heads; ++h) {
+    std::string label = format("h%d", h);
+    if (group > 1 && h % group == 0 && side * group > f * 4) label += format("  kv %d", h / group);
+    if (side > f * 1.6f || (group > 1 && h % group == 0)) dl->AddText(ImVec2(origin.x + left + h * side + 2, origin.y), dim_text_colour(), label.c_str());
+    // Key/value groups: a bar over each group's columns.
+    if (group > 1 && h % group == 0) {
+      const bool odd = (h / group) % 2;
+      dl->AddRectFilled(ImVec2(origin.x + left + h * side, origin.y + top - 5), ImVec2(origin.x + left + (h + group) * side - 4, origin.y + top - 2),
+                        odd ? IM_COL32(110, 150, 230, 220) : accent_colour(0.8f));
+    }
+  }
+  const ScaleRange range = model_range(state, a);
+  for (int l = 0; l < layers; ++l) {
+    dl->AddText(ImVec2(origin.x, origin.y + top + l * side + side * 0.5f - f * 0.5f), dim_text_colour(), format("L%d", l).c_str());
+    for (int h = 0; h < heads; ++h) {
+      ImGui::SetCursorScreenPos(ImVec2(origin.x + left + h * side, origin.y + top + l * side));
+      HeatmapSpec spec = heatmap_spec(format("overview L%d h%d", l, h), d.generation, d.run().attention[size_t(l)][size_t(h)],
+                                      range, state.scale.colormap, l, h);
+      spec.selected = l == state.layer && h == state.head;
+      const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(side - 3, side - 3));
+      if (hit.hovered) cell_tooltip(a, l, h, hit);
+      if (hit.clicked && !control_locked(state, "panel")) {
+        state.layer = l, state.head = h;
+        request_view(state, View::head);
+      }
+    }
+  }
+  ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + area.y));
+}
+
+}  // namespace
+
+void draw_grid(AppState& state, const UiContext& ui) {
+  const Derived& d = *ui.derived;
+  const int layers = d.run().n_layers();
+  if (layers == 0 || d.run().n_heads() == 0) return;
+  draw_scale_controls(state);
+  if (layers > 1) {
+    ImGui::SameLine();
+    ImGui::Checkbox("all layers", &state.grid.all_layers);
+    if (!state.grid.all_layers) {
+      ImGui::SameLine();
+      ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.5f);
+      ImGui::InputInt("layer", &state.layer);
+      state.layer = std::clamp(state.layer, 0, layers - 1);
+    }
+  }
+  const int group = heads_per_group(d.run().info);
+  if (!d.analysis->long_input_note.empty()) ImGui::TextWrapped("%s", d.analysis->long_input_note.c_str());
+  else ImGui::TextDisabled("%s", group > 1 ? "Coloured boxes and bars group the query heads that share one key/value head. Click a head to open it."
+                                      : "Rows are queries, columns are keys; each row sums to 1. Click a head to open it.");
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float bar_w = colour_bar_width();
+  const ImVec2 area(avail.x - bar_w - 12, avail.y);
+  const ImVec2 start = ImGui::GetCursorScreenPos();
+  const bool overview = state.grid.all_layers && layers > 1;
+  const bool compare = !overview && !d.compare.empty();
+  const ScaleRange range = overview  ? model_range(state, *d.analysis)
+                           : compare ? compare_range(state, d)
+                                     : layer_range(state, *d.analysis, state.layer);
+  if (overview) draw_all_layers(state, ui, area);
+  else if (compare) draw_compare(state, ui, area, range);
+  else draw_layer_grid(state, ui, *d.analysis, d.generation, area, range, "grid");
+  ImGui::SetCursorScreenPos(ImVec2(start.x + area.x + 12, start.y));
+  ImGui::BeginGroup();
+  ImGui::TextDisabled("%s", scale_caption(range).c_str());
+  draw_colour_bar(ui, range, state.scale.colormap, ImVec2(bar_w, std::min(area.y - ImGui::GetFontSize() * 2, 420.0f)));
+  ImGui::EndGroup();
+}
+
+}  // namespace hs::gui

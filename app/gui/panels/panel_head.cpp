@@ -1,0 +1,145 @@
+// One head, large: hover shows (query, key, weight), the selected query row and hovered
+// row/column are outlined, a colour bar shows the scale. Also the shared scale toolbar.
+#include <algorithm>
+
+#include "app/gui/widgets/draw_util.h"
+#include "app/gui/widgets/heatmap_widget.h"
+#include "app/gui/widgets/labels.h"
+#include "app/gui/actions/lesson_player.h"
+#include "app/gui/panels/panels.h"
+#include "app/gui/state/selection.h"
+#include "app/gui/widgets/token_notes.h"
+
+namespace hs::gui {
+namespace {
+
+const char* kScaleNames[] = {"linear", "log", "per-row normalised"};
+
+void head_picker(AppState& state, const Derived& d) {
+  const int heads = d.run().n_heads(), layers = d.run().n_layers();
+  if (layers > 1) {
+    LockScope lock(state, "layer");
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.5f);
+    ImGui::InputInt("layer", &state.layer);
+    ImGui::SameLine();
+  }
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.5f);
+  {
+    LockScope lock(state, "head");
+    ImGui::InputInt("head", &state.head);
+  }
+  state.head = std::clamp(state.head, 0, heads - 1);
+  state.layer = std::clamp(state.layer, 0, layers - 1);
+}
+
+void head_facts(const Derived& d, int layer, int head) {
+  const HeadSpectrum& s = d.analysis->spectrum[size_t(layer)][size_t(head)];
+  const int group = heads_per_group(d.run().info);
+  const bool masked = d.run().info.causal || d.run().info.window >= 0;
+  if (d.run().compact()) {
+    ImGui::TextWrapped("%s", d.analysis->long_input_note.c_str());
+    ImGui::TextDisabled("mean row entropy %.2f nats  \xC2\xB7  largest weight %s", double(s.mean_entropy),
+                        format_weight(d.analysis->layer_max.empty() ? 0.0f : d.run().head_numbers[size_t(layer)][size_t(head)].max).c_str());
+    return;
+  }
+  if (s.singular_values.size() == 0) {
+    ImGui::TextDisabled("mean row entropy %.2f nats  \xC2\xB7  score rank: off for this many tokens and maps (see Head width)",
+                        double(s.mean_entropy));
+    return;
+  }
+  ImGui::TextDisabled("mean row entropy %.2f nats  \xC2\xB7  score rank %d (head width %d%s)%s", double(s.mean_entropy),
+                      s.score_rank, d.run().info.d_head, masked ? "; the mask's zeros lift the rank" : "",
+                      group > 1 ? format("  \xC2\xB7  key/value head %d", head / group).c_str() : "");
+}
+
+}  // namespace
+
+void draw_scale_controls(AppState& state) {
+  const float f = ImGui::GetFontSize();
+  if (state.present.active && control_locked(state, "color_scale") && control_locked(state, "colormap")) {
+    // Presenting a step that fixes the colours: a note instead of disabled controls.
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextDisabled("%s scale, %s colours", state.scale.mode == ScaleMode::linear ? "linear"
+                                                : state.scale.mode == ScaleMode::log  ? "log"
+                                                                                      : "per-row",
+                        colormap_name(state.scale.colormap));
+    return;
+  }
+  int mode = int(state.scale.mode);
+  ImGui::BeginDisabled(control_locked(state, "color_scale"));
+  ImGui::SetNextItemWidth(f * 9);
+  if (ImGui::Combo("scale", &mode, kScaleNames, 3)) state.scale.mode = ScaleMode(mode);
+  ImGui::SameLine();
+  ImGui::Checkbox("ignore 1st key", &state.scale.ignore_first_key);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Leave key 0 out of the colour range: the first token often takes most of the weight.");
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(f * 7);
+  LockScope lock(state, "colormap");
+  if (ImGui::BeginCombo("colours", colormap_name(state.scale.colormap))) {
+    for (Colormap c : all_colormaps())
+      if (!colormap_is_diverging(c) && ImGui::Selectable(colormap_name(c), c == state.scale.colormap)) state.scale.colormap = c;
+    ImGui::EndCombo();
+  }
+}
+
+void draw_head(AppState& state, const UiContext& ui) {
+  const Derived& d = *ui.derived;
+  if (d.run().n_heads() == 0) return;
+  head_picker(state, d);
+  ImGui::SameLine();
+  draw_scale_controls(state);
+  ImGui::SameLine();
+  ImGui::Checkbox("values", &state.head_view.show_values);
+  const int layer = state.layer, head = state.head;
+  head_facts(d, layer, head);
+  if (state.query.queries.size() == 1) draw_next_token_line(d.run(), state.query.queries[0]);
+
+  const Map& map = d.run().attention[size_t(layer)][size_t(head)];  // [T, T]
+  // One head is scaled to its own largest weight, as an export of that head is.
+  const float head_max = state.scale.ignore_first_key && map.cols() > 1 ? map.rightCols(map.cols() - 1).maxCoeff()
+                                                                           : map.maxCoeff();
+  const ScaleRange range = scale_range(state.scale, head_max);
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float bar_w = colour_bar_width();
+  HeatmapSpec spec = heatmap_spec("head view", d.generation * 4096 + uint64_t(layer) * 64 + uint64_t(head), map, range,
+                                  state.scale.colormap, layer, head);
+  spec.row_labels = spec.col_labels = &d.analysis->map_labels;
+  spec.highlight_row = state.query.queries.size() == 1 ? d.analysis->map_index(state.query.queries[0]) : -1;
+  spec.first_generated = d.analysis->map_index(first_generated(d.run()));
+  const ImVec2 start = ImGui::GetCursorScreenPos();
+  const ImVec2 box(avail.x - bar_w - 16, avail.y);
+  const HeatmapHit hit = draw_heatmap(ui, spec, box);
+  const HeatmapLayout L = layout_heatmap(spec, box, ImGui::GetFont(), ImGui::GetFontSize());
+  if (state.head_view.show_values && L.cell >= ImGui::GetFontSize() * 2.2f) {
+    // Numbers on the cells, black or white to stay readable.
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const float size = std::min(ImGui::GetFontSize(), L.cell * 0.32f);
+    const Map t = scale_to_unit(map, range);
+    for (int i = 0; i < map.rows(); ++i)
+      for (int j = 0; j < map.cols(); ++j) {
+        const std::string s = format("%.2f", double(map(i, j)));
+        const ImVec2 ts = ImGui::GetFont()->CalcTextSizeA(size, FLT_MAX, 0, s.c_str());
+        const ImVec2 c(std::floor(start.x + L.left) + (j + 0.5f) * std::floor(L.cell * map.cols()) / map.cols(),
+                       std::floor(start.y) + (i + 0.5f) * std::floor(L.cell * map.rows()) / map.rows());
+        dl->AddText(ImGui::GetFont(), size, ImVec2(c.x - ts.x * 0.5f, c.y - ts.y * 0.5f),
+                    text_colour_on(state.scale.colormap, t(i, j)), s.c_str());
+      }
+  }
+  if (hit.hovered && hit.row >= 0) {
+    ImGui::BeginTooltip();
+    ImGui::TextUnformatted(cell_text(*d.analysis, hit.row, hit.col, map(hit.row, hit.col)).c_str());
+    const std::string next = d.run().compact() ? std::string() : next_token_note(d.run(), hit.row);
+    if (!next.empty()) ImGui::TextDisabled("after the query: %s", next.c_str());
+    ImGui::EndTooltip();
+  }
+  if (hit.clicked && hit.row >= 0) state.query.queries = {d.analysis->map_token(hit.row)};
+  const float used = L.cell * float(map.cols()) + L.left;
+  ImGui::SetCursorScreenPos(ImVec2(start.x + std::min(used, box.x) + 16, start.y));
+  ImGui::BeginGroup();
+  ImGui::TextDisabled("%s", scale_caption(range).c_str());
+  draw_colour_bar(ui, range, state.scale.colormap, ImVec2(bar_w, std::min(L.cell * float(map.rows()), avail.y - ImGui::GetFontSize() * 2)));
+  ImGui::EndGroup();
+}
+
+}  // namespace hs::gui

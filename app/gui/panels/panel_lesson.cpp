@@ -1,0 +1,73 @@
+// The lesson caption panel: the step's title and caption, where we are, Previous / Next, and
+// what to load when a step needs a trained model that is not there.
+#include <imgui.h>
+
+#include <algorithm>
+
+#include "app/gui/widgets/labels.h"
+#include "app/gui/actions/lesson_player.h"
+#include "app/gui/panels/panels.h"
+
+namespace hs::gui {
+namespace {
+
+const char* kNeedsModel =
+    "This step needs a trained model, and none is loaded: the maps below come from the random synthetic layer. "
+    "Drop a checkpoint on the window (a Hugging Face folder such as gpt2, or a llama2.c stories260K.bin with its "
+    "tokenizer.bin next to it), or start headscope with --model PATH.";
+
+bool needs_model(const AppState& state, const LessonStep& step) {
+  return step.needs_pretrained && state.request.model_path.empty();
+}
+
+}  // namespace
+
+float lesson_panel_height(const AppState& state, const UiContext& ui, float width) {
+  const LessonStep* step = active_step(state);
+  if (!step) return 0;
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float f = ImGui::GetFontSize(), title_f = ui.fonts.title ? ui.fonts.title->FontSize : f;
+  const float wrap = std::max(width - style.WindowPadding.x * 2, 100.0f);
+  float h = title_f + style.ItemSpacing.y + style.WindowPadding.y * 2 + 4;
+  if (state.lesson.captions) h += ImGui::CalcTextSize(step->caption.c_str(), nullptr, false, wrap).y + style.ItemSpacing.y;
+  if (needs_model(state, *step)) h += ImGui::CalcTextSize(kNeedsModel, nullptr, false, wrap).y + style.ItemSpacing.y;
+  return h;
+}
+
+void draw_lesson(AppState& state, const UiContext& ui) {
+  const LessonStep* step = active_step(state);
+  if (!step) return;
+  const int n = int(state.lesson.lesson->steps.size()), i = state.lesson.step;
+  if (ui.report) {
+    // Where the caption panel is, for screenshot checks.
+    const ImVec2 fb = ImGui::GetIO().DisplayFramebufferScale, p = ImGui::GetWindowPos(), sz = ImGui::GetWindowSize();
+    ui.report->panels.push_back({"caption", step->title, ImVec2(p.x * fb.x, p.y * fb.y),
+                                 ImVec2((p.x + sz.x) * fb.x, (p.y + sz.y) * fb.y)});
+  }
+  if (ui.fonts.title) ImGui::PushFont(ui.fonts.title);
+  ImGui::TextColored(ImVec4(1.0f, 0.77f, 0.25f, 1.0f), "%s", step->title.c_str());
+  if (ui.fonts.title) ImGui::PopFont();
+  // Right-aligned: position and stepping buttons.
+  const std::string where = format("step %d of %d", i + 1, n);
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float buttons_w = ImGui::CalcTextSize("< PreviousNext >").x + style.FramePadding.x * 4 + style.ItemSpacing.x * 2 +
+                          ImGui::CalcTextSize(where.c_str()).x;
+  ImGui::SameLine(std::max(ImGui::GetWindowContentRegionMax().x - buttons_w, ImGui::GetCursorPosX() + style.ItemSpacing.x));
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextDisabled("%s", where.c_str());
+  ImGui::SameLine();
+  ImGui::BeginDisabled(i == 0);
+  if (ImGui::Button("< Previous")) go_to_step(state, i - 1);
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  ImGui::BeginDisabled(i + 1 >= n);
+  if (ImGui::Button("Next >")) go_to_step(state, i + 1);
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Right / Page Down; Left / Page Up goes back; Home: first step; C: captions");
+  ImGui::PushTextWrapPos(0);
+  if (state.lesson.captions) ImGui::TextUnformatted(step->caption.c_str());
+  if (needs_model(state, *step)) ImGui::TextColored(ImVec4(1.0f, 0.60f, 0.45f, 1.0f), "%s", kNeedsModel);
+  ImGui::PopTextWrapPos();
+}
+
+}  // namespace hs::gui

@@ -1,0 +1,79 @@
+// The menu bar: File (new / open / save a session, presentation mode, quit) and Lessons (the
+// shipped lessons, stepping, captions), and the save/open dialog. Save and open only set
+// requests in AppState; what would replace unsaved work asks first (unsaved_guard.h); the main
+// loop does the file work (session_bridge.h) and reports in the status line.
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include "app/gui/actions/lesson_player.h"
+#include "app/gui/panels/panels.h"
+#include "app/gui/actions/unsaved_guard.h"
+
+namespace hs::gui {
+
+void draw_session_dialog(AppState& state) {
+  SessionPanelState& s = state.session;
+  if (s.dialog == SessionDialog::none) return;
+  const bool saving = s.dialog == SessionDialog::save;
+  ImGui::SetNextWindowPos(ImGui::GetMainViewport()->GetCenter(), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+  bool open = true;
+  if (ImGui::Begin(saving ? "Save session###session" : "Open session###session", &open,
+                   ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
+    ImGui::TextDisabled("%s", saving ? "The sentence, model, selection, view and colour scale as a small JSON file."
+                                     : "A .json session opens as saved; any other file or folder opens as a model.");
+    const float w = ImGui::GetFontSize() * 26;
+    ImGui::SetNextItemWidth(w);
+    ImGui::InputTextWithHint("folder", "current folder", &s.folder);
+    ImGui::SetNextItemWidth(w);
+    const bool enter = ImGui::InputText("file", &s.file_name, ImGuiInputTextFlags_EnterReturnsTrue);
+    if (ImGui::Button(saving ? "Save" : "Open") || enter) {
+      (saving ? s.save_requested : s.open_requested) = true;
+      open = false;
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel")) open = false;
+  }
+  ImGui::End();
+  if (!open) s.dialog = SessionDialog::none;
+}
+
+namespace {
+
+void draw_lessons_menu(AppState& state, const UiContext& ui) {
+  if (!ImGui::BeginMenu("Lessons")) return;
+  if (ui.lessons)
+    for (const auto& lesson : *ui.lessons) {
+      const bool on = state.lesson.lesson && state.lesson.lesson->title == lesson->title;
+      if (ImGui::MenuItem(lesson->title.c_str(), nullptr, on)) ask_action(state, lesson_action(lesson, 0));
+    }
+  ImGui::Separator();
+  const bool active = state.lesson.lesson != nullptr;
+  if (ImGui::MenuItem("Next step", "Right", false, active)) go_to_step(state, state.lesson.step + 1);
+  if (ImGui::MenuItem("Previous step", "Left", false, active)) go_to_step(state, state.lesson.step - 1);
+  if (ImGui::MenuItem("First step", "Home", false, active)) go_to_step(state, 0);
+  ImGui::MenuItem("Captions", "C", &state.lesson.captions, active);
+  if (ImGui::MenuItem("Leave the lesson", nullptr, false, active)) stop_lesson(state);
+  ImGui::EndMenu();
+}
+
+}  // namespace
+
+void draw_menu(AppState& state, const UiContext& ui) {
+  if (ImGui::BeginMainMenuBar()) {
+    if (ImGui::BeginMenu("File")) {
+      if (ImGui::MenuItem("New session")) ask_action(state, reset_action());
+      if (ImGui::MenuItem("Open session...")) state.session.dialog = SessionDialog::open;
+      if (ImGui::MenuItem("Save session...")) state.session.dialog = SessionDialog::save;
+      ImGui::Separator();
+      ImGui::MenuItem("Presentation mode", "F5", &state.present.active);
+      ImGui::Separator();
+      if (ImGui::MenuItem("Quit", "Ctrl+Q")) ask_action(state, quit_action());
+      ImGui::EndMenu();
+    }
+    draw_lessons_menu(state, ui);
+    ImGui::TextDisabled("  drop a session (.json) or a model file/folder on the window to open it");
+    ImGui::EndMainMenuBar();
+  }
+}
+
+}  // namespace hs::gui

@@ -1,0 +1,96 @@
+// The sentence box at the top: typing recomputes live; an Examples menu; the tokens as chips.
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+
+#include "app/gui/widgets/draw_util.h"
+#include "app/gui/widgets/labels.h"
+#include "app/gui/widgets/token_notes.h"
+#include "app/gui/actions/lesson_player.h"
+#include "app/gui/panels/panels.h"
+
+namespace hs::gui {
+namespace {
+
+void draw_token_chips(AppState& state, const UiContext& ui) {
+  if (!ui.derived) return;
+  const AttentionRun& run = ui.derived->run();
+  const auto& tokens = run.tokens;
+  const int generated = run.prompt_tokens > 0 ? run.n_tokens() - run.prompt_tokens : 0;
+  if (generated > 0) ImGui::TextDisabled("%d + %d generated tokens", run.prompt_tokens, generated);
+  else ImGui::TextDisabled("%d tokens", int(tokens.size()));
+  if (!run.token_ids.empty() && ImGui::IsItemHovered())
+    ImGui::SetTooltip("Sub-word tokens as the model sees them: \xE2\x96\x81 marks a space, <0xHH> a raw byte.%s",
+                      generated > 0 ? "\nBlue chips are tokens the model generated." : "");
+  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(4, 4));
+  const float right = ImGui::GetWindowContentRegionMax().x + ImGui::GetWindowPos().x;
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    const std::string label = abbreviate(display_token(tokens[i]), 16) + "##chip" + std::to_string(i);
+    const float w = ImGui::CalcTextSize(label.c_str(), nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2;
+    ImGui::SameLine();
+    if (ImGui::GetCursorScreenPos().x + w > right) {
+      ImGui::TextDisabled("...");
+      break;
+    }
+    const bool selected = std::find(state.query.queries.begin(), state.query.queries.end(), int(i)) !=
+                          state.query.queries.end();
+    const bool gen = is_generated(run, int(i));
+    if (selected) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_HeaderActive));
+    if (gen) ImGui::PushStyleColor(ImGuiCol_Text, generated_colour_vec());
+    if (ImGui::SmallButton(label.c_str())) state.query.queries = {int(i)};
+    if (gen) ImGui::PopStyleColor();
+    if (selected) ImGui::PopStyleColor();
+    if (ImGui::IsItemHovered()) {
+      const std::string next = next_token_note(run, int(i));
+      ImGui::SetTooltip("token %d: \"%s\"%s%s%s\n(click: make it the query)", int(i), tokens[i].c_str(),
+                        gen ? "  (generated)" : "", next.empty() ? "" : "\n", next.c_str());
+    }
+  }
+  ImGui::PopStyleVar();
+}
+
+}  // namespace
+
+void draw_sentence(AppState& state, const UiContext& ui) {
+  if (ui.fonts.title) ImGui::PushFont(ui.fonts.title);
+  ImGui::TextColored(ImVec4(1.0f, 0.77f, 0.25f, 1.0f), "headscope");
+  if (ui.fonts.title) ImGui::PopFont();
+  ImGui::SameLine();
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextDisabled("sentence");
+  ImGui::SameLine();
+  const bool npy_input = !state.request.input_npy.empty();
+  const float examples_w = ImGui::CalcTextSize("ExamplesExport...Copy data").x + ImGui::GetStyle().FramePadding.x * 6 +
+                           ImGui::GetStyle().ItemSpacing.x * 2 + 4;
+  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - examples_w - ImGui::GetStyle().ItemSpacing.x);
+  if (state.sentence.focus_requested) {
+    ImGui::SetKeyboardFocusHere();
+    state.sentence.focus_requested = false;
+  }
+  if (npy_input) {
+    std::string note = "input from " + state.request.input_npy + " (tokens are row numbers)";
+    ImGui::BeginDisabled();
+    ImGui::InputText("##sentence", &note, ImGuiInputTextFlags_ReadOnly);
+    ImGui::EndDisabled();
+  } else {
+    LockScope lock(state, "sentence");
+    ImGui::InputTextWithHint("##sentence", "type a sentence (Ctrl+L)", &state.request.sentence);
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Examples")) ImGui::OpenPopup("examples");
+  if (ImGui::BeginPopup("examples")) {
+    if (ui.examples)
+      for (const std::string& s : *ui.examples)
+        if (ImGui::Selectable(s.c_str(), s == state.request.sentence)) {
+          state.request.sentence = s;
+          state.request.input_npy.clear();
+        }
+    ImGui::EndPopup();
+  }
+  ImGui::SameLine();
+  draw_export(state, ui);
+  draw_token_chips(state, ui);
+}
+
+}  // namespace hs::gui

@@ -1,0 +1,41 @@
+// The status line: last error (the previous good result stays on screen), a spinner while a
+// model loads, computing, an unsaved-changes marker, frame time.
+#include "app/gui/widgets/draw_util.h"
+#include "app/gui/widgets/labels.h"
+#include "app/gui/actions/open_model.h"
+#include "app/gui/widgets/spinner.h"
+#include "app/gui/panels/panels.h"
+#include "app/gui/actions/unsaved_guard.h"
+
+namespace hs::gui {
+
+void draw_status(AppState& state, const UiContext& ui) {
+  if (const std::string loading = model_being_loaded(state, ui); !loading.empty()) {
+    draw_spinner(ImGui::GetFontSize() * 0.4f);
+    ImGui::SameLine();
+    ImGui::TextDisabled("loading %s\xE2\x80\xA6", loading.c_str());
+  } else if (!ui.status.error.empty()) {
+    ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.40f, 1.0f), "\xE2\x9A\xA0 %s", ui.status.error.c_str());
+    if (ui.derived) {
+      ImGui::SameLine();
+      ImGui::TextDisabled("(showing the last good result)");
+    }
+  } else if (ui.status.computing) {
+    ImGui::TextDisabled("computing...");
+  } else if (!ui.status.last_export.empty()) {
+    if (ui.status.export_failed) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.40f, 1.0f), "%s", ui.status.last_export.c_str());
+    else ImGui::TextColored(ImVec4(0.55f, 0.85f, 0.60f, 1.0f), "%s", ui.status.last_export.c_str());
+  } else if (ui.derived) {
+    const ModelInfo& info = ui.derived->run().info;
+    ImGui::TextDisabled("%s  \xC2\xB7  %d tokens  \xC2\xB7  %d layer%s x %d heads  \xC2\xB7  computed in %.1f ms",
+                        info.name.c_str(), ui.derived->run().n_tokens(), info.n_layers, info.n_layers == 1 ? "" : "s",
+                        info.n_heads, ui.derived->analysis->compute_ms);
+  }
+  // "•" while the session has changes that are not saved (unsaved_guard.h).
+  const std::string frame = format("%s%.1f ms / frame", session_dirty(state) ? "\xE2\x80\xA2 unsaved changes   " : "",
+                                   ui.status.frame_ms);
+  ImGui::SameLine(ImGui::GetWindowWidth() - ImGui::CalcTextSize(frame.c_str()).x - ImGui::GetStyle().WindowPadding.x);
+  ImGui::TextDisabled("%s", frame.c_str());
+}
+
+}  // namespace hs::gui

@@ -1,0 +1,159 @@
+// Head width: the head-count sweep (mean head difference, entropy, ranks against head count,
+// averaged over seeds) and each head's singular values, which show score rank <= d_head.
+#include <algorithm>
+#include <vector>
+#include <cmath>
+
+#include "app/gui/widgets/chart.h"
+#include "app/gui/widgets/draw_util.h"
+#include "app/gui/widgets/labels.h"
+#include "app/gui/panels/panels.h"
+#include "core/analysis/long_input.h"
+#include "core/analysis/sweep_summary.h"
+
+namespace hs::gui {
+namespace {
+
+const ImU32 kBlue = IM_COL32(100, 160, 255, 255), kGreen = IM_COL32(90, 210, 150, 255);
+const ImU32 kOrange = IM_COL32(255, 170, 60, 255), kGrey = IM_COL32(170, 170, 180, 255);
+
+void draw_sweep(const AppState& state, const Sweep& sweep, ImVec2 size) {
+  if (!sweep.available) {
+    ImGui::TextWrapped("%s", sweep.note.c_str());
+    return;
+  }
+  ChartSpec base;
+  int highlight = -1;
+  for (size_t i = 0; i < sweep.points.size(); ++i) {
+    base.x_labels.push_back(std::to_string(sweep.points[i].n_heads));
+    if (sweep.points[i].n_heads == state.request.attention.n_heads) highlight = int(i);
+  }
+  base.highlight_x = highlight;
+  auto series = [&](const char* name, float SweepPoint::*field, ImU32 colour) {
+    ChartSeries s{name, {}, colour};
+    for (const SweepPoint& p : sweep.points) s.values.push_back(p.*field);
+    return s;
+  };
+  const float h = (size.y - ImGui::GetStyle().ItemSpacing.y * 3) / 3.0f;
+  int hovered = -1;
+  ChartSpec diff = base;
+  diff.title = "mean head difference  (mean |A_a \xE2\x88\x92 A_b| over head pairs)";
+  diff.series = {series("difference", &SweepPoint::mean_head_difference, kOrange)};
+  hovered = std::max(hovered, draw_chart(diff, ImVec2(size.x, h)));
+  ChartSpec entropy = base;
+  entropy.title = "mean row entropy (nats)";
+  entropy.series = {series("entropy", &SweepPoint::mean_entropy, kGreen)};
+  hovered = std::max(hovered, draw_chart(entropy, ImVec2(size.x, h)));
+  ChartSpec rank = base;
+  rank.title = "rank per head";
+  rank.x_caption = format("heads  (d_model %d; d_head = d_model / heads)", sweep.d_model);
+  ChartSeries width{"d_head", {}, kGrey};
+  for (const SweepPoint& p : sweep.points) width.values.push_back(float(p.d_head));
+  rank.series = {width, series("score rank", &SweepPoint::mean_score_rank, kBlue),
+                 series("effective rank of A", &SweepPoint::mean_effective_rank, kGreen)};
+  hovered = std::max(hovered, draw_chart(rank, ImVec2(size.x, h)));
+  if (hovered >= 0) {
+    const SweepPoint& p = sweep.points[size_t(hovered)];
+    ImGui::SetTooltip("%d heads of width %d\nparameters %s\nmean head difference %.4f\nmean row entropy %.3f nats\n"
+                      "score rank %.2f\neffective rank %.2f",
+                      p.n_heads, p.d_head, format_count(p.param_count).c_str(), double(p.mean_head_difference),
+                      double(p.mean_entropy), double(p.mean_score_rank), double(p.mean_effective_rank));
+  }
+}
+
+void draw_spectra(const AppState& state, const Derived& d, ImVec2 size) {
+  const int layer = state.layer, heads = d.run().n_heads(), tokens = d.run().n_tokens();
+  const int d_head = d.run().info.d_head;
+  if (size_t(layer) >= d.analysis->spectrum.size() || d.analysis->spectrum[size_t(layer)].empty() ||
+      d.analysis->spectrum[size_t(layer)][0].singular_values.size() == 0) {
+    ImGui::TextWrapped("Singular values of the score matrices are computed for sentences of up to %d tokens, and only while "
+                       "(maps x tokens^3) stays small enough to recompute as you type; this run has %d maps of %d tokens.",
+                       kSpectrumMaxTokens, d.run().n_layers() * d.run().n_heads(), tokens);
+    return;
+  }
+  ChartSpec spec;
+  spec.title = "singular values of each head's score matrix S = Q K^T / \xE2\x88\x9A" "d_head";
+  spec.log_y = true;
+  const bool masked = d.run().info.causal || d.run().info.window >= 0;
+  spec.x_caption = masked ? "index (mask on: masked cells count as 0, so the bound d_head does not hold)"
+                          : "singular value index (values at the floor are numerically zero)";
+  for (int i = 1; i <= tokens; ++i) spec.x_labels.push_back(std::to_string(i));
+  if (d_head < tokens) {
+    spec.marker_x = float(d_head);
+    spec.marker_label = format("d_head = %d", d_head);
+  }
+  for (int h = 0; h < heads; ++h) {
+    const Vec& s = d.analysis->spectrum[size_t(layer)][size_t(h)].singular_values;
+    if (s.size() == 0) continue;
+    const float floor = std::max(s(0), 1e-30f) * 1e-7f;
+    ChartSeries series{format("h%d", h), {}, colormap_u32(Colormap::viridis, heads == 1 ? 0.6f : 0.15f + 0.8f * h / (heads - 1))};
+    for (Eigen::Index i = 0; i < s.size(); ++i) series.values.push_back(std::max(s(i), floor));
+    spec.series.push_back(std::move(series));
+  }
+  if (heads > 8)
+    for (ChartSeries& s : spec.series) s.name.clear();
+  draw_chart(spec, ImVec2(size.x, size.y * 0.6f));
+  if (ImGui::BeginTable("ranks", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchSame,
+                        ImVec2(size.x, size.y * 0.4f - ImGui::GetStyle().ItemSpacing.y))) {
+    ImGui::TableSetupScrollFreeze(0, 1);
+    for (const char* c : {"head", "rank (\xE2\x89\xA4 d_head)", "effective rank", "row entropy"}) ImGui::TableSetupColumn(c);
+    ImGui::TableHeadersRow();
+    for (int h = 0; h < heads; ++h) {
+      const HeadSpectrum& s = d.analysis->spectrum[size_t(layer)][size_t(h)];
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::Text("%s", head_name(layer, h, d.run().n_layers()).c_str());
+      ImGui::TableNextColumn();
+      ImGui::Text("%d of %d", s.score_rank, d_head);
+      ImGui::TableNextColumn();
+      ImGui::Text("%.2f", double(s.effective_rank));
+      ImGui::TableNextColumn();
+      ImGui::Text("%.3f nats", double(s.mean_entropy));
+    }
+    ImGui::EndTable();
+  }
+}
+
+}  // namespace
+
+void draw_width(AppState& state, const UiContext& ui) {
+  const Derived& d = *ui.derived;
+  if (d.run().n_heads() == 0) return;
+  const Sweep* sweep = d.sweep.get();
+  if (sweep) {
+    // The reading of the numbers, scrolling when it would leave the charts too little room
+    // (large presentation fonts).
+    const std::vector<std::string> lines = sweep_summary(*sweep);
+    const float wrap = ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 2;
+    float text_h = 0;
+    for (const std::string& line : lines)
+      text_h += ImGui::CalcTextSize(line.c_str(), nullptr, false, wrap).y + ImGui::GetStyle().ItemSpacing.y;
+    const float room = ImGui::GetContentRegionAvail().y * 0.3f;
+    if (text_h > room) ImGui::BeginChild("summary", ImVec2(0, room), false);
+    for (const std::string& line : lines) {
+      ImGui::Bullet();
+      ImGui::TextWrapped("%s", line.c_str());
+    }
+    if (text_h > room) ImGui::EndChild();
+  }
+  if (sweep && !sweep->note.empty()) ImGui::TextDisabled("%s", sweep->note.c_str());
+  if (!sweep) ImGui::TextDisabled("computing the head-count sweep...");
+  // The charts need about 24 lines of height for their axes and labels: with less room (large
+  // presentation fonts) they scroll instead of squashing.
+  const ImVec2 room = ImGui::GetContentRegionAvail();
+  const float charts_h = std::max(room.y, ImGui::GetFontSize() * 24.0f);
+  const bool scroll = charts_h > room.y;
+  if (scroll) ImGui::BeginChild("width charts", room, false);
+  const float width = ImGui::GetContentRegionAvail().x;
+  const float gap = ImGui::GetFontSize() * 1.5f, left_w = (width - gap) * 0.5f;
+  ImGui::BeginGroup();
+  if (sweep) draw_sweep(state, *sweep, ImVec2(left_w, charts_h));
+  ImGui::EndGroup();
+  ImGui::SameLine(0, gap);
+  ImGui::BeginGroup();
+  draw_spectra(state, d, ImVec2(width - left_w - gap, charts_h));
+  ImGui::EndGroup();
+  if (scroll) ImGui::EndChild();
+}
+
+}  // namespace hs::gui

@@ -1,0 +1,38 @@
+#pragma once
+// Every panel: one file, one draw_<panel>() and one state struct (in AppState) each.
+// Panels read UiContext (Derived, textures) and write only AppState.
+#include "app/gui/state/app_state.h"
+#include "app/gui/widgets/ui_context.h"
+
+namespace hs::gui {
+
+void draw_sentence(AppState& state, const UiContext& ui);    // panel_sentence.cpp
+void draw_model(AppState& state, const UiContext& ui);       // panel_model.cpp
+// The model part of the sidebar: source switch, boxes, Open, recent models, model info,
+// layer selector, continue control. Draws nothing for the synthetic shape controls.
+void draw_open_model(AppState& state, const UiContext& ui);  // panel_open_model.cpp
+void draw_grid(AppState& state, const UiContext& ui);        // panel_grid.cpp
+void draw_head(AppState& state, const UiContext& ui);        // panel_head.cpp
+void draw_query(AppState& state, const UiContext& ui);       // panel_query.cpp
+void draw_difference(AppState& state, const UiContext& ui);  // panel_difference.cpp
+void draw_width(AppState& state, const UiContext& ui);       // panel_width.cpp
+void draw_status(AppState& state, const UiContext& ui);      // panel_status.cpp
+void draw_export(AppState& state, const UiContext& ui);      // panel_export.cpp (buttons + popup)
+void draw_scale_controls(AppState& state);                   // panel_head.cpp (shared toolbar)
+void draw_average(AppState& state, const UiContext& ui);     // panel_average.cpp
+void draw_menu(AppState& state, const UiContext& ui);        // panel_menu.cpp (menu bar)
+void draw_session_dialog(AppState& state);                   // panel_menu.cpp (save / open box)
+void draw_unsaved(AppState& state);                          // panel_unsaved.cpp ("Unsaved changes" popup)
+void draw_lesson(AppState& state, const UiContext& ui);      // panel_lesson.cpp (step caption)
+float lesson_panel_height(const AppState& state, const UiContext& ui, float width);  // panel_lesson.cpp
+void draw_lesson_controls(AppState& state, const UiContext& ui);  // panel_lesson_controls.cpp (presenting)
+bool lesson_controls_unlocked(const AppState& state);             // panel_lesson_controls.cpp
+
+// The whole window: sentence on top, model controls on the left, views in tabs, status below.
+void draw_app(AppState& state, const UiContext& ui);  // ui_root.cpp
+
+// Keyboard shortcuts: Ctrl+L focuses the sentence, Ctrl+Q quits (asking first when unsaved),
+// arrows move the selected head / query.
+void handle_shortcuts(AppState& state, const UiContext& ui);  // ui_root.cpp
+
+}  // namespace hs::gui

@@ -1,0 +1,171 @@
+#include "app/gui/platform/app.h"
+
+#include <imgui.h>
+
+#include <cfloat>
+#include <chrono>
+#include <cstdlib>
+#include <exception>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include "app/gui/actions/lesson_player.h"
+#include "app/gui/actions/settings.h"
+#include "app/gui/actions/unsaved_guard.h"
+#include "app/gui/panels/panels.h"
+#include "app/gui/platform/gl_heatmap_images.h"
+#include "app/gui/platform/screenshot.h"
+#include "app/gui/platform/window.h"
+#include "app/gui/state/examples.h"
+#include "app/gui/work/frame_loop.h"
+#include "app/gui/work/worker.h"
+#include "core/util/errors.h"
+
+namespace hs::gui {
+namespace {
+
+// $XDG_CONFIG_HOME/headscope (or ~/.config/headscope); empty when neither is set.
+std::filesystem::path config_dir() {
+  const char* xdg = std::getenv("XDG_CONFIG_HOME");
+  const char* home = std::getenv("HOME");
+  if (xdg && *xdg) return std::filesystem::path(xdg) / "headscope";
+  if (home && *home) return std::filesystem::path(home) / ".config" / "headscope";
+  return {};
+}
+
+// imgui.ini in the config folder (created when missing); none for screenshots and benchmarks,
+// which must not depend on or change a person's settings.
+std::string ini_path(bool persistent) {
+  if (!persistent) return "";
+  const std::filesystem::path dir = config_dir();
+  std::error_code ec;
+  if (dir.empty()) return "";
+  std::filesystem::create_directories(dir, ec);
+  return ec ? "" : (dir / "imgui.ini").string();
+}
+
+// The shipped lessons for the Lessons menu (a broken one is reported and left out).
+std::vector<std::shared_ptr<const Lesson>> shipped() {
+  std::vector<std::shared_ptr<const Lesson>> out;
+  for (const std::string& name : shipped_lessons()) {
+    try {
+      out.push_back(find_lesson(name));
+    } catch (const Error& e) {
+      std::cerr << "warning: " << e.what() << "\n";
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+App::App(Options options, AppState state) : options_(std::move(options)), state_(std::move(state)) {}
+
+int App::run() {
+  const Options& o = options_;
+  AppState& state = state_;
+  const bool shot = !o.screenshot.empty();
+  BenchMode bench(o.bench);
+  std::unique_ptr<Window> window;
+  try {
+    window = std::make_unique<Window>(o.width, o.height, !shot && !bench.active(), ini_path(!shot && !bench.active()));
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  }
+  register_settings(&state);  // before the first frame reads imgui.ini
+  UiContext ui;
+  ui.fonts = window->rebuild_fonts(1.0f, false);
+  const std::vector<std::string> examples = example_sentences();
+  ui.examples = &examples;
+  const std::vector<std::shared_ptr<const Lesson>> lessons = shipped();
+  ui.lessons = &lessons;
+  ImGuiIO& io = ImGui::GetIO();
+  float font_factor = 1.0f;
+  bool styled_present = false;
+
+  int code = 0;
+  std::unique_ptr<GlHeatmapImages> images;
+  try {
+    images = std::make_unique<GlHeatmapImages>();
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  }
+  ui.images = images.get();
+  DerivedWorker worker;
+  FrameLoop loop(state, ui, worker);  // the start counts as saved
+  if (shot) worker.wait_idle();
+  FrameReport report;
+  auto last = std::chrono::steady_clock::now();
+  std::string title = "headscope";
+  for (int frame = 1;; ++frame) {
+    // The close button (and Ctrl+Q, File > Quit) asks first when the session is unsaved.
+    if (window->close_requested()) {
+      if (state.unsaved.quit || shot) break;
+      window->cancel_close();
+      ask_action(state, quit_action());
+    }
+    window->process_events(shot || bench.active() || worker.busy());
+    // Dropped files open next frame: a .json as a session, anything else as a model checkpoint.
+    for (std::string& path : window->take_dropped()) state.session.dropped.push_back(std::move(path));
+    loop.before_frame();
+    const std::shared_ptr<const Derived>& derived = loop.shown();
+    report.heatmaps.clear();
+    report.panels.clear();
+    ui.report = shot || bench.active() ? &report : nullptr;
+
+    window->set_full_screen(state.present.active);
+    const float want_factor = state.present.active ? state.present.font_scale : 1.0f;
+    if (want_factor != font_factor || styled_present != state.present.active) {
+      if (state.present.active && !styled_present && state.scale.colormap == Colormap::viridis) {
+        const bool clean = !session_dirty(state);  // F5 is not work to save
+        state.scale.colormap = Colormap::cividis;  // survives projectors and colour-blind viewers
+        if (clean) mark_session_clean(state);
+      }
+      font_factor = want_factor;
+      styled_present = state.present.active;
+      ui.fonts = window->rebuild_fonts(font_factor, styled_present);
+    }
+    window->new_frame();
+    // Screenshots must not depend on where the (virtual) mouse pointer happens to be.
+    if (shot || bench.active()) io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+    bench.begin_frame(window->glfw(), state);
+    ImGui::NewFrame();
+    draw_app(state, ui);
+    ImGui::Render();
+    if (loop.after_frame() && shot) worker.wait_idle();
+    // The title says when there is something to lose.
+    const std::string want_title = session_dirty(state) ? "headscope \xE2\x80\xA2 unsaved" : "headscope";
+    if (want_title != title) window->set_title(title = want_title);
+    int fb_w = 0, fb_h = 0;
+    window->render(styled_present, fb_w, fb_h);
+    images->end_frame();
+
+    const auto now = std::chrono::steady_clock::now();
+    ui.status.frame_ms = std::chrono::duration<double, std::milli>(now - last).count();
+    last = now;
+    if (state.unsaved.quit) break;  // saved, discarded or nothing to lose
+    if (!shot && o.frames > 0 && frame >= o.frames) break;
+    if (shot && frame >= (o.frames > 0 ? o.frames : 3)) {
+      std::string error;
+      if (!write_screenshot(o.screenshot, fb_w, fb_h, report, error)) {
+        std::cerr << "error: " << error << "\n";
+        code = 1;
+      } else if (!derived) {
+        std::cerr << "error: " << ui.status.error << "\n";
+        code = 1;
+      }
+      break;
+    }
+    window->swap();
+    if (bench.active() && !bench.end_frame(state, ui, report, worker.busy())) {
+      code = bench.exit_code();
+      break;
+    }
+  }
+  return code;
+}
+
+}  // namespace hs::gui

@@ -1,0 +1,33 @@
+// headscope: the desktop app. Same input and model flags as `headscope-cli maps`
+// (../shared/CLI_CONTRACT.md); --screenshot FILE.png --frames N renders N frames, writes the
+// window's pixels (and FILE.png.json: where each heatmap was drawn) and exits.
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+#include "app/common/memory_tuning.h"
+#include "app/gui/platform/app.h"
+#include "app/gui/platform/options.h"
+#include "core/util/errors.h"
+
+int main(int argc, char** argv) {
+  hs::keep_freed_memory_for_reuse();  // every recompute makes fresh T x T maps
+  CLI::App cli{"headscope: what each attention head of a transformer does"};
+  cli.set_version_flag("--version", std::string("headscope ") + HEADSCOPE_VERSION);
+  hs::gui::Options options;
+  hs::gui::add_app_flags(cli, options);
+  try {
+    cli.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return cli.exit(e);
+    std::cerr << "error: " << e.what() << "\n";
+    return 2;
+  }
+  try {
+    hs::gui::App app(options, hs::gui::initial_state(options));
+    return app.run();
+  } catch (const hs::Error& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  }
+}

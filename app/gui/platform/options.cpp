@@ -1,0 +1,58 @@
+#include "app/gui/platform/options.h"
+
+#include <CLI/CLI.hpp>
+
+#include "app/gui/actions/lesson_player.h"
+#include "app/gui/actions/session_bridge.h"
+#include "core/util/errors.h"
+
+namespace hs::gui {
+
+void add_app_flags(CLI::App& app, Options& o) {
+  add_model_flags(app, o.model);
+  app.add_option("--screenshot", o.screenshot, "Render --frames frames, write the window to this PNG and exit");
+  app.add_option("--frames", o.frames, "Frames to render before the screenshot (default 3), or before exiting without one");
+  std::string names;
+  for (const std::string& n : view_names()) names += (names.empty() ? "" : ", ") + n;
+  app.add_option("--view", o.view, "Tab to open: " + names)->check(CLI::IsMember(view_names()))->capture_default_str();
+  app.add_option("--colormap", o.colormap, "viridis, magma, gray or cividis")->capture_default_str();
+  app.add_option("--scale", o.scale, "Colour scale: linear, log or row")
+      ->check(CLI::IsMember({"linear", "log", "row"}))
+      ->capture_default_str();
+  app.add_flag("--ignore-first-key", o.ignore_first_key, "Leave key 0 out of the colour range");
+  app.add_option("--layer", o.layer, "Selected layer")->capture_default_str();
+  app.add_option("--head", o.head, "Selected head")->capture_default_str();
+  app.add_flag("--all-layers", o.all_layers, "Heads tab: the layers x heads overview");
+  app.add_option("session", o.open, "A session file (.json) to open, or a model checkpoint file or folder");
+  app.add_option("--lesson", o.lesson, "Start a lesson: a shipped one by name (multi_head_attention) or a lesson file");
+  app.add_option("--step", o.step, "Lesson step to open (1-based)")->check(CLI::PositiveNumber)->capture_default_str();
+  app.add_flag("--present", o.present, "Presentation mode: full screen, large fonts, high contrast (F5 toggles, Esc leaves)");
+  app.add_option("--width", o.width, "Window width (unscaled pixels)")->check(CLI::Range(320, 8192))->capture_default_str();
+  app.add_option("--height", o.height, "Window height (unscaled pixels)")->check(CLI::Range(240, 8192))->capture_default_str();
+  add_bench_flags(app, o.bench);
+}
+
+AppState initial_state(const Options& o) {
+  AppState s = default_app_state();
+  const std::string default_sentence = s.request.sentence;
+  s.request = model_request(o.model);
+  if (s.request.sentence.empty() && s.request.input_npy.empty()) s.request.sentence = default_sentence;
+  if (const ViewInfo* v = find_view(o.view)) request_view(s, v->view);
+  s.scale.colormap = parse_colormap(o.colormap);
+  s.scale.mode = parse_scale_mode(o.scale);
+  s.scale.ignore_first_key = o.ignore_first_key;
+  s.layer = o.layer, s.head = o.head;
+  s.grid.all_layers = o.all_layers;
+  if (!o.open.empty()) open_path(s, o.open);  // throws: a bad session stops the start with its message
+  s.present.active = o.present;
+  if (!o.lesson.empty()) {
+    start_lesson(s, find_lesson(o.lesson), o.step - 1);
+    // The checkpoint flags still count for steps that need a trained model.
+    if (!o.model.request.model_path.empty() && active_step(s) && active_step(s)->needs_pretrained)
+      s.request.model_path = o.model.request.model_path, s.request.tokenizer = o.model.request.tokenizer;
+  }
+  if (s.present.active && s.scale.colormap == Colormap::viridis) s.scale.colormap = Colormap::cividis;
+  return s;
+}
+
+}  // namespace hs::gui

@@ -1,0 +1,42 @@
+#pragma once
+// The desktop app's command line: the model flags it shares with headscope-cli
+// (app/common/model_flags.h), what to show, the window, lessons, screenshots and the hidden
+// benchmark flags; and the AppState they open on.
+#include <string>
+
+#include "app/common/model_flags.h"
+#include "app/gui/platform/bench_mode.h"
+#include "app/gui/state/app_state.h"
+
+namespace CLI {
+class App;
+}
+
+namespace hs::gui {
+
+struct Options {
+  ModelFlags model;
+  std::string screenshot;
+  int frames = 0;  // 0: with --screenshot 3, else until the window is closed
+  std::string view = "heads";
+  std::string colormap = "viridis";
+  std::string scale = "linear";
+  bool ignore_first_key = false;
+  int layer = 0, head = 0;
+  bool all_layers = false;
+  int width = 1600, height = 1000;
+  std::string open;       // positional: a session .json (or a model file/folder) to open
+  std::string lesson;     // --lesson NAME|FILE
+  int step = 1;           // --step N (1-based)
+  bool present = false;   // --present
+  BenchOptions bench;     // hidden --bench-* flags (tests/bench/run.sh)
+};
+
+// Registers every flag of `headscope` on `app`, bound to `o`.
+void add_app_flags(CLI::App& app, Options& o);
+
+// The state the app opens on: the built-in default, then the flags, a session or checkpoint
+// named on the command line, a lesson. Throws hs::Error for a bad session or lesson.
+AppState initial_state(const Options& o);
+
+}  // namespace hs::gui

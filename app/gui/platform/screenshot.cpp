@@ -1,0 +1,72 @@
+#include "app/gui/platform/screenshot.h"
+
+#include <glad/gl.h>
+#include <stb_image_write.h>
+
+#include <algorithm>
+#include <fstream>
+#include <string>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+namespace hs::gui {
+
+bool write_screenshot(const std::string& path, int width, int height, const FrameReport& report, std::string& error) {
+  std::vector<unsigned char> pixels(size_t(width) * size_t(height) * 4);
+  glFinish();
+  while (glGetError() != GL_NO_ERROR) {
+  }
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  glReadBuffer(GL_BACK);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
+  if (const GLenum e = glGetError(); e != GL_NO_ERROR) {
+    error = "reading the window's pixels failed (GL error " + std::to_string(e) + ")";
+    return false;
+  }
+  // GL's rows start at the bottom; PNG rows start at the top.
+  std::vector<unsigned char> flipped(pixels.size());
+  const size_t stride = size_t(width) * 4;
+  for (int y = 0; y < height; ++y)
+    std::copy_n(pixels.begin() + std::ptrdiff_t(size_t(height - 1 - y) * stride), stride,
+                flipped.begin() + std::ptrdiff_t(size_t(y) * stride));
+  for (size_t i = 3; i < flipped.size(); i += 4) flipped[i] = 255;
+  stbi_write_png_compression_level = 9;
+  if (!stbi_write_png(path.c_str(), width, height, 4, flipped.data(), int(stride))) {
+    error = "cannot write " + path;
+    return false;
+  }
+  nlohmann::json j;
+  j["width"] = width;
+  j["height"] = height;
+  j["heatmaps"] = nlohmann::json::array();
+  for (const DrawnHeatmap& h : report.heatmaps) {
+    j["heatmaps"].push_back({{"key", h.key},
+                             {"layer", h.layer},
+                             {"head", h.head},
+                             {"rows", h.rows},
+                             {"cols", h.cols},
+                             {"x0", h.min.x},
+                             {"y0", h.min.y},
+                             {"x1", h.max.x},
+                             {"y1", h.max.y},
+                             {"scale", scale_mode_name(h.range.mode)},
+                             {"skip_first_column", h.range.skip_first_column},
+                             {"lo", h.range.lo},
+                             {"hi", h.range.hi},
+                             {"skip_first_column", h.range.skip_first_column},
+                             {"colormap", colormap_name(h.colormap)}});
+  }
+  j["panels"] = nlohmann::json::array();
+  for (const DrawnPanel& p : report.panels)
+    j["panels"].push_back({{"name", p.name}, {"text", p.text}, {"x0", p.min.x}, {"y0", p.min.y}, {"x1", p.max.x}, {"y1", p.max.y}});
+  std::ofstream out(path + ".json");
+  out << j.dump(1) << "\n";
+  if (!out) {
+    error = "cannot write " + path + ".json";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace hs::gui

@@ -1,0 +1,123 @@
+#include "app/gui/platform/window.h"
+
+#include <glad/gl.h>
+// glad first: GLFW must not pull in the system GL header.
+#include <GLFW/glfw3.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+
+#include "app/gui/widgets/theme.h"
+
+namespace hs::gui {
+
+Window::Window(int width, int height, bool vsync, const std::string& ini_path) : ini_path_(ini_path) {
+  glfwSetErrorCallback([](int code, const char* text) { std::fprintf(stderr, "glfw error %d: %s\n", code, text); });
+  if (!glfwInit()) throw std::runtime_error("cannot open a window (no display? try xvfb-run)");
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
+  window_ = glfwCreateWindow(width, height, "headscope", nullptr, nullptr);
+  if (!window_) {
+    glfwTerminate();
+    throw std::runtime_error("cannot create an OpenGL 3.3 window");
+  }
+  glfwMakeContextCurrent(window_);
+  glfwSwapInterval(vsync ? 1 : 0);
+  if (!gladLoadGL(glfwGetProcAddress)) {
+    glfwDestroyWindow(window_);
+    glfwTerminate();
+    throw std::runtime_error("cannot load OpenGL 3.3 functions");
+  }
+  float scale_x = 1, scale_y = 1;
+  glfwGetWindowContentScale(window_, &scale_x, &scale_y);
+  scale_ = std::max(1.0f, scale_x);
+
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGui::GetIO().IniFilename = ini_path_.empty() ? nullptr : ini_path_.c_str();
+  ImGui_ImplGlfw_InitForOpenGL(window_, true);
+  ImGui_ImplOpenGL3_Init("#version 330 core");
+  // Dropped files are kept until the app takes them (next frame).
+  glfwSetWindowUserPointer(window_, this);
+  glfwSetDropCallback(window_, [](GLFWwindow* w, int count, const char** paths) {
+    auto* self = static_cast<Window*>(glfwGetWindowUserPointer(w));
+    for (int i = 0; i < count; ++i) self->dropped_.emplace_back(paths[i]);
+  });
+}
+
+Window::~Window() {
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+  glfwDestroyWindow(window_);
+  glfwTerminate();
+}
+
+bool Window::close_requested() const { return glfwWindowShouldClose(window_); }
+
+void Window::cancel_close() { glfwSetWindowShouldClose(window_, GLFW_FALSE); }
+
+void Window::process_events(bool poll, double timeout) {
+  if (poll) glfwPollEvents();
+  else glfwWaitEventsTimeout(timeout);
+}
+
+void Window::set_title(const std::string& title) { glfwSetWindowTitle(window_, title.c_str()); }
+
+void Window::set_full_screen(bool full) {
+  if (full == full_) return;
+  GLFWmonitor* monitor = glfwGetPrimaryMonitor();
+  const GLFWvidmode* mode = monitor ? glfwGetVideoMode(monitor) : nullptr;
+  if (full && mode) {
+    glfwGetWindowPos(window_, &saved_x_, &saved_y_);
+    glfwGetWindowSize(window_, &saved_w_, &saved_h_);
+    glfwSetWindowMonitor(window_, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
+  } else if (!full && saved_w_ > 0) {
+    glfwSetWindowMonitor(window_, nullptr, saved_x_, saved_y_, saved_w_, saved_h_, 0);
+  }
+  full_ = full;
+}
+
+Fonts Window::rebuild_fonts(float factor, bool present) {
+  ImGui::GetIO().Fonts->Clear();
+  const Fonts fonts = load_fonts(scale_ * factor);
+  if (frames_started_) {  // before the first frame the backend makes the texture itself
+    ImGui_ImplOpenGL3_DestroyFontsTexture();
+    ImGui_ImplOpenGL3_CreateFontsTexture();
+  }
+  if (present) apply_presentation_style(scale_ * factor);
+  else apply_style(scale_);
+  return fonts;
+}
+
+void Window::new_frame() {
+  frames_started_ = true;
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+}
+
+void Window::render(bool present, int& fb_width, int& fb_height) {
+  glfwGetFramebufferSize(window_, &fb_width, &fb_height);
+  glViewport(0, 0, fb_width, fb_height);
+  if (present) glClearColor(0, 0, 0, 1);
+  else glClearColor(0.075f, 0.082f, 0.098f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+}
+
+void Window::swap() { glfwSwapBuffers(window_); }
+
+std::vector<std::string> Window::take_dropped() {
+  std::vector<std::string> out;
+  out.swap(dropped_);
+  return out;
+}
+
+}  // namespace hs::gui

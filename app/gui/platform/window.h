@@ -1,0 +1,58 @@
+#pragma once
+// The app's window: GLFW, an OpenGL 3.3 core context (glad), ImGui with its GLFW and OpenGL
+// backends, fonts and style at the monitor's scale, presentation mode's full screen, and files
+// dropped on the window. One per process; everything GL-specific in the app lives in platform/.
+#include <string>
+#include <vector>
+
+#include "app/gui/widgets/ui_context.h"
+
+struct GLFWwindow;
+
+namespace hs::gui {
+
+class Window {
+ public:
+  // Opens the window and sets up GL and ImGui (ini file at `ini_path`, none when empty); vsync
+  // off for screenshots and benchmarks. Throws std::runtime_error saying what failed.
+  Window(int width, int height, bool vsync, const std::string& ini_path);
+  ~Window();
+  Window(const Window&) = delete;
+  Window& operator=(const Window&) = delete;
+
+  GLFWwindow* glfw() const { return window_; }
+  // The monitor's content scale (at least 1).
+  float scale() const { return scale_; }
+
+  bool close_requested() const;
+  void cancel_close();
+  // Input: wait up to `timeout` seconds for an event, or only poll when `poll`.
+  void process_events(bool poll, double timeout = 0.1);
+  void set_title(const std::string& title);
+
+  // Full screen on the primary monitor (presentation mode), or back where it was.
+  void set_full_screen(bool full);
+  // Fonts and style at `factor` x the monitor scale; presentation mode uses its own style.
+  Fonts rebuild_fonts(float factor, bool present);
+
+  // Around ImGui's frame: NewFrame of both backends; clear, draw, swap.
+  void new_frame();
+  // Clears the framebuffer (black when presenting) and draws ImGui's draw data. Returns the
+  // framebuffer size.
+  void render(bool present, int& fb_width, int& fb_height);
+  void swap();
+
+  // Paths dropped on the window since the last call.
+  std::vector<std::string> take_dropped();
+
+ private:
+  GLFWwindow* window_ = nullptr;
+  float scale_ = 1.0f;
+  std::string ini_path_;  // ImGui keeps the pointer: it lives as long as the window
+  bool full_ = false;
+  bool frames_started_ = false;
+  int saved_x_ = 0, saved_y_ = 0, saved_w_ = 0, saved_h_ = 0;
+  std::vector<std::string> dropped_;
+};
+
+}  // namespace hs::gui

@@ -1,0 +1,36 @@
+#include "app/gui/state/app_state.h"
+
+#include <cmath>
+
+namespace hs::gui {
+
+AppState default_app_state() {
+  AppState s;
+  s.request.sentence = "the keys that Priya left on the table were not hers";
+  s.request.attention.d_model = 8;
+  s.request.attention.n_heads = 4;
+  return s;
+}
+
+namespace {
+
+// NaN equals NaN here: a NaN temperature is one (bad) setting, not a new request every frame.
+bool same_float(float a, float b) { return a == b || (std::isnan(a) && std::isnan(b)); }
+
+}  // namespace
+
+bool same_model_request(const ModelRequest& a, const ModelRequest& b) {
+  const AttentionConfig &x = a.attention, &y = b.attention;
+  return a.sentence == b.sentence && a.input_npy == b.input_npy && a.weights == b.weights &&
+         a.model_path == b.model_path && a.tokenizer == b.tokenizer && a.seed == b.seed && a.generate == b.generate &&
+         x.d_model == y.d_model && x.n_heads == y.n_heads && x.n_kv_heads == y.n_kv_heads && x.d_head == y.d_head &&
+         x.causal == y.causal && x.window == y.window && same_float(x.temperature, y.temperature) && x.bias == y.bias &&
+         x.scrambled_reshape == y.scrambled_reshape;
+}
+
+void request_view(AppState& state, View view) {
+  state.view = view;
+  state.view_requested = true;
+}
+
+}  // namespace hs::gui

@@ -1,0 +1,146 @@
+#pragma once
+// AppState: everything the user set, and nothing computed. Panels write it; the worker reads a
+// copy of its model part (ModelRequest) and hands back Derived results.
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/gui/state/views.h"
+#include "core/model/model_request.h"
+#include "core/render/colour_scale.h"
+#include "core/session/lesson_file.h"
+
+namespace hs::gui {
+
+struct SentencePanelState {
+  bool focus_requested = false;  // Ctrl+L
+};
+
+struct ModelPanelState {
+  bool decouple_width = false;  // show the head-width slider
+  int window_size = 2;          // remembered while the window checkbox is off
+};
+
+// Opening a checkpoint from inside the app (app/gui/panel_open_model.cpp, open_model.h).
+struct RecentModel {
+  std::string path;       // llama2.c .bin or Hugging Face folder
+  std::string tokenizer;  // "" = the loader's own choice
+};
+
+struct OpenModelState {
+  bool checkpoint = false;          // the Model source switch: synthetic (false) or checkpoint
+  std::string path, tokenizer;      // the boxes; Open copies them into the request
+  bool tokenizer_auto = false;      // the tokenizer box was filled in from the checkpoint's folder
+  std::string seen_path;            // request.model_path the boxes were last synced with
+  std::vector<RecentModel> recent;  // newest first, at most kMaxRecentModels; persisted in imgui.ini
+  std::string error;                // why the last open failed ("" when it did not)
+  int generate_draft = -1;          // the "continue" slider while dragged (-1: not dragging)
+};
+
+struct GridPanelState {
+  bool all_layers = false;  // layers x heads overview
+};
+
+struct HeadPanelState {
+  bool show_values = false;  // print each cell's weight on it
+};
+
+struct QueryPanelState {
+  std::vector<int> queries = {0};  // selected query tokens; their rows are summed
+};
+
+struct DifferencePanelState {
+  int pair_a = 0, pair_b = 1;  // pair shown side by side when nothing is hovered
+};
+
+struct ExportPanelState {
+  std::string folder;                       // remembered between exports ("" = current folder)
+  std::string file_name = "headscope.png";  // the extension picks the format
+  bool save_requested = false;              // done by the main loop, outside any ImGui window
+  bool copy_requested = false;              // CSV of the current map to the clipboard
+};
+
+struct WidthPanelState {
+  bool log_singular_values = true;
+};
+
+enum class SessionDialog { none, save, open };
+
+// Session files and dropped files (app/gui/actions/session_bridge.h). The main loop opens and saves.
+struct SessionPanelState {
+  SessionDialog dialog = SessionDialog::none;
+  std::string folder;                      // remembered between saves/opens ("" = current folder)
+  std::string file_name = "session.json";
+  bool save_requested = false;
+  bool open_requested = false;             // open folder/file_name
+  std::vector<std::string> dropped;        // paths dropped on the window, opened next frame
+};
+
+// The lesson player (app/gui/actions/lesson_player.h) and presentation mode.
+struct LessonPlayerState {
+  std::shared_ptr<const Lesson> lesson;  // null: no lesson active
+  int step = 0;                          // 0-based index into lesson->steps
+  bool captions = true;                  // C toggles
+  bool step_applied = false;             // the step's session has been applied to the state
+};
+
+struct PresentationState {
+  bool active = false;       // F5 enters, Esc leaves
+  float font_scale = 1.6f;   // Ctrl +/- (the main loop rebuilds the font atlas)
+  bool pointer = true;       // soft circle at the mouse
+};
+
+// Something that would replace the session or end the app. While the session has unsaved
+// changes it waits for the "Unsaved changes" popup (app/gui/actions/unsaved_guard.h).
+enum class GuardedKind { none, open, start_lesson, reset, quit };
+
+struct GuardedAction {
+  GuardedKind kind = GuardedKind::none;
+  std::vector<std::string> paths;        // open: session files (and checkpoints) dropped or chosen
+  std::shared_ptr<const Lesson> lesson;  // start_lesson
+  int step = 0;                          // start_lesson: 0-based
+};
+
+struct UnsavedState {
+  std::optional<Session> saved;       // the session as last saved or opened; none: nothing to lose
+  GuardedAction waiting;              // asked while there were unsaved changes: the popup is up
+  bool save_first = false;            // "Save..." chosen: `waiting` runs once the save dialog has saved
+  std::vector<GuardedAction> ready;   // may run now; session_bridge carries them out after the frame
+  bool quit = false;                  // a quit went through: the main loop ends
+};
+
+struct AppState {
+  ModelRequest request;
+  View view = View::heads;
+  bool view_requested = false;  // a panel asked to switch tabs (e.g. click a head in the grid)
+  int layer = 0;
+  int head = 0;
+  ColourScale scale;  // linear / log / per-row, first key, colormap: the screen's and export's rule
+  float sidebar_width = 360.0f;  // in unscaled pixels
+
+  SentencePanelState sentence;
+  ModelPanelState model;
+  OpenModelState open_model;
+  GridPanelState grid;
+  HeadPanelState head_view;
+  QueryPanelState query;
+  DifferencePanelState difference;
+  WidthPanelState width;
+  ExportPanelState exporter;
+  SessionPanelState session;
+  LessonPlayerState lesson;
+  PresentationState present;
+  UnsavedState unsaved;
+};
+
+// The app's built-in default (what `headscope` with no flags opens on).
+AppState default_app_state();
+
+// True when the two requests would give different engine results.
+bool same_model_request(const ModelRequest& a, const ModelRequest& b);
+
+// Switches to another tab on the next frame.
+void request_view(AppState& state, View view);
+
+}  // namespace hs::gui

@@ -1,0 +1,37 @@
+#pragma once
+// Derived: what the app shows for one ModelRequest, made off the UI thread by the worker
+// (app/gui/work/) and shown until a newer good result replaces it. Immutable once published.
+// The run and everything derived from it is core's RunAnalysis (core/analysis/run_analysis.h),
+// shared, never copied; the head-count sweep sits beside it and arrives later.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/analysis/run_analysis.h"
+#include "core/analysis/sweep_analysis.h"
+
+namespace hs::gui {
+
+// One `compare` entry of a lesson step: its own request, computed with the main one.
+struct CompareRequest {
+  std::string label;
+  ModelRequest request;
+};
+
+struct CompareResult {
+  std::string label;
+  std::shared_ptr<const RunAnalysis> analysis;  // null when the entry's request failed
+  std::string error;
+};
+
+struct Derived {
+  uint64_t generation = 0;
+  std::shared_ptr<const RunAnalysis> analysis;  // never null in a published result
+  std::shared_ptr<const Sweep> sweep;           // null until the sweep is computed
+  std::vector<CompareResult> compare;           // lesson step: entries shown side by side
+
+  const AttentionRun& run() const { return analysis->run; }
+};
+
+}  // namespace hs::gui

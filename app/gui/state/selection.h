@@ -1,0 +1,13 @@
+#pragma once
+// Keeps the selection inside what Derived has (layers, heads, tokens shrink when settings change).
+#include "app/gui/state/app_state.h"
+#include "app/gui/state/derived.h"
+
+namespace hs::gui {
+
+void clamp_selection(AppState& state, const Derived& derived);
+
+// Query heads per key/value group (1 for plain multi-head attention).
+int heads_per_group(const ModelInfo& info);
+
+}  // namespace hs::gui

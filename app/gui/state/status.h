@@ -1,0 +1,16 @@
+#pragma once
+// What the status line says: the worker's last error, whether it is busy, the frame time, the
+// outcome of the last export or session action.
+#include <string>
+
+namespace hs::gui {
+
+struct StatusInfo {
+  std::string error;      // last error from the worker ("" when the last request was good)
+  bool computing = false;
+  double frame_ms = 0;
+  std::string last_export;  // where the last export wrote, or why it failed
+  bool export_failed = false;
+};
+
+}  // namespace hs::gui

@@ -1,0 +1,46 @@
+#include "app/gui/state/views.h"
+
+namespace hs::gui {
+
+const std::vector<ViewInfo>& all_views() {
+  static const std::vector<ViewInfo> views = {
+      {View::heads, "heads", "Heads", "grid", ExportView::heatmap, false},
+      {View::head, "head", "Single head", "head", ExportView::heatmap, true},
+      {View::query, "query", "Query", "query", ExportView::heatmap, true},
+      {View::difference, "difference", "Head difference", "difference", ExportView::difference, false},
+      {View::average, "average", "Average", "average", ExportView::heatmap, false},  // exports the layer's heads
+      {View::width, "width", "Head width", "width", ExportView::sweep, false},
+  };
+  return views;
+}
+
+const ViewInfo& view_info(View view) {
+  for (const ViewInfo& v : all_views())
+    if (v.view == view) return v;
+  return all_views().front();
+}
+
+const ViewInfo* find_view(const std::string& name) {
+  for (const ViewInfo& v : all_views())
+    if (name == v.name) return &v;
+  return nullptr;
+}
+
+std::vector<std::string> view_names() {
+  std::vector<std::string> names;
+  for (const ViewInfo& v : all_views()) names.emplace_back(v.name);
+  return names;
+}
+
+std::string session_panel(View view, bool all_layers) {
+  return view == View::heads && all_layers ? "layers" : view_info(view).session;
+}
+
+View view_from_session_panel(const std::string& panel) {
+  if (panel == "layers") return View::heads;
+  for (const ViewInfo& v : all_views())
+    if (panel == v.session) return v.view;
+  return View::heads;
+}
+
+}  // namespace hs::gui

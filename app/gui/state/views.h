@@ -1,0 +1,35 @@
+#pragma once
+// The app's views: one table for the tabs, the --view flag, session files' "panel" and export,
+// so a view is named in one place.
+#include <string>
+#include <vector>
+
+#include "core/export/export.h"
+
+namespace hs::gui {
+
+enum class View { heads, head, query, difference, width, average };
+
+struct ViewInfo {
+  View view;
+  const char* name;      // --view and messages: "heads"
+  const char* tab;       // the tab's label: "Heads"
+  const char* session;   // session files' "panel" (core/session/session_file.h): "grid"
+  ExportView export_view;
+  bool export_selected_head;  // export the selected head (else every head of the layer)
+};
+
+// Every view, in tab order.
+const std::vector<ViewInfo>& all_views();
+const ViewInfo& view_info(View view);
+
+// By --view name ("heads", ...); null when unknown.
+const ViewInfo* find_view(const std::string& name);
+// The --view names, in tab order (for the flag's check and its help).
+std::vector<std::string> view_names();
+
+// Session "panel" <-> view. The heads view with the layers x heads overview on is "layers".
+std::string session_panel(View view, bool all_layers);
+View view_from_session_panel(const std::string& panel);
+
+}  // namespace hs::gui

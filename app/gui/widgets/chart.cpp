@@ -1,0 +1,101 @@
+#include "app/gui/widgets/chart.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "app/gui/widgets/draw_util.h"
+#include "app/gui/widgets/labels.h"
+
+namespace hs::gui {
+
+int draw_chart(const ChartSpec& spec, ImVec2 size) {
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImGui::InvisibleButton(spec.title.c_str(), ImVec2(std::max(size.x, 1.0f), std::max(size.y, 1.0f)));
+  const bool hovered = ImGui::IsItemHovered();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float f = ImGui::GetFontSize();
+  const int n = int(spec.x_labels.size());
+  dl->AddText(ImGui::GetFont(), f, origin, ImGui::GetColorU32(ImGuiCol_Text), spec.title.c_str());
+  if (n == 0) return -1;
+
+  float lo = spec.log_y ? INFINITY : spec.y_min, hi = -INFINITY;
+  for (const ChartSeries& s : spec.series)
+    for (float v : s.values)
+      if (std::isfinite(v) && (!spec.log_y || v > 0)) lo = std::min(lo, v), hi = std::max(hi, v);
+  if (!std::isfinite(hi)) hi = 1, lo = spec.log_y ? 0.1f : 0;
+  if (spec.log_y) {
+    lo = std::pow(10.0f, std::floor(std::log10(lo))), hi = std::pow(10.0f, std::ceil(std::log10(hi)));
+    if (hi <= lo) hi = lo * 10;
+  } else if (hi <= lo) {
+    hi = lo + 1;
+  } else {
+    hi += (hi - lo) * 0.08f;
+  }
+  const float left = ImGui::CalcTextSize("0.000").x + 12, bottom = f * (spec.x_caption.empty() ? 1.6f : 2.8f);
+  const ImVec2 pmin(origin.x + left, origin.y + f * 1.7f), pmax(origin.x + size.x - 8, origin.y + size.y - bottom);
+  if (pmax.x - pmin.x < 20 || pmax.y - pmin.y < 20) return -1;
+  const float step = (pmax.x - pmin.x) / float(n);
+  auto px = [&](float i) { return pmin.x + (i + 0.5f) * step; };
+  auto py = [&](float v) {
+    const float t = spec.log_y ? std::log(v / lo) / std::log(hi / lo) : (v - lo) / (hi - lo);
+    return pmax.y - std::clamp(t, 0.0f, 1.0f) * (pmax.y - pmin.y);
+  };
+  dl->AddRectFilled(pmin, pmax, IM_COL32(255, 255, 255, 8), 4);
+  if (spec.highlight_x >= 0 && spec.highlight_x < n)
+    dl->AddRectFilled(ImVec2(px(float(spec.highlight_x)) - step * 0.5f, pmin.y), ImVec2(px(float(spec.highlight_x)) + step * 0.5f, pmax.y),
+                      accent_colour(0.14f));
+  // y ticks and grid
+  std::vector<float> ticks;
+  if (spec.log_y) {
+    for (float v = lo; v <= hi * 1.001f; v *= 10) ticks.push_back(v);
+  } else {
+    ticks = nice_ticks(lo, hi, std::clamp(int((pmax.y - pmin.y) / (f * 1.8f)), 2, 5));
+  }
+  for (float v : ticks) {
+    const float y = py(v);
+    dl->AddLine(ImVec2(pmin.x, y), ImVec2(pmax.x, y), IM_COL32(255, 255, 255, 22));
+    const std::string s = format("%.3g", double(v));
+    dl->AddText(ImVec2(pmin.x - 6 - ImGui::CalcTextSize(s.c_str()).x, y - f * 0.5f), dim_text_colour(), s.c_str());
+  }
+  // x labels, thinned when crowded
+  const float widest = ImGui::CalcTextSize("00").x + 6;
+  const int every = std::max(1, int(std::ceil(widest / step)));
+  for (int i = 0; i < n; i += every) {
+    const ImVec2 ts = ImGui::CalcTextSize(spec.x_labels[size_t(i)].c_str());
+    dl->AddText(ImVec2(px(float(i)) - ts.x * 0.5f, pmax.y + 4), i == spec.highlight_x ? accent_colour() : dim_text_colour(),
+                spec.x_labels[size_t(i)].c_str());
+  }
+  if (!spec.x_caption.empty()) {
+    const ImVec2 ts = ImGui::CalcTextSize(spec.x_caption.c_str());
+    dl->AddText(ImVec2((pmin.x + pmax.x - ts.x) * 0.5f, pmax.y + f * 1.35f), dim_text_colour(), spec.x_caption.c_str());
+  }
+  if (spec.marker_x >= 0) {
+    const float x = pmin.x + spec.marker_x * step;
+    for (float y = pmin.y; y < pmax.y; y += 8) dl->AddLine(ImVec2(x, y), ImVec2(x, std::min(y + 4, pmax.y)), accent_colour(), 1.5f);
+    dl->AddText(ImVec2(x + 4, pmin.y + 2), accent_colour(), spec.marker_label.c_str());
+  }
+  // series (later ones on top), with a legend inside the plot's top right
+  float legend_x = pmax.x - 6;
+  for (const ChartSeries& s : spec.series) {
+    for (int i = 0; i + 1 < int(s.values.size()); ++i) {
+      const float a = s.values[size_t(i)], b = s.values[size_t(i + 1)];
+      if (std::isfinite(a) && std::isfinite(b) && (!spec.log_y || (a > 0 && b > 0)))
+        dl->AddLine(ImVec2(px(float(i)), py(a)), ImVec2(px(float(i + 1)), py(b)), s.colour, 2.0f);
+    }
+    for (int i = 0; i < int(s.values.size()); ++i) {
+      const float v = s.values[size_t(i)];
+      if (std::isfinite(v) && (!spec.log_y || v > 0)) dl->AddCircleFilled(ImVec2(px(float(i)), py(v)), 3.5f, s.colour);
+    }
+  }
+  for (auto it = spec.series.rbegin(); it != spec.series.rend(); ++it) {
+    if (spec.series.size() < 2 || it->name.empty()) continue;
+    legend_x -= ImGui::CalcTextSize(it->name.c_str()).x + f * 1.6f;
+    dl->AddRectFilled(ImVec2(legend_x, pmin.y + 4 + f * 0.35f), ImVec2(legend_x + f * 0.6f, pmin.y + 4 + f * 0.95f), it->colour, 2);
+    dl->AddText(ImVec2(legend_x + f * 0.8f, pmin.y + 4), ImGui::GetColorU32(ImGuiCol_Text), it->name.c_str());
+  }
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  if (hovered && mouse.x >= pmin.x && mouse.x < pmax.x) return std::clamp(int((mouse.x - pmin.x) / step), 0, n - 1);
+  return -1;
+}
+
+}  // namespace hs::gui

@@ -1,0 +1,61 @@
+#include "app/gui/widgets/draw_util.h"
+
+namespace hs::gui {
+
+void add_text_up(ImDrawList* dl, ImFont* font, float size, ImVec2 top_centre, ImU32 colour, const char* text) {
+  const ImVec2 extent = font->CalcTextSizeA(size, FLT_MAX, 0.0f, text);
+  // Laid out unrotated at `anchor` (with a clip rect wide enough that no glyph is dropped),
+  // then each vertex is turned (x, y) -> (y, -x) about the anchor, so the text's right end
+  // (x = w) lands at y = top and its start at y = top + w.
+  const ImVec2 anchor(top_centre.x - extent.y * 0.5f, top_centre.y + extent.x);
+  const ImVec2 clip_min = dl->GetClipRectMin(), clip_max = dl->GetClipRectMax();
+  dl->PushClipRect(ImVec2(clip_min.x - extent.x, clip_min.y - extent.x), ImVec2(clip_max.x + extent.x, clip_max.y + extent.x));
+  const int first = dl->VtxBuffer.Size;
+  dl->AddText(font, size, anchor, colour, text);
+  for (int i = first; i < dl->VtxBuffer.Size; ++i) {
+    ImDrawVert& v = dl->VtxBuffer[i];
+    const ImVec2 d(v.pos.x - anchor.x, v.pos.y - anchor.y);
+    v.pos = ImVec2(anchor.x + d.y, anchor.y - d.x);
+  }
+  dl->PopClipRect();
+}
+
+ImU32 colormap_u32(Colormap c, float t, float alpha) {
+  const Rgb8 rgb = colormap_lookup(c, t);
+  return IM_COL32(rgb.r, rgb.g, rgb.b, int(alpha * 255.0f + 0.5f));
+}
+
+ImU32 text_colour_on(Colormap c, float t) {
+  const Rgb8 rgb = colormap_lookup(c, t);
+  const float luma = 0.299f * rgb.r + 0.587f * rgb.g + 0.114f * rgb.b;
+  return luma > 140.0f ? IM_COL32(0, 0, 0, 255) : IM_COL32(255, 255, 255, 255);
+}
+
+void section_title(ImFont* font, const char* title, const char* explanation) {
+  if (font) ImGui::PushFont(font);
+  ImGui::TextUnformatted(title);
+  if (font) ImGui::PopFont();
+  if (explanation) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", explanation);
+    ImGui::PopStyleColor();
+  }
+}
+
+void help_marker(const char* text) {
+  ImGui::SameLine();
+  ImGui::TextDisabled("(?)");
+  if (ImGui::IsItemHovered()) {
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28.0f);
+    ImGui::TextUnformatted(text);
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  }
+}
+
+ImU32 accent_colour(float alpha) { return IM_COL32(255, 196, 64, int(alpha * 255.0f)); }
+
+ImU32 dim_text_colour() { return ImGui::GetColorU32(ImGuiCol_TextDisabled); }
+
+}  // namespace hs::gui

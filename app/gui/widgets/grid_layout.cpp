@@ -1,0 +1,25 @@
+#include "app/gui/widgets/grid_layout.h"
+
+#include <algorithm>
+
+namespace hs::gui {
+
+GridLayout layout_grid(int n, int group, float width, float height, float title_h, float gap) {
+  GridLayout best;
+  if (n <= 0) return best;
+  group = std::max(group, 1);
+  float best_side = -1;
+  for (int cols = 1; cols <= n; ++cols) {
+    if (group > 1 && cols % group != 0 && cols != n && group <= n) continue;
+    const int rows = (n + cols - 1) / cols;
+    const float w = width / cols, h = height / rows;
+    const float side = std::min(w - gap, h - gap - title_h);  // the map is square
+    if (side > best_side) {
+      best_side = side;
+      best = {cols, rows, w, h};
+    }
+  }
+  return best;
+}
+
+}  // namespace hs::gui

@@ -1,0 +1,179 @@
+#include "app/gui/widgets/heatmap_widget.h"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+#include "app/gui/widgets/draw_util.h"
+#include "app/gui/widgets/labels.h"
+#include "app/gui/widgets/token_notes.h"
+
+namespace hs::gui {
+namespace {
+
+float widest_label(const std::vector<std::string>* labels, ImFont* font, float size, int chars) {
+  float w = 0;
+  if (!labels) return 0;
+  for (const std::string& l : *labels)
+    w = std::max(w, font->CalcTextSizeA(size, FLT_MAX, 0.0f, abbreviate(display_token(l), chars).c_str()).x);
+  return w;
+}
+
+}  // namespace
+
+HeatmapSpec heatmap_spec(std::string key, uint64_t version, const Map& map, const ScaleRange& range, Colormap colormap,
+                         int layer, int head) {
+  HeatmapSpec spec;
+  spec.key = std::move(key);
+  spec.version = version;
+  spec.map = &map;
+  spec.range = range;
+  spec.colormap = colormap;
+  spec.layer = layer;
+  spec.head = head;
+  return spec;
+}
+
+HeatmapLayout layout_heatmap(const HeatmapSpec& spec, ImVec2 size, ImFont* font, float font_size) {
+  HeatmapLayout L;
+  const int rows = spec.map ? int(spec.map->rows()) : 0, cols = spec.map ? int(spec.map->cols()) : 0;
+  if (rows == 0 || cols == 0 || size.x <= 1 || size.y <= 1) return L;
+  const bool labels = spec.row_labels || spec.col_labels;
+  float f = spec.label_font_max > 0 ? spec.label_font_max : font_size;
+  const float pad = 4.0f;
+  // Shrink the label font until it fits the cells; below ~7 px cells, labels are dropped.
+  for (int attempt = 0; attempt < 4 && labels; ++attempt) {
+    L.label_chars = f < font_size * 0.8f ? 8 : 12;
+    L.left = spec.row_labels ? widest_label(spec.row_labels, font, f, L.label_chars) + pad * 2 : 0;
+    const float col_w = widest_label(spec.col_labels, font, f, L.label_chars);
+    // Horizontal column labels if they fit under their cells, else rotated.
+    float cell_h = std::min((size.x - L.left) / cols, (size.y - f - pad * 2) / rows);
+    L.rotate_cols = col_w + pad > cell_h;
+    L.bottom = spec.col_labels ? (L.rotate_cols ? col_w : f) + pad * 2 : 0;
+    L.cell = std::min((size.x - L.left) / cols, (size.y - L.bottom) / rows);
+    L.label_size = f;
+    if (L.cell >= f * 1.05f) break;
+    f = std::max(L.cell * 0.95f, 9.0f);
+    if (L.cell < 7.0f) {
+      L.label_size = 0;
+      break;
+    }
+  }
+  if (!labels || L.label_size == 0) {
+    L.left = L.bottom = 0;
+    L.label_size = 0;
+    L.cell = std::min(size.x / cols, size.y / rows);
+  }
+  // Cells may be smaller than a pixel (a 256-token map in a 60-pixel overview tile): the image is
+  // scaled down to fit its box rather than spilling over its neighbours; at least 1 pixel in all.
+  L.cell = std::max(L.cell, 1.0f / float(std::max(rows, cols)));
+  return L;
+}
+
+HeatmapHit draw_heatmap(const UiContext& ui, const HeatmapSpec& spec, ImVec2 size) {
+  HeatmapHit hit;
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImGui::InvisibleButton(spec.key.c_str(), ImVec2(std::max(size.x, 1.0f), std::max(size.y, 1.0f)));
+  if (!spec.map || spec.map->size() == 0) return hit;
+  hit.hovered = ImGui::IsItemHovered();
+  hit.clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
+  hit.double_clicked = hit.hovered && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left);
+  const int rows = int(spec.map->rows()), cols = int(spec.map->cols());
+  ImFont* font = ImGui::GetFont();
+  const HeatmapLayout L = layout_heatmap(spec, size, font, ImGui::GetFontSize());
+  const ImVec2 cmin(std::floor(origin.x + L.left), std::floor(origin.y));
+  const ImVec2 cmax(cmin.x + std::floor(L.cell * cols), cmin.y + std::floor(L.cell * rows));
+  const float cw = (cmax.x - cmin.x) / cols, ch = (cmax.y - cmin.y) / rows;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+
+  const ImTextureID tex = ui.images->image(spec.key, spec.version, *spec.map, spec.range, spec.colormap);
+  dl->AddImage(tex, cmin, cmax);
+  if (ui.report) {
+    const ImVec2 fb = ImGui::GetIO().DisplayFramebufferScale;
+    ui.report->heatmaps.push_back({spec.key, spec.layer, spec.head, rows, cols, ImVec2(cmin.x * fb.x, cmin.y * fb.y),
+                                   ImVec2(cmax.x * fb.x, cmax.y * fb.y), spec.range, spec.colormap});
+  }
+
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  if (hit.hovered && mouse.x >= cmin.x && mouse.x < cmax.x && mouse.y >= cmin.y && mouse.y < cmax.y) {
+    hit.col = std::clamp(int((mouse.x - cmin.x) / cw), 0, cols - 1);
+    hit.row = std::clamp(int((mouse.y - cmin.y) / ch), 0, rows - 1);
+  }
+
+  // Row / column highlight: the selected ones solid, the hovered ones faint.
+  const ImU32 accent = accent_colour(), faint = IM_COL32(255, 255, 255, 150);
+  auto outline_row = [&](int r, ImU32 c) {
+    if (r >= 0 && r < rows) dl->AddRect(ImVec2(cmin.x, cmin.y + r * ch), ImVec2(cmax.x, cmin.y + (r + 1) * ch), c, 0, 0, 2);
+  };
+  auto outline_col = [&](int k, ImU32 c) {
+    if (k >= 0 && k < cols) dl->AddRect(ImVec2(cmin.x + k * cw, cmin.y), ImVec2(cmin.x + (k + 1) * cw, cmax.y), c, 0, 0, 2);
+  };
+  outline_row(spec.highlight_row, accent);
+  outline_col(spec.highlight_col, accent);
+  if (hit.row >= 0 && cw >= 4) {
+    outline_row(hit.row, faint);
+    outline_col(hit.col, faint);
+  }
+  if (spec.selected) dl->AddRect(ImVec2(cmin.x - 3, cmin.y - 3), ImVec2(cmax.x + 3, cmax.y + 3), accent, 2, 0, 2.5f);
+
+  // Labels: rows right-aligned on the left, columns below (rotated when crowded).
+  if (L.label_size > 0) {
+    const ImU32 plain = ImGui::GetColorU32(ImGuiCol_Text), strong = accent, gen = generated_colour();
+    const auto label_colour = [&](int i) { return spec.first_generated >= 0 && i >= spec.first_generated ? gen : plain; };
+    const float f = L.label_size;
+    if (spec.row_labels)
+      for (int r = 0; r < rows && r < int(spec.row_labels->size()); ++r) {
+        const std::string s = abbreviate(display_token((*spec.row_labels)[size_t(r)]), L.label_chars);
+        const ImVec2 ts = font->CalcTextSizeA(f, FLT_MAX, 0, s.c_str());
+        const bool hot = r == spec.highlight_row || r == hit.row;
+        dl->AddText(font, f, ImVec2(cmin.x - 6 - ts.x, cmin.y + (r + 0.5f) * ch - ts.y * 0.5f), hot ? strong : label_colour(r), s.c_str());
+      }
+    if (spec.col_labels)
+      for (int k = 0; k < cols && k < int(spec.col_labels->size()); ++k) {
+        const std::string s = abbreviate(display_token((*spec.col_labels)[size_t(k)]), L.label_chars);
+        const bool hot = k == spec.highlight_col || k == hit.col;
+        const float cx = cmin.x + (k + 0.5f) * cw;
+        if (L.rotate_cols) {
+          add_text_up(dl, font, f, ImVec2(cx, cmax.y + 5), hot ? strong : label_colour(k), s.c_str());
+        } else {
+          const ImVec2 ts = font->CalcTextSizeA(f, FLT_MAX, 0, s.c_str());
+          dl->AddText(font, f, ImVec2(cx - ts.x * 0.5f, cmax.y + 4), hot ? strong : label_colour(k), s.c_str());
+        }
+      }
+  }
+  return hit;
+}
+
+float colour_bar_width() { return ImGui::CalcTextSize("0.000").x + ImGui::GetFontSize() * 1.6f + 8.0f; }
+
+void draw_colour_bar(const UiContext& ui, const ScaleRange& range, Colormap colormap, ImVec2 size) {
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImGui::Dummy(size);
+  const float f = ImGui::GetFontSize();
+  const float bar_w = std::max(10.0f, f * 0.9f);
+  const ImVec2 bmin(origin.x, origin.y + f * 0.6f), bmax(origin.x + bar_w, origin.y + size.y - f * 0.6f);
+  if (bmax.y - bmin.y < 10) return;
+  // The bar is the colormap table itself: 256 rows, t from 1 (top) to 0 (bottom), linear 0..1.
+  Map ramp(256, 1);  // [256, 1]
+  for (int i = 0; i < 256; ++i) ramp(i, 0) = float(255 - i) / 255.0f;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImTextureID tex = ui.images->image("colour bar", 1, ramp, ScaleRange{}, colormap);
+  dl->AddImage(tex, bmin, bmax);
+  dl->AddRect(bmin, bmax, ImGui::GetColorU32(ImGuiCol_Border));
+  std::vector<float> ticks;
+  if (range.mode == ScaleMode::log) {
+    for (float v = range.hi; v >= range.lo * 0.999f; v /= 10.0f) ticks.push_back(v);
+  } else {
+    ticks = nice_ticks(range.lo, range.hi, std::clamp(int((bmax.y - bmin.y) / (f * 2.2f)), 2, 6));
+  }
+  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+  for (float v : ticks) {
+    const float t = std::clamp(scale_unit(range, v, 1.0f), 0.0f, 1.0f);
+    const float y = bmax.y - t * (bmax.y - bmin.y);
+    dl->AddLine(ImVec2(bmax.x, y), ImVec2(bmax.x + 4, y), text, 1.0f);
+    const std::string s = format_weight(v);
+    dl->AddText(ImVec2(bmax.x + 10, y - f * 0.5f), text, s.c_str());
+  }
+}
+
+}  // namespace hs::gui

@@ -1,0 +1,59 @@
+#pragma once
+// A heatmap with token labels on both axes, drawn from a texture made by HeatmapImages, plus
+// the colour bar that goes with it. Works out which cell the mouse is over.
+#include <string>
+#include <vector>
+
+#include "app/gui/widgets/ui_context.h"
+
+namespace hs::gui {
+
+struct HeatmapSpec {
+  std::string key;       // unique per map on screen; also the ImGui id
+  uint64_t version = 0;  // changes when the map's data changes
+  const Map* map = nullptr;  // [rows, cols], row = query, col = key
+  ScaleRange range;
+  Colormap colormap = Colormap::viridis;
+  const std::vector<std::string>* row_labels = nullptr;  // query tokens (left)
+  const std::vector<std::string>* col_labels = nullptr;  // key tokens (bottom)
+  int layer = -1, head = -1;                             // for the report
+  int highlight_row = -1, highlight_col = -1;
+  int first_generated = -1;     // labels from this index on are generated tokens (own colour); -1: none
+  bool selected = false;        // draw an accent frame
+  float label_font_max = 0.0f;  // 0: the current font size
+};
+
+struct HeatmapHit {
+  bool hovered = false;
+  bool clicked = false;
+  bool double_clicked = false;
+  int row = -1, col = -1;  // the cell under the mouse, -1 outside the cells
+};
+
+// Where things go inside a box of `size`: label margins, square cells, label font size.
+struct HeatmapLayout {
+  float cell = 0;          // side of one cell in pixels
+  float label_size = 0;    // font size for labels (0: no labels)
+  float left = 0;          // width of the row-label margin
+  float bottom = 0;        // height of the column-label margin
+  bool rotate_cols = false;
+  int label_chars = 12;    // labels abbreviated to this many code points
+};
+
+// What every heatmap states: its key, the data and its version, the scale and colours, and which
+// layer and head it shows (-1: none). Callers add labels, highlights and selection.
+HeatmapSpec heatmap_spec(std::string key, uint64_t version, const Map& map, const ScaleRange& range, Colormap colormap,
+                         int layer = -1, int head = -1);
+
+HeatmapLayout layout_heatmap(const HeatmapSpec& spec, ImVec2 size, ImFont* font, float font_size);
+
+// Draws the heatmap in a box of `size` at the cursor and advances the cursor past it.
+HeatmapHit draw_heatmap(const UiContext& ui, const HeatmapSpec& spec, ImVec2 size);
+
+// A vertical colour bar with ticks, `size` including tick labels; caption from the range.
+void draw_colour_bar(const UiContext& ui, const ScaleRange& range, Colormap colormap, ImVec2 size);
+
+// Width a colour bar needs for its tick labels at the current font.
+float colour_bar_width();
+
+}  // namespace hs::gui

@@ -1,0 +1,34 @@
+#pragma once
+// Text for axes, tooltips and the status line: abbreviated tokens, counts, sizes, ticks.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/analysis/run_analysis.h"
+#include "core/util/format.h"  // format(), format_count(): in hs, found from hs::gui
+
+namespace hs::gui {
+
+// A token as shown on an axis: control characters made visible ("\n" -> "\u21b5"), empty -> "\u2205".
+std::string display_token(const std::string& token);
+
+// At most `max_chars` code points; longer tokens end in "\u2026".
+std::string abbreviate(const std::string& text, int max_chars);
+
+// "64 B", "1.5 KiB", "3.2 MiB"
+std::string format_bytes(int64_t bytes);
+
+// A weight with 3 significant digits: "0.123", "1.2e-05".
+std::string format_weight(float w);
+
+// Up to `max_ticks` round values covering [lo, hi], including both ends when they are round.
+std::vector<float> nice_ticks(float lo, float hi, int max_ticks);
+
+// "h3" or "L1 h3" when the model has several layers.
+std::string head_name(int layer, int head, int n_layers);
+
+// Tooltip text for cell (row, col) of a map of `a` holding `value`: the query and key tokens and
+// the weight, or in long-input mode the token ranges and the block's largest weight.
+std::string cell_text(const RunAnalysis& a, int row, int col, float value, const char* what = "weight");
+
+}  // namespace hs::gui

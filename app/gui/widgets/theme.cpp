@@ -1,0 +1,118 @@
+#include "app/gui/widgets/theme.h"
+
+#include <cstdio>
+#include <string>
+
+namespace hs::gui {
+namespace {
+
+bool file_exists(const std::string& path) {
+  if (FILE* f = std::fopen(path.c_str(), "rb")) {
+    std::fclose(f);
+    return true;
+  }
+  return false;
+}
+
+std::string find_font(const char* file) {
+  const char* dirs[] = {"/usr/share/fonts/truetype/dejavu/", "/usr/share/fonts/TTF/", "/usr/share/fonts/dejavu/",
+                        "/usr/local/share/fonts/"};
+  for (const char* d : dirs)
+    if (file_exists(std::string(d) + file)) return std::string(d) + file;
+  return "";
+}
+
+// Latin-1, Latin Extended-A/B, IPA, Greek, Cyrillic, general punctuation, arrows, math,
+// box drawing and blocks (U+2581 "lower one eighth block" marks SentencePiece spaces),
+// and U+FFFD. Pairs of [first, last], zero-terminated; must outlive the atlas build.
+const ImWchar kGlyphRanges[] = {
+    0x0020, 0x00FF, 0x0100, 0x024F, 0x0250, 0x02FF, 0x0370, 0x03FF, 0x0400, 0x052F, 0x1E00, 0x1EFF,
+    0x2000, 0x206F, 0x2070, 0x209F, 0x20A0, 0x20CF, 0x2100, 0x214F, 0x2190, 0x21FF, 0x2200, 0x22FF,
+    0x2500, 0x259F, 0x25A0, 0x25FF, 0xFFFD, 0xFFFD, 0};
+
+}  // namespace
+
+void apply_style(float scale) {
+  ImGuiStyle& s = ImGui::GetStyle();
+  s = ImGuiStyle();
+  ImGui::StyleColorsDark(&s);
+  s.WindowRounding = 6, s.ChildRounding = 6, s.FrameRounding = 4, s.PopupRounding = 4, s.GrabRounding = 4;
+  s.TabRounding = 4, s.ScrollbarRounding = 6;
+  s.WindowPadding = ImVec2(12, 10), s.FramePadding = ImVec2(8, 5), s.ItemSpacing = ImVec2(10, 7);
+  s.ItemInnerSpacing = ImVec2(6, 5), s.CellPadding = ImVec2(6, 3);
+  s.WindowBorderSize = 0, s.ChildBorderSize = 1, s.FrameBorderSize = 0;
+  s.ScrollbarSize = 14, s.GrabMinSize = 12;
+  ImVec4* c = s.Colors;
+  const ImVec4 bg(0.075f, 0.082f, 0.098f, 1.0f), panel(0.105f, 0.114f, 0.135f, 1.0f);
+  const ImVec4 accent(1.0f, 0.77f, 0.25f, 1.0f), blue(0.27f, 0.50f, 0.85f, 1.0f);
+  c[ImGuiCol_WindowBg] = bg;
+  c[ImGuiCol_ChildBg] = panel;
+  c[ImGuiCol_PopupBg] = ImVec4(0.13f, 0.14f, 0.17f, 0.98f);
+  c[ImGuiCol_Border] = ImVec4(0.25f, 0.27f, 0.32f, 1.0f);
+  c[ImGuiCol_Text] = ImVec4(0.93f, 0.94f, 0.96f, 1.0f);
+  c[ImGuiCol_TextDisabled] = ImVec4(0.58f, 0.61f, 0.67f, 1.0f);
+  c[ImGuiCol_FrameBg] = ImVec4(0.17f, 0.18f, 0.22f, 1.0f);
+  c[ImGuiCol_FrameBgHovered] = ImVec4(0.22f, 0.24f, 0.29f, 1.0f);
+  c[ImGuiCol_FrameBgActive] = ImVec4(0.26f, 0.28f, 0.34f, 1.0f);
+  c[ImGuiCol_Button] = ImVec4(0.20f, 0.22f, 0.27f, 1.0f);
+  c[ImGuiCol_ButtonHovered] = ImVec4(0.27f, 0.30f, 0.37f, 1.0f);
+  c[ImGuiCol_ButtonActive] = blue;
+  c[ImGuiCol_Header] = ImVec4(0.22f, 0.26f, 0.34f, 1.0f);
+  c[ImGuiCol_HeaderHovered] = ImVec4(0.27f, 0.33f, 0.44f, 1.0f);
+  c[ImGuiCol_HeaderActive] = blue;
+  c[ImGuiCol_Tab] = ImVec4(0.14f, 0.15f, 0.18f, 1.0f);
+  c[ImGuiCol_TabHovered] = ImVec4(0.30f, 0.34f, 0.43f, 1.0f);
+  c[ImGuiCol_TabActive] = ImVec4(0.24f, 0.28f, 0.37f, 1.0f);
+  c[ImGuiCol_CheckMark] = accent;
+  c[ImGuiCol_SliderGrab] = accent;
+  c[ImGuiCol_SliderGrabActive] = ImVec4(1.0f, 0.85f, 0.45f, 1.0f);
+  c[ImGuiCol_TableHeaderBg] = ImVec4(0.15f, 0.16f, 0.20f, 1.0f);
+  c[ImGuiCol_TableRowBgAlt] = ImVec4(1, 1, 1, 0.03f);
+  c[ImGuiCol_PlotHistogram] = accent;
+  c[ImGuiCol_Separator] = ImVec4(0.25f, 0.27f, 0.32f, 1.0f);
+  s.ScaleAllSizes(scale);
+}
+
+void apply_presentation_style(float scale) {
+  apply_style(1.0f);
+  ImGuiStyle& s = ImGui::GetStyle();
+  ImVec4* c = s.Colors;
+  c[ImGuiCol_WindowBg] = ImVec4(0, 0, 0, 1);
+  c[ImGuiCol_ChildBg] = ImVec4(0.06f, 0.06f, 0.07f, 1);
+  c[ImGuiCol_MenuBarBg] = ImVec4(0, 0, 0, 1);
+  c[ImGuiCol_Text] = ImVec4(1, 1, 1, 1);
+  c[ImGuiCol_TextDisabled] = ImVec4(0.80f, 0.82f, 0.86f, 1);
+  c[ImGuiCol_FrameBg] = ImVec4(0.16f, 0.16f, 0.19f, 1);
+  c[ImGuiCol_Border] = ImVec4(0.55f, 0.58f, 0.65f, 1);
+  c[ImGuiCol_Button] = ImVec4(0.20f, 0.22f, 0.28f, 1);
+  c[ImGuiCol_Tab] = ImVec4(0.10f, 0.10f, 0.12f, 1);
+  c[ImGuiCol_TabActive] = ImVec4(0.30f, 0.36f, 0.50f, 1);
+  s.FrameBorderSize = 1;
+  s.ChildBorderSize = 1;
+  s.ScaleAllSizes(scale);
+}
+
+Fonts load_fonts(float scale) {
+  ImGuiIO& io = ImGui::GetIO();
+  Fonts f;
+  const std::string regular = find_font("DejaVuSans.ttf"), bold = find_font("DejaVuSans-Bold.ttf");
+  ImFontConfig config;
+  config.OversampleH = 2;
+  config.OversampleV = 1;
+  if (!regular.empty()) f.body = io.Fonts->AddFontFromFileTTF(regular.c_str(), 17.0f * scale, &config, kGlyphRanges);
+  if (!f.body) {
+    ImFontConfig fallback;
+    fallback.SizePixels = 13.0f * scale;
+    f.body = io.Fonts->AddFontDefault(&fallback);
+  }
+  const std::string& heavy = bold.empty() ? regular : bold;
+  if (!heavy.empty()) {
+    f.heading = io.Fonts->AddFontFromFileTTF(heavy.c_str(), 19.0f * scale, &config, kGlyphRanges);
+    f.title = io.Fonts->AddFontFromFileTTF(heavy.c_str(), 24.0f * scale, &config, kGlyphRanges);
+  }
+  if (!f.heading) f.heading = f.body;
+  if (!f.title) f.title = f.heading;
+  return f;
+}
+
+}  // namespace hs::gui

@@ -1,0 +1,72 @@
+#pragma once
+// What panels get besides AppState: the current Derived (read only), the texture cache for
+// heatmaps, fonts, status numbers, and a report of where heatmaps were drawn this frame.
+#include <imgui.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/gui/state/derived.h"
+#include "app/gui/state/status.h"
+#include "core/render/colour_scale.h"
+#include "core/session/lesson_file.h"
+
+namespace hs::gui {
+
+// Turns a map into a texture ImGui can draw. The GL version colours it on the GPU and caches it
+// under `key` until version, range or colormap change; the headless one returns a dummy id.
+class HeatmapImages {
+ public:
+  virtual ~HeatmapImages() = default;
+  virtual ImTextureID image(const std::string& key, uint64_t version, const Map& map, const ScaleRange& range,
+                            Colormap colormap) = 0;
+};
+
+class NullHeatmapImages final : public HeatmapImages {
+ public:
+  ImTextureID image(const std::string& key, uint64_t version, const Map& map, const ScaleRange& range,
+                    Colormap colormap) override;
+};
+
+// One heatmap drawn this frame, in framebuffer pixels (the screenshot sidecar lists them).
+struct DrawnHeatmap {
+  std::string key;
+  int layer = -1, head = -1;
+  int rows = 0, cols = 0;
+  ImVec2 min, max;  // the cell area
+  ScaleRange range;
+  Colormap colormap = Colormap::viridis;
+};
+
+// A panel drawn this frame (the lesson caption), in framebuffer pixels, with its text.
+struct DrawnPanel {
+  std::string name;
+  std::string text;
+  ImVec2 min, max;
+};
+
+struct FrameReport {
+  std::vector<DrawnHeatmap> heatmaps;
+  std::vector<DrawnPanel> panels;
+};
+
+
+struct Fonts {
+  ImFont* body = nullptr;
+  ImFont* heading = nullptr;
+  ImFont* title = nullptr;
+};
+
+struct UiContext {
+  const Derived* derived = nullptr;  // null until the first good result
+  HeatmapImages* images = nullptr;
+  FrameReport* report = nullptr;     // may be null
+  StatusInfo status;
+  Fonts fonts;
+  const std::vector<std::string>* examples = nullptr;
+  const std::vector<std::shared_ptr<const Lesson>>* lessons = nullptr;  // the Lessons menu
+};
+
+}  // namespace hs::gui

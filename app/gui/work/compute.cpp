@@ -1,0 +1,41 @@
+#include "app/gui/work/compute.h"
+
+#include <exception>
+
+namespace hs::gui {
+namespace {
+
+AnalysisOptions app_options(int threads, CheckpointCache* checkpoints) {
+  AnalysisOptions o;
+  o.threads = threads;
+  o.checkpoints = checkpoints;
+  o.maps = MapMode::automatic;
+  o.spectrum = true;
+  return o;
+}
+
+}  // namespace
+
+std::shared_ptr<Derived> compute_derived(const ModelRequest& request, int threads, CheckpointCache* checkpoints) {
+  auto d = std::make_shared<Derived>();
+  d->analysis = analyse(request, app_options(threads, checkpoints));
+  return d;
+}
+
+std::vector<CompareResult> compute_compare(const std::vector<CompareRequest>& entries, int threads,
+                                           CheckpointCache* checkpoints) {
+  std::vector<CompareResult> out;
+  for (const CompareRequest& e : entries) {
+    CompareResult r;
+    r.label = e.label;
+    try {
+      r.analysis = analyse(e.request, app_options(threads, checkpoints));
+    } catch (const std::exception& ex) {
+      r.error = ex.what();
+    }
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+}  // namespace hs::gui

@@ -1,0 +1,21 @@
+#pragma once
+// The app's side of core's analysis pipeline (core/analysis/run_analysis.h): a request, a lesson
+// step's compare entries, each through the same analyse() the CLI and export call.
+#include <memory>
+#include <vector>
+
+#include "app/gui/state/derived.h"
+#include "core/model/checkpoint_cache.h"
+
+namespace hs::gui {
+
+// The analysis of `request` with the app's rule for long inputs (automatic) and singular values;
+// no sweep yet. Throws hs::Error for bad requests.
+std::shared_ptr<Derived> compute_derived(const ModelRequest& request, int threads = 0,
+                                         CheckpointCache* checkpoints = nullptr);
+
+// Each entry through analyse(); a failing entry carries its error instead.
+std::vector<CompareResult> compute_compare(const std::vector<CompareRequest>& entries, int threads = 0,
+                                           CheckpointCache* checkpoints = nullptr);
+
+}  // namespace hs::gui

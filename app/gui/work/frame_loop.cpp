@@ -1,0 +1,53 @@
+#include "app/gui/work/frame_loop.h"
+
+#include "app/gui/actions/export_action.h"
+#include "app/gui/actions/lesson_player.h"
+#include "app/gui/actions/open_model.h"
+#include "app/gui/state/selection.h"
+#include "app/gui/actions/session_bridge.h"
+#include "app/gui/actions/unsaved_guard.h"
+
+namespace hs::gui {
+
+FrameLoop::FrameLoop(AppState& state, UiContext& ui, DerivedWorker& worker)
+    : state_(state), ui_(ui), worker_(worker), submitted_(state.request), submitted_compare_(compare_requests(state)) {
+  mark_session_clean(state_);
+  worker_.submit(submitted_, submitted_compare_);
+}
+
+bool FrameLoop::before_frame() {
+  std::optional<WorkerResult> r = worker_.poll();
+  if (r) {
+    // Fitting the selection to a new result, or putting back the model on screen after a
+    // failed open, is not the user's work: a saved session stays saved.
+    const bool clean = !session_dirty(state_);
+    if (r->derived) {
+      shown_ = r->derived;
+      ui_.status.error.clear();
+      ui_.status.last_export.clear();
+      clamp_selection(state_, *shown_);
+      note_good_result(state_, *shown_);  // a checkpoint that loaded joins the recent models
+    } else {
+      ui_.status.error = r->error;
+      // A model that failed to open: the one on screen goes back into the request.
+      if (keep_shown_model(state_, shown_.get(), r->error)) submitted_ = state_.request;
+    }
+    if (clean) mark_session_clean(state_);
+  }
+  ui_.derived = shown_.get();
+  ui_.status.computing = worker_.busy();
+  return r.has_value();
+}
+
+bool FrameLoop::after_frame() {
+  handle_export_requests(state_, shown_.get(), ui_.status);
+  handle_session_requests(state_, ui_.status);
+  std::vector<CompareRequest> compare = compare_requests(state_);
+  if (same_model_request(state_.request, submitted_) && same_compare(compare, submitted_compare_)) return false;
+  submitted_ = state_.request;
+  submitted_compare_ = std::move(compare);
+  worker_.submit(submitted_, submitted_compare_);
+  return true;
+}
+
+}  // namespace hs::gui

@@ -1,0 +1,138 @@
+#include "app/gui/work/worker.h"
+
+#include <exception>
+#include <new>
+
+#include "core/util/errors.h"
+
+namespace hs::gui {
+
+DerivedWorker::DerivedWorker() : thread_([this] { loop(); }) {}
+
+DerivedWorker::~DerivedWorker() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stop_ = true;
+  }
+  wake_.notify_all();
+  thread_.join();
+}
+
+uint64_t DerivedWorker::submit(const ModelRequest& request, std::vector<CompareRequest> compare) {
+  uint64_t generation = 0;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    pending_ = request;
+    pending_compare_ = std::move(compare);
+    generation = ++submitted_;
+  }
+  wake_.notify_all();
+  return generation;
+}
+
+std::optional<WorkerResult> DerivedWorker::poll() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::optional<WorkerResult> r = std::move(result_);
+  result_.reset();
+  return r;
+}
+
+bool DerivedWorker::busy() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return computing_ || pending_.has_value();
+}
+
+void DerivedWorker::wait_idle() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  idle_.wait(lock, [this] { return !computing_ && !pending_.has_value(); });
+}
+
+void DerivedWorker::publish(WorkerResult r, bool last) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (last) computing_ = false;
+    // A newer submission makes this result stale: drop it.
+    if (r.generation == submitted_ && r.generation >= finished_) {
+      finished_ = r.generation;
+      result_ = std::move(r);
+    }
+  }
+  if (last) idle_.notify_all();
+}
+
+void DerivedWorker::loop() {
+  for (;;) {
+    ModelRequest request;
+    std::vector<CompareRequest> compare;
+    uint64_t generation = 0;
+    std::shared_ptr<const Sweep> sweep;
+    ModelRequest sweep_request;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      wake_.wait(lock, [this] { return stop_ || pending_.has_value(); });
+      if (stop_) return;
+      request = std::move(*pending_);
+      pending_.reset();
+      compare = std::move(pending_compare_);
+      pending_compare_.clear();
+      generation = submitted_;
+      computing_ = true;
+      sweep = sweep_;
+      sweep_request = sweep_request_;
+    }
+    // Phase 1: the maps and per-head numbers, published at once. Phase 2 (only when the
+    // sentence, d_model or mask changed): the head-count sweep, published as a second result
+    // of the same generation.
+    WorkerResult r;
+    r.generation = generation;
+    std::shared_ptr<Derived> d;
+    const auto attempt = [&r](auto&& work) {
+      // The last good result stays on screen; the status line says what went wrong.
+      try {
+        work();
+        return true;
+      } catch (const hs::Error& e) {
+        r.error = e.what();
+      } catch (const std::bad_alloc&) {
+        r.error = "out of memory (try a shorter sentence, a smaller d_model or fewer heads)";
+      } catch (const std::exception& e) {
+        r.error = e.what();
+      }
+      return false;
+    };
+    const bool ok = attempt([&] {
+      d = compute_derived(request, 0, &checkpoints_);
+      d->generation = generation;
+      d->compare = compute_compare(compare, 0, &checkpoints_);
+    });
+    const bool sweep_fresh = sweep && same_sweep_inputs(sweep_request, request);
+    if (ok) {
+      d->sweep = sweep_fresh ? sweep : nullptr;
+      r.derived = d;
+    }
+    publish(std::move(r), !ok || sweep_fresh);
+    if (!ok || sweep_fresh) continue;
+    WorkerResult r2;
+    r2.generation = generation;
+    std::shared_ptr<const Sweep> new_sweep;
+    if (attempt([&] { new_sweep = analyse_sweep(request, d->run().tokens); })) {
+      auto with_sweep = std::make_shared<Derived>(*d);  // pointers only: the analysis is shared
+      with_sweep->sweep = new_sweep;
+      r2.derived = std::move(with_sweep);
+      std::lock_guard<std::mutex> lock(mutex_);
+      sweep_ = new_sweep;
+      sweep_request_ = request;
+    } else {
+      // A failed sweep keeps the maps on screen; the note says why.
+      auto failed = std::make_shared<Sweep>();
+      failed->note = "The head-count sweep failed: " + r2.error;
+      auto with_note = std::make_shared<Derived>(*d);
+      with_note->sweep = failed;
+      r2.derived = std::move(with_note);
+      r2.error.clear();
+    }
+    publish(std::move(r2), true);
+  }
+}
+
+}  // namespace hs::gui

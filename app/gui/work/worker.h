@@ -1,0 +1,62 @@
+#pragma once
+// DerivedWorker: recomputes Derived on a background thread (compute.h: core's analyse()). The newest submitted request
+// wins: older pending requests are dropped, and a result whose generation is older than the
+// newest submission is discarded. Errors come back as text; the caller keeps its last good result.
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "app/gui/state/derived.h"
+#include "app/gui/work/compute.h"
+#include "core/model/checkpoint_cache.h"
+
+namespace hs::gui {
+
+struct WorkerResult {
+  uint64_t generation = 0;
+  std::shared_ptr<const Derived> derived;  // null on error
+  std::string error;
+};
+
+class DerivedWorker {
+ public:
+  DerivedWorker();
+  ~DerivedWorker();
+  DerivedWorker(const DerivedWorker&) = delete;
+  DerivedWorker& operator=(const DerivedWorker&) = delete;
+
+  // Queues a recompute; returns its generation. `compare` entries (a lesson step's side-by-side
+  // states) are computed with it and published in the same result.
+  uint64_t submit(const ModelRequest& request, std::vector<CompareRequest> compare = {});
+  // The newest finished result not yet taken, if any.
+  std::optional<WorkerResult> poll();
+  bool busy() const;
+  // Blocks until every submitted request has been computed (screenshots, tests).
+  void wait_idle();
+
+ private:
+  void loop();
+  // Hands a result to poll() unless a newer request came in; `last` ends the computation.
+  void publish(WorkerResult r, bool last);
+
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;
+  std::condition_variable idle_;
+  std::optional<ModelRequest> pending_;
+  std::vector<CompareRequest> pending_compare_;
+  uint64_t submitted_ = 0;  // generation of the newest submission
+  uint64_t finished_ = 0;   // generation of the newest finished computation
+  bool computing_ = false;
+  bool stop_ = false;
+  std::optional<WorkerResult> result_;
+  std::shared_ptr<const Sweep> sweep_;  // reused while its inputs stay the same
+  ModelRequest sweep_request_;
+  CheckpointCache checkpoints_;  // the open checkpoint, not read again on every edit (worker thread only)
+  std::thread thread_;
+};
+
+}  // namespace hs::gui

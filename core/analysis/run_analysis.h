@@ -1,0 +1,83 @@
+#pragma once
+// The analysis of one run: the single pipeline that the app's worker, `headscope-cli maps` and
+// `headscope-cli export` all call. analyse() prepares the request, chooses whole maps or
+// long-input mode by one rule (long_input.h), runs the engine and derives what every view reads:
+// head differences, averages, largest weights, entropies, singular values and ranks. The result
+// is immutable and handed out as a shared pointer, so a copy never copies maps; the head-count
+// sweep is kept beside it (sweep_analysis.h), since it depends on fewer inputs and takes longer.
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/model/model_request.h"
+
+namespace hs {
+
+class CheckpointCache;
+
+struct HeadSpectrum {
+  Vec singular_values;       // of the score matrix S_h, largest first. [T]; empty when skipped
+  int score_rank = 0;        // numerical rank of S_h (<= d_head)
+  float effective_rank = 0;  // exp(entropy of normalised singular values)
+  float mean_entropy = 0;    // mean row entropy of A_h (nats)
+};
+
+// Whole maps or long-input mode.
+enum class MapMode {
+  automatic,   // the one rule (display_size_for): what the app and the CLI do by default
+  whole,       // whole T x T maps (still within the engine's memory limit)
+  long_input,  // block maxima of `display_size` cells per side (0: the rule's size)
+};
+
+// What a run will make, known before the engine runs (after tokenizing and loading).
+struct MapPlan {
+  int64_t tokens = 0;
+  int64_t maps = 0;          // [T, T] maps: layers x heads
+  int display_size = 0;      // 0: whole maps; else long-input mode with this many cells per side
+  std::string reason;        // why long-input mode under the rule ("" when whole maps fit)
+};
+
+struct AnalysisOptions {
+  int threads = 0;                       // <= 0: all cores
+  CheckpointCache* checkpoints = nullptr;  // keeps an open checkpoint between calls (the app)
+  MapMode maps = MapMode::automatic;
+  int display_size = 0;                  // MapMode::long_input: cells per side (0: the rule's)
+  bool spectrum = true;                  // singular values, where spectrum_fits() says they stay quick
+  int repeat = 1;                        // run the engine this many times (timing); the last run is kept
+  // Sees the plan before the engine runs and may throw to refuse it at once (the CLI does when
+  // its output needs whole maps that the rule would not keep).
+  std::function<void(const MapPlan&)> check_plan;
+};
+
+struct RunAnalysis {
+  ModelRequest request;  // what produced this
+  AttentionRun run;      // tokens, info, attention [layer][head] [T, T] (long-input: block maxima)
+  std::vector<Map> difference;                      // [layer] -> [H, H] mean |A_a - A_b| over cells
+  std::vector<std::vector<HeadSpectrum>> spectrum;  // [layer][head]
+  std::vector<float> layer_max;                     // largest attention weight per layer
+  std::vector<float> layer_max_skip_first;          // the same without key column 0
+  float difference_max = 0;                         // largest head difference over all layers
+  std::vector<Map> average;                         // [layer] -> [T, T] mean over heads (rows sum to 1)
+  // Heatmap axis labels: the tokens, or in long-input mode one "i-j" token range per block of
+  // run.map_factor tokens, matching the display maps' rows and columns.
+  std::vector<std::string> map_labels;
+  std::string long_input_reason;  // why long-input mode ("3000 tokens, more than 2048"); "" for whole maps
+  std::string long_input_note;    // long-input mode: what the maps show and what is off
+  std::vector<double> engine_ms;  // engine time of each run (options.repeat of them)
+  double compute_ms = 0;          // the whole analysis, preparing included
+
+  bool long_input() const { return run.compact(); }
+  // Token index <-> row/column of the maps (the same for whole maps; blocks of run.map_factor
+  // tokens in long-input mode). -1 stays -1.
+  int map_index(int token) const;
+  int map_token(int index) const;
+};
+
+// Throws hs::Error (InputError, FormatError, IoError) for a bad request or file.
+std::shared_ptr<const RunAnalysis> analyse(const ModelRequest& request, const AnalysisOptions& options = {});
+
+// The same numbers for a run made elsewhere (a test's hand-made maps, maps read from a file).
+std::shared_ptr<const RunAnalysis> analyse_run(AttentionRun run, ModelRequest request = {});
+
+}  // namespace hs

@@ -1,0 +1,40 @@
+#include "core/analysis/sweep_analysis.h"
+
+namespace hs {
+
+std::shared_ptr<const Sweep> analyse_sweep(const ModelRequest& request, const std::vector<std::string>& tokens, int threads) {
+  auto sweep = std::make_shared<Sweep>();
+  sweep->d_model = request.attention.d_model;
+  sweep->masked = request.attention.causal || request.attention.window >= 0;
+  if (!request.model_path.empty() || !request.weights.empty() || !request.input_npy.empty()) {
+    sweep->note = "The head-count sweep re-initialises a synthetic layer at every head count, so it runs for the "
+                  "synthetic model on a sentence only.";
+    return sweep;
+  }
+  if (int(tokens.size()) > kSweepMaxTokens) {
+    sweep->note = "The head-count sweep takes singular values of every head's T x T score matrix at every head count; "
+                  "it runs for sentences of up to " + std::to_string(kSweepMaxTokens) + " tokens (this one has " +
+                  std::to_string(tokens.size()) + ").";
+    return sweep;
+  }
+  SweepSpec spec;
+  spec.base = request.attention;
+  spec.base.n_kv_heads = 0;
+  spec.base.d_head = 0;
+  spec.base.scrambled_reshape = false;  // the sweep is about head counts, done the correct way
+  spec.seeds.clear();
+  for (int s = 0; s < kSweepSeeds; ++s) spec.seeds.push_back(uint64_t(s));
+  sweep->points = head_count_sweep(tokens, spec, threads);
+  sweep->available = true;
+  sweep->note = "Each point averages " + std::to_string(spec.seeds.size()) + " seeds.";
+  return sweep;
+}
+
+bool same_sweep_inputs(const ModelRequest& a, const ModelRequest& b) {
+  const AttentionConfig &x = a.attention, &y = b.attention;
+  return a.sentence == b.sentence && a.input_npy == b.input_npy && a.weights == b.weights &&
+         a.model_path == b.model_path && x.d_model == y.d_model && x.causal == y.causal && x.window == y.window &&
+         x.temperature == y.temperature && x.bias == y.bias;
+}
+
+}  // namespace hs

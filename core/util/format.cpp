@@ -1,0 +1,36 @@
+#include "core/util/format.h"
+
+#include <cstdarg>
+#include <cstdio>
+#include <vector>
+
+namespace hs {
+
+std::string format(const char* fmt, ...) {
+  va_list args;
+  va_start(args, fmt);
+  va_list again;
+  va_copy(again, args);
+  const int n = std::vsnprintf(nullptr, 0, fmt, args);
+  va_end(args);
+  std::string out;
+  if (n > 0) {
+    std::vector<char> buf(size_t(n) + 1);
+    std::vsnprintf(buf.data(), buf.size(), fmt, again);
+    out.assign(buf.data(), size_t(n));
+  }
+  va_end(again);
+  return out;
+}
+
+std::string format_count(int64_t n) {
+  const uint64_t magnitude = n < 0 ? 0 - uint64_t(n) : uint64_t(n);
+  std::string digits = std::to_string(magnitude), out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return n < 0 ? "-" + out : out;
+}
+
+}  // namespace hs
