@@ -108,7 +108,8 @@ Command add_export_command(CLI::App& app) {
                          ->capture_default_str();
   sub->add_option("--layer", o->layer, "Layer to export")->capture_default_str();
   o->head_option = sub->add_option("--head", o->head, "One head; without it, every head of the layer (images: a grid)");
-  sub->add_option("--view", o->view, "heatmap, difference (head-difference table) or sweep (head-count plot)")
+  sub->add_option("--view", o->view, "heatmap, difference (mean |A_a - A_b| over cells), distance (mean total variation per query "
+                  "row, 0 to 1 at any length) or sweep (head-count plot)")
       ->capture_default_str();
   sub->add_option("--colormap", o->colormap, "viridis, magma, gray, cividis or rdbu")->capture_default_str();
   sub->add_option("--color-scale", o->colour_scale,

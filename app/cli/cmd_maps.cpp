@@ -1,5 +1,6 @@
 // `headscope-cli maps`: run the engine, write every head's map as JSON (--json), or print a
-// human-readable report (tokens, where one query looks head by head, the difference table).
+// human-readable report (tokens, where one query looks head by head, the head distance and
+// difference tables).
 #include <algorithm>
 #include <chrono>
 #include <fstream>
@@ -26,12 +27,13 @@ struct MapsOptions {
   std::string json;
   int repeat = 0;
   int threads = 0;
-  int query = 0;
+  int query = -1;  // -1: the last token (in a causal model token 0 sees only itself)
   int layer = 0;
   int display_size = 0;
   bool whole_maps = false;
   CLI::Option* json_option = nullptr;
   CLI::Option* display_size_option = nullptr;
+  CLI::Option* query_option = nullptr;
   CLI::Option* repeat_option = nullptr;
   CLI::Option* threads_option = nullptr;
 };
@@ -94,8 +96,9 @@ int run_maps(const MapsOptions& o) {
     extras.threads = o.threads;
   }
   if (o.json.empty()) {
-    if (run.compact()) print_compact_report(std::cout, *analysis, o.layer, o.query);
-    else print_text_report(std::cout, *analysis, o.layer, o.query);
+    const int query = o.query_option->count() > 0 ? o.query : run.n_tokens() - 1;
+    if (run.compact()) print_compact_report(std::cout, *analysis, o.layer, query);
+    else print_text_report(std::cout, *analysis, o.layer, query);
     if (extras.compute_ms_median) std::cout << "\ncompute time (median of " << o.repeat << "): " << *extras.compute_ms_median << " ms\n";
     return 0;
   }
@@ -118,7 +121,8 @@ Command add_maps_command(CLI::App& app) {
   options->json_option = sub->add_option("--json", options->json, "Write the maps as JSON to FILE ('-' for standard output)");
   options->repeat_option = sub->add_option("--repeat", options->repeat, "Run the computation N times and report the median engine time");
   options->threads_option = sub->add_option("--threads", options->threads, "Cap the engine's threads (default: all cores)");
-  sub->add_option("--query", options->query, "Text report: the query token whose row to show per head")->capture_default_str();
+  options->query_option =
+      sub->add_option("--query", options->query, "Text report: the query token whose row to show per head (default: the last)");
   sub->add_option("--layer", options->layer, "Text report: the layer to show")->capture_default_str();
   options->display_size_option = sub->add_option(
       "--display-size", options->display_size,

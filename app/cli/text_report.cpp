@@ -66,15 +66,18 @@ void print_text_report(std::ostream& out, const RunAnalysis& analysis, int layer
     out << "\n";
   }
 
-  const Map& diff = analysis.difference[size_t(layer)];  // [H, H]
-  out << "\nhead difference, mean |A_a - A_b| over all cells (layer " << layer << "):\n" << cell("", 8);
-  for (size_t h = 0; h < heads.size(); ++h) out << cell("head " + std::to_string(h), w) << ' ';
-  out << "\n";
-  for (Eigen::Index a = 0; a < diff.rows(); ++a) {
-    out << cell("head " + std::to_string(a), 8);
-    for (Eigen::Index b = 0; b < diff.cols(); ++b) out << cell(num(diff(a, b)), w) << ' ';
+  const auto table = [&](const Map& m, const std::string& title) {  // [H, H]
+    out << "\n" << title << " (layer " << layer << "):\n" << cell("", 8);
+    for (size_t h = 0; h < heads.size(); ++h) out << cell("head " + std::to_string(h), w) << ' ';
     out << "\n";
-  }
+    for (Eigen::Index a = 0; a < m.rows(); ++a) {
+      out << cell("head " + std::to_string(a), 8);
+      for (Eigen::Index b = 0; b < m.cols(); ++b) out << cell(num(m(a, b)), w) << ' ';
+      out << "\n";
+    }
+  };
+  table(analysis.distance[size_t(layer)], "head distance, mean over queries of the total variation 0.5 sum_k |A_a - A_b| (0 to 1)");
+  table(analysis.difference[size_t(layer)], "head difference, mean |A_a - A_b| over all cells");
   if (!run.next_tokens.empty()) {
     out << "\nnext-token prediction after each position:\n";
     for (int t = 0; t < run.n_tokens(); ++t) out << "  " << t << ":" << run.tokens[size_t(t)] << " -> " << run.next_tokens[size_t(t)] << "\n";

@@ -1,5 +1,6 @@
 #pragma once
-// The head-difference table's rows: every pair of heads of a layer with its difference, sorted.
+// The head-pair table's rows: every pair of heads of a layer with its distance and difference
+// (core/analysis/head_stats.h), sorted.
 #include <vector>
 
 #include "core/util/tensor.h"
@@ -8,12 +9,13 @@ namespace hs {
 
 struct HeadPair {
   int a = 0, b = 0;
+  float distance = 0;
   float difference = 0;
 };
 
-enum class PairSort { a, b, difference };
+enum class PairSort { a, b, distance, difference };
 
-// Every pair a < b of the [H, H] difference matrix, sorted.
-std::vector<HeadPair> sorted_pairs(const Map& difference, PairSort by, bool descending);
+// Every pair a < b of the [H, H] matrices, sorted.
+std::vector<HeadPair> sorted_pairs(const Map& distance, const Map& difference, PairSort by, bool descending);
 
 }  // namespace hs

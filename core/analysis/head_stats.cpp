@@ -21,6 +21,24 @@ Map head_difference(const LayerMaps& heads) {
   return diff;
 }
 
+Map head_distance_of_rows(const LayerMaps& rows) {
+  const int H = static_cast<int>(rows.size());
+  Map dist = Map::Zero(H, H);
+  for (int a = 0; a < H; ++a) {
+    for (int b = a + 1; b < H; ++b) {
+      assert(rows[a].size() == rows[b].size() && "heads of one layer share T");
+      // Accumulate in double: R*T cells of small numbers. mean_q 0.5 * sum_k |...|
+      const double sum = (rows[a] - rows[b]).cwiseAbs().cast<double>().sum();
+      const float mean = rows[a].rows() ? static_cast<float>(0.5 * sum / double(rows[a].rows())) : 0.0f;
+      dist(a, b) = mean;
+      dist(b, a) = mean;
+    }
+  }
+  return dist;
+}
+
+Map head_distance(const LayerMaps& heads) { return head_distance_of_rows(heads); }
+
 Map head_average(const LayerMaps& heads) {
   assert(!heads.empty() && "at least one head");
   Map avg = heads[0];

@@ -8,7 +8,17 @@
 namespace hs {
 
 // diff[a][b] = mean over all T*T cells of |A_a - A_b|. [H, H], symmetric, zero diagonal.
+// The lesson's number; it shrinks like 1/T because each row sums to 1.
 Map head_difference(const LayerMaps& heads);
+
+// dist[a][b] = mean over query rows q of the total variation distance between the two heads'
+// rows, 0.5 * sum_k |A_a(q, k) - A_b(q, k)|: in [0, 1] at any length (0: the same distribution,
+// 1: disjoint keys). [H, H], symmetric, zero diagonal. Equals head_difference * T / 2.
+Map head_distance(const LayerMaps& heads);
+
+// The same over a subset of query rows: rows[h] is [R, T], row r of head h for the r-th sampled
+// query (long inputs: exact rows of a few queries instead of whole maps).
+Map head_distance_of_rows(const LayerMaps& rows);
 
 // The map torch returns with average_attn_weights=True: mean over heads. [T, T], rows sum to 1.
 Map head_average(const LayerMaps& heads);

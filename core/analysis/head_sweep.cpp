@@ -1,5 +1,7 @@
 #include "core/analysis/head_sweep.h"
 
+#include <cmath>
+
 #include "core/analysis/head_stats.h"
 #include "core/analysis/spectrum.h"
 #include "core/model/synthetic_model.h"
@@ -38,13 +40,16 @@ std::vector<SweepPoint> head_count_sweep(const std::vector<std::string>& tokens,
       const LayerMaps& heads = run.attention[0];
       const int H = static_cast<int>(heads.size());
       if (H > 1) {
-        const Map diff = head_difference(heads);
+        const Map diff = head_difference(heads), dist = head_distance(heads);
         p.mean_head_difference += diff.sum() / float(H * (H - 1));
+        p.mean_head_distance += dist.sum() / float(H * (H - 1));
       }
       float ent = 0, srank = 0, erank = 0;
       for (int h = 0; h < H; ++h) {
         ent += mean_entropy(heads[size_t(h)]);
-        srank += float(numerical_rank(singular_values(run.scores[0][size_t(h)]), run.n_tokens()));
+        // The rank a head's width limits: of q_h k_g^T before the mask (the mask's zeros lift it).
+        const Map s_h = unmasked_scores(run.queries[0], run.keys[0], h, H, H, p.d_head);  // [T, T]
+        srank += float(numerical_rank(singular_values(s_h), run.n_tokens()));
         erank += effective_rank(singular_values(heads[size_t(h)]));
       }
       p.mean_entropy += ent / float(H);
@@ -53,6 +58,8 @@ std::vector<SweepPoint> head_count_sweep(const std::vector<std::string>& tokens,
     }
     const float n = float(spec.seeds.size());
     p.mean_head_difference /= n;
+    p.mean_head_distance /= n;
+    if (p.n_heads == 1) p.mean_head_difference = p.mean_head_distance = std::nanf("");  // no pairs
     p.mean_entropy /= n;
     p.mean_score_rank /= n;
     p.mean_effective_rank /= n;

@@ -13,9 +13,11 @@ struct SweepPoint {
   int n_heads = 0;
   int d_head = 0;
   int64_t param_count = 0;
-  float mean_head_difference = 0;  // mean over head pairs (a < b) of diff[a][b]; 0 with one head
+  // Means over head pairs (a < b); NaN with one head, where there is no pair to compare.
+  float mean_head_difference = 0;  // of diff[a][b], mean |A_a - A_b| over cells
+  float mean_head_distance = 0;    // of dist[a][b], mean total variation per query row (scale-free)
   float mean_entropy = 0;          // mean row entropy over heads (nats)
-  float mean_score_rank = 0;       // mean numerical rank of S_h (<= d_head)
+  float mean_score_rank = 0;       // mean numerical rank of S_h = q_h k_h^T before any mask (<= d_head)
   float mean_effective_rank = 0;   // mean effective rank of the attention maps A_h
 };
 

@@ -47,7 +47,9 @@ void fill_long_input(RunAnalysis& a) {
   a.long_input_note = std::to_string(r.n_tokens()) + " tokens: long-input mode. Each heatmap cell is the largest weight of a " +
                       std::to_string(f) + " x " + std::to_string(f) + " block of tokens (" + std::to_string(p) + " x " +
                       std::to_string(p) + " cells per head); entropy, largest weights and the query view are exact; the "
-                      "average and head differences are taken over the block maxima; singular values and export are off.";
+                      "average and head differences are taken over the block maxima, head distances over the exact rows of " +
+                      std::to_string(std::min(r.n_tokens(), kDistanceSampleRows)) +
+                      " evenly spaced queries; singular values and export are off.";
   for (size_t l = 0; l < r.head_numbers.size(); ++l)
     for (const HeadNumbers& n : r.head_numbers[l]) {
       a.layer_max[l] = std::max(a.layer_max[l], n.max);
@@ -71,11 +73,17 @@ void fill_whole_maps(RunAnalysis& a) {
       HeadSpectrum s;
       s.mean_entropy = mean_entropy(m);
       const bool has_scores = l < r.scores.size() && h < r.scores[l].size() && r.scores[l][h].size() > 0;
-      if (has_scores) {
-        const Map& scores = r.scores[l][h];  // [T, T]
-        s.singular_values = singular_values(scores);
-        s.score_rank = numerical_rank(s.singular_values, int(scores.rows()));
+      const bool has_qk = l < r.queries.size() && r.queries[l].size() > 0 && l < r.keys.size() && r.keys[l].size() > 0;
+      const bool masked = r.info.causal || r.info.window >= 0;
+      if (has_scores && (has_qk || !masked)) {
+        const Map& scores = r.scores[l][h];  // [T, T], masked cells -inf
+        const Map unmasked = has_qk ? unmasked_scores(r.queries[l], r.keys[l], int(h), r.info.n_heads,
+                                                      r.info.n_kv_heads, r.info.d_head)
+                                    : scores;  // [T, T]
+        s.singular_values = singular_values(unmasked);
+        s.score_rank = numerical_rank(s.singular_values, int(unmasked.rows()));
         s.effective_rank = effective_rank(s.singular_values);
+        if (masked) s.masked_rank = numerical_rank(singular_values(scores), int(scores.rows()));
       }
       a.spectrum[l].push_back(std::move(s));
     }
@@ -83,10 +91,24 @@ void fill_whole_maps(RunAnalysis& a) {
   a.map_labels = r.tokens;
 }
 
+// Long-input mode: the head distance over the exact rows of up to kDistanceSampleRows evenly
+// spaced queries (no whole map exists to average over every query).
+Map sampled_distance(const AttentionRun& r, int layer, int& rows_used) {
+  const int T = r.n_tokens(), H = r.n_heads(), R = std::min(T, kDistanceSampleRows);
+  LayerMaps rows(size_t(H), Map(R, T));  // [H] -> [R, T]
+  for (int i = 0; i < R; ++i) {
+    const int q = int((int64_t(i) * T + T / 2) / R);  // evenly spaced, centred in each stretch
+    for (int h = 0; h < H; ++h) rows[size_t(h)].row(i) = r.exact->row(layer, h, q).transpose();
+  }
+  rows_used = R;
+  return head_distance_of_rows(rows);
+}
+
 // Everything the views read, from a->run.
 void derive(RunAnalysis& a) {
   const size_t n_layers = size_t(a.run.n_layers());
   a.difference.resize(n_layers);
+  a.distance.resize(n_layers);
   a.average.resize(n_layers);
   a.spectrum.assign(n_layers, {});
   a.layer_max.assign(n_layers, 0.0f);
@@ -96,12 +118,23 @@ void derive(RunAnalysis& a) {
     a.difference[l] = head_difference(heads);
     if (!heads.empty()) a.average[l] = head_average(heads);
     if (a.difference[l].size() > 0) a.difference_max = std::max(a.difference_max, a.difference[l].maxCoeff());
+    if (a.run.compact()) {
+      a.distance[l] = sampled_distance(a.run, int(l), a.distance_rows);
+    } else {
+      a.distance[l] = head_distance(heads);
+      a.distance_rows = a.run.n_tokens();
+    }
+    if (a.distance[l].size() > 0) a.distance_max = std::max(a.distance_max, a.distance[l].maxCoeff());
   }
   if (a.run.compact()) fill_long_input(a);
   else fill_whole_maps(a);
 }
 
 }  // namespace
+
+const Map& pair_measure(const RunAnalysis& a, PairMeasure measure, int layer) {
+  return measure == PairMeasure::distance ? a.distance[size_t(layer)] : a.difference[size_t(layer)];
+}
 
 int RunAnalysis::map_index(int token) const { return token < 0 ? -1 : token / std::max(1, run.map_factor); }
 

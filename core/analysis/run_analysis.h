@@ -17,8 +17,11 @@ namespace hs {
 class CheckpointCache;
 
 struct HeadSpectrum {
-  Vec singular_values;       // of the score matrix S_h, largest first. [T]; empty when skipped
+  // Of the score matrix before the mask, S_h = q_h k_g^T / sqrt(d_head), largest first. [T];
+  // empty when skipped. Its rank is what a head's width limits: at most d_head.
+  Vec singular_values;
   int score_rank = 0;        // numerical rank of S_h (<= d_head)
+  int masked_rank = -1;      // causal / windowed: rank with the masked cells as 0 (can pass d_head); -1: no mask
   float effective_rank = 0;  // exp(entropy of normalised singular values)
   float mean_entropy = 0;    // mean row entropy of A_h (nats)
 };
@@ -54,10 +57,13 @@ struct RunAnalysis {
   ModelRequest request;  // what produced this
   AttentionRun run;      // tokens, info, attention [layer][head] [T, T] (long-input: block maxima)
   std::vector<Map> difference;                      // [layer] -> [H, H] mean |A_a - A_b| over cells
+  std::vector<Map> distance;                        // [layer] -> [H, H] mean total variation per query row, in [0, 1]
+  int distance_rows = 0;                            // query rows the distance averages: T, or a sample in long-input mode
   std::vector<std::vector<HeadSpectrum>> spectrum;  // [layer][head]
   std::vector<float> layer_max;                     // largest attention weight per layer
   std::vector<float> layer_max_skip_first;          // the same without key column 0
   float difference_max = 0;                         // largest head difference over all layers
+  float distance_max = 0;                           // largest head distance over all layers
   std::vector<Map> average;                         // [layer] -> [T, T] mean over heads (rows sum to 1)
   // Heatmap axis labels: the tokens, or in long-input mode one "i-j" token range per block of
   // run.map_factor tokens, matching the display maps' rows and columns.
@@ -73,6 +79,18 @@ struct RunAnalysis {
   int map_index(int token) const;
   int map_token(int index) const;
 };
+
+// The two ways to compare heads (RunAnalysis::difference and ::distance).
+enum class PairMeasure {
+  distance,    // mean over query rows of 0.5 * sum_k |A_a - A_b|: scale-free, in [0, 1] (the default)
+  difference,  // mean over all T x T cells of |A_a - A_b|: the lesson's number, shrinks like 1/T
+};
+// [H, H] of `layer` in the measure asked for.
+const Map& pair_measure(const RunAnalysis& a, PairMeasure measure, int layer);
+
+// Long-input mode: the head distance averages the exact rows of this many evenly spaced queries
+// (whole maps: every query).
+constexpr int kDistanceSampleRows = 128;
 
 // Throws hs::Error (InputError, FormatError, IoError) for a bad request or file.
 std::shared_ptr<const RunAnalysis> analyse(const ModelRequest& request, const AnalysisOptions& options = {});

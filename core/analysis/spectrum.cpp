@@ -1,10 +1,18 @@
 #include "core/analysis/spectrum.h"
 
 #include <Eigen/SVD>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 namespace hs {
+
+Map unmasked_scores(const Map& queries, const Map& keys, int head, int n_heads, int n_kv_heads, int d_head) {
+  const int g = head / std::max(1, n_heads / std::max(1, n_kv_heads));  // GQA: query head h reads kv head h / (H / G)
+  const Map q = queries.middleCols(Eigen::Index(head) * d_head, d_head);  // [T, dh]
+  const Map k = keys.middleCols(Eigen::Index(g) * d_head, d_head);       // [T, dh]
+  return (q * k.transpose()) / std::sqrt(float(d_head));                  // [T, T]
+}
 
 Vec singular_values(const Map& scores) {
   Eigen::MatrixXd m = scores.cast<double>();

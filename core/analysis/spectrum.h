@@ -6,6 +6,10 @@
 
 namespace hs {
 
+// Head h's score matrix before any mask, S_h = q_h k_g^T / sqrt(d_head) (g = h / (H / G)):
+// queries [T, H*dh], keys [T, G*dh] as a layer used them. [T, T]
+Map unmasked_scores(const Map& queries, const Map& keys, int head, int n_heads, int n_kv_heads, int d_head);
+
 // Singular values, largest first. [min(T, T)]
 Vec singular_values(const Map& scores);
 

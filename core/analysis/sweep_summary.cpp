@@ -17,14 +17,13 @@ std::vector<std::string> sweep_summary(const Sweep& sweep) {
                          "(d_head %d), %.1f with %d heads (d_head %d).%s",
                          double(first.mean_score_rank), first.n_heads, first.n_heads == 1 ? "" : "s", first.d_head,
                          double(last.mean_score_rank), last.n_heads, last.d_head,
-                         sweep.masked ? " With a mask on, masked cells enter the SVD as 0, which breaks the bound: "
-                                        "turn the mask off to see it."
+                         sweep.masked ? " (Q K^T before the mask; the masked matrix, its cells taken as 0, can have a higher rank.)"
                                       : ""));
   if (sweep.points.size() >= 3) {
     const SweepPoint& two = sweep.points[1];
-    const float narrow = last.mean_head_difference, wide = two.mean_head_difference;
+    const float narrow = last.mean_head_distance, wide = two.mean_head_distance;
     const char* verdict = narrow > wide * 1.05f ? "more than" : (narrow < wide * 0.95f ? "less than" : "about as much as");
-    lines.push_back(format("Head difference: %d heads of width %d differ by %.3f on average; %d heads of width %d by %.3f. "
+    lines.push_back(format("Head distance: %d heads of width %d are %.3f apart on average; %d heads of width %d, %.3f. "
                            "Here the narrowest heads differ %s wider ones%s",
                            last.n_heads, last.d_head, double(narrow), two.n_heads, two.d_head, double(wide), verdict,
                            narrow > wide * 1.05f ? ": they do not all look alike." : "."));

@@ -61,6 +61,10 @@ std::shared_ptr<const Sweep> sweep_for(const RunAnalysis& analysis, const Sweep*
   return s;
 }
 
+PairMeasure pair_measure_of(ExportView view) {
+  return view == ExportView::distance ? PairMeasure::distance : PairMeasure::difference;
+}
+
 std::string figure_bytes(const RunAnalysis& analysis, const Sweep* sweep, const ExportSpec& spec, ExportFormat format) {
   FigureSize size;
   size.scale = spec.scale;
@@ -70,7 +74,9 @@ std::string figure_bytes(const RunAnalysis& analysis, const Sweep* sweep, const 
     case ExportView::heatmap:
       return render_figure(heatmap_figure(analysis, spec.layer, spec.head, spec.colours), figure_format(format), size);
     case ExportView::difference:
-      return render_figure(difference_figure(analysis, spec.layer, spec.colours.colormap), figure_format(format), size);
+    case ExportView::distance:
+      return render_figure(difference_figure(analysis, spec.layer, spec.colours.colormap, pair_measure_of(spec.view)),
+                           figure_format(format), size);
     case ExportView::sweep:
       return render_figure(sweep_figure(analysis, *sweep_for(analysis, sweep), spec.colours.colormap), figure_format(format),
                            size);
@@ -90,7 +96,9 @@ std::string data_bytes(const RunAnalysis& analysis, const Sweep* sweep, const Ex
     case ExportView::heatmap:
       return npy ? attention_npy(run, spec.layer, spec.head) : attention_csv(run, spec.layer, spec.head);
     case ExportView::difference:
-      return npy ? difference_npy(analysis, spec.layer) : difference_csv(analysis, spec.layer);
+    case ExportView::distance:
+      return npy ? pairs_npy(analysis, spec.layer, pair_measure_of(spec.view))
+                 : pairs_csv(analysis, spec.layer, pair_measure_of(spec.view));
     case ExportView::sweep: {
       const std::shared_ptr<const Sweep> s = sweep_for(analysis, sweep);
       return npy ? sweep_npy(s->points) : sweep_csv(s->points);
@@ -102,15 +110,16 @@ std::string data_bytes(const RunAnalysis& analysis, const Sweep* sweep, const Ex
 }  // namespace
 
 ExportView parse_export_view(const std::string& name) {
-  for (ExportView v : {ExportView::heatmap, ExportView::difference, ExportView::sweep})
+  for (ExportView v : {ExportView::heatmap, ExportView::difference, ExportView::distance, ExportView::sweep})
     if (name == export_view_name(v)) return v;
-  throw InputError("unknown view '" + name + "'; expected heatmap, difference or sweep");
+  throw InputError("unknown view '" + name + "'; expected heatmap, difference, distance or sweep");
 }
 
 const char* export_view_name(ExportView view) {
   switch (view) {
     case ExportView::heatmap: return "heatmap";
     case ExportView::difference: return "difference";
+    case ExportView::distance: return "distance";
     case ExportView::sweep: return "sweep";
   }
   return "?";
@@ -179,10 +188,10 @@ std::vector<std::string> export_all(const RunAnalysis& analysis, const Sweep* sw
     write(spec, target("maps"));
   } else if (base.view == ExportView::sweep) {
     write(spec, target("sweep"));
-  } else if (base.view == ExportView::difference) {
+  } else if (base.view == ExportView::difference || base.view == ExportView::distance) {
     for (int l = 0; l < run.n_layers(); ++l) {
       spec.layer = l;
-      write(spec, target("layer" + std::to_string(l) + "_difference"));
+      write(spec, target("layer" + std::to_string(l) + "_" + export_view_name(base.view)));
     }
   } else {
     for (int l = 0; l < run.n_layers(); ++l) {

@@ -16,7 +16,9 @@
 
 namespace hs {
 
-enum class ExportView { heatmap, difference, sweep };
+// heatmap: attention maps; difference / distance: the [H, H] head-pair table in that measure
+// (core/analysis/run_analysis.h, PairMeasure); sweep: the head-count sweep.
+enum class ExportView { heatmap, difference, distance, sweep };
 
 struct ExportSpec {
   std::string path;
@@ -30,7 +32,7 @@ struct ExportSpec {
 
 enum class ExportFormat { png, svg, pdf, npy, csv, json };
 
-// "heatmap", "difference", "sweep"; parse throws InputError listing them.
+// "heatmap", "difference", "distance", "sweep"; parse throws InputError listing them.
 ExportView parse_export_view(const std::string& name);
 const char* export_view_name(ExportView view);
 
@@ -52,7 +54,7 @@ void export_view(const RunAnalysis& analysis, const Sweep* sweep, const ExportSp
 
 // Batch export into `dir` (created if missing), in the format `extension` ("png", "svg", ...):
 //   heatmap:    one file per head of every layer, layer{L}_head{H}.{ext}
-//   difference: one file per layer, layer{L}_difference.{ext}
+//   difference: one file per layer, layer{L}_difference.{ext} (distance: layer{L}_distance.{ext})
 //   sweep:      sweep.{ext}
 //   json:       maps.json (the whole run is one object)
 // `base` gives the view, colours and size. Returns the paths written, in order.

@@ -1,5 +1,6 @@
 #include "core/export/export_data.h"
 
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 
@@ -16,9 +17,10 @@ std::vector<std::string> head_names(int n) {
   return names;
 }
 
-const char* const kSweepColumns[] = {"n_heads",      "d_head",          "param_count",        "mean_head_difference",
-                                     "mean_entropy", "mean_score_rank", "mean_effective_rank"};
-constexpr int kSweepColumnCount = 7;
+const char* const kSweepColumns[] = {"n_heads",         "d_head",          "param_count",
+                                     "mean_head_difference", "mean_entropy", "mean_score_rank",
+                                     "mean_effective_rank",  "mean_head_distance"};
+constexpr int kSweepColumnCount = 8;
 
 // [n_counts, 7], one row per head count.
 Map sweep_table(const std::vector<SweepPoint>& points) {
@@ -26,7 +28,7 @@ Map sweep_table(const std::vector<SweepPoint>& points) {
   for (size_t i = 0; i < points.size(); ++i) {
     const SweepPoint& p = points[i];
     t.row(Eigen::Index(i)) << float(p.n_heads), float(p.d_head), float(p.param_count), p.mean_head_difference,
-        p.mean_entropy, p.mean_score_rank, p.mean_effective_rank;
+        p.mean_entropy, p.mean_score_rank, p.mean_effective_rank, p.mean_head_distance;
   }
   return t;
 }
@@ -59,13 +61,13 @@ std::string attention_csv(const AttentionRun& run, int layer, int head) {
   return out.str();
 }
 
-std::string difference_npy(const RunAnalysis& analysis, int layer) {
-  const Map& d = analysis.difference[size_t(layer)];  // [H, H]
+std::string pairs_npy(const RunAnalysis& analysis, int layer, PairMeasure measure) {
+  const Map& d = pair_measure(analysis, measure, layer);  // [H, H]
   return npy_bytes(d.data(), {d.rows(), d.cols()});
 }
 
-std::string difference_csv(const RunAnalysis& analysis, int layer) {
-  const Map& d = analysis.difference[size_t(layer)];  // [H, H]
+std::string pairs_csv(const RunAnalysis& analysis, int layer, PairMeasure measure) {
+  const Map& d = pair_measure(analysis, measure, layer);  // [H, H]
   const std::vector<std::string> names = head_names(int(d.rows()));
   std::ostringstream out;
   write_matrix_csv(out, d, names, names, "head\\head");
@@ -83,10 +85,11 @@ std::string sweep_csv(const std::vector<SweepPoint>& points) {
   out << '\n';
   for (const SweepPoint& p : points) {
     out << p.n_heads << ',' << p.d_head << ',' << p.param_count;
-    for (float v : {p.mean_head_difference, p.mean_entropy, p.mean_score_rank, p.mean_effective_rank}) {
+    for (float v : {p.mean_head_difference, p.mean_entropy, p.mean_score_rank, p.mean_effective_rank,
+                    p.mean_head_distance}) {
       char buf[32];
       std::snprintf(buf, sizeof buf, ",%.9g", double(v));
-      out << buf;
+      out << (std::isnan(v) ? "," : buf);  // no value (one head: no pair), not 0
     }
     out << '\n';
   }

@@ -5,7 +5,8 @@
 //                                                             the layer, in head order, separated
 //                                                             by an empty line
 //   difference:          .npy [H, H]                         .csv head\head table
-//   sweep:               .npy [n_counts, 7] columns as the CSV header
+//   distance:            .npy [H, H]                         .csv head\head table
+//   sweep:               .npy [n_counts, 8] columns as the CSV header
 // The .json of every view is the object `headscope-cli maps` writes (core/export/maps_json.h).
 #include <string>
 #include <vector>
@@ -19,12 +20,14 @@ namespace hs {
 std::string attention_npy(const AttentionRun& run, int layer, int head);
 std::string attention_csv(const AttentionRun& run, int layer, int head);
 
-// mean |A_a - A_b| over cells, [H, H], of `layer` (the analysis's).
-std::string difference_npy(const RunAnalysis& analysis, int layer);
-std::string difference_csv(const RunAnalysis& analysis, int layer);
+// The head pairs of `layer` (the analysis's), [H, H]: mean |A_a - A_b| over cells (difference) or
+// mean total variation per query row (distance).
+std::string pairs_npy(const RunAnalysis& analysis, int layer, PairMeasure measure);
+std::string pairs_csv(const RunAnalysis& analysis, int layer, PairMeasure measure);
 
 // The sweep columns: n_heads, d_head, param_count, mean_head_difference, mean_entropy,
-// mean_score_rank, mean_effective_rank.
+// mean_score_rank, mean_effective_rank, mean_head_distance. The head measures have no value at
+// one head (no pair): NaN in the .npy, an empty field in the .csv.
 std::string sweep_npy(const std::vector<SweepPoint>& points);
 std::string sweep_csv(const std::vector<SweepPoint>& points);
 

@@ -54,6 +54,8 @@ void write_maps_json(std::ostream& out, const RunAnalysis& analysis, const MapsJ
   });
   out << ",\n\"head_difference\":";
   write_list(out, analysis.difference.size(), [&](size_t l) { write_json_matrix(out, analysis.difference[l]); });
+  out << ",\n\"head_distance\":";
+  write_list(out, analysis.distance.size(), [&](size_t l) { write_json_matrix(out, analysis.distance[l]); });
   if (run.output.size() > 0) {
     out << ",\n\"output\":";
     write_json_matrix(out, run.output);

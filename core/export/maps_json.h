@@ -1,6 +1,7 @@
 #pragma once
 // The JSON object `headscope-cli maps` writes (../shared/CLI_CONTRACT.md): tokens, token_ids,
 // config, param_count, attention [layer][head][query][key], head_difference [layer][head][head],
+// head_distance [layer][head][head] (mean total variation distance between two heads' rows),
 // output [T][d_model], and optionally timing.
 #include <optional>
 #include <ostream>

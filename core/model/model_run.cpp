@@ -5,6 +5,8 @@ namespace hs {
 MapRecorder::MapRecorder(int n_layers, int n_heads, bool keep_scores)
     : attention(static_cast<size_t>(n_layers), LayerMaps(static_cast<size_t>(n_heads))),
       scores(keep_scores ? static_cast<size_t>(n_layers) : 0, LayerMaps(static_cast<size_t>(n_heads))),
+      queries(keep_scores ? static_cast<size_t>(n_layers) : 0),
+      keys(keep_scores ? static_cast<size_t>(n_layers) : 0),
       keep_scores_(keep_scores) {}
 
 void take_compact(AttentionRun& run, CompactRecorder&& recorder, const AttentionConfig& config) {
@@ -26,6 +28,8 @@ bool MapRecorder::wants(TensorKind kind, int layer, int head) const {
   switch (kind) {
     case TensorKind::attention: return layer >= 0 && layer < static_cast<int>(attention.size());
     case TensorKind::scores: return keep_scores_ && layer >= 0 && layer < static_cast<int>(scores.size());
+    case TensorKind::queries:
+    case TensorKind::keys: return keep_scores_ && layer >= 0 && layer < static_cast<int>(queries.size());
     case TensorKind::output: return true;
     default: return false;
   }
@@ -34,12 +38,16 @@ bool MapRecorder::wants(TensorKind kind, int layer, int head) const {
 void MapRecorder::on_tensor(TensorKind kind, int layer, int head, const Map& tensor) {
   if (kind == TensorKind::attention) attention[size_t(layer)][size_t(head)] = tensor;
   else if (kind == TensorKind::scores) scores[size_t(layer)][size_t(head)] = tensor;
+  else if (kind == TensorKind::queries) queries[size_t(layer)] = tensor;
+  else if (kind == TensorKind::keys) keys[size_t(layer)] = tensor;
   else if (kind == TensorKind::output) output = tensor;  // one call per layer, sequential: the last layer wins
 }
 
 void MapRecorder::take_tensor(TensorKind kind, int layer, int head, Map&& tensor) {
   if (kind == TensorKind::attention) attention[size_t(layer)][size_t(head)] = std::move(tensor);
   else if (kind == TensorKind::scores) scores[size_t(layer)][size_t(head)] = std::move(tensor);
+  else if (kind == TensorKind::queries) queries[size_t(layer)] = std::move(tensor);
+  else if (kind == TensorKind::keys) keys[size_t(layer)] = std::move(tensor);
   else if (kind == TensorKind::output) output = std::move(tensor);
 }
 

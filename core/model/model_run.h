@@ -36,6 +36,9 @@ struct AttentionRun {
   ModelInfo info;
   ModelMaps attention;              // [layer][head] -> [T, T], rows sum to 1
   ModelMaps scores;                 // [layer][head] -> [T, T] (only when asked for)
+  // With the scores: the q and k every layer used ([layer] -> [T, H*dh] and [T, G*dh], after RoPE
+  // and any scrambling), so each head's score matrix before the mask, q_h k_g^T, can be rebuilt.
+  std::vector<Map> queries, keys;
   Map output;                       // [T, d_model] last attention layer's output (synthetic, weights)
   std::vector<int> next_token_ids;  // pretrained: argmax prediction after each position
   std::vector<std::string> next_tokens;
@@ -67,6 +70,7 @@ class MapRecorder : public Observer {
 
   ModelMaps attention;
   ModelMaps scores;
+  std::vector<Map> queries, keys;  // [layer], kept with the scores
   Map output;
 
  private:

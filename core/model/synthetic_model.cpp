@@ -115,6 +115,8 @@ AttentionRun run_attention_layer(const Map& x, const AttentionWeights& weights, 
   run.info = layer_info(c, "weights");
   run.attention = std::move(recorder.attention);
   run.scores = std::move(recorder.scores);
+  run.queries = std::move(recorder.queries);
+  run.keys = std::move(recorder.keys);
   run.output = std::move(recorder.output);
   return run;
 }

@@ -97,6 +97,8 @@ AttentionRun TransformerSession::run(const RunOptions& options) const {
   } else {
     run.attention = std::move(recorder.attention);
     run.scores = std::move(recorder.scores);
+    run.queries = std::move(recorder.queries);
+    run.keys = std::move(recorder.keys);
   }
   return run;
 }

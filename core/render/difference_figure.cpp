@@ -19,11 +19,13 @@ Rgb8 ink_for(Rgb8 c) {
 
 }  // namespace
 
-Figure difference_figure(const RunAnalysis& analysis, int layer, Colormap colormap) {
+Figure difference_figure(const RunAnalysis& analysis, int layer, Colormap colormap, PairMeasure measure) {
   const AttentionRun& run = analysis.run;
   assert(layer >= 0 && layer < run.n_layers() && "checked by export_view");
-  // diff: [H, H], diff(a, b) = mean over the T*T cells of |A_a - A_b|; symmetric, zero diagonal
-  const Map diff = analysis.difference[size_t(layer)];
+  // diff: [H, H], symmetric, zero diagonal: mean over the T*T cells of |A_a - A_b|, or mean over
+  // query rows of 0.5 * sum_k |A_a - A_b| (the distance)
+  const bool distance = measure == PairMeasure::distance;
+  const Map diff = pair_measure(analysis, measure, layer);
   const int H = int(diff.rows());
   double cell = std::clamp(360.0 / H, 14.0, 48.0);
   if (H * cell > 900) cell = 900.0 / H;
@@ -41,13 +43,13 @@ Figure difference_figure(const RunAnalysis& analysis, int layer, Colormap colorm
   bar.colormap = colormap;
   bar.hi = scale_max;
   bar.lo = colormap_is_diverging(colormap) ? -scale_max : 0;
-  bar.title = "mean |A_a \u2212 A_b| over cells";
+  bar.title = distance ? "mean total variation per query row" : "mean |A_a \u2212 A_b| over cells";
 
   // Numbers in cells: three decimals, as large as the cell allows; none when unreadable.
   const TextStyle number_style{std::min(10.0, cell / 3.3), false, {0, 0, 0}};
   const bool numbers = number_style.size >= 5.0;
 
-  const std::string title = figure_model_name(run) + " \u00b7 layer " + std::to_string(layer) + " \u00b7 head difference";
+  const std::string title = figure_model_name(run) + " \u00b7 layer " + std::to_string(layer) + (distance ? " \u00b7 head distance" : " \u00b7 head difference");
   const TextStyle title_style{kTitleSize, true, {0, 0, 0}};
   const TextStyle axis_style{kAxisTitleSize, false, {0, 0, 0}};
   const double axis_title_h = kAxisTitleSize * 1.5;

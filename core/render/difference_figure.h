@@ -1,6 +1,7 @@
 #pragma once
-// The head-difference table of a layer: an [H, H] heatmap of mean |A_a - A_b| with the number
-// written in every cell (when the cells are big enough to hold it) and a colour bar.
+// The head-pair table of a layer: an [H, H] heatmap of the head distance (mean total variation
+// per query row) or head difference (mean |A_a - A_b| over cells), with the number written in
+// every cell (when the cells are big enough to hold it) and a colour bar.
 #include "core/analysis/run_analysis.h"
 #include "core/render/colormap.h"
 #include "core/render/figure.h"
@@ -8,6 +9,7 @@
 namespace hs {
 
 // layer must be valid (export_view checks it).
-Figure difference_figure(const RunAnalysis& analysis, int layer, Colormap colormap);
+Figure difference_figure(const RunAnalysis& analysis, int layer, Colormap colormap,
+                         PairMeasure measure = PairMeasure::difference);
 
 }  // namespace hs

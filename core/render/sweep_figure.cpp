@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cmath>
 
 #include "core/render/canvas.h"
 #include "core/render/figure_parts.h"
@@ -63,14 +64,14 @@ Figure sweep_figure(const RunAnalysis& analysis, const Sweep& sweep, Colormap co
   width.line_width = 5;
   std::vector<std::string> x_names;
   for (const SweepPoint& p : points) {
-    diff.y.push_back(p.mean_head_difference);
+    diff.y.push_back(p.mean_head_distance);  // NaN at one head: no pair, no point
     entropy.y.push_back(p.mean_entropy);
     erank.y.push_back(p.mean_effective_rank);
     srank.y.push_back(p.mean_score_rank);
     width.y.push_back(p.d_head);
     x_names.push_back(std::to_string(p.n_heads));
   }
-  const std::vector<Panel> panels = {make_panel("mean head difference", {diff}),
+  const std::vector<Panel> panels = {make_panel("mean head distance (0\u20131)", {diff}),
                                      make_panel("mean row entropy (nats)", {entropy}),
                                      make_panel("rank per head", {width, srank, erank})};
 
@@ -129,9 +130,12 @@ Figure sweep_figure(const RunAnalysis& analysis, const Sweep& sweep, Colormap co
         c.text(x_of(i), plots_bottom + 5, x_names[i], tick_style, HAlign::center, VAlign::top);
       }
       for (const Series& s : p.series) {
-        for (size_t i = 0; i + 1 < n; ++i) c.line(x_of(i), y_of(s.y[i]), x_of(i + 1), y_of(s.y[i + 1]), s.colour, s.line_width, s.dashed);
+        for (size_t i = 0; i + 1 < n; ++i)
+          if (std::isfinite(s.y[i]) && std::isfinite(s.y[i + 1]))
+            c.line(x_of(i), y_of(s.y[i]), x_of(i + 1), y_of(s.y[i + 1]), s.colour, s.line_width, s.dashed);
         if (s.markers)
-          for (size_t i = 0; i < n; ++i) c.circle(x_of(i), y_of(s.y[i]), 2.6, s.colour);
+          for (size_t i = 0; i < n; ++i)
+            if (std::isfinite(s.y[i])) c.circle(x_of(i), y_of(s.y[i]), 2.6, s.colour);
       }
       c.stroke_rect(px, plots_top, kPlotW, kPlotH, kFrameColour, 0.6);
       c.text(px + kPlotW / 2, plots_bottom + 5 + kTickSize * 1.3 + 4, "heads", axis_style, HAlign::center, VAlign::top);

@@ -35,6 +35,7 @@ struct Case {
   int head;
   const char* cli_view_flags;
   const char* file;
+  hs::PairMeasure measure = hs::PairMeasure::distance;  // the Head difference view's colour-by choice
 };
 
 TEST(ExportParity, AppExportEqualsCliExport) {
@@ -54,13 +55,17 @@ TEST(ExportParity, AppExportEqualsCliExport) {
   const Case cases[] = {
       {hs::gui::View::heads, 0, "", "grid.png"},          {hs::gui::View::heads, 0, "", "grid.svg"},
       {hs::gui::View::head, 2, " --head 2", "head2.png"}, {hs::gui::View::head, 2, " --head 2", "head2.csv"},
-      {hs::gui::View::head, 1, " --head 1", "head1.npy"}, {hs::gui::View::difference, 0, " --view difference", "diff.png"},
-      {hs::gui::View::difference, 0, " --view difference", "diff.npy"},
+      {hs::gui::View::head, 1, " --head 1", "head1.npy"},
+      {hs::gui::View::difference, 0, " --view distance", "dist.png"},
+      {hs::gui::View::difference, 0, " --view distance", "dist.npy"},
+      {hs::gui::View::difference, 0, " --view difference", "diff.png", hs::PairMeasure::difference},
+      {hs::gui::View::difference, 0, " --view difference", "diff.npy", hs::PairMeasure::difference},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.file);
     state.view = c.view;
     state.head = c.head;
+    state.difference.measure = c.measure;
     state.exporter.folder = (dir / "app").string();
     state.exporter.file_name = c.file;
     state.exporter.save_requested = true;

@@ -172,6 +172,17 @@ def check_maps_json():
             if abs(hd[a][b] - ref) > 1e-6:
                 fail(f"maps JSON: head_difference[{a}][{b}] = {hd[a][b]}, expected {ref}")
                 return
+    # head_distance: mean over queries of the total variation 0.5 * sum_k |A_a - A_b|, in [0, 1].
+    if "head_distance" not in j or len(j["head_distance"]) != 1:
+        fail("maps JSON: no head_distance [layer][head][head]")
+        return
+    dist = j["head_distance"][0]
+    for a in range(4):
+        for b in range(4):
+            ref = sum(0.5 * sum(abs(att[0][a][q][k] - att[0][b][q][k]) for k in range(T)) for q in range(T)) / T
+            if abs(dist[a][b] - ref) > 1e-6 or not 0.0 <= dist[a][b] <= 1.0:
+                fail(f"maps JSON: head_distance[{a}][{b}] = {dist[a][b]}, expected {ref} (in [0, 1])")
+                return
     out_m = j["output"]
     if len(out_m) != T or any(len(r) != 8 for r in out_m) or not all(math.isfinite(v) for r in out_m for v in r):
         fail("maps JSON: output is not [T][8] finite numbers")

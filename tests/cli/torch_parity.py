@@ -34,7 +34,7 @@ except ImportError as e:  # a real failure: CI installs python3-torch
 
 TOL = 1e-5
 failures = []
-worst = {"attention": 0.0, "output": 0.0, "head_difference": 0.0}
+worst = {"attention": 0.0, "output": 0.0, "head_difference": 0.0, "head_distance": 0.0}
 
 
 def fail(msg):
@@ -186,6 +186,18 @@ def check_case(cli, work, idx, d, H, T, causal=False, window=None, scale=1.0, bi
                  f"(|diff| {err_diff:.3g})")
         if np.any(np.diag(ours_diff[0]) != 0.0) or np.any(ours_diff[0] != ours_diff[0].T):
             fail(f"{name}: head_difference is not symmetric with a zero diagonal")
+
+    # head_distance[l][a][b] = mean over queries of 0.5 * sum_k |A_a - A_b| (total variation), from torch's maps.
+    ref_dist = 0.5 * np.abs(ref_att[:, None, :, :] - ref_att[None, :, :, :]).sum(axis=3).mean(axis=2)
+    ours_dist = np.array(j.get("head_distance", []), dtype=np.float64)
+    if ours_dist.shape != (1, H, H):
+        fail(f"{name}: head_distance has shape {ours_dist.shape}; expected (1, {H}, {H})")
+    else:
+        err_dist, (a, b) = max_cell(ours_dist[0], ref_dist)
+        worst["head_distance"] = max(worst["head_distance"], err_dist)
+        if not err_dist <= TOL:
+            fail(f"{name}: head_distance[{a}][{b}] = {ours_dist[0][a][b]:.9g}; torch's maps give {ref_dist[a][b]:.9g} "
+                 f"(|diff| {err_dist:.3g})")
 
     print(f"{'ok  ' if len(failures) == failures_before else 'FAIL'} {name}: max |diff| attention {err_att:.2e}, output {err_out:.2e}")
     return wpath, xpath

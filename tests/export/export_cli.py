@@ -84,7 +84,7 @@ def test_figures():
     wl, hl = png_size(export(["--sentence", long_sentence, "--head", "0"], "long.png"))
     check(wl > w and hl > h, f"the default size grows with T: T=11 {w}x{h}, T=60 {wl}x{hl}")
 
-    for view, name in (("heatmap", "grid.svg"), ("difference", "diff.svg"), ("sweep", "sweep.svg")):
+    for view, name in (("heatmap", "grid.svg"), ("difference", "diff.svg"), ("distance", "dist.svg"), ("sweep", "sweep.svg")):
         path = export(["--sentence", SENTENCE, "--view", view], name)
         try:
             texts, root = svg_texts(path)
@@ -99,8 +99,10 @@ def test_figures():
             check(not missing, f"grid.svg holds every token label as <text>: missing {missing}")
             check(all(f"head {i}" in texts for i in range(4)), "grid.svg names each head")
             check(any("layer 0" in t for t in texts), "grid.svg title names the layer")
-        if view == "difference":
-            check("head 3" in texts and "0.000" in texts, f"diff.svg has head labels and numbers in cells")
+        if view in ("difference", "distance"):
+            check("head 3" in texts and "0.000" in texts, f"{name} has head labels and numbers in cells")
+            measure = "head distance" if view == "distance" else "head difference"
+            check(any(measure in t for t in texts), f"{name}: the title names the {measure}")
     non_ascii = "Grüße aus Köln, naïve Москва Ελλάδα 東京"
     texts, _ = svg_texts(export(["--sentence", non_ascii, "--head", "0"], "nonascii.svg"))
     for word in ("Grüße", "Köln", "naïve", "Москва", "Ελλάδα", "東京"):
@@ -113,7 +115,7 @@ def test_figures():
     png = export(["--sentence", non_ascii, "--head", "0"], "nonascii.png")
     check(png_size(png)[0] > 0, "non-ASCII PNG renders")
 
-    for view in ("heatmap", "difference", "sweep"):
+    for view in ("heatmap", "difference", "distance", "sweep"):
         pdf = export(["--sentence", SENTENCE, "--view", view, "--colormap", "magma"], view + ".pdf")
         with open(pdf, "rb") as f:
             data = f.read()
@@ -169,7 +171,7 @@ def test_errors():
         (["--out", os.path.join(bad, "missing", "x.png")], ["cannot write", "missing"]),
         (["--out", os.path.join(bad, "x.png"), "--head", "9"], ["head 9", "0 to 3"]),
         (["--out", os.path.join(bad, "x.png"), "--layer", "2"], ["layer 2", "0 to 0"]),
-        (["--out", os.path.join(bad, "x.png"), "--view", "pie"], ["heatmap, difference or sweep"]),
+        (["--out", os.path.join(bad, "x.png"), "--view", "pie"], ["heatmap, difference, distance or sweep"]),
         (["--out", os.path.join(bad, "x.png"), "--colormap", "jet"], ["viridis"]),
         (["--out", os.path.join(bad, "x.png"), "--size", "big"], ["--size"]),
         (["--out", os.path.join(bad, "x.png"), "--scale", "0"], ["scale"]),

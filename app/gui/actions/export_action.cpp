@@ -15,6 +15,8 @@ ExportSpec export_spec_for(const AppState& state, const std::string& path) {
   spec.path = path;
   spec.layer = state.layer;
   spec.view = v.export_view;
+  if (spec.view == ExportView::difference && shown_pair_measure(state) == PairMeasure::distance)
+    spec.view = ExportView::distance;  // the measure the table is coloured by
   spec.head = v.export_selected_head ? state.head : -1;
   spec.colours = state.scale;  // the view as shown: scale, first key, colormap
   return spec;

@@ -1,6 +1,7 @@
-// Head difference: the pairwise mean |A_a - A_b| as a sortable table with coloured cells and
-// as a small heatmap; the hovered (else the selected) pair is shown side by side with its
-// difference map.
+// Head difference: every pair of heads with its head distance (mean total variation per query
+// row, 0 to 1 at any length) and head difference (mean |A_a - A_b| over cells, the lesson's
+// number) as a sortable table, coloured by the chosen measure, and that measure as a small
+// heatmap; the hovered (else the selected) pair is shown side by side with its difference map.
 #include <algorithm>
 
 #include "app/gui/widgets/draw_util.h"
@@ -15,24 +16,40 @@ namespace {
 
 constexpr Colormap kDifferenceColours = Colormap::magma;
 
-// Returns the hovered pair (a, b) or (-1, -1).
-std::pair<int, int> pair_table(AppState& state, const Map& diff, float diff_max, ImVec2 size) {
+const char* const kDistanceHelp =
+    "Head distance: for each query, the total variation between the two heads' rows, 0.5 \xE2\x88\x91_k |A_a \xE2\x88\x92 A_b| "
+    "(0: the same keys with the same weights, 1: no key in common), averaged over queries. It means the same at "
+    "any sentence length.";
+const char* const kDifferenceHelp =
+    "Head difference: the mean of |A_a \xE2\x88\x92 A_b| over all T x T cells (the lesson's number). Each row sums to 1, "
+    "so it shrinks like 1/T: compare it only between runs of the same length.";
+
+// Returns the hovered pair (a, b) or (-1, -1). The column of `measure` is coloured (0 .. its max).
+std::pair<int, int> pair_table(AppState& state, const Map& dist, const Map& diff, PairMeasure measure, float max,
+                               ImVec2 size) {
   std::pair<int, int> hovered{-1, -1};
   const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
                                 ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingStretchProp;
-  if (!ImGui::BeginTable("pairs", 3, flags, size)) return hovered;
+  if (!ImGui::BeginTable("pairs", 4, flags, size)) return hovered;
   ImGui::TableSetupScrollFreeze(0, 1);
-  ImGui::TableSetupColumn("head a", ImGuiTableColumnFlags_DefaultSort, 1.0f, 0);
-  ImGui::TableSetupColumn("head b", 0, 1.0f, 1);
-  ImGui::TableSetupColumn("mean |A_a \xE2\x88\x92 A_b|", ImGuiTableColumnFlags_PreferSortDescending, 2.0f, 2);
-  ImGui::TableHeadersRow();
+  ImGui::TableSetupColumn("head a", ImGuiTableColumnFlags_DefaultSort, 1.0f, int(PairSort::a));
+  ImGui::TableSetupColumn("head b", 0, 1.0f, int(PairSort::b));
+  ImGui::TableSetupColumn("distance", ImGuiTableColumnFlags_PreferSortDescending, 1.6f, int(PairSort::distance));
+  ImGui::TableSetupColumn("difference", ImGuiTableColumnFlags_PreferSortDescending, 1.6f, int(PairSort::difference));
+  // The header row by hand, so each measure's header says what it is.
+  ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+  for (int c = 0; c < 4; ++c) {
+    ImGui::TableSetColumnIndex(c);
+    ImGui::TableHeader(ImGui::TableGetColumnName(c));
+    if (c >= 2 && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", c == 2 ? kDistanceHelp : kDifferenceHelp);
+  }
   PairSort by = PairSort::a;
   bool descending = false;
   if (const ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs(); specs && specs->SpecsCount > 0) {
     by = PairSort(specs->Specs[0].ColumnUserID);
     descending = specs->Specs[0].SortDirection == ImGuiSortDirection_Descending;
   }
-  for (const HeadPair& p : sorted_pairs(diff, by, descending)) {
+  for (const HeadPair& p : sorted_pairs(dist, diff, by, descending)) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     const bool selected = p.a == state.difference.pair_a && p.b == state.difference.pair_b;
@@ -41,12 +58,19 @@ std::pair<int, int> pair_table(AppState& state, const Map& diff, float diff_max,
     if (ImGui::IsItemHovered()) hovered = {p.a, p.b};
     ImGui::TableNextColumn();
     ImGui::Text("h%d", p.b);
-    ImGui::TableNextColumn();
-    const float t = diff_max > 0 ? p.difference / diff_max : 0.0f;
-    ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, colormap_u32(kDifferenceColours, t));
-    ImGui::PushStyleColor(ImGuiCol_Text, text_colour_on(kDifferenceColours, t));
-    ImGui::Text("%.4f", double(p.difference));
-    ImGui::PopStyleColor();
+    for (PairMeasure m : {PairMeasure::distance, PairMeasure::difference}) {
+      ImGui::TableNextColumn();
+      const float v = m == PairMeasure::distance ? p.distance : p.difference;
+      if (m != measure) {
+        ImGui::Text("%.4f", double(v));
+        continue;
+      }
+      const float t = max > 0 ? v / max : 0.0f;
+      ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, colormap_u32(kDifferenceColours, t));
+      ImGui::PushStyleColor(ImGuiCol_Text, text_colour_on(kDifferenceColours, t));
+      ImGui::Text("%.4f", double(v));
+      ImGui::PopStyleColor();
+    }
   }
   ImGui::EndTable();
   return hovered;
@@ -74,8 +98,10 @@ void side_by_side(const AppState& state, const UiContext& ui, int a, int b, ImVe
   const Part parts[] = {
       {"pair a", head_name(layer, a, d.run().n_layers()), &ma, range, state.scale.colormap, a},
       {"pair b", head_name(layer, b, d.run().n_layers()), &mb, range, state.scale.colormap, b},
-      {"pair diff", format("|difference|  (mean %.4f)", double(d.analysis->difference[size_t(layer)](a, b))), &diff, diff_range,
-       kDifferenceColours, -1},
+      {"pair diff",
+       format("|difference|  (distance %.3f, difference %.4f)", double(d.analysis->distance[size_t(layer)](a, b)),
+              double(d.analysis->difference[size_t(layer)](a, b))),
+       &diff, diff_range, kDifferenceColours, -1},
   };
   for (int i = 0; i < 3; ++i) {
     if (i > 0) ImGui::SameLine();
@@ -104,24 +130,50 @@ void draw_difference(AppState& state, const UiContext& ui) {
     state.layer = std::clamp(state.layer, 0, d.run().n_layers() - 1);
     ImGui::SameLine();
   }
-  ImGui::TextDisabled("Mean over all query/key cells of |A_a \xE2\x88\x92 A_b|: 0 = identical heads. Hover a pair to compare.");
+  PairMeasure measure = shown_pair_measure(state);
+  {
+    // A lesson keeps the head difference it defines; elsewhere the scale-free distance leads.
+    ImGui::BeginDisabled(state.lesson.lesson != nullptr);
+    int m = int(measure);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("colour by");
+    ImGui::SameLine();
+    ImGui::RadioButton("distance", &m, int(PairMeasure::distance));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", kDistanceHelp);
+    ImGui::SameLine();
+    ImGui::RadioButton("difference", &m, int(PairMeasure::difference));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", kDifferenceHelp);
+    ImGui::EndDisabled();
+    if (!state.lesson.lesson) state.difference.measure = measure = PairMeasure(m);
+  }
+  ImGui::TextDisabled("%s", measure == PairMeasure::distance
+                                ? "Distance: mean over queries of 0.5 \xE2\x88\x91 |A_a \xE2\x88\x92 A_b| over keys, 0 (same) to 1 (disjoint), "
+                                  "at any length. Hover a pair to compare."
+                                : "Difference: mean over all query/key cells of |A_a \xE2\x88\x92 A_b|: 0 = identical heads; shrinks "
+                                  "like 1/T. Hover a pair to compare.");
   if (heads < 2) {
     ImGui::TextWrapped("One head: nothing to compare. Pick more heads in the model panel.");
     return;
   }
+  if (d.run().compact())
+    ImGui::TextDisabled("Long input: distances from the exact rows of %d evenly spaced queries; differences from block maxima.",
+                        d.analysis->distance_rows);
+  const Map& dist = d.analysis->distance[size_t(layer)];  // [H, H]
   const Map& diff = d.analysis->difference[size_t(layer)];  // [H, H]
-  const float diff_max = std::max(diff.maxCoeff(), 1e-6f);
+  const Map& shown = measure == PairMeasure::distance ? dist : diff;
+  const float shown_max = std::max(shown.maxCoeff(), 1e-6f);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float f = ImGui::GetFontSize();
-  const float table_w = std::min(avail.x * 0.3f, f * 22), top_h = avail.y * 0.45f;
+  const float table_w = std::min(avail.x * 0.4f, f * 28), top_h = avail.y * 0.45f;
 
-  std::pair<int, int> hovered = pair_table(state, diff, diff_max, ImVec2(table_w, top_h));
+  std::pair<int, int> hovered = pair_table(state, dist, diff, measure, shown_max, ImVec2(table_w, top_h));
   ImGui::SameLine(0, f);
   // The matrix as a small heatmap with its own scale (0 .. largest difference).
   std::vector<std::string> names;
   for (int h = 0; h < heads; ++h) names.push_back(format("h%d", h));
-  HeatmapSpec spec = heatmap_spec("difference matrix", d.generation * 1024 + uint64_t(layer), diff,
-                                  scale_range(ColourScale{}, diff_max), kDifferenceColours, layer);
+  HeatmapSpec spec = heatmap_spec(measure == PairMeasure::distance ? "distance matrix" : "difference matrix",
+                                  d.generation * 1024 + uint64_t(layer), shown, scale_range(ColourScale{}, shown_max),
+                                  kDifferenceColours, layer);
   spec.row_labels = spec.col_labels = &names;
   ImGui::BeginGroup();
   const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(std::min(top_h, avail.x - table_w - f * 6), top_h));

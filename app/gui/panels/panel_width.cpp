@@ -17,11 +17,8 @@ namespace {
 const ImU32 kBlue = IM_COL32(100, 160, 255, 255), kGreen = IM_COL32(90, 210, 150, 255);
 const ImU32 kOrange = IM_COL32(255, 170, 60, 255), kGrey = IM_COL32(170, 170, 180, 255);
 
+// The sweep's three charts in a column of `size` (the sweep is available).
 void draw_sweep(const AppState& state, const Sweep& sweep, ImVec2 size) {
-  if (!sweep.available) {
-    ImGui::TextWrapped("%s", sweep.note.c_str());
-    return;
-  }
   ChartSpec base;
   int highlight = -1;
   for (size_t i = 0; i < sweep.points.size(); ++i) {
@@ -37,8 +34,8 @@ void draw_sweep(const AppState& state, const Sweep& sweep, ImVec2 size) {
   const float h = (size.y - ImGui::GetStyle().ItemSpacing.y * 3) / 3.0f;
   int hovered = -1;
   ChartSpec diff = base;
-  diff.title = "mean head difference  (mean |A_a \xE2\x88\x92 A_b| over head pairs)";
-  diff.series = {series("difference", &SweepPoint::mean_head_difference, kOrange)};
+  diff.title = "mean head distance  (0 to 1; no pair with one head)";
+  diff.series = {series("distance", &SweepPoint::mean_head_distance, kOrange)};
   hovered = std::max(hovered, draw_chart(diff, ImVec2(size.x, h)));
   ChartSpec entropy = base;
   entropy.title = "mean row entropy (nats)";
@@ -54,29 +51,37 @@ void draw_sweep(const AppState& state, const Sweep& sweep, ImVec2 size) {
   hovered = std::max(hovered, draw_chart(rank, ImVec2(size.x, h)));
   if (hovered >= 0) {
     const SweepPoint& p = sweep.points[size_t(hovered)];
-    ImGui::SetTooltip("%d heads of width %d\nparameters %s\nmean head difference %.4f\nmean row entropy %.3f nats\n"
-                      "score rank %.2f\neffective rank %.2f",
-                      p.n_heads, p.d_head, format_count(p.param_count).c_str(), double(p.mean_head_difference),
-                      double(p.mean_entropy), double(p.mean_score_rank), double(p.mean_effective_rank));
+    const std::string pairs = p.n_heads > 1 ? format("mean head distance %.3f\nmean head difference %.4f",
+                                                     double(p.mean_head_distance), double(p.mean_head_difference))
+                                              : std::string("one head: no pair to compare");
+    ImGui::SetTooltip("%d heads of width %d\nparameters %s\n%s\nmean row entropy %.3f nats\nscore rank %.2f\n"
+                      "effective rank %.2f",
+                      p.n_heads, p.d_head, format_count(p.param_count).c_str(), pairs.c_str(), double(p.mean_entropy),
+                      double(p.mean_score_rank), double(p.mean_effective_rank));
   }
 }
 
+// Each head's singular values (chart) and ranks (table) in a box of `size`.
 void draw_spectra(const AppState& state, const Derived& d, ImVec2 size) {
   const int layer = state.layer, heads = d.run().n_heads(), tokens = d.run().n_tokens();
   const int d_head = d.run().info.d_head;
+  const bool masked = d.run().info.causal || d.run().info.window >= 0;
   if (size_t(layer) >= d.analysis->spectrum.size() || d.analysis->spectrum[size_t(layer)].empty() ||
       d.analysis->spectrum[size_t(layer)][0].singular_values.size() == 0) {
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + size.x);
     ImGui::TextWrapped("Singular values of the score matrices are computed for sentences of up to %d tokens, and only while "
                        "(maps x tokens^3) stays small enough to recompute as you type; this run has %d maps of %d tokens.",
                        kSpectrumMaxTokens, d.run().n_layers() * d.run().n_heads(), tokens);
+    ImGui::PopTextWrapPos();
     return;
   }
   ChartSpec spec;
-  spec.title = "singular values of each head's score matrix S = Q K^T / \xE2\x88\x9A" "d_head";
+  spec.title = "singular values of each head's scores Q K^T / \xE2\x88\x9A" "d_head";
+  spec.tooltip = masked ? "The score matrix before the mask: its rank is what the head's width limits (at most d_head). "
+                          "The mask sets cells to -inf; taken as 0 they can lift the rank, shown as 'masked' in the table."
+                        : "Values at the floor are numerically zero: the rank is the count above it.";
   spec.log_y = true;
-  const bool masked = d.run().info.causal || d.run().info.window >= 0;
-  spec.x_caption = masked ? "index (mask on: masked cells count as 0, so the bound d_head does not hold)"
-                          : "singular value index (values at the floor are numerically zero)";
+  spec.x_caption = masked ? "index (Q K^T before the mask)" : "singular value index";
   for (int i = 1; i <= tokens; ++i) spec.x_labels.push_back(std::to_string(i));
   if (d_head < tokens) {
     spec.marker_x = float(d_head);
@@ -92,11 +97,18 @@ void draw_spectra(const AppState& state, const Derived& d, ImVec2 size) {
   }
   if (heads > 8)
     for (ChartSeries& s : spec.series) s.name.clear();
-  draw_chart(spec, ImVec2(size.x, size.y * 0.6f));
-  if (ImGui::BeginTable("ranks", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchSame,
-                        ImVec2(size.x, size.y * 0.4f - ImGui::GetStyle().ItemSpacing.y))) {
-    ImGui::TableSetupScrollFreeze(0, 1);
-    for (const char* c : {"head", "rank (\xE2\x89\xA4 d_head)", "effective rank", "row entropy"}) ImGui::TableSetupColumn(c);
+  const float chart_h = std::max(size.y * 0.58f, ImGui::GetFontSize() * 9);
+  draw_chart(spec, ImVec2(size.x, chart_h));
+  const int columns = masked ? 5 : 4;
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX |
+                                ImGuiTableFlags_SizingFixedFit;
+  if (ImGui::BeginTable("ranks", columns, flags, ImVec2(size.x, size.y - chart_h - ImGui::GetStyle().ItemSpacing.y))) {
+    ImGui::TableSetupScrollFreeze(1, 1);
+    ImGui::TableSetupColumn("head");
+    ImGui::TableSetupColumn(format("rank of Q K^T (\xE2\x89\xA4 %d)", d_head).c_str());
+    if (masked) ImGui::TableSetupColumn("masked");
+    ImGui::TableSetupColumn("effective rank");
+    ImGui::TableSetupColumn("row entropy");
     ImGui::TableHeadersRow();
     for (int h = 0; h < heads; ++h) {
       const HeadSpectrum& s = d.analysis->spectrum[size_t(layer)][size_t(h)];
@@ -105,6 +117,12 @@ void draw_spectra(const AppState& state, const Derived& d, ImVec2 size) {
       ImGui::Text("%s", head_name(layer, h, d.run().n_layers()).c_str());
       ImGui::TableNextColumn();
       ImGui::Text("%d of %d", s.score_rank, d_head);
+      if (masked) {
+        ImGui::TableNextColumn();
+        ImGui::TextDisabled("%d", s.masked_rank);
+        if (ImGui::IsItemHovered())
+          ImGui::SetTooltip("Rank of the masked score matrix, its masked cells taken as 0: the mask, not the head, lifts it.");
+      }
       ImGui::TableNextColumn();
       ImGui::Text("%.2f", double(s.effective_rank));
       ImGui::TableNextColumn();
@@ -120,7 +138,8 @@ void draw_width(AppState& state, const UiContext& ui) {
   const Derived& d = *ui.derived;
   if (d.run().n_heads() == 0) return;
   const Sweep* sweep = d.sweep.get();
-  if (sweep) {
+  const bool sweep_shown = sweep && sweep->available;
+  if (sweep_shown) {
     // The reading of the numbers, scrolling when it would leave the charts too little room
     // (large presentation fonts).
     const std::vector<std::string> lines = sweep_summary(*sweep);
@@ -135,9 +154,12 @@ void draw_width(AppState& state, const UiContext& ui) {
       ImGui::TextWrapped("%s", line.c_str());
     }
     if (text_h > room) ImGui::EndChild();
+    ImGui::TextDisabled("%s", sweep->note.c_str());
+  } else if (sweep) {
+    ImGui::TextWrapped("%s", sweep->note.c_str());  // why there is no sweep: said once
+  } else {
+    ImGui::TextDisabled("computing the head-count sweep...");
   }
-  if (sweep && !sweep->note.empty()) ImGui::TextDisabled("%s", sweep->note.c_str());
-  if (!sweep) ImGui::TextDisabled("computing the head-count sweep...");
   // The charts need about 24 lines of height for their axes and labels: with less room (large
   // presentation fonts) they scroll instead of squashing.
   const ImVec2 room = ImGui::GetContentRegionAvail();
@@ -145,14 +167,19 @@ void draw_width(AppState& state, const UiContext& ui) {
   const bool scroll = charts_h > room.y;
   if (scroll) ImGui::BeginChild("width charts", room, false);
   const float width = ImGui::GetContentRegionAvail().x;
-  const float gap = ImGui::GetFontSize() * 1.5f, left_w = (width - gap) * 0.5f;
-  ImGui::BeginGroup();
-  if (sweep) draw_sweep(state, *sweep, ImVec2(left_w, charts_h));
-  ImGui::EndGroup();
-  ImGui::SameLine(0, gap);
-  ImGui::BeginGroup();
-  draw_spectra(state, d, ImVec2(width - left_w - gap, charts_h));
-  ImGui::EndGroup();
+  if (!sweep_shown) {
+    // No sweep (a checkpoint, or too many tokens): the spectra take the whole width.
+    draw_spectra(state, d, ImVec2(width, charts_h));
+  } else {
+    const float gap = ImGui::GetFontSize() * 1.5f, left_w = (width - gap) * 0.5f;
+    ImGui::BeginGroup();
+    draw_sweep(state, *sweep, ImVec2(left_w, charts_h));
+    ImGui::EndGroup();
+    ImGui::SameLine(0, gap);
+    ImGui::BeginGroup();
+    draw_spectra(state, d, ImVec2(width - left_w - gap, charts_h));
+    ImGui::EndGroup();
+  }
   if (scroll) ImGui::EndChild();
 }
 

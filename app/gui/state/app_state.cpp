@@ -28,6 +28,10 @@ bool same_model_request(const ModelRequest& a, const ModelRequest& b) {
          x.scrambled_reshape == y.scrambled_reshape;
 }
 
+PairMeasure shown_pair_measure(const AppState& state) {
+  return state.lesson.lesson ? PairMeasure::difference : state.difference.measure;
+}
+
 void request_view(AppState& state, View view) {
   state.view = view;
   state.view_requested = true;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "app/gui/state/views.h"
+#include "core/analysis/run_analysis.h"
 #include "core/model/model_request.h"
 #include "core/render/colour_scale.h"
 #include "core/session/lesson_file.h"
@@ -52,6 +53,7 @@ struct QueryPanelState {
 
 struct DifferencePanelState {
   int pair_a = 0, pair_b = 1;  // pair shown side by side when nothing is hovered
+  PairMeasure measure = PairMeasure::distance;  // what colours the table and matrix (lessons: difference)
 };
 
 struct ExportPanelState {
@@ -136,6 +138,10 @@ struct AppState {
 
 // The app's built-in default (what `headscope` with no flags opens on).
 AppState default_app_state();
+
+// The measure the Head difference view colours by: the user's choice, but a lesson keeps the
+// head difference it defines (mean |A_a - A_b| over cells).
+PairMeasure shown_pair_measure(const AppState& state);
 
 // True when the two requests would give different engine results.
 bool same_model_request(const ModelRequest& a, const ModelRequest& b);

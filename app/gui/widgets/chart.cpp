@@ -15,7 +15,22 @@ int draw_chart(const ChartSpec& spec, ImVec2 size) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float f = ImGui::GetFontSize();
   const int n = int(spec.x_labels.size());
-  dl->AddText(ImGui::GetFont(), f, origin, ImGui::GetColorU32(ImGuiCol_Text), spec.title.c_str());
+  // The title on one line within the chart's width; the whole of it (and the tooltip) on hover.
+  std::string title = spec.title;
+  const bool cut = ImGui::CalcTextSize(title.c_str()).x > size.x;
+  if (cut) {
+    while (!title.empty() && ImGui::CalcTextSize((title + "\xE2\x80\xA6").c_str()).x > size.x) {
+      title.pop_back();
+      while (!title.empty() && (static_cast<unsigned char>(title.back()) & 0xC0) == 0x80) title.pop_back();  // whole code points
+    }
+    title += "\xE2\x80\xA6";
+  }
+  dl->AddText(ImGui::GetFont(), f, origin, ImGui::GetColorU32(ImGuiCol_Text), title.c_str());
+  const ImVec2 mouse_at = ImGui::GetIO().MousePos;
+  if (hovered && mouse_at.y < origin.y + f * 1.3f && (cut || !spec.tooltip.empty())) {
+    const std::string text = cut ? spec.title + (spec.tooltip.empty() ? "" : "\n" + spec.tooltip) : spec.tooltip;
+    ImGui::SetTooltip("%s", text.c_str());
+  }
   if (n == 0) return -1;
 
   float lo = spec.log_y ? INFINITY : spec.y_min, hi = -INFINITY;
@@ -31,8 +46,21 @@ int draw_chart(const ChartSpec& spec, ImVec2 size) {
   } else {
     hi += (hi - lo) * 0.08f;
   }
-  const float left = ImGui::CalcTextSize("0.000").x + 12, bottom = f * (spec.x_caption.empty() ? 1.6f : 2.8f);
-  const ImVec2 pmin(origin.x + left, origin.y + f * 1.7f), pmax(origin.x + size.x - 8, origin.y + size.y - bottom);
+  const float bottom = f * (spec.x_caption.empty() ? 1.6f : 2.8f);
+  const float plot_top = origin.y + f * 1.7f, plot_bottom = origin.y + size.y - bottom;
+  // y ticks first: the left margin fits the widest tick label.
+  std::vector<float> ticks;
+  if (spec.log_y) {
+    for (float v = lo; v <= hi * 1.001f; v *= 10) ticks.push_back(v);
+  } else {
+    ticks = nice_ticks(lo, hi, std::clamp(int((plot_bottom - plot_top) / (f * 1.8f)), 2, 5));
+    // A short chart still reads: the bottom and a round value near the top at least.
+    if (ticks.size() < 2) ticks = {lo, float(std::stod(format("%.2g", double(hi) / 1.08)))};
+  }
+  float left = ImGui::CalcTextSize("0.0").x;
+  for (float v : ticks) left = std::max(left, ImGui::CalcTextSize(format("%.3g", double(v)).c_str()).x);
+  left += 12;
+  const ImVec2 pmin(origin.x + left, plot_top), pmax(origin.x + size.x - 8, plot_bottom);
   if (pmax.x - pmin.x < 20 || pmax.y - pmin.y < 20) return -1;
   const float step = (pmax.x - pmin.x) / float(n);
   auto px = [&](float i) { return pmin.x + (i + 0.5f) * step; };
@@ -44,13 +72,7 @@ int draw_chart(const ChartSpec& spec, ImVec2 size) {
   if (spec.highlight_x >= 0 && spec.highlight_x < n)
     dl->AddRectFilled(ImVec2(px(float(spec.highlight_x)) - step * 0.5f, pmin.y), ImVec2(px(float(spec.highlight_x)) + step * 0.5f, pmax.y),
                       accent_colour(0.14f));
-  // y ticks and grid
-  std::vector<float> ticks;
-  if (spec.log_y) {
-    for (float v = lo; v <= hi * 1.001f; v *= 10) ticks.push_back(v);
-  } else {
-    ticks = nice_ticks(lo, hi, std::clamp(int((pmax.y - pmin.y) / (f * 1.8f)), 2, 5));
-  }
+  // y grid and tick labels
   for (float v : ticks) {
     const float y = py(v);
     dl->AddLine(ImVec2(pmin.x, y), ImVec2(pmax.x, y), IM_COL32(255, 255, 255, 22));
@@ -69,10 +91,19 @@ int draw_chart(const ChartSpec& spec, ImVec2 size) {
     const ImVec2 ts = ImGui::CalcTextSize(spec.x_caption.c_str());
     dl->AddText(ImVec2((pmin.x + pmax.x - ts.x) * 0.5f, pmax.y + f * 1.35f), dim_text_colour(), spec.x_caption.c_str());
   }
+  // The legend's left edge (it sits in the plot's top right), so the marker label can keep clear.
+  float legend_left = pmax.x - 6;
+  for (const ChartSeries& s : spec.series)
+    if (spec.series.size() >= 2 && !s.name.empty()) legend_left -= ImGui::CalcTextSize(s.name.c_str()).x + f * 1.6f;
   if (spec.marker_x >= 0) {
     const float x = pmin.x + spec.marker_x * step;
     for (float y = pmin.y; y < pmax.y; y += 8) dl->AddLine(ImVec2(x, y), ImVec2(x, std::min(y + 4, pmax.y)), accent_colour(), 1.5f);
-    dl->AddText(ImVec2(x + 4, pmin.y + 2), accent_colour(), spec.marker_label.c_str());
+    // Beside the line at the top, on whichever side stays inside the plot and clear of the legend.
+    const float w = ImGui::CalcTextSize(spec.marker_label.c_str()).x;
+    const float lx = x + 4 + w < legend_left ? x + 4 : x - 4 - w;
+    const float ly = lx >= pmin.x && lx + w < legend_left ? pmin.y + 2 : pmin.y + 2 + f * 1.2f;
+    dl->AddRectFilled(ImVec2(lx - 2, ly), ImVec2(lx + w + 2, ly + f), IM_COL32(20, 22, 26, 200), 3);
+    dl->AddText(ImVec2(lx, ly), accent_colour(), spec.marker_label.c_str());
   }
   // series (later ones on top), with a legend inside the plot's top right
   float legend_x = pmax.x - 6;

@@ -15,7 +15,8 @@ struct ChartSeries {
 };
 
 struct ChartSpec {
-  std::string title;
+  std::string title;          // cut with "..." to the chart's width (the whole title in the tooltip)
+  std::string tooltip;        // shown when the title is hovered
   std::vector<std::string> x_labels;
   std::vector<ChartSeries> series;
   int highlight_x = -1;       // shaded column (e.g. the current head count)

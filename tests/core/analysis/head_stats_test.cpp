@@ -55,6 +55,42 @@ TEST(HeadDifference, IsTheMeanAbsoluteDifferenceOverAllCells) {
   EXPECT_EQ(head_difference({a}).size(), 1);
 }
 
+TEST(HeadDistance, IsTheMeanTotalVariationPerRow) {
+  Map a(2, 2), b(2, 2);
+  a << 1.0f, 0.0f, 0.5f, 0.5f;
+  b << 0.0f, 1.0f, 0.25f, 0.75f;
+  // Row 0: disjoint, 1. Row 1: 0.5 * (0.25 + 0.25) = 0.25. Mean 0.625.
+  EXPECT_FLOAT_EQ(head_distance({a, b})(0, 1), 0.625f);
+  EXPECT_EQ(head_distance({a, a})(0, 1), 0.0f);
+  const LayerMaps heads = synthetic_heads(4, true);
+  const Map dist = head_distance(heads), diff = head_difference(heads);
+  const float T = float(heads[0].rows());
+  for (int x = 0; x < 4; ++x)
+    for (int y = 0; y < 4; ++y) {
+      EXPECT_EQ(dist(x, y), dist(y, x));
+      EXPECT_GE(dist(x, y), 0.0f);
+      EXPECT_LE(dist(x, y), 1.0f);
+      EXPECT_NEAR(dist(x, y), diff(x, y) * T / 2, 1e-6f) << "distance = difference * T / 2";
+    }
+}
+
+// The regression of issue 14: the difference of the same two heads shrinks like 1/T as the
+// sentence grows; the distance does not. Two hand-made heads: one attends to the previous token,
+// one to the first token, on sentences of 22, 42 and 82 tokens.
+TEST(HeadDistance, MeansTheSameAtAnyLength) {
+  std::vector<float> distances, differences;
+  for (int T : {22, 42, 82}) {
+    Map prev = Map::Zero(T, T), first = Map::Zero(T, T);
+    for (int i = 0; i < T; ++i) prev(i, std::max(i - 1, 0)) = 1.0f, first(i, 0) = 1.0f;
+    distances.push_back(head_distance({prev, first})(0, 1));
+    differences.push_back(head_difference({prev, first})(0, 1));
+  }
+  // Rows 0 and 1 agree (key 0), the rest are disjoint: distance (T - 2) / T, near 1 at every length.
+  EXPECT_NEAR(distances[0], 20.0f / 22, 1e-6f);
+  EXPECT_NEAR(distances[2], 80.0f / 82, 1e-6f);
+  EXPECT_GT(differences[0] / differences[2], 3.0f) << "the difference shrinks like 1/T";
+}
+
 TEST(HeadAverage, RowsSumToOneAndEqualTheMean) {
   for (bool causal : {false, true}) {
     const LayerMaps heads = synthetic_heads(4, causal);

@@ -40,15 +40,21 @@ TEST(HeadSweep, ShapeWidthsParamsAndRanks) {
     EXPECT_LE(p.mean_entropy, std::log(float(tokens.size())) + 1e-5f);
     EXPECT_GT(p.mean_effective_rank, 0.0f);
     if (p.n_heads == 1) {
-      EXPECT_EQ(p.mean_head_difference, 0.0f);
+      // One head: no pair, so no value (not 0, which would read as "identical heads").
+      EXPECT_TRUE(std::isnan(p.mean_head_difference));
+      EXPECT_TRUE(std::isnan(p.mean_head_distance));
     } else {
       EXPECT_GT(p.mean_head_difference, 0.0f);
+      EXPECT_GT(p.mean_head_distance, 0.0f);
+      EXPECT_LE(p.mean_head_distance, 1.0f);
+      // distance = difference * T / 2 (every row sums to 1)
+      EXPECT_NEAR(p.mean_head_distance, p.mean_head_difference * float(tokens.size()) / 2, 1e-5f);
     }
   }
   // Deterministic, whatever the thread count.
   const std::vector<SweepPoint> again = head_count_sweep(tokens, spec, 1);
   for (size_t i = 0; i < points.size(); ++i) {
-    EXPECT_EQ(points[i].mean_head_difference, again[i].mean_head_difference);
+    if (points[i].n_heads > 1) EXPECT_EQ(points[i].mean_head_difference, again[i].mean_head_difference);
     EXPECT_EQ(points[i].mean_entropy, again[i].mean_entropy);
   }
 }

@@ -17,11 +17,17 @@ TEST(QueryProfile, SumsRowsAndPairsSort) {
   EXPECT_NEAR(p(1, 0), 1.0f / 3 + 1.0f, 1e-6f);
   Map d(3, 3);
   d << 0, 0.2f, 0.1f, 0.2f, 0, 0.3f, 0.1f, 0.3f, 0;
-  const auto pairs = sorted_pairs(d, PairSort::difference, true);
+  const Map t = d * 5.0f;  // a distance that orders the pairs the other way round
+  const Map dist = Map::Constant(3, 3, 1.0f) - t;
+  const auto pairs = sorted_pairs(dist, d, PairSort::difference, true);
   ASSERT_EQ(pairs.size(), 3u);
   EXPECT_EQ(pairs[0].a, 1);
   EXPECT_EQ(pairs[0].b, 2);
-  EXPECT_EQ(sorted_pairs(d, PairSort::a, false)[0].b, 1);
+  EXPECT_FLOAT_EQ(pairs[0].distance, dist(1, 2));
+  const auto by_distance = sorted_pairs(dist, d, PairSort::distance, true);
+  EXPECT_EQ(by_distance[0].a, 0);
+  EXPECT_EQ(by_distance[0].b, 2);
+  EXPECT_EQ(sorted_pairs(dist, d, PairSort::a, false)[0].b, 1);
 }
 
 }  // namespace

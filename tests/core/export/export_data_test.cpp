@@ -78,6 +78,17 @@ TEST_F(ExportData, NpyAllHeadsIsLayersHeadsTT) {
   for (int h = 0; h < 4; ++h) expect_same(a.data.data() + h * 121, run.attention[0][size_t(h)], "head " + std::to_string(h));
 }
 
+TEST_F(ExportData, NpyDistanceIsHxHTotalVariation) {
+  const std::shared_ptr<const RunAnalysis> analysis = make_analysis("the keys that Priya left on the table were not hers");
+  ExportSpec spec;
+  spec.path = path("dist.npy");
+  spec.view = ExportView::distance;
+  export_view(*analysis, nullptr, spec);
+  const NpyArray a = read_npy(spec.path);
+  ASSERT_EQ(a.shape, (std::vector<int64_t>{4, 4}));
+  expect_same(a.data.data(), head_distance(analysis->run.attention[0]), "distance");
+}
+
 TEST_F(ExportData, NpyDifferenceIsHxH) {
   const std::shared_ptr<const RunAnalysis> analysis = make_analysis("the keys that Priya left on the table were not hers");
   const AttentionRun& run = analysis->run;
@@ -123,8 +134,10 @@ TEST_F(ExportData, SweepDataHasOneRowPerHeadCount) {
   const AttentionRun& run = analysis->run;
   const std::vector<std::string> lines = lines_of(sweep_csv(analyse_sweep(analysis->request, run.tokens)->points));
   ASSERT_EQ(lines.size(), 5u);  // header + heads 1, 2, 4, 8
-  EXPECT_EQ(lines[0], "n_heads,d_head,param_count,mean_head_difference,mean_entropy,mean_score_rank,mean_effective_rank");
-  EXPECT_EQ(lines[1].rfind("1,8,288,0,", 0), 0u) << lines[1];
+  EXPECT_EQ(lines[0], "n_heads,d_head,param_count,mean_head_difference,mean_entropy,mean_score_rank,mean_effective_rank,"
+                      "mean_head_distance");
+  EXPECT_EQ(lines[1].rfind("1,8,288,,", 0), 0u) << "one head: no pair, no value (not 0): " << lines[1];
+  EXPECT_EQ(lines[1].back(), ',') << "no distance at one head: " << lines[1];
   EXPECT_EQ(lines[4].rfind("8,1,288,", 0), 0u) << lines[4];
 }
 
