@@ -80,6 +80,13 @@ Map LlamaModel::forward_cached(const std::vector<int>& new_ids, KvCache& cache) 
   const int n = static_cast<int>(new_ids.size()), first = cache.length;
   if (cache.k.empty()) cache.k.assign(size_t(c.n_layers), Map(0, Eigen::Index(c.n_kv_heads) * c.d_head));
   if (cache.v.empty()) cache.v.assign(size_t(c.n_layers), Map(0, Eigen::Index(c.n_kv_heads) * c.d_head));
+  AttentionConfig ac;
+  ac.d_model = c.d_model;
+  ac.n_heads = c.n_heads;
+  ac.n_kv_heads = c.n_kv_heads;
+  ac.d_head = c.d_head;
+  ac.causal = true;
+  ac.bias = false;
   Map x(n, c.d_model);  // [n, d]
   for (int t = 0; t < n; ++t) x.row(t) = w_.embedding.row(new_ids[size_t(t)]);
   for (int l = 0; l < c.n_layers; ++l) {
@@ -91,7 +98,7 @@ Map LlamaModel::forward_cached(const std::vector<int>& new_ids, KvCache& cache) 
     apply_rope(k, c.n_kv_heads, c.d_head, c.rope_theta, c.rope, first);
     append_rows(cache.k[size_t(l)], k);
     append_rows(cache.v[size_t(l)], project(h, L.wv, L.bv, 1));
-    const Map ctx = attend_cached(q, cache.k[size_t(l)], cache.v[size_t(l)], c.n_heads, c.n_kv_heads, c.d_head, first);
+    const Map ctx = attend_cached(q, cache.k[size_t(l)], cache.v[size_t(l)], ac, first);
     x += project(ctx, L.wo, L.bo, 1);
     const Map h2 = rms_norm(x, L.ffn_norm, c.norm_eps);
     Map gate = matmul_wt(h2, L.w1);  // [n, hidden]
