@@ -21,8 +21,8 @@ function(headscope_add_pretrained_gtest source)
   set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${label_file})
 endfunction()
 
-foreach(test llama2c_test gpt2_tokenizer_test hf_folder_test tokenizer_json_test compact_pretrained_test
-             checkpoint_cache_test)
+foreach(test llama2c_test gpt2_tokenizer_test hf_folder_test hf_families_test tokenizer_json_test
+             compact_pretrained_test checkpoint_cache_test)
   headscope_add_pretrained_gtest(${HEADSCOPE_PRETRAINED_TEST_DIR}/${test}.cpp ${HEADSCOPE_PRETRAINED_TEST_DIR}/pretrained_test_util.cpp)
 endforeach()
 
