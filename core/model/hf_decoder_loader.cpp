@@ -102,6 +102,14 @@ RopeSpec read_rope_scaling(const json& rs, const std::string& where, const HfCon
     if (!(v > 0.0)) throw FormatError(where + "." + key + " is " + num(v) + "; expected a positive number");
     return v;
   };
+  // A count of positions: a whole number in 1 .. 2^30.
+  auto positions = [&](const char* key, double fallback, bool required) {
+    const double v = number(key, fallback, required);
+    if (!(v >= 1.0 && v <= double(1 << 30)) || v != std::floor(v)) {
+      throw FormatError(where + "." + key + " is " + num(v) + "; expected a whole number of positions, 1 to 2^30");
+    }
+    return int(v);
+  };
   std::string type = "default";
   for (const char* key : {"rope_type", "type"}) {
     if (rs.contains(key) && rs[key].is_string()) {
@@ -122,7 +130,7 @@ RopeSpec read_rope_scaling(const json& rs, const std::string& where, const HfCon
     // original length was given; the two agree when max_position_embeddings = factor * original).
     s.type = RopeType::yarn;
     s.factor = positive("factor", 1.0, true);
-    s.original_max_positions = int(positive("original_max_position_embeddings", max_positions, false));
+    s.original_max_positions = positions("original_max_position_embeddings", max_positions, false);
     s.beta_fast = positive("beta_fast", 32.0, false);
     s.beta_slow = positive("beta_slow", 1.0, false);
     s.attention_factor = number("attention_factor", 0.0, false);
@@ -134,18 +142,16 @@ RopeSpec read_rope_scaling(const json& rs, const std::string& where, const HfCon
     s.factor = positive("factor", 1.0, true);
     s.low_freq_factor = positive("low_freq_factor", 1.0, true);
     s.high_freq_factor = positive("high_freq_factor", 4.0, true);
-    s.original_max_positions = int(positive("original_max_position_embeddings", 8192, true));
+    s.original_max_positions = positions("original_max_position_embeddings", 8192, true);
     if (s.high_freq_factor == s.low_freq_factor) {
       throw FormatError(where + ": low_freq_factor and high_freq_factor are both " + num(s.low_freq_factor) +
                         "; llama3 scaling needs them different");
     }
   } else if (type == "longrope" || type == "su") {
     s.type = RopeType::longrope;
-    const double original = number("original_max_position_embeddings",
-                                   cfg.number("original_max_position_embeddings", double(max_positions)), false);
-    if (!(original >= 1.0)) throw FormatError(where + ": original_max_position_embeddings must be 1 or more");
-    s.original_max_positions = int(original);
-    s.factor = number("factor", double(max_positions) / original, false);
+    s.original_max_positions = positions("original_max_position_embeddings",
+                                         cfg.number("original_max_position_embeddings", double(max_positions)), false);
+    s.factor = positive("factor", double(max_positions) / s.original_max_positions, false);
     s.attention_factor = number("attention_factor", 0.0, false);
     for (const char* key : {"short_factor", "long_factor"}) {
       if (!rs.contains(key) || !rs[key].is_array()) throw FormatError(where + "." + key + " is missing (a list of numbers)");

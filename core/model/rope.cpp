@@ -42,6 +42,10 @@ const char* rope_type_name(RopeType t) {
 
 RopeFrequencies rope_frequencies(const RopeSpec& s, int seq_len) {
   assert(s.theta > 0.0 && s.rotary_dim >= 2 && s.rotary_dim % 2 == 0 && "rope_frequencies: theta and an even rotary_dim");
+  assert((s.type != RopeType::dynamic || s.max_positions > 0) && "dynamic RoPE needs max_positions");
+  assert((s.type != RopeType::yarn || s.original_max_positions > 0 || s.max_positions > 0) && "yarn needs a context length");
+  assert((s.type != RopeType::llama3 || s.original_max_positions > 0) && "llama3 RoPE needs original_max_positions");
+  assert((s.type != RopeType::longrope || s.original_max_positions > 0) && "longrope needs original_max_positions");
   const int dim = s.rotary_dim, half = dim / 2;
   RopeFrequencies out;
   switch (s.type) {

@@ -210,6 +210,9 @@ TEST(HfFamilies, UnsupportedOptionsAreRefusedByName) {
              "rope_scaling type \"mrope\" is not supported (default, linear, dynamic, yarn, llama3, longrope)");
   EXPECT_HAS(error_of<FormatError>(folder("llama3_partial", "llama", {{"rope_scaling", {{"rope_type", "llama3"}, {"factor", 8.0}}}})),
              "rope_scaling.low_freq_factor is missing");
+  EXPECT_HAS(error_of<FormatError>(folder("yarn_huge", "qwen3",
+                                          {{"rope_scaling", {{"rope_type", "yarn"}, {"factor", 4.0}, {"original_max_position_embeddings", 1e12}}}})),
+             "rope_scaling.original_max_position_embeddings is 1e+12; expected a whole number of positions");
   EXPECT_HAS(error_of<FormatError>(folder("longrope_len", "phi3",
                                           {{"rope_scaling", {{"type", "su"}, {"short_factor", {1.0}}, {"long_factor", {1.0}}}}})),
              "short_factor has 1 numbers; expected rotary dimensions / 2 = 2");
