@@ -402,6 +402,7 @@ std::unique_ptr<LlamaModel> load_hf_decoder(const HfConfig& top, const HfTensors
     LlamaLayer L;
     L.attn_norm = norm(lp + "input_layernorm.weight", d, layer + "attention RMSNorm");
     if (family == Family::phi3) {
+      // qkv: [H*dh + 2*G*dh, d], rows q | k | v (transformers slices the product's columns the same way).
       const Map qkv = t.matrix(lp + "self_attn.qkv_proj.weight", q + 2 * kv, d,
                                layer + "fused query/key/value projection [(heads + 2 kv_heads) * head_dim, hidden]");
       L.wq = rows_of(qkv, 0, q);
@@ -433,6 +434,7 @@ std::unique_ptr<LlamaModel> load_hf_decoder(const HfConfig& top, const HfTensors
       L.ffn_norm = norm(lp + "post_attention_layernorm.weight", d, layer + "MLP RMSNorm");
     }
     if (family == Family::phi3) {
+      // gate_up: [2 * hidden, d], rows gate | up (chunk(2) of the product: gate first).
       const Map gate_up = t.matrix(lp + "mlp.gate_up_proj.weight", 2 * int64_t(c.hidden), d,
                                    layer + "fused MLP gate/up projection [2 * intermediate, hidden]");
       L.w1 = rows_of(gate_up, 0, c.hidden);         // gate: the first half of the output

@@ -102,6 +102,7 @@ Map attend_cached(const Map& q, const Map& k, const Map& v, const AttentionConfi
     for (int i = 0; i < n; ++i) {
       const KeyRange r = visible_keys(c, first_pos + i, T);  // keys r.lo .. first_pos + i
       const int visible = r.hi - r.lo + 1;
+      // s: [1, visible], query i's scores over keys r.lo .. first_pos + i, then its attention row.
       Eigen::RowVectorXf s = (q.block(i, h * dh, 1, dh) * scale) * k.block(r.lo, g * dh, visible, dh).transpose();
       finish_scores(s.data(), visible, 1, 0, visible - 1, c);
       s = (s.array() - s.maxCoeff()).exp().matrix();
