@@ -32,6 +32,16 @@ void AttentionConfig::validate() const {
     msg << "temperature (" << temperature << ") must be between " << kMinTemperature << " and " << kMaxTemperature;
     throw InputError(msg.str());
   }
+  if (!(scale >= 0.0f && std::isfinite(scale))) {
+    std::ostringstream msg;
+    msg << "score scale (" << scale << ") must be a finite number, 0 or more (0: 1/sqrt(head width))";
+    throw InputError(msg.str());
+  }
+  if (!(softcap >= 0.0f && std::isfinite(softcap))) {
+    std::ostringstream msg;
+    msg << "attention soft-cap (" << softcap << ") must be a finite number, 0 or more (0: none)";
+    throw InputError(msg.str());
+  }
 }
 
 int64_t attention_param_count(const AttentionConfig& c) {

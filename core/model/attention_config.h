@@ -1,5 +1,6 @@
 #pragma once
 // The shape and variant of one multi-head attention layer.
+#include <cmath>
 #include <cstdint>
 #include <string>
 
@@ -13,6 +14,9 @@ struct AttentionConfig {
   bool causal = false;       // query i sees keys j <= i
   int window = -1;           // -1: no window; W >= 0: query i sees keys with |i - j| <= W (j <= i if causal)
   float temperature = 1.0f;  // scores are divided by it before the softmax
+  // Pretrained variants (0 = off; every synthetic and nn.MultiheadAttention layer leaves them 0):
+  float scale = 0.0f;    // > 0: scores are (q . k) * scale instead of (q . k) / sqrt(d_head) (Gemma's query_pre_attn_scalar^-1/2)
+  float softcap = 0.0f;  // > 0: scores = softcap * tanh(scores / softcap) before temperature and mask (Gemma 2)
   bool bias = true;          // biases on Q, K, V and the output projection (as nn.MultiheadAttention)
   // Teaching only: split heads with the classic mistake, viewing the projected [T, H*dh] tensor
   // as [H, T, dh] directly instead of [T, H, dh] then swapping axes. It runs without an error
@@ -24,6 +28,8 @@ struct AttentionConfig {
   // Query heads per key/value head; query head h reads key/value head h / group_size().
   int group_size() const { return n_heads / kv_heads(); }
   bool decoupled_width() const { return d_head > 0 && d_head * n_heads != d_model; }
+  // The factor on q . k: `scale` when set, else 1 / sqrt(d_head) (computed in float, as always).
+  float score_scale() const { return scale > 0.0f ? scale : 1.0f / std::sqrt(static_cast<float>(head_width())); }
 
   // Throws InputError with both numbers when the shape is impossible:
   // "heads (3) must divide d_model (8)", "key/value heads (3) must divide heads (8)", ...

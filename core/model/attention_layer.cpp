@@ -24,13 +24,13 @@ bool has_mask(const AttentionConfig& c) { return c.causal || c.window >= 0; }
 // Head h's columns in q, k, v and concat (key/value head g = h / group), and its score scale.
 struct HeadSlices {
   int dh;
-  float scale;  // 1 / sqrt(dh)
+  float scale;  // c.score_scale(): 1 / sqrt(dh) unless the config sets one
   const float *qh, *kg, *vg;
   float* ctx_out;
 };
 HeadSlices head_slices(const float* q, const float* k, const float* v, const AttentionConfig& c, int h, float* concat) {
   const int dh = c.head_width(), g = h / c.group_size();
-  return {dh, 1.0f / std::sqrt(static_cast<float>(dh)), q + int64_t(h) * dh, k + int64_t(g) * dh, v + int64_t(g) * dh,
+  return {dh, c.score_scale(), q + int64_t(h) * dh, k + int64_t(g) * dh, v + int64_t(g) * dh,
           concat + int64_t(h) * dh};
 }
 
@@ -51,14 +51,14 @@ void attend_one_head(const float* q, int64_t ldq, const float* k, int64_t ldk, c
   const float neg_inf = -std::numeric_limits<float>::infinity();
   Map s(T, T);  // S_h then A_h: [T, T], row = query i, col = key j
 
-  // S_h = (q_h / sqrt(dh)) k_g^T, then / temperature; masked entries -inf. With a mask, each
-  // block of rows computes only the columns [lo, hi] any of its rows can see.
+  // S_h = (q_h k_g^T) * scale, soft-capped, then / temperature; masked entries -inf. With a mask,
+  // each block of rows computes only the columns [lo, hi] any of its rows can see.
   for (int r0 = 0; r0 < T; r0 += masked ? kRowBlock : T) {
     const int r1 = std::min(T, r0 + (masked ? kRowBlock : T));
     const int lo = visible_keys(c, r0, T).lo, hi = visible_keys(c, r1 - 1, T).hi;
     sgemm(r1 - r0, hi - lo + 1, dh, scale, qh + int64_t(r0) * ldq, ldq, kg + int64_t(lo) * ldk, ldk, true,
           s.data() + int64_t(r0) * T + lo, T);
-    if (c.temperature != 1.0f) s.block(r0, lo, r1 - r0, hi - lo + 1) *= 1.0f / c.temperature;
+    finish_scores(s.data() + int64_t(r0) * T, T, r1 - r0, lo, hi, c);
     if (masked) {
       for (int i = r0; i < r1; ++i) {
         const KeyRange r = visible_keys(c, i, T);
@@ -115,10 +115,9 @@ void stream_one_head(const float* q, int64_t ldq, const float* k, int64_t ldk, c
     const int lo = visible_keys(c, r0, T).lo, hi = visible_keys(c, r1 - 1, T).hi;
     float* s = buffer.data();  // [n, T]: S then A for rows r0 .. r1 - 1
     sgemm(n, hi - lo + 1, dh, scale, qh + int64_t(r0) * ldq, ldq, kg + int64_t(lo) * ldk, ldk, true, s + lo, T);
+    finish_scores(s, T, n, lo, hi, c);
     for (int i = 0; i < n; ++i) {
       float* row = s + int64_t(i) * T;
-      if (c.temperature != 1.0f)
-        for (int j = lo; j <= hi; ++j) row[j] *= 1.0f / c.temperature;
       const KeyRange r = visible_keys(c, r0 + i, T);
       softmax_rows(row + r.lo, 1, r.hi - r.lo + 1, T, rows_wanted ? &entropy[size_t(i)] : nullptr);
       std::fill(row, row + r.lo, 0.0f);
@@ -164,6 +163,25 @@ void linear(const Map& x, const Map& w, const Vec& b, float* y, int64_t ldy, int
 }
 
 }  // namespace
+
+void finish_scores(float* s, int64_t ld, int rows, int lo, int hi, const AttentionConfig& c) {
+  // Soft-capping (Gemma 2): cap * tanh(s / cap) keeps every score inside (-cap, cap) and leaves
+  // small ones almost unchanged, so it flattens only the sharpest heads.
+  if (c.softcap > 0.0f) {
+    const float cap = c.softcap;
+    for (int i = 0; i < rows; ++i) {
+      float* row = s + int64_t(i) * ld;
+      for (int j = lo; j <= hi; ++j) row[j] = cap * std::tanh(row[j] / cap);
+    }
+  }
+  if (c.temperature != 1.0f) {
+    const float inv_t = 1.0f / c.temperature;
+    for (int i = 0; i < rows; ++i) {
+      float* row = s + int64_t(i) * ld;
+      for (int j = lo; j <= hi; ++j) row[j] *= inv_t;
+    }
+  }
+}
 
 int64_t max_map_bytes() {
   if (const char* env = std::getenv("HEADSCOPE_MAX_MAP_BYTES")) {

@@ -3,6 +3,8 @@
 //   q = x Wq^T + bq, k = x Wk^T + bk, v = x Wv^T + bv
 //   for each head h (key/value head g = h / (H / G)):
 //     S_h = (q_h / sqrt(d_head)) k_g^T / temperature, masked entries = -inf
+//     (pretrained variants: an explicit score scale instead of 1 / sqrt(d_head), and a soft-cap
+//      S = cap * tanh(S / cap) before temperature and mask; see AttentionConfig)
 //     A_h = softmax(S_h) row by row            // [T, T], rows sum to 1
 //     C_h = A_h v_g                            // [T, d_head]
 //   out = concat_h(C_h) Wo^T + bo              // [T, d_model]
@@ -25,6 +27,11 @@ Map attend_heads(const Map& q, const Map& k, const Map& v, const AttentionConfig
 // The whole layer: projections, attend_heads, out-projection. x: [T, d_model].
 Map attention_layer_forward(const Map& x, const AttentionWeights& w, const AttentionConfig& c, int layer,
                             Observer* observer, int threads);
+
+// The score steps after q_h k_g^T * scale, in place on rows [0, rows) of s (ld apart), columns
+// [lo, hi] of each: the soft-cap s = cap * tanh(s / cap) when c.softcap > 0, then s / temperature.
+// Shared by every path that computes scores (whole maps, streamed rows, exact rows, cached decoding).
+void finish_scores(float* s, int64_t ld, int rows, int lo, int hi, const AttentionConfig& c);
 
 // Keys query i may see form one interval [lo, hi] (see key_visible): causal cuts at i,
 // a window at i - W and i + W.

@@ -1,6 +1,7 @@
 #include "core/model/compact_maps.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <limits>
 
@@ -79,25 +80,30 @@ void CompactRecorder::on_rows(int layer, int head, int row0, int n_rows, const f
 }
 
 ExactAttention::ExactAttention(const AttentionConfig& config, std::vector<Map> queries, std::vector<Map> keys)
-    : config_(config), queries_(std::move(queries)), keys_(std::move(keys)) {}
+    : configs_{config}, queries_(std::move(queries)), keys_(std::move(keys)) {}
+
+ExactAttention::ExactAttention(std::vector<AttentionConfig> layer_configs, std::vector<Map> queries, std::vector<Map> keys)
+    : configs_(std::move(layer_configs)), queries_(std::move(queries)), keys_(std::move(keys)) {
+  assert((configs_.size() == 1 || configs_.size() == queries_.size()) && "one config, or one per layer");
+}
 
 Vec ExactAttention::row(int layer, int head, int query) const {
   const int T = tokens();
-  if (layer < 0 || layer >= n_layers() || head < 0 || head >= config_.n_heads || query < 0 || query >= T) {
+  const int heads = configs_.empty() ? 0 : configs_[0].n_heads;
+  if (layer < 0 || layer >= n_layers() || head < 0 || head >= heads || query < 0 || query >= T) {
     throw InputError("no attention row for layer " + std::to_string(layer) + ", head " + std::to_string(head) +
                      ", query " + std::to_string(query) + " (the run has " + std::to_string(n_layers()) +
-                     " layers, " + std::to_string(config_.n_heads) + " heads, " + std::to_string(T) + " tokens)");
+                     " layers, " + std::to_string(heads) + " heads, " + std::to_string(T) + " tokens)");
   }
+  const AttentionConfig& c = config_of(layer);
   const Map& q = queries_[size_t(layer)];
   const Map& k = keys_[size_t(layer)];
-  const int dh = config_.head_width(), g = head / config_.group_size();
-  const auto [lo, hi] = visible_keys(config_, query, T);  // the engine's mask
+  const int dh = c.head_width(), g = head / c.group_size();
+  const auto [lo, hi] = visible_keys(c, query, T);  // the engine's mask
   Vec a = Vec::Zero(T);
-  const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
-  sgemm(1, hi - lo + 1, dh, scale, q.data() + int64_t(query) * q.cols() + int64_t(head) * dh, q.cols(),
+  sgemm(1, hi - lo + 1, dh, c.score_scale(), q.data() + int64_t(query) * q.cols() + int64_t(head) * dh, q.cols(),
         k.data() + int64_t(lo) * k.cols() + int64_t(g) * dh, k.cols(), true, a.data() + lo, T);
-  if (config_.temperature != 1.0f)
-    for (int j = lo; j <= hi; ++j) a[j] *= 1.0f / config_.temperature;
+  finish_scores(a.data(), T, 1, lo, hi, c);
   softmax_rows(a.data() + lo, 1, hi - lo + 1, T);
   return a;
 }

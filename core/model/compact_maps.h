@@ -56,11 +56,14 @@ class CompactRecorder : public Observer {
 };
 
 // Exact rows of A_h from the q and k the engine used: row i is recomputed as the engine computes
-// it (S_i = q_i k^T / sqrt(dh) / temperature, masked, softmax), O(T * d_head) per row.
+// it (S_i = q_i k^T * scale, soft-cap, / temperature, masked, softmax), O(T * d_head) per row.
 class ExactAttention {
  public:
-  // `config` gives heads, groups, width, mask and temperature; queries/keys as recorded.
+  // `config` gives heads, groups, width, mask, scale, soft-cap and temperature of every layer;
+  // queries/keys as recorded.
   ExactAttention(const AttentionConfig& config, std::vector<Map> queries, std::vector<Map> keys);
+  // One config per layer (layers differ in window: Gemma 2/3, Qwen 2 with max_window_layers).
+  ExactAttention(std::vector<AttentionConfig> layer_configs, std::vector<Map> queries, std::vector<Map> keys);
   int n_layers() const { return int(queries_.size()); }
   int tokens() const { return queries_.empty() ? 0 : int(queries_[0].rows()); }
   // Row i of A_h in `layer`: [T], zeros where masked. Throws InputError for indices out of range.
@@ -68,7 +71,9 @@ class ExactAttention {
   float cell(int layer, int head, int query, int key) const;
 
  private:
-  AttentionConfig config_;
+  const AttentionConfig& config_of(int layer) const { return configs_.size() == 1 ? configs_[0] : configs_[size_t(layer)]; }
+
+  std::vector<AttentionConfig> configs_;  // one, or one per layer
   std::vector<Map> queries_, keys_;
 };
 

@@ -21,6 +21,7 @@ Gpt2Model::Gpt2Model(Gpt2Config config, Gpt2Weights weights, ModelInfo info)
   info_.param_count = 4 * d * d + 4 * d;  // c_attn [d, 3d] + [3d], c_proj [d, d] + [d]
   int64_t per_layer = 4 * d + info_.param_count + 2 * d * config_.inner + config_.inner + d;
   info_.total_params = w_.wte.size() + w_.wpe.size() + config_.n_layers * per_layer + 2 * d + w_.lm_head.size();
+  info_.weight_bytes = info_.total_params * int64_t(sizeof(float));
 }
 
 Map Gpt2Model::mlp(const Map& x, const Gpt2Layer& L, int threads) const {
@@ -62,7 +63,11 @@ Map Gpt2Model::forward(const std::vector<int>& ids, Observer* observer, int thre
 
 Map Gpt2Model::forward_cached(const std::vector<int>& new_ids, KvCache& cache) const {
   const Gpt2Config& c = config_;
-  const int n = static_cast<int>(new_ids.size()), first = cache.length, d = c.d_model, dh = d / c.n_heads;
+  const int n = static_cast<int>(new_ids.size()), first = cache.length, d = c.d_model;
+  AttentionConfig ac;
+  ac.d_model = d;
+  ac.n_heads = c.n_heads;
+  ac.causal = true;
   if (cache.k.empty()) cache.k.assign(size_t(c.n_layers), Map(0, d));
   if (cache.v.empty()) cache.v.assign(size_t(c.n_layers), Map(0, d));
   Map x(n, d);  // [n, d]
@@ -73,7 +78,7 @@ Map Gpt2Model::forward_cached(const std::vector<int>& new_ids, KvCache& cache) c
     qkv.rowwise() += L.attn_b.transpose();
     append_rows(cache.k[size_t(l)], qkv.middleCols(d, d));
     append_rows(cache.v[size_t(l)], qkv.rightCols(d));
-    const Map ctx = attend_cached(qkv.leftCols(d), cache.k[size_t(l)], cache.v[size_t(l)], c.n_heads, c.n_heads, dh, first);
+    const Map ctx = attend_cached(qkv.leftCols(d), cache.k[size_t(l)], cache.v[size_t(l)], ac, first);
     Map out = matmul(ctx, L.proj_w);
     out.rowwise() += L.proj_b.transpose();
     x += out;

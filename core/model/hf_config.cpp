@@ -25,6 +25,12 @@ HfConfig::HfConfig(const std::string& path) : path_(path) {
   if (!j_.is_object()) throw FormatError(path + ": expected a JSON object");
 }
 
+HfConfig::HfConfig(std::string path, nlohmann::json object) : path_(std::move(path)), j_(std::move(object)) {
+  if (!j_.is_object()) throw FormatError(path_ + ": expected a JSON object");
+}
+
+bool HfConfig::is_null(const std::string& key) const { return j_.contains(key) && j_[key].is_null(); }
+
 bool HfConfig::has(const std::string& key) const { return j_.contains(key) && !j_[key].is_null(); }
 
 int HfConfig::integer(const std::string& key, int64_t lo, int64_t hi, std::optional<int> fallback) const {

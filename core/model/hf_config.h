@@ -11,9 +11,12 @@ class HfConfig {
  public:
   // Throws InputError when the file is missing (not a model folder), FormatError when it is not JSON.
   explicit HfConfig(const std::string& path);
+  // A nested object (Gemma 3's text_config), named `path` in messages ("config.json text_config").
+  HfConfig(std::string path, nlohmann::json object);
 
   const std::string& path() const { return path_; }
   bool has(const std::string& key) const;  // present and not null
+  bool is_null(const std::string& key) const;  // present as null (an option switched off)
   // Required (or defaulted) integer in [lo, hi]; FormatError otherwise.
   int integer(const std::string& key, int64_t lo, int64_t hi, std::optional<int> fallback = std::nullopt) const;
   double number(const std::string& key, double fallback) const;

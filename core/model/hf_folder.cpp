@@ -2,6 +2,8 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
+
 #include "core/model/hf_loaders.h"
 #include "core/text/gpt2_tokenizer.h"
 #include "core/text/tokenizer_json.h"
@@ -33,23 +35,36 @@ std::shared_ptr<const SubwordTokenizer> load_folder_tokenizer(const std::string&
 
 }  // namespace
 
+const std::vector<std::string>& hf_model_types() {
+  static const std::vector<std::string> types = {"gpt2",  "llama",  "qwen2",  "qwen3",       "mistral",
+                                                 "phi3",  "gemma",  "gemma2", "gemma3_text", "gemma3"};
+  return types;
+}
+
 HfModel load_hf_folder(const std::string& dir) {
   const HfConfig config(dir + "/config.json");
   const std::string type = config.string("model_type", "");
   if (config.has("quantization_config")) {
     throw InputError(config.path() + ": quantized checkpoints (quantization_config) are not supported; use F32, F16 or BF16 weights");
   }
-  if (type != "gpt2" && type != "llama") {
-    throw InputError(config.path() + ": model_type \"" + type + "\" is not supported; headscope reads \"gpt2\" and \"llama\"" +
-                     " (Llama 2, TinyLlama, SmolLM-style) folders and llama2.c checkpoints");
+  const std::vector<std::string>& types = hf_model_types();
+  if (std::find(types.begin(), types.end(), type) == types.end()) {
+    std::string list;
+    for (const std::string& t : types) list += (list.empty() ? "" : ", ") + t;
+    throw InputError(config.path() + ": model_type \"" + type + "\" is not supported; headscope reads " + list +
+                     " folders and llama2.c checkpoints");
   }
   HfModel out;
   out.tokenizer = load_folder_tokenizer(dir);
   const HfTensors tensors(dir);
   const std::string name = folder_name(dir);
   if (type == "gpt2") out.model = load_hf_gpt2(config, tensors, name);
-  else out.model = load_hf_llama(config, tensors, name);
-  const nlohmann::json bos = config.json().contains("bos_token_id") ? config.json()["bos_token_id"] : nlohmann::json();
+  else out.model = load_hf_decoder(config, tensors, name);
+  // bos_token_id: top level, or a multimodal Gemma 3's text_config.
+  nlohmann::json bos = config.json().contains("bos_token_id") ? config.json()["bos_token_id"] : nlohmann::json();
+  if (bos.is_null() && config.json().contains("text_config") && config.json()["text_config"].is_object() &&
+      config.json()["text_config"].contains("bos_token_id"))
+    bos = config.json()["text_config"]["bos_token_id"];
   if (bos.is_number_integer() && bos.get<int64_t>() >= 0 && bos.get<int64_t>() < out.model->info().vocab_size) {
     out.bos_id = bos.get<int>();
   }

@@ -1,6 +1,7 @@
 #pragma once
 // Hugging Face model folders: config.json + model.safetensors (or sharded with
-// model.safetensors.index.json) + tokenizer files, for model_type "gpt2" and "llama".
+// model.safetensors.index.json) + tokenizer files, for model_type gpt2 and the RoPE decoder
+// families (llama, qwen2, qwen3, mistral, phi3, gemma, gemma2, gemma3_text, gemma3's text model).
 #include <memory>
 #include <string>
 

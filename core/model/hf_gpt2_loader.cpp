@@ -50,10 +50,13 @@ std::unique_ptr<Gpt2Model> load_hf_gpt2(const HfConfig& cfg, const HfTensors& t,
   }
   w.lnf_w = t.vector(p + "ln_f.weight", d, "final LayerNorm weight");
   w.lnf_b = t.vector(p + "ln_f.bias", d, "final LayerNorm bias");
-  if (t.has("lm_head.weight")) w.lm_head = t.matrix("lm_head.weight", c.vocab, d, "output projection");
+  // tie_word_embeddings (true unless set): the output projection is wte, and an lm_head.weight in
+  // the file is ignored, as transformers ties it; untied checkpoints must have one.
+  if (!cfg.boolean("tie_word_embeddings", true)) w.lm_head = t.matrix("lm_head.weight", c.vocab, d, "output projection");
 
   ModelInfo info;
   info.kind = "gpt2";
+  info.family = "gpt2";
   info.name = name;
   return std::make_unique<Gpt2Model>(c, std::move(w), info);
 }

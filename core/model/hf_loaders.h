@@ -2,6 +2,7 @@
 // Per-architecture weight loading from a Hugging Face folder (shapes checked against config.json).
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/model/gpt2_forward.h"
 #include "core/model/hf_config.h"
@@ -13,8 +14,14 @@ namespace hs {
 // model_type "gpt2": [transformer.]wte/wpe/h.N.{ln_1,attn.c_attn,attn.c_proj,ln_2,mlp.c_fc,mlp.c_proj}/ln_f.
 std::unique_ptr<Gpt2Model> load_hf_gpt2(const HfConfig& config, const HfTensors& tensors, const std::string& name);
 
-// model_type "llama": model.embed_tokens, model.layers.N.{input_layernorm, self_attn.{q,k,v,o}_proj,
-// post_attention_layernorm, mlp.{gate,up,down}_proj}, model.norm, lm_head (unless tied).
-std::unique_ptr<LlamaModel> load_hf_llama(const HfConfig& config, const HfTensors& tensors, const std::string& name);
+// The RoPE decoder families, model_type llama, qwen2, qwen3, mistral, phi3, gemma, gemma2,
+// gemma3_text (and gemma3, whose text_config is read): model.embed_tokens, model.layers.N.{
+// input_layernorm, self_attn.{q,k,v,o}_proj (phi3: qkv_proj), self_attn.{q,k}_norm (qwen3,
+// gemma3), post_attention_layernorm, pre/post_feedforward_layernorm (gemma2/3),
+// mlp.{gate,up,down}_proj (phi3: gate_up_proj)}, model.norm, lm_head (ignored when tied).
+std::unique_ptr<LlamaModel> load_hf_decoder(const HfConfig& config, const HfTensors& tensors, const std::string& name);
+
+// The model_types load_hf_folder reads, in the order its messages list them.
+const std::vector<std::string>& hf_model_types();
 
 }  // namespace hs

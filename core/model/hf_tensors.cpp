@@ -63,6 +63,11 @@ HfTensors::HfTensors(const std::string& dir) {
 
 bool HfTensors::has(const std::string& name) const { return where_.count(name) != 0; }
 
+DType HfTensors::dtype(const std::string& name) const {
+  const auto it = where_.find(name);
+  return it == where_.end() ? DType::F32 : it->second->info(name).dtype;
+}
+
 std::string HfTensors::first_present(const std::vector<std::string>& names) const {
   for (const std::string& n : names)
     if (has(n)) return n;

@@ -17,6 +17,8 @@ class HfTensors {
   explicit HfTensors(const std::string& dir);
 
   bool has(const std::string& name) const;
+  // The stored dtype of a tensor (F32 when it is missing).
+  DType dtype(const std::string& name) const;
   // F32 / F16 / BF16 converted to float32; `what` says what the tensor is for in messages.
   Map matrix(const std::string& name, int64_t rows, int64_t cols, const std::string& what) const;
   Vec vector(const std::string& name, int64_t size, const std::string& what) const;

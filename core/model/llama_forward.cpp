@@ -16,31 +16,65 @@ Map project(const Map& x, const Map& w, const Vec& b, int threads) {
 int64_t count(const Map& m) { return m.size(); }
 int64_t count(const Vec& v) { return v.size(); }
 
+float activate(GateActivation a, float g) {
+  switch (a) {
+    case GateActivation::silu: return silu(g);
+    case GateActivation::gelu_tanh: return gelu_tanh(g);
+    case GateActivation::gelu: return gelu_exact(g);
+  }
+  return g;
+}
+
+// The spec with the model's defaults filled in (theta 0 -> rope_theta, rotary_dim 0 -> d_head).
+RopeSpec resolved(RopeSpec s, const LlamaConfig& c) {
+  if (s.theta <= 0.0) s.theta = c.rope_theta;
+  if (s.rotary_dim <= 0) s.rotary_dim = c.d_head;
+  return s;
+}
+
 }  // namespace
 
 LlamaModel::LlamaModel(LlamaConfig config, LlamaWeights weights, ModelInfo info)
-    : config_(config), w_(std::move(weights)), info_(std::move(info)) {
-  info_.d_model = config_.d_model;
-  info_.n_heads = config_.n_heads;
-  info_.n_kv_heads = config_.n_kv_heads;
-  info_.d_head = config_.d_head;
-  info_.n_layers = config_.n_layers;
+    : config_(std::move(config)), w_(std::move(weights)), info_(std::move(info)) {
+  const LlamaConfig& c = config_;
+  assert((c.layer_windows.empty() || int(c.layer_windows.size()) == c.n_layers) && "one window per layer");
+  info_.d_model = c.d_model;
+  info_.n_heads = c.n_heads;
+  info_.n_kv_heads = c.n_kv_heads;
+  info_.d_head = c.d_head;
+  info_.n_layers = c.n_layers;
   info_.causal = true;
-  info_.vocab_size = config_.vocab;
+  info_.vocab_size = c.vocab;
+  info_.score_scale = c.attn_scale;
+  info_.softcap = c.attn_softcap;
+  info_.final_softcap = c.final_softcap;
+  // Attention layout: one window for every layer, or a list when they differ.
+  info_.layer_windows.clear();
+  info_.window = c.layer_window(0);
+  for (int l = 0; l < c.n_layers; ++l) info_.layer_windows.push_back(c.layer_window(l));
+  for (int l = 1; l < c.n_layers; ++l)
+    if (c.layer_window(l) != info_.window) info_.window = -1;
+  const RopeSpec global = resolved(c.rope_global, c);
+  info_.rope_type = c.rope == RopePairs::adjacent ? "default" : rope_type_name(global.type);
+  info_.rope_theta = c.rope == RopePairs::adjacent ? c.rope_theta : float(global.theta);
+  info_.rope_local_theta = c.use_local_rope ? float(resolved(c.rope_local, c).theta) : 0.0f;
+  info_.rotary_dim = c.rope == RopePairs::adjacent ? c.d_head : global.rotary_dim;
+
   const LlamaLayer& l0 = w_.layers.at(0);
   info_.param_count = count(l0.wq) + count(l0.wk) + count(l0.wv) + count(l0.wo) + count(l0.bq) + count(l0.bk) +
                       count(l0.bv) + count(l0.bo);
   int64_t total = count(w_.embedding) + count(w_.final_norm) + count(w_.classifier);
   for (const LlamaLayer& l : w_.layers) {
     total += count(l.attn_norm) + count(l.wq) + count(l.wk) + count(l.wv) + count(l.wo) + count(l.bq) + count(l.bk) +
-             count(l.bv) + count(l.bo) + count(l.ffn_norm) + count(l.w1) + count(l.w2) + count(l.w3);
+             count(l.bv) + count(l.bo) + count(l.q_norm) + count(l.k_norm) + count(l.post_attn_norm) +
+             count(l.ffn_norm) + count(l.w1) + count(l.w2) + count(l.w3) + count(l.post_ffn_norm);
   }
   info_.total_params = total;
+  info_.weight_bytes = total * int64_t(sizeof(float));
 }
 
-Map LlamaModel::forward(const std::vector<int>& ids, Observer* observer, int threads) const {
+AttentionConfig LlamaModel::layer_attention(int layer) const {
   const LlamaConfig& c = config_;
-  const int T = static_cast<int>(ids.size());
   AttentionConfig ac;
   ac.d_model = c.d_model;
   ac.n_heads = c.n_heads;
@@ -48,29 +82,72 @@ Map LlamaModel::forward(const std::vector<int>& ids, Observer* observer, int thr
   ac.d_head = c.d_head;
   ac.causal = true;
   ac.bias = false;
+  ac.window = c.layer_window(layer);
+  ac.scale = c.attn_scale;
+  ac.softcap = c.attn_softcap;
+  return ac;
+}
 
-  Map x(T, c.d_model);  // [T, d]
-  for (int t = 0; t < T; ++t) {
-    assert(ids[size_t(t)] >= 0 && ids[size_t(t)] < c.vocab && "token id checked by the session");
-    x.row(t) = w_.embedding.row(ids[size_t(t)]);
+Map LlamaModel::embed(const std::vector<int>& ids) const {
+  const LlamaConfig& c = config_;
+  Map x(static_cast<Eigen::Index>(ids.size()), c.d_model);  // [n, d]
+  for (size_t t = 0; t < ids.size(); ++t) {
+    assert(ids[t] >= 0 && ids[t] < c.vocab && "token id checked by the session");
+    x.row(Eigen::Index(t)) = w_.embedding.row(ids[t]);
   }
+  if (c.embed_scale != 1.0f) x *= c.embed_scale;
+  return x;
+}
+
+void LlamaModel::rotate(Map& q, Map& k, int layer, int first, int seq_len) const {
+  const LlamaConfig& c = config_;
+  if (c.rope == RopePairs::adjacent) {  // llama2.c
+    apply_rope(q, c.n_heads, c.d_head, c.rope_theta, c.rope, first);
+    apply_rope(k, c.n_kv_heads, c.d_head, c.rope_theta, c.rope, first);
+    return;
+  }
+  const RopeSpec spec = resolved(c.use_local_rope && c.is_local(layer) ? c.rope_local : c.rope_global, c);
+  const RopeFrequencies f = rope_frequencies(spec, seq_len);
+  apply_rope(q, c.n_heads, c.d_head, f, first);
+  apply_rope(k, c.n_kv_heads, c.d_head, f, first);
+}
+
+template <typename Attend>
+void LlamaModel::layer_step(Map& x, int layer, int first, int seq_len, int threads, Observer* observer,
+                            Attend&& attend) const {
+  const LlamaConfig& c = config_;
+  const LlamaLayer& L = w_.layers[size_t(layer)];
+  const Map h = rms_norm(x, L.attn_norm, c.norm_eps);  // [n, d]
+  Map q = project(h, L.wq, L.bq, threads);             // [n, H*dh]
+  Map k = project(h, L.wk, L.bk, threads);             // [n, G*dh]
+  Map v = project(h, L.wv, L.bv, threads);             // [n, G*dh]
+  if (L.q_norm.size() > 0) rms_norm_heads(q, c.n_heads, c.d_head, L.q_norm, c.norm_eps);
+  if (L.k_norm.size() > 0) rms_norm_heads(k, c.n_kv_heads, c.d_head, L.k_norm, c.norm_eps);
+  rotate(q, k, layer, first, seq_len);
+  const Map ctx = attend(q, std::move(k), std::move(v));  // [n, H*dh]
+  Map out = project(ctx, L.wo, L.bo, threads);            // [n, d]
+  if (observer && observer->wants(TensorKind::output, layer, -1)) observer->on_tensor(TensorKind::output, layer, -1, out);
+  if (L.post_attn_norm.size() > 0) out = rms_norm(out, L.post_attn_norm, c.norm_eps);
+  x += out;
+  const Map h2 = rms_norm(x, L.ffn_norm, c.norm_eps);
+  Map gate = matmul_wt(h2, L.w1, threads);      // [n, hidden]
+  const Map up = matmul_wt(h2, L.w3, threads);  // [n, hidden]
+  const GateActivation act = c.activation;
+  gate = gate.unaryExpr([act](float g) { return activate(act, g); }).cwiseProduct(up);
+  Map f = matmul_wt(gate, L.w2, threads);  // [n, d]
+  if (L.post_ffn_norm.size() > 0) f = rms_norm(f, L.post_ffn_norm, c.norm_eps);
+  x += f;
+}
+
+Map LlamaModel::forward(const std::vector<int>& ids, Observer* observer, int threads) const {
+  const LlamaConfig& c = config_;
+  const int T = static_cast<int>(ids.size());
+  Map x = embed(ids);  // [T, d]
   for (int l = 0; l < c.n_layers; ++l) {
-    const LlamaLayer& L = w_.layers[size_t(l)];
-    const Map h = rms_norm(x, L.attn_norm, c.norm_eps);
-    Map q = project(h, L.wq, L.bq, threads);  // [T, H*dh]
-    Map k = project(h, L.wk, L.bk, threads);  // [T, G*dh]
-    const Map v = project(h, L.wv, L.bv, threads);  // [T, G*dh]
-    apply_rope(q, c.n_heads, c.d_head, c.rope_theta, c.rope);
-    apply_rope(k, c.n_kv_heads, c.d_head, c.rope_theta, c.rope);
-    const Map ctx = attend_heads(q, k, v, ac, l, observer, threads);  // [T, H*dh]
-    const Map out = project(ctx, L.wo, L.bo, threads);                // [T, d]
-    if (observer && observer->wants(TensorKind::output, l, -1)) observer->on_tensor(TensorKind::output, l, -1, out);
-    x += out;
-    const Map h2 = rms_norm(x, L.ffn_norm, c.norm_eps);
-    Map gate = matmul_wt(h2, L.w1, threads);  // [T, hidden]
-    const Map up = matmul_wt(h2, L.w3, threads);  // [T, hidden]
-    gate = gate.unaryExpr([](float g) { return silu(g); }).cwiseProduct(up);
-    x += matmul_wt(gate, L.w2, threads);  // [T, d]
+    const AttentionConfig ac = layer_attention(l);
+    layer_step(x, l, 0, T, threads, observer, [&](const Map& q, Map k, Map v) {
+      return attend_heads(q, k, v, ac, l, observer, threads);
+    });
   }
   return rms_norm(x, w_.final_norm, c.norm_eps);
 }
@@ -78,33 +155,40 @@ Map LlamaModel::forward(const std::vector<int>& ids, Observer* observer, int thr
 Map LlamaModel::forward_cached(const std::vector<int>& new_ids, KvCache& cache) const {
   const LlamaConfig& c = config_;
   const int n = static_cast<int>(new_ids.size()), first = cache.length;
+  // LongRoPE: keys cached with the short factors are stale once the sequence outgrows the original
+  // context; transformers then recomputes the whole cache, and so does this.
+  const RopeSpec& g = c.rope_global;
+  if (c.rope == RopePairs::half && g.type == RopeType::longrope && first > 0 && first <= g.original_max_positions &&
+      first + n > g.original_max_positions) {
+    std::vector<int> all = cache.ids;
+    all.insert(all.end(), new_ids.begin(), new_ids.end());
+    cache = KvCache();
+    return forward_cached(all, cache).bottomRows(n);
+  }
   if (cache.k.empty()) cache.k.assign(size_t(c.n_layers), Map(0, Eigen::Index(c.n_kv_heads) * c.d_head));
   if (cache.v.empty()) cache.v.assign(size_t(c.n_layers), Map(0, Eigen::Index(c.n_kv_heads) * c.d_head));
-  Map x(n, c.d_model);  // [n, d]
-  for (int t = 0; t < n; ++t) x.row(t) = w_.embedding.row(new_ids[size_t(t)]);
+  Map x = embed(new_ids);  // [n, d]
   for (int l = 0; l < c.n_layers; ++l) {
-    const LlamaLayer& L = w_.layers[size_t(l)];
-    const Map h = rms_norm(x, L.attn_norm, c.norm_eps);
-    Map q = project(h, L.wq, L.bq, 1);  // [n, H*dh]
-    Map k = project(h, L.wk, L.bk, 1);  // [n, G*dh]
-    apply_rope(q, c.n_heads, c.d_head, c.rope_theta, c.rope, first);
-    apply_rope(k, c.n_kv_heads, c.d_head, c.rope_theta, c.rope, first);
-    append_rows(cache.k[size_t(l)], k);
-    append_rows(cache.v[size_t(l)], project(h, L.wv, L.bv, 1));
-    const Map ctx = attend_cached(q, cache.k[size_t(l)], cache.v[size_t(l)], c.n_heads, c.n_kv_heads, c.d_head, first);
-    x += project(ctx, L.wo, L.bo, 1);
-    const Map h2 = rms_norm(x, L.ffn_norm, c.norm_eps);
-    Map gate = matmul_wt(h2, L.w1);  // [n, hidden]
-    gate = gate.unaryExpr([](float g) { return silu(g); }).cwiseProduct(matmul_wt(h2, L.w3));
-    x += matmul_wt(gate, L.w2);
+    const AttentionConfig ac = layer_attention(l);
+    layer_step(x, l, first, first + n, 1, nullptr, [&](const Map& q, Map k, Map v) {
+      append_rows(cache.k[size_t(l)], k);
+      append_rows(cache.v[size_t(l)], v);
+      return attend_cached(q, cache.k[size_t(l)], cache.v[size_t(l)], ac, first);
+    });
   }
   cache.length += n;
+  cache.ids.insert(cache.ids.end(), new_ids.begin(), new_ids.end());
   return rms_norm(x, w_.final_norm, c.norm_eps);
 }
 
 Map LlamaModel::logits(const Map& hidden, int threads) const {
   const Map& cls = w_.classifier.size() > 0 ? w_.classifier : w_.embedding;  // [vocab, d]
-  return matmul_wt(hidden, cls, threads);                                  // [n, vocab]
+  Map y = matmul_wt(hidden, cls, threads);                                  // [n, vocab]
+  if (config_.final_softcap > 0.0f) {
+    const float cap = config_.final_softcap;
+    y = y.unaryExpr([cap](float v) { return soft_cap(v, cap); });
+  }
+  return y;
 }
 
 }  // namespace hs

@@ -1,19 +1,37 @@
 #pragma once
-// The Llama-family decoder (llama2.c checkpoints and Hugging Face model_type "llama"):
-//   x = emb[token]
-//   per layer:  h = RMSNorm(x) * attn_norm
-//               q = h Wq^T, k = h Wk^T, v = h Wv^T   (+ biases if present); RoPE on q and k
-//               x += attend_heads(q, k, v) Wo^T       (causal, GQA: query head h reads kv head h / (H/G))
-//               h = RMSNorm(x) * ffn_norm
-//               x += (silu(h W1^T) * (h W3^T)) W2^T   (SwiGLU: W1 = gate, W3 = up, W2 = down)
-//   out = RMSNorm(x) * final_norm;  logits = out Wcls^T  (Wcls = emb when tied)
+// The Llama-family decoder: llama2.c checkpoints and the Hugging Face RoPE decoders (model_type
+// llama, qwen2, qwen3, mistral, phi3, gemma, gemma2, gemma3_text), which differ only in options:
+//   x = emb[token] * embed_scale                       (Gemma: sqrt(d_model) in the model's dtype)
+//   per layer l:
+//     h = RMSNorm(x) * attn_norm
+//     q = h Wq^T, k = h Wk^T, v = h Wv^T (+ biases)      q [T, H*dh], k and v [T, G*dh]
+//     q, k = RMSNorm per head * q_norm, k_norm           (Qwen 3, Gemma 3)
+//     RoPE on q and k                                    (layer l's frequencies: rope_local for local layers)
+//     a = attend_heads(q, k, v) Wo^T (+ bo)              (causal, GQA h -> h / (H/G); layer l's window,
+//                                                         score scale and soft-cap)
+//     x += post_attn_norm ? RMSNorm(a) * post_attn_norm : a          (Gemma 2/3 sandwich norms)
+//     h = RMSNorm(x) * ffn_norm
+//     f = (act(h W1^T) * (h W3^T)) W2^T                  (act: SiLU = SwiGLU, GELU tanh = GeGLU)
+//     x += post_ffn_norm ? RMSNorm(f) * post_ffn_norm : f
+//   out = RMSNorm(x) * final_norm;  logits = out Wcls^T  (Wcls = emb when tied),
+//   then cap * tanh(logits / cap) with a final soft-cap (Gemma 2).
+// Gemma's (1 + w) norms are stored as 1 + w by the loader, so every norm here is x / rms * w.
 #include <string>
 #include <vector>
 
+#include "core/model/attention_config.h"
+#include "core/model/rope.h"
 #include "core/model/transformer_model.h"
 #include "core/model/transformer_ops.h"
 
 namespace hs {
+
+// The feed-forward gate's activation.
+enum class GateActivation {
+  silu,       // SwiGLU (Llama, Qwen, Mistral, Phi-3)
+  gelu_tanh,  // GeGLU with GELU's tanh approximation (Gemma: gelu_pytorch_tanh)
+  gelu,       // GeGLU with exact GELU (erf)
+};
 
 struct LlamaConfig {
   int d_model = 0;
@@ -26,7 +44,21 @@ struct LlamaConfig {
   int max_positions = 0;
   float norm_eps = 1e-5f;
   float rope_theta = 10000.0f;
-  RopePairs rope = RopePairs::half;
+  RopePairs rope = RopePairs::half;  // adjacent: llama2.c's plain RoPE; half: rope_global / rope_local below
+
+  // Options of the Hugging Face families; the defaults are Llama 2's.
+  RopeSpec rope_global;             // every layer's RoPE (theta 0 = rope_theta, rotary_dim 0 = d_head)
+  RopeSpec rope_local;              // local layers' RoPE when use_local_rope (Gemma 3: rope_local_base_freq, plain)
+  bool use_local_rope = false;
+  std::vector<int> layer_windows;   // [n_layers] engine window (AttentionConfig::window) per layer, -1 global; empty: all global
+  float attn_scale = 0.0f;          // factor on q . k; 0 = 1 / sqrt(d_head)
+  float attn_softcap = 0.0f;        // attention logit soft-cap; 0 = none
+  float final_softcap = 0.0f;       // logit soft-cap; 0 = none
+  float embed_scale = 1.0f;         // embeddings are multiplied by it
+  GateActivation activation = GateActivation::silu;
+
+  int layer_window(int layer) const { return layer_windows.empty() ? -1 : layer_windows[size_t(layer)]; }
+  bool is_local(int layer) const { return layer_window(layer) >= 0; }
 };
 
 struct LlamaLayer {
@@ -36,10 +68,13 @@ struct LlamaLayer {
   Map wv;            // [G*dh, d]
   Map wo;            // [d, H*dh]
   Vec bq, bk, bv, bo;  // empty unless the checkpoint has attention biases
+  Vec q_norm, k_norm;  // [dh] per-head RMSNorm of q and k before RoPE; empty unless Qwen 3 / Gemma 3
+  Vec post_attn_norm;  // [d] RMSNorm of the attention output; empty unless Gemma 2 / 3
   Vec ffn_norm;      // [d]
   Map w1;            // gate [hidden, d]
   Map w2;            // down [d, hidden]
   Map w3;            // up   [hidden, d]
+  Vec post_ffn_norm;   // [d] RMSNorm of the feed-forward output; empty unless Gemma 2 / 3
 };
 
 struct LlamaWeights {
@@ -51,7 +86,8 @@ struct LlamaWeights {
 
 class LlamaModel : public TransformerModel {
  public:
-  // info: kind and name are the caller's; shapes and parameter counts are filled in here.
+  // info: kind, name and family are the caller's; shapes, attention layout and parameter counts
+  // are filled in here.
   LlamaModel(LlamaConfig config, LlamaWeights weights, ModelInfo info);
   const ModelInfo& info() const override { return info_; }
   int max_positions() const override { return config_.max_positions; }
@@ -60,7 +96,19 @@ class LlamaModel : public TransformerModel {
   Map logits(const Map& hidden, int threads) const override;
   const LlamaConfig& config() const { return config_; }
 
+  // The attention config layer l runs with (window, scale and soft-cap of the layer).
+  AttentionConfig layer_attention(int layer) const;
+
  private:
+  // The embeddings of ids, scaled: [n, d].
+  Map embed(const std::vector<int>& ids) const;
+  // RoPE on q [n, H*dh] and k [n, G*dh] of layer l for positions first .. first + n - 1 of a
+  // sequence of seq_len positions (dynamic and LongRoPE frequencies depend on it).
+  void rotate(Map& q, Map& k, int layer, int first, int seq_len) const;
+  // One layer on x [n, d] in place; `attend` turns (q, k, v) into the heads' contexts [n, H*dh].
+  template <typename Attend>
+  void layer_step(Map& x, int layer, int first, int seq_len, int threads, Observer* observer, Attend&& attend) const;
+
   LlamaConfig config_;
   LlamaWeights w_;
   ModelInfo info_;

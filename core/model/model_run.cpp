@@ -9,7 +9,24 @@ MapRecorder::MapRecorder(int n_layers, int n_heads, bool keep_scores)
       keys(keep_scores ? static_cast<size_t>(n_layers) : 0),
       keep_scores_(keep_scores) {}
 
-void take_compact(AttentionRun& run, CompactRecorder&& recorder, const AttentionConfig& config) {
+AttentionConfig layer_attention_config(const ModelInfo& info, int layer) {
+  AttentionConfig c;
+  c.d_model = info.d_model;
+  c.n_heads = info.n_heads;
+  c.n_kv_heads = info.n_kv_heads;
+  c.d_head = info.d_head;
+  c.causal = info.causal;
+  c.window = info.layer_window(layer);
+  c.temperature = info.temperature;
+  c.scale = info.score_scale;
+  c.softcap = info.softcap;
+  return c;
+}
+
+namespace {
+
+// The display maps and numbers; the caller makes run.exact.
+void take_compact_maps(AttentionRun& run, CompactRecorder& recorder) {
   const int T = recorder.tokens();
   run.map_factor = recorder.factor();
   run.attention.assign(recorder.heads.size(), LayerMaps());
@@ -20,7 +37,19 @@ void take_compact(AttentionRun& run, CompactRecorder&& recorder, const Attention
       run.head_numbers[l].push_back(HeadNumbers{h.mean_entropy(T), h.max, h.max_skip_first});
     }
   run.scores.clear();
+}
+
+}  // namespace
+
+void take_compact(AttentionRun& run, CompactRecorder&& recorder, const AttentionConfig& config) {
+  take_compact_maps(run, recorder);
   run.exact = std::make_shared<const ExactAttention>(config, std::move(recorder.queries), std::move(recorder.keys));
+}
+
+void take_compact(AttentionRun& run, CompactRecorder&& recorder, std::vector<AttentionConfig> layer_configs) {
+  take_compact_maps(run, recorder);
+  run.exact = std::make_shared<const ExactAttention>(std::move(layer_configs), std::move(recorder.queries),
+                                                     std::move(recorder.keys));
 }
 
 bool MapRecorder::wants(TensorKind kind, int layer, int head) const {

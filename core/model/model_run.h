@@ -8,6 +8,7 @@
 
 #include <memory>
 
+#include "core/model/attention_config.h"
 #include "core/model/compact_maps.h"
 #include "core/model/observer.h"
 #include "core/util/tensor.h"
@@ -15,20 +16,44 @@
 namespace hs {
 
 struct ModelInfo {
-  std::string kind = "synthetic";  // synthetic | weights | llama2c | gpt2 | llama
+  std::string kind = "synthetic";  // synthetic | weights | llama2c | a Hugging Face model_type (gpt2, llama, qwen2, ...)
   std::string name;                // shown in titles: "synthetic d_model 8", "stories260K"
+  std::string family;              // Hugging Face model_type ("gpt2", "llama", "qwen2", "gemma2", ...); "" otherwise
   int d_model = 0;
   int n_heads = 0;
   int n_kv_heads = 0;
   int d_head = 0;
   int n_layers = 0;
   bool causal = false;
+  // The engine's window (AttentionConfig::window): a query i sees keys i - W .. i (and .. i + W
+  // when not causal), W + 1 keys back to itself; -1 none. A Hugging Face sliding_window S (a
+  // query sees S keys, i - S < j <= i) is W = S - 1. When layers differ, `window` is -1 and
+  // layer_windows says which layers are local.
   int window = -1;
+  std::vector<int> layer_windows;  // [n_layers] window of each layer (-1: global); empty: every layer `window`
   float temperature = 1.0f;
+  float score_scale = 0.0f;        // factor on q . k; 0 = 1 / sqrt(d_head) (Gemma: query_pre_attn_scalar^-1/2)
+  float softcap = 0.0f;            // attention logit soft-cap: scores = cap * tanh(scores / cap); 0 = none (Gemma 2)
+  float final_softcap = 0.0f;      // the same on the next-token logits; 0 = none
+  std::string rope_type;           // positions: "" none or learned (GPT-2, synthetic); "default", "linear", "dynamic",
+                                   // "yarn", "llama3", "longrope" (global layers when local ones differ)
+  float rope_theta = 0.0f;         // RoPE base of the global layers (0: no RoPE)
+  float rope_local_theta = 0.0f;   // RoPE base of the local layers when it differs (Gemma 3), else 0
+  int rotary_dim = 0;              // dimensions of each head that RoPE turns (< d_head: partial rotary, Phi-3)
   int64_t param_count = 0;   // learned numbers in one attention layer (Q, K, V, O + biases)
   int64_t total_params = 0;  // whole model (pretrained), else = param_count
+  int64_t weight_bytes = 0;  // memory the weights take (float32 today: 4 bytes per parameter)
   int vocab_size = 0;        // pretrained only
+
+  // Window of `layer` (-1: global).
+  int layer_window(int layer) const {
+    return layer_windows.empty() ? window : layer_windows.at(static_cast<size_t>(layer));
+  }
+  bool is_local_layer(int layer) const { return layer_window(layer) >= 0; }
 };
+
+// The attention config every layer's engine call ran with, as ModelInfo describes it.
+AttentionConfig layer_attention_config(const ModelInfo& info, int layer);
 
 struct AttentionRun {
   std::vector<std::string> tokens;  // T labels, valid UTF-8
@@ -56,8 +81,9 @@ struct AttentionRun {
 };
 
 // Long-input mode: moves the recorder's display maps, numbers, q and k into `run`; `config`
-// describes the attention every layer ran (for ExactAttention).
+// describes the attention every layer ran (for ExactAttention), or `layer_configs` each layer's.
 void take_compact(AttentionRun& run, CompactRecorder&& recorder, const AttentionConfig& config);
+void take_compact(AttentionRun& run, CompactRecorder&& recorder, std::vector<AttentionConfig> layer_configs);
 
 // Keeps every layer's attention maps (and optionally scores and the output) in [layer][head]
 // slots. Safe for the engine's concurrent per-head calls: each call writes its own slot.

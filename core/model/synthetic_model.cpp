@@ -26,6 +26,9 @@ ModelInfo layer_info(const AttentionConfig& c, const std::string& kind) {
   info.temperature = c.temperature;
   info.param_count = attention_param_count(c);
   info.total_params = info.param_count;
+  info.weight_bytes = info.param_count * int64_t(sizeof(float));
+  info.score_scale = c.scale;
+  info.softcap = c.softcap;
   return info;
 }
 

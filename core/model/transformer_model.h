@@ -12,9 +12,12 @@
 namespace hs {
 
 // Keys and values of the positions seen so far, per layer, for incremental greedy decoding:
-// k[l], v[l]: [length, G*dh] (keys after RoPE).
+// k[l], v[l]: [length, G*dh] (keys after RoPE). ids: the tokens at those positions, for a model
+// that must rerun them (Phi-3's LongRoPE switches every position's frequencies past its original
+// context, as transformers' generate() recomputes its cache there).
 struct KvCache {
   std::vector<Map> k, v;
+  std::vector<int> ids;
   int length = 0;
 };
 

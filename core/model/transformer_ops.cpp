@@ -3,6 +3,7 @@
 #include <cassert>
 #include <cmath>
 
+#include "core/model/attention_layer.h"
 #include "core/util/kernels.h"
 
 namespace hs {
@@ -42,6 +43,17 @@ Map rms_norm(const Map& x, const Vec& w, float eps) {
   return y;
 }
 
+void rms_norm_heads(Map& m, int n_heads, int dh, const Vec& w, float eps) {
+  assert(m.cols() == Eigen::Index(n_heads) * dh && w.size() == dh && "rms_norm_heads: [T, heads * dh], w [dh]");
+  for (Eigen::Index t = 0; t < m.rows(); ++t)
+    for (int h = 0; h < n_heads; ++h) {
+      auto head = m.row(t).segment(Eigen::Index(h) * dh, dh);
+      const float ms = head.squaredNorm() / static_cast<float>(dh);
+      const float inv = 1.0f / std::sqrt(ms + eps);
+      head = (head * inv).cwiseProduct(w.transpose());
+    }
+}
+
 Map layer_norm(const Map& x, const Vec& w, const Vec& b, float eps) {
   assert(x.cols() == w.size() && x.cols() == b.size() && "layer_norm: weight width must match the activations");
   Map y(x.rows(), x.cols());
@@ -79,18 +91,23 @@ void apply_rope(Map& m, int n_heads, int dh, float base, RopePairs pairs, int fi
   }
 }
 
-Map attend_cached(const Map& q, const Map& k, const Map& v, int n_heads, int n_kv_heads, int dh, int first_pos) {
-  const int n = static_cast<int>(q.rows()), group = n_heads / n_kv_heads;
-  const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
-  Map out(n, Eigen::Index(n_heads) * dh);
-  for (int h = 0; h < n_heads; ++h) {
+Map attend_cached(const Map& q, const Map& k, const Map& v, const AttentionConfig& c, int first_pos) {
+  assert(c.causal && "cached decoding is causal");
+  const int n = static_cast<int>(q.rows()), dh = c.head_width(), group = c.group_size();
+  const int T = first_pos + n;
+  const float scale = c.score_scale();
+  Map out(n, Eigen::Index(c.n_heads) * dh);
+  for (int h = 0; h < c.n_heads; ++h) {
     const int g = h / group;
     for (int i = 0; i < n; ++i) {
-      const int visible = first_pos + i + 1;  // keys 0 .. first_pos + i
-      Eigen::RowVectorXf s = (q.block(i, h * dh, 1, dh) * scale) * k.block(0, g * dh, visible, dh).transpose();
+      const KeyRange r = visible_keys(c, first_pos + i, T);  // keys r.lo .. first_pos + i
+      const int visible = r.hi - r.lo + 1;
+      // s: [1, visible], query i's scores over keys r.lo .. first_pos + i, then its attention row.
+      Eigen::RowVectorXf s = (q.block(i, h * dh, 1, dh) * scale) * k.block(r.lo, g * dh, visible, dh).transpose();
+      finish_scores(s.data(), visible, 1, 0, visible - 1, c);
       s = (s.array() - s.maxCoeff()).exp().matrix();
       s /= s.sum();
-      out.block(i, h * dh, 1, dh) = s * v.block(0, g * dh, visible, dh);
+      out.block(i, h * dh, 1, dh) = s * v.block(r.lo, g * dh, visible, dh);
     }
   }
   return out;
@@ -108,6 +125,10 @@ float gelu_tanh(float x) {
   const float k = 0.7978845608028654f;  // sqrt(2 / pi)
   return 0.5f * x * (1.0f + std::tanh(k * (x + 0.044715f * x * x * x)));
 }
+
+float gelu_exact(float x) { return 0.5f * x * (1.0f + std::erf(x * 0.70710678118654752f)); }
+
+float soft_cap(float x, float cap) { return cap * std::tanh(x / cap); }
 
 std::vector<int> argmax_rows(const Map& logits) {
   std::vector<int> out(static_cast<size_t>(logits.rows()));

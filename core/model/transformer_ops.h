@@ -3,6 +3,7 @@
 // activation is row-major [T, width]: one row per token position.
 #include <vector>
 
+#include "core/model/attention_config.h"
 #include "core/util/tensor.h"
 
 namespace hs {
@@ -20,6 +21,10 @@ Map matmul_wt(const Map& x, const Map& w, int threads = 1);
 // RMSNorm (Llama): y = x / sqrt(mean(x^2) + eps) * w, row by row. x: [T, d], w: [d].
 Map rms_norm(const Map& x, const Vec& w, float eps);
 
+// RMSNorm of every head of m: [T, n_heads * dh] in place, each dh-wide slice of a row normalised
+// on its own and multiplied by w: [dh] (Qwen 3 and Gemma 3 normalise q and k per head).
+void rms_norm_heads(Map& m, int n_heads, int dh, const Vec& w, float eps);
+
 // LayerNorm (GPT-2): y = (x - mean) / sqrt(var + eps) * w + b, biased variance, row by row.
 Map layer_norm(const Map& x, const Vec& w, const Vec& b, float eps);
 
@@ -35,8 +40,10 @@ void apply_rope(Map& m, int n_heads, int dh, float base, RopePairs pairs, int fi
 
 // Causal attention of n new queries at positions first_pos .. first_pos+n-1 over all keys so far
 // (incremental decoding, no observer): q [n, H*dh], k and v [first_pos+n, G*dh] -> [n, H*dh].
-// Query head h reads key/value head h / (H/G); query at position p sees keys 0..p.
-Map attend_cached(const Map& q, const Map& k, const Map& v, int n_heads, int n_kv_heads, int dh, int first_pos);
+// Query head h reads key/value head h / (H/G); the query at position p sees the keys
+// visible_keys(c, p) gives (0..p; p-W..p with a window W); scores as attend_heads computes them
+// (c's scale, soft-cap and temperature). `c` must be causal.
+Map attend_cached(const Map& q, const Map& k, const Map& v, const AttentionConfig& c, int first_pos);
 
 // Appends rows to a cache matrix (keys or values of new positions).
 void append_rows(Map& cache, const Map& rows);
@@ -46,6 +53,12 @@ float silu(float x);
 
 // GELU, tanh approximation (GPT-2's gelu_new): 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
 float gelu_tanh(float x);
+
+// GELU, exact: 0.5 x (1 + erf(x / sqrt(2))).
+float gelu_exact(float x);
+
+// Soft-capping: cap * tanh(x / cap) (Gemma 2's final logits).
+float soft_cap(float x, float cap);
 
 // Index of the largest entry of each row (the greedy next token); ties go to the lowest index.
 std::vector<int> argmax_rows(const Map& logits);

@@ -8,23 +8,6 @@
 #include "core/util/errors.h"
 
 namespace hs {
-namespace {
-
-// The attention every layer of a pretrained model runs, as ModelInfo describes it.
-AttentionConfig attention_config(const ModelInfo& info) {
-  AttentionConfig c;
-  c.d_model = info.d_model;
-  c.n_heads = info.n_heads;
-  c.n_kv_heads = info.n_kv_heads;
-  c.d_head = info.d_head;
-  c.causal = info.causal;
-  c.window = info.window;
-  c.temperature = info.temperature;
-  return c;
-}
-
-}  // namespace
-
 TransformerSession::TransformerSession(std::shared_ptr<const TransformerModel> model,
                                        std::shared_ptr<const SubwordTokenizer> tokenizer, std::vector<int> prompt_ids,
                                        int generate)
@@ -93,7 +76,9 @@ AttentionRun TransformerSession::run(const RunOptions& options) const {
   for (const int id : ids) run.tokens.push_back(tokenizer_->label(id));
   for (const int id : run.next_token_ids) run.next_tokens.push_back(tokenizer_->label(id));
   if (compact) {
-    take_compact(run, std::move(compact_recorder), attention_config(info));
+    std::vector<AttentionConfig> layers;
+    for (int l = 0; l < info.n_layers; ++l) layers.push_back(layer_attention_config(info, l));
+    take_compact(run, std::move(compact_recorder), std::move(layers));
   } else {
     run.attention = std::move(recorder.attention);
     run.scores = std::move(recorder.scores);

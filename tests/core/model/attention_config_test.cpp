@@ -110,6 +110,14 @@ TEST(AttentionConfig, ValidateNamesBothNumbers) {
     c.temperature = t;
     EXPECT_NE(validate_message(c).find("temperature"), std::string::npos) << t;
   }
+  for (float v : {-1.0f, std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity()}) {
+    c = config(8, 2);
+    c.softcap = v;
+    EXPECT_NE(validate_message(c).find("soft-cap"), std::string::npos) << v;
+    c = config(8, 2);
+    c.scale = v;
+    EXPECT_NE(validate_message(c).find("score scale"), std::string::npos) << v;
+  }
   // A decoupled width may leave d_model undivided.
   EXPECT_EQ(validate_message(config(8, 3, 0, 2)), "");
   EXPECT_EQ(validate_message(config(8, 4, 2)), "");

@@ -1,6 +1,7 @@
 // The attention layer's properties: rows sum to 1, masked entries are exactly 0, softmax is
-// shift-invariant, temperature divides the scores, grouped-query attention reads the right
-// key/value head, and the whole layer equals a direct double-precision evaluation of the formula.
+// shift-invariant, temperature divides the scores, the soft-cap bounds them, grouped-query
+// attention reads the right key/value head, and the whole layer equals a direct double-precision
+// evaluation of the formula (with an explicit score scale and soft-cap too).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -93,9 +94,12 @@ Reference reference(const Map& xf, const AttentionWeights& wf, const AttentionCo
     for (int i = 0; i < T; ++i) {
       double m = -std::numeric_limits<double>::infinity();
       std::vector<double> s(static_cast<size_t>(T));
+      // s = q . k * scale (1 / sqrt(dh) unless set), soft-capped, / temperature.
+      const double scale = c.scale > 0 ? double(c.scale) : 1.0 / std::sqrt(double(dh));
       for (int j = 0; j < T; ++j) {
-        s[size_t(j)] = q.row(i).segment(h * dh, dh).dot(k.row(j).segment(g * dh, dh)) / std::sqrt(double(dh)) /
-                       double(c.temperature);
+        double sv = q.row(i).segment(h * dh, dh).dot(k.row(j).segment(g * dh, dh)) * scale;
+        if (c.softcap > 0) sv = double(c.softcap) * std::tanh(sv / double(c.softcap));
+        s[size_t(j)] = sv / double(c.temperature);
         if (!key_visible(c, i, j)) s[size_t(j)] = -std::numeric_limits<double>::infinity();
         m = std::max(m, s[size_t(j)]);
       }
@@ -164,6 +168,64 @@ TEST(AttentionLayer, MatchesDirectEvaluationOfTheFormula) {
   masked.window = 2;
   masked.temperature = 0.7f;
   expect_matches_reference(masked, 10, 8);
+}
+
+// Gemma-style scores: an explicit scale (query_pre_attn_scalar^-1/2) and a soft-cap small enough
+// to bite, with masks, windows and grouped queries.
+TEST(AttentionLayer, ScaleAndSoftCapMatchDirectEvaluation) {
+  AttentionConfig c = config(16, 4, 2);
+  c.scale = 0.61f;
+  expect_matches_reference(c, 9, 11);
+  c.softcap = 0.8f;
+  expect_matches_reference(c, 9, 12);
+  c.causal = true;
+  c.window = 3;
+  expect_matches_reference(c, 14, 13);
+  c.scale = 0.0f;  // soft-cap on the usual 1 / sqrt(d_head) scores
+  c.d_head = 6;
+  c.temperature = 1.7f;
+  expect_matches_reference(c, 11, 14);
+}
+
+// cap * tanh(s / cap): every visible score lies in [-cap, cap] (tanh rounds to 1 in float far
+// out), small scores barely move, the maps flatten; the same layer without a cap has scores
+// beyond it.
+TEST(AttentionLayer, SoftCapBoundsTheScores) {
+  AttentionConfig c = config(8, 2);
+  c.causal = true;
+  const Map x = random_input(12, 8, 71) * 3.0f;
+  const AttentionWeights w = random_weights(c, 72);
+  const Recorded plain = run_layer(x, w, c);
+  c.softcap = 1.5f;
+  const Recorded capped = run_layer(x, w, c);
+  float largest_plain = 0.0f;
+  for (int h = 0; h < 2; ++h) {
+    const Map& s0 = plain.scores[0][size_t(h)];
+    const Map& s1 = capped.scores[0][size_t(h)];
+    for (int i = 0; i < 12; ++i)
+      for (int j = 0; j <= i; ++j) {
+        largest_plain = std::max(largest_plain, std::abs(s0(i, j)));
+        ASSERT_LE(std::abs(s1(i, j)), 1.5f) << "head " << h << " score [" << i << "][" << j << "]";
+        ASSERT_NEAR(s1(i, j), 1.5f * std::tanh(s0(i, j) / 1.5f), 1e-5f) << "head " << h << " score [" << i << "][" << j << "]";
+      }
+    EXPECT_EQ(s1(0, 1), -std::numeric_limits<float>::infinity()) << "masked after the cap";
+  }
+  EXPECT_GT(largest_plain, 3.0f) << "the inputs should give scores the cap bites on";
+  EXPECT_GT((plain.attention[0][0] - capped.attention[0][0]).cwiseAbs().maxCoeff(), 0.05f);
+}
+
+// An explicit scale k / sqrt(d_head) gives the maps of temperature 1 / k.
+TEST(AttentionLayer, ExplicitScaleActsLikeAnInverseTemperature) {
+  AttentionConfig c = config(12, 3);
+  const Map x = random_input(8, 12, 81);
+  const AttentionWeights w = random_weights(c, 82);
+  c.temperature = 0.5f;
+  const Recorded t = run_layer(x, w, c);
+  c.temperature = 1.0f;
+  c.scale = 2.0f / 2.0f;  // d_head 4: 2 / sqrt(4)
+  const Recorded s = run_layer(x, w, c);
+  for (int h = 0; h < 3; ++h)
+    EXPECT_LE((t.attention[0][size_t(h)] - s.attention[0][size_t(h)]).cwiseAbs().maxCoeff(), 1e-6f) << "head " << h;
 }
 
 TEST(AttentionLayer, RowsSumToOneAndAreNonNegative) {

@@ -29,6 +29,7 @@ struct Case {
   bool causal;
   int window;
   float temperature;
+  float scale = 0.0f, softcap = 0.0f;
 };
 
 class CompactMaps : public ::testing::TestWithParam<Case> {};
@@ -42,6 +43,8 @@ TEST_P(CompactMaps, MatchesTheWholeMapPath) {
   c.causal = k.causal;
   c.window = k.window;
   c.temperature = k.temperature;
+  c.scale = k.scale;
+  c.softcap = k.softcap;
   c.validate();
   const AttentionWeights w = init_attention_weights(c, 11);
   const Map x = random_input(k.T, k.d_model, 5) * 3.0f;
@@ -86,8 +89,39 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"causal_gqa", 24, 6, 2, 257, 50, true, -1, 1.0f},
                       Case{"window", 16, 2, 0, 200, 200, false, 7, 1.0f},
                       Case{"causal_window_temperature", 16, 4, 1, 129, 16, true, 20, 0.3f},
-                      Case{"one_token", 8, 2, 0, 1, 4, false, -1, 1.0f}),
+                      Case{"one_token", 8, 2, 0, 1, 4, false, -1, 1.0f},
+                      Case{"scale_softcap_window", 16, 4, 2, 190, 40, true, 11, 1.0f, 0.7f, 0.9f}),
     [](const ::testing::TestParamInfo<Case>& i) { return std::string(i.param.name); });
+
+// Layers that differ (a local window on layer 0, global layer 1): each layer's exact rows use
+// that layer's config.
+TEST(CompactMaps, ExactRowsFollowEachLayersConfig) {
+  AttentionConfig local;
+  local.d_model = 8;
+  local.n_heads = 2;
+  local.causal = true;
+  local.window = 2;
+  local.softcap = 1.0f;
+  AttentionConfig global = local;
+  global.window = -1;
+  const AttentionWeights w = init_attention_weights(local, 3);
+  const Map x = random_input(20, 8, 4) * 3.0f;
+  MapRecorder full(2, 2);
+  CompactRecorder rec(2, 2, 20, 5);
+  ObserverPair both(&full, &rec);
+  attention_layer_forward(x, w, local, 0, &both, 1);
+  attention_layer_forward(x, w, global, 1, &both, 1);
+  const ExactAttention exact(std::vector<AttentionConfig>{local, global}, rec.queries, rec.keys);
+  for (int l = 0; l < 2; ++l)
+    for (int h = 0; h < 2; ++h)
+      for (int i = 0; i < 20; ++i) {
+        const Vec row = exact.row(l, h, i);
+        for (int j = 0; j < 20; ++j)
+          ASSERT_NEAR(row[j], full.attention[size_t(l)][size_t(h)](i, j), 1e-6f) << "layer " << l << " head " << h << " cell (" << i << ", " << j << ")";
+      }
+  EXPECT_EQ(exact.row(0, 0, 10)[5], 0.0f) << "layer 0's window hides key 5 from query 10";
+  EXPECT_GT(exact.row(1, 0, 10)[5], 0.0f) << "layer 1 is global";
+}
 
 TEST(CompactMaps, ExactRowsRejectIndicesOutOfRange) {
   AttentionConfig c;

@@ -1,8 +1,11 @@
 # core/model: the attention layer's properties and a double-precision reference, shapes and
-# parameter counts, the synthetic model and ModelRequest, the dense products of the pretrained forwards.
+# parameter counts, the synthetic model and ModelRequest, the dense products of the pretrained forwards,
+# RoPE and its scaling types.
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/attention_layer_test.cpp)
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/attention_config_test.cpp)
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/synthetic_model_test.cpp)
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/scrambled_reshape_test.cpp)
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/compact_maps_test.cpp)
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/transformer_ops_test.cpp)
+headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/rope_test.cpp)
+headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/decoder_options_test.cpp)

@@ -136,8 +136,8 @@ TEST(HfFolder, UnsupportedModelsAreNamed) {
   cfg.insert(1, "\"quantization_config\": {\"bits\": 4},");
   EXPECT_HAS(error_of<InputError>(make_folder("quantized", cfg)), "quantized checkpoints");
   cfg = kConfig;
-  cfg.insert(1, "\"rope_scaling\": {\"type\": \"llama3\"},");
-  EXPECT_HAS(error_of<InputError>(make_folder("rope_scaling", cfg)), "rope_scaling");
+  cfg.insert(1, "\"rope_scaling\": {\"type\": \"mrope\"},");
+  EXPECT_HAS(error_of<InputError>(make_folder("rope_scaling", cfg)), "rope_scaling type \"mrope\" is not supported");
 
   const std::string dir = make_folder("pickle");
   fs::remove(dir + "/model.safetensors");

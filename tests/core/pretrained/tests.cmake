@@ -21,8 +21,8 @@ function(headscope_add_pretrained_gtest source)
   set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${label_file})
 endfunction()
 
-foreach(test llama2c_test gpt2_tokenizer_test hf_folder_test tokenizer_json_test compact_pretrained_test head_distance_test
-             checkpoint_cache_test)
+foreach(test llama2c_test gpt2_tokenizer_test hf_folder_test hf_families_test tokenizer_json_test
+             compact_pretrained_test head_distance_test checkpoint_cache_test)
   headscope_add_pretrained_gtest(${HEADSCOPE_PRETRAINED_TEST_DIR}/${test}.cpp ${HEADSCOPE_PRETRAINED_TEST_DIR}/pretrained_test_util.cpp)
 endforeach()
 
@@ -42,4 +42,13 @@ if(HEADSCOPE_TEST_PYTHON AND TARGET headscope-cli)
            COMMAND ${HEADSCOPE_TEST_PYTHON} ${HEADSCOPE_PRETRAINED_TEST_DIR}/hf_reference.py
                    $<TARGET_FILE:headscope-cli> ${CMAKE_CURRENT_BINARY_DIR}/hf-reference ${HEADSCOPE_MODELS_DIR})
   set_tests_properties(pretrained.hf_vs_torch PROPERTIES LABELS "core;pretrained" SKIP_RETURN_CODE 77 TIMEOUT 600)
+endif()
+
+# One tiny random folder per decoder family (qwen2, qwen3, mistral, phi3, gemma, gemma2, gemma3,
+# llama with each rope_scaling type) against a PyTorch float64 reference per family.
+if(HEADSCOPE_TEST_PYTHON AND TARGET headscope-cli)
+  add_test(NAME pretrained.hf_families_vs_torch
+           COMMAND ${HEADSCOPE_TEST_PYTHON} ${HEADSCOPE_PRETRAINED_TEST_DIR}/hf_families_reference.py
+                   $<TARGET_FILE:headscope-cli> ${CMAKE_CURRENT_BINARY_DIR}/hf-families-reference ${HEADSCOPE_MODELS_DIR})
+  set_tests_properties(pretrained.hf_families_vs_torch PROPERTIES LABELS "core;pretrained" SKIP_RETURN_CODE 77 TIMEOUT 600)
 endif()
