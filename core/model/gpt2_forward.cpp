@@ -38,10 +38,7 @@ Map Gpt2Model::forward(const std::vector<int>& ids, Observer* observer, int thre
   const Gpt2Config& c = config_;
   const int T = static_cast<int>(ids.size()), d = c.d_model;
   assert(T <= c.max_positions && "sequence length checked by the session");
-  AttentionConfig ac;
-  ac.d_model = d;
-  ac.n_heads = c.n_heads;
-  ac.causal = true;
+  const AttentionConfig ac = layer_attention_config(info_, 0);  // every GPT-2 layer attends alike
 
   Map x(T, d);  // [T, d]
   for (int t = 0; t < T; ++t) x.row(t) = w_.wte.row(ids[size_t(t)]) + w_.wpe.row(t);
@@ -64,10 +61,7 @@ Map Gpt2Model::forward(const std::vector<int>& ids, Observer* observer, int thre
 Map Gpt2Model::forward_cached(const std::vector<int>& new_ids, KvCache& cache) const {
   const Gpt2Config& c = config_;
   const int n = static_cast<int>(new_ids.size()), first = cache.length, d = c.d_model;
-  AttentionConfig ac;
-  ac.d_model = d;
-  ac.n_heads = c.n_heads;
-  ac.causal = true;
+  const AttentionConfig ac = layer_attention_config(info_, 0);  // every GPT-2 layer attends alike
   if (cache.k.empty()) cache.k.assign(size_t(c.n_layers), Map(0, d));
   if (cache.v.empty()) cache.v.assign(size_t(c.n_layers), Map(0, d));
   Map x(n, d);  // [n, d]

@@ -73,20 +73,9 @@ LlamaModel::LlamaModel(LlamaConfig config, LlamaWeights weights, ModelInfo info)
   info_.weight_bytes = total * int64_t(sizeof(float));
 }
 
-AttentionConfig LlamaModel::layer_attention(int layer) const {
-  const LlamaConfig& c = config_;
-  AttentionConfig ac;
-  ac.d_model = c.d_model;
-  ac.n_heads = c.n_heads;
-  ac.n_kv_heads = c.n_kv_heads;
-  ac.d_head = c.d_head;
-  ac.causal = true;
-  ac.bias = false;
-  ac.window = c.layer_window(layer);
-  ac.scale = c.attn_scale;
-  ac.softcap = c.attn_softcap;
-  return ac;
-}
+// The one copy of the model's settings into the engine's: ModelInfo, filled in above, says what
+// attention every layer runs (core/model/model_run.h).
+AttentionConfig LlamaModel::layer_attention(int layer) const { return layer_attention_config(info_, layer); }
 
 Map LlamaModel::embed(const std::vector<int>& ids) const {
   const LlamaConfig& c = config_;
