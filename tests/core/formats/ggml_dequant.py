@@ -190,16 +190,21 @@ def random_halves(rng, n, allow_inf=False):
     return (sign | (exponent << 10) | mantissa).astype("<u2")
 
 
-def random_blocks(type_name, n_blocks, rng):
-    """Random quantized data: random bytes everywhere, finite half scales in the scale fields."""
+def random_blocks(type_name, n_blocks, rng, specials=False):
+    """Random quantized data: random bytes everywhere, finite half scales in the scale fields.
+    F16 and BF16 values are finite, or with `specials` any pattern (F16: infinities too; BF16:
+    infinities and NaNs)."""
     block, size = LAYOUTS[type_name]
     if type_name == "F32":
         vals = rng.standard_normal(n_blocks).astype("<f4") * np.float32(3)
         return vals.tobytes()
     if type_name == "F16":
-        return random_halves(rng, n_blocks, allow_inf=True).tobytes()
+        return random_halves(rng, n_blocks, allow_inf=specials).tobytes()
     if type_name == "BF16":
-        return rng.integers(0, 1 << 16, n_blocks, dtype=np.uint16).astype("<u2").tobytes()
+        if specials:
+            return rng.integers(0, 1 << 16, n_blocks, dtype=np.uint16).astype("<u2").tobytes()
+        vals = rng.standard_normal(n_blocks).astype("<f4")
+        return (vals.view(np.uint32) >> 16).astype("<u2").tobytes()
     blocks = rng.integers(0, 256, (n_blocks, size), dtype=np.uint8)
     for at in HALF_FIELDS[type_name]:
         blocks[:, at:at + 2] = random_halves(rng, n_blocks).view(np.uint8).reshape(n_blocks, 2)

@@ -32,9 +32,9 @@ READABLE = ["F32", "F16", "BF16", "Q8_0", "Q4_0", "Q4_1", "Q5_0", "Q5_1", "Q2_K"
 REFUSED = ["IQ2_XXS", "Q8_1", "TQ1_0", "I32", "F64"]
 
 
-def quantized(type_name, rows, cols, rng):
+def quantized(type_name, rows, cols, rng, specials=False):
     block, _ = ggml_dequant.LAYOUTS[type_name]
-    return ggml_dequant.random_blocks(type_name, rows * cols // block, rng)
+    return ggml_dequant.random_blocks(type_name, rows * cols // block, rng, specials)
 
 
 def write_types(out, rng):
@@ -46,7 +46,7 @@ def write_types(out, rng):
         rows = 3 if block == 256 else 5 if block == 32 else 7
         if t == "F16":
             rows = 1024 // cols + 1  # enough random halves to hit subnormals and infinities
-        raw = quantized(t, rows, cols, rng)
+        raw = quantized(t, rows, cols, rng, specials=True)
         w.add_tensor("t." + t, [cols, rows], t, raw)
         np.save(os.path.join(out, "expected_%s.npy" % t), ggml_dequant.dequantize(t, raw, rows * cols).reshape(rows, cols))
     for t in REFUSED:

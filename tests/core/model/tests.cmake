@@ -6,3 +6,5 @@ headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/synthetic_model_test.cpp)
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/scrambled_reshape_test.cpp)
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/compact_maps_test.cpp)
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/transformer_ops_test.cpp)
+# Compact GGUF weights (reads the files of the fixture formats.gguf_test_files; see core/formats/tests.cmake).
+headscope_add_gguf_gtest(${CMAKE_CURRENT_LIST_DIR}/quantized_matrix_test.cpp)
