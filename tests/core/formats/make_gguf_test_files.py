@@ -286,10 +286,10 @@ def write_small_tokenizers(out):
     g = alpha[ord(" ")]
     base = [alpha[b] for b in range(256)]
     extra = ["12", "123", "45", "'s", g + "1", g + "12", "ab", "aB", "Ab", alpha[0xC2] + alpha[0xBD], g + "a",
-             "<|bos|>", "<|user|>"]
+             "xyz", "<|bos|>", "<|user|>"]
     tokens = base + extra
-    merges = ["1 2", "12 3", "4 5", "' s", g + " 1", g + "1 2", "a b", "a B", "A b",
-              alpha[0xC2] + " " + alpha[0xBD], g + " a"]
+    merges = [g + " 1", g + "1 2", "1 2", "12 3", "4 5", "' s", "a b", "a B", "A b",
+              alpha[0xC2] + " " + alpha[0xBD], g + " a"]  # "xyz" has no merge: only ignore_merges reaches it
     types = [NORMAL] * 256 + [NORMAL] * (len(extra) - 2) + [CONTROL, USER_DEFINED]
     bos = tokens.index("<|bos|>")
     for pre in ("default", "llama-bpe", "qwen2", "smollm", "gpt-2", "tekken", "mystery-pre"):
