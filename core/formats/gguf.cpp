@@ -371,17 +371,18 @@ struct GgufParser {
     if (n_dims > kMaxDims) {
       fail(where + " has " + std::to_string(n_dims) + " dimensions; GGML tensors have at most " + std::to_string(kMaxDims));
     }
-    // Each size, and their product, must stay far from overflow: the bytes are checked against
-    // the file below, so anything above 2^62 elements is certainly wrong.
+    // Each size, and the product of the non-zero ones (so rows() cannot overflow even when
+    // another size is 0), must stay far from overflow: the bytes are checked against the file
+    // below, so anything above 2^62 is certainly wrong.
     constexpr uint64_t kMaxElements = uint64_t(1) << 62;
-    uint64_t elements = 1;
+    uint64_t product = 1;
     for (uint32_t d = 0; d < n_dims; ++d) {
       const uint64_t ne = u64(where + " size " + std::to_string(d));
-      if (ne > kMaxElements || (ne != 0 && elements > kMaxElements / ne)) {
+      if (ne > kMaxElements || (ne != 0 && product > kMaxElements / ne)) {
         fail(where + " has size " + std::to_string(ne) + " in dimension " + std::to_string(d) +
              ", which makes the tensor impossibly large (more than 2^62 values)");
       }
-      elements *= ne;
+      product *= std::max<uint64_t>(ne, 1);
       t.dims.push_back(int64_t(ne));
     }
     const size_t type_at = pos;

@@ -28,6 +28,9 @@ QuantizedMatrix::QuantizedMatrix(std::shared_ptr<const GgufFile> file, const std
   file_->require_dequantizable(t);
   cols_ = t.row_length();
   rows_ = t.rows();
+  if (rows_ == 0 || cols_ == 0) {
+    throw FormatError(file_->path() + ": tensor '" + t.name + "' has shape " + t.dims_text() + " (ne[0] first); a weight matrix cannot be empty");
+  }
 }
 
 QuantizedMatrix::QuantizedMatrix(std::shared_ptr<const GgufFile> file, const std::string& tensor, int64_t rows, int64_t cols)
@@ -55,10 +58,6 @@ Map QuantizedMatrix::multiply_wt(const Map& x, int threads) const {
   //   y[:, r0:r0+n] = x W[r0:r0+n, :]^T
   Map y(x.rows(), rows_);
   if (y.size() == 0) return y;
-  if (cols_ == 0) {
-    y.setZero();
-    return y;
-  }
   const int64_t block_rows = block_rows_for(cols_);
   const int64_t blocks = (rows_ + block_rows - 1) / block_rows;
   const int workers = int(std::min<int64_t>(blocks, threads_for_work(threads, x.rows() * rows_ * cols_)));

@@ -109,6 +109,7 @@ def write_matrices(out, rng):
         w.add_tensor("w." + t, [512, 70], t, quantized(t, 70, 512, rng))
     w.add_tensor("w.IQ2_XXS", [256, 2], "IQ2_XXS", bytes(2 * 66))
     w.add_tensor("w.3d", [32, 2, 2], "F32", bytes(4 * 128))
+    w.add_tensor("w.empty", [512, 0], "F32", b"")
     w.write(os.path.join(out, "matrices.gguf"))
 
 
@@ -169,6 +170,8 @@ def write_malformed(out, rng):
     case("truncated_data", data[:-20], "is the file truncated?")
     case("truncated_header", data[:30], "truncated")
 
+    _, d = base(tensors=[("zero", [0, 2 ** 40, 2 ** 40], "F32", b"")])
+    case("zero_then_huge_dims", d, "impossibly large")
     _, d = base(extra=[("flag", BOOL, False)])
     case("duplicate_key", d, "appears twice")
     _, d = base(tensors=[("same", [4], "F32", bytes(16)), ("same", [4], "F32", bytes(16))])

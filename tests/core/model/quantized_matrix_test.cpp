@@ -100,6 +100,8 @@ TEST_F(QuantizedMatrixTest, WrongShapesAndTypesAreNamed) {
             std::string::npos);
   EXPECT_NE(error_of("w.3d", -1, 0).find("expected a 2-D matrix"), std::string::npos);
   EXPECT_NE(error_of("w.none", -1, 0).find("tensor 'w.none' is missing"), std::string::npos);
+  EXPECT_NE(error_of("w.empty", -1, 0).find("'w.empty' has shape [512, 0] (ne[0] first); a weight matrix cannot be empty"),
+            std::string::npos);
 }
 
 }  // namespace
