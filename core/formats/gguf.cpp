@@ -15,6 +15,7 @@ namespace {
 
 constexpr uint32_t kTypeCount = 13;   // GgufType values 0 .. 12
 constexpr int kMaxArrayDepth = 4;     // arrays of arrays of ... (the format allows nesting; files use 1)
+constexpr uint64_t kMaxNestedArrays = uint64_t(1) << 20;  // each costs a GgufValue (~100 bytes) for 12 file bytes
 constexpr uint32_t kMaxDims = 4;      // GGML_MAX_DIMS
 constexpr uint64_t kDefaultAlignment = 32;
 
@@ -196,6 +197,7 @@ struct GgufParser {
   const uint8_t* base;
   size_t size;
   size_t pos = 0;
+  uint64_t nested_arrays = 0;
 
   [[noreturn]] void fail(const std::string& what) const { throw FormatError(path + ": " + what); }
 
@@ -278,6 +280,10 @@ struct GgufParser {
       v.strings_.reserve(size_t(count));
       for (uint64_t i = 0; i < count; ++i) v.strings_.push_back(string(where + "[" + std::to_string(i) + "]"));
     } else if (et == GgufType::array) {
+      nested_arrays += count;
+      if (nested_arrays > kMaxNestedArrays) {
+        fail(where + " brings the file's arrays of arrays to more than " + std::to_string(kMaxNestedArrays) + " elements");
+      }
       v.arrays_.resize(size_t(count));
       for (uint64_t i = 0; i < count; ++i) array(v.arrays_[size_t(i)], where + "[" + std::to_string(i) + "]", depth + 1);
     } else {

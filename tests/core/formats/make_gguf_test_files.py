@@ -186,6 +186,8 @@ def write_malformed(out, rng):
         deep = Array(ARRAY, [deep])
     _, d = base(extra=[("deep", ARRAY, deep)])
     case("arrays_too_deep", d, "deeper than")
+    _, d = base(extra=[("many", ARRAY, Array(ARRAY, [Array(INT8, [])] * (2 ** 20 + 1)))])
+    case("too_many_nested_arrays", d, "more than 1048576 elements")
 
     with open(os.path.join(out, "malformed.json"), "w") as f:
         json.dump(cases, f, indent=1)
