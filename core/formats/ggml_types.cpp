@@ -27,8 +27,6 @@ constexpr GgmlTypeInfo kTypes[] = {
 constexpr uint32_t kTypeCount = sizeof(kTypes) / sizeof(kTypes[0]);
 
 inline uint16_t load_u16(const uint8_t* p) { return uint16_t(p[0] | (p[1] << 8)); }
-inline uint32_t load_u32(const uint8_t* p) { return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24; }
-inline float half_at(const uint8_t* p) { return ggml_half_to_float(load_u16(p)); }
 
 inline float bits_to_float(uint32_t u) {
   float f;
@@ -41,18 +39,37 @@ inline uint32_t float_to_bits(float f) {
   return u;
 }
 
-void dequant_f32(const uint8_t* src, float* y, int64_t n) { std::memcpy(y, src, size_t(n) * 4); }
+// IEEE half to float, branch-free so row loops vectorise: normal numbers are the half's exponent
+// and mantissa shifted into place and rescaled by 2^-112; subnormals are built exactly as
+// (0.5 + m 2^-24) - 0.5; infinities and NaNs copy their mantissa bits.
+inline float half_bits_to_float(uint16_t h) {
+  const uint32_t w = uint32_t(h) << 16;
+  const uint32_t sign = w & 0x80000000u;
+  const uint32_t two_w = w + w;
+  const float normal = bits_to_float((two_w >> 4) + (0xE0u << 23)) * 0x1.0p-112f;
+  const float subnormal = bits_to_float((two_w >> 17) | (126u << 23)) - 0.5f;
+  // Selections by bit masks (all ones or zero) rather than branches.
+  const uint32_t is_subnormal = 0u - uint32_t(two_w < (1u << 27));
+  const uint32_t finite = sign | (float_to_bits(subnormal) & is_subnormal) | (float_to_bits(normal) & ~is_subnormal);
+  const uint32_t special = sign | 0x7F800000u | (uint32_t(h & 0x03FFu) << 13);
+  const uint32_t is_special = 0u - uint32_t((h & 0x7C00u) == 0x7C00u);
+  return bits_to_float((special & is_special) | (finite & ~is_special));
+}
+inline uint32_t load_u32(const uint8_t* p) { return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24; }
+inline float half_at(const uint8_t* p) { return half_bits_to_float(load_u16(p)); }
 
-void dequant_f16(const uint8_t* src, float* y, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) y[i] = ggml_half_to_float(load_u16(src + 2 * i));
+void dequant_f32(const uint8_t* __restrict src, float* __restrict y, int64_t n) { std::memcpy(y, src, size_t(n) * 4); }
+
+void dequant_f16(const uint8_t* __restrict src, float* __restrict y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] = half_bits_to_float(load_u16(src + 2 * i));
 }
 
-void dequant_bf16(const uint8_t* src, float* y, int64_t n) {
+void dequant_bf16(const uint8_t* __restrict src, float* __restrict y, int64_t n) {
   for (int64_t i = 0; i < n; ++i) y[i] = bits_to_float(uint32_t(load_u16(src + 2 * i)) << 16);
 }
 
 // x = (q - 8) d: q's low nibbles are values 0..15, high nibbles 16..31.
-void dequant_q4_0(const uint8_t* b, float* y, int64_t nb) {
+void dequant_q4_0(const uint8_t* __restrict b, float* __restrict y, int64_t nb) {
   for (int64_t i = 0; i < nb; ++i, b += 18, y += 32) {
     const float d = half_at(b);
     const uint8_t* q = b + 2;
@@ -64,7 +81,7 @@ void dequant_q4_0(const uint8_t* b, float* y, int64_t nb) {
 }
 
 // x = q d + m
-void dequant_q4_1(const uint8_t* b, float* y, int64_t nb) {
+void dequant_q4_1(const uint8_t* __restrict b, float* __restrict y, int64_t nb) {
   for (int64_t i = 0; i < nb; ++i, b += 20, y += 32) {
     const float d = half_at(b), m = half_at(b + 2);
     const uint8_t* q = b + 4;
@@ -76,7 +93,7 @@ void dequant_q4_1(const uint8_t* b, float* y, int64_t nb) {
 }
 
 // Bit j of the 32-bit high word is the fifth bit of value j.
-void dequant_q5_0(const uint8_t* b, float* y, int64_t nb) {
+void dequant_q5_0(const uint8_t* __restrict b, float* __restrict y, int64_t nb) {
   for (int64_t i = 0; i < nb; ++i, b += 22, y += 32) {
     const float d = half_at(b);
     const uint32_t qh = load_u32(b + 2);
@@ -89,7 +106,7 @@ void dequant_q5_0(const uint8_t* b, float* y, int64_t nb) {
   }
 }
 
-void dequant_q5_1(const uint8_t* b, float* y, int64_t nb) {
+void dequant_q5_1(const uint8_t* __restrict b, float* __restrict y, int64_t nb) {
   for (int64_t i = 0; i < nb; ++i, b += 24, y += 32) {
     const float d = half_at(b), m = half_at(b + 2);
     const uint32_t qh = load_u32(b + 4);
@@ -102,7 +119,7 @@ void dequant_q5_1(const uint8_t* b, float* y, int64_t nb) {
   }
 }
 
-void dequant_q8_0(const uint8_t* b, float* y, int64_t nb) {
+void dequant_q8_0(const uint8_t* __restrict b, float* __restrict y, int64_t nb) {
   for (int64_t i = 0; i < nb; ++i, b += 34, y += 32) {
     const float d = half_at(b);
     const auto* q = reinterpret_cast<const int8_t*>(b + 2);
@@ -112,7 +129,7 @@ void dequant_q8_0(const uint8_t* b, float* y, int64_t nb) {
 
 // Q2_K: value 128 h + 32 j + 16 s + l (h: half, j: 2-bit plane, s: sub-block) reads bits 2j of
 // q[32 h + 16 s + l] and scale byte 8 h + 2 j + s.
-void dequant_q2_k(const uint8_t* b, float* y, int64_t nb) {
+void dequant_q2_k(const uint8_t* __restrict b, float* __restrict y, int64_t nb) {
   for (int64_t i = 0; i < nb; ++i, b += 84) {
     const uint8_t* scales = b;
     const float d = half_at(b + 80), dmin = half_at(b + 82);
@@ -132,7 +149,7 @@ void dequant_q2_k(const uint8_t* b, float* y, int64_t nb) {
 
 // Q3_K's 16 scales are 6 bits: the low 4 bits are the low (j < 8) or high (j >= 8) nibble of
 // byte j mod 8, the top 2 bits come from byte 8 + j mod 4 at bit 2 (j / 4).
-void dequant_q3_k(const uint8_t* b, float* y, int64_t nb) {
+void dequant_q3_k(const uint8_t* __restrict b, float* __restrict y, int64_t nb) {
   for (int64_t i = 0; i < nb; ++i, b += 110) {
     const uint8_t* hmask = b;
     const uint8_t* s = b + 96;
@@ -147,12 +164,12 @@ void dequant_q3_k(const uint8_t* b, float* y, int64_t nb) {
       const uint8_t* q = b + 32 + 32 * h;
       for (int j = 0; j < 4; ++j) {
         const int shift = 2 * j;
-        const uint8_t bit = uint8_t(1u << (4 * h + j));
+        const int bit = 4 * h + j;  // high bit set: q; clear: q - 4
         for (int sub = 0; sub < 2; ++sub, y += 16) {
           const float dl = d * float(scale[8 * h + 2 * j + sub]);
           for (int l = 0; l < 16; ++l) {
             const int k = 16 * sub + l;
-            y[l] = dl * float(((q[k] >> shift) & 3) - ((hmask[k] & bit) ? 0 : 4));
+            y[l] = dl * float(((q[k] >> shift) & 3) - 4 + 4 * ((hmask[k] >> bit) & 1));
           }
         }
       }
@@ -171,7 +188,7 @@ inline void scale_min_k4(int j, const uint8_t* q, int& sc, int& m) {
   }
 }
 
-void dequant_q4_k(const uint8_t* b, float* y, int64_t nb) {
+void dequant_q4_k(const uint8_t* __restrict b, float* __restrict y, int64_t nb) {
   for (int64_t i = 0; i < nb; ++i, b += 144) {
     const float d = half_at(b), dmin = half_at(b + 2);
     const uint8_t* scales = b + 4;
@@ -188,44 +205,44 @@ void dequant_q4_k(const uint8_t* b, float* y, int64_t nb) {
   }
 }
 
-void dequant_q5_k(const uint8_t* b, float* y, int64_t nb) {
+void dequant_q5_k(const uint8_t* __restrict b, float* __restrict y, int64_t nb) {
   for (int64_t i = 0; i < nb; ++i, b += 176) {
     const float d = half_at(b), dmin = half_at(b + 2);
     const uint8_t* scales = b + 4;
     const uint8_t* qh = b + 16;
     for (int j = 0; j < 4; ++j, y += 64) {
       const uint8_t* ql = b + 48 + 32 * j;
-      const uint8_t u1 = uint8_t(1u << (2 * j)), u2 = uint8_t(2u << (2 * j));
+      const int bit1 = 2 * j, bit2 = 2 * j + 1;  // the fifth bits of the two halves
       int sc, m;
       scale_min_k4(2 * j, scales, sc, m);
       const float d1 = d * float(sc), m1 = dmin * float(m);
       scale_min_k4(2 * j + 1, scales, sc, m);
       const float d2 = d * float(sc), m2 = dmin * float(m);
-      for (int l = 0; l < 32; ++l) y[l] = d1 * float((ql[l] & 0x0F) + ((qh[l] & u1) ? 16 : 0)) - m1;
-      for (int l = 0; l < 32; ++l) y[32 + l] = d2 * float((ql[l] >> 4) + ((qh[l] & u2) ? 16 : 0)) - m2;
+      for (int l = 0; l < 32; ++l) y[l] = d1 * float((ql[l] & 0x0F) + (((qh[l] >> bit1) & 1) << 4)) - m1;
+      for (int l = 0; l < 32; ++l) y[32 + l] = d2 * float((ql[l] >> 4) + (((qh[l] >> bit2) & 1) << 4)) - m2;
     }
   }
 }
 
-// Q6_K: in each half of 128 values, value 32 p + l takes the low nibble (p even) or high nibble
-// (p odd) of ql[l + 32 (p mod 2)] and bits 2p of qh[l]; scale 8 half + 2 p + l / 16.
-void dequant_q6_k(const uint8_t* b, float* y, int64_t nb) {
+// Q6_K: in each half h of 128 values, value 32 p + l (p = 0..3) takes nibble p / 2 of
+// ql[l + 32 (p mod 2)], bits 2p of qh[l], and scale 8 h + 2 p + l / 16.
+void dequant_q6_k(const uint8_t* __restrict b, float* __restrict y, int64_t nb) {
   for (int64_t i = 0; i < nb; ++i, b += 210) {
     const float d = half_at(b + 208);
-    for (int h = 0; h < 2; ++h, y += 128) {
-      const uint8_t* ql = b + 64 * h;
+    const auto* sc = reinterpret_cast<const int8_t*>(b + 192);
+    for (int h = 0; h < 2; ++h) {
       const uint8_t* qh = b + 128 + 32 * h;
-      const auto* sc = reinterpret_cast<const int8_t*>(b + 192 + 8 * h);
-      for (int l = 0; l < 32; ++l) {
-        const int is = l / 16;
-        const int q1 = int((ql[l] & 0x0F) | (((qh[l] >> 0) & 3) << 4)) - 32;
-        const int q2 = int((ql[l + 32] & 0x0F) | (((qh[l] >> 2) & 3) << 4)) - 32;
-        const int q3 = int((ql[l] >> 4) | (((qh[l] >> 4) & 3) << 4)) - 32;
-        const int q4 = int((ql[l + 32] >> 4) | (((qh[l] >> 6) & 3) << 4)) - 32;
-        y[l] = d * float(sc[is]) * float(q1);
-        y[l + 32] = d * float(sc[is + 2]) * float(q2);
-        y[l + 64] = d * float(sc[is + 4]) * float(q3);
-        y[l + 96] = d * float(sc[is + 6]) * float(q4);
+      for (int p = 0; p < 4; ++p) {
+        const uint8_t* ql = b + 64 * h + 32 * (p & 1);
+        const int low_shift = 4 * (p >> 1), high_shift = 2 * p;
+        for (int s = 0; s < 2; ++s, y += 16) {
+          const float scale = d * float(sc[8 * h + 2 * p + s]);
+          for (int l = 0; l < 16; ++l) {
+            const int k = 16 * s + l;
+            const int q = int(((ql[k] >> low_shift) & 0x0F) | (((qh[k] >> high_shift) & 3) << 4)) - 32;
+            y[l] = scale * float(q);
+          }
+        }
       }
     }
   }
@@ -233,19 +250,7 @@ void dequant_q6_k(const uint8_t* b, float* y, int64_t nb) {
 
 }  // namespace
 
-float ggml_half_to_float(uint16_t h) {
-  // Branch-free (so row loops vectorise): normal numbers are the half's exponent and mantissa
-  // shifted into place and rescaled by 2^-112; subnormals are built as 0.5 + m 2^-24 - 0.5,
-  // exactly; infinities and NaNs copy their mantissa bits.
-  const uint32_t w = uint32_t(h) << 16;
-  const uint32_t sign = w & 0x80000000u;
-  const uint32_t two_w = w + w;
-  const float normal = bits_to_float((two_w >> 4) + (0xE0u << 23)) * 0x1.0p-112f;
-  const float subnormal = bits_to_float((two_w >> 17) | (126u << 23)) - 0.5f;
-  uint32_t bits = sign | (two_w < (1u << 27) ? float_to_bits(subnormal) : float_to_bits(normal));
-  if ((h & 0x7C00u) == 0x7C00u) bits = sign | 0x7F800000u | (uint32_t(h & 0x03FFu) << 13);
-  return bits_to_float(bits);
-}
+float ggml_half_to_float(uint16_t h) { return half_bits_to_float(h); }
 
 const GgmlTypeInfo* ggml_type_info(uint32_t id) { return id < kTypeCount ? &kTypes[id] : nullptr; }
 
