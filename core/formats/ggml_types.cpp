@@ -55,6 +55,7 @@ inline float half_bits_to_float(uint16_t h) {
   const uint32_t is_special = 0u - uint32_t((h & 0x7C00u) == 0x7C00u);
   return bits_to_float((special & is_special) | (finite & ~is_special));
 }
+
 inline uint32_t load_u32(const uint8_t* p) { return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24; }
 inline float half_at(const uint8_t* p) { return half_bits_to_float(load_u16(p)); }
 

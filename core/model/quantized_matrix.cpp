@@ -68,7 +68,7 @@ Map QuantizedMatrix::multiply_wt(const Map& x, int threads) const {
     std::vector<float> buffer(in_place ? 0 : size_t(block_rows * cols_));
     for (int64_t b = worker; b < blocks; b += workers) {
       const int64_t r0 = b * block_rows, n = std::min(block_rows, rows_ - r0);
-      const float* w = nullptr;
+      const float* w = nullptr;  // W[r0:r0+n, :]: [n, cols], row-major
       if (in_place) {
         w = reinterpret_cast<const float*>(data + size_t(r0) * tensor_->row_bytes());
       } else {
