@@ -12,7 +12,8 @@ CTest runs it first as the fixture `formats.gguf_test_files`:
 - matrices.gguf: a 70 x 512 matrix of each readable type (QuantizedMatrix tests).
 - malformed/*.gguf + malformed.json: broken files, each with a phrase its FormatError must contain.
 - gpt2.gguf (from MODELS_DIR/gpt2-tokenizer) and tok512.gguf (from MODELS_DIR/stories260K/tok512.bin),
-  written as llama.cpp's converter writes them, when those files exist.
+  written as llama.cpp's converter writes them, when those files exist; stories260K_f32.gguf and
+  stories260K_q8_0.gguf: the whole stories260K checkpoint under llama.cpp's tensor names.
 - bpe_<pre>.gguf, spm_small.gguf: small tokenizers for the pre-tokenizer and SentencePiece rules.
 """
 import json
@@ -284,6 +285,118 @@ def write_tok512(out, models):
     w.write(os.path.join(out, "tok512.gguf"))
 
 
+def quantize_q8_0(rows):
+    """float32 [n, k] (k a multiple of 32) -> Q8_0 bytes, as GGML's reference quantizer:
+    per block of 32, d = max|x| / 127 (stored as a half), q = x / d rounded half away from 0."""
+    blocks = rows.astype(np.float32).reshape(-1, 32)
+    d = np.abs(blocks).max(axis=1) / np.float32(127)
+    inv = np.where(d == 0, np.float32(0), np.float32(1) / np.where(d == 0, np.float32(1), d))
+    scaled = (blocks * inv[:, None]).astype(np.float64)  # roundf, exactly: |x| + 0.5 is exact in float64
+    q = (np.sign(scaled) * np.floor(np.abs(scaled) + 0.5)).astype(np.int8)
+    out = np.empty((blocks.shape[0], 34), np.uint8)
+    out[:, 0:2] = d.astype("<f2").view(np.uint8).reshape(-1, 2)
+    out[:, 2:] = q.view(np.uint8)
+    return out.tobytes()
+
+
+def write_stories(out, models):
+    """stories260K.bin (llama2.c, Meta's layout: RoPE on adjacent pairs, which is llama.cpp's
+    layout for the llama architecture, so no Q/K row permutation) as GGUF files named the way
+    llama.cpp names Llama weights: stories260K_f32.gguf, and stories260K_q8_0.gguf with Q8_0
+    wherever rows hold whole blocks of 32 (F16 elsewhere, as llama-quantize falls back)."""
+    path = os.path.join(models, "stories260K", "stories260K.bin")
+    tok_path = os.path.join(out, "tok512.gguf")
+    if not (os.path.isfile(path) and os.path.isfile(tok_path)):
+        return
+    raw = open(path, "rb").read()
+    dim, hidden, layers, heads, kv_heads, vocab, seq = struct.unpack_from("<7i", raw, 0)
+    floats = np.frombuffer(raw, dtype="<f4", offset=28)
+    dh = dim // heads
+    pos = 0
+
+    def take(*shape):
+        nonlocal pos
+        n = int(np.prod(shape))
+        a = floats[pos:pos + n].reshape(shape)
+        pos += n
+        return a
+
+    emb = take(abs(vocab), dim)
+    rms_att = take(layers, dim)
+    wq, wk, wv = take(layers, dim, dim), take(layers, kv_heads * dh, dim), take(layers, kv_heads * dh, dim)
+    wo = take(layers, dim, dim)
+    rms_ffn = take(layers, dim)
+    w1, w2, w3 = take(layers, hidden, dim), take(layers, dim, hidden), take(layers, hidden, dim)
+    rms_final = take(dim)
+    tensors = [("token_embd.weight", emb), ("output_norm.weight", rms_final)]
+    for i in range(layers):
+        tensors += [("blk.%d.attn_norm.weight" % i, rms_att[i]), ("blk.%d.attn_q.weight" % i, wq[i]),
+                    ("blk.%d.attn_k.weight" % i, wk[i]), ("blk.%d.attn_v.weight" % i, wv[i]),
+                    ("blk.%d.attn_output.weight" % i, wo[i]), ("blk.%d.ffn_norm.weight" % i, rms_ffn[i]),
+                    ("blk.%d.ffn_gate.weight" % i, w1[i]), ("blk.%d.ffn_down.weight" % i, w2[i]),
+                    ("blk.%d.ffn_up.weight" % i, w3[i])]
+    tok = open(tok_path, "rb").read()
+    for variant in ("f32", "q8_0"):
+        w = GGUFWriter()
+        w.add_string("general.architecture", "llama")
+        w.add_string("general.name", "stories260K")
+        w.add_uint32("llama.context_length", seq)
+        w.add_uint32("llama.embedding_length", dim)
+        w.add_uint32("llama.block_count", layers)
+        w.add_uint32("llama.feed_forward_length", hidden)
+        w.add_uint32("llama.attention.head_count", heads)
+        w.add_uint32("llama.attention.head_count_kv", kv_heads)
+        w.add_uint32("llama.rope.dimension_count", dh)
+        w.add("llama.attention.layer_norm_rms_epsilon", FLOAT32, 1e-5)
+        w.add("llama.rope.freq_base", FLOAT32, 10000.0)
+        copy_tokenizer(tok, w)
+        for name, a in tensors:
+            a = np.ascontiguousarray(a, dtype=np.float32)
+            dims = list(reversed(a.shape))
+            if variant == "f32" or a.ndim == 1:
+                w.add_tensor(name, dims, "F32", a.tobytes())
+            elif a.shape[-1] % 32 == 0:
+                w.add_tensor(name, dims, "Q8_0", quantize_q8_0(a))
+            else:
+                w.add_tensor(name, dims, "F16", a.astype("<f2").tobytes())
+        w.write(os.path.join(out, "stories260K_%s.gguf" % variant))
+
+
+def copy_tokenizer(gguf_bytes, w):
+    """Copies the tokenizer.* metadata of a GGUF file this writer made (tok512.gguf) into w."""
+    pos = 24
+    n_kv = struct.unpack_from("<Q", gguf_bytes, 16)[0]
+
+    def read_string():
+        nonlocal pos
+        n = struct.unpack_from("<Q", gguf_bytes, pos)[0]
+        s = gguf_bytes[pos + 8:pos + 8 + n]
+        pos += 8 + n
+        return s.decode("utf-8")
+
+    def read_value(vtype):
+        nonlocal pos
+        if vtype == STRING:
+            return read_string()
+        if vtype == ARRAY:
+            etype, count = struct.unpack_from("<IQ", gguf_bytes, pos)
+            pos += 12
+            return Array(etype, [read_value(etype) for _ in range(count)])
+        fmt = {UINT8: "<B", INT8: "<b", UINT16: "<H", INT16: "<h", UINT32: "<I", INT32: "<i", FLOAT32: "<f",
+               BOOL: "<B", UINT64: "<Q", INT64: "<q", FLOAT64: "<d"}[vtype]
+        v = struct.unpack_from(fmt, gguf_bytes, pos)[0]
+        pos += struct.calcsize(fmt)
+        return v
+
+    for _ in range(n_kv):
+        key = read_string()
+        vtype = struct.unpack_from("<I", gguf_bytes, pos)[0]
+        pos += 4
+        value = read_value(vtype)
+        if key.startswith("tokenizer."):
+            w.add(key, vtype, value)
+
+
 def write_small_tokenizers(out):
     # Byte-level vocabulary: id b is byte b's character, then a few merged pieces whose ids show
     # how the pre-tokenizer split the text (the C++ test states the expected ids and why).
@@ -357,6 +470,7 @@ def main():
     write_malformed(out, rng)
     write_gpt2(out, models)
     write_tok512(out, models)
+    write_stories(out, models)
     write_small_tokenizers(out)
     print("GGUF test files written to", out)
 
