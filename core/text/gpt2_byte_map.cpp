@@ -59,16 +59,81 @@ bool gpt2_unicode_to_bytes(std::string_view text, std::string& bytes) {
   return true;
 }
 
+// Unicode's White_Space property (PropList.txt): what \s means in GPT-2's regex (Python's
+// `regex` module) and in Hugging Face tokenizers (Oniguruma). PCRE2's \s under UCP also matches
+// U+180E MONGOLIAN VOWEL SEPARATOR, a format character since Unicode 6.3, which splits
+// "a \u180eb" differently; so patterns spell White_Space out before PCRE2 sees them.
+constexpr const char* kWhiteSpace =
+    "\\x{09}-\\x{0D}\\x{20}\\x{85}\\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}";
+
+// Rewrites \s and \S: outside a character class as [White_Space] and [^White_Space], inside one
+// as the White_Space ranges and \P{White_Space} (PCRE2 >= 10.40 knows the property). Other
+// escapes, \Q...\E literals and POSIX [:classes:] are copied as they are.
+std::string spell_white_space(const std::string& p) {
+  const std::string ws = kWhiteSpace;
+  std::string out;
+  bool in_class = false;
+  for (size_t i = 0; i < p.size(); ++i) {
+    const char c = p[i];
+    if (c == '\\' && i + 1 < p.size()) {
+      const char next = p[i + 1];
+      if (next == 'Q') {
+        const size_t end = p.find("\\E", i + 2);
+        const size_t stop = end == std::string::npos ? p.size() : end + 2;
+        out.append(p, i, stop - i);
+        i = stop - 1;
+      } else if (next == 's') {
+        out += in_class ? ws : "[" + ws + "]";
+        ++i;
+      } else if (next == 'S') {
+        out += in_class ? std::string("\\P{White_Space}") : "[^" + ws + "]";
+        ++i;
+      } else {
+        out += c;
+        out += next;
+        ++i;
+      }
+      continue;
+    }
+    if (!in_class && c == '[') {
+      in_class = true;
+      out += c;
+      if (i + 1 < p.size() && p[i + 1] == '^') out += p[++i];
+      if (i + 1 < p.size() && p[i + 1] == ']') out += p[++i];  // a leading ] is a literal
+      continue;
+    }
+    if (in_class && c == '[' && i + 1 < p.size() && p[i + 1] == ':') {
+      const size_t end = p.find(":]", i + 2);
+      if (end != std::string::npos) {
+        out.append(p, i, end + 2 - i);
+        i = end + 1;
+        continue;
+      }
+    }
+    if (in_class && c == ']') in_class = false;
+    out += c;
+  }
+  return out;
+}
+
 struct RegexSplitter::Impl {
   pcre2_code* code = nullptr;
 };
 
-RegexSplitter::RegexSplitter(const std::string& pattern, const std::string& where) : impl_(std::make_unique<Impl>()) {
+RegexSplitter::RegexSplitter(const std::string& raw_pattern, const std::string& where) : impl_(std::make_unique<Impl>()) {
   int error = 0;
   PCRE2_SIZE offset = 0;
-  impl_->code = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(pattern.data()), pattern.size(), PCRE2_UTF | PCRE2_UCP,
-                              &error, &offset, nullptr);
+  const auto compile = [&](const std::string& pattern) {
+    return pcre2_compile(reinterpret_cast<PCRE2_SPTR>(pattern.data()), pattern.size(), PCRE2_UTF | PCRE2_UCP, &error,
+                         &offset, nullptr);
+  };
+  impl_->code = compile(spell_white_space(raw_pattern));
   if (!impl_->code) {
+    // Report the error (and its offset) in the pattern as written.
+    if (pcre2_code* raw = compile(raw_pattern)) {
+      pcre2_code_free(raw);
+      throw FormatError(where + ": the pre-tokenizer pattern does not compile once \\s is spelled as Unicode White_Space");
+    }
     PCRE2_UCHAR message[256];
     pcre2_get_error_message(error, message, sizeof message);
     throw FormatError(where + ": the pre-tokenizer pattern does not compile at offset " + std::to_string(offset) + ": " +

@@ -3,7 +3,8 @@
 //   bytes_to_unicode: the printable bytes ! .. ~, ¡ .. ¬, ® .. ÿ map to themselves; the other 68
 //   bytes map, in byte order, to U+0100, U+0101, ... (so a space 0x20 is "Ġ" U+0120).
 //   pre-tokenizer regex: 's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
-//   matched with Unicode classes (PCRE2_UTF | PCRE2_UCP), as the Python `regex` module does.
+//   matched with Unicode classes (PCRE2_UTF | PCRE2_UCP), as the Python `regex` module does;
+//   \s and \S mean Unicode White_Space in every pattern (PCRE2's own \s also matches U+180E).
 #include <memory>
 #include <string>
 #include <string_view>

@@ -6,9 +6,9 @@
 //   whose concatenation is a piece with the highest score (leftmost on ties) until none is.
 //   decode: a piece right after BOS loses its leading space; "<0xHH>" is the raw byte HH.
 #include <string>
-#include <unordered_map>
 #include <vector>
 
+#include "core/text/scored_pieces.h"
 #include "core/text/tokenizer_base.h"
 
 namespace hs {
@@ -22,23 +22,20 @@ class Llama2cTokenizer : public SubwordTokenizer {
   std::vector<int> encode(std::string_view text) const override;
   std::string piece_bytes(int id) const override;
   std::string label(int id) const override;
-  int vocab_size() const override { return static_cast<int>(pieces_.size()); }
+  int vocab_size() const override { return vocab_.size(); }
 
   // run.c's decode of `token` after `prev`, concatenated over ids (ids[0] is usually BOS).
   std::string decode(const std::vector<int>& ids) const;
-  const std::string& piece(int id) const { return pieces_.at(size_t(id)); }
-  float score(int id) const { return scores_.at(size_t(id)); }
+  const std::string& piece(int id) const { return vocab_.piece(id); }
+  float score(int id) const { return vocab_.score(id); }
 
   static constexpr int kBos = 1;
   static constexpr int kEos = 2;
 
  private:
-  int lookup(const std::string& s) const;
   int byte_fallback_id(unsigned char b) const;
 
-  std::vector<std::string> pieces_;
-  std::vector<float> scores_;
-  std::unordered_map<std::string, int> ids_;
+  ScoredPieces vocab_;  // run.c looks pieces up by bsearch over the sorted vocabulary: a repeated piece keeps its first id
 };
 
 }  // namespace hs

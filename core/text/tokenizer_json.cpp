@@ -140,7 +140,9 @@ void read_pre_tokenizer(const json& j, const std::string& path, TokenizerPipelin
       p.regex = std::make_shared<const RegexSplitter>(is_regex ? pattern : quote_regex(pattern), where);
     } else if (type == "Digits") {
       p.kind = PreTokenizeStep::Kind::digits;
-      p.regex = std::make_shared<const RegexSplitter>(bool_or(s, "individual_digits", false) ? "[0-9]" : "[0-9]+", where);
+      // Hugging Face splits on char::is_numeric(): general categories Nd, Nl and No (½, ², Ⅻ, ①,
+      // Arabic-Indic and full-width digits), not only 0-9.
+      p.regex = std::make_shared<const RegexSplitter>(bool_or(s, "individual_digits", false) ? "\\p{N}" : "\\p{N}+", where);
     } else {
       throw FormatError(where + " is not supported (ByteLevel, Metaspace, Split, Digits are)");
     }

@@ -7,6 +7,8 @@ again only when a format changes), from the repository root:
 - corpus/llama2c/: a tiny llama2.c checkpoint and tokenizer.bin, each behind the harness's
   selector byte(s).
 - corpus/hf_tokenizer/: the tokenizer.json, and a GPT-2 style vocab.json + NUL + merges.txt.
+- corpus/gguf/: GGUF files (tests/core/formats/gguf_writer.py): tensors of several types, a
+  SentencePiece tokenizer, a byte-level BPE tokenizer.
 """
 import json
 import os
@@ -51,3 +53,49 @@ gpt2_vocab = {"!": 0, "a": 1, "b": 2, "\u0120": 3, "\u0120a": 4, "ab": 5}
 open(os.path.join(corpus, "hf_tokenizer", "vocab_merges.bin"), "wb").write(
     b"\x00" + json.dumps(gpt2_vocab).encode() + b"\x00" + "#version: 0.2\n\u0120 a\na b\n".encode())
 print("seeds written")
+
+# corpus/gguf/: small GGUF files from the tests' writer (tests/core/formats/gguf_writer.py):
+# tensors of several readable types and one refused type, a SentencePiece tokenizer and a
+# byte-level BPE tokenizer with merges, pre-tokenizer and special tokens.
+sys.path.insert(0, os.path.join(HERE, "..", "core", "formats"))
+import numpy as np  # noqa: E402
+import ggml_dequant  # noqa: E402
+from gguf_writer import BOOL, FLOAT32, INT32, STRING, UINT32, GGUFWriter  # noqa: E402
+
+os.makedirs(os.path.join(corpus, "gguf"), exist_ok=True)
+rng = np.random.default_rng(5)
+w = GGUFWriter()
+w.add_string("general.architecture", "llama")
+w.add_uint32("llama.block_count", 1)
+for t, cols in (("F32", 8), ("F16", 8), ("BF16", 8), ("Q8_0", 32), ("Q4_K", 256), ("Q6_K", 256)):
+    block = ggml_dequant.LAYOUTS[t][0]
+    w.add_tensor("w." + t, [cols, 2], t, ggml_dequant.random_blocks(t, 2 * cols // block, rng))
+w.add_tensor("w.IQ2_XXS", [256, 1], "IQ2_XXS", bytes(66))
+w.write(os.path.join(corpus, "gguf", "tensors.gguf"))
+
+pieces = ["<unk>", "<s>", "</s>"] + ["<0x%02X>" % b for b in range(256)] + ["\u2581", "a", "b", "\u2581a", "ab"]
+w = GGUFWriter()
+w.add_string("tokenizer.ggml.model", "llama")
+w.add_array("tokenizer.ggml.tokens", STRING, pieces)
+w.add_array("tokenizer.ggml.scores", FLOAT32, [0.0] * 259 + [-1.0, -2.0, -3.0, -1.5, -1.0])
+w.add_array("tokenizer.ggml.token_type", INT32, [2, 3, 3] + [6] * 256 + [1] * 5)
+w.add("tokenizer.ggml.add_bos_token", BOOL, True)
+w.write(os.path.join(corpus, "gguf", "spm.gguf"))
+
+alpha = {}
+n = 0
+for b in range(256):
+    printable = ord("!") <= b <= ord("~") or 0xA1 <= b <= 0xAC or 0xAE <= b <= 0xFF
+    alpha[b] = chr(b) if printable else chr(256 + n)
+    n += 0 if printable else 1
+g = alpha[32]
+tokens = [alpha[b] for b in range(256)] + [g + "a", "ab", "12", "<|end|>"]
+w = GGUFWriter()
+w.add_string("tokenizer.ggml.model", "gpt2")
+w.add_string("tokenizer.ggml.pre", "llama-bpe")
+w.add_array("tokenizer.ggml.tokens", STRING, tokens)
+w.add_array("tokenizer.ggml.token_type", INT32, [1] * 259 + [3])
+w.add_array("tokenizer.ggml.merges", STRING, [g + " a", "a b", "1 2"])
+w.add("tokenizer.ggml.bos_token_id", UINT32, 259)
+w.write(os.path.join(corpus, "gguf", "bpe.gguf"))
+print("gguf seeds written")

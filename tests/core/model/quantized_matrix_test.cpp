@@ -1,0 +1,108 @@
+// QuantizedMatrix: a 70 x 512 matrix of every readable GGML type (random blocks written by
+// tests/core/formats/make_gguf_test_files.py) multiplied block by block against the
+// dequantize-everything-then-multiply result in double precision; thread counts agree bit for bit;
+// rows and embedding lookups equal the dequantized rows; wrong shapes and types are FormatErrors.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "core/model/quantized_matrix.h"
+#include "core/util/errors.h"
+#include "tests/core/formats/gguf_test_files.h"
+
+namespace hs {
+namespace {
+
+const char* const kReadable[] = {"F32", "F16", "BF16", "Q8_0", "Q4_0", "Q4_1", "Q5_0",
+                                 "Q5_1", "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K"};
+
+Map random_x(int64_t rows, int64_t cols, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  Map x(rows, cols);
+  for (Eigen::Index i = 0; i < x.size(); ++i) x.data()[i] = normal(rng);
+  return x;
+}
+
+class QuantizedMatrixTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    path_ = test::gguf_test_file("matrices.gguf");
+    if (path_.empty()) GTEST_SKIP() << "matrices.gguf not found in " << test::gguf_test_dir() << " (run through ctest)";
+    file_ = std::make_shared<const GgufFile>(path_);
+  }
+  std::string path_;
+  std::shared_ptr<const GgufFile> file_;
+};
+
+TEST_F(QuantizedMatrixTest, ProductEqualsDequantizedProductForEveryType) {
+  for (const char* type : kReadable) {
+    SCOPED_TRACE(type);
+    const QuantizedMatrix w(file_, std::string("w.") + type, 70, 512);
+    EXPECT_EQ(w.rows(), 70);
+    EXPECT_EQ(w.cols(), 512);
+    EXPECT_STREQ(ggml_type_name(w.type()), type);
+    const Map dense = w.dequantize();  // [70, 512], checked against numpy in ggml_types_test
+    const std::vector<float> flat = file_->dequantize(file_->tensor(std::string("w.") + type));
+    ASSERT_EQ(0, std::memcmp(dense.data(), flat.data(), flat.size() * sizeof(float)));
+    for (const int64_t t : {int64_t(1), int64_t(7), int64_t(37)}) {
+      const Map x = random_x(t, 512, unsigned(t));  // [T, 512]
+      const Map y = w.multiply_wt(x, 1);            // [T, 70]
+      ASSERT_EQ(y.rows(), t);
+      ASSERT_EQ(y.cols(), 70);
+      // y_ij = sum_k x_ik W_jk, compared with a float64 sum; the float sum's error is bounded by
+      // a few ulps of sum_k |x_ik W_jk|.
+      const Eigen::MatrixXd ref = x.cast<double>() * dense.cast<double>().transpose();
+      const Eigen::MatrixXd mag = x.cast<double>().cwiseAbs() * dense.cast<double>().cwiseAbs().transpose();
+      double worst = 0;
+      for (Eigen::Index i = 0; i < y.rows(); ++i)
+        for (Eigen::Index j = 0; j < y.cols(); ++j) {
+          const double err = std::fabs(double(y(i, j)) - ref(i, j));
+          worst = std::max(worst, err / (mag(i, j) + 1e-30));
+          ASSERT_LE(err, 2e-6 * mag(i, j) + 1e-30) << "y(" << i << ", " << j << ") = " << y(i, j) << ", float64 " << ref(i, j);
+        }
+      const Map y2 = matmul_wt(x, w, 2);
+      EXPECT_EQ(0, std::memcmp(y.data(), y2.data(), size_t(y.size()) * sizeof(float))) << "2 threads differ from 1";
+    }
+  }
+}
+
+TEST_F(QuantizedMatrixTest, RowsAndLookupsEqualTheDequantizedMatrix) {
+  const QuantizedMatrix w(file_, "w.Q4_K");
+  const Map dense = w.dequantize();
+  EXPECT_EQ(w.bytes(), size_t(70 * 512 / 256 * 144)) << "kept in its encoding";
+  for (const int64_t i : {int64_t(0), int64_t(33), int64_t(69)}) EXPECT_EQ(w.row(i), dense.row(i).transpose());
+  const Map e = w.gather_rows({5, 5, 0, 69});
+  ASSERT_EQ(e.rows(), 4);
+  EXPECT_EQ(e.row(0), dense.row(5));
+  EXPECT_EQ(e.row(1), dense.row(5));
+  EXPECT_EQ(e.row(3), dense.row(69));
+  EXPECT_THROW(w.row(70), InputError);
+  EXPECT_THROW(w.gather_rows({1, -1}), InputError);
+  EXPECT_THROW(w.multiply_wt(random_x(2, 100, 1)), InputError);
+  EXPECT_EQ(w.multiply_wt(Map(0, 512)).rows(), 0);
+}
+
+TEST_F(QuantizedMatrixTest, WrongShapesAndTypesAreNamed) {
+  auto error_of = [&](const std::string& tensor, int64_t rows, int64_t cols) -> std::string {
+    try {
+      if (rows < 0) QuantizedMatrix(file_, tensor);
+      else QuantizedMatrix(file_, tensor, rows, cols);
+    } catch (const FormatError& e) {
+      return e.what();
+    }
+    return "no FormatError";
+  };
+  EXPECT_NE(error_of("w.Q8_0", 512, 70).find("'w.Q8_0' is a [70, 512] matrix (GGUF ne [512, 70]); expected [512, 70]"),
+            std::string::npos);
+  EXPECT_NE(error_of("w.IQ2_XXS", -1, 0).find("'w.IQ2_XXS' [256, 2] has type IQ2_XXS, which headscope cannot read"),
+            std::string::npos);
+  EXPECT_NE(error_of("w.3d", -1, 0).find("expected a 2-D matrix"), std::string::npos);
+  EXPECT_NE(error_of("w.none", -1, 0).find("tensor 'w.none' is missing"), std::string::npos);
+  EXPECT_NE(error_of("w.empty", -1, 0).find("'w.empty' has shape [512, 0] (ne[0] first); a weight matrix cannot be empty"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace hs
