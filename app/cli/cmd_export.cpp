@@ -24,6 +24,8 @@ struct ExportOptions {
   std::string colormap = "viridis";
   std::string colour_scale = "linear";
   bool ignore_first_key = false;
+  bool per_head_range = false;
+  bool layer_range = false;
   bool whole_maps = false;
   std::string size;
   int layer = 0;
@@ -70,6 +72,9 @@ int run_export(const ExportOptions& o) {
   spec.colours.colormap = parse_colormap(o.colormap);
   spec.colours.mode = parse_scale_mode(o.colour_scale);
   spec.colours.ignore_first_key = o.ignore_first_key;
+  spec.colours.per_map = o.per_head_range;
+  if (o.per_head_range && o.layer_range) throw InputError("give either --per-head-range or --layer-range, not both");
+  if (o.layer_range && spec.head < 0) throw InputError("--layer-range is for one head (--head H): a grid shares its layer's range already");
   if (o.dpi < 0) throw InputError("--dpi (" + std::to_string(o.dpi) + ") must be greater than 0");
   spec.scale = o.dpi != 0 ? o.dpi / (72.0 * kPngPixelsPerPoint) : o.scale;
   parse_size(o.size, spec);
@@ -85,6 +90,10 @@ int run_export(const ExportOptions& o) {
                      "); add --whole-maps to export whole maps anyway, or shorten the input");
   };
   const std::shared_ptr<const RunAnalysis> analysis = analyse(model_request(o.model), options);
+  if (o.layer_range && spec.layer >= 0 && spec.layer < analysis->run.n_layers()) {
+    const size_t l = size_t(spec.layer);
+    spec.colours.fixed_max = o.ignore_first_key ? analysis->layer_max_skip_first[l] : analysis->layer_max[l];
+  }
   if (!o.out.empty()) {
     export_view(*analysis, nullptr, spec);
     return 0;
@@ -118,6 +127,9 @@ Command add_export_command(CLI::App& app) {
       ->capture_default_str();
   sub->add_flag("--ignore-first-key", o->ignore_first_key,
                 "Leave key 0 out of the colour range (the first token often takes most of the weight)");
+  sub->add_flag("--per-head-range", o->per_head_range,
+                "Grid: each head on its own colour range (default: one range for the layer, so a dim head looks dim)");
+  sub->add_flag("--layer-range", o->layer_range, "One head (--head): on its layer's colour range instead of its own");
   sub->add_flag("--whole-maps", o->whole_maps,
                 "Export whole T x T maps even past the long-input rule (2048 tokens or 1 GiB of maps)");
   CLI::Option* scale = sub->add_option("--scale", o->scale, "Figure size multiplier (PNG: 144 dpi at 1, 288 dpi at 2)")

@@ -33,9 +33,16 @@ struct ColourScale {
   ScaleMode mode = ScaleMode::linear;
   bool ignore_first_key = false;  // the first token often swamps the scale
   Colormap colormap = Colormap::viridis;
+  // Which maps share one range. Default: every map shown together (a layer's grid: one colour
+  // bar). per_map: each map its own (a dim head looks as bright as the brightest; the bar reads
+  // as a share of each map's largest value). fixed_max > 0: the top is set by the view (one head
+  // shown on its layer's range). The app's views set these per view; export takes them as shown.
+  bool per_map = false;
+  float fixed_max = 0.0f;
 
   bool operator==(const ColourScale& o) const {
-    return mode == o.mode && ignore_first_key == o.ignore_first_key && colormap == o.colormap;
+    return mode == o.mode && ignore_first_key == o.ignore_first_key && colormap == o.colormap &&
+           per_map == o.per_map && fixed_max == o.fixed_max;
   }
   bool operator!=(const ColourScale& o) const { return !(*this == o); }
 };

@@ -65,8 +65,19 @@ Figure heatmap_figure(const RunAnalysis& analysis, int layer, int head, const Co
   std::vector<const Map*> shown;
   for (int h : heads) shown.push_back(&maps[size_t(h)]);
   const Colormap colormap = colours.colormap;
-  const ScaleRange range = scale_range(colours, colour_scale_max(shown, colours.ignore_first_key));
-  const ColourBar bar = colour_bar_for(range, colormap, "attention weight");
+  // The range of each panel (ColourScale: shared by the panels, each its own, or fixed by the view).
+  std::vector<ScaleRange> ranges;
+  for (const Map* a : shown) {
+    const float top = colours.fixed_max > 0 ? colours.fixed_max
+                      : colours.per_map     ? colour_scale_max({a}, colours.ignore_first_key)
+                                            : colour_scale_max(shown, colours.ignore_first_key);
+    ranges.push_back(scale_range(colours, top));
+  }
+  // Per map, the bar reads as a share of each panel's largest weight.
+  const bool relative = colours.per_map && colours.fixed_max <= 0 && g.n > 1;
+  ColourBar bar = colour_bar_for(relative ? scale_range(colours, 1.0f) : ranges[0], colormap,
+                                 relative ? "share of each head's largest weight" : "attention weight");
+  if (relative && colours.mode == ScaleMode::row_normalised) bar = colour_bar_for(ranges[0], colormap, "attention weight");
 
   std::string title = figure_model_name(run) + " \u00b7 layer " + std::to_string(layer);
   if (!grid) title += " \u00b7 head " + std::to_string(head);
@@ -113,7 +124,7 @@ Figure heatmap_figure(const RunAnalysis& analysis, int layer, int head, const Co
       const Map& a = r->attention[size_t(layer)][size_t(h)];  // [T, T], row = query i, col = key j
       const double px = blocks[size_t(p)].x, py = blocks[size_t(p)].y;
       if (grid) c.text(px + g.panel / 2, py - 4, "head " + std::to_string(h), panel_style, HAlign::center, VAlign::bottom);
-      const Map t = scale_to_unit(a, range);  // [T, T], what the app's shader colours
+      const Map t = scale_to_unit(a, ranges[size_t(p)]);  // [T, T], what the app's shader colours
       for (int i = 0; i < T; ++i)
         for (int j = 0; j < T; ++j) cells[size_t(i) * size_t(T) + size_t(j)] = colormap_lookup(colormap, t(i, j));
       c.cells(px, py, g.panel, g.panel, T, T, cells);

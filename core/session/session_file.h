@@ -26,7 +26,7 @@ struct ViewState {
   std::string panel = "grid";  // see session_panels()
   int layer = 0;
   int head = 0;
-  std::vector<int> queries = {0};
+  std::vector<int> queries;  // empty: the last token
   std::string color_scale = "linear";  // see session_color_scales()
   bool ignore_first_column = false;
   std::string colormap = "viridis";

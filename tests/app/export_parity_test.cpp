@@ -36,6 +36,8 @@ struct Case {
   const char* cli_view_flags;
   const char* file;
   hs::PairMeasure measure = hs::PairMeasure::distance;  // the Head difference view's colour-by choice
+  bool per_head_range = false;                           // the grid's "range per head"
+  bool layer_range = false;                              // the single head's "layer range"
 };
 
 TEST(ExportParity, AppExportEqualsCliExport) {
@@ -60,12 +62,16 @@ TEST(ExportParity, AppExportEqualsCliExport) {
       {hs::gui::View::difference, 0, " --view distance", "dist.npy"},
       {hs::gui::View::difference, 0, " --view difference", "diff.png", hs::PairMeasure::difference},
       {hs::gui::View::difference, 0, " --view difference", "diff.npy", hs::PairMeasure::difference},
+      {hs::gui::View::heads, 0, " --per-head-range", "grid_per_head.png", hs::PairMeasure::distance, true},
+      {hs::gui::View::head, 3, " --head 3 --layer-range", "head3_layer.png", hs::PairMeasure::distance, false, true},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.file);
     state.view = c.view;
     state.head = c.head;
     state.difference.measure = c.measure;
+    state.grid.per_head_range = c.per_head_range;
+    state.head_view.layer_range = c.layer_range;
     state.exporter.folder = (dir / "app").string();
     state.exporter.file_name = c.file;
     state.exporter.save_requested = true;

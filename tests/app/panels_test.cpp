@@ -207,9 +207,17 @@ TEST_F(Headless, ArrowsMoveTheHeadAndQueryCtrlLFocusesTheSentence) {
   EXPECT_EQ(state.head, 0) << "clamped at the first head";
   request_view(state, View::query);
   frame(state);
-  press(262);
+  // The query view opens on the last token (token 0 of a causal model only sees itself).
+  const int last = derived_->run().n_tokens() - 1;
+  EXPECT_EQ(shown_queries(state, last + 1), std::vector<int>{last});
+  press(263);
   ASSERT_EQ(state.query.queries.size(), 1u);
-  EXPECT_EQ(state.query.queries[0], 1);
+  EXPECT_EQ(state.query.queries[0], last - 1);
+  // The choice stays when the sentence grows.
+  state.request.sentence += " again";
+  set_model(state);
+  frame(state);
+  EXPECT_EQ(shown_queries(state, derived_->run().n_tokens()), std::vector<int>{last - 1});
   press('L', true);
   frame(state);
   EXPECT_TRUE(io.WantTextInput) << "Ctrl+L focuses the sentence box";

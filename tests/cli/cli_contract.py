@@ -526,6 +526,25 @@ def run_measured(args, timeout=120):
         return p.returncode, out.read(), err.read().decode("utf-8", "replace"), usage.ru_maxrss / 1024
 
 
+def check_text_report():
+    """The report opens on the last token (token 0 of a causal model sees only itself) and shows both
+    head-pair measures."""
+    global passed
+    out = expect_ok("text report", ["maps", "--sentence", "the keys that Priya left on the table were not hers", "--causal"])
+    if out is None:
+        return
+    text = out.decode("utf-8")
+    if "where token 10 (hers) looks" not in text:
+        fail("maps report: it does not default to the last token: " + text[:400])
+    elif "head distance" not in text or "head difference" not in text:
+        fail("maps report: it lacks the head distance or head difference table")
+    else:
+        passed += 1
+    out = expect_ok("text report --query 0", ["maps", "--sentence", "a b c", "--query", "0"])
+    if out is not None and b"where token 0 (a) looks" not in out:
+        fail("maps report: --query 0 is not honoured")
+
+
 def check_long_input_rule():
     """One long-input rule for the app and the CLI (core/analysis/long_input.h): past 2048 tokens
     or 1 GiB of whole maps, maps switches to long-input mode by itself; --json and export, which need
@@ -577,6 +596,7 @@ def main():
     check_json_file_atomic()
     check_closed_stdout()
     check_bad_input()
+    check_text_report()
     check_long_input_rule()
     shutil.rmtree(WORK, ignore_errors=True)
     print(f"{passed} checks passed, {len(failures)} failed")

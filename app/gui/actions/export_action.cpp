@@ -2,6 +2,7 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <exception>
 #include <filesystem>
 
@@ -9,7 +10,7 @@
 
 namespace hs::gui {
 
-ExportSpec export_spec_for(const AppState& state, const std::string& path) {
+ExportSpec export_spec_for(const AppState& state, const Derived& derived, const std::string& path) {
   const ViewInfo& v = view_info(state.view);
   ExportSpec spec;
   spec.path = path;
@@ -18,7 +19,12 @@ ExportSpec export_spec_for(const AppState& state, const std::string& path) {
   if (spec.view == ExportView::difference && shown_pair_measure(state) == PairMeasure::distance)
     spec.view = ExportView::distance;  // the measure the table is coloured by
   spec.head = v.export_selected_head ? state.head : -1;
-  spec.colours = state.scale;  // the view as shown: scale, first key, colormap
+  const RunAnalysis& a = *derived.analysis;
+  const size_t layer = size_t(std::clamp(state.layer, 0, std::max(a.run.n_layers() - 1, 0)));
+  const float layer_max = layer < a.layer_max.size()
+                              ? (state.scale.ignore_first_key ? a.layer_max_skip_first[layer] : a.layer_max[layer])
+                              : 0.0f;
+  spec.colours = view_colour_scale(state, state.view, layer_max);  // as shown: scale, first key, colormap, range
   return spec;
 }
 
@@ -29,14 +35,14 @@ std::string export_path(const ExportPanelState& e) {
 
 std::string save_export(const AppState& state, const Derived& derived) {
   const std::string path = export_path(state.exporter);
-  export_view(*derived.analysis, derived.sweep.get(), export_spec_for(state, path));
+  export_view(*derived.analysis, derived.sweep.get(), export_spec_for(state, derived, path));
   std::error_code ec;
   const std::filesystem::path absolute = std::filesystem::absolute(path, ec);
   return "wrote " + (ec ? path : absolute.string());
 }
 
 std::string current_csv(const AppState& state, const Derived& derived) {
-  ExportSpec spec = export_spec_for(state, "clipboard.csv");
+  ExportSpec spec = export_spec_for(state, derived, "clipboard.csv");
   if (spec.view == ExportView::heatmap) spec.head = state.head;
   return export_bytes(*derived.analysis, derived.sweep.get(), spec);
 }

@@ -14,7 +14,7 @@ namespace hs::gui {
 // The export matching what is on screen (the view table, state/views.h): the grid (all heads of
 // the layer), the selected head, the difference table or the sweep, in the on-screen colour
 // scale (linear / log / per-row, first key, colormap).
-ExportSpec export_spec_for(const AppState& state, const std::string& path);
+ExportSpec export_spec_for(const AppState& state, const Derived& derived, const std::string& path);
 
 // folder + file name ("" folder: the file name alone).
 std::string export_path(const ExportPanelState& e);

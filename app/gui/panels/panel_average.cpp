@@ -51,7 +51,7 @@ void draw_average(AppState& state, const UiContext& ui) {
   }
   ImGui::SetCursorScreenPos(ImVec2(origin.x + usable + 16, origin.y));
   ImGui::BeginGroup();
-  ImGui::TextDisabled("%s", scale_caption(range).c_str());
+  ImGui::TextDisabled("%s\nrange: layer %d", scale_caption(range).c_str(), layer);
   draw_colour_bar(ui, range, state.scale.colormap, ImVec2(bar_w, std::min(avail.y - f * 2, 420.0f)));
   ImGui::EndGroup();
 }

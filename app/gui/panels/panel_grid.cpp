@@ -34,8 +34,9 @@ void cell_tooltip(const RunAnalysis& a, int layer, int head, const HeatmapHit& h
 
 // Every head of the selected layer of `d` (the result on screen, or a lesson's compare entry).
 // `prefix` names the heatmaps ("grid", or "compare1" for a lesson's side-by-side entries).
+// With `per_head`, each head is coloured on its own range (range gives the mode only).
 void draw_layer_grid(AppState& state, const UiContext& ui, const RunAnalysis& d, uint64_t version, ImVec2 area,
-                     const ScaleRange& range, const char* prefix) {
+                     const ScaleRange& range, const char* prefix, bool per_head = false) {
   const int layer = std::min(state.layer, d.run.n_layers() - 1), heads = d.run.n_heads();
   const int group = heads_per_group(d.run.info);
   const float f = ImGui::GetFontSize(), gap = f * 0.9f, title_h = f * 1.5f;
@@ -74,8 +75,9 @@ void draw_layer_grid(AppState& state, const UiContext& ui, const RunAnalysis& d,
     if (h == state.head) ImGui::TextColored(ImVec4(1.0f, 0.77f, 0.25f, 1.0f), "%s", title.c_str());
     else ImGui::TextUnformatted(title.c_str());
     ImGui::SetCursorScreenPos(ImVec2(tile.x, tile.y + title_h));
-    HeatmapSpec spec = heatmap_spec(format("%s L%d h%d", prefix, layer, h), version,
-                                    d.run.attention[size_t(layer)][size_t(h)], range, state.scale.colormap, layer, h);
+    const Map& map = d.run.attention[size_t(layer)][size_t(h)];  // [T, T]
+    const ScaleRange own = per_head ? scale_range(state.scale, colour_scale_max({&map}, state.scale.ignore_first_key)) : range;
+    HeatmapSpec spec = heatmap_spec(format("%s L%d h%d", prefix, layer, h), version, map, own, state.scale.colormap, layer, h);
     spec.row_labels = spec.col_labels = &d.map_labels;
     spec.selected = h == state.head;
     spec.first_generated = d.map_index(first_generated(d.run));
@@ -230,6 +232,15 @@ void draw_grid(AppState& state, const UiContext& ui) {
       state.layer = std::clamp(state.layer, 0, layers - 1);
     }
   }
+  const bool overview = state.grid.all_layers && layers > 1;
+  const bool compare = !overview && !d.compare.empty();
+  if (!overview && !compare) {
+    ImGui::SameLine();
+    ImGui::Checkbox("range per head", &state.grid.per_head_range);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("Off: one colour range for the layer, so a dim head looks dim. On: each head on its own range.");
+  }
+  const bool per_head = state.grid.per_head_range && !overview && !compare;
   const int group = heads_per_group(d.run().info);
   if (!d.analysis->long_input_note.empty()) ImGui::TextWrapped("%s", d.analysis->long_input_note.c_str());
   else ImGui::TextDisabled("%s", group > 1 ? "Coloured boxes and bars group the query heads that share one key/value head. Click a head to open it."
@@ -238,17 +249,19 @@ void draw_grid(AppState& state, const UiContext& ui) {
   const float bar_w = colour_bar_width();
   const ImVec2 area(avail.x - bar_w - 12, avail.y);
   const ImVec2 start = ImGui::GetCursorScreenPos();
-  const bool overview = state.grid.all_layers && layers > 1;
-  const bool compare = !overview && !d.compare.empty();
   const ScaleRange range = overview  ? model_range(state, *d.analysis)
                            : compare ? compare_range(state, d)
-                                     : layer_range(state, *d.analysis, state.layer);
+                           : per_head ? scale_range(state.scale, 1.0f)  // the bar: a share of each head's largest
+                                      : layer_range(state, *d.analysis, state.layer);
   if (overview) draw_all_layers(state, ui, area);
   else if (compare) draw_compare(state, ui, area, range);
-  else draw_layer_grid(state, ui, *d.analysis, d.generation, area, range, "grid");
+  else draw_layer_grid(state, ui, *d.analysis, d.generation, area, range, "grid", per_head);
   ImGui::SetCursorScreenPos(ImVec2(start.x + area.x + 12, start.y));
   ImGui::BeginGroup();
-  ImGui::TextDisabled("%s", scale_caption(range).c_str());
+  const std::string scope = overview ? "range: all layers" : compare ? "range: shared by all"
+                            : per_head ? "range: each head\n(share of its max)"
+                                       : format("range: layer %d", state.layer);
+  ImGui::TextDisabled("%s\n%s", scale_caption(range).c_str(), scope.c_str());
   draw_colour_bar(ui, range, state.scale.colormap, ImVec2(bar_w, std::min(area.y - ImGui::GetFontSize() * 2, 420.0f)));
   ImGui::EndGroup();
 }

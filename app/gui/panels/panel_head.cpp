@@ -47,8 +47,9 @@ void head_facts(const Derived& d, int layer, int head) {
                         double(s.mean_entropy));
     return;
   }
-  ImGui::TextDisabled("mean row entropy %.2f nats  \xC2\xB7  score rank %d (head width %d%s)%s", double(s.mean_entropy),
-                      s.score_rank, d.run().info.d_head, masked ? "; the mask's zeros lift the rank" : "",
+  ImGui::TextDisabled("mean row entropy %.2f nats  \xC2\xB7  rank of Q K^T %d (head width %d)%s%s", double(s.mean_entropy),
+                      s.score_rank, d.run().info.d_head,
+                      masked ? format("; %d with the mask's cells as 0", s.masked_rank).c_str() : "",
                       group > 1 ? format("  \xC2\xB7  key/value head %d", head / group).c_str() : "");
 }
 
@@ -89,23 +90,30 @@ void draw_head(AppState& state, const UiContext& ui) {
   head_picker(state, d);
   ImGui::SameLine();
   draw_scale_controls(state);
-  ImGui::SameLine();
+  same_line_if_room("values");
   ImGui::Checkbox("values", &state.head_view.show_values);
+  same_line_if_room("layer range");
+  ImGui::Checkbox("layer range", &state.head_view.layer_range);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Off: the head on its own colour range. On: on its layer's range, as in the grid, so a dim head looks dim.");
   const int layer = state.layer, head = state.head;
   head_facts(d, layer, head);
-  if (state.query.queries.size() == 1) draw_next_token_line(d.run(), state.query.queries[0]);
+  const std::vector<int> queries = shown_queries(state, d.run().n_tokens());
+  if (queries.size() == 1) draw_next_token_line(d.run(), queries[0]);
 
   const Map& map = d.run().attention[size_t(layer)][size_t(head)];  // [T, T]
-  // One head is scaled to its own largest weight, as an export of that head is.
-  const float head_max = state.scale.ignore_first_key && map.cols() > 1 ? map.rightCols(map.cols() - 1).maxCoeff()
-                                                                           : map.maxCoeff();
-  const ScaleRange range = scale_range(state.scale, head_max);
+  // One head on its own range (or its layer's, when asked), as an export of this view is.
+  const float layer_max = state.scale.ignore_first_key ? d.analysis->layer_max_skip_first[size_t(layer)]
+                                                       : d.analysis->layer_max[size_t(layer)];
+  const ColourScale colours = view_colour_scale(state, View::head, layer_max);
+  const ScaleRange range =
+      scale_range(colours, colours.fixed_max > 0 ? colours.fixed_max : colour_scale_max({&map}, colours.ignore_first_key));
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float bar_w = colour_bar_width();
   HeatmapSpec spec = heatmap_spec("head view", d.generation * 4096 + uint64_t(layer) * 64 + uint64_t(head), map, range,
                                   state.scale.colormap, layer, head);
   spec.row_labels = spec.col_labels = &d.analysis->map_labels;
-  spec.highlight_row = state.query.queries.size() == 1 ? d.analysis->map_index(state.query.queries[0]) : -1;
+  spec.highlight_row = queries.size() == 1 ? d.analysis->map_index(queries[0]) : -1;
   spec.first_generated = d.analysis->map_index(first_generated(d.run()));
   const ImVec2 start = ImGui::GetCursorScreenPos();
   const ImVec2 box(avail.x - bar_w - 16, avail.y);
@@ -137,7 +145,8 @@ void draw_head(AppState& state, const UiContext& ui) {
   const float used = L.cell * float(map.cols()) + L.left;
   ImGui::SetCursorScreenPos(ImVec2(start.x + std::min(used, box.x) + 16, start.y));
   ImGui::BeginGroup();
-  ImGui::TextDisabled("%s", scale_caption(range).c_str());
+  ImGui::TextDisabled("%s\n%s", scale_caption(range).c_str(),
+                      colours.fixed_max > 0 ? format("range: layer %d", layer).c_str() : "range: this head");
   draw_colour_bar(ui, range, state.scale.colormap, ImVec2(bar_w, std::min(L.cell * float(map.rows()), avail.y - ImGui::GetFontSize() * 2)));
   ImGui::EndGroup();
 }

@@ -16,7 +16,9 @@ namespace {
 constexpr int kMaxQueryButtons = 512;
 
 void query_picker(AppState& state, const Derived& d) {
-  auto& q = state.query.queries;
+  // Editing starts from what is shown (the last token when nothing was chosen yet).
+  std::vector<int> q = shown_queries(state, d.run().n_tokens());
+  const std::vector<int> before = q;
   ImGui::AlignTextToFramePadding();
   ImGui::TextDisabled("queries");
   if (d.run().n_tokens() > kMaxQueryButtons) {  // thousands of buttons would stall every frame
@@ -28,6 +30,7 @@ void query_picker(AppState& state, const Derived& d) {
       ImGui::SameLine();
       ImGui::TextUnformatted(("\"" + abbreviate(display_token(d.run().tokens[size_t(q[0])]), 24) + "\"").c_str());
     }
+    if (q != before) state.query.queries = q;
     return;
   }
   for (int i = 0; i < d.run().n_tokens(); ++i) {
@@ -51,6 +54,7 @@ void query_picker(AppState& state, const Derived& d) {
     q.clear();
     for (int i = 0; i < d.run().n_tokens(); ++i) q.push_back(i);
   }
+  if (q != before) state.query.queries = q;  // the user's choice, kept as the sentence changes
   ImGui::SameLine();
   ImGui::TextDisabled("click a token; Ctrl+click adds it (rows are summed); \xE2\x86\x90 \xE2\x86\x92 move");
 }
@@ -67,7 +71,7 @@ void draw_query(AppState& state, const UiContext& ui) {
     ImGui::InputInt("layer", &state.layer);
     state.layer = std::clamp(state.layer, 0, d.run().n_layers() - 1);
   }
-  const auto& q = state.query.queries;
+  const std::vector<int> q = shown_queries(state, tokens);
   std::string what = q.size() == 1 ? format("Where \"%s\" (token %d) looks, head by head", d.run().tokens[size_t(q[0])].c_str(), q[0])
                                    : format("Where %d query tokens look together (their rows summed), head by head", int(q.size()));
   section_title(ui.fonts.heading, what.c_str());

@@ -33,8 +33,8 @@ void draw_token_chips(AppState& state, const UiContext& ui) {
       ImGui::TextDisabled("...");
       break;
     }
-    const bool selected = std::find(state.query.queries.begin(), state.query.queries.end(), int(i)) !=
-                          state.query.queries.end();
+    const std::vector<int> shown = shown_queries(state, int(run.tokens.size()));
+    const bool selected = std::find(shown.begin(), shown.end(), int(i)) != shown.end();
     const bool gen = is_generated(run, int(i));
     if (selected) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_HeaderActive));
     if (gen) ImGui::PushStyleColor(ImGuiCol_Text, generated_colour_vec());

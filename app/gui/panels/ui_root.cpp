@@ -90,7 +90,7 @@ void handle_shortcuts(AppState& state, const UiContext& ui) {
   if (dx == 0 && dy == 0) return;
   if (state.view == View::query && tokens > 0) {
     // Left/right move the (single) query token.
-    const int q = state.query.queries.empty() ? 0 : state.query.queries.back();
+    const int q = shown_queries(state, tokens).back();
     state.query.queries = {std::clamp(q + dx + dy, 0, tokens - 1)};
   } else if (heads > 0) {
     state.head = std::clamp(state.head + dx, 0, heads - 1);

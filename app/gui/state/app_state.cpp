@@ -28,8 +28,20 @@ bool same_model_request(const ModelRequest& a, const ModelRequest& b) {
          x.scrambled_reshape == y.scrambled_reshape;
 }
 
+ColourScale view_colour_scale(const AppState& state, View view, float layer_max) {
+  ColourScale c = state.scale;
+  c.per_map = view == View::heads && state.grid.per_head_range && !state.grid.all_layers;
+  c.fixed_max = (view == View::head || view == View::query) && state.head_view.layer_range ? layer_max : 0.0f;
+  return c;
+}
+
 PairMeasure shown_pair_measure(const AppState& state) {
   return state.lesson.lesson ? PairMeasure::difference : state.difference.measure;
+}
+
+std::vector<int> shown_queries(const AppState& state, int tokens) {
+  if (!state.query.queries.empty() || tokens <= 0) return state.query.queries;
+  return {tokens - 1};
 }
 
 void request_view(AppState& state, View view) {

@@ -40,15 +40,19 @@ struct OpenModelState {
 };
 
 struct GridPanelState {
-  bool all_layers = false;  // layers x heads overview
+  bool all_layers = false;      // layers x heads overview
+  bool per_head_range = false;  // each head on its own colour range (default: one range for the layer)
 };
 
 struct HeadPanelState {
   bool show_values = false;  // print each cell's weight on it
+  bool layer_range = false;  // the head on its layer's colour range (default: its own)
 };
 
 struct QueryPanelState {
-  std::vector<int> queries = {0};  // selected query tokens; their rows are summed
+  // Selected query tokens (their rows are summed). Empty: the last token, following the sentence
+  // as it grows (in a causal model token 0 sees only itself); a choice stays until changed.
+  std::vector<int> queries;
 };
 
 struct DifferencePanelState {
@@ -139,12 +143,20 @@ struct AppState {
 // The app's built-in default (what `headscope` with no flags opens on).
 AppState default_app_state();
 
+// The colour scale of `view` as shown: the user's scale, plus which maps share a range there
+// (per-head ranges in the grid, a single head on its layer's range: layer_max is that layer's
+// largest weight, first key left out when the scale says so).
+ColourScale view_colour_scale(const AppState& state, View view, float layer_max);
+
 // The measure the Head difference view colours by: the user's choice, but a lesson keeps the
 // head difference it defines (mean |A_a - A_b| over cells).
 PairMeasure shown_pair_measure(const AppState& state);
 
 // True when the two requests would give different engine results.
 bool same_model_request(const ModelRequest& a, const ModelRequest& b);
+
+// The query tokens the views show for a run of `tokens`: the selection, or the last token.
+std::vector<int> shown_queries(const AppState& state, int tokens);
 
 // Switches to another tab on the next frame.
 void request_view(AppState& state, View view);

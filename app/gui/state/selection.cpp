@@ -10,7 +10,6 @@ void clamp_selection(AppState& s, const Derived& d) {
   s.head = std::clamp(s.head, 0, std::max(heads - 1, 0));
   auto& q = s.query.queries;
   q.erase(std::remove_if(q.begin(), q.end(), [&](int i) { return i < 0 || i >= tokens; }), q.end());
-  if (q.empty() && tokens > 0) q.push_back(0);
   s.difference.pair_a = std::clamp(s.difference.pair_a, 0, std::max(heads - 1, 0));
   s.difference.pair_b = std::clamp(s.difference.pair_b, 0, std::max(heads - 1, 0));
 }

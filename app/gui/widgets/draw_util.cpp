@@ -42,6 +42,13 @@ void section_title(ImFont* font, const char* title, const char* explanation) {
   }
 }
 
+void same_line_if_room(const char* label) {
+  const ImGuiStyle& s = ImGui::GetStyle();
+  const float need = ImGui::GetFrameHeight() + s.ItemInnerSpacing.x + ImGui::CalcTextSize(label).x + s.ItemSpacing.x;
+  ImGui::SameLine();
+  if (ImGui::GetContentRegionAvail().x < need) ImGui::NewLine();
+}
+
 void help_marker(const char* text) {
   ImGui::SameLine();
   ImGui::TextDisabled("(?)");

@@ -18,6 +18,9 @@ ImU32 text_colour_on(Colormap c, float t);
 // A heading in the title font, followed by an optional dim explanation line.
 void section_title(ImFont* font, const char* title, const char* explanation = nullptr);
 
+// SameLine() when a checkbox labelled `label` still fits on the line, else the next line.
+void same_line_if_room(const char* label);
+
 // A little "(?)" marker that shows `text` when hovered.
 void help_marker(const char* text);
 
