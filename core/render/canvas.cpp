@@ -67,6 +67,13 @@ void Canvas::circle(double x, double y, double radius, Rgb8 colour) {
   cairo_fill(cr_);
 }
 
+int Canvas::raster_pixels(double length) const {
+  if (cairo_surface_get_type(cairo_get_target(cr_)) != CAIRO_SURFACE_TYPE_IMAGE) return 0;
+  double dx = length, dy = 0;
+  cairo_user_to_device_distance(cr_, &dx, &dy);
+  return int(std::floor(std::hypot(dx, dy) + 1e-6));
+}
+
 void Canvas::cells(double x, double y, double w, double h, int rows, int cols, const std::vector<Rgb8>& colours) {
   if (rows <= 0 || cols <= 0) return;
   const double cw = w / cols, ch = h / rows;

@@ -51,6 +51,9 @@ class Canvas {
   // rectangles); larger ones one image, so SVG/PDF files of long sequences stay small.
   void cells(double x, double y, double w, double h, int rows, int cols, const std::vector<Rgb8>& colours);
 
+  // Whole device pixels `length` points take on a raster (PNG) surface; 0 on vector surfaces.
+  int raster_pixels(double length) const;
+
   double text_width(const std::string& text, const TextStyle& style);
   // (x, y) is the anchor; with `vertical` the text reads bottom to top and the alignments
   // apply along and across its own (rotated) baseline.

@@ -7,6 +7,7 @@
 #include "core/render/canvas.h"
 #include "core/render/colour_scale.h"
 #include "core/render/figure_parts.h"
+#include "core/render/peak_reduce.h"
 
 namespace hs {
 namespace {
@@ -125,9 +126,14 @@ Figure heatmap_figure(const RunAnalysis& analysis, int layer, int head, const Co
       const double px = blocks[size_t(p)].x, py = blocks[size_t(p)].y;
       if (grid) c.text(px + g.panel / 2, py - 4, "head " + std::to_string(h), panel_style, HAlign::center, VAlign::bottom);
       const Map t = scale_to_unit(a, ranges[size_t(p)]);  // [T, T], what the app's shader colours
-      for (int i = 0; i < T; ++i)
-        for (int j = 0; j < T; ++j) cells[size_t(i) * size_t(T) + size_t(j)] = colormap_lookup(colormap, t(i, j));
-      c.cells(px, py, g.panel, g.panel, T, T, cells);
+      // A raster with fewer pixels than cells: each pixel the largest cell it covers, as on screen.
+      const int pixels = c.raster_pixels(g.panel);
+      const Map shown = pixels > 0 && pixels < T ? block_max(t, pixels, pixels) : t;  // [n, n]
+      const int n = int(shown.rows());
+      cells.resize(size_t(n) * size_t(n));
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) cells[size_t(i) * size_t(n) + size_t(j)] = colormap_lookup(colormap, shown(i, j));
+      c.cells(px, py, g.panel, g.panel, n, n, cells);
       c.stroke_rect(px, py, g.panel, g.panel, kFrameColour, 0.6);
       if (p % g.cols == 0) draw_y_labels(c, y_labels, px - 5, py, g.cell);
       if (p + g.cols >= g.n) draw_x_labels(c, x_labels, px, py + g.panel + 5, g.cell);

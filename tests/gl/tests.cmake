@@ -25,6 +25,10 @@ if(TARGET headscope)
       HEADSCOPE_APP="$<TARGET_FILE:headscope>" HEADSCOPE_XVFB_RUN="${HEADSCOPE_XVFB_RUN}")
     target_link_libraries(lesson_screenshot_test PRIVATE nlohmann_json::nlohmann_json)
     add_dependencies(lesson_screenshot_test headscope)
+    # No peak vanishes when a map is drawn on fewer pixels than cells (issue 14).
+    headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/peaks_screenshot_test.cpp headscope_gltest)
+    target_link_libraries(peaks_screenshot_test PRIVATE nlohmann_json::nlohmann_json)
+    add_dependencies(peaks_screenshot_test headscope)
     # The app's export of a log-scaled, first-key-ignored head equals the window, cell by cell.
     if(TARGET headscope_gui)
       headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/export_screen_test.cpp headscope_gltest headscope_gui)

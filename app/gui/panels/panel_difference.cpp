@@ -112,8 +112,9 @@ void side_by_side(const AppState& state, const UiContext& ui, int a, int b, ImVe
     spec.label_font_max = ImGui::GetFontSize() * 0.85f;
     const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(w, size.y - ImGui::GetFontSize() * 1.5f));
     if (hit.hovered && hit.row >= 0)
-      ImGui::SetTooltip("%s", cell_text(*d.analysis, hit.row, hit.col, (*parts[i].map)(hit.row, hit.col),
-                                        i == 2 ? "|difference|" : "weight").c_str());
+      ImGui::SetTooltip("%s%s", cell_text(*d.analysis, hit.row, hit.col, (*parts[i].map)(hit.row, hit.col),
+                                          i == 2 ? "|difference|" : "weight").c_str(),
+                        block_note(hit).c_str());
     ImGui::EndGroup();
   }
 }

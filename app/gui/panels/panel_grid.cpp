@@ -29,7 +29,8 @@ ScaleRange model_range(const AppState& state, const RunAnalysis& a) {
 void cell_tooltip(const RunAnalysis& a, int layer, int head, const HeatmapHit& hit) {
   if (hit.row < 0) return;
   const float w = a.run.attention[size_t(layer)][size_t(head)](hit.row, hit.col);
-  ImGui::SetTooltip("%s\n%s", head_name(layer, head, a.run.n_layers()).c_str(), cell_text(a, hit.row, hit.col, w).c_str());
+  ImGui::SetTooltip("%s\n%s%s", head_name(layer, head, a.run.n_layers()).c_str(), cell_text(a, hit.row, hit.col, w).c_str(),
+                    block_note(hit).c_str());
 }
 
 // Every head of the selected layer of `d` (the result on screen, or a lesson's compare entry).

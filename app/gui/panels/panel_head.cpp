@@ -136,7 +136,7 @@ void draw_head(AppState& state, const UiContext& ui) {
   }
   if (hit.hovered && hit.row >= 0) {
     ImGui::BeginTooltip();
-    ImGui::TextUnformatted(cell_text(*d.analysis, hit.row, hit.col, map(hit.row, hit.col)).c_str());
+    ImGui::TextUnformatted((cell_text(*d.analysis, hit.row, hit.col, map(hit.row, hit.col)) + block_note(hit)).c_str());
     const std::string next = d.run().compact() ? std::string() : next_token_note(d.run(), hit.row);
     if (!next.empty()) ImGui::TextDisabled("after the query: %s", next.c_str());
     ImGui::EndTooltip();

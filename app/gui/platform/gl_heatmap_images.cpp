@@ -1,5 +1,7 @@
 #include "app/gui/platform/gl_heatmap_images.h"
 
+#include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "app/gui/state/embedded.h"
@@ -54,15 +56,15 @@ GLuint GlHeatmapImages::colormap_texture(Colormap c) {
   return t;
 }
 
-void GlHeatmapImages::render(Entry& e, const Map& map) {
+void GlHeatmapImages::render(Entry& e, const Map& map, int out_w, int out_h) {
   const int rows = int(map.rows()), cols = int(map.cols());
   GLint old_fbo = 0, old_viewport[4] = {}, old_program = 0, old_vao = 0, old_active = 0;
   glGetIntegerv(GL_FRAMEBUFFER_BINDING, &old_fbo);
-  if (rows != e.rows || cols != e.cols || !e.fbo) {
+  if (rows != e.rows || cols != e.cols || out_w != e.out_w || out_h != e.out_h || !e.fbo) {
     release(e);
-    e.rows = rows, e.cols = cols;
+    e.rows = rows, e.cols = cols, e.out_w = out_w, e.out_h = out_h;
     e.values = make_texture(GL_R32F, cols, rows, GL_RED, GL_FLOAT, nullptr);
-    e.colours = make_texture(GL_RGBA8, cols, rows, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+    e.colours = make_texture(GL_RGBA8, out_w, out_h, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
     glGenFramebuffers(1, &e.fbo);
     glBindFramebuffer(GL_FRAMEBUFFER, e.fbo);
     glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, e.colours, 0);
@@ -80,7 +82,7 @@ void GlHeatmapImages::render(Entry& e, const Map& map) {
   const GLboolean blend = glIsEnabled(GL_BLEND), scissor = glIsEnabled(GL_SCISSOR_TEST);
 
   glBindFramebuffer(GL_FRAMEBUFFER, e.fbo);
-  glViewport(0, 0, cols, rows);
+  glViewport(0, 0, out_w, out_h);
   glDisable(GL_BLEND);
   glDisable(GL_SCISSOR_TEST);
   glUseProgram(program_.id());
@@ -90,6 +92,8 @@ void GlHeatmapImages::render(Entry& e, const Map& map) {
   glBindTexture(GL_TEXTURE_2D, colormap_texture(e.colormap));
   glUniform1i(program_.uniform("values"), 0);
   glUniform1i(program_.uniform("colormap"), 1);
+  glUniform2i(program_.uniform("cells"), cols, rows);
+  glUniform2i(program_.uniform("pixels"), out_w, out_h);
   glBindVertexArray(vao_);
   glDrawArrays(GL_TRIANGLES, 0, 3);
 
@@ -103,15 +107,18 @@ void GlHeatmapImages::render(Entry& e, const Map& map) {
 }
 
 ImTextureID GlHeatmapImages::image(const std::string& key, uint64_t version, const Map& map, const ScaleRange& range,
-                                   Colormap colormap) {
+                                   Colormap colormap, ImVec2 pixels) {
   if (map.size() == 0) return ImTextureID(nullptr);
+  // One texel per cell, or per pixel where cells outnumber pixels (each the largest it covers).
+  const int out_w = std::clamp(int(std::lround(pixels.x)), 1, int(map.cols()));
+  const int out_h = std::clamp(int(std::lround(pixels.y)), 1, int(map.rows()));
   Entry& e = entries_[key];
   e.last_used = frame_;
   const bool stale = !e.fbo || e.version != version || e.range != range || e.colormap != colormap ||
-                     e.rows != map.rows() || e.cols != map.cols();
+                     e.rows != map.rows() || e.cols != map.cols() || e.out_w != out_w || e.out_h != out_h;
   if (stale) {
     e.version = version, e.range = range, e.colormap = colormap;
-    render(e, map);
+    render(e, map, out_w, out_h);
   }
   return reinterpret_cast<ImTextureID>(static_cast<intptr_t>(e.colours));
 }

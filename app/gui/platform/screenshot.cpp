@@ -50,6 +50,8 @@ bool write_screenshot(const std::string& path, int width, int height, const Fram
                              {"y0", h.min.y},
                              {"x1", h.max.x},
                              {"y1", h.max.y},
+                             {"texels_x", h.texels_x},
+                             {"texels_y", h.texels_y},
                              {"scale", scale_mode_name(h.range.mode)},
                              {"skip_first_column", h.range.skip_first_column},
                              {"lo", h.range.lo},

@@ -7,6 +7,7 @@
 #include "app/gui/widgets/draw_util.h"
 #include "app/gui/widgets/labels.h"
 #include "app/gui/widgets/token_notes.h"
+#include "core/render/peak_reduce.h"
 
 namespace hs::gui {
 namespace {
@@ -86,18 +87,32 @@ HeatmapHit draw_heatmap(const UiContext& ui, const HeatmapSpec& spec, ImVec2 siz
   const float cw = (cmax.x - cmin.x) / cols, ch = (cmax.y - cmin.y) / rows;
   ImDrawList* dl = ImGui::GetWindowDrawList();
 
-  const ImTextureID tex = ui.images->image(spec.key, spec.version, *spec.map, spec.range, spec.colormap);
+  // Drawn on fewer pixels than it has cells, a pixel shows the largest value it covers.
+  const ImVec2 fb = ImGui::GetIO().DisplayFramebufferScale;
+  const ImVec2 pixels((cmax.x - cmin.x) * fb.x, (cmax.y - cmin.y) * fb.y);
+  const int texels_x = std::clamp(int(std::lround(pixels.x)), 1, cols);
+  const int texels_y = std::clamp(int(std::lround(pixels.y)), 1, rows);
+  const ImTextureID tex = ui.images->image(spec.key, spec.version, *spec.map, spec.range, spec.colormap, pixels);
   dl->AddImage(tex, cmin, cmax);
   if (ui.report) {
-    const ImVec2 fb = ImGui::GetIO().DisplayFramebufferScale;
-    ui.report->heatmaps.push_back({spec.key, spec.layer, spec.head, rows, cols, ImVec2(cmin.x * fb.x, cmin.y * fb.y),
-                                   ImVec2(cmax.x * fb.x, cmax.y * fb.y), spec.range, spec.colormap});
+    ui.report->heatmaps.push_back({spec.key, spec.layer, spec.head, rows, cols, texels_x, texels_y,
+                                   ImVec2(cmin.x * fb.x, cmin.y * fb.y), ImVec2(cmax.x * fb.x, cmax.y * fb.y), spec.range,
+                                   spec.colormap});
   }
 
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   if (hit.hovered && mouse.x >= cmin.x && mouse.x < cmax.x && mouse.y >= cmin.y && mouse.y < cmax.y) {
-    hit.col = std::clamp(int((mouse.x - cmin.x) / cw), 0, cols - 1);
-    hit.row = std::clamp(int((mouse.y - cmin.y) / ch), 0, rows - 1);
+    if (texels_x < cols || texels_y < rows) {
+      // The block of cells the pixel under the mouse shows, and its largest cell.
+      const int px = std::clamp(int((mouse.x - cmin.x) * fb.x * texels_x / pixels.x), 0, texels_x - 1);
+      const int py = std::clamp(int((mouse.y - cmin.y) * fb.y * texels_y / pixels.y), 0, texels_y - 1);
+      const BlockPeak b = block_peak(*spec.map, py, px, texels_y, texels_x);
+      hit.row = b.row, hit.col = b.col;
+      hit.block_rows = b.row1 - b.row0, hit.block_cols = b.col1 - b.col0;
+    } else {
+      hit.col = std::clamp(int((mouse.x - cmin.x) / cw), 0, cols - 1);
+      hit.row = std::clamp(int((mouse.y - cmin.y) / ch), 0, rows - 1);
+    }
   }
 
   // Row / column highlight: the selected ones solid, the hovered ones faint.
@@ -144,7 +159,15 @@ HeatmapHit draw_heatmap(const UiContext& ui, const HeatmapSpec& spec, ImVec2 siz
   return hit;
 }
 
-float colour_bar_width() { return ImGui::CalcTextSize("0.000").x + ImGui::GetFontSize() * 1.6f + 8.0f; }
+std::string block_note(const HeatmapHit& hit) {
+  if (hit.block_rows <= 1 && hit.block_cols <= 1) return "";
+  return format("\n(the largest of the %d x %d cells this pixel shows)", hit.block_rows, hit.block_cols);
+}
+
+float colour_bar_width() {
+  // The tick labels beside the bar, or the caption above it ("range: layer 11"), whichever is wider.
+  return std::max(ImGui::CalcTextSize("0.000").x + ImGui::GetFontSize() * 1.6f, ImGui::CalcTextSize("range: layer 00").x) + 8.0f;
+}
 
 void draw_colour_bar(const UiContext& ui, const ScaleRange& range, Colormap colormap, ImVec2 size) {
   const ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -157,7 +180,7 @@ void draw_colour_bar(const UiContext& ui, const ScaleRange& range, Colormap colo
   Map ramp(256, 1);  // [256, 1]
   for (int i = 0; i < 256; ++i) ramp(i, 0) = float(255 - i) / 255.0f;
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const ImTextureID tex = ui.images->image("colour bar", 1, ramp, ScaleRange{}, colormap);
+  const ImTextureID tex = ui.images->image("colour bar", 1, ramp, ScaleRange{}, colormap, ImVec2(1, 256));
   dl->AddImage(tex, bmin, bmax);
   dl->AddRect(bmin, bmax, ImGui::GetColorU32(ImGuiCol_Border));
   std::vector<float> ticks;

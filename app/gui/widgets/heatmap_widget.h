@@ -27,7 +27,10 @@ struct HeatmapHit {
   bool hovered = false;
   bool clicked = false;
   bool double_clicked = false;
-  int row = -1, col = -1;  // the cell under the mouse, -1 outside the cells
+  // The cell under the mouse, -1 outside the cells. Where one pixel shows several cells (their
+  // largest value), the largest cell of the block under the mouse, and the block's size.
+  int row = -1, col = -1;
+  int block_rows = 1, block_cols = 1;
 };
 
 // Where things go inside a box of `size`: label margins, square cells, label font size.
@@ -46,6 +49,9 @@ HeatmapSpec heatmap_spec(std::string key, uint64_t version, const Map& map, cons
                          int layer = -1, int head = -1);
 
 HeatmapLayout layout_heatmap(const HeatmapSpec& spec, ImVec2 size, ImFont* font, float font_size);
+
+// "(the largest of the 3 x 3 cells under the pointer)" when one pixel shows several cells, else "".
+std::string block_note(const HeatmapHit& hit);
 
 // Draws the heatmap in a box of `size` at the cursor and advances the cursor past it.
 HeatmapHit draw_heatmap(const UiContext& ui, const HeatmapSpec& spec, ImVec2 size);

@@ -15,26 +15,30 @@
 
 namespace hs::gui {
 
-// Turns a map into a texture ImGui can draw. The GL version colours it on the GPU and caches it
-// under `key` until version, range or colormap change; the headless one returns a dummy id.
+// Turns a map into a texture ImGui can draw at `pixels` (framebuffer pixels, width x height):
+// one texel per cell, or, where the map has more cells than pixels, one texel per pixel holding
+// the largest value it covers (core/render/peak_reduce.h), so no peak disappears. The GL version
+// colours it on the GPU and caches it under `key` until version, range, colormap or size change;
+// the headless one returns a dummy id.
 class HeatmapImages {
  public:
   virtual ~HeatmapImages() = default;
   virtual ImTextureID image(const std::string& key, uint64_t version, const Map& map, const ScaleRange& range,
-                            Colormap colormap) = 0;
+                            Colormap colormap, ImVec2 pixels) = 0;
 };
 
 class NullHeatmapImages final : public HeatmapImages {
  public:
   ImTextureID image(const std::string& key, uint64_t version, const Map& map, const ScaleRange& range,
-                    Colormap colormap) override;
+                    Colormap colormap, ImVec2 pixels) override;
 };
 
 // One heatmap drawn this frame, in framebuffer pixels (the screenshot sidecar lists them).
 struct DrawnHeatmap {
   std::string key;
   int layer = -1, head = -1;
-  int rows = 0, cols = 0;
+  int rows = 0, cols = 0;          // the map's cells
+  int texels_x = 0, texels_y = 0;  // what was drawn: the cells, or fewer (block maxima) when they outnumber pixels
   ImVec2 min, max;  // the cell area
   ScaleRange range;
   Colormap colormap = Colormap::viridis;

@@ -119,6 +119,56 @@ TEST_F(ExportFigure, SingleHeadPngHasTheColormapColoursAtEveryCell) {
   }
 }
 
+// Issue 14: a PNG with fewer pixels per panel than cells keeps every peak (each pixel shows the
+// largest cell it covers). Eight isolated weight-1.0 peaks per head, T = 300, 1500 and 3000: the
+// grid of 4 heads and one head alone; each peak's pixel neighbourhood holds the top colour.
+TEST_F(ExportFigure, PngKeepsEveryPeakWhenCellsOutnumberPixels) {
+  for (int T : {300, 1500, 3000}) {
+    AttentionRun run;
+    for (int t = 0; t < T; ++t) run.tokens.push_back("t" + std::to_string(t));
+    run.info.kind = run.info.name = "peaks";
+    run.info.n_layers = 1;
+    run.info.n_heads = run.info.n_kv_heads = 4;
+    std::vector<std::pair<int, int>> peaks;
+    for (int i = 0; i < 8; ++i) peaks.push_back({(i * 389 + 17) % T, (i * 613 + 101) % T});
+    run.attention.assign(1, LayerMaps());
+    for (int h = 0; h < 4; ++h) {
+      Map a = Map::Constant(T, T, 1.0f / float(T));  // [T, T]
+      for (const auto& [q, k] : peaks) a(q, k) = 1.0f;
+      run.attention[0].push_back(a);
+    }
+    const std::shared_ptr<const RunAnalysis> analysis = analyse_run(run);
+    for (int head : {-1, 2}) {
+      SCOPED_TRACE("T " + std::to_string(T) + (head < 0 ? ", grid" : ", one head"));
+      ExportSpec spec;
+      spec.path = path("peaks_" + std::to_string(T) + "_" + std::to_string(head) + ".png");
+      spec.head = head;
+      export_view(*analysis, nullptr, spec);
+      const Figure fig = heatmap_figure(*analysis, 0, head, linear(Colormap::viridis));
+      const FigurePlacement p = figure_placement(fig, FigureFormat::png, {});
+      Png png(spec.path);
+      ASSERT_TRUE(png.ok());
+      const Rgb8 top = colormap_table(Colormap::viridis)[255];
+      for (const CellBlock& block : fig.cells) {
+        ASSERT_GT(block.rows * block.width * p.k, 0);
+        int found = 0;
+        for (const auto& [q, k] : peaks) {
+          const double x = p.ox + p.k * (block.x + (k + 0.5) * block.width / T);
+          const double y = p.oy + p.k * (block.y + (q + 0.5) * block.height / T);
+          bool seen = false;
+          for (int dy = -2; dy <= 2 && !seen; ++dy)
+            for (int dx = -2; dx <= 2 && !seen; ++dx) {
+              const Rgb8 c = png.at(int(x) + dx, int(y) + dy);
+              seen = c.r == top.r && c.g == top.g && c.b == top.b;
+            }
+          found += seen;
+        }
+        EXPECT_EQ(found, 8) << "peaks visible in a panel of " << block.width * p.k << " pixels for " << T << " cells";
+      }
+    }
+  }
+}
+
 TEST_F(ExportFigure, LongSequencesDrawnAsAnImageKeepCellColours) {
   std::string sentence;
   for (int i = 0; i < 210; ++i) sentence += "w" + std::to_string(i) + " ";
