@@ -10,6 +10,7 @@
 
 #include "app/cli/commands.h"
 #include "app/common/memory_tuning.h"
+#include "app/common/model_flags.h"
 #include "core/util/errors.h"
 
 namespace {
@@ -43,7 +44,7 @@ int main(int argc, char** argv) {
       std::cerr << "error: unknown command '" << one_line(argv[1]) << "' (expected maps or export; run 'headscope-cli --help')\n";
       return 2;
     }
-    app.parse(argc, argv);
+    hs::parse_arguments(app, argc, argv);  // "--sentence=" is an empty sentence, not the next flag
   } catch (const CLI::CallForHelp&) {
     std::cout << app.help();
     return 0;

@@ -84,6 +84,7 @@ std::unique_ptr<Prepared> prepare(const ModelRequest& req, CheckpointCache* cach
     kind = "weights";
   } else {
     c.validate();
+    check_synthetic_size(c);
     w = init_attention_weights(c, req.seed);
   }
   if (has_input) {

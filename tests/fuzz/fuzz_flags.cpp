@@ -217,13 +217,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Bytes in(data, size);
   const uint8_t mode = in.next();
   const std::vector<std::string> args = arguments(in);
-  std::vector<char*> argv;
-  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  std::vector<const char*> argv;
+  for (const std::string& a : args) argv.push_back(a.c_str());
   CLI::App app{"fuzz"};
   hs::ModelFlags flags;
   hs::add_model_flags(app, flags);
   try {
-    app.parse(int(argv.size()), argv.data());
+    hs::parse_arguments(app, int(argv.size()), argv.data());  // as headscope-cli's main does
   } catch (const CLI::ParseError& e) {
     say(args, std::string("parse error: ") + e.what());
     return 0;
