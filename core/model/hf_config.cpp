@@ -1,24 +1,23 @@
 #include "core/model/hf_config.h"
 
-#include <sys/stat.h>
-
-#include <fstream>
-#include <sstream>
-
 #include "core/util/errors.h"
+#include "core/util/file_read.h"
 
 namespace hs {
+namespace {
+
+constexpr size_t kMaxConfigBytes = 16u << 20;  // config.json files are a few kilobytes
+
+}  // namespace
 
 HfConfig::HfConfig(const std::string& path) : path_(path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
-    throw InputError(path + " not found: a Hugging Face model folder holds config.json, model.safetensors and tokenizer files");
+  if (const std::string why = not_a_file_reason(path); !why.empty()) {
+    throw InputError(path + " " + why + ": a Hugging Face model folder holds config.json, model.safetensors and " +
+                     "tokenizer files");
   }
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
+  const std::string text = read_file_limited(path, kMaxConfigBytes, "a config.json");
   try {
-    j_ = nlohmann::json::parse(text.str());
+    j_ = nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception& e) {
     throw FormatError(path + ": not valid JSON (" + e.what() + ")");
   }

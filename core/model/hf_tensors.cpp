@@ -1,20 +1,16 @@
 #include "core/model/hf_tensors.h"
 
-#include <sys/stat.h>
-
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "core/util/errors.h"
+#include "core/util/file_read.h"
 
 namespace hs {
 namespace {
 
-bool exists(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
+constexpr size_t kMaxIndexBytes = 64u << 20;  // a 70B model's index is about 60 KB
+
+bool exists(const std::string& path) { return is_regular_file(path); }
 
 std::string shape_text(int64_t rows, int64_t cols) {
   return cols < 0 ? "[" + std::to_string(rows) + "]" : "[" + std::to_string(rows) + ", " + std::to_string(cols) + "]";
@@ -28,12 +24,10 @@ HfTensors::HfTensors(const std::string& dir) {
     files_.push_back(std::make_unique<SafetensorsFile>(single));
     description_ = single;
   } else if (exists(index)) {
-    std::ifstream in(index);
-    std::stringstream text;
-    text << in.rdbuf();
+    const std::string text = read_file_limited(index, kMaxIndexBytes, "a safetensors index");
     nlohmann::json j;
     try {
-      j = nlohmann::json::parse(text.str());
+      j = nlohmann::json::parse(text);
     } catch (const nlohmann::json::exception& e) {
       throw FormatError(index + ": not valid JSON (" + e.what() + ")");
     }

@@ -1,7 +1,5 @@
 #include "core/model/pretrained.h"
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <vector>
@@ -11,19 +9,14 @@
 #include "core/model/transformer_session.h"
 #include "core/text/llama2c_tokenizer.h"
 #include "core/util/errors.h"
+#include "core/util/file_read.h"
 
 namespace hs {
 namespace {
 
-bool is_directory(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-}
+bool is_directory(const std::string& path) { return is_folder(path); }
 
-bool is_file(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
+bool is_file(const std::string& path) { return is_regular_file(path); }
 
 bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -90,7 +83,10 @@ std::unique_ptr<Prepared> prepare_pretrained(const ModelRequest& request, Checkp
       throw InputError("--tokenizer is for llama2.c checkpoints; a Hugging Face folder brings its own tokenizer files");
     }
   } else {
-    if (!is_file(path)) throw IoError("--model " + path + ": no such file or folder");
+    if (const std::string why = not_a_file_reason(path); !why.empty()) {
+      // "--model /dev/zero is a character device, not a file": say what it is, not "missing".
+      throw IoError("--model " + path + " " + why + " (expected a llama2.c .bin checkpoint or a Hugging Face folder)");
+    }
     if (ends_with(path, ".gguf")) {
       throw InputError("--model " + path + ": GGUF files (llama.cpp, usually quantized) are not supported; " +
                        "give a Hugging Face folder with model.safetensors or a llama2.c .bin");

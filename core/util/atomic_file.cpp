@@ -59,32 +59,4 @@ void write_file_atomic(const std::string& path, const std::string& bytes) {
   write_file_atomic(path, [&](std::ostream& out) { out.write(bytes.data(), static_cast<std::streamsize>(bytes.size())); });
 }
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw IoError("cannot open " + path + ": " + std::strerror(errno));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) throw IoError("cannot read " + path);
-  return ss.str();
-}
-
-std::string read_file_limited(const std::string& path, size_t max_bytes) {
-  std::error_code ec;
-  const auto status = std::filesystem::status(path, ec);
-  if (ec || !std::filesystem::exists(status)) throw IoError("cannot open " + path + ": no such file");
-  if (std::filesystem::is_directory(status)) throw IoError("cannot open " + path + ": it is a folder, not a file");
-  if (std::filesystem::is_regular_file(status)) {
-    const auto size = std::filesystem::file_size(path, ec);
-    if (!ec && size > max_bytes) {
-      throw FormatError(path + ": " + std::to_string(size) + " bytes is over the limit of " + std::to_string(max_bytes) +
-                        " bytes for this kind of file");
-    }
-  }
-  std::string bytes = read_file(path);
-  if (bytes.size() > max_bytes) {
-    throw FormatError(path + ": over the limit of " + std::to_string(max_bytes) + " bytes for this kind of file");
-  }
-  return bytes;
-}
-
 }  // namespace hs

@@ -5,6 +5,8 @@
 #include <ostream>
 #include <string>
 
+#include "core/util/file_read.h"  // read_file, read_file_limited (were declared here)
+
 namespace hs {
 
 // Calls `write` with a stream to a temporary file, then renames it to `path`.
@@ -13,12 +15,5 @@ void write_file_atomic(const std::string& path, const std::function<void(std::os
 
 // Convenience for a byte string.
 void write_file_atomic(const std::string& path, const std::string& bytes);
-
-// Whole file into memory; throws IoError naming the path.
-std::string read_file(const std::string& path);
-
-// Whole file into memory, refusing folders and files over `max_bytes` before reading
-// (IoError / FormatError naming the path, the size and the limit).
-std::string read_file_limited(const std::string& path, size_t max_bytes);
 
 }  // namespace hs

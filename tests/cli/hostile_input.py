@@ -21,6 +21,7 @@ import time
 
 CLI = None
 WORK = None
+SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 failures = []
 passed = 0
 GiB = 1 << 30
@@ -154,6 +155,48 @@ def check_size_flags():
 
 
 # ---------------------------------------------------------------------------------------------
+def check_devices_and_endless_files():
+    """4 and 9: devices, FIFOs, /proc files and symlink loops where a file is needed."""
+    fifo = path("fifo.npy")
+    os.mkfifo(fifo)
+    loop = path("loop")
+    os.symlink(loop, loop)
+    zero_link = path("zero.safetensors")
+    os.symlink("/dev/zero", zero_link)
+    small = 512 << 20  # /dev/zero was read to 4 GB before the .npy magic was checked
+    expect_error("--input /dev/zero", ["maps", "--input", "/dev/zero"], ["/dev/zero", "character device"],
+                 memory=small, timeout=10)
+    expect_error("--input a FIFO nobody writes", ["maps", "--input", fifo], ["fifo.npy", "FIFO"], timeout=10)
+    expect_error("--input a folder", ["maps", "--input", WORK], ["folder"], timeout=10)
+    expect_error("--input /proc/self/maps", ["maps", "--input", "/proc/self/maps"], ["/proc/self/maps"], timeout=10)
+    expect_error("--input a symlink loop", ["maps", "--input", loop], ["loop", "symlink loop"], timeout=10)
+    expect_error("--weights via a symlink to /dev/zero", ["maps", "--sentence", "a b", "--weights", zero_link],
+                 ["zero.safetensors", "character device"], memory=small, timeout=10)
+    expect_error("--model /dev/zero", ["maps", "--sentence", "a b", "--model", "/dev/zero"],
+                 ["/dev/zero", "character device"], memory=small, timeout=10)
+    expect_error("--model a symlink loop", ["maps", "--sentence", "a b", "--model", loop], ["loop", "symlink loop"],
+                 timeout=10)
+    expect_error("--model missing", ["maps", "--sentence", "a b", "--model", path("missing.bin")],
+                 ["missing.bin", "does not exist"], timeout=10)
+    ckpt = path("model.bin")
+    with open(os.path.join(SOURCE, "tests/fuzz/corpus/llama2c/checkpoint.bin"), "rb") as f:
+        open(ckpt, "wb").write(f.read()[1:])  # the llama2c harness's selector byte comes first
+    expect_error("--tokenizer /dev/zero", ["maps", "--sentence", "a b", "--model", ckpt, "--tokenizer", "/dev/zero"],
+                 ["/dev/zero", "character device"], memory=small, timeout=10)
+    folder = path("hf")
+    os.mkdir(folder)
+    for name in ("model.safetensors", "tokenizer.json"):
+        os.symlink(os.path.join(SOURCE, "tests/fuzz/hf_folder", name), os.path.join(folder, name))
+    os.symlink("/dev/zero", os.path.join(folder, "config.json"))
+    expect_error("Hugging Face config.json -> /dev/zero", ["maps", "--sentence", "a b", "--model", folder],
+                 ["config.json", "character device"], memory=small, timeout=10)
+    os.unlink(os.path.join(folder, "config.json"))
+    os.mkfifo(os.path.join(folder, "config.json"))
+    expect_error("Hugging Face config.json a FIFO", ["maps", "--sentence", "a b", "--model", folder],
+                 ["config.json", "FIFO"], timeout=10)
+
+
+# ---------------------------------------------------------------------------------------------
 def main():
     global CLI, WORK
     if len(sys.argv) != 2:
@@ -163,7 +206,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="headscope-hostile-") as work:
         WORK = work
         started = time.monotonic()
-        for check in (check_size_flags,):
+        for check in (check_size_flags, check_devices_and_endless_files):
             check()
         print(f"{passed} hostile cases passed, {len(failures)} failed in {time.monotonic() - started:.1f} s")
     return 1 if failures else 0
