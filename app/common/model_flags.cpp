@@ -28,30 +28,32 @@ bool parse_whole(const std::string& text, long long& out) {
   return errno != ERANGE;
 }
 
-// Checked on the text, before CLI11 converts it: "--window: -3 is not a whole number from 0 to
-// 2147483647" (also for values an int cannot hold, which CLI11 alone reports as "Could not convert").
-CLI::Validator whole_number(long long lo, long long hi) {
+// Checked on the text, before CLI11 converts it (CLI11 prefixes the flag): "--window: window (-3)
+// must be a whole number from 0 to 2147483647", also for values an int cannot hold, which CLI11
+// alone reports as "Could not convert".
+CLI::Validator whole_number(const std::string& name, long long lo, long long hi) {
   return CLI::Validator(
-      [lo, hi](std::string& text) -> std::string {
+      [name, lo, hi](std::string& text) -> std::string {
         long long v = 0;
         if (parse_whole(text, v) && v >= lo && v <= hi) return "";
-        return shown(text) + " is not a whole number from " + std::to_string(lo) + " to " + std::to_string(hi);
+        return name + " (" + shown(text) + ") must be a whole number from " + std::to_string(lo) + " to " +
+               std::to_string(hi);
       },
       "[" + std::to_string(lo) + " - " + std::to_string(hi) + "]");
 }
 
 // A float32 from lo to hi, compared as the float the option holds (also refuses nan, inf, text).
-CLI::Validator float_between(float lo, float hi) {
+CLI::Validator float_between(const std::string& name, float lo, float hi) {
   std::ostringstream range;
   range << lo << " - " << hi;
   return CLI::Validator(
-      [lo, hi](std::string& text) -> std::string {
+      [name, lo, hi](std::string& text) -> std::string {
         char* end = nullptr;
         const double v = std::strtod(text.c_str(), &end);
         const float f = static_cast<float>(v);
         if (!text.empty() && end == text.c_str() + text.size() && f >= lo && f <= hi) return "";
         std::ostringstream msg;
-        msg << shown(text) << " is not a number from " << lo << " to " << hi;
+        msg << name << " (" << shown(text) << ") must be a number from " << lo << " to " << hi;
         return msg.str();
       },
       "[" + range.str() + "]");
@@ -78,37 +80,37 @@ void add_model_flags(CLI::App& app, ModelFlags& f) {
   f.sentence_option = app.add_option("--sentence", r.sentence, "Text to tokenize with the active model's tokenizer");
   app.add_option("--input", r.input_npy, "float32 .npy [T, d_model] fed to the attention layer as Q, K and V input");
   app.add_option("--d-model", r.attention.d_model, "Width of the synthetic model")
-      ->check(whole_number(1, kMaxDModel))
+      ->check(whole_number("d_model", 1, kMaxDModel))
       ->capture_default_str();
   app.add_option("--heads", r.attention.n_heads, "Query heads (must divide d_model)")
-      ->check(whole_number(1, kMaxHeads))
+      ->check(whole_number("heads", 1, kMaxHeads))
       ->capture_default_str();
   app.add_option("--kv-heads", r.attention.n_kv_heads,
                  "Key/value heads G (default: heads); query head h reads key/value head h / (heads/G)")
-      ->check(whole_number(1, kMaxHeads));
+      ->check(whole_number("key/value heads", 1, kMaxHeads));
   app.add_option("--d-head", r.attention.d_head, "Decoupled head width (default: d_model / heads)")
-      ->check(whole_number(1, kMaxDModel));
+      ->check(whole_number("head width", 1, kMaxDModel));
   f.seed_option = app.add_option("--seed", f.seed_text, "Seed for the synthetic model's embeddings and weights (default 0)")
                       ->type_name("UINT")
                       ->check(CLI::Validator(
                           [](std::string& text) -> std::string {
                             uint64_t v = 0;
-                            return parse_seed(text, v) ? "" : shown(text) + " is not a whole number from " + kSeedRange;
+                            return parse_seed(text, v) ? "" : "seed (" + shown(text) + ") must be a whole number from " + kSeedRange;
                           },
                           "[0 - 18446744073709551615]"));
   app.add_flag("--causal", r.attention.causal, "Causal mask: query i sees keys j <= i");
   app.add_flag("--scrambled-reshape", r.attention.scrambled_reshape,
                "Teaching: split heads with the classic view(heads, T, d_head) mistake");
   f.window_option = app.add_option("--window", f.window, "Sliding window: query i sees keys within W positions (back only with --causal)")
-                        ->check(whole_number(0, INT_MAX));
+                        ->check(whole_number("window", 0, INT_MAX));
   app.add_option("--temperature", r.attention.temperature, "Divide the scores by this before the softmax")
-      ->check(float_between(kMinTemperature, kMaxTemperature))
+      ->check(float_between("temperature", kMinTemperature, kMaxTemperature))
       ->capture_default_str();
   app.add_option("--weights", r.weights, "nn.MultiheadAttention state_dict as .safetensors (d_model from the file)");
   app.add_option("--model", r.model_path, "Pretrained checkpoint: llama2.c .bin or a Hugging Face folder");
   app.add_option("--tokenizer", r.tokenizer, "Tokenizer file for a llama2.c checkpoint (tokenizer.bin)");
   app.add_option("--generate", r.generate, "Pretrained: continue the sentence greedily by N tokens")
-      ->check(whole_number(0, kMaxTokens));
+      ->check(whole_number("tokens to generate", 0, kMaxTokens));
 }
 
 ModelRequest model_request(const ModelFlags& flags) {

@@ -22,7 +22,7 @@ struct ModelFlags {
 // Adds --sentence, --input, --d-model, --heads, --kv-heads, --d-head, --seed, --causal,
 // --window, --temperature, --weights, --model, --tokenizer, --generate. Every number is checked
 // on its text while parsing (a CLI::ValidationError naming the value and the allowed range:
-// "--window: -3 is not a whole number from 0 to 2147483647"), so nothing wraps or overflows.
+// "--window: window (-3) must be a whole number from 0 to 2147483647"), so nothing wraps.
 void add_model_flags(CLI::App& app, ModelFlags& flags);
 
 // The request after parsing (window and seed folded in).
