@@ -11,6 +11,7 @@
 #include "app/cli/commands.h"
 #include "app/common/memory_tuning.h"
 #include "app/common/model_flags.h"
+#include "core/util/atomic_file.h"
 #include "core/util/errors.h"
 
 namespace {
@@ -28,6 +29,9 @@ int main(int argc, char** argv) {
   // A reader that goes away (`headscope-cli maps --json - | head`) is a write error reported
   // on stderr with exit 1, not death by SIGPIPE.
   std::signal(SIGPIPE, SIG_IGN);
+  // Ctrl+C, kill or a file-size limit in the middle of writing an output file leaves no
+  // temporary file behind (core/util/atomic_file.h).
+  hs::install_temp_file_cleanup();
   hs::keep_freed_memory_for_reuse();
   CLI::App app{"headscope-cli: every attention head's map, from the command line"};
   app.require_subcommand(1);

@@ -69,7 +69,7 @@ def leftovers(folder):
 def check_clean(label, folder=None):
     left = leftovers(folder or WORK)
     if left:
-        fail(f"{label}: left temporary files behind: {left}")
+        fail(f"{label}: left {len(left)} temporary file(s) behind: {left[:3]}")
         for f in left:
             os.unlink(f)
         return False
@@ -77,10 +77,12 @@ def check_clean(label, folder=None):
 
 
 def expect_error(label, args, must_contain=(), codes=(1, 2), **kw):
-    """Exit 1 or 2, exactly one stderr line starting 'error:' containing each of must_contain."""
+    """Exit 1 or 2, exactly one stderr line starting 'error:' containing each of must_contain,
+    and no temporary file left behind."""
     global passed
     started = time.monotonic()
     rc, _, err = run(args, **kw)
+    clean = check_clean(label)
     lines = [l for l in err.splitlines() if l.strip()]
     if rc is None:
         fail(f"{label}: {err} (a hang)")
@@ -98,7 +100,7 @@ def expect_error(label, args, must_contain=(), codes=(1, 2), **kw):
         if s.lower() not in lines[0].lower():
             fail(f"{label}: the message does not mention {s!r}: {lines[0]}")
             return None
-    if not check_clean(label):
+    if not clean:
         return None
     passed += 1
     print(f"ok   {label} ({time.monotonic() - started:.1f} s): {lines[0][:150]}")
@@ -108,10 +110,11 @@ def expect_error(label, args, must_contain=(), codes=(1, 2), **kw):
 def expect_ok(label, args, **kw):
     global passed
     rc, out, err = run(args, **kw)
+    clean = check_clean(label)
     if rc != 0:
         fail(f"{label}: expected exit 0, got {rc}; stderr: {err.strip()[:300]}")
         return None
-    if not check_clean(label):
+    if not clean:
         return None
     passed += 1
     print(f"ok   {label}")
@@ -197,6 +200,98 @@ def check_devices_and_endless_files():
 
 
 # ---------------------------------------------------------------------------------------------
+def check_output_files():
+    """6 and 9: planted symlinks, read-only and symlinked destinations, long names, /proc,
+    SIGTERM and ulimit -f in the middle of a write."""
+    global passed
+    out_dir = path("out")
+    os.mkdir(out_dir)
+    # The old temporary name was OUT.tmp-PID: plant it for the PIDs the next processes will get.
+    victim = path("victim")
+    open(victim, "w").write("precious")
+    try:
+        last = int(open("/proc/sys/kernel/ns_last_pid").read())
+    except OSError:
+        last = None
+    if last is not None:
+        for pid in range(last + 1, last + 400):
+            os.symlink(victim, os.path.join(out_dir, f"planted.json.tmp-{pid}"))
+        rc, _, err = run(S + ["--json", os.path.join(out_dir, "planted.json")])
+        for name in os.listdir(out_dir):
+            if name.startswith("planted.json.tmp-"):
+                os.unlink(os.path.join(out_dir, name))
+        if rc != 0:
+            fail(f"--json past planted symlinks: exit {rc}: {err.strip()[:200]}")
+        elif open(victim).read() != "precious":
+            fail("--json past planted symlinks: the target of the symlink at the temporary name was overwritten")
+        elif check_clean("--json past planted symlinks"):
+            passed += 1
+            print("ok   --json past planted symlinks")
+    # A read-only file in a sticky folder (as in /tmp): refused, never replaced.
+    sticky = path("sticky")
+    os.mkdir(sticky)
+    os.chmod(sticky, 0o1777)
+    ro = os.path.join(sticky, "ro.json")
+    open(ro, "w").write("keep")
+    os.chmod(ro, 0o444)
+    expect_error("--json a read-only file", S + ["--json", ro], ["ro.json", "read-only"])
+    if open(ro).read() != "keep":
+        fail("--json a read-only file: it was replaced")
+    # A symlink destination is written through; the link stays.
+    target = os.path.join(out_dir, "target.json")
+    open(target, "w").write("old")
+    os.chmod(target, 0o640)
+    link = os.path.join(out_dir, "link.json")
+    os.symlink("target.json", link)
+    if expect_ok("--json a symlink", S + ["--json", link]) is not None:
+        if not os.path.islink(link):
+            fail("--json a symlink: the link was replaced by a regular file")
+        elif not open(target).read().startswith("{"):
+            fail("--json a symlink: its target does not hold the JSON")
+        elif stat.S_IMODE(os.stat(target).st_mode) != 0o640:
+            fail(f"--json a symlink: the target's mode became {oct(stat.S_IMODE(os.stat(target).st_mode))}, not 0o640")
+    expect_ok("export --out a symlink", ["export", "--sentence", "a b", "--out", link])
+    long_name = os.path.join(out_dir, "n" * 248 + ".json")
+    expect_ok("--json a 253-character name", S + ["--json", long_name])
+    expect_ok("export a 253-character name", ["export", "--sentence", "a b", "--out", long_name[:-5] + ".png"])
+    expect_error("--json /proc/version", S + ["--json", "/proc/version"], ["/proc/version", "read-only"])
+    expect_error("--json into a missing folder", S + ["--json", path("nope", "x.json")], ["x.json", "folder"])
+    expect_error("--json a FIFO nobody reads", S + ["--json", path("fifo.npy")], ["FIFO"], timeout=10)
+    # ulimit -f: an error naming the file, the temporary file removed, the old file kept.
+    capped = os.path.join(out_dir, "capped.json")
+    open(capped, "w").write("old")
+    expect_error("--json past ulimit -f", ["maps", "--sentence", " ".join(["w"] * 200), "--json", capped],
+                 ["capped.json", "too large"], file_size=64 << 10)
+    if open(capped).read() != "old":
+        fail("--json past ulimit -f: the old file was not kept")
+    # SIGTERM while the JSON is being written.
+    big = os.path.join(out_dir, "big.json")
+    p = subprocess.Popen([CLI, "maps", "--sentence", " ".join(f"w{i % 97}" for i in range(1200)), "--json", big],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=limits(2 * GiB))
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and p.poll() is None and not leftovers(out_dir):
+        time.sleep(0.005)
+    seen = bool(leftovers(out_dir))
+    p.send_signal(signal.SIGTERM)
+    try:
+        rc = p.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        rc = p.wait()
+    if not seen:
+        fail(f"SIGTERM during --json: never saw the temporary file (exit {rc}); cannot test the cleanup")
+    elif rc != -signal.SIGTERM:
+        fail(f"SIGTERM during --json: exit {rc}, expected death by SIGTERM")
+    elif check_clean("SIGTERM during --json", out_dir):
+        if os.path.exists(big):
+            fail("SIGTERM during --json: a half-written big.json exists")
+        else:
+            passed += 1
+            print("ok   SIGTERM during --json: temporary file removed")
+    check_clean("output files", out_dir)
+
+
+# ---------------------------------------------------------------------------------------------
 def main():
     global CLI, WORK
     if len(sys.argv) != 2:
@@ -206,7 +301,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="headscope-hostile-") as work:
         WORK = work
         started = time.monotonic()
-        for check in (check_size_flags, check_devices_and_endless_files):
+        for check in (check_size_flags, check_devices_and_endless_files, check_output_files):
             check()
         print(f"{passed} hostile cases passed, {len(failures)} failed in {time.monotonic() - started:.1f} s")
     return 1 if failures else 0
