@@ -7,6 +7,7 @@
 
 #include "core/util/atomic_file.h"
 #include "core/util/errors.h"
+#include "core/util/finite.h"
 
 namespace hs {
 namespace {
@@ -203,6 +204,10 @@ std::vector<float> SafetensorsFile::floats(const std::string& name) const {
       break;
     default:
       throw FormatError(path() + ": tensor '" + name + "' has dtype " + dtype_name(t.dtype) + "; expected F32, F16 or BF16");
+  }
+  if (const int64_t i = first_non_finite(out.data(), int64_t(n)); i >= 0) {
+    throw FormatError(path() + ": tensor '" + name + "' " + t.shape_text() + " has " + non_finite_name(out[size_t(i)]) +
+                      " at " + element_text(i, t.shape) + "; weights must be finite numbers");
   }
   return out;
 }

@@ -1,5 +1,8 @@
 #include "core/model/hf_config.h"
 
+#include <cmath>
+#include <sstream>
+
 #include "core/util/errors.h"
 #include "core/util/file_read.h"
 
@@ -12,8 +15,8 @@ constexpr size_t kMaxConfigBytes = 16u << 20;  // config.json files are a few ki
 
 HfConfig::HfConfig(const std::string& path) : path_(path) {
   if (const std::string why = not_a_file_reason(path); !why.empty()) {
-    throw InputError(path + " " + why + ": a Hugging Face model folder holds config.json, model.safetensors and " +
-                     "tokenizer files");
+    throw InputError(path + (path_exists(path) ? " " + why : std::string(" not found")) +
+                     ": a Hugging Face model folder holds config.json, model.safetensors and tokenizer files");
   }
   const std::string text = read_file_limited(path, kMaxConfigBytes, "a config.json");
   try {
@@ -46,6 +49,18 @@ double HfConfig::number(const std::string& key, double fallback) const {
   const nlohmann::json& v = j_[key];
   if (!v.is_number()) throw FormatError(path_ + ": \"" + key + "\" is " + v.dump() + "; expected a number");
   return v.get<double>();
+}
+
+float HfConfig::positive_float(const std::string& key, double fallback, double max) const {
+  const double v = number(key, fallback);
+  const float f = static_cast<float>(v);
+  if (!(f > 0.0f) || !std::isfinite(f) || double(f) > max) {
+    std::ostringstream msg;
+    msg << path_ << ": \"" << key << "\" is " << (has(key) ? j_[key].dump() : std::to_string(v))
+        << "; expected a number greater than 0 and at most " << max;
+    throw FormatError(msg.str());
+  }
+  return f;
 }
 
 bool HfConfig::boolean(const std::string& key, bool fallback) const {

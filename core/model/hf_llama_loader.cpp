@@ -13,8 +13,8 @@ std::unique_ptr<LlamaModel> load_hf_llama(const HfConfig& cfg, const HfTensors& 
   c.n_kv_heads = cfg.integer("num_key_value_heads", 1, c.n_heads, c.n_heads);
   c.vocab = cfg.integer("vocab_size", 1, 1 << 22);
   c.max_positions = cfg.integer("max_position_embeddings", 1, 1 << 22, 2048);
-  c.norm_eps = static_cast<float>(cfg.number("rms_norm_eps", 1e-6));
-  c.rope_theta = static_cast<float>(cfg.number("rope_theta", 10000.0));
+  c.norm_eps = cfg.positive_float("rms_norm_eps", 1e-6, 1.0);
+  c.rope_theta = cfg.positive_float("rope_theta", 10000.0, 1e12);
   c.rope = RopePairs::half;
   if (c.n_heads % c.n_kv_heads != 0) {
     throw FormatError(cfg.path() + ": num_key_value_heads (" + std::to_string(c.n_kv_heads) +
@@ -26,7 +26,6 @@ std::unique_ptr<LlamaModel> load_hf_llama(const HfConfig& cfg, const HfTensors& 
   }
   c.d_head = cfg.integer("head_dim", 2, 4096, c.d_model / c.n_heads);
   if (c.d_head % 2 != 0) throw FormatError(cfg.path() + ": head_dim " + std::to_string(c.d_head) + " must be even for RoPE");
-  if (c.rope_theta <= 0.0f) throw FormatError(cfg.path() + ": rope_theta must be positive");
   if (cfg.has("rope_scaling")) {
     throw InputError(cfg.path() + ": rope_scaling " + cfg.json()["rope_scaling"].dump() +
                      " is not supported (plain RoPE only: Llama 2, TinyLlama, SmolLM-style models)");

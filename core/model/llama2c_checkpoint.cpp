@@ -6,6 +6,7 @@
 #include "core/formats/mapped_file.h"
 #include "core/model/attention_config.h"
 #include "core/util/errors.h"
+#include "core/util/finite.h"
 
 namespace hs {
 namespace {
@@ -82,10 +83,10 @@ class FloatCursor {
   explicit FloatCursor(const MappedFile& f) : f_(f), pos_(kHeaderBytes) {}
   void read(float* dst, int64_t n) {
     std::memcpy(dst, f_.data() + pos_, size_t(n) * sizeof(float));
-    for (int64_t i = 0; i < n; ++i)
-      if (!std::isfinite(dst[i])) {
-        throw FormatError(f_.path() + ": float at byte offset " + std::to_string(pos_ + size_t(i) * 4) + " is not finite");
-      }
+    if (const int64_t i = first_non_finite(dst, n); i >= 0) {
+      throw FormatError(f_.path() + ": float at byte offset " + std::to_string(pos_ + size_t(i) * 4) + " is not finite (" +
+                        non_finite_name(dst[i]) + ")");
+    }
     pos_ += size_t(n) * sizeof(float);
   }
   Map matrix(int64_t rows, int64_t cols) {

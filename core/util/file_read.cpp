@@ -44,6 +44,11 @@ std::string not_a_file_reason(const std::string& path) {
   return "is " + kind_of(st.st_mode) + ", not a file";
 }
 
+bool path_exists(const std::string& path) {
+  struct stat st {};
+  return ::lstat(path.c_str(), &st) == 0;
+}
+
 bool is_regular_file(const std::string& path) {
   struct stat st {};
   return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);

@@ -14,6 +14,9 @@ namespace hs {
 // levels of symbolic links)", "is not accessible (permission denied)".
 std::string not_a_file_reason(const std::string& path);
 
+// True when something is at the path (lstat(): a dangling symlink or a loop exists too).
+bool path_exists(const std::string& path);
+
 // True when stat() succeeds and the path is a regular file / a folder (following symlinks).
 bool is_regular_file(const std::string& path);
 bool is_folder(const std::string& path);
