@@ -292,6 +292,19 @@ def check_output_files():
 
 
 # ---------------------------------------------------------------------------------------------
+def check_unbounded_work():
+    """8: the head-count sweep is bounded before it runs (d_model 4096 on 300 words ran past 60 s)."""
+    words = " ".join(f"w{i % 41}" for i in range(300))
+    for d in ("4096", "512"):
+        expect_error(f"export --view sweep --d-model {d} on 300 words",
+                     ["export", "--view", "sweep", "--d-model", d, "--heads", "1", "--sentence", words,
+                      "--out", path(f"sweep{d}.png")], ["head-count sweep", f"d_model {d}", "300 tokens", "limit"],
+                     timeout=20)
+    expect_ok("export --view sweep inside the limit", ["export", "--view", "sweep", "--sentence", "the keys that Priya left",
+                                                       "--out", path("sweep.svg")])
+
+
+# ---------------------------------------------------------------------------------------------
 def main():
     global CLI, WORK
     if len(sys.argv) != 2:
@@ -301,7 +314,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="headscope-hostile-") as work:
         WORK = work
         started = time.monotonic()
-        for check in (check_size_flags, check_devices_and_endless_files, check_output_files):
+        for check in (check_size_flags, check_devices_and_endless_files, check_output_files, check_unbounded_work):
             check()
         print(f"{passed} hostile cases passed, {len(failures)} failed in {time.monotonic() - started:.1f} s")
     return 1 if failures else 0
