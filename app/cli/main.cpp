@@ -68,7 +68,10 @@ int main(int argc, char** argv) {
     std::cerr << "error: " << one_line(e.what()) << "\n";
     return 1;
   } catch (const std::bad_alloc&) {
-    std::cerr << "error: out of memory (try a shorter sentence or fewer heads)\n";
+    // Loaders name what they could not allocate (a checkpoint's weights); this is the rest: the
+    // maps, the figure or the output text of a run.
+    std::cerr << "error: out of memory while running: the input or the model is too large for the memory available "
+                 "(try a shorter sentence or fewer heads)\n";
     return 1;
   } catch (const std::exception& e) {
     std::cerr << "error: " << one_line(e.what()) << "\n";

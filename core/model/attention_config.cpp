@@ -2,28 +2,11 @@
 
 #include <cmath>
 #include <sstream>
-#include <unistd.h>
 
 #include "core/util/errors.h"
+#include "core/util/memory.h"
 
 namespace hs {
-
-namespace {
-
-// Bytes of physical memory (0 when unknown).
-int64_t physical_memory() {
-  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
-  return pages > 0 && page > 0 ? int64_t(pages) * int64_t(page) : 0;
-}
-
-std::string gib(double bytes) {
-  std::ostringstream s;
-  s.precision(3);
-  s << bytes / double(int64_t(1) << 30) << " GiB";
-  return s.str();
-}
-
-}  // namespace
 
 void AttentionConfig::validate() const {
   const auto num = [](long long v) { return std::to_string(v); };
@@ -56,9 +39,9 @@ void AttentionConfig::validate() const {
   // Weights that would take more than half of the machine's memory only end in std::bad_alloc
   // (or the kernel's OOM killer) halfway through; refuse them with the sizes instead.
   const double weight_bytes = double(params) * sizeof(float);
-  if (const int64_t memory = physical_memory(); memory > 0 && weight_bytes > 0.5 * double(memory)) {
-    throw InputError("the attention layer's weights would take " + gib(weight_bytes) + " (" + shape +
-                     "), over the limit of half this machine's " + gib(double(memory)) + " of memory");
+  if (const int64_t memory = physical_memory_bytes(); memory > 0 && weight_bytes > 0.5 * double(memory)) {
+    throw InputError("the attention layer's weights would take " + bytes_text(weight_bytes) + " (" + shape +
+                     "), over the limit of half this machine's " + bytes_text(double(memory)) + " of memory");
   }
   if (window < -1) throw InputError("window (" + num(window) + ") must be 0 or more (-1: no window)");
   if (!(temperature >= kMinTemperature && temperature <= kMaxTemperature)) {  // also rejects NaN

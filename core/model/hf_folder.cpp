@@ -2,10 +2,13 @@
 
 #include <sys/stat.h>
 
+#include <new>
+
 #include "core/model/hf_loaders.h"
 #include "core/text/gpt2_tokenizer.h"
 #include "core/text/tokenizer_json.h"
 #include "core/util/errors.h"
+#include "core/util/memory.h"
 
 namespace hs {
 namespace {
@@ -47,8 +50,14 @@ HfModel load_hf_folder(const std::string& dir) {
   out.tokenizer = load_folder_tokenizer(dir);
   const HfTensors tensors(dir);
   const std::string name = folder_name(dir);
-  if (type == "gpt2") out.model = load_hf_gpt2(config, tensors, name);
-  else out.model = load_hf_llama(config, tensors, name);
+  const int64_t values = tensors.total_elements();
+  check_weights_fit(dir, values);  // more than the machine has: say so before converting any of it
+  try {
+    if (type == "gpt2") out.model = load_hf_gpt2(config, tensors, name);
+    else out.model = load_hf_llama(config, tensors, name);
+  } catch (const std::bad_alloc&) {
+    throw_weights_out_of_memory(dir, values);
+  }
   const nlohmann::json bos = config.json().contains("bos_token_id") ? config.json()["bos_token_id"] : nlohmann::json();
   if (bos.is_number_integer() && bos.get<int64_t>() >= 0 && bos.get<int64_t>() < out.model->info().vocab_size) {
     out.bos_id = bos.get<int>();

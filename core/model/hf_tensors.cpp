@@ -55,6 +55,12 @@ HfTensors::HfTensors(const std::string& dir) {
     for (const std::string& name : f->names()) where_.emplace(name, f.get());
 }
 
+int64_t HfTensors::total_elements() const {
+  int64_t n = 0;
+  for (const auto& [name, file] : where_) n += file->info(name).elements();
+  return n;
+}
+
 bool HfTensors::has(const std::string& name) const { return where_.count(name) != 0; }
 
 std::string HfTensors::first_present(const std::vector<std::string>& names) const {

@@ -292,6 +292,42 @@ def check_output_files():
 
 
 # ---------------------------------------------------------------------------------------------
+def llama2c_header(dim, hidden, layers, heads, kv, vocab, seq):
+    """A llama2.c version-0 header and the file size it implies (the weights left as a hole)."""
+    head = dim // heads
+    floats = (vocab * dim + layers * dim + layers * dim * dim + 2 * layers * kv * head * dim + layers * dim * dim
+              + layers * dim + 3 * layers * hidden * dim + dim + 2 * seq * (head // 2))
+    return struct.pack("<7i", dim, hidden, layers, heads, kv, vocab, seq), 28 + 4 * floats
+
+
+def check_checkpoint_memory():
+    """9: out of memory while loading a checkpoint says what it needs, not "try a shorter sentence"."""
+    tok = path("tok.bin")
+    with open(os.path.join(SOURCE, "tests/fuzz/corpus/llama2c/tokenizer.bin"), "rb") as f:
+        open(tok, "wb").write(f.read()[2:])
+    # 167 million zero weights (0.6 GiB, a sparse file) under a 1.1 GiB address-space limit: the
+    # file maps, its float32 copy does not fit beside it.
+    header, size = llama2c_header(1024, 4096, 8, 8, 8, 32000, 256)
+    big = path("big.bin")
+    with open(big, "wb") as f:
+        f.write(header)
+        f.truncate(size)
+    expect_error("llama2.c checkpoint past the memory limit", ["maps", "--sentence", "a", "--model", big, "--tokenizer", tok],
+                 ["big.bin", "167", "weights needs", "MiB", "allocation failed"], memory=11 * GiB // 10, timeout=60)
+    os.unlink(big)
+    # 64 billion weights (256 GiB): more than the machine has, refused before reading any.
+    header, size = llama2c_header(8192, 262144, 10, 64, 64, 32000, 256)
+    huge = path("huge.bin")
+    with open(huge, "wb") as f:
+        f.write(header)
+        f.truncate(size)
+    expect_error("llama2.c checkpoint larger than the machine", ["maps", "--sentence", "a", "--model", huge,
+                                                                 "--tokenizer", tok],
+                 ["huge.bin", "weights needs", "GiB"], memory=300 * GiB, timeout=20)
+    os.unlink(huge)
+
+
+# ---------------------------------------------------------------------------------------------
 def check_unbounded_work():
     """8: the head-count sweep is bounded before it runs (d_model 4096 on 300 words ran past 60 s)."""
     words = " ".join(f"w{i % 41}" for i in range(300))
@@ -314,7 +350,8 @@ def main():
     with tempfile.TemporaryDirectory(prefix="headscope-hostile-") as work:
         WORK = work
         started = time.monotonic()
-        for check in (check_size_flags, check_devices_and_endless_files, check_output_files, check_unbounded_work):
+        for check in (check_size_flags, check_devices_and_endless_files, check_output_files, check_unbounded_work,
+                      check_checkpoint_memory):
             check()
         print(f"{passed} hostile cases passed, {len(failures)} failed in {time.monotonic() - started:.1f} s")
     return 1 if failures else 0
