@@ -3,6 +3,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "core/formats/json_strict.h"
 #include "core/util/errors.h"
 #include "core/util/file_read.h"
 
@@ -19,11 +20,7 @@ HfConfig::HfConfig(const std::string& path) : path_(path) {
                      ": a Hugging Face model folder holds config.json, model.safetensors and tokenizer files");
   }
   const std::string text = read_file_limited(path, kMaxConfigBytes, "a config.json");
-  try {
-    j_ = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::exception& e) {
-    throw FormatError(path + ": not valid JSON (" + e.what() + ")");
-  }
+  j_ = parse_json_strict(text, path);
   if (!j_.is_object()) throw FormatError(path + ": expected a JSON object");
 }
 

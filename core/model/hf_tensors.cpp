@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/formats/json_strict.h"
 #include "core/util/errors.h"
 #include "core/util/file_read.h"
 
@@ -25,12 +26,7 @@ HfTensors::HfTensors(const std::string& dir) {
     description_ = single;
   } else if (exists(index)) {
     const std::string text = read_file_limited(index, kMaxIndexBytes, "a safetensors index");
-    nlohmann::json j;
-    try {
-      j = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::exception& e) {
-      throw FormatError(index + ": not valid JSON (" + e.what() + ")");
-    }
+    const nlohmann::json j = parse_json_strict(text, index);
     if (!j.is_object() || !j.contains("weight_map") || !j["weight_map"].is_object()) {
       throw FormatError(index + ": expected an object with a \"weight_map\" of tensor -> shard file");
     }
@@ -52,7 +48,13 @@ HfTensors::HfTensors(const std::string& dir) {
     throw InputError(dir + ": no model.safetensors (or model.safetensors.index.json) in the folder");
   }
   for (const auto& f : files_)
-    for (const std::string& name : f->names()) where_.emplace(name, f.get());
+    for (const std::string& name : f->names()) {
+      const auto [it, added] = where_.emplace(name, f.get());
+      if (!added) {
+        throw FormatError(dir + ": tensor '" + name + "' is in both " + it->second->path() + " and " + f->path() +
+                          " (a checkpoint holds each tensor once)");
+      }
+    }
 }
 
 int64_t HfTensors::total_elements() const {

@@ -294,6 +294,33 @@ TEST(HfFolder, GarbageWeightsAndConfigValuesAreRefused) {
   }
 }
 
+// A tensor in two shards, or a key twice in the index or config.json, was read as whichever came
+// last; now each names the files and the key.
+TEST(HfFolder, RepeatedTensorsAndKeysAreNamed) {
+  const std::string dir = make_folder("shards");
+  fs::remove(dir + "/model.safetensors");
+  Tensors all = llama_tensors(), first, second;
+  for (const auto& [name, t] : all) (name < "model.layers.0.post" ? first : second)[name] = t;
+  second["model.norm.weight"] = all["model.norm.weight"];
+  first["model.norm.weight"] = all["model.norm.weight"];
+  write_safetensors(dir + "/a.safetensors", first);
+  write_safetensors(dir + "/b.safetensors", second);
+  std::string index = "{\"weight_map\": {";
+  for (const auto& [name, t] : all) index += "\"" + name + "\": \"" + (first.count(name) ? "a" : "b") + ".safetensors\", ";
+  index += "\"model.layers.0.mlp.up_proj.weight\": \"b.safetensors\"}}";
+  test::write_text(dir + "/model.safetensors.index.json", index);
+  const std::string m = error_of<FormatError>(dir);
+  EXPECT_HAS(m, "model.safetensors.index.json: \"model.layers.0.mlp.up_proj.weight\" appears twice");
+  index.replace(index.rfind(", \"model.layers.0.mlp.up_proj.weight\""), std::string::npos, "}}");
+  test::write_text(dir + "/model.safetensors.index.json", index);
+  const std::string both = error_of<FormatError>(dir);
+  EXPECT_HAS(both, "tensor 'model.norm.weight' is in both ");
+  EXPECT_HAS(both, "a.safetensors and ");
+
+  EXPECT_HAS(error_of<FormatError>(make_folder("config_twice", replaced(kConfig, "\"hidden_size\": 8,", "\"hidden_size\": 8, \"hidden_size\": 16,"))),
+             "config.json: \"hidden_size\" appears twice");
+}
+
 TEST(HfFolder, UnsupportedTokenizerPartsAreNamed) {
   const std::string dir = make_folder("wordpiece");
   std::string tj = kTokenizerJson;
