@@ -80,6 +80,23 @@ TEST(SessionFile, MissingKeysKeepTheBaseAndUnknownKeysAreIgnored) {
   EXPECT_EQ(s.view.panel, "query");
 }
 
+// docs/session-format.md: every key may be left out. A session without "input" (or "model")
+// opens on the app's built-in start instead of an empty sentence that could only fail with
+// "no input: give --sentence TEXT or --input FILE.npy", a command-line hint in the app (issue 15).
+TEST(SessionFile, ASessionWithoutInputOpensOnTheDefaultSentence) {
+  const auto dir = std::filesystem::temp_directory_path() / ("hs-session-min-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "minimal.json").string();
+  std::ofstream(path) << R"({"format": "headscope-session", "version": 1, "view": {"panel": "difference"}})";
+  const Session s = load_session(path);
+  EXPECT_EQ(s.request.sentence, default_session().request.sentence);
+  EXPECT_FALSE(s.request.sentence.empty());
+  EXPECT_EQ(s.request.attention.n_heads, 4);
+  EXPECT_EQ(s.view.panel, "difference");
+  EXPECT_NO_THROW(run_request(s.request));
+  std::filesystem::remove_all(dir);
+}
+
 TEST(SessionFile, NewerVersionIsRefusedWithBothVersions) {
   const std::string msg = message_of(R"({"format": "headscope-session", "version": 7})");
   EXPECT_NE(msg.find("newer"), std::string::npos) << msg;
