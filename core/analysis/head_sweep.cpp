@@ -31,7 +31,11 @@ double head_sweep_work(int64_t tokens, int d_model, size_t seeds) {
 
 std::vector<SweepPoint> head_count_sweep(const std::vector<std::string>& tokens, const SweepSpec& spec, int threads) {
   if (spec.seeds.empty()) throw InputError("the head-count sweep needs at least one seed");
-  spec.base.validate();
+  AttentionConfig one_head = spec.base;  // the base's own head count does not matter: every divisor is swept
+  one_head.n_heads = 1;
+  one_head.n_kv_heads = 0;
+  one_head.d_head = 0;
+  one_head.validate();
   const int64_t T = int64_t(tokens.size());
   const int d = spec.base.d_model;
   if (const double work = head_sweep_work(T, d, spec.seeds.size()); work > kMaxSweepWork) {

@@ -98,6 +98,12 @@ TEST(HeadSweep, WorkIsBoundedBeforeAnythingRuns) {
   EXPECT_LT(head_sweep_work(11, 12, 5), kMaxSweepWork / 100);
   // d_model 8192 on 3 words (42 s before) is refused too: random weights of 4 d^2 per run.
   EXPECT_GT(head_sweep_work(3, 8192, 5), kMaxSweepWork);
+  // The base's own head count and width are not checked: every divisor is swept.
+  spec.base.d_model = 8;
+  spec.base.n_heads = 5;
+  spec.base.d_head = 3;
+  spec.seeds = {0};
+  EXPECT_EQ(head_count_sweep({"a", "b"}, spec).size(), 4u);
 }
 
 }  // namespace
