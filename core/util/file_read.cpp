@@ -26,8 +26,8 @@ std::string kind_of(mode_t mode) {
 // Why stat() or open() failed, worded to follow "PATH ".
 std::string why_not(int err) {
   switch (err) {
-    case ENOENT: return "does not exist";
-    case ENOTDIR: return "does not exist (a part of the path is not a folder)";
+    case ENOENT: return "does not exist (no such file or folder)";
+    case ENOTDIR: return "does not exist (no such file or folder: a part of the path is not a folder)";
     case ELOOP: return "is a symlink loop (too many levels of symbolic links)";
     case EACCES: return "is not accessible (permission denied)";
     case ENAMETOOLONG: return "has a name that is too long";

@@ -10,7 +10,7 @@
 namespace hs {
 
 // "" when path is a regular file; otherwise what is wrong, worded to follow the path in a
-// message: "does not exist", "is a character device, not a file", "is a symlink loop (too many
+// message: "does not exist (no such file or folder)", "is a character device, not a file", "is a symlink loop (too many
 // levels of symbolic links)", "is not accessible (permission denied)".
 std::string not_a_file_reason(const std::string& path);
 

@@ -71,7 +71,7 @@ TEST_F(FileRead, FoldersLoopsAndMissingFilesSayWhich) {
   EXPECT_NE(error_of([&] { read_file_limited(at("loop"), 100); }).find("symlink loop"), std::string::npos);
   EXPECT_EQ(not_a_file_reason(at("loop")), "is a symlink loop (too many levels of symbolic links)");
   EXPECT_NE(error_of([&] { read_file_limited(at("missing"), 100); }).find("missing: it does not exist"), std::string::npos);
-  EXPECT_EQ(not_a_file_reason(at("missing")), "does not exist");
+  EXPECT_EQ(not_a_file_reason(at("missing")), "does not exist (no such file or folder)");
   EXPECT_EQ(not_a_file_reason(dir_.string()), "is a folder, not a file");
   EXPECT_THROW(read_file_limited("", 100), IoError);
 }
