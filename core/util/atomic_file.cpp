@@ -175,13 +175,17 @@ void write_directly(const std::string& path, const std::function<void(std::ostre
 
 void write_file_atomic(const std::string& path, const std::function<void(std::ostream&)>& write) {
   if (path.empty()) throw IoError("cannot write a file with an empty name");
-  const std::string target = final_target(path);
   const auto fail = [&](const std::string& why) { return IoError("cannot write " + path + ": " + why); };
-
+  // What the path leads to, following links as open() would: /dev/stdout into a pipe is the pipe
+  // (its /proc/self/fd link names no file), so devices and pipes are known before any resolving.
   struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) throw fail("it is a folder");
+    if (!S_ISREG(st.st_mode)) return write_directly(path, write);
+  }
+  const std::string target = final_target(path);  // the file the rename must replace
   const bool exists = ::stat(target.c_str(), &st) == 0;
   if (exists && S_ISDIR(st.st_mode)) throw fail("it is a folder");
-  if (exists && !S_ISREG(st.st_mode)) return write_directly(path, write);
   // Say what is wrong with the destination itself before a temporary file is tried: a read-only
   // file is refused (renaming over it would "succeed" in a folder we may write to), and
   // /proc/version is read-only rather than "no such file" about a temporary name.
