@@ -10,6 +10,8 @@
 
 #include "app/cli/commands.h"
 #include "app/common/memory_tuning.h"
+#include "app/common/model_flags.h"
+#include "core/util/atomic_file.h"
 #include "core/util/errors.h"
 
 namespace {
@@ -27,6 +29,9 @@ int main(int argc, char** argv) {
   // A reader that goes away (`headscope-cli maps --json - | head`) is a write error reported
   // on stderr with exit 1, not death by SIGPIPE.
   std::signal(SIGPIPE, SIG_IGN);
+  // Ctrl+C, kill or a file-size limit in the middle of writing an output file leaves no
+  // temporary file behind (core/util/atomic_file.h).
+  hs::install_temp_file_cleanup();
   hs::keep_freed_memory_for_reuse();
   CLI::App app{"headscope-cli: every attention head's map, from the command line"};
   app.require_subcommand(1);
@@ -43,7 +48,7 @@ int main(int argc, char** argv) {
       std::cerr << "error: unknown command '" << one_line(argv[1]) << "' (expected maps or export; run 'headscope-cli --help')\n";
       return 2;
     }
-    app.parse(argc, argv);
+    hs::parse_arguments(app, argc, argv);  // "--sentence=" is an empty sentence, not the next flag
   } catch (const CLI::CallForHelp&) {
     std::cout << app.help();
     return 0;
@@ -63,7 +68,10 @@ int main(int argc, char** argv) {
     std::cerr << "error: " << one_line(e.what()) << "\n";
     return 1;
   } catch (const std::bad_alloc&) {
-    std::cerr << "error: out of memory (try a shorter sentence or fewer heads)\n";
+    // Loaders name what they could not allocate (a checkpoint's weights); this is the rest: the
+    // maps, the figure or the output text of a run.
+    std::cerr << "error: out of memory while running: the input or the model is too large for the memory available "
+                 "(try a shorter sentence or fewer heads)\n";
     return 1;
   } catch (const std::exception& e) {
     std::cerr << "error: " << one_line(e.what()) << "\n";

@@ -1,8 +1,77 @@
 #include "app/common/model_flags.h"
 
+#include <cerrno>
+#include <climits>
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
+
+#include "core/model/attention_config.h"
+#include "core/model/synthetic_model.h"
 #include "core/util/errors.h"
 
 namespace hs {
+namespace {
+
+bool given(const CLI::Option* o) { return o && o->count() > 0; }
+
+std::string shown(const std::string& text) { return text.empty() ? std::string("an empty value") : text; }
+
+// Digits with an optional leading '-', no spaces, no hex, no exponent; false when it does not fit.
+bool parse_whole(const std::string& text, long long& out) {
+  const size_t digits = text.size() - (text.size() && text[0] == '-' ? 1 : 0);
+  if (digits == 0 || digits > 19) return false;
+  for (size_t i = text.size() - digits; i < text.size(); ++i)
+    if (text[i] < '0' || text[i] > '9') return false;
+  errno = 0;
+  out = std::strtoll(text.c_str(), nullptr, 10);
+  return errno != ERANGE;
+}
+
+// Checked on the text, before CLI11 converts it (CLI11 prefixes the flag): "--window: window (-3)
+// must be a whole number from 0 to 2147483647", also for values an int cannot hold, which CLI11
+// alone reports as "Could not convert".
+CLI::Validator whole_number(const std::string& name, long long lo, long long hi) {
+  return CLI::Validator(
+      [name, lo, hi](std::string& text) -> std::string {
+        long long v = 0;
+        if (parse_whole(text, v) && v >= lo && v <= hi) return "";
+        return name + " (" + shown(text) + ") must be a whole number from " + std::to_string(lo) + " to " +
+               std::to_string(hi);
+      },
+      "[" + std::to_string(lo) + " - " + std::to_string(hi) + "]");
+}
+
+// A float32 from lo to hi, compared as the float the option holds (also refuses nan, inf, text).
+CLI::Validator float_between(const std::string& name, float lo, float hi) {
+  std::ostringstream range;
+  range << lo << " - " << hi;
+  return CLI::Validator(
+      [name, lo, hi](std::string& text) -> std::string {
+        char* end = nullptr;
+        const double v = std::strtod(text.c_str(), &end);
+        const float f = static_cast<float>(v);
+        if (!text.empty() && end == text.c_str() + text.size() && f >= lo && f <= hi) return "";
+        std::ostringstream msg;
+        msg << name << " (" << shown(text) << ") must be a number from " << lo << " to " << hi;
+        return msg.str();
+      },
+      "[" + range.str() + "]");
+}
+
+constexpr const char* kSeedRange = "0 to 18446744073709551615";
+
+// "0" .. "18446744073709551615", digits only: no sign, no spaces, no wrap-around ("-1" was 2^64 - 1).
+bool parse_seed(const std::string& text, uint64_t& out) {
+  if (text.empty() || text.size() > 20) return false;
+  for (const char c : text)
+    if (c < '0' || c > '9') return false;
+  errno = 0;
+  out = std::strtoull(text.c_str(), nullptr, 10);
+  return errno != ERANGE;
+}
+
+}  // namespace
 
 void add_model_flags(CLI::App& app, ModelFlags& f) {
   ModelRequest& r = f.request;
@@ -10,38 +79,76 @@ void add_model_flags(CLI::App& app, ModelFlags& f) {
   r.attention.n_heads = 4;
   f.sentence_option = app.add_option("--sentence", r.sentence, "Text to tokenize with the active model's tokenizer");
   app.add_option("--input", r.input_npy, "float32 .npy [T, d_model] fed to the attention layer as Q, K and V input");
-  app.add_option("--d-model", r.attention.d_model, "Width of the synthetic model")->capture_default_str();
-  app.add_option("--heads", r.attention.n_heads, "Query heads (must divide d_model)")->capture_default_str();
-  f.kv_heads_option = app.add_option("--kv-heads", r.attention.n_kv_heads,
-                 "Key/value heads G (default: heads); query head h reads key/value head h / (heads/G)");
-  f.d_head_option = app.add_option("--d-head", r.attention.d_head, "Decoupled head width (default: d_model / heads)");
-  app.add_option("--seed", r.seed, "Seed for the synthetic model's embeddings and weights")->capture_default_str();
+  app.add_option("--d-model", r.attention.d_model, "Width of the synthetic model")
+      ->check(whole_number("d_model", 1, kMaxDModel))
+      ->capture_default_str();
+  app.add_option("--heads", r.attention.n_heads, "Query heads (must divide d_model)")
+      ->check(whole_number("heads", 1, kMaxHeads))
+      ->capture_default_str();
+  app.add_option("--kv-heads", r.attention.n_kv_heads,
+                 "Key/value heads G (default: heads); query head h reads key/value head h / (heads/G)")
+      ->check(whole_number("key/value heads", 1, kMaxHeads));
+  app.add_option("--d-head", r.attention.d_head, "Decoupled head width (default: d_model / heads)")
+      ->check(whole_number("head width", 1, kMaxDModel));
+  f.seed_option = app.add_option("--seed", f.seed_text, "Seed for the synthetic model's embeddings and weights (default 0)")
+                      ->type_name("UINT")
+                      ->check(CLI::Validator(
+                          [](std::string& text) -> std::string {
+                            uint64_t v = 0;
+                            return parse_seed(text, v) ? "" : "seed (" + shown(text) + ") must be a whole number from " + kSeedRange;
+                          },
+                          "[0 - 18446744073709551615]"));
   app.add_flag("--causal", r.attention.causal, "Causal mask: query i sees keys j <= i");
   app.add_flag("--scrambled-reshape", r.attention.scrambled_reshape,
                "Teaching: split heads with the classic view(heads, T, d_head) mistake");
-  f.window_option = app.add_option("--window", f.window, "Sliding window: query i sees keys within W positions (back only with --causal)");
-  app.add_option("--temperature", r.attention.temperature, "Divide the scores by this before the softmax")->capture_default_str();
+  f.window_option = app.add_option("--window", f.window, "Sliding window: query i sees keys within W positions (back only with --causal)")
+                        ->check(whole_number("window", 0, INT_MAX));
+  app.add_option("--temperature", r.attention.temperature, "Divide the scores by this before the softmax")
+      ->check(float_between("temperature", kMinTemperature, kMaxTemperature))
+      ->capture_default_str();
   app.add_option("--weights", r.weights, "nn.MultiheadAttention state_dict as .safetensors (d_model from the file)");
   app.add_option("--model", r.model_path, "Pretrained checkpoint: llama2.c .bin or a Hugging Face folder");
   app.add_option("--tokenizer", r.tokenizer, "Tokenizer file for a llama2.c checkpoint (tokenizer.bin)");
-  app.add_option("--generate", r.generate, "Pretrained: continue the sentence greedily by N tokens");
+  app.add_option("--generate", r.generate, "Pretrained: continue the sentence greedily by N tokens")
+      ->check(whole_number("tokens to generate", 0, kMaxTokens));
 }
 
 ModelRequest model_request(const ModelFlags& flags) {
   ModelRequest r = flags.request;
-  if (flags.window_option && flags.window_option->count() > 0 && flags.window < 0) {
-    throw InputError("window (" + std::to_string(flags.window) + ") must be 0 or more");
+  if (given(flags.seed_option) && !parse_seed(flags.seed_text, r.seed)) {  // checked at parse; kept for direct use
+    throw InputError("--seed (" + shown(flags.seed_text) + ") must be a whole number from " + kSeedRange);
   }
-  r.attention.window = flags.window;
-  const auto given = [](const CLI::Option* o) { return o && o->count() > 0; };
+  r.attention.window = given(flags.window_option) ? flags.window : -1;
   if (given(flags.sentence_option) && r.sentence.empty()) throw InputError("the sentence is empty: type at least one word");
-  if (given(flags.kv_heads_option) && r.attention.n_kv_heads <= 0) {
-    throw InputError("key/value heads (" + std::to_string(r.attention.n_kv_heads) + ") must be a positive whole number");
-  }
-  if (given(flags.d_head_option) && r.attention.d_head <= 0) {
-    throw InputError("head width (" + std::to_string(r.attention.d_head) + ") must be a positive whole number");
-  }
   return r;
+}
+
+std::vector<std::string> split_empty_values(std::vector<std::string> args) {
+  std::vector<std::string> out;
+  out.reserve(args.size() + 1);
+  bool options = true;  // after "--" everything is positional and stays as it is
+  for (size_t i = 0; i < args.size(); ++i) {
+    std::string& a = args[i];
+    const bool empty_value = options && i > 0 && a.size() > 3 && a.compare(0, 2, "--") == 0 &&
+                             a.find('=') == a.size() - 1;  // "--name=": the first '=' is the last character
+    if (options && i > 0 && a == "--") options = false;
+    if (empty_value) {
+      a.pop_back();
+      out.push_back(std::move(a));
+      out.emplace_back();
+    } else {
+      out.push_back(std::move(a));
+    }
+  }
+  return out;
+}
+
+void parse_arguments(CLI::App& app, int argc, const char* const* argv) {
+  std::vector<std::string> args(argv, argv + argc);
+  args = split_empty_values(std::move(args));
+  std::vector<const char*> pointers;
+  for (const std::string& a : args) pointers.push_back(a.c_str());
+  app.parse(int(pointers.size()), pointers.data());
 }
 
 }  // namespace hs

@@ -3,24 +3,37 @@
 // all take (../shared/CLI_CONTRACT.md), bound to one ModelRequest.
 #include <CLI/CLI.hpp>
 
+#include <string>
+#include <vector>
+
 #include "core/model/model_request.h"
 
 namespace hs {
 
 struct ModelFlags {
   ModelRequest request;
-  int window = -1;  // bound separately: absent = no window
+  int window = -1;        // bound separately: absent = no window
+  std::string seed_text;  // bound as text: CLI11 turned "-1" into 2^64 - 1
   CLI::Option* window_option = nullptr;
+  CLI::Option* seed_option = nullptr;
   CLI::Option* sentence_option = nullptr;  // given but empty: "the sentence is empty"
-  CLI::Option* kv_heads_option = nullptr;  // given as 0: an error (absent means "= heads")
-  CLI::Option* d_head_option = nullptr;    // given as 0: an error (absent means "d_model / heads")
 };
 
 // Adds --sentence, --input, --d-model, --heads, --kv-heads, --d-head, --seed, --causal,
-// --window, --temperature, --weights, --model, --tokenizer, --generate.
+// --window, --temperature, --weights, --model, --tokenizer, --generate. Every number is checked
+// on its text while parsing (a CLI::ValidationError naming the value and the allowed range:
+// "--window: window (-3) must be a whole number from 0 to 2147483647"), so nothing wraps.
 void add_model_flags(CLI::App& app, ModelFlags& flags);
 
-// The request after parsing (window folded in).
+// The request after parsing (window and seed folded in).
 ModelRequest model_request(const ModelFlags& flags);
+
+// CLI11 (2.1) reads "--name=" (nothing after the '=') as "--name" without a value and then takes
+// the next argument as the value: "--sentence= --causal" became the sentence "--causal". This
+// splits every "--name=" into "--name" and "", so the empty value stays the option's own.
+std::vector<std::string> split_empty_values(std::vector<std::string> args);
+
+// app.parse(argc, argv) after split_empty_values; what main() of the CLI and the app call.
+void parse_arguments(CLI::App& app, int argc, const char* const* argv);
 
 }  // namespace hs

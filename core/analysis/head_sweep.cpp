@@ -1,6 +1,7 @@
 #include "core/analysis/head_sweep.h"
 
 #include <cmath>
+#include <sstream>
 
 #include "core/analysis/head_stats.h"
 #include "core/analysis/spectrum.h"
@@ -17,8 +18,46 @@ std::vector<int> head_count_divisors(int d_model) {
   return out;
 }
 
+double head_sweep_work(int64_t tokens, int d_model, size_t seeds) {
+  const double T = double(tokens), d = double(d_model);
+  constexpr double kPerSvd = 1e5;  // BDCSVD's set-up, whatever the size (measured: ~0.1 ms)
+  constexpr double kPerDraw = 4;   // one random weight costs about four multiply-adds
+  double per_seed = 0;
+  for (const int h : head_count_divisors(d_model)) {
+    per_seed += kPerDraw * 4 * d * d + 4 * T * d * d + 2 * T * T * d + double(h) * h * T * T +
+                double(h) * 2 * (T * T * T + kPerSvd);
+  }
+  return double(seeds) * per_seed;
+}
+
+std::string head_sweep_refusal(int64_t T, int d, size_t seeds) {
+  const double work = head_sweep_work(T, d, seeds);
+  if (work <= kMaxSweepWork) return "";
+  int64_t lo = 0, hi = T;  // the most tokens that fit: lo fits (or is 0), hi does not
+  while (hi - lo > 1) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    (head_sweep_work(mid, d, seeds) <= kMaxSweepWork ? lo : hi) = mid;
+  }
+  std::ostringstream msg;
+  msg.precision(2);
+  msg << "the head-count sweep for d_model " << d << " on " << T << " tokens would take about " << work << " steps ("
+      << head_count_divisors(d).size() << " head counts x " << seeds
+      << " seeds, a T x T singular-value decomposition per head); the limit is " << kMaxSweepWork << ": ";
+  if (lo >= 1) msg << "at most " << lo << " tokens fit for d_model " << d << " (use a shorter sentence or a smaller d_model)";
+  else msg << "d_model " << d << " is too wide for it on any sentence (use a smaller d_model)";
+  return msg.str();
+}
+
 std::vector<SweepPoint> head_count_sweep(const std::vector<std::string>& tokens, const SweepSpec& spec, int threads) {
   if (spec.seeds.empty()) throw InputError("the head-count sweep needs at least one seed");
+  AttentionConfig one_head = spec.base;  // the base's own head count does not matter: every divisor is swept
+  one_head.n_heads = 1;
+  one_head.n_kv_heads = 0;
+  one_head.d_head = 0;
+  one_head.validate();
+  const int64_t T = int64_t(tokens.size());
+  const int d = spec.base.d_model;
+  if (const std::string why = head_sweep_refusal(T, d, spec.seeds.size()); !why.empty()) throw InputError(why);
   const std::vector<int> counts = head_count_divisors(spec.base.d_model);
   std::vector<SweepPoint> points(counts.size());
   parallel_for(static_cast<int>(counts.size()), threads, [&](int idx) {

@@ -1,5 +1,9 @@
 #include "core/analysis/sweep_analysis.h"
 
+#include <cctype>
+
+#include "core/util/errors.h"
+
 namespace hs {
 
 std::shared_ptr<const Sweep> analyse_sweep(const ModelRequest& request, const std::vector<std::string>& tokens, int threads) {
@@ -9,6 +13,12 @@ std::shared_ptr<const Sweep> analyse_sweep(const ModelRequest& request, const st
   if (!request.model_path.empty() || !request.weights.empty() || !request.input_npy.empty()) {
     sweep->note = "The head-count sweep re-initialises a synthetic layer at every head count, so it runs for the "
                   "synthetic model on a sentence only.";
+    return sweep;
+  }
+  // Too much work for this width and length: say what would fit (before the app's length cap).
+  if (std::string why = head_sweep_refusal(int64_t(tokens.size()), request.attention.d_model, kSweepSeeds); !why.empty()) {
+    why[0] = char(std::toupper(static_cast<unsigned char>(why[0])));
+    sweep->note = why + ".";
     return sweep;
   }
   if (int(tokens.size()) > kSweepMaxTokens) {
@@ -24,7 +34,13 @@ std::shared_ptr<const Sweep> analyse_sweep(const ModelRequest& request, const st
   spec.base.scrambled_reshape = false;  // the sweep is about head counts, done the correct way
   spec.seeds.clear();
   for (int s = 0; s < kSweepSeeds; ++s) spec.seeds.push_back(uint64_t(s));
-  sweep->points = head_count_sweep(tokens, spec, threads);
+  try {
+    sweep->points = head_count_sweep(tokens, spec, threads);
+  } catch (const InputError& e) {
+    // Refused before running anything (too much work for this d_model and length): say why.
+    sweep->note = e.what();
+    return sweep;
+  }
   sweep->available = true;
   sweep->note = "Each point averages " + std::to_string(spec.seeds.size()) + " seeds.";
   return sweep;

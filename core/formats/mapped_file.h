@@ -1,5 +1,7 @@
 #pragma once
-// A read-only memory-mapped file (checkpoints can be hundreds of megabytes: map, don't copy).
+// A read-only memory-mapped regular file (checkpoints can be hundreds of megabytes: map, don't
+// copy). Devices, FIFOs and folders are refused with what they are (core/util/file_read.h); a
+// /proc file maps as empty (its size says 0), which every parser then refuses as too short.
 #include <cstddef>
 #include <cstdint>
 #include <string>

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "core/formats/mapped_file.h"
 #include "core/util/atomic_file.h"
 #include "core/util/errors.h"
 
@@ -10,7 +11,7 @@ namespace {
 
 constexpr int64_t kMaxNpyElements = int64_t(1) << 31;
 
-uint32_t read_le(const std::string& b, size_t pos, int bytes) {
+uint32_t read_le(std::string_view b, size_t pos, int bytes) {
   uint32_t v = 0;
   for (int i = bytes - 1; i >= 0; --i) v = (v << 8) | static_cast<uint8_t>(b[pos + size_t(i)]);
   return v;
@@ -115,7 +116,7 @@ std::string shape_string(const std::vector<int64_t>& shape) {
 
 }  // namespace
 
-NpyArray parse_npy(const std::string& b, const std::string& name) {
+NpyArray parse_npy(std::string_view b, const std::string& name) {
   static const char kMagic[] = "\x93NUMPY";
   if (b.size() < 10 || std::memcmp(b.data(), kMagic, 6) != 0) {
     throw FormatError(name + ": not a .npy file (expected the magic bytes \\x93NUMPY at the start)");
@@ -130,7 +131,7 @@ NpyArray parse_npy(const std::string& b, const std::string& name) {
     throw FormatError(name + ": .npy header length " + std::to_string(header_len) + " exceeds the file size " +
                       std::to_string(b.size()));
   }
-  const NpyHeader header = parse_header(b.substr(size_t(8 + len_bytes), header_len), name);
+  const NpyHeader header = parse_header(std::string(b.substr(size_t(8 + len_bytes), header_len)), name);
   const std::string& descr = header.descr;
   const std::string shape_text = shape_string(header.shape);
   if (header.fortran_order) throw FormatError(name + ": .npy array is Fortran-ordered; expected C order");
@@ -166,7 +167,10 @@ NpyArray parse_npy(const std::string& b, const std::string& name) {
   return arr;
 }
 
-NpyArray read_npy(const std::string& path) { return parse_npy(read_file(path), path); }
+NpyArray read_npy(const std::string& path) {
+  const MappedFile f(path);
+  return parse_npy(std::string_view(reinterpret_cast<const char*>(f.data()), f.size()), path);
+}
 
 Map read_npy_matrix(const std::string& path) {
   NpyArray a = read_npy(path);

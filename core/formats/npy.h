@@ -4,6 +4,7 @@
 // present; float64 input is accepted and converted. Limits are checked before allocating.
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/util/tensor.h"
@@ -16,7 +17,9 @@ struct NpyArray {
 };
 
 // Parses .npy bytes; `name` is used in error messages (usually the file path).
-NpyArray parse_npy(const std::string& bytes, const std::string& name);
+NpyArray parse_npy(std::string_view bytes, const std::string& name);
+// Memory-maps the file (a regular file only: devices and FIFOs are refused with what they are)
+// and parses it; nothing is read beyond what the header's shape needs.
 NpyArray read_npy(const std::string& path);
 
 // A 2-D array as a Map; throws FormatError naming the file when it is not 2-D.

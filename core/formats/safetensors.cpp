@@ -5,8 +5,10 @@
 #include <nlohmann/json.hpp>
 #include <tuple>
 
+#include "core/formats/json_strict.h"
 #include "core/util/atomic_file.h"
 #include "core/util/errors.h"
+#include "core/util/finite.h"
 
 namespace hs {
 namespace {
@@ -100,12 +102,9 @@ SafetensorsFile::SafetensorsFile(const std::string& path) : file_(std::make_shar
     throw FormatError(path + ": safetensors header length " + std::to_string(n) + " exceeds " +
                       (n > kMaxHeaderBytes ? "the 100 MiB limit" : "the file size " + std::to_string(size)));
   }
-  nlohmann::json header;
-  try {
-    header = nlohmann::json::parse(reinterpret_cast<const char*>(p + 8), reinterpret_cast<const char*>(p + 8 + n));
-  } catch (const nlohmann::json::exception& e) {
-    throw FormatError(path + ": safetensors header is not valid JSON (" + e.what() + ")");
-  }
+  // A tensor named twice is refused (nlohmann alone keeps the last one silently).
+  const nlohmann::json header = parse_json_strict(reinterpret_cast<const char*>(p + 8),
+                                                  reinterpret_cast<const char*>(p + 8 + n), path + ": safetensors header");
   if (!header.is_object()) throw FormatError(path + ": safetensors header is not a JSON object");
   const size_t data_start = 8 + n;
   const size_t data_size = size - data_start;
@@ -203,6 +202,10 @@ std::vector<float> SafetensorsFile::floats(const std::string& name) const {
       break;
     default:
       throw FormatError(path() + ": tensor '" + name + "' has dtype " + dtype_name(t.dtype) + "; expected F32, F16 or BF16");
+  }
+  if (const int64_t i = first_non_finite(out.data(), int64_t(n)); i >= 0) {
+    throw FormatError(path() + ": tensor '" + name + "' " + t.shape_text() + " has " + non_finite_name(out[size_t(i)]) +
+                      " at " + element_text(i, t.shape) + "; weights must be finite numbers");
   }
   return out;
 }

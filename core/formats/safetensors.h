@@ -42,6 +42,7 @@ class SafetensorsFile {
   const std::map<std::string, std::string>& metadata() const { return metadata_; }
 
   // Tensor converted to float32 (F32, F16 and BF16 are accepted; anything else is a FormatError).
+  // A NaN or infinity is a FormatError naming the tensor and the element (core/util/finite.h).
   std::vector<float> floats(const std::string& name) const;
   // A 2-D tensor as a Map [rows, cols], or a 1-D tensor as a Vec; shapes are checked.
   Map matrix(const std::string& name, int64_t rows, int64_t cols) const;

@@ -4,29 +4,46 @@
 #include <sstream>
 
 #include "core/util/errors.h"
+#include "core/util/memory.h"
 
 namespace hs {
 
 void AttentionConfig::validate() const {
   const auto num = [](long long v) { return std::to_string(v); };
-  if (d_model <= 0) throw InputError("d_model (" + num(d_model) + ") must be a positive whole number");
-  if (d_model > kMaxDModel) throw InputError("d_model (" + num(d_model) + ") exceeds the limit of " + num(kMaxDModel));
-  if (n_heads <= 0) throw InputError("heads (" + num(n_heads) + ") must be a positive whole number");
-  if (n_heads > kMaxHeads) throw InputError("heads (" + num(n_heads) + ") exceeds the limit of " + num(kMaxHeads));
-  if (n_kv_heads < 0) throw InputError("key/value heads (" + num(n_kv_heads) + ") must be positive");
-  if (d_head < 0) throw InputError("head width (" + num(d_head) + ") must be positive");
+  const auto range = [&](const char* what, long long v, long long lo, long long hi) {
+    return InputError(std::string(what) + " (" + num(v) + ") must be a whole number from " + num(lo) + " to " + num(hi) +
+                      (v > hi ? " (over the limit)" : ""));
+  };
+  if (d_model <= 0 || d_model > kMaxDModel) throw range("d_model", d_model, 1, kMaxDModel);
+  if (n_heads <= 0 || n_heads > kMaxHeads) throw range("heads", n_heads, 1, kMaxHeads);
+  if (n_kv_heads < 0 || n_kv_heads > kMaxHeads) {
+    throw InputError("key/value heads (" + num(n_kv_heads) + ") must be from 1 to " + num(kMaxHeads) +
+                     " (0: as many as heads)");
+  }
+  if (d_head < 0 || d_head > kMaxDModel) {
+    throw InputError("head width (" + num(d_head) + ") must be from 1 to " + num(kMaxDModel) + " (0: d_model / heads)" +
+                     (d_head > kMaxDModel ? " (over the limit)" : ""));
+  }
   if (d_head == 0 && d_model % n_heads != 0) {
     throw InputError("heads (" + num(n_heads) + ") must divide d_model (" + num(d_model) + ")");
   }
-  if (d_head > kMaxDModel) throw InputError("head width (" + num(d_head) + ") exceeds the limit of " + num(kMaxDModel));
   if (n_kv_heads > 0 && n_heads % n_kv_heads != 0) {
     throw InputError("key/value heads (" + num(n_kv_heads) + ") must divide heads (" + num(n_heads) + ")");
   }
-  if (const int64_t params = attention_param_count(*this); params > kMaxLayerParams) {
-    throw InputError("the attention layer would hold " + num(params) + " parameters (d_model " + num(d_model) + ", " +
-                     num(n_heads) + " heads of width " + num(head_width()) + "); the limit is " + num(kMaxLayerParams));
+  const int64_t params = attention_param_count(*this);
+  const std::string shape = "d_model " + num(d_model) + ", " + num(n_heads) + " heads of width " + num(head_width());
+  if (params > kMaxLayerParams) {
+    throw InputError("the attention layer would hold " + num(params) + " parameters (" + shape + "); the limit is " +
+                     num(kMaxLayerParams));
   }
-  if (window < -1) throw InputError("window (" + num(window) + ") must be 0 or more");
+  // Weights that would take more than half of the machine's memory only end in std::bad_alloc
+  // (or the kernel's OOM killer) halfway through; refuse them with the sizes instead.
+  const double weight_bytes = double(params) * sizeof(float);
+  if (const int64_t memory = physical_memory_bytes(); memory > 0 && weight_bytes > 0.5 * double(memory)) {
+    throw InputError("the attention layer's weights would take " + bytes_text(weight_bytes) + " (" + shape +
+                     "), over the limit of half this machine's " + bytes_text(double(memory)) + " of memory");
+  }
+  if (window < -1) throw InputError("window (" + num(window) + ") must be 0 or more (-1: no window)");
   if (!(temperature >= kMinTemperature && temperature <= kMaxTemperature)) {  // also rejects NaN
     std::ostringstream msg;
     msg << "temperature (" << temperature << ") must be between " << kMinTemperature << " and " << kMaxTemperature;

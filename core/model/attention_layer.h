@@ -10,6 +10,7 @@
 //   out = concat_h(C_h) Wo^T + bo              // [T, d_model]
 // Every S_h, A_h, C_h and out is announced to the observer.
 #include <algorithm>
+#include <cstdint>
 
 #include "core/model/attention_config.h"
 #include "core/model/attention_weights.h"
@@ -34,24 +35,26 @@ Map attention_layer_forward(const Map& x, const AttentionWeights& w, const Atten
 void finish_scores(float* s, int64_t ld, int rows, int lo, int hi, const AttentionConfig& c);
 
 // Keys query i may see form one interval [lo, hi] (see key_visible): causal cuts at i,
-// a window at i - W and i + W.
+// a window at i - W and i + W. Computed in 64 bits: W may be anything up to INT_MAX (a window
+// wider than the sentence is no window), and i + W must not wrap.
 struct KeyRange {
   int lo, hi;
 };
 inline KeyRange visible_keys(const AttentionConfig& c, int i, int T) {
-  int lo = 0, hi = T - 1;
+  int64_t lo = 0, hi = int64_t(T) - 1;
   if (c.causal) hi = i;
   if (c.window >= 0) {
-    lo = std::max(0, i - c.window);
-    hi = std::min(hi, i + c.window);
+    lo = std::max<int64_t>(0, int64_t(i) - c.window);
+    hi = std::min<int64_t>(hi, int64_t(i) + c.window);
   }
-  return {lo, hi};
+  return {static_cast<int>(lo), static_cast<int>(hi)};
 }
 
 // True when query i may see key j under the config's causal mask and window.
 inline bool key_visible(const AttentionConfig& c, int i, int j) {
   if (c.causal && j > i) return false;
-  if (c.window >= 0 && (i - j > c.window || j - i > c.window)) return false;
+  const int64_t distance = int64_t(i) - int64_t(j);
+  if (c.window >= 0 && (distance > c.window || -distance > c.window)) return false;
   return true;
 }
 

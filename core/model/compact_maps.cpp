@@ -11,9 +11,9 @@
 
 namespace hs {
 
-int compact_factor(int tokens, int display_size) {
+int compact_factor(int tokens, int display_size) {  // in 64 bits: display_size may be INT_MAX
   if (display_size < 1) throw InputError("display size (" + std::to_string(display_size) + ") must be 1 or more");
-  return std::max(1, (tokens + display_size - 1) / display_size);
+  return static_cast<int>(std::max<int64_t>(1, (int64_t(tokens) + display_size - 1) / display_size));
 }
 
 CompactRecorder::CompactRecorder(int n_layers, int n_heads, int tokens, int display_size)

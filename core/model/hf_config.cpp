@@ -1,27 +1,26 @@
 #include "core/model/hf_config.h"
 
-#include <sys/stat.h>
-
-#include <fstream>
+#include <cmath>
 #include <sstream>
 
+#include "core/formats/json_strict.h"
 #include "core/util/errors.h"
+#include "core/util/file_read.h"
 
 namespace hs {
+namespace {
+
+constexpr size_t kMaxConfigBytes = 16u << 20;  // config.json files are a few kilobytes
+
+}  // namespace
 
 HfConfig::HfConfig(const std::string& path) : path_(path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
-    throw InputError(path + " not found: a Hugging Face model folder holds config.json, model.safetensors and tokenizer files");
+  if (const std::string why = not_a_file_reason(path); !why.empty()) {
+    throw InputError(path + (path_exists(path) ? " " + why : std::string(" not found")) +
+                     ": a Hugging Face model folder holds config.json, model.safetensors and tokenizer files");
   }
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  try {
-    j_ = nlohmann::json::parse(text.str());
-  } catch (const nlohmann::json::exception& e) {
-    throw FormatError(path + ": not valid JSON (" + e.what() + ")");
-  }
+  const std::string text = read_file_limited(path, kMaxConfigBytes, "a config.json");
+  j_ = parse_json_strict(text, path);
   if (!j_.is_object()) throw FormatError(path + ": expected a JSON object");
 }
 
@@ -53,6 +52,18 @@ double HfConfig::number(const std::string& key, double fallback) const {
   const nlohmann::json& v = j_[key];
   if (!v.is_number()) throw FormatError(path_ + ": \"" + key + "\" is " + v.dump() + "; expected a number");
   return v.get<double>();
+}
+
+float HfConfig::positive_float(const std::string& key, double fallback, double max) const {
+  const double v = number(key, fallback);
+  const float f = static_cast<float>(v);
+  if (!(f > 0.0f) || !std::isfinite(f) || double(f) > max) {
+    std::ostringstream msg;
+    msg << path_ << ": \"" << key << "\" is " << (has(key) ? j_[key].dump() : std::to_string(v))
+        << "; expected a number greater than 0 and at most " << max;
+    throw FormatError(msg.str());
+  }
+  return f;
 }
 
 bool HfConfig::boolean(const std::string& key, bool fallback) const {

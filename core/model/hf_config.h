@@ -20,6 +20,10 @@ class HfConfig {
   // Required (or defaulted) integer in [lo, hi]; FormatError otherwise.
   int integer(const std::string& key, int64_t lo, int64_t hi, std::optional<int> fallback = std::nullopt) const;
   double number(const std::string& key, double fallback) const;
+  // A number that must be greater than 0 and at most `max` once stored as float32 (epsilons,
+  // rope_theta): "config.json: \"rms_norm_eps\" is -10; expected a number greater than 0 and at
+  // most 1". A negative epsilon made LayerNorm/RMSNorm take square roots of negative numbers.
+  float positive_float(const std::string& key, double fallback, double max) const;
   bool boolean(const std::string& key, bool fallback) const;
   std::string string(const std::string& key, const std::string& fallback) const;
   const nlohmann::json& json() const { return j_; }

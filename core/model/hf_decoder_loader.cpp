@@ -269,7 +269,7 @@ std::unique_ptr<LlamaModel> load_hf_decoder(const HfConfig& top, const HfTensors
   c.vocab = size("vocab_size", 1, 1 << 22, fam->vocab);
   const int max_positions = cfg.integer("max_position_embeddings", 1, 1 << 24, fam->max_positions);
   c.max_positions = max_positions;
-  c.norm_eps = static_cast<float>(cfg.number("rms_norm_eps", fam->norm_eps));
+  c.norm_eps = cfg.positive_float("rms_norm_eps", fam->norm_eps, 1.0);
   c.rope = RopePairs::half;
   if (c.n_heads % c.n_kv_heads != 0) {
     throw FormatError(cfg.path() + ": num_key_value_heads (" + std::to_string(c.n_kv_heads) +
@@ -291,7 +291,9 @@ std::unique_ptr<LlamaModel> load_hf_decoder(const HfConfig& top, const HfTensors
   double theta = cfg.number("rope_theta", fam->rope_theta);
   if (global_params.is_object() && global_params.contains("rope_theta") && global_params["rope_theta"].is_number())
     theta = global_params["rope_theta"].get<double>();
-  if (!(theta > 0.0 && std::isfinite(theta))) throw FormatError(cfg.path() + ": rope_theta must be a positive number");
+  if (!(theta > 0.0 && theta <= 1e12)) {  // past 1e12 the float32 frequencies are meaningless (and 1e39 is inf)
+    throw FormatError(cfg.path() + ": \"rope_theta\" is " + num(theta) + "; expected a number greater than 0 and at most 1e12");
+  }
   c.rope_theta = static_cast<float>(theta);
   double partial = cfg.number("partial_rotary_factor", 1.0);
   if (global_params.is_object() && global_params.contains("partial_rotary_factor") && global_params["partial_rotary_factor"].is_number())

@@ -3,11 +3,13 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <new>
 
 #include "core/model/hf_loaders.h"
 #include "core/text/gpt2_tokenizer.h"
 #include "core/text/tokenizer_json.h"
 #include "core/util/errors.h"
+#include "core/util/memory.h"
 
 namespace hs {
 namespace {
@@ -58,8 +60,14 @@ HfModel load_hf_folder(const std::string& dir) {
   out.tokenizer = load_folder_tokenizer(dir);
   const HfTensors tensors(dir);
   const std::string name = folder_name(dir);
-  if (type == "gpt2") out.model = load_hf_gpt2(config, tensors, name);
-  else out.model = load_hf_decoder(config, tensors, name);
+  const int64_t values = tensors.total_elements();
+  check_weights_fit(dir, values);  // more than the machine has: say so before converting any of it
+  try {
+    if (type == "gpt2") out.model = load_hf_gpt2(config, tensors, name);
+    else out.model = load_hf_decoder(config, tensors, name);
+  } catch (const std::bad_alloc&) {
+    throw_weights_out_of_memory(dir, values);
+  }
   // bos_token_id: top level, or a multimodal Gemma 3's text_config.
   nlohmann::json bos = config.json().contains("bos_token_id") ? config.json()["bos_token_id"] : nlohmann::json();
   if (bos.is_null() && config.json().contains("text_config") && config.json()["text_config"].is_object() &&

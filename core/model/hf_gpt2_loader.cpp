@@ -12,7 +12,7 @@ std::unique_ptr<Gpt2Model> load_hf_gpt2(const HfConfig& cfg, const HfTensors& t,
   c.vocab = cfg.integer("vocab_size", 1, 1 << 22);
   c.max_positions = cfg.integer("n_positions", 1, 1 << 22, cfg.has("n_ctx") ? std::optional<int>(cfg.integer("n_ctx", 1, 1 << 22)) : std::nullopt);
   c.inner = cfg.integer("n_inner", 1, 1 << 18, 4 * c.d_model);
-  c.norm_eps = static_cast<float>(cfg.number("layer_norm_epsilon", 1e-5));
+  c.norm_eps = cfg.positive_float("layer_norm_epsilon", 1e-5, 1.0);
   if (c.d_model % c.n_heads != 0) {
     throw FormatError(cfg.path() + ": n_head (" + std::to_string(c.n_heads) + ") must divide n_embd (" + std::to_string(c.d_model) + ")");
   }

@@ -1,20 +1,17 @@
 #include "core/model/hf_tensors.h"
 
-#include <sys/stat.h>
-
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
+#include "core/formats/json_strict.h"
 #include "core/util/errors.h"
+#include "core/util/file_read.h"
 
 namespace hs {
 namespace {
 
-bool exists(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
+constexpr size_t kMaxIndexBytes = 64u << 20;  // a 70B model's index is about 60 KB
+
+bool exists(const std::string& path) { return is_regular_file(path); }
 
 std::string shape_text(int64_t rows, int64_t cols) {
   return cols < 0 ? "[" + std::to_string(rows) + "]" : "[" + std::to_string(rows) + ", " + std::to_string(cols) + "]";
@@ -28,15 +25,8 @@ HfTensors::HfTensors(const std::string& dir) {
     files_.push_back(std::make_unique<SafetensorsFile>(single));
     description_ = single;
   } else if (exists(index)) {
-    std::ifstream in(index);
-    std::stringstream text;
-    text << in.rdbuf();
-    nlohmann::json j;
-    try {
-      j = nlohmann::json::parse(text.str());
-    } catch (const nlohmann::json::exception& e) {
-      throw FormatError(index + ": not valid JSON (" + e.what() + ")");
-    }
+    const std::string text = read_file_limited(index, kMaxIndexBytes, "a safetensors index");
+    const nlohmann::json j = parse_json_strict(text, index);
     if (!j.is_object() || !j.contains("weight_map") || !j["weight_map"].is_object()) {
       throw FormatError(index + ": expected an object with a \"weight_map\" of tensor -> shard file");
     }
@@ -58,7 +48,19 @@ HfTensors::HfTensors(const std::string& dir) {
     throw InputError(dir + ": no model.safetensors (or model.safetensors.index.json) in the folder");
   }
   for (const auto& f : files_)
-    for (const std::string& name : f->names()) where_.emplace(name, f.get());
+    for (const std::string& name : f->names()) {
+      const auto [it, added] = where_.emplace(name, f.get());
+      if (!added) {
+        throw FormatError(dir + ": tensor '" + name + "' is in both " + it->second->path() + " and " + f->path() +
+                          " (a checkpoint holds each tensor once)");
+      }
+    }
+}
+
+int64_t HfTensors::total_elements() const {
+  int64_t n = 0;
+  for (const auto& [name, file] : where_) n += file->info(name).elements();
+  return n;
 }
 
 bool HfTensors::has(const std::string& name) const { return where_.count(name) != 0; }

@@ -22,6 +22,8 @@ class HfTensors {
   // F32 / F16 / BF16 converted to float32; `what` says what the tensor is for in messages.
   Map matrix(const std::string& name, int64_t rows, int64_t cols, const std::string& what) const;
   Vec vector(const std::string& name, int64_t size, const std::string& what) const;
+  // Numbers in every tensor of the folder (what loading them all as float32 takes, / 4 bytes).
+  int64_t total_elements() const;
   // The first of `names` that exists, or "" (checkpoints differ in prefixes, e.g. "transformer.").
   std::string first_present(const std::vector<std::string>& names) const;
 

@@ -2,10 +2,13 @@
 
 #include <cmath>
 #include <cstring>
+#include <new>
 
 #include "core/formats/mapped_file.h"
 #include "core/model/attention_config.h"
 #include "core/util/errors.h"
+#include "core/util/finite.h"
+#include "core/util/memory.h"
 
 namespace hs {
 namespace {
@@ -82,10 +85,10 @@ class FloatCursor {
   explicit FloatCursor(const MappedFile& f) : f_(f), pos_(kHeaderBytes) {}
   void read(float* dst, int64_t n) {
     std::memcpy(dst, f_.data() + pos_, size_t(n) * sizeof(float));
-    for (int64_t i = 0; i < n; ++i)
-      if (!std::isfinite(dst[i])) {
-        throw FormatError(f_.path() + ": float at byte offset " + std::to_string(pos_ + size_t(i) * 4) + " is not finite");
-      }
+    if (const int64_t i = first_non_finite(dst, n); i >= 0) {
+      throw FormatError(f_.path() + ": float at byte offset " + std::to_string(pos_ + size_t(i) * 4) + " is not finite (" +
+                        non_finite_name(dst[i]) + ")");
+    }
     pos_ += size_t(n) * sizeof(float);
   }
   Map matrix(int64_t rows, int64_t cols) {
@@ -141,23 +144,28 @@ std::unique_ptr<LlamaModel> load_llama2c(const std::string& path) {
   c.rope = RopePairs::adjacent;
   const int64_t d = c.d_model, kv = int64_t(c.n_kv_heads) * c.d_head, L = c.n_layers;
 
+  check_weights_fit(path, floats);  // more than the machine has: say so before reading any of it
   LlamaWeights w;
   FloatCursor in(f);
-  w.embedding = in.matrix(c.vocab, d);
-  w.layers.resize(size_t(L));
-  // The file stores each kind of array for all layers before the next kind.
-  for (auto& l : w.layers) l.attn_norm = in.vector(d);
-  for (auto& l : w.layers) l.wq = in.matrix(d, d);
-  for (auto& l : w.layers) l.wk = in.matrix(kv, d);
-  for (auto& l : w.layers) l.wv = in.matrix(kv, d);
-  for (auto& l : w.layers) l.wo = in.matrix(d, d);
-  for (auto& l : w.layers) l.ffn_norm = in.vector(d);
-  for (auto& l : w.layers) l.w1 = in.matrix(c.hidden, d);
-  for (auto& l : w.layers) l.w2 = in.matrix(d, c.hidden);
-  for (auto& l : w.layers) l.w3 = in.matrix(c.hidden, d);
-  w.final_norm = in.vector(d);
-  in.skip(int64_t(2) * h.seq_len * (c.d_head / 2));  // freq_cis_real, freq_cis_imag
-  if (!h.shared_classifier) w.classifier = in.matrix(c.vocab, d);
+  try {
+    w.embedding = in.matrix(c.vocab, d);
+    w.layers.resize(size_t(L));
+    // The file stores each kind of array for all layers before the next kind.
+    for (auto& l : w.layers) l.attn_norm = in.vector(d);
+    for (auto& l : w.layers) l.wq = in.matrix(d, d);
+    for (auto& l : w.layers) l.wk = in.matrix(kv, d);
+    for (auto& l : w.layers) l.wv = in.matrix(kv, d);
+    for (auto& l : w.layers) l.wo = in.matrix(d, d);
+    for (auto& l : w.layers) l.ffn_norm = in.vector(d);
+    for (auto& l : w.layers) l.w1 = in.matrix(c.hidden, d);
+    for (auto& l : w.layers) l.w2 = in.matrix(d, c.hidden);
+    for (auto& l : w.layers) l.w3 = in.matrix(c.hidden, d);
+    w.final_norm = in.vector(d);
+    in.skip(int64_t(2) * h.seq_len * (c.d_head / 2));  // freq_cis_real, freq_cis_imag
+    if (!h.shared_classifier) w.classifier = in.matrix(c.vocab, d);
+  } catch (const std::bad_alloc&) {
+    throw_weights_out_of_memory(path, floats);
+  }
 
   ModelInfo info;
   info.kind = "llama2c";

@@ -8,6 +8,7 @@
 #include "core/model/pretrained.h"
 #include "core/text/word_tokenizer.h"
 #include "core/util/errors.h"
+#include "core/util/finite.h"
 
 namespace hs {
 namespace {
@@ -41,11 +42,10 @@ Map load_input(const std::string& path, int d_model) {
     throw InputError(path + ": input has shape [" + std::to_string(x.rows()) + ", " + std::to_string(x.cols()) +
                      "]; expected [T, " + std::to_string(d_model) + "] (d_model " + std::to_string(d_model) + ")");
   }
-  for (Eigen::Index i = 0; i < x.size(); ++i)
-    if (!std::isfinite(x.data()[i])) {
-      throw InputError(path + ": element [" + std::to_string(i / x.cols()) + ", " + std::to_string(i % x.cols()) +
-                       "] is not a finite number");
-    }
+  if (const int64_t i = first_non_finite(x.data(), x.size()); i >= 0) {
+    throw InputError(path + ": element " + element_text(i, {x.rows(), x.cols()}) + " is " + non_finite_name(x.data()[i]) +
+                     ", not a finite number");
+  }
   if (x.rows() > kMaxTokens) {
     throw InputError(path + ": the input has " + std::to_string(x.rows()) + " tokens; the limit is " + std::to_string(kMaxTokens));
   }
@@ -84,6 +84,7 @@ std::unique_ptr<Prepared> prepare(const ModelRequest& req, CheckpointCache* cach
     kind = "weights";
   } else {
     c.validate();
+    check_synthetic_size(c);
     w = init_attention_weights(c, req.seed);
   }
   if (has_input) {

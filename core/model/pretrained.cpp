@@ -1,11 +1,10 @@
 #include "core/model/pretrained.h"
 
-#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
 #include <vector>
 
 #include "core/model/hf_folder.h"
@@ -13,19 +12,14 @@
 #include "core/model/transformer_session.h"
 #include "core/text/llama2c_tokenizer.h"
 #include "core/util/errors.h"
+#include "core/util/file_read.h"
 
 namespace hs {
 namespace {
 
-bool is_directory(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-}
+bool is_directory(const std::string& path) { return is_folder(path); }
 
-bool is_file(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
+bool is_file(const std::string& path) { return is_regular_file(path); }
 
 bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -89,9 +83,14 @@ std::string find_llama2c_tokenizer(const std::string& checkpoint, int vocab) {
   if (vocab <= 0) {
     // llama2.c header: dim, hidden_dim, n_layers, n_heads, n_kv_heads, vocab_size, seq_len (int32);
     // a negative vocab_size means an unshared classifier.
-    std::ifstream in(checkpoint, std::ios::binary);
     int32_t header[7] = {};
-    if (!in.read(reinterpret_cast<char*>(header), sizeof header)) return "";
+    try {
+      // The header alone, from a regular file (a FIFO or a device is not a checkpoint).
+      const OpenedFile f(checkpoint);
+      if (::pread(f.fd(), header, sizeof header, 0) != ssize_t(sizeof header)) return "";
+    } catch (const Error&) {
+      return "";
+    }
     const int64_t v = header[5] < 0 ? -int64_t(header[5]) : int64_t(header[5]);
     if (v <= 0 || v > 10'000'000) return "";
     vocab = int(v);
@@ -108,7 +107,10 @@ std::unique_ptr<Prepared> prepare_pretrained(const ModelRequest& request, Checkp
       throw InputError("--tokenizer is for llama2.c checkpoints; a Hugging Face folder brings its own tokenizer files");
     }
   } else {
-    if (!is_file(path)) throw IoError("--model " + path + ": no such file or folder");
+    if (const std::string why = not_a_file_reason(path); !why.empty()) {
+      // "--model /dev/zero is a character device, not a file": say what it is, not "missing".
+      throw IoError("--model " + path + " " + why + " (expected a llama2.c .bin checkpoint or a Hugging Face folder)");
+    }
     if (ends_with(path, ".gguf")) {
       throw InputError("--model " + path + ": GGUF files (llama.cpp, usually quantized) are not supported; " +
                        "give a Hugging Face folder with model.safetensors or a llama2.c .bin");

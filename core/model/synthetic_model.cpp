@@ -82,6 +82,19 @@ AttentionRun run_compact_layer(const Map& x, const AttentionWeights& weights, co
 
 }  // namespace
 
+void check_synthetic_size(const AttentionConfig& c) {
+  if (c.d_model > kMaxSyntheticDModel) {
+    throw InputError("d_model (" + std::to_string(c.d_model) + ") is over the synthetic model's limit of " +
+                     std::to_string(kMaxSyntheticDModel) + " (its weights are random; a wider trained model loads with --model)");
+  }
+  if (const int64_t params = attention_param_count(c); params > kMaxSyntheticParams) {
+    throw InputError("the synthetic layer would hold " + std::to_string(params) + " parameters (d_model " +
+                     std::to_string(c.d_model) + ", " + std::to_string(c.n_heads) + " heads of width " +
+                     std::to_string(c.head_width()) + "); the limit is " + std::to_string(kMaxSyntheticParams) +
+                     " (use fewer heads or a narrower --d-head)");
+  }
+}
+
 AttentionRun run_synthetic(std::string_view sentence, const SyntheticSpec& spec, const RunOptions& options) {
   return run_synthetic_tokens(token_texts(tokenize_words(sentence)), spec, options);
 }
@@ -89,6 +102,7 @@ AttentionRun run_synthetic(std::string_view sentence, const SyntheticSpec& spec,
 AttentionRun run_synthetic_tokens(const std::vector<std::string>& tokens, const SyntheticSpec& spec,
                                   const RunOptions& options) {
   spec.attention.validate();
+  check_synthetic_size(spec.attention);
   if (tokens.empty()) throw InputError("the sentence is empty: type at least one word");
   check_tokens(static_cast<int64_t>(tokens.size()), spec.attention, options);
   const Map x = embed_tokens(tokens, spec.attention.d_model, spec.seed);

@@ -44,4 +44,13 @@ AttentionRun run_attention_layer(const Map& x, const AttentionWeights& weights, 
 // The longest sentence the engine accepts, in tokens.
 constexpr int kMaxTokens = 65536;
 
+// The synthetic layer's weights are random numbers drawn one at a time: past these sizes it only
+// takes seconds and gigabytes to show random heads (d_model 8192 is 1 GiB of weights). Checkpoints
+// and --weights files may be wider (AttentionConfig::validate's limits).
+constexpr int kMaxSyntheticDModel = 4096;
+constexpr int64_t kMaxSyntheticParams = int64_t(1) << 27;  // 512 MiB of float32
+
+// Throws InputError naming the size and the limit when the synthetic layer would be larger.
+void check_synthetic_size(const AttentionConfig& c);
+
 }  // namespace hs

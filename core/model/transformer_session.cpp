@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/model/attention_check.h"
 #include "core/model/attention_layer.h"
 #include "core/model/synthetic_model.h"
 #include "core/model/transformer_ops.h"
@@ -52,8 +53,12 @@ AttentionRun TransformerSession::run(const RunOptions& options) const {
   if (!compact) check_map_memory(T, int64_t(info.n_layers) * info.n_heads);
   MapRecorder recorder(compact ? 0 : info.n_layers, info.n_heads, options.keep_scores && !compact);
   CompactRecorder compact_recorder(compact ? info.n_layers : 0, info.n_heads, T, compact ? options.display_size : 1);
-  ObserverPair pair(compact ? static_cast<Observer*>(&compact_recorder) : &recorder, options.observer);
+  AttentionRowCheck compact_check(&compact_recorder);  // long-input mode: rows checked as they stream
+  ObserverPair pair(compact ? static_cast<Observer*>(&compact_check) : &recorder, options.observer);
   const Map hidden = model_->forward(ids, &pair, options.threads);  // [T, d]
+  // Probability rows or an error naming the layer and head, before anything is handed out.
+  if (compact) compact_check.throw_if_bad(info.name);
+  else check_attention_maps(recorder.attention, info.name);
 
   AttentionRun run;
   run.info = info;

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/render/figure.h"
+#include "core/util/errors.h"
 #include "core/util/utf8.h"
 
 namespace hs {
@@ -96,9 +98,24 @@ void Canvas::cells(double x, double y, double w, double h, int rows, int cols, c
   // Each cell becomes s x s pixels: viewers that smooth embedded images (most SVG renderers
   // ignore the nearest-neighbour filter) then blur only a pixel at each cell edge.
   const int s = std::clamp(2048 / std::max(rows, cols), 1, 8);
+  // Cairo makes no image wider or taller than 32767 pixels, and a big one may not fit in memory:
+  // either way the surface comes back in an error state with a NULL buffer. Refuse, naming the size.
+  const std::string cells_text = std::to_string(rows) + " x " + std::to_string(cols) + " cells";
+  if (int64_t(rows) * s > kMaxPngSide || int64_t(cols) * s > kMaxPngSide) {
+    throw InputError("a map of " + cells_text + " does not fit in one figure: an image is at most " +
+                     std::to_string(kMaxPngSide) + " pixels a side (export fewer tokens, or the data as .npy or .csv)");
+  }
   cairo_surface_t* img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, cols * s, rows * s);
+  unsigned char* data = cairo_surface_status(img) == CAIRO_STATUS_SUCCESS ? cairo_image_surface_get_data(img) : nullptr;
+  if (!data) {
+    const std::string why = cairo_status_to_string(cairo_surface_status(img));
+    cairo_surface_destroy(img);
+    const double mib = double(rows) * s * double(cols) * s * 4 / double(1 << 20);
+    throw InputError("cannot make the " + std::to_string(cols * s) + " x " + std::to_string(rows * s) + " pixel image of " +
+                     cells_text + " (" + std::to_string(int64_t(mib)) + " MiB): " + why +
+                     " (export fewer tokens, or the data as .npy or .csv)");
+  }
   cairo_surface_flush(img);
-  unsigned char* data = cairo_image_surface_get_data(img);
   const int stride = cairo_image_surface_get_stride(img);
   for (int py = 0; py < rows * s; ++py) {
     auto* row = reinterpret_cast<uint32_t*>(data + size_t(py) * size_t(stride));
@@ -220,7 +237,16 @@ void Canvas::text(double x, double y, const std::string& text, const TextStyle& 
 }
 
 MeasureCanvas::MeasureCanvas()
-    : surface_(cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1)), cr_(cairo_create(surface_)), canvas_(cr_, false) {}
+    : surface_(cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1)), cr_(cairo_create(surface_)), canvas_(cr_, false) {
+  // Cairo hands out inert objects in an error state instead of NULL (out of memory): measuring
+  // on them gives zeros, so say so instead of laying out a figure on nothing.
+  if (cairo_status(cr_) != CAIRO_STATUS_SUCCESS) {
+    const std::string why = cairo_status_to_string(cairo_status(cr_));
+    cairo_destroy(cr_);
+    cairo_surface_destroy(surface_);
+    throw IoError("cannot measure text for the figure: " + why);
+  }
+}
 
 MeasureCanvas::~MeasureCanvas() {
   cairo_destroy(cr_);

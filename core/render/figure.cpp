@@ -66,30 +66,47 @@ cairo_status_t append_bytes(void* closure, const unsigned char* data, unsigned i
 // White page, the figure's transform, the drawing; returns the recorded text (SVG).
 std::vector<TextRun> draw_on(cairo_surface_t* surface, const Figure& fig, const Placement& p, bool record_text) {
   cairo_t* cr = cairo_create(surface);
+  if (cairo_status(cr) != CAIRO_STATUS_SUCCESS) {
+    const std::string why = cairo_status_to_string(cairo_status(cr));
+    cairo_destroy(cr);
+    throw IoError("cannot draw the figure: " + why);
+  }
   cairo_set_source_rgb(cr, 1, 1, 1);
   cairo_paint(cr);
   cairo_translate(cr, p.ox, p.oy);
   cairo_scale(cr, p.k, p.k);
-  Canvas canvas(cr, record_text);
-  fig.draw(canvas);
+  std::vector<TextRun> text;
+  try {
+    Canvas canvas(cr, record_text);
+    fig.draw(canvas);  // may refuse (a cell image past cairo's limits)
+    text = canvas.recorded_text();
+  } catch (...) {
+    cairo_destroy(cr);
+    throw;
+  }
   const cairo_status_t status = cairo_status(cr);
-  std::vector<TextRun> text = canvas.recorded_text();
   cairo_destroy(cr);
   if (status != CAIRO_STATUS_SUCCESS) throw IoError(std::string("cannot draw the figure: ") + cairo_status_to_string(status));
   return text;
 }
 
-void check(cairo_surface_t* surface, const char* what) {
+// Every surface cairo makes is checked before use: a failed one is an inert object in an error
+// state (an image surface's buffer is then NULL).
+void check(cairo_surface_t* surface, const char* what, const Placement& p) {
   const cairo_status_t status = cairo_surface_status(surface);
-  if (status != CAIRO_STATUS_SUCCESS) {
-    cairo_surface_destroy(surface);
-    throw IoError(std::string("cannot make the ") + what + ": " + cairo_status_to_string(status));
+  if (status == CAIRO_STATUS_SUCCESS) return;
+  cairo_surface_destroy(surface);
+  const std::string size = std::to_string(long(p.out_w)) + "x" + std::to_string(long(p.out_h));
+  if (status == CAIRO_STATUS_NO_MEMORY || status == CAIRO_STATUS_INVALID_SIZE) {
+    throw InputError(std::string("cannot make the ") + size + " " + what + ": " + cairo_status_to_string(status) +
+                     " (use a smaller --scale or --size WxH)");
   }
+  throw IoError(std::string("cannot make the ") + what + ": " + cairo_status_to_string(status));
 }
 
 std::string render_png(const Figure& fig, const Placement& p) {
   cairo_surface_t* s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, int(p.out_w), int(p.out_h));
-  check(s, "PNG image");
+  check(s, "PNG image", p);
   std::string bytes;
   try {
     draw_on(s, fig, p, false);
@@ -106,7 +123,7 @@ std::string render_png(const Figure& fig, const Placement& p) {
 std::string render_pdf(const Figure& fig, const Placement& p) {
   std::string bytes;
   cairo_surface_t* s = cairo_pdf_surface_create_for_stream(append_bytes, &bytes, p.out_w, p.out_h);
-  check(s, "PDF");
+  check(s, "PDF", p);
   cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE, utf8_repair(fig.title).c_str());
   cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATOR, "headscope");
   try {
@@ -116,7 +133,7 @@ std::string render_pdf(const Figure& fig, const Placement& p) {
     throw;
   }
   cairo_surface_finish(s);
-  check(s, "PDF");
+  check(s, "PDF", p);
   cairo_surface_destroy(s);
   return bytes;
 }
@@ -126,7 +143,7 @@ std::string render_pdf(const Figure& fig, const Placement& p) {
 std::string render_svg(const Figure& fig, const Placement& p) {
   std::string bytes;
   cairo_surface_t* s = cairo_svg_surface_create_for_stream(append_bytes, &bytes, p.out_w, p.out_h);
-  check(s, "SVG");
+  check(s, "SVG", p);
   cairo_svg_surface_restrict_to_version(s, CAIRO_SVG_VERSION_1_1);
   std::vector<TextRun> text;
   try {
@@ -136,7 +153,7 @@ std::string render_svg(const Figure& fig, const Placement& p) {
     throw;
   }
   cairo_surface_finish(s);
-  check(s, "SVG");
+  check(s, "SVG", p);
   cairo_surface_destroy(s);
   const size_t end = bytes.rfind("</svg>");
   const size_t open = bytes.find("<svg");

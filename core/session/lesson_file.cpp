@@ -107,7 +107,7 @@ Lesson parse_lesson(const std::string& text, const std::string& name) {
   if (!j.contains("steps") || !j["steps"].is_array() || j["steps"].empty() || j["steps"].size() > kMaxSteps) {
     throw FormatError(name + ": \"steps\" must be a list of 1 to " + std::to_string(kMaxSteps) + " steps");
   }
-  Session state;
+  Session state = default_session();  // what the first step leaves out
   for (size_t i = 0; i < j["steps"].size(); ++i) {
     lesson.steps.push_back(read_step(j["steps"][i], name + ": step " + std::to_string(i + 1), state));
     state = lesson.steps.back().session;
@@ -115,6 +115,6 @@ Lesson parse_lesson(const std::string& text, const std::string& name) {
   return lesson;
 }
 
-Lesson load_lesson(const std::string& path) { return parse_lesson(read_file_limited(path, kMaxLessonBytes), path); }
+Lesson load_lesson(const std::string& path) { return parse_lesson(read_file_limited(path, kMaxLessonBytes, "a lesson file"), path); }
 
 }  // namespace hs

@@ -195,7 +195,17 @@ Session parse_session(const std::string& text, const std::string& name, const Se
   return s;
 }
 
-Session load_session(const std::string& path) { return parse_session(read_file_limited(path, kMaxSessionBytes), path); }
+Session default_session() {
+  Session s;
+  s.request.sentence = "the keys that Priya left on the table were not hers";
+  s.request.attention.d_model = 8;
+  s.request.attention.n_heads = 4;
+  return s;
+}
+
+Session load_session(const std::string& path, const Session& base) {
+  return parse_session(read_file_limited(path, kMaxSessionBytes, "a session file"), path, base);
+}
 
 void save_session(const std::string& path, const Session& s) { write_file_atomic(path, session_to_json(s)); }
 

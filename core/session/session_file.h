@@ -42,11 +42,17 @@ const std::vector<std::string>& session_color_scales();  // linear, log, row
 
 std::string session_to_json(const Session& s);
 
+// What a session leaves out when nothing else is given: the app's built-in start (the sentence
+// "the keys that Priya left on the table were not hers", d_model 8, 4 heads). A session without
+// "input" (docs/session-format.md allows it) opens on this sentence; with an empty base it opened
+// on no sentence and the app could only say "no input: give --sentence TEXT".
+Session default_session();
+
 // `name` is used in messages (the file path). `base` supplies every value the text leaves out
 // (lessons use this: a step says only what changes). Throws FormatError.
-Session parse_session(const std::string& text, const std::string& name, const Session& base = {});
+Session parse_session(const std::string& text, const std::string& name, const Session& base = default_session());
 
-Session load_session(const std::string& path);
+Session load_session(const std::string& path, const Session& base = default_session());
 void save_session(const std::string& path, const Session& s);  // atomic
 
 }  // namespace hs

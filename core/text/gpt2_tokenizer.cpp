@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/formats/json_strict.h"
 #include "core/formats/mapped_file.h"
 #include "core/util/errors.h"
 
@@ -16,17 +17,11 @@ std::string read_text(const std::string& path) {
 }  // namespace
 
 std::unique_ptr<TokenizerPipeline> load_gpt2_tokenizer(const std::string& vocab_json, const std::string& merges_txt) {
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(read_text(vocab_json));
-  } catch (const nlohmann::json::exception& e) {
-    throw FormatError(vocab_json + ": not valid JSON (" + e.what() + ")");
-  }
+  const nlohmann::json j = parse_json_strict(read_text(vocab_json), vocab_json);
   if (!j.is_object() || j.empty()) throw FormatError(vocab_json + ": expected a JSON object mapping pieces to ids");
   std::unordered_map<std::string, int> vocab;
   for (auto it = j.begin(); it != j.end(); ++it) {
-    if (!it.value().is_number_integer()) throw FormatError(vocab_json + ": the id of \"" + it.key() + "\" is not an integer");
-    vocab[it.key()] = it.value().get<int>();
+    vocab[it.key()] = int(json_integer_in(it.value(), 0, kMaxVocabSize - 1, vocab_json + ": the id of \"" + it.key() + "\""));
   }
 
   std::vector<std::pair<std::string, std::string>> merges;

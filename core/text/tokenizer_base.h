@@ -7,6 +7,9 @@
 
 namespace hs {
 
+// Ids run from 0 to kMaxVocabSize - 1 (config.json's vocab_size has the same limit).
+constexpr int kMaxVocabSize = 1 << 22;
+
 class SubwordTokenizer {
  public:
   virtual ~SubwordTokenizer() = default;

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/formats/json_strict.h"
 #include "core/formats/mapped_file.h"
 #include "core/util/errors.h"
 
@@ -62,8 +63,7 @@ std::unique_ptr<BpeModel> read_model(const json& m, const std::string& path) {
   }
   std::unordered_map<std::string, int> vocab;
   for (auto it = m["vocab"].begin(); it != m["vocab"].end(); ++it) {
-    if (!it.value().is_number_integer()) throw FormatError(path + ": model.vocab[\"" + it.key() + "\"] is not an integer id");
-    vocab[it.key()] = it.value().get<int>();
+    vocab[it.key()] = int(json_integer_in(it.value(), 0, kMaxVocabSize - 1, path + ": model.vocab[\"" + it.key() + "\"]"));
   }
   std::vector<std::pair<std::string, std::string>> merges;
   if (m.contains("merges") && m["merges"].is_array()) {
@@ -169,8 +169,8 @@ void read_post_processor(const json& j, const std::string& path, TokenizerPipeli
         throw FormatError(path + ": TemplateProcessing uses special token \"" + id + "\" without ids");
       }
       for (const json& v : specials[id]["ids"]) {
-        if (!v.is_number_integer()) throw FormatError(path + ": special token \"" + id + "\" has a non-integer id");
-        (after ? tok.suffix_ids : tok.prefix_ids).push_back(v.get<int>());
+        (after ? tok.suffix_ids : tok.prefix_ids)
+            .push_back(int(json_integer_in(v, 0, kMaxVocabSize - 1, path + ": the id of special token \"" + id + "\"")));
       }
     }
   }
@@ -180,12 +180,8 @@ void read_post_processor(const json& j, const std::string& path, TokenizerPipeli
 
 std::unique_ptr<TokenizerPipeline> load_tokenizer_json(const std::string& path) {
   const MappedFile f(path);
-  json j;
-  try {
-    j = json::parse(reinterpret_cast<const char*>(f.data()), reinterpret_cast<const char*>(f.data()) + f.size());
-  } catch (const json::exception& e) {
-    throw FormatError(path + ": not valid JSON (" + e.what() + ")");
-  }
+  const json j = parse_json_strict(reinterpret_cast<const char*>(f.data()), reinterpret_cast<const char*>(f.data()) + f.size(),
+                                   path);
   if (!j.is_object() || !j.contains("model")) throw FormatError(path + ": not a tokenizer.json (no \"model\")");
   std::vector<AddedToken> added;
   if (j.contains("added_tokens") && j["added_tokens"].is_array()) {
@@ -193,7 +189,9 @@ std::unique_ptr<TokenizerPipeline> load_tokenizer_json(const std::string& path) 
       if (!a.contains("id") || !a["id"].is_number_integer() || !a.contains("content") || !a["content"].is_string()) {
         throw FormatError(path + ": an added_tokens entry lacks an integer id or a content string");
       }
-      added.push_back({a["content"].get<std::string>(), a["id"].get<int>(), bool_or(a, "special", false)});
+      const int id = int(json_integer_in(a["id"], 0, kMaxVocabSize - 1,
+                                         path + ": the id of added token \"" + a["content"].get<std::string>() + "\""));
+      added.push_back({a["content"].get<std::string>(), id, bool_or(a, "special", false)});
     }
   }
   auto tok = std::make_unique<TokenizerPipeline>(read_model(j["model"], path), std::move(added));

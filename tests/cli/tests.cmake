@@ -10,3 +10,9 @@ if(HEADSCOPE_TEST_PYTHON)
 else()
   message(WARNING "python3 not found in /usr/bin: the headscope-cli oracle and contract tests are not registered")
 endif()
+# Hostile input (issue 15): extreme flags, devices, broken checkpoints, planted symlinks, signals.
+if(HEADSCOPE_TEST_PYTHON)
+  add_test(NAME cli_hostile_input
+           COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/hostile_input.py $<TARGET_FILE:headscope-cli>)
+  set_tests_properties(cli_hostile_input PROPERTIES LABELS "cli" TIMEOUT 120)
+endif()

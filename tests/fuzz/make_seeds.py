@@ -52,6 +52,25 @@ open(os.path.join(corpus, "hf_tokenizer", "tokenizer.json"), "wb").write(
 gpt2_vocab = {"!": 0, "a": 1, "b": 2, "\u0120": 3, "\u0120a": 4, "ab": 5}
 open(os.path.join(corpus, "hf_tokenizer", "vocab_merges.bin"), "wb").write(
     b"\x00" + json.dumps(gpt2_vocab).encode() + b"\x00" + "#version: 0.2\n\u0120 a\na b\n".encode())
+
+# corpus/flags/: argument vectors for fuzz_flags.cpp. Byte 0 is the run mode (3: long-input
+# mode), then records: a flag byte (index into kFlags, +0x80 for "--name=value") and its value
+# byte(s): an integer byte < 0x40 is b % 20 - 2, a sentence is a word count then word indices,
+# a path is an index into the harness's fixed files.
+SENTENCE, INPUT, D_MODEL, HEADS, KV_HEADS, D_HEAD, SEED, CAUSAL, SCRAMBLED, WINDOW, TEMPERATURE, WEIGHTS, MODEL, \
+    TOKENIZER, GENERATE = range(15)
+flag_seeds = {
+    "synthetic.bin": [0, SENTENCE, 3, 0, 1, 2, HEADS, 4],
+    "causal_window.bin": [0, SENTENCE, 4, 0, 1, 2, 3, CAUSAL, WINDOW, 4],
+    "weights_input.bin": [0, WEIGHTS, 3, INPUT, 1, HEADS, 4],
+    "llama2c.bin": [0, MODEL, 5, TOKENIZER, 6, SENTENCE, 1, 2, GENERATE, 3],
+    "hf_folder_long_input.bin": [3, MODEL, 7, SENTENCE, 2, 0, 5],
+    "grouped_joined.bin": [0, SENTENCE, 3, 0, 1, 2, 0x80 | D_MODEL, 14, 0x80 | HEADS, 6, 0x80 | KV_HEADS, 4,
+                           0x80 | D_HEAD, 5, 0x80 | TEMPERATURE, 4, 0x80 | SEED, 9, SCRAMBLED],
+}
+os.makedirs(os.path.join(corpus, "flags"), exist_ok=True)
+for name, record in flag_seeds.items():
+    open(os.path.join(corpus, "flags", name), "wb").write(bytes(record))
 print("seeds written")
 
 # corpus/gguf/: small GGUF files from the tests' writer (tests/core/formats/gguf_writer.py):

@@ -6,18 +6,21 @@
 #include <iostream>
 
 #include "app/common/memory_tuning.h"
+#include "app/common/model_flags.h"
 #include "app/gui/platform/app.h"
 #include "app/gui/platform/options.h"
+#include "core/util/atomic_file.h"
 #include "core/util/errors.h"
 
 int main(int argc, char** argv) {
   hs::keep_freed_memory_for_reuse();  // every recompute makes fresh T x T maps
   CLI::App cli{"headscope: what each attention head of a transformer does"};
   cli.set_version_flag("--version", std::string("headscope ") + HEADSCOPE_VERSION);
+  hs::install_temp_file_cleanup();  // a file being written is removed, not left half-written, on SIGTERM
   hs::gui::Options options;
   hs::gui::add_app_flags(cli, options);
   try {
-    cli.parse(argc, argv);
+    hs::parse_arguments(cli, argc, argv);  // --sentence= is an empty sentence, not the next argument
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return cli.exit(e);
     std::cerr << "error: " << e.what() << "\n";

@@ -2,13 +2,13 @@
 
 #include <cmath>
 
+#include "core/session/session_file.h"
+
 namespace hs::gui {
 
 AppState default_app_state() {
   AppState s;
-  s.request.sentence = "the keys that Priya left on the table were not hers";
-  s.request.attention.d_model = 8;
-  s.request.attention.n_heads = 4;
+  s.request = default_session().request;  // the built-in default, defined once (core/session)
   return s;
 }
 

@@ -67,5 +67,50 @@ TEST(HeadSweep, NeedsSeeds) {
   EXPECT_THROW(head_count_sweep({}, spec), InputError);
 }
 
+// Issue 15: export --view sweep with d_model 4096 on 300 words ran past 60 s (every divisor x 5
+// seeds x a T^3 SVD per head). head_count_sweep estimates its work first and refuses, saying why
+// and how many tokens would fit, before running anything.
+TEST(HeadSweep, WorkIsBoundedBeforeAnythingRuns) {
+  std::vector<std::string> words(300, "w");
+  for (size_t i = 0; i < words.size(); ++i) words[i] += std::to_string(i % 37);
+  SweepSpec spec;
+  spec.base.d_model = 4096;
+  std::string msg;
+  try {
+    head_count_sweep(words, spec);
+  } catch (const InputError& e) {
+    msg = e.what();
+  }
+  EXPECT_NE(msg.find("head-count sweep"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("d_model 4096"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("300 tokens"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("limit"), std::string::npos) << msg;
+  spec.base.d_model = 512;
+  try {
+    head_count_sweep(words, spec);
+    ADD_FAILURE() << "d_model 512 on 300 tokens ran";
+  } catch (const InputError& e) {
+    msg = e.what();
+  }
+  // "... at most N tokens fit": N must itself fit, N + 1 not.
+  const size_t at = msg.find("at most ");
+  ASSERT_NE(at, std::string::npos) << msg;
+  const int fits = std::stoi(msg.substr(at + 8));
+  EXPECT_GT(fits, 1) << msg;
+  EXPECT_LE(head_sweep_work(fits, 512, spec.seeds.size()), kMaxSweepWork);
+  EXPECT_GT(head_sweep_work(fits + 1, 512, spec.seeds.size()), kMaxSweepWork);
+  // What the app and the lesson use stays well inside: d_model 8 on 256 tokens, 12 on 11.
+  EXPECT_LT(head_sweep_work(256, 8, 5), kMaxSweepWork / 4);
+  EXPECT_LT(head_sweep_work(11, 12, 5), kMaxSweepWork / 100);
+  // d_model 8192 on 3 words (42 s before) is refused too: random weights of 4 d^2 per run.
+  EXPECT_GT(head_sweep_work(3, 8192, 5), kMaxSweepWork);
+  // The base's own head count and width are not checked: every divisor is swept.
+  spec.base.d_model = 8;
+  spec.base.n_heads = 5;
+  spec.base.d_head = 3;
+  spec.seeds = {0};
+  EXPECT_EQ(head_count_sweep({"a", "b"}, spec).size(), 4u);
+}
+
 }  // namespace
 }  // namespace hs

@@ -216,5 +216,14 @@ TEST_F(Safetensors, HalfPrecisionConversion) {
   EXPECT_EQ(f.vector("h", 3)[2], 0.5f);
 }
 
+// Issue 15: a tensor named twice in the header silently took the last entry. Refused, naming the
+// file and the tensor.
+TEST_F(Safetensors, ATensorNamedTwiceIsRefused) {
+  write_parts(R"({"w": {"dtype": "F32", "shape": [1], "data_offsets": [0, 4]},)"
+              R"( "w": {"dtype": "F32", "shape": [1], "data_offsets": [4, 8]}})",
+              std::string(8, '\0'));
+  expect_error({"\"w\" appears twice"});
+}
+
 }  // namespace
 }  // namespace hs

@@ -273,6 +273,39 @@ TEST(AttentionLayer, KeyVisibleRule) {
   EXPECT_FALSE(key_visible(c, 4, 5));
 }
 
+// A window wider than the sentence is no window, up to INT_MAX: i + W is computed in 64 bits
+// (it wrapped to a negative bound and the engine wrote outside the map: issue 15).
+TEST(AttentionLayer, HugeWindowIsNoWindow) {
+  const int kIntMax = std::numeric_limits<int>::max();
+  for (const bool causal : {false, true}) {
+    AttentionConfig plain = config(8, 2);
+    plain.causal = causal;
+    const Map x = random_input(5, 8, 41);
+    const AttentionWeights w = random_weights(plain, 42);
+    const Recorded expected = run_layer(x, w, plain);
+    for (const int window : {5, kIntMax - 3, kIntMax - 1, kIntMax}) {
+      AttentionConfig c = plain;
+      c.window = window;
+      for (int i = 0; i < 5; ++i) {
+        const KeyRange r = visible_keys(c, i, 5);
+        EXPECT_EQ(r.lo, 0) << "window " << window << " query " << i;
+        EXPECT_EQ(r.hi, causal ? i : 4) << "window " << window << " query " << i;
+        for (int j = 0; j < 5; ++j) EXPECT_EQ(key_visible(c, i, j), !causal || j <= i);
+      }
+      const Recorded got = run_layer(x, w, c);
+      for (int h = 0; h < 2; ++h)
+        EXPECT_EQ(got.attention[0][size_t(h)], expected.attention[0][size_t(h)]) << "window " << window << " head " << h;
+    }
+  }
+  // Far-apart positions do not wrap either.
+  AttentionConfig c = config(8, 2);
+  c.window = kIntMax;
+  EXPECT_TRUE(key_visible(c, kIntMax, 0));
+  EXPECT_TRUE(key_visible(c, 0, kIntMax));
+  c.window = 1;
+  EXPECT_FALSE(key_visible(c, std::numeric_limits<int>::min(), kIntMax));
+}
+
 TEST(AttentionLayer, MaskedEntriesAreExactlyZero) {
   struct Case { bool causal; int window; };
   for (const Case m : {Case{true, -1}, Case{false, 0}, Case{false, 2}, Case{true, 0}, Case{true, 3}}) {

@@ -3,6 +3,8 @@
 // block-maxed and entropy-summed here independently; exact rows must equal the full maps' rows.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include <cmath>
 
 #include "core/analysis/head_stats.h"
@@ -135,6 +137,15 @@ TEST(CompactMaps, ExactRowsRejectIndicesOutOfRange) {
   EXPECT_THROW(exact.row(0, 0, 10), InputError);
   EXPECT_THROW(exact.cell(0, 0, 0, -1), InputError);
   EXPECT_THROW(compact_factor(10, 0), InputError);
+}
+
+// tokens + display_size - 1 wrapped for a display size near INT_MAX (issue 15's flag edges).
+TEST(CompactMaps, HugeDisplaySizesDoNotWrap) {
+  const int kIntMax = std::numeric_limits<int>::max();
+  EXPECT_EQ(compact_factor(10, kIntMax), 1);
+  EXPECT_EQ(compact_factor(65536, kIntMax - 1), 1);
+  EXPECT_EQ(compact_factor(65536, 1024), 64);
+  EXPECT_EQ(compact_factor(65537, 1024), 65);
 }
 
 }  // namespace

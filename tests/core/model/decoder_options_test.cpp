@@ -204,17 +204,17 @@ TEST(DecoderOptions, ModelInfoDescribesTheAttentionLayout) {
   // MLP 3 x 24 x 16; final norm 16.
   EXPECT_EQ(g.total_params, 20 * 16 + 3 * (4 * 16 + 24 * 16 + 2 * 12 * 16 + 16 * 24 + 3 * 24 * 16) + 16);
 
-  const ModelInfo& gemma3 = random_model(sets[2], 1)->info();
+  const ModelInfo gemma3 = random_model(sets[2], 1)->info();
   EXPECT_EQ(gemma3.rope_type, "linear");
   EXPECT_EQ(gemma3.rope_theta, 10000.0f);
   EXPECT_EQ(gemma3.rope_local_theta, 100.0f);
 
-  const ModelInfo& phi3 = random_model(sets[4], 1)->info();
+  const ModelInfo phi3 = random_model(sets[4], 1)->info();
   EXPECT_EQ(phi3.window, 5) << "one window for every layer";
   EXPECT_EQ(phi3.rotary_dim, 4);
   EXPECT_EQ(phi3.rope_type, "longrope");
 
-  const ModelInfo& plain = random_model(sets[0], 1)->info();
+  const ModelInfo plain = random_model(sets[0], 1)->info();
   EXPECT_EQ(plain.window, -1);
   EXPECT_EQ(plain.layer_windows, std::vector<int>({-1, -1, -1}));
   EXPECT_EQ(plain.rotary_dim, 6);

@@ -5,6 +5,7 @@
 
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <map>
 
 #include "core/formats/safetensors.h"
@@ -72,6 +73,26 @@ std::string error_of(const std::string& dir) {
 }
 
 #define EXPECT_HAS(message, part) EXPECT_NE((message).find(part), std::string::npos) << "message: " << (message) << "\nexpected to contain: " << (part)
+
+const char* kGpt2Config = R"({"model_type": "gpt2", "n_embd": 8, "n_head": 2, "n_layer": 1, "vocab_size": 7,
+  "n_positions": 16, "layer_norm_epsilon": 1e-5})";
+
+Tensors gpt2_tensors() {
+  auto t = [](std::vector<int64_t> shape, float scale = 1.0f) {
+    int64_t n = 1;
+    for (const int64_t s : shape) n *= s;
+    std::vector<float> v(static_cast<size_t>(n));
+    for (size_t i = 0; i < v.size(); ++i) v[i] = scale * (0.1f * float((i * 7919) % 13) - 0.6f);
+    return std::make_pair(shape, v);
+  };
+  const std::string h = "h.0.";
+  return {{"wte.weight", t({7, 8})},          {"wpe.weight", t({16, 8})},          {h + "ln_1.weight", t({8})},
+          {h + "ln_1.bias", t({8}, 0.1f)},    {h + "attn.c_attn.weight", t({8, 24})}, {h + "attn.c_attn.bias", t({24}, 0.1f)},
+          {h + "attn.c_proj.weight", t({8, 8})}, {h + "attn.c_proj.bias", t({8}, 0.1f)}, {h + "ln_2.weight", t({8})},
+          {h + "ln_2.bias", t({8}, 0.1f)},    {h + "mlp.c_fc.weight", t({8, 32})}, {h + "mlp.c_fc.bias", t({32}, 0.1f)},
+          {h + "mlp.c_proj.weight", t({32, 8})}, {h + "mlp.c_proj.bias", t({8}, 0.1f)}, {"ln_f.weight", t({8})},
+          {"ln_f.bias", t({8}, 0.1f)}};
+}
 
 TEST(HfFolder, MinimalLlamaLoadsAndRuns) {
   ModelRequest r;
@@ -216,6 +237,88 @@ TEST(HfFolder, CorruptSafetensorsAreFormatErrors) {
   std::memcpy(good.data() + 8, header.data(), header.size());
   test::write_bytes(q + "/model.safetensors", good);
   EXPECT_HAS(error_of<FormatError>(q), "tensor 'model.norm.weight' has dtype I32; expected F32, F16 or BF16");
+}
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  text.replace(text.find(from), from.size(), to);
+  return text;
+}
+
+// The message of the error running a request on the folder throws ("no error" when it runs).
+std::string run_error(const std::string& dir, int display_size = 0) {
+  ModelRequest r;
+  r.model_path = dir;
+  r.sentence = "ab a b";
+  RunOptions options;
+  options.display_size = display_size;
+  try {
+    prepare(r)->run(options);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+// Issue 15: a NaN in a GPT-2 weight, layer_norm_epsilon -1000 or rms_norm_eps -10 ran to exit 0
+// with attention rows summing to 0.06-0.37. Weights are checked finite as they load (naming the
+// tensor and element), epsilons and rope_theta in range, and every map the run produces.
+TEST(HfFolder, GarbageWeightsAndConfigValuesAreRefused) {
+  EXPECT_EQ(run_error(make_folder("gpt2_ok", kGpt2Config, gpt2_tensors())), "no error");
+  Tensors nan = gpt2_tensors();
+  nan["h.0.attn.c_attn.weight"].second[8 * 24 - 1] = std::numeric_limits<float>::quiet_NaN();
+  const std::string n = error_of<FormatError>(make_folder("gpt2_nan", kGpt2Config, nan));
+  EXPECT_HAS(n, "model.safetensors: tensor 'h.0.attn.c_attn.weight' [8, 24] has NaN at [7, 23]");
+  Tensors inf = llama_tensors();
+  inf["model.norm.weight"].second[3] = -std::numeric_limits<float>::infinity();
+  EXPECT_HAS(error_of<FormatError>(make_folder("llama_inf", kConfig, inf)), "tensor 'model.norm.weight' [8] has -inf at [3]");
+
+  EXPECT_HAS(error_of<FormatError>(make_folder("gpt2_eps", replaced(kGpt2Config, "1e-5", "-1000"), gpt2_tensors())),
+             "config.json: \"layer_norm_epsilon\" is -1000; expected a number greater than 0 and at most 1");
+  EXPECT_HAS(error_of<FormatError>(make_folder("llama_eps", replaced(kConfig, "1e-6", "-10"))),
+             "\"rms_norm_eps\" is -10; expected a number greater than 0");
+  EXPECT_HAS(error_of<FormatError>(make_folder("llama_eps0", replaced(kConfig, "1e-6", "1e-60"))),
+             "\"rms_norm_eps\" is 1e-60");  // 0 as a float32
+  EXPECT_HAS(error_of<FormatError>(make_folder("llama_theta", replaced(kConfig, "1e-6", "1e-6, \"rope_theta\": 1e39"))),
+             "\"rope_theta\" is 1e+39");
+
+  // Finite weights that overflow float32 in the forward pass: scores of inf give NaN rows. The
+  // run names the layer and head instead of handing the maps out, in both modes.
+  Tensors huge = llama_tensors();
+  for (const char* name : {"model.layers.0.self_attn.q_proj.weight", "model.layers.0.self_attn.k_proj.weight"})
+    for (float& v : huge[name].second) v = 3e38f;
+  const std::string dir = make_folder("llama_overflow", kConfig, huge);
+  for (const int display_size : {0, 2}) {
+    const std::string o = run_error(dir, display_size);
+    EXPECT_HAS(o, "hf_llama_overflow: layer 0, head 0 is not a probability distribution (query ");
+    EXPECT_HAS(o, "expected 1");
+  }
+}
+
+// A tensor in two shards, or a key twice in the index or config.json, was read as whichever came
+// last; now each names the files and the key.
+TEST(HfFolder, RepeatedTensorsAndKeysAreNamed) {
+  const std::string dir = make_folder("shards");
+  fs::remove(dir + "/model.safetensors");
+  Tensors all = llama_tensors(), first, second;
+  for (const auto& [name, t] : all) (name < "model.layers.0.post" ? first : second)[name] = t;
+  second["model.norm.weight"] = all["model.norm.weight"];
+  first["model.norm.weight"] = all["model.norm.weight"];
+  write_safetensors(dir + "/a.safetensors", first);
+  write_safetensors(dir + "/b.safetensors", second);
+  std::string index = "{\"weight_map\": {";
+  for (const auto& [name, t] : all) index += "\"" + name + "\": \"" + (first.count(name) ? "a" : "b") + ".safetensors\", ";
+  index += "\"model.layers.0.mlp.up_proj.weight\": \"b.safetensors\"}}";
+  test::write_text(dir + "/model.safetensors.index.json", index);
+  const std::string m = error_of<FormatError>(dir);
+  EXPECT_HAS(m, "model.safetensors.index.json: \"model.layers.0.mlp.up_proj.weight\" appears twice");
+  index.replace(index.rfind(", \"model.layers.0.mlp.up_proj.weight\""), std::string::npos, "}}");
+  test::write_text(dir + "/model.safetensors.index.json", index);
+  const std::string both = error_of<FormatError>(dir);
+  EXPECT_HAS(both, "tensor 'model.norm.weight' is in both ");
+  EXPECT_HAS(both, "a.safetensors and ");
+
+  EXPECT_HAS(error_of<FormatError>(make_folder("config_twice", replaced(kConfig, "\"hidden_size\": 8,", "\"hidden_size\": 8, \"hidden_size\": 16,"))),
+             "config.json: \"hidden_size\" appears twice");
 }
 
 TEST(HfFolder, UnsupportedTokenizerPartsAreNamed) {

@@ -132,5 +132,35 @@ TEST(TokenizerJson, UnsupportedPartsAreFormatErrors) {
   EXPECT_THROW(load("unigram", j), FormatError);
 }
 
+// The message of the FormatError loading `text` as tokenizer.json throws ("no error" if it loads).
+std::string error_of_text(const std::string& name, const std::string& text) {
+  const std::string path = test::scratch_dir("tokenizer_json_" + name) + "/tokenizer.json";
+  test::write_text(path, text);
+  try {
+    load_tokenizer_json(path);
+  } catch (const FormatError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+// Issue 15: an id of 2^40 was cut to an int and reported as "id 0 is given to two pieces"; a
+// piece listed twice in the vocabulary silently kept its last id.
+TEST(TokenizerJson, IdsOutOfRangeAndRepeatedKeysAreNamed) {
+  const std::string prefix = R"({"model": {"type": "BPE", "vocab": {"a": 0, "b": )";
+  const std::string huge = error_of_text("huge_id", prefix + R"(1099511627776}, "merges": []}})");
+  EXPECT_NE(huge.find("\"b\""), std::string::npos) << huge;
+  EXPECT_NE(huge.find("1099511627776"), std::string::npos) << huge;
+  EXPECT_EQ(huge.find("id 0 is given to two pieces"), std::string::npos) << huge;
+  const std::string negative = error_of_text("negative_id", prefix + R"(-4294967296}, "merges": []}})");
+  EXPECT_NE(negative.find("-4294967296"), std::string::npos) << negative;
+  const std::string twice = error_of_text("twice", R"({"model": {"type": "BPE", "vocab": {"a": 0, "b": 1, "a": 2}, "merges": []}})");
+  EXPECT_NE(twice.find("tokenizer.json"), std::string::npos) << twice;
+  EXPECT_NE(twice.find("\"a\" appears twice"), std::string::npos) << twice;
+  const std::string added = error_of_text("added_huge", R"({"added_tokens": [{"id": 4294967296, "content": "<s>"}],
+    "model": {"type": "BPE", "vocab": {"a": 0}, "merges": []}})");
+  EXPECT_NE(added.find("4294967296"), std::string::npos) << added;
+}
+
 }  // namespace
 }  // namespace hs

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <unistd.h>
 
 #include "core/session/lesson_file.h"
 #include "core/model/model_request.h"
@@ -79,6 +80,20 @@ TEST(LessonFile, EveryShippedLessonParsesAndEveryStepRuns) {
     }
   }
   EXPECT_GE(lessons, 1) << "no lessons in " << dir;
+}
+
+// A lesson that is a symlink to /dev/zero: refused with what it is, not read until bad_alloc.
+TEST(LessonFile, ADeviceIsRefusedWithWhatItIs) {
+  const auto link = std::filesystem::temp_directory_path() / ("hs-lesson-zero-" + std::to_string(::getpid()) + ".json");
+  std::filesystem::remove(link);
+  std::filesystem::create_symlink("/dev/zero", link);
+  try {
+    load_lesson(link.string());
+    ADD_FAILURE() << "a lesson that is /dev/zero was accepted";
+  } catch (const IoError& e) {
+    EXPECT_NE(std::string(e.what()).find("character device"), std::string::npos) << e.what();
+  }
+  std::filesystem::remove(link);
 }
 
 }  // namespace

@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/session/session_file.h"
 #include "core/util/errors.h"
@@ -78,6 +80,23 @@ TEST(SessionFile, MissingKeysKeepTheBaseAndUnknownKeysAreIgnored) {
   EXPECT_EQ(s.view.panel, "query");
 }
 
+// docs/session-format.md: every key may be left out. A session without "input" (or "model")
+// opens on the app's built-in start instead of an empty sentence that could only fail with
+// "no input: give --sentence TEXT or --input FILE.npy", a command-line hint in the app (issue 15).
+TEST(SessionFile, ASessionWithoutInputOpensOnTheDefaultSentence) {
+  const auto dir = std::filesystem::temp_directory_path() / ("hs-session-min-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "minimal.json").string();
+  std::ofstream(path) << R"({"format": "headscope-session", "version": 1, "view": {"panel": "difference"}})";
+  const Session s = load_session(path);
+  EXPECT_EQ(s.request.sentence, default_session().request.sentence);
+  EXPECT_FALSE(s.request.sentence.empty());
+  EXPECT_EQ(s.request.attention.n_heads, 4);
+  EXPECT_EQ(s.view.panel, "difference");
+  EXPECT_NO_THROW(run_request(s.request));
+  std::filesystem::remove_all(dir);
+}
+
 TEST(SessionFile, NewerVersionIsRefusedWithBothVersions) {
   const std::string msg = message_of(R"({"format": "headscope-session", "version": 7})");
   EXPECT_NE(msg.find("newer"), std::string::npos) << msg;
@@ -123,6 +142,33 @@ TEST(SessionFile, SaveIsAtomicAndLoadReadsItBack) {
   EXPECT_THROW(save_session((dir / "missing" / "b.json").string(), sample()), IoError);
   EXPECT_THROW(load_session((dir / "nope.json").string()), IoError);
   EXPECT_THROW(load_session(dir.string()), IoError);  // a folder
+  std::filesystem::remove_all(dir);
+}
+
+// A session that is a symlink to a device or a FIFO is refused at once with what it is; before,
+// /dev/zero was read until std::bad_alloc aborted the app (issue 15). A /proc file (its size
+// says 0) is read as far as the limit and no further.
+TEST(SessionFile, DevicesFifosAndEndlessFilesAreRefusedWithWhatTheyAre) {
+  const auto dir = std::filesystem::temp_directory_path() / ("hs-session-dev-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const auto message = [](const std::string& path) -> std::string {
+    try {
+      load_session(path);
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  std::filesystem::create_symlink("/dev/zero", dir / "zero.json");
+  EXPECT_NE(message((dir / "zero.json").string()).find("character device"), std::string::npos)
+      << message((dir / "zero.json").string());
+  ASSERT_EQ(::mkfifo((dir / "fifo.json").c_str(), 0600), 0);
+  EXPECT_NE(message((dir / "fifo.json").string()).find("FIFO"), std::string::npos);  // and no wait for a writer
+  std::filesystem::create_symlink(dir / "loop.json", dir / "loop.json");
+  EXPECT_NE(message((dir / "loop.json").string()).find("symlink loop"), std::string::npos)
+      << message((dir / "loop.json").string());
+  EXPECT_NE(message("/proc/self/maps").find("/proc/self/maps"), std::string::npos);  // not JSON, read and refused
   std::filesystem::remove_all(dir);
 }
 

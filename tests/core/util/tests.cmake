@@ -13,3 +13,7 @@ foreach(isa native avx2 portable)
                          DISCOVERY_TIMEOUT 60)
   endif()
 endforeach()
+# core/util: reading named files without trusting them (devices, FIFOs, /proc, symlink loops).
+headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/file_read_test.cpp)
+# core/util: atomic output files against planted symlinks, read-only files, signals, ulimit -f.
+headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/atomic_file_test.cpp)
