@@ -13,9 +13,27 @@
 namespace hs {
 namespace {
 
-// Rows of W dequantized at a time: about 64 Ki floats (256 KiB, within a core's L2 cache),
-// at least 16 rows so the packed product has work, at most 256.
-int64_t block_rows_for(int64_t cols) { return std::clamp<int64_t>(65536 / std::max<int64_t>(cols, 1), 16, 256); }
+// Rows of W dequantized at a time: about 256 Ki floats (1 MiB), in whole multiples of 64 rows (the
+// micro-kernels' column panels are 32 or 16 wide: no partly empty panel but the last), 64 to 512.
+int64_t block_rows_for(int64_t cols) {
+  return std::clamp<int64_t>(262144 / std::max<int64_t>(cols, 1) / 64 * 64, 64, 512);
+}
+
+// Fewer rows of x than this: one block's product is a few matrix-vector products (Eigen), which
+// read the block once, instead of the packed kernel (whose tiles are 6 or 12 rows tall).
+constexpr Eigen::Index kPackedMinRows = 8;
+
+// y[:, 0:n] = x Wb^T for one dequantized block Wb [n, cols] (row-major), y row-major with leading
+// dimension ldy. xp: x packed once for all blocks (only used from kPackedMinRows rows).
+void block_product(const Map& x, const PackedLhs& xp, const float* wb, int64_t n, int64_t cols, float* y, int64_t ldy) {
+  if (x.rows() >= kPackedMinRows) {
+    sgemm_packed_lhs(xp, int(n), wb, cols, true, y, ldy);
+    return;
+  }
+  using ConstRows = Eigen::Map<const Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>;
+  using Rows = Eigen::Map<Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>, 0, Eigen::OuterStride<>>;
+  Rows(y, x.rows(), n, Eigen::OuterStride<>(ldy)).noalias() = x * ConstRows(wb, n, cols).transpose();
+}
 
 }  // namespace
 
@@ -88,12 +106,13 @@ Map QuantizedMatrix::multiply_wt(const Map& x, int threads) const {
   const int64_t blocks = (rows_ + block_rows - 1) / block_rows;
   const int workers = int(std::min<int64_t>(blocks, threads_for_work(threads, x.rows() * rows_ * cols_)));
   const bool direct = in_place();
+  const PackedLhs xp(x.rows() >= kPackedMinRows ? int(x.rows()) : 0, int(cols_), x.data(), x.cols());  // x, packed once
   parallel_for(workers, workers, [&](int worker) {
-    std::vector<float> buffer(direct ? 0 : size_t(block_rows * cols_));
+    const std::unique_ptr<float[]> buffer(direct ? nullptr : new float[size_t(block_rows * cols_)]);  // written before read
     for (int64_t b = worker; b < blocks; b += workers) {
       const int64_t r0 = b * block_rows, n = std::min(block_rows, rows_ - r0);
-      const float* w = block(r0, n, buffer.data());  // W[r0:r0+n, :]: [n, cols], row-major
-      sgemm(int(x.rows()), int(n), int(cols_), 1.0f, x.data(), x.cols(), w, cols_, true, y.data() + r0, y.cols());
+      const float* w = block(r0, n, buffer.get());  // W[r0:r0+n, :]: [n, cols], row-major
+      block_product(x, xp, w, n, cols_, y.data() + r0, y.cols());
     }
   });
   return y;
@@ -108,19 +127,20 @@ std::vector<int> QuantizedMatrix::argmax_wt(const Map& x, float cap, int threads
   const int64_t blocks = (rows_ + block_rows - 1) / block_rows;
   const int workers = int(std::min<int64_t>(blocks, threads_for_work(threads, T * rows_ * cols_)));
   const bool direct = in_place();
+  const PackedLhs xp(T >= kPackedMinRows ? int(T) : 0, int(cols_), x.data(), x.cols());  // x, packed once
   // Each worker takes blocks b = worker, worker + workers, ... in increasing order and keeps, per
   // row of x, the best value and its index (strictly greater replaces: ties keep the lower index).
   std::vector<std::vector<float>> best(size_t(workers), std::vector<float>(size_t(T), -std::numeric_limits<float>::infinity()));
   std::vector<std::vector<int64_t>> where(size_t(workers), std::vector<int64_t>(size_t(T), -1));
   parallel_for(workers, workers, [&](int worker) {
-    std::vector<float> buffer(direct ? 0 : size_t(block_rows * cols_));
+    const std::unique_ptr<float[]> buffer(direct ? nullptr : new float[size_t(block_rows * cols_)]);  // written before read
     Map y(T, block_rows);  // [T, n]: x W[r0:r0+n, :]^T
     std::vector<float>& value = best[size_t(worker)];
     std::vector<int64_t>& index = where[size_t(worker)];
     for (int64_t b = worker; b < blocks; b += workers) {
       const int64_t r0 = b * block_rows, n = std::min(block_rows, rows_ - r0);
-      const float* w = block(r0, n, buffer.data());
-      sgemm(int(T), int(n), int(cols_), 1.0f, x.data(), x.cols(), w, cols_, true, y.data(), y.cols());
+      const float* w = block(r0, n, buffer.get());
+      block_product(x, xp, w, n, cols_, y.data(), y.cols());
       for (Eigen::Index t = 0; t < T; ++t) {
         const float* row = y.data() + t * y.cols();
         for (int64_t j = 0; j < n; ++j) {
