@@ -113,7 +113,7 @@ AttentionConfig LlamaModel::layer_attention(int layer) const { return layer_atte
 
 Map LlamaModel::embed(const std::vector<int>& ids) const {
   const LlamaConfig& c = config_;
-  for (const int id : ids) assert(id >= 0 && id < c.vocab && "token id checked by the session");
+  for ([[maybe_unused]] const int id : ids) assert(id >= 0 && id < c.vocab && "token id checked by the session");
   Map x = w_.embedding.gather_rows(ids);  // [n, d]
   if (c.embed_scale != 1.0f) x *= c.embed_scale;
   return x;
