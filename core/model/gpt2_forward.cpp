@@ -22,6 +22,7 @@ Gpt2Model::Gpt2Model(Gpt2Config config, Gpt2Weights weights, ModelInfo info)
   int64_t per_layer = 4 * d + info_.param_count + 2 * d * config_.inner + config_.inner + d;
   info_.total_params = w_.wte.size() + w_.wpe.size() + config_.n_layers * per_layer + 2 * d + w_.lm_head.size();
   info_.weight_bytes = info_.total_params * int64_t(sizeof(float));
+  info_.weight_types = "F32";
 }
 
 Map Gpt2Model::mlp(const Map& x, const Gpt2Layer& L, int threads) const {

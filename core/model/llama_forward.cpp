@@ -1,20 +1,24 @@
 #include "core/model/llama_forward.h"
 
+#include <algorithm>
 #include <cassert>
+#include <map>
 
 #include "core/model/attention_layer.h"
 
 namespace hs {
 namespace {
 
-Map project(const Map& x, const Map& w, const Vec& b, int threads) {
+Map project(const Map& x, const LinearWeight& w, const Vec& b, int threads) {
   Map y = matmul_wt(x, w, threads);  // [T, d] x [d, out] -> [T, out]
   if (b.size() > 0) y.rowwise() += b.transpose();
   return y;
 }
 
-int64_t count(const Map& m) { return m.size(); }
+int64_t count(const LinearWeight& m) { return m.size(); }
 int64_t count(const Vec& v) { return v.size(); }
+int64_t bytes(const LinearWeight& m) { return m.bytes(); }
+int64_t bytes(const Vec& v) { return v.size() * int64_t(sizeof(float)); }
 
 float activate(GateActivation a, float g) {
   switch (a) {
@@ -30,6 +34,13 @@ RopeSpec resolved(RopeSpec s, const LlamaConfig& c) {
   if (s.theta <= 0.0) s.theta = c.rope_theta;
   if (s.rotary_dim <= 0) s.rotary_dim = c.d_head;
   return s;
+}
+
+// llama2.c's RoPE: adjacent pairs, rope_theta, no scaling (computed as run.c does it).
+bool is_llama2c_rope(const LlamaConfig& c) {
+  return c.rope == RopePairs::adjacent && c.rope_global.type == RopeType::plain && c.rope_global.freq_factors.empty() &&
+         !c.use_local_rope && (c.rope_global.theta <= 0.0 || c.rope_global.theta == double(c.rope_theta)) &&
+         (c.rope_global.rotary_dim <= 0 || c.rope_global.rotary_dim == c.d_head);
 }
 
 }  // namespace
@@ -55,22 +66,45 @@ LlamaModel::LlamaModel(LlamaConfig config, LlamaWeights weights, ModelInfo info)
   for (int l = 1; l < c.n_layers; ++l)
     if (c.layer_window(l) != info_.window) info_.window = -1;
   const RopeSpec global = resolved(c.rope_global, c);
-  info_.rope_type = c.rope == RopePairs::adjacent ? "default" : rope_type_name(global.type);
-  info_.rope_theta = c.rope == RopePairs::adjacent ? c.rope_theta : float(global.theta);
+  info_.rope_type = rope_type_name(global.type);
+  info_.rope_theta = float(global.theta);
   info_.rope_local_theta = c.use_local_rope ? float(resolved(c.rope_local, c).theta) : 0.0f;
-  info_.rotary_dim = c.rope == RopePairs::adjacent ? c.d_head : global.rotary_dim;
+  info_.rotary_dim = global.rotary_dim;
 
   const LlamaLayer& l0 = w_.layers.at(0);
   info_.param_count = count(l0.wq) + count(l0.wk) + count(l0.wv) + count(l0.wo) + count(l0.bq) + count(l0.bk) +
                       count(l0.bv) + count(l0.bo);
-  int64_t total = count(w_.embedding) + count(w_.final_norm) + count(w_.classifier);
+  // Parameters, and the memory they take (4 bytes a float; a GGUF weight's encoded bytes).
+  int64_t total = 0, weight_bytes = 0;
+  auto add = [&](const auto& w) {
+    total += count(w);
+    weight_bytes += bytes(w);
+  };
+  add(w_.embedding);
+  add(w_.final_norm);
+  add(w_.classifier);
   for (const LlamaLayer& l : w_.layers) {
-    total += count(l.attn_norm) + count(l.wq) + count(l.wk) + count(l.wv) + count(l.wo) + count(l.bq) + count(l.bk) +
-             count(l.bv) + count(l.bo) + count(l.q_norm) + count(l.k_norm) + count(l.post_attn_norm) +
-             count(l.ffn_norm) + count(l.w1) + count(l.w2) + count(l.w3) + count(l.post_ffn_norm);
+    for (const LinearWeight* m : {&l.wq, &l.wk, &l.wv, &l.wo, &l.w1, &l.w2, &l.w3}) add(*m);
+    for (const Vec* v : {&l.attn_norm, &l.bq, &l.bk, &l.bv, &l.bo, &l.q_norm, &l.k_norm, &l.post_attn_norm, &l.ffn_norm,
+                         &l.post_ffn_norm})
+      add(*v);
   }
   info_.total_params = total;
-  info_.weight_bytes = total * int64_t(sizeof(float));
+  info_.weight_bytes = weight_bytes;
+  // Matrix encodings, most bytes first.
+  std::map<std::string, int64_t> by_type;
+  auto note = [&](const LinearWeight& m) {
+    if (!m.empty()) by_type[m.type_name()] += m.bytes();
+  };
+  note(w_.embedding);
+  note(w_.classifier);
+  for (const LlamaLayer& l : w_.layers)
+    for (const LinearWeight* m : {&l.wq, &l.wk, &l.wv, &l.wo, &l.w1, &l.w2, &l.w3}) note(*m);
+  std::vector<std::pair<int64_t, std::string>> order;
+  for (const auto& [type, n] : by_type) order.emplace_back(-n, type);
+  std::sort(order.begin(), order.end());
+  info_.weight_types.clear();
+  for (const auto& [n, type] : order) info_.weight_types += (info_.weight_types.empty() ? "" : ", ") + type;
 }
 
 // The one copy of the model's settings into the engine's: ModelInfo, filled in above, says what
@@ -79,26 +113,23 @@ AttentionConfig LlamaModel::layer_attention(int layer) const { return layer_atte
 
 Map LlamaModel::embed(const std::vector<int>& ids) const {
   const LlamaConfig& c = config_;
-  Map x(static_cast<Eigen::Index>(ids.size()), c.d_model);  // [n, d]
-  for (size_t t = 0; t < ids.size(); ++t) {
-    assert(ids[t] >= 0 && ids[t] < c.vocab && "token id checked by the session");
-    x.row(Eigen::Index(t)) = w_.embedding.row(ids[t]);
-  }
+  for ([[maybe_unused]] const int id : ids) assert(id >= 0 && id < c.vocab && "token id checked by the session");
+  Map x = w_.embedding.gather_rows(ids);  // [n, d]
   if (c.embed_scale != 1.0f) x *= c.embed_scale;
   return x;
 }
 
 void LlamaModel::rotate(Map& q, Map& k, int layer, int first, int seq_len) const {
   const LlamaConfig& c = config_;
-  if (c.rope == RopePairs::adjacent) {  // llama2.c
+  if (is_llama2c_rope(c)) {
     apply_rope(q, c.n_heads, c.d_head, c.rope_theta, c.rope, first);
     apply_rope(k, c.n_kv_heads, c.d_head, c.rope_theta, c.rope, first);
     return;
   }
   const RopeSpec spec = resolved(c.use_local_rope && c.is_local(layer) ? c.rope_local : c.rope_global, c);
   const RopeFrequencies f = rope_frequencies(spec, seq_len);
-  apply_rope(q, c.n_heads, c.d_head, f, first);
-  apply_rope(k, c.n_kv_heads, c.d_head, f, first);
+  apply_rope(q, c.n_heads, c.d_head, f, first, c.rope);
+  apply_rope(k, c.n_kv_heads, c.d_head, f, first, c.rope);
 }
 
 template <typename Attend>
@@ -147,7 +178,7 @@ Map LlamaModel::forward_cached(const std::vector<int>& new_ids, KvCache& cache) 
   // LongRoPE: keys cached with the short factors are stale once the sequence outgrows the original
   // context; transformers then recomputes the whole cache, and so does this.
   const RopeSpec& g = c.rope_global;
-  if (c.rope == RopePairs::half && g.type == RopeType::longrope && first > 0 && first <= g.original_max_positions &&
+  if (g.type == RopeType::longrope && first > 0 && first <= g.original_max_positions &&
       first + n > g.original_max_positions) {
     std::vector<int> all = cache.ids;
     all.insert(all.end(), new_ids.begin(), new_ids.end());
@@ -171,13 +202,16 @@ Map LlamaModel::forward_cached(const std::vector<int>& new_ids, KvCache& cache) 
 }
 
 Map LlamaModel::logits(const Map& hidden, int threads) const {
-  const Map& cls = w_.classifier.size() > 0 ? w_.classifier : w_.embedding;  // [vocab, d]
-  Map y = matmul_wt(hidden, cls, threads);                                  // [n, vocab]
+  Map y = matmul_wt(hidden, output(), threads);  // [n, vocab]
   if (config_.final_softcap > 0.0f) {
     const float cap = config_.final_softcap;
     y = y.unaryExpr([cap](float v) { return soft_cap(v, cap); });
   }
   return y;
+}
+
+std::vector<int> LlamaModel::next_token_ids(const Map& hidden, int threads) const {
+  return output().argmax_wt(hidden, config_.final_softcap, threads);
 }
 
 }  // namespace hs

@@ -16,10 +16,12 @@
 //   out = RMSNorm(x) * final_norm;  logits = out Wcls^T  (Wcls = emb when tied),
 //   then cap * tanh(logits / cap) with a final soft-cap (Gemma 2).
 // Gemma's (1 + w) norms are stored as 1 + w by the loader, so every norm here is x / rms * w.
+// Weight matrices are LinearWeights: float32 (Hugging Face, llama2.c) or compact GGUF encodings.
 #include <string>
 #include <vector>
 
 #include "core/model/attention_config.h"
+#include "core/model/linear_weight.h"
 #include "core/model/rope.h"
 #include "core/model/transformer_model.h"
 #include "core/model/transformer_ops.h"
@@ -44,7 +46,11 @@ struct LlamaConfig {
   int max_positions = 0;
   float norm_eps = 1e-5f;
   float rope_theta = 10000.0f;
-  RopePairs rope = RopePairs::half;  // adjacent: llama2.c's plain RoPE; half: rope_global / rope_local below
+  // How RoPE pairs each head's dimensions: adjacent (llama2.c, and GGUF files of llama.cpp's
+  // "llama" architecture, whose q/k rows the converter permuted to that order) or half (Hugging
+  // Face). The frequencies are rope_global / rope_local's either way; adjacent with plain RoPE and
+  // no frequency factors is llama2.c's computation exactly.
+  RopePairs rope = RopePairs::half;
 
   // Options of the Hugging Face families; the defaults are Llama 2's.
   RopeSpec rope_global;             // every layer's RoPE (theta 0 = rope_theta, rotary_dim 0 = d_head)
@@ -63,25 +69,25 @@ struct LlamaConfig {
 
 struct LlamaLayer {
   Vec attn_norm;     // [d]
-  Map wq;            // [H*dh, d]
-  Map wk;            // [G*dh, d]
-  Map wv;            // [G*dh, d]
-  Map wo;            // [d, H*dh]
+  LinearWeight wq;   // [H*dh, d]
+  LinearWeight wk;   // [G*dh, d]
+  LinearWeight wv;   // [G*dh, d]
+  LinearWeight wo;   // [d, H*dh]
   Vec bq, bk, bv, bo;  // empty unless the checkpoint has attention biases
   Vec q_norm, k_norm;  // [dh] per-head RMSNorm of q and k before RoPE; empty unless Qwen 3 / Gemma 3
   Vec post_attn_norm;  // [d] RMSNorm of the attention output; empty unless Gemma 2 / 3
   Vec ffn_norm;      // [d]
-  Map w1;            // gate [hidden, d]
-  Map w2;            // down [d, hidden]
-  Map w3;            // up   [hidden, d]
+  LinearWeight w1;   // gate [hidden, d]
+  LinearWeight w2;   // down [d, hidden]
+  LinearWeight w3;   // up   [hidden, d]
   Vec post_ffn_norm;   // [d] RMSNorm of the feed-forward output; empty unless Gemma 2 / 3
 };
 
 struct LlamaWeights {
-  Map embedding;     // [vocab, d]
+  LinearWeight embedding;   // [vocab, d]
   std::vector<LlamaLayer> layers;
   Vec final_norm;    // [d]
-  Map classifier;    // [vocab, d]; empty = tied to the embedding
+  LinearWeight classifier;  // [vocab, d]; empty = tied to the embedding
 };
 
 class LlamaModel : public TransformerModel {
@@ -94,6 +100,7 @@ class LlamaModel : public TransformerModel {
   Map forward(const std::vector<int>& ids, Observer* observer, int threads) const override;
   Map forward_cached(const std::vector<int>& new_ids, KvCache& cache) const override;
   Map logits(const Map& hidden, int threads) const override;
+  std::vector<int> next_token_ids(const Map& hidden, int threads) const override;
   const LlamaConfig& config() const { return config_; }
 
   // The attention config layer l runs with (window, scale and soft-cap of the layer).
@@ -102,6 +109,8 @@ class LlamaModel : public TransformerModel {
  private:
   // The embeddings of ids, scaled: [n, d].
   Map embed(const std::vector<int>& ids) const;
+  // The output projection: the classifier, or the embedding when tied. [vocab, d]
+  const LinearWeight& output() const { return w_.classifier.empty() ? w_.embedding : w_.classifier; }
   // RoPE on q [n, H*dh] and k [n, G*dh] of layer l for positions first .. first + n - 1 of a
   // sequence of seq_len positions (dynamic and LongRoPE frequencies depend on it).
   void rotate(Map& q, Map& k, int layer, int first, int seq_len) const;

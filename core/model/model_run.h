@@ -42,7 +42,10 @@ struct ModelInfo {
   int rotary_dim = 0;              // dimensions of each head that RoPE turns (< d_head: partial rotary, Phi-3)
   int64_t param_count = 0;   // learned numbers in one attention layer (Q, K, V, O + biases)
   int64_t total_params = 0;  // whole model (pretrained), else = param_count
-  int64_t weight_bytes = 0;  // memory the weights take (float32 today: 4 bytes per parameter)
+  int64_t weight_bytes = 0;  // memory the weights take: 4 bytes per float parameter; a GGUF model's
+                             // encoded matrices as mapped from the file (plus its float norms)
+  std::string weight_types;  // how the weight matrices are held: "F32" (float32 in memory), or a
+                             // GGUF file's types, most bytes first ("Q4_K, Q6_K, F32")
   int vocab_size = 0;        // pretrained only
 
   // Window of `layer` (-1: global).

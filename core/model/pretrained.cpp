@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <vector>
 
+#include "core/model/gguf_loader.h"
 #include "core/model/hf_folder.h"
 #include "core/model/llama2c_checkpoint.h"
 #include "core/model/transformer_session.h"
@@ -44,6 +45,11 @@ LoadedCheckpoint load_llama2c_files(const ModelRequest& request) {
   const int vocab = model->info().vocab_size;
   auto tokenizer = std::make_shared<const Llama2cTokenizer>(llama2c_tokenizer_path(request, vocab), vocab);
   return {model, tokenizer, -1};
+}
+
+LoadedCheckpoint load_gguf_file(const ModelRequest& request) {
+  GgufModel g = load_gguf_model(request.model_path, request.sentence, request.generate);
+  return {g.model, g.tokenizer, g.bos_id};
 }
 
 LoadedCheckpoint load_hf_files(const std::string& dir) {
@@ -102,6 +108,7 @@ std::string find_llama2c_tokenizer(const std::string& checkpoint, int vocab) {
 std::unique_ptr<Prepared> prepare_pretrained(const ModelRequest& request, CheckpointCache* cache) {
   const std::string& path = request.model_path;
   const bool folder = is_directory(path);
+  bool gguf = false;
   if (folder) {
     if (!request.tokenizer.empty()) {
       throw InputError("--tokenizer is for llama2.c checkpoints; a Hugging Face folder brings its own tokenizer files");
@@ -109,20 +116,23 @@ std::unique_ptr<Prepared> prepare_pretrained(const ModelRequest& request, Checkp
   } else {
     if (const std::string why = not_a_file_reason(path); !why.empty()) {
       // "--model /dev/zero is a character device, not a file": say what it is, not "missing".
-      throw IoError("--model " + path + " " + why + " (expected a llama2.c .bin checkpoint or a Hugging Face folder)");
+      throw IoError("--model " + path + " " + why + " (expected a llama2.c .bin checkpoint, a GGUF file or a Hugging Face folder)");
     }
-    if (ends_with(path, ".gguf")) {
-      throw InputError("--model " + path + ": GGUF files (llama.cpp, usually quantized) are not supported; " +
-                       "give a Hugging Face folder with model.safetensors or a llama2.c .bin");
+    gguf = is_gguf_file(path) || ends_with(path, ".gguf");  // a .gguf without the magic gets the reader's message
+    if (gguf && !request.tokenizer.empty()) {
+      throw InputError("--tokenizer is for llama2.c checkpoints; a GGUF file brings its own tokenizer in its metadata");
     }
     if (ends_with(path, ".safetensors") || ends_with(path, "config.json")) {
       throw InputError("--model " + path + ": give the Hugging Face folder that holds config.json, the safetensors " +
                        "weights and the tokenizer files, not a file inside it");
     }
   }
-  const auto load = [&] { return folder ? load_hf_files(path) : load_llama2c_files(request); };
-  const LoadedCheckpoint c =
-      cache ? cache->get(path + '\n' + request.tokenizer, checkpoint_files(request, folder), load) : load();
+  const auto load = [&] {
+    return folder ? load_hf_files(path) : gguf ? load_gguf_file(request) : load_llama2c_files(request);
+  };
+  // A GGUF file is one file with its tokenizer inside.
+  const std::vector<std::string> files = gguf ? std::vector<std::string>{path} : checkpoint_files(request, folder);
+  const LoadedCheckpoint c = cache ? cache->get(path + '\n' + request.tokenizer, files, load) : load();
   std::vector<int> ids = c.tokenizer->encode(request.sentence);
   // No text: a Hugging Face model starts from its BOS token (GPT-2's <|endoftext|>), as
   // generation from nothing does; llama2.c's encoder already gives BOS alone (run.c's encode of "").

@@ -1,6 +1,7 @@
 #pragma once
-// Pretrained checkpoints behind ModelRequest::model_path (llama2.c .bin + tokenizer.bin,
-// Hugging Face gpt2 / llama folders). Filled in by the pretrained-model loaders.
+// Pretrained checkpoints behind ModelRequest::model_path: llama2.c .bin + tokenizer.bin, Hugging
+// Face folders (core/model/hf_folder.h), GGUF files (core/model/gguf_loader.h, recognised by their
+// magic bytes or the .gguf extension).
 #include <memory>
 #include <string>
 

@@ -1,8 +1,11 @@
 #include "core/model/quantized_matrix.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cstring>
+#include <limits>
 
+#include "core/model/transformer_ops.h"
 #include "core/util/errors.h"
 #include "core/util/kernels.h"
 #include "core/util/parallel.h"
@@ -10,9 +13,27 @@
 namespace hs {
 namespace {
 
-// Rows of W dequantized at a time: about 64 Ki floats (256 KiB, within a core's L2 cache),
-// at least 16 rows so the packed product has work, at most 256.
-int64_t block_rows_for(int64_t cols) { return std::clamp<int64_t>(65536 / std::max<int64_t>(cols, 1), 16, 256); }
+// Rows of W dequantized at a time: about 256 Ki floats (1 MiB), in whole multiples of 64 rows (the
+// micro-kernels' column panels are 32 or 16 wide: no partly empty panel but the last), 64 to 512.
+int64_t block_rows_for(int64_t cols) {
+  return std::clamp<int64_t>(262144 / std::max<int64_t>(cols, 1) / 64 * 64, 64, 512);
+}
+
+// Fewer rows of x than this: one block's product is a few matrix-vector products (Eigen), which
+// read the block once, instead of the packed kernel (whose tiles are 6 or 12 rows tall).
+constexpr Eigen::Index kPackedMinRows = 8;
+
+// y[:, 0:n] = x Wb^T for one dequantized block Wb [n, cols] (row-major), y row-major with leading
+// dimension ldy. xp: x packed once for all blocks (only used from kPackedMinRows rows).
+void block_product(const Map& x, const PackedLhs& xp, const float* wb, int64_t n, int64_t cols, float* y, int64_t ldy) {
+  if (x.rows() >= kPackedMinRows) {
+    sgemm_packed_lhs(xp, int(n), wb, cols, true, y, ldy);
+    return;
+  }
+  using ConstRows = Eigen::Map<const Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>;
+  using Rows = Eigen::Map<Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>, 0, Eigen::OuterStride<>>;
+  Rows(y, x.rows(), n, Eigen::OuterStride<>(ldy)).noalias() = x * ConstRows(wb, n, cols).transpose();
+}
 
 }  // namespace
 
@@ -49,11 +70,34 @@ void QuantizedMatrix::check_row(int64_t i) const {
   }
 }
 
-Map QuantizedMatrix::multiply_wt(const Map& x, int threads) const {
+QuantizedMatrix QuantizedMatrix::row_range(int64_t first, int64_t count) const {
+  assert(first >= 0 && count > 0 && first + count <= rows_ && "row_range inside the matrix");
+  QuantizedMatrix m = *this;
+  m.first_row_ = first_row_ + first;
+  m.rows_ = count;
+  return m;
+}
+
+void QuantizedMatrix::check_x(const Map& x) const {
   if (x.cols() != cols_) {
     throw InputError("x has " + std::to_string(x.cols()) + " columns; '" + tensor_->name + "' [" + std::to_string(rows_) +
                      ", " + std::to_string(cols_) + "] needs " + std::to_string(cols_));
   }
+}
+
+bool QuantizedMatrix::in_place() const {
+  // F32 rows are used in place when the mapping keeps them float-aligned.
+  return tensor_->type == GgmlType::F32 && reinterpret_cast<uintptr_t>(file_->tensor_data(*tensor_)) % alignof(float) == 0;
+}
+
+const float* QuantizedMatrix::block(int64_t r0, int64_t n, float* buffer) const {
+  if (in_place()) return reinterpret_cast<const float*>(file_->tensor_data(*tensor_) + size_t(first_row_ + r0) * tensor_->row_bytes());
+  file_->dequantize_rows(*tensor_, first_row_ + r0, n, buffer);
+  return buffer;
+}
+
+Map QuantizedMatrix::multiply_wt(const Map& x, int threads) const {
+  check_x(x);
   // y: [T, rows]; block b fills columns [r0, r0 + n) from W's rows [r0, r0 + n):
   //   y[:, r0:r0+n] = x W[r0:r0+n, :]^T
   Map y(x.rows(), rows_);
@@ -61,30 +105,74 @@ Map QuantizedMatrix::multiply_wt(const Map& x, int threads) const {
   const int64_t block_rows = block_rows_for(cols_);
   const int64_t blocks = (rows_ + block_rows - 1) / block_rows;
   const int workers = int(std::min<int64_t>(blocks, threads_for_work(threads, x.rows() * rows_ * cols_)));
-  // F32 rows are used in place when the mapping keeps them float-aligned.
-  const uint8_t* data = file_->tensor_data(*tensor_);
-  const bool in_place = tensor_->type == GgmlType::F32 && reinterpret_cast<uintptr_t>(data) % alignof(float) == 0;
+  const bool direct = in_place();
+  const PackedLhs xp(x.rows() >= kPackedMinRows ? int(x.rows()) : 0, int(cols_), x.data(), x.cols());  // x, packed once
   parallel_for(workers, workers, [&](int worker) {
-    std::vector<float> buffer(in_place ? 0 : size_t(block_rows * cols_));
+    const std::unique_ptr<float[]> buffer(direct ? nullptr : new float[size_t(block_rows * cols_)]);  // written before read
     for (int64_t b = worker; b < blocks; b += workers) {
       const int64_t r0 = b * block_rows, n = std::min(block_rows, rows_ - r0);
-      const float* w = nullptr;  // W[r0:r0+n, :]: [n, cols], row-major
-      if (in_place) {
-        w = reinterpret_cast<const float*>(data + size_t(r0) * tensor_->row_bytes());
-      } else {
-        file_->dequantize_rows(*tensor_, r0, n, buffer.data());
-        w = buffer.data();
-      }
-      sgemm(int(x.rows()), int(n), int(cols_), 1.0f, x.data(), x.cols(), w, cols_, true, y.data() + r0, y.cols());
+      const float* w = block(r0, n, buffer.get());  // W[r0:r0+n, :]: [n, cols], row-major
+      block_product(x, xp, w, n, cols_, y.data() + r0, y.cols());
     }
   });
   return y;
 }
 
+std::vector<int> QuantizedMatrix::argmax_wt(const Map& x, float cap, int threads) const {
+  check_x(x);
+  const Eigen::Index T = x.rows();
+  std::vector<int> out(size_t(T), 0);
+  if (T == 0) return out;
+  const int64_t block_rows = block_rows_for(cols_);
+  const int64_t blocks = (rows_ + block_rows - 1) / block_rows;
+  const int workers = int(std::min<int64_t>(blocks, threads_for_work(threads, T * rows_ * cols_)));
+  const bool direct = in_place();
+  const PackedLhs xp(T >= kPackedMinRows ? int(T) : 0, int(cols_), x.data(), x.cols());  // x, packed once
+  // Each worker takes blocks b = worker, worker + workers, ... in increasing order and keeps, per
+  // row of x, the best value and its index (strictly greater replaces: ties keep the lower index).
+  std::vector<std::vector<float>> best(size_t(workers), std::vector<float>(size_t(T), -std::numeric_limits<float>::infinity()));
+  std::vector<std::vector<int64_t>> where(size_t(workers), std::vector<int64_t>(size_t(T), -1));
+  parallel_for(workers, workers, [&](int worker) {
+    const std::unique_ptr<float[]> buffer(direct ? nullptr : new float[size_t(block_rows * cols_)]);  // written before read
+    Map y(T, block_rows);  // [T, n]: x W[r0:r0+n, :]^T
+    std::vector<float>& value = best[size_t(worker)];
+    std::vector<int64_t>& index = where[size_t(worker)];
+    for (int64_t b = worker; b < blocks; b += workers) {
+      const int64_t r0 = b * block_rows, n = std::min(block_rows, rows_ - r0);
+      const float* w = block(r0, n, buffer.get());
+      block_product(x, xp, w, n, cols_, y.data(), y.cols());
+      for (Eigen::Index t = 0; t < T; ++t) {
+        const float* row = y.data() + t * y.cols();
+        for (int64_t j = 0; j < n; ++j) {
+          const float v = cap > 0.0f ? soft_cap(row[j], cap) : row[j];
+          if (v > value[size_t(t)] || index[size_t(t)] < 0) {
+            value[size_t(t)] = v;
+            index[size_t(t)] = r0 + j;
+          }
+        }
+      }
+    }
+  });
+  for (Eigen::Index t = 0; t < T; ++t) {
+    int64_t pick = -1;
+    float v = 0.0f;
+    for (int k = 0; k < workers; ++k) {
+      const int64_t i = where[size_t(k)][size_t(t)];
+      const float bv = best[size_t(k)][size_t(t)];
+      if (i >= 0 && (pick < 0 || bv > v || (bv == v && i < pick))) {
+        pick = i;
+        v = bv;
+      }
+    }
+    out[size_t(t)] = int(std::max<int64_t>(pick, 0));
+  }
+  return out;
+}
+
 Vec QuantizedMatrix::row(int64_t i) const {
   check_row(i);
   Vec out(cols_);
-  file_->dequantize_rows(*tensor_, i, 1, out.data());
+  file_->dequantize_rows(*tensor_, first_row_ + i, 1, out.data());
   return out;
 }
 
@@ -92,14 +180,14 @@ Map QuantizedMatrix::gather_rows(const std::vector<int>& ids) const {
   Map out(Eigen::Index(ids.size()), cols_);
   for (size_t t = 0; t < ids.size(); ++t) {
     check_row(ids[t]);
-    file_->dequantize_rows(*tensor_, ids[t], 1, out.row(Eigen::Index(t)).data());
+    file_->dequantize_rows(*tensor_, first_row_ + ids[t], 1, out.row(Eigen::Index(t)).data());
   }
   return out;
 }
 
 Map QuantizedMatrix::dequantize() const {
   Map out(rows_, cols_);
-  file_->dequantize_rows(*tensor_, 0, rows_, out.data());
+  file_->dequantize_rows(*tensor_, first_row_, rows_, out.data());
   return out;
 }
 

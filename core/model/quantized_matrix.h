@@ -22,15 +22,26 @@ class QuantizedMatrix {
   // As above, and the shape must be [rows, cols] (FormatError naming both shapes otherwise).
   QuantizedMatrix(std::shared_ptr<const GgufFile> file, const std::string& tensor, int64_t rows, int64_t cols);
 
+  // Rows [first, first + count) of this matrix as a matrix of their own (the rows of a fused
+  // weight: Phi-3's attn_qkv is q | k | v). Rows are whole blocks, so nothing is copied.
+  QuantizedMatrix row_range(int64_t first, int64_t count) const;
+
   int64_t rows() const { return rows_; }
   int64_t cols() const { return cols_; }
   GgmlType type() const { return tensor_->type; }
   const std::string& name() const { return tensor_->name; }
-  size_t bytes() const { return tensor_->bytes; }  // the encoded matrix, as mapped
+  size_t bytes() const { return size_t(rows_) * tensor_->row_bytes(); }  // the encoded matrix, as mapped
 
   // y = x W^T: x [T, cols] -> y [T, rows]. Each block of rows of W is dequantized once and
   // multiplied by all T rows of x. InputError when x does not have `cols` columns.
   Map multiply_wt(const Map& x, int threads = 1) const;
+
+  // For each row t of x [T, cols]: the index of the largest entry of row t of s(x W^T), s(v) =
+  // cap tanh(v / cap) when cap > 0 (else v); ties go to the lowest index. One pass over W: each
+  // block of rows is dequantized once, multiplied by all T rows of x, and only each row's best
+  // (value, index) is kept, never the [T, rows] product (next-token predictions over a large
+  // vocabulary). InputError when x does not have `cols` columns.
+  std::vector<int> argmax_wt(const Map& x, float cap, int threads = 1) const;
 
   // Row i of W (an embedding lookup): [cols]. InputError when i is outside 0..rows-1.
   Vec row(int64_t i) const;
@@ -41,9 +52,15 @@ class QuantizedMatrix {
 
  private:
   void check_row(int64_t i) const;
+  void check_x(const Map& x) const;
+  // W[r0:r0+n, :] as floats, row-major [n, cols]: in place for an aligned F32 tensor, else
+  // dequantized into `buffer` (n * cols floats).
+  const float* block(int64_t r0, int64_t n, float* buffer) const;
+  bool in_place() const;
 
   std::shared_ptr<const GgufFile> file_;
   const GgufTensor* tensor_ = nullptr;
+  int64_t first_row_ = 0;  // of the tensor (row_range)
   int64_t rows_ = 0;
   int64_t cols_ = 0;
 };

@@ -136,10 +136,14 @@ RopeFrequencies rope_frequencies(const RopeSpec& s, int seq_len) {
       break;
     }
   }
+  if (!s.freq_factors.empty()) {
+    assert(int(s.freq_factors.size()) == half && "freq_factors: rotary_dim / 2 of them");
+    for (int i = 0; i < half; ++i) out.inv_freq[size_t(i)] = float(double(out.inv_freq[size_t(i)]) / s.freq_factors[size_t(i)]);
+  }
   return out;
 }
 
-void apply_rope(Map& m, int n_heads, int dh, const RopeFrequencies& f, int first_pos) {
+void apply_rope(Map& m, int n_heads, int dh, const RopeFrequencies& f, int first_pos, RopePairs pairs) {
   const int r = static_cast<int>(f.inv_freq.size());
   assert(m.cols() == Eigen::Index(n_heads) * dh && 2 * r <= dh && "apply_rope: [T, heads * dh], rotary_dim <= dh");
   for (Eigen::Index t = 0; t < m.rows(); ++t) {
@@ -149,9 +153,11 @@ void apply_rope(Map& m, int n_heads, int dh, const RopeFrequencies& f, int first
       // As transformers: the angle in float32, cos and sin then times the attention factor.
       const float angle = pos * f.inv_freq[size_t(i)];
       const float c = std::cos(angle) * f.attention_factor, s = std::sin(angle) * f.attention_factor;
+      const int ia = pairs == RopePairs::adjacent ? 2 * i : i;
+      const int ib = pairs == RopePairs::adjacent ? 2 * i + 1 : i + r;
       for (int h = 0; h < n_heads; ++h) {
-        float& a = row[h * dh + i];
-        float& b = row[h * dh + i + r];
+        float& a = row[h * dh + ia];
+        float& b = row[h * dh + ib];
         const float a0 = a, b0 = b;
         a = a0 * c - b0 * s;
         b = b0 * c + a0 * s;

@@ -12,6 +12,11 @@
 
 namespace hs {
 
+// How RoPE pairs the dimensions of one head (frequency index i = 0 .. rotary_dim/2 - 1):
+//   adjacent  (llama2.c run.c, Meta's original, GGML's normal mode): pair (2i, 2i+1)
+//   half      (Hugging Face rotate_half, GGML's NeoX mode):         pair (i, i + rotary_dim/2)
+enum class RopePairs { adjacent, half };
+
 enum class RopeType {
   plain,     // "default": inv_freq[i] = theta^(-2i/dim)
   linear,    // inv_freq / factor (position interpolation)
@@ -42,6 +47,9 @@ struct RopeSpec {
   double mscale_all_dim = 0.0;
   std::vector<double> short_factor;  // longrope: rotary_dim / 2 each
   std::vector<double> long_factor;
+  // GGUF's rope_freqs tensor (llama.cpp's Llama 3.x scaling): each frequency is divided by its
+  // factor after the type's own scaling; empty = none. rotary_dim / 2 of them.
+  std::vector<double> freq_factors;
 
   // Frequencies depend on the sequence length (dynamic, longrope).
   bool depends_on_length() const { return type == RopeType::dynamic || type == RopeType::longrope; }
@@ -59,9 +67,11 @@ struct RopeFrequencies {
 RopeFrequencies rope_frequencies(const RopeSpec& spec, int seq_len);
 
 // RoPE in place on every head of m: [T, n_heads * dh]; row t is position first_pos + t. For each
-// head and pair i < r = rotary_dim / 2, with a = x[i], b = x[i + r], angle = pos * inv_freq[i]:
+// head and pair i < r = rotary_dim / 2, with a = x[i], b = x[i + r] (half) or a = x[2i],
+// b = x[2i + 1] (adjacent), angle = pos * inv_freq[i]:
 //   a' = a c - b s,  b' = b c + a s,   c = cos(angle) * attention_factor, s = sin(angle) * attention_factor
 // Dimensions rotary_dim .. dh - 1 pass through unchanged.
-void apply_rope(Map& m, int n_heads, int dh, const RopeFrequencies& f, int first_pos = 0);
+void apply_rope(Map& m, int n_heads, int dh, const RopeFrequencies& f, int first_pos = 0,
+                RopePairs pairs = RopePairs::half);
 
 }  // namespace hs

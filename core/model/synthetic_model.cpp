@@ -27,6 +27,7 @@ ModelInfo layer_info(const AttentionConfig& c, const std::string& kind) {
   info.param_count = attention_param_count(c);
   info.total_params = info.param_count;
   info.weight_bytes = info.param_count * int64_t(sizeof(float));
+  info.weight_types = "F32";
   info.score_scale = c.scale;
   info.softcap = c.softcap;
   return info;

@@ -2,11 +2,13 @@
 // A pretrained decoder-only language model as the pretrained session sees it: token ids in,
 // every layer's per-head attention announced to the observer (through attend_heads), final
 // hidden states out; logits for any rows on request.
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
 #include "core/model/model_run.h"
 #include "core/model/observer.h"
+#include "core/model/transformer_ops.h"
 #include "core/util/tensor.h"
 
 namespace hs {
@@ -35,6 +37,19 @@ class TransformerModel {
   virtual Map forward_cached(const std::vector<int>& new_ids, KvCache& cache) const = 0;
   // hidden [n, d_model] -> next-token logits [n, vocab], the product split over `threads`.
   virtual Map logits(const Map& hidden, int threads) const = 0;
+  // The greedy next token after each row of hidden [n, d_model]: argmax_rows(logits(hidden)),
+  // ties to the lowest id. This default takes the logits of 64 rows at a time; a model may
+  // compute it without the [n, vocab] logits (a compact output projection, one pass over it).
+  virtual std::vector<int> next_token_ids(const Map& hidden, int threads) const {
+    std::vector<int> out;
+    out.reserve(size_t(hidden.rows()));
+    const Eigen::Index block = 64;
+    for (Eigen::Index t0 = 0; t0 < hidden.rows(); t0 += block) {
+      const std::vector<int> best = argmax_rows(logits(hidden.middleRows(t0, std::min(block, hidden.rows() - t0)), threads));
+      out.insert(out.end(), best.begin(), best.end());
+    }
+    return out;
+  }
 };
 
 }  // namespace hs

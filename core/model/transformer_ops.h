@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/model/attention_config.h"
+#include "core/model/rope.h"
 #include "core/util/tensor.h"
 
 namespace hs {
@@ -27,11 +28,6 @@ void rms_norm_heads(Map& m, int n_heads, int dh, const Vec& w, float eps);
 
 // LayerNorm (GPT-2): y = (x - mean) / sqrt(var + eps) * w + b, biased variance, row by row.
 Map layer_norm(const Map& x, const Vec& w, const Vec& b, float eps);
-
-// How RoPE pairs the dimensions of one head of width dh (frequency index i = 0 .. dh/2-1):
-//   adjacent  (llama2.c run.c, Meta's original): pair (2i, 2i+1)
-//   half      (Hugging Face rotate_half):        pair (i, i + dh/2)
-enum class RopePairs { adjacent, half };
 
 // Rotary position embedding, in place, on every head of m: [T, n_heads * dh]. Row t is position
 // `first_pos + t`; each pair (a, b) of a head rotates by theta = pos * base^(-2i/dh):

@@ -36,7 +36,7 @@ std::vector<int> TransformerSession::continue_greedily() const {
   KvCache cache;  // each step runs only the newest token against the cached keys and values
   Map hidden = model_->forward_cached(prompt_, cache);  // [T, d]
   for (int g = 0; g < generate_; ++g) {
-    ids.push_back(argmax_rows(model_->logits(hidden.bottomRows(1), 1))[0]);  // logits [1, vocab]
+    ids.push_back(model_->next_token_ids(hidden.bottomRows(1), 1)[0]);  // argmax of logits [1, vocab]
     if (g + 1 < generate_) hidden = model_->forward_cached({ids.back()}, cache);
   }
   return ids;
@@ -64,19 +64,15 @@ AttentionRun TransformerSession::run(const RunOptions& options) const {
   run.info = info;
   run.token_ids = ids;
   run.prompt_tokens = static_cast<int>(prompt_.size());
-  // Next-token predictions, a block of rows at a time (logits are [rows, vocab]).
+  // Next-token predictions: the logits when the observer asks for them, else only their argmax,
+  // which a model computes without holding [T, vocab] (next_token_ids).
   const bool announce = options.observer && options.observer->wants(TensorKind::logits, -1, -1);
   if (announce) {
-    const Map logits = model_->logits(hidden, options.threads);
+    const Map logits = model_->logits(hidden, options.threads);  // [T, vocab]
     options.observer->on_tensor(TensorKind::logits, -1, -1, logits);
     run.next_token_ids = argmax_rows(logits);
   } else {
-    const int block = 64;
-    for (int t0 = 0; t0 < T; t0 += block) {
-      const int n = std::min(block, T - t0);
-      const std::vector<int> best = argmax_rows(model_->logits(hidden.middleRows(t0, n), options.threads));
-      run.next_token_ids.insert(run.next_token_ids.end(), best.begin(), best.end());
-    }
+    run.next_token_ids = model_->next_token_ids(hidden, options.threads);
   }
   for (const int id : ids) run.tokens.push_back(tokenizer_->label(id));
   for (const int id : run.next_token_ids) run.next_tokens.push_back(tokenizer_->label(id));

@@ -414,6 +414,17 @@ __attribute__((target("avx2,fma"))) void exp_avx2(const float* in, float* out, i
 }
 #endif
 
+// The micro-kernel of the instruction set in use; an empty Kernel (packed == nullptr) when there is
+// none (portable: Eigen does the products).
+Kernel current_kernel() {
+  Kernel kern;
+#if HS_X86_KERNELS
+  if (isa() == Isa::avx512) kern = {kMR512, kNR512, micro_avx512<false>, micro_avx512<true>};
+  else if (isa() == Isa::avx2) kern = {kMR256, kNR256, micro_avx2<false>, micro_avx2<true>};
+#endif
+  return kern;
+}
+
 void softmax_portable(float* s, int rows, int cols, int64_t ld, float* entropy) {
   for (int i = 0; i < rows; ++i) {
     float* row = s + int64_t(i) * ld;
@@ -449,11 +460,7 @@ void sgemm(int M, int N, int K, float alpha, const float* A, int64_t lda, const 
       for (int i = 0; i < M; ++i) std::fill(C + int64_t(i) * ldc, C + int64_t(i) * ldc + N, 0.0f);
     return;
   }
-  Kernel kern;
-#if HS_X86_KERNELS
-  if (isa() == Isa::avx512) kern = {kMR512, kNR512, micro_avx512<false>, micro_avx512<true>};
-  else if (isa() == Isa::avx2) kern = {kMR256, kNR256, micro_avx2<false>, micro_avx2<true>};
-#endif
+  const Kernel kern = current_kernel();
   const bool micro = kern.packed != nullptr;
   const int NR = kern.NR;
   // Split the columns of C into one contiguous, NR-aligned range per thread, with no more threads
@@ -473,6 +480,53 @@ void sgemm(int M, int N, int K, float alpha, const float* A, int64_t lda, const 
   };
   if (chunks == 1) run(0);
   else parallel_for(chunks, chunks, run);
+}
+
+PackedLhs::PackedLhs(int M, int K, const float* A, int64_t lda) : M_(M), K_(K), A_(A), lda_(lda) {
+  const Kernel kern = current_kernel();
+  if (kern.packed == nullptr || M <= 0 || K <= 0) return;
+  MR_ = kern.MR;
+  const int64_t m_pad = (int64_t(M) + MR_ - 1) / MR_ * MR_;
+  data_.reset(new float[size_t(m_pad) * size_t(K)]);  // every entry is written by pack_a
+  for (int pc = 0; pc < K; pc += kKC) pack_a(M, std::min(kKC, K - pc), A + pc, lda, MR_, data_.get() + m_pad * pc);
+}
+
+void sgemm_packed_lhs(const PackedLhs& A, int N, const float* B, int64_t ldb, bool b_transposed, float* C, int64_t ldc) {
+  const int M = A.M_, K = A.K_;
+  if (M <= 0 || N <= 0) return;
+  if (K <= 0) {
+    for (int i = 0; i < M; ++i) std::fill(C + int64_t(i) * ldc, C + int64_t(i) * ldc + N, 0.0f);
+    return;
+  }
+  const Kernel kern = current_kernel();
+  if (A.MR_ == 0 || kern.MR != A.MR_) {  // no micro-kernel: Eigen on the unpacked A
+    gemm_eigen(M, N, K, 1.0f, A.A_, A.lda_, B, ldb, b_transposed, C, ldc, false);
+    return;
+  }
+  // gemm_packed's loop nest with A's panels taken from A.data_ instead of packed per block.
+  const int MR = kern.MR, NR = kern.NR;
+  const int64_t m_pad = (int64_t(M) + MR - 1) / MR * MR;
+  const int kc_max = std::min(K, kKC), nc_max = std::min(N + NR - 1, kNC) / NR * NR;
+  const int mc_max = int(std::min<int64_t>(m_pad, kMC));
+  Buffer Bp = make_buffer(size_t(kc_max) * size_t(nc_max));
+  for (int jc = 0; jc < N; jc += nc_max) {
+    const int nc = std::min(nc_max, N - jc);
+    for (int pc = 0; pc < K; pc += kc_max) {
+      const int kc = std::min(kc_max, K - pc);
+      const float* Bblock = b_transposed ? B + int64_t(jc) * ldb + pc : B + int64_t(pc) * ldb + jc;
+      pack_b(kc, nc, Bblock, ldb, b_transposed, NR, Bp.get());
+      const float* Ap = A.data_.get() + m_pad * pc;  // [m_pad, kc] in panels of MR rows
+      for (int ic = 0; ic < M; ic += mc_max) {
+        const int mc = std::min(mc_max, M - ic);
+        for (int jr = 0; jr < nc; jr += NR)
+          for (int ir = 0; ir < mc; ir += MR) {
+            float* Ct = C + int64_t(ic + ir) * ldc + jc + jr;
+            const int mr = std::min(MR, mc - ir), nr = std::min(NR, nc - jr);
+            kern.packed(kc, Ap + int64_t(ic + ir) * kc, 0, Bp.get() + int64_t(jr) * kc, Ct, ldc, 1.0f, pc > 0, mr, nr);
+          }
+      }
+    }
+  }
 }
 
 void softmax_rows(float* s, int rows, int cols, int64_t ld, float* entropy) {

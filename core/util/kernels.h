@@ -4,6 +4,7 @@
 // AVX-512 and AVX2+FMA versions are compiled with per-function target attributes and picked at
 // run time; elsewhere (or with HEADSCOPE_KERNELS=portable) Eigen and std::exp do the work.
 #include <cstdint>
+#include <memory>
 
 namespace hs {
 
@@ -14,6 +15,33 @@ namespace hs {
 // 2^21 multiply-adds (a smaller product runs on the caller's thread). No aliasing between C and A or B.
 void sgemm(int M, int N, int K, float alpha, const float* A, int64_t lda, const float* B, int64_t ldb,
            bool b_transposed, float* C, int64_t ldc, bool accumulate = false, int threads = 1);
+
+// A left operand A [M, K] packed once, as the micro-kernels read it, for many products with
+// different right operands (the blocks of rows of a compact weight, each dequantized in turn and
+// multiplied by the same activations): packing A for every block cost as much as the products.
+// Keeps a pointer to A for the portable path: A must outlive it.
+class PackedLhs {
+ public:
+  PackedLhs(int M, int K, const float* A, int64_t lda);
+  int rows() const { return M_; }
+  int depth() const { return K_; }
+
+ private:
+  friend void sgemm_packed_lhs(const PackedLhs& A, int N, const float* B, int64_t ldb, bool b_transposed, float* C,
+                               int64_t ldc);
+  int M_ = 0, K_ = 0;
+  int MR_ = 0;  // rows per panel; 0: no micro-kernel here (the portable path reads A itself)
+  const float* A_ = nullptr;
+  int64_t lda_ = 0;
+  // For each depth block of kc (<= 256) columns starting at pc: the rows in panels of MR, panel p
+  // at (pc * Mpad + p * MR * kc), k-major inside (Mpad: M rounded up to MR; rows past M are 0).
+  std::unique_ptr<float[]> data_;
+};
+
+// C [M, N] = A op(B) for an A packed in advance (no alpha, no accumulation), on the calling
+// thread; op(B) as in sgemm. Each entry is summed in the same order whatever N and the blocks of
+// B are, so a product split into blocks of B's rows gives the same bits as one call.
+void sgemm_packed_lhs(const PackedLhs& A, int N, const float* B, int64_t ldb, bool b_transposed, float* C, int64_t ldc);
 
 // Row-wise numerically stable softmax in place over `rows` rows of `cols` floats (ld apart):
 // A_ij = exp(S_ij - max_j S_ij) / sum_j exp(S_ij - max_j S_ij). Entries equal to -inf come out

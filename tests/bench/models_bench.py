@@ -14,9 +14,17 @@
 3. The app under xvfb-run (Mesa): `headscope --bench-frames OUT.json` on that GPT-2 folder with
    the layers x heads overview (144 heatmaps) at T = 256: frame times with vsync off and glFinish
    per frame, then keystrokes typed into the sentence box until the new maps are on screen.
+4. A Qwen2.5-0.5B-shaped GGUF file with random quantized weights (24 layers, 14 query heads on 2
+   key/value heads of 64, d_model 896, feed-forward 4864, 151,936 embedding rows, tied output, q/k/v
+   biases), written once by tests/core/formats/gguf_writer.py into the build tree
+   (bench-models/, next to the CLI): Q4_K where a row is whole 256-value blocks (ffn_down, 4864
+   wide) and Q5_0 for the 896-wide rows, as llama-quantize falls back for Qwen2.5-0.5B's Q4_K_M;
+   tokenizer: GPT-2's vocabulary with Qwen 2's pre-tokenizer. Every head's map for a 256-token
+   sentence, 1 thread and all threads (compute_ms_median), and the peak RSS of the whole process
+   (GNU time), which counts the mapped weights it touched.
 
 Import run() from engine_vs_torch.py, or run alone:
-  tests/bench/models_bench.py --cli build-bench/headscope-cli --gui build-bench/headscope
+  tests/bench/models_bench.py --cli build-bench/headscope-cli --gui build-bench/headscope [--gguf-only]
 Uses only Debian's python3 and python3-torch.
 """
 import argparse
@@ -221,6 +229,135 @@ def app_bench(gui, model_args, sentence, frames, keystrokes, work):
 
 def run(cli, gui, cpus, rounds=3, app_frames=300, app_keystrokes=10, workdir=None):
     """Prints the tables; returns the fields to append to BENCH_SUMMARY."""
+    fields = run_checkpoints(cli, gui, cpus, rounds, app_frames, app_keystrokes, workdir)
+    return fields + gguf_bench(cli, cpus, rounds)
+
+
+# ---------------------------------------------------------------------------------------
+# 4. The Qwen2.5-0.5B-shaped GGUF file.
+
+QWEN = {"layers": 24, "heads": 14, "kv_heads": 2, "d": 896, "ffn": 4864, "vocab": 151936, "head_dim": 64}
+GGUF_NAME = "qwen2.5-0.5b-shaped-q4_k-random-v1.gguf"
+
+
+def random_blocks(rng, type_name, rows, cols, std):
+    """Random Q4_K or Q5_0 blocks for a [rows, cols] matrix whose values have about `std` and mean 0:
+    random quantized parts, fixed scales chosen for that spread."""
+    import numpy as np
+    if type_name == "Q5_0":  # half d | uint32 high bits | 16 bytes of low nibbles; x = (q - 16) d, q uniform 0..31
+        n = rows * cols // 32
+        b = rng.integers(0, 256, (n, 22), dtype=np.uint8)
+        b[:, 0:2] = np.full(n, std / 9.23, dtype="<f2").view(np.uint8).reshape(n, 2)
+        return b.tobytes()
+    assert type_name == "Q4_K"  # half d, half dmin | 12 scale bytes (all sc = m = 32) | 128 bytes; x = 32 d q - 32 dmin
+    n = rows * cols // 256
+    b = rng.integers(0, 256, (n, 144), dtype=np.uint8)
+    d = std / (32 * 4.61)  # q uniform 0..15: sd 4.61, mean 7.5
+    b[:, 0:2] = np.full(n, d, dtype="<f2").view(np.uint8).reshape(n, 2)
+    b[:, 2:4] = np.full(n, d * 7.5, dtype="<f2").view(np.uint8).reshape(n, 2)
+    b[:, 4:12] = 32 | (2 << 6)  # sc, m of pairs 0..3 (low 6 bits) and the top bits of pairs 4..7 (32 >> 4 = 2)
+    b[:, 12:16] = 0             # low nibbles of pairs 4..7 (32 & 15 = 0)
+    return b.tobytes()
+
+
+def write_qwen_gguf(path, tokdir):
+    """The Qwen2.5-0.5B-shaped file (see the module docstring); returns its size in bytes."""
+    import numpy as np
+    sys.path.insert(0, os.path.join(ROOT, "tests", "core", "formats"))
+    from gguf_writer import BOOL, FLOAT32, INT32, STRING, UINT32, GGUFWriter
+    q = QWEN
+    rng = np.random.default_rng(25)
+    w = GGUFWriter()
+    w.add_string("general.architecture", "qwen2")
+    w.add_string("general.name", "Qwen2.5-0.5B-shaped random Q4_K")
+    for key, value in (("context_length", 32768), ("embedding_length", q["d"]), ("block_count", q["layers"]),
+                       ("feed_forward_length", q["ffn"]), ("attention.head_count", q["heads"]),
+                       ("attention.head_count_kv", q["kv_heads"])):
+        w.add_uint32("qwen2." + key, value)
+    w.add("qwen2.rope.freq_base", FLOAT32, 1000000.0)
+    w.add("qwen2.attention.layer_norm_rms_epsilon", FLOAT32, 1e-6)
+    vocab = json.load(open(os.path.join(tokdir, "encoder.json"), encoding="utf-8"))
+    tokens = [None] * len(vocab)
+    for piece, i in vocab.items():
+        tokens[i] = piece
+    merges = [l for l in open(os.path.join(tokdir, "vocab.bpe"), encoding="utf-8").read().split("\n")[1:] if l.strip()]
+    w.add_string("tokenizer.ggml.model", "gpt2")
+    w.add_string("tokenizer.ggml.pre", "qwen2")
+    w.add_array("tokenizer.ggml.tokens", STRING, tokens)
+    w.add_array("tokenizer.ggml.token_type", INT32, [3 if t == "<|endoftext|>" else 1 for t in tokens])
+    w.add_array("tokenizer.ggml.merges", STRING, merges)
+    w.add("tokenizer.ggml.eos_token_id", UINT32, 50256)
+    w.add("tokenizer.ggml.add_bos_token", BOOL, False)
+
+    d, ffn, kv = q["d"], q["ffn"], q["kv_heads"] * q["head_dim"]
+    qd = q["heads"] * q["head_dim"]
+
+    def matrix(name, rows, cols, std):
+        t = "Q4_K" if cols % 256 == 0 else "Q5_0"
+        w.add_tensor(name, [cols, rows], t, random_blocks(rng, t, rows, cols, std))
+
+    def vector(name, n, mean, std):
+        w.add_tensor(name, [n], "F32", (mean + rng.standard_normal(n) * std).astype("<f4").tobytes())
+
+    matrix("token_embd.weight", q["vocab"], d, 0.05)
+    vector("output_norm.weight", d, 1.0, 0.1)
+    for l in range(q["layers"]):
+        b = "blk.%d." % l
+        vector(b + "attn_norm.weight", d, 1.0, 0.1)
+        matrix(b + "attn_q.weight", qd, d, 0.05)
+        matrix(b + "attn_k.weight", kv, d, 0.05)
+        matrix(b + "attn_v.weight", kv, d, 0.03)
+        vector(b + "attn_q.bias", qd, 0.0, 0.2)
+        vector(b + "attn_k.bias", kv, 0.0, 0.2)
+        vector(b + "attn_v.bias", kv, 0.0, 0.05)
+        matrix(b + "attn_output.weight", d, qd, 0.02)
+        vector(b + "ffn_norm.weight", d, 1.0, 0.1)
+        matrix(b + "ffn_gate.weight", ffn, d, 0.02)
+        matrix(b + "ffn_up.weight", ffn, d, 0.02)
+        matrix(b + "ffn_down.weight", d, ffn, 0.02)
+    tmp = path + ".part"
+    data = w.write(tmp)
+    os.replace(tmp, path)
+    return len(data)
+
+
+def gguf_bench(cli, cpus, rounds):
+    tokdir = os.path.join(models_dir(), "gpt2-tokenizer")
+    print("\nGGUF: a Qwen2.5-0.5B-shaped file with random weights (24 layers x 14 heads on 2 key/value heads, d_model 896, "
+          "ffn 4864, 151,936 embedding rows, tied)")
+    if not os.path.isfile(os.path.join(tokdir, "encoder.json")):
+        print("  SKIPPED: %s/encoder.json not found (its tokenizer; set HEADSCOPE_MODELS_DIR)" % tokdir)
+        return []
+    folder = os.path.join(os.path.dirname(os.path.abspath(cli)), "bench-models")
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, GGUF_NAME)
+    if not os.path.isfile(path):
+        t0 = time.perf_counter()
+        size = write_qwen_gguf(path, tokdir)
+        print("  written to %s (%.0f MiB, %.0f s)" % (path, size / 2**20, time.perf_counter() - t0))
+    else:
+        print("  %s (%.0f MiB, kept from an earlier run)" % (path, os.path.getsize(path) / 2**20))
+    print("  types: Q4_K for ffn_down (rows of 4864 = 19 blocks of 256), Q5_0 for every 896-wide row (llama-quantize's "
+          "Q4_K fallback), F32 norms and biases")
+    args = ["--model", path]
+    sentence, T = fit_sentence(cli, args, 256)
+    fields = []
+    for k in sorted({1, cpus}):
+        ms, _, per, _ = engine_rounds(cli, args, sentence, k, 3, rounds)
+        print("    %d thread(s), T = %d: %8.0f ms   (rounds: %s)" % (k, T, ms, " ".join("%.0f" % x for x in per)))
+        fields.append("gguf_qwen05b_T%dt%d=%.0fms" % (T, k, ms))
+    mib, wall, compute = evt.peak_rss([cli, "maps"] + args + ["--sentence", sentence, "--threads", str(cpus)])
+    print("    peak RSS of the whole process (load, one run, report; mapped weights touched included): %s MiB, %.1f s wall"
+          % ("%.0f" % mib if mib else "?", wall or float("nan")))
+    if mib:
+        fields.append("gguf_qwen05b_rss=%.0fMiB" % mib)
+    with open("/proc/loadavg") as f:
+        print("    load average at the end: " + " ".join(f.read().split()[:3]))
+    return fields
+
+
+def run_checkpoints(cli, gui, cpus, rounds, app_frames, app_keystrokes, workdir):
+    """Sections 1-3; returns their BENCH_SUMMARY fields."""
     import torch
     models = models_dir()
     fields = []
@@ -320,8 +457,13 @@ def main():
     ap.add_argument("--app-frames", type=int, default=300)
     ap.add_argument("--app-keystrokes", type=int, default=10)
     ap.add_argument("--workdir", default=None, help="keep the GPT-2 folder and app JSON under this folder")
+    ap.add_argument("--gguf-only", action="store_true", help="only the Qwen2.5-0.5B-shaped GGUF file (section 4)")
     a = ap.parse_args()
-    fields = run(a.cli, a.gui, len(os.sched_getaffinity(0)), a.rounds, a.app_frames, a.app_keystrokes, a.workdir)
+    cpus = len(os.sched_getaffinity(0))
+    if a.gguf_only:
+        fields = gguf_bench(a.cli, cpus, a.rounds)
+    else:
+        fields = run(a.cli, a.gui, cpus, a.rounds, a.app_frames, a.app_keystrokes, a.workdir)
     print("\nMODELS_SUMMARY " + " ".join(fields))
 
 

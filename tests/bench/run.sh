@@ -5,6 +5,8 @@
 #   - peak RSS for T = 512 ... 8192
 #   - stories260K and a GPT-2-small-shaped random checkpoint (T = 256) through headscope-cli, the latter
 #     next to the same forward in PyTorch (models_bench.py)
+#   - a Qwen2.5-0.5B-shaped GGUF file with random 4-bit weights (written once into the build tree),
+#     every head's map of a 256-token sentence and its peak memory (models_bench.py)
 #   - the app under xvfb-run: frame times with 144 heatmaps on screen, keystroke -> new maps
 #   - one line starting BENCH_SUMMARY that later runs can be compared to.
 # Usage: tests/bench/run.sh [engine_vs_torch.py options, e.g. --sizes 512 --rounds 5]

@@ -14,6 +14,8 @@ CTest runs it first as the fixture `formats.gguf_test_files`:
 - gpt2.gguf (from MODELS_DIR/gpt2-tokenizer) and tok512.gguf (from MODELS_DIR/stories260K/tok512.bin),
   written as llama.cpp's converter writes them, when those files exist; stories260K_f32.gguf and
   stories260K_q8_0.gguf: the whole stories260K checkpoint under llama.cpp's tensor names.
+- refuse_*.gguf: stories260K with one thing the GGUF loader must refuse by name (architecture,
+  tensor type, missing tensor, mixture of experts, RoPE scaling type, per-layer head counts).
 - bpe_<pre>.gguf, spm_small.gguf: small tokenizers for the pre-tokenizer and SentencePiece rules.
 """
 import json
@@ -336,9 +338,13 @@ def write_stories(out, models):
                     ("blk.%d.ffn_gate.weight" % i, w1[i]), ("blk.%d.ffn_down.weight" % i, w2[i]),
                     ("blk.%d.ffn_up.weight" % i, w3[i])]
     tok = open(tok_path, "rb").read()
-    for variant in ("f32", "q8_0"):
+
+    def writer(variant, arch="llama", drop=(), retype=None, extra=()):
+        """The checkpoint as GGUF: F32 or Q8_0 matrices; `arch` written as general.architecture;
+        tensors in `drop` left out; `retype` = (name, type) stores that tensor's bytes as another
+        (random) type; `extra` metadata (key, type, value)."""
         w = GGUFWriter()
-        w.add_string("general.architecture", "llama")
+        w.add_string("general.architecture", arch)
         w.add_string("general.name", "stories260K")
         w.add_uint32("llama.context_length", seq)
         w.add_uint32("llama.embedding_length", dim)
@@ -349,17 +355,37 @@ def write_stories(out, models):
         w.add_uint32("llama.rope.dimension_count", dh)
         w.add("llama.attention.layer_norm_rms_epsilon", FLOAT32, 1e-5)
         w.add("llama.rope.freq_base", FLOAT32, 10000.0)
+        for key, vtype, value in extra:
+            w.kv = [kv for kv in w.kv if kv[0] != key]  # replaces a key written above
+            w.add(key, vtype, value)
         copy_tokenizer(tok, w)
         for name, a in tensors:
+            if name in drop:
+                continue
             a = np.ascontiguousarray(a, dtype=np.float32)
             dims = list(reversed(a.shape))
-            if variant == "f32" or a.ndim == 1:
+            if retype and name == retype[0]:
+                _, block, size = GGML_TYPES[retype[1]]
+                w.add_tensor(name, dims, retype[1], bytes(a.size // block * size))
+            elif variant == "f32" or a.ndim == 1:
                 w.add_tensor(name, dims, "F32", a.tobytes())
             elif a.shape[-1] % 32 == 0:
                 w.add_tensor(name, dims, "Q8_0", quantize_q8_0(a))
             else:
                 w.add_tensor(name, dims, "F16", a.astype("<f2").tobytes())
-        w.write(os.path.join(out, "stories260K_%s.gguf" % variant))
+        return w
+
+    for variant in ("f32", "q8_0"):
+        writer(variant).write(os.path.join(out, "stories260K_%s.gguf" % variant))
+    # Files the GGUF loader must refuse, each naming what is wrong (tests/core/model/gguf_loader_test.cpp).
+    writer("f32", arch="falcon").write(os.path.join(out, "refuse_arch.gguf"))
+    writer("f32", retype=("blk.2.attn_k.weight", "IQ4_NL")).write(os.path.join(out, "refuse_type.gguf"))
+    writer("f32", drop=("blk.3.ffn_down.weight",)).write(os.path.join(out, "refuse_missing.gguf"))
+    writer("f32", extra=[("llama.expert_count", UINT32, 8)]).write(os.path.join(out, "refuse_moe.gguf"))
+    writer("f32", extra=[("llama.rope.scaling.type", STRING, "longrope-ish"),
+                         ("llama.rope.scaling.factor", FLOAT32, 4.0)]).write(os.path.join(out, "refuse_rope.gguf"))
+    writer("f32", extra=[("llama.attention.head_count_kv", ARRAY, Array(UINT32, [4, 4, 2, 4, 4]))]).write(
+        os.path.join(out, "refuse_layers.gguf"))
 
 
 def copy_tokenizer(gguf_bytes, w):

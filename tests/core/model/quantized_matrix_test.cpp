@@ -1,13 +1,15 @@
 // QuantizedMatrix: a 70 x 512 matrix of every readable GGML type (random blocks written by
 // tests/core/formats/make_gguf_test_files.py) multiplied block by block against the
 // dequantize-everything-then-multiply result in double precision; thread counts agree bit for bit;
-// rows and embedding lookups equal the dequantized rows; wrong shapes and types are FormatErrors.
+// rows and embedding lookups equal the dequantized rows; wrong shapes and types are FormatErrors;
+// the argmax of each row of a product (next tokens) and row ranges of a fused weight.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <random>
 
 #include "core/model/quantized_matrix.h"
+#include "core/model/transformer_ops.h"
 #include "core/util/errors.h"
 #include "tests/core/formats/gguf_test_files.h"
 
@@ -102,6 +104,55 @@ TEST_F(QuantizedMatrixTest, WrongShapesAndTypesAreNamed) {
   EXPECT_NE(error_of("w.none", -1, 0).find("tensor 'w.none' is missing"), std::string::npos);
   EXPECT_NE(error_of("w.empty", -1, 0).find("'w.empty' has shape [512, 0] (ne[0] first); a weight matrix cannot be empty"),
             std::string::npos);
+}
+
+}  // namespace
+}  // namespace hs
+
+namespace hs {
+namespace {
+
+// The next-token path: the argmax of each row of x W^T without the [T, rows] product, equal to
+// argmax_rows of the product (ties to the lowest index), with and without a soft-cap, on 1 and 2
+// threads; a soft-cap small enough to saturate makes ties that must go to the lowest index.
+TEST_F(QuantizedMatrixTest, ArgmaxEqualsArgmaxOfTheProduct) {
+  for (const char* type : kReadable) {
+    SCOPED_TRACE(type);
+    const QuantizedMatrix w(file_, std::string("w.") + type, 70, 512);
+    const Map x = random_x(37, 512, 11);
+    const Map y = w.multiply_wt(x, 1);  // [37, 70]
+    for (const float cap : {0.0f, 3.0f, 1e-30f}) {
+      Map capped = y;
+      if (cap > 0.0f) capped = y.unaryExpr([cap](float v) { return soft_cap(v, cap); });
+      const std::vector<int> want = argmax_rows(capped);
+      for (const int threads : {1, 2}) EXPECT_EQ(w.argmax_wt(x, cap, threads), want) << "cap " << cap << ", " << threads << " threads";
+    }
+  }
+  const QuantizedMatrix w(file_, "w.Q4_K");
+  EXPECT_THROW(w.argmax_wt(random_x(2, 100, 1), 0.0f), InputError);
+}
+
+// Rows of a fused weight (Phi-3's attn_qkv) as matrices of their own: the same rows, products and
+// lookups as the whole matrix's, and their bytes only.
+TEST_F(QuantizedMatrixTest, RowRangesAreTheRowsOfTheWhole) {
+  for (const char* type : {"F32", "Q8_0", "Q6_K"}) {
+    SCOPED_TRACE(type);
+    const QuantizedMatrix whole(file_, std::string("w.") + type, 70, 512);
+    const Map dense = whole.dequantize();
+    const QuantizedMatrix part = whole.row_range(20, 33);
+    EXPECT_EQ(part.rows(), 33);
+    EXPECT_EQ(part.cols(), 512);
+    EXPECT_EQ(part.bytes(), whole.bytes() / 70 * 33);
+    EXPECT_EQ(part.dequantize(), dense.middleRows(20, 33));
+    EXPECT_EQ(part.row(0), dense.row(20).transpose());
+    EXPECT_EQ(part.gather_rows({32, 1}).row(0), dense.row(52));
+    const Map x = random_x(9, 512, 3);
+    const Map y = part.multiply_wt(x, 2);
+    const Map y_whole = whole.multiply_wt(x, 1);
+    EXPECT_LE((y - y_whole.middleCols(20, 33)).cwiseAbs().maxCoeff(), 1e-4f);
+    const QuantizedMatrix nested = part.row_range(30, 3);
+    EXPECT_EQ(nested.dequantize(), dense.middleRows(50, 3));
+  }
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 // RoPE frequencies of every rope_scaling type against values computed independently (float64
 // PyTorch following transformers' modeling_rope_utils.py; the script is in the comments), and
 // the rotation's properties: partial rotary leaves the tail alone, norms scale by the attention
-// factor, and q_m . k_n depends only on m - n.
+// factor, and q_m . k_n depends only on m - n; adjacent pairs (GGUF llama) and rope_freqs factors.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -144,6 +144,41 @@ TEST(Rope, DotProductsDependOnRelativePosition) {
   };
   EXPECT_NEAR(dot_at(7, 3), dot_at(30, 26), 1e-4f);
   EXPECT_NEAR(dot_at(5, 5), q.row(0).dot(k.row(0)), 1e-4f);
+}
+
+// GGUF's "llama" architecture: llama.cpp's converter permuted each head's q/k dimensions from
+// Hugging Face's order (pair i = dims (i, i + dh/2)) to adjacent pairs (2i, 2i+1):
+//   converted[2i + j] = original[j * dh/2 + i]
+// RoPE on adjacent pairs of the converted rows must equal rotate_half RoPE on the original rows,
+// converted, with any frequencies (here yarn's, with an attention factor).
+TEST(Rope, AdjacentPairsOnConvertedRowsEqualHalfPairs) {
+  RopeSpec s = spec(RopeType::yarn, 4.0);
+  s.original_max_positions = 8;
+  const RopeFrequencies f = rope_frequencies(s, 20);
+  ASSERT_NE(f.attention_factor, 1.0f);
+  const int heads = 3, dh = 16, half = dh / 2;
+  const Map x = random_rows(20, heads * dh, 9);
+  Map converted(x.rows(), x.cols());
+  for (int h = 0; h < heads; ++h)
+    for (int i = 0; i < half; ++i)
+      for (int j = 0; j < 2; ++j) converted.col(h * dh + 2 * i + j) = x.col(h * dh + j * half + i);
+  Map y = x, z = converted;
+  apply_rope(y, heads, dh, f, 3, RopePairs::half);
+  apply_rope(z, heads, dh, f, 3, RopePairs::adjacent);
+  for (int h = 0; h < heads; ++h)
+    for (int i = 0; i < half; ++i)
+      for (int j = 0; j < 2; ++j)
+        EXPECT_EQ(z.col(h * dh + 2 * i + j), y.col(h * dh + j * half + i)) << "head " << h << " pair " << i;
+}
+
+// GGUF's rope_freqs (Llama 3.x as llama.cpp stores it): every frequency divided by its factor, after
+// the type's own scaling.
+TEST(Rope, FrequencyFactorsDivideTheFrequencies) {
+  RopeSpec s = spec(RopeType::linear, 2.0);
+  s.freq_factors = {1.0, 1.0, 2.0, 4.0, 8.0, 8.0, 8.0, 8.0};
+  std::vector<double> want;
+  for (size_t i = 0; i < kPlain.size(); ++i) want.push_back(kPlain[i] / 2.0 / s.freq_factors[i]);
+  expect_frequencies(rope_frequencies(s, 10), want, "linear 2 with rope_freqs");
 }
 
 }  // namespace

@@ -12,3 +12,5 @@ headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/decoder_options_test.cpp)
 # Compact GGUF weights (reads the files of the fixture formats.gguf_test_files; see core/formats/tests.cmake).
 headscope_add_gguf_gtest(${CMAKE_CURRENT_LIST_DIR}/quantized_matrix_test.cpp)
 headscope_add_gguf_gtest(${CMAKE_CURRENT_LIST_DIR}/stories_gguf_test.cpp ${PROJECT_SOURCE_DIR}/tests/core/pretrained/pretrained_test_util.cpp)
+# GGUF models end to end: stories260K's GGUF files against the llama2.c checkpoint, refusals.
+headscope_add_gguf_gtest(${CMAKE_CURRENT_LIST_DIR}/gguf_loader_test.cpp ${PROJECT_SOURCE_DIR}/tests/core/pretrained/pretrained_test_util.cpp)

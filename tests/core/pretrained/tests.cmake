@@ -52,3 +52,14 @@ if(HEADSCOPE_TEST_PYTHON AND TARGET headscope-cli)
                    $<TARGET_FILE:headscope-cli> ${CMAKE_CURRENT_BINARY_DIR}/hf-families-reference ${HEADSCOPE_MODELS_DIR})
   set_tests_properties(pretrained.hf_families_vs_torch PROPERTIES LABELS "core;pretrained" SKIP_RETURN_CODE 77 TIMEOUT 600)
 endif()
+
+# GGUF files of every architecture (llama, qwen2, qwen3, phi3, gemma, gemma2, gemma3) converted in
+# Python with llama.cpp's conventions from tiny random folders of the families above, in several
+# tensor types: each against a twin folder of the weights it encodes (1e-5), the family's PyTorch
+# reference (1e-4) and, quantized, the float folder (a bound per type).
+if(HEADSCOPE_TEST_PYTHON AND TARGET headscope-cli)
+  add_test(NAME pretrained.gguf_families_vs_torch
+           COMMAND ${HEADSCOPE_TEST_PYTHON} ${HEADSCOPE_PRETRAINED_TEST_DIR}/gguf_families_reference.py
+                   $<TARGET_FILE:headscope-cli> ${CMAKE_CURRENT_BINARY_DIR}/gguf-families-reference ${HEADSCOPE_MODELS_DIR})
+  set_tests_properties(pretrained.gguf_families_vs_torch PROPERTIES LABELS "core;pretrained" SKIP_RETURN_CODE 77 TIMEOUT 600)
+endif()

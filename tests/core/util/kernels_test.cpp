@@ -1,11 +1,13 @@
 // core/util/kernels: the packed SGEMM against Eigen over shapes that hit every edge (tiles,
-// blocks, threads, strides, transposes), the softmax's properties, and exp's accuracy against
+// blocks, threads, strides, transposes), a left operand packed once against sgemm, the softmax's
+// properties, and exp's accuracy against
 // std::exp. tests.cmake runs this file once per instruction set (HEADSCOPE_KERNELS).
 #include "core/util/kernels.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -53,6 +55,29 @@ TEST(Kernels, SgemmMatchesEigenOnEveryEdge) {
                                                           << " isa " << kernel_isa();
             }
           }
+}
+
+// A packed once and multiplied block by block (a compact weight's rows dequantized in turn): the
+// same bits as sgemm of the whole product, for every edge of tiles and depth blocks.
+TEST(Kernels, PackedLhsBlocksEqualOneSgemm) {
+  uint64_t seed = 100;
+  for (int M : {1, 8, 13, 200})
+    for (int K : {1, 7, 257, 600})
+      for (bool bt : {false, true}) {
+        const int N = 150;
+        const Map a = random_map(M, K + 3, seed++), b = bt ? random_map(N, K + 2, seed++) : random_map(K, N + 5, seed++);
+        Map want(M, N), got(M, N);
+        sgemm(M, N, K, 1.0f, a.data(), a.cols(), b.data(), b.cols(), bt, want.data(), want.cols());
+        const PackedLhs ap(M, K, a.data(), a.cols());
+        EXPECT_EQ(ap.rows(), M);
+        for (int n0 = 0; n0 < N; n0 += 64) {  // blocks of 64, 64, 22 columns of C (rows of B when transposed)
+          const int n = std::min(64, N - n0);
+          const float* bn = bt ? b.data() + int64_t(n0) * b.cols() : b.data() + n0;
+          sgemm_packed_lhs(ap, n, bn, b.cols(), bt, got.data() + n0, got.cols());
+        }
+        ASSERT_EQ(0, std::memcmp(got.data(), want.data(), size_t(got.size()) * sizeof(float)))
+            << "M " << M << " K " << K << (bt ? " B^T" : "") << ": largest difference " << (got - want).cwiseAbs().maxCoeff();
+      }
 }
 
 TEST(Kernels, ExpWithinOnePpmOfStdExp) {
