@@ -128,11 +128,11 @@ Figure heatmap_figure(const RunAnalysis& analysis, int layer, int head, const Co
       const Map t = scale_to_unit(a, ranges[size_t(p)]);  // [T, T], what the app's shader colours
       // A raster with fewer pixels than cells: each pixel the largest cell it covers, as on screen.
       const int pixels = c.raster_pixels(g.panel);
-      const Map shown = pixels > 0 && pixels < T ? block_max(t, pixels, pixels) : t;  // [n, n]
-      const int n = int(shown.rows());
+      const Map drawn = pixels > 0 && pixels < T ? block_max(t, pixels, pixels) : t;  // [n, n]
+      const int n = int(drawn.rows());
       cells.resize(size_t(n) * size_t(n));
       for (int i = 0; i < n; ++i)
-        for (int j = 0; j < n; ++j) cells[size_t(i) * size_t(n) + size_t(j)] = colormap_lookup(colormap, shown(i, j));
+        for (int j = 0; j < n; ++j) cells[size_t(i) * size_t(n) + size_t(j)] = colormap_lookup(colormap, drawn(i, j));
       c.cells(px, py, g.panel, g.panel, n, n, cells);
       c.stroke_rect(px, py, g.panel, g.panel, kFrameColour, 0.6);
       if (p % g.cols == 0) draw_y_labels(c, y_labels, px - 5, py, g.cell);

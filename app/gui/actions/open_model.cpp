@@ -18,11 +18,6 @@ std::string trim(const std::string& s) {
   return a == std::string::npos ? std::string() : s.substr(a, b - a + 1);
 }
 
-bool is_file(const fs::path& p) {
-  std::error_code ec;
-  return fs::is_regular_file(p, ec);
-}
-
 bool same_model(const ModelRequest& a, const ModelRequest& b) {
   return a.model_path == b.model_path && a.tokenizer == b.tokenizer && a.weights == b.weights;
 }

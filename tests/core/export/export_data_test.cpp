@@ -143,7 +143,6 @@ TEST_F(ExportData, SweepDataHasOneRowPerHeadCount) {
 
 TEST_F(ExportData, JsonIsTheMapsObject) {
   const std::shared_ptr<const RunAnalysis> analysis = make_analysis("a b c");
-  const AttentionRun& run = analysis->run;
   ExportSpec spec;
   spec.path = path("m.json");
   export_view(*analysis, nullptr, spec);
