@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/formats/mapped_file.h"
+#include "core/text/bpe_model.h"
 #include "core/util/errors.h"
 
 namespace hs {
