@@ -22,3 +22,11 @@ target_link_libraries(tokenizer_cases_test PRIVATE headscope_core GTest::gtest G
 target_compile_definitions(tokenizer_cases_test PRIVATE HEADSCOPE_TOKENIZER_CASES_DIR="${HEADSCOPE_TOKENIZER_CASES_DIR}")
 headscope_target_flags(tokenizer_cases_test)
 gtest_discover_tests(tokenizer_cases_test PROPERTIES LABELS core FIXTURES_REQUIRED tokenizer_cases DISCOVERY_TIMEOUT 60)
+# SentencePiece's tokenizer.model: protobuf reader, load checks, a tokenizer.model-only folder.
+headscope_add_pretrained_gtest(${CMAKE_CURRENT_LIST_DIR}/sentencepiece_proto_test.cpp
+                               ${PROJECT_SOURCE_DIR}/tests/core/pretrained/pretrained_test_util.cpp)
+target_link_libraries(sentencepiece_proto_test PRIVATE nlohmann_json::nlohmann_json)
+# encode_pair (ids, token types, sequence ids, special flags) and the ICU helpers.
+headscope_add_pretrained_gtest(${CMAKE_CURRENT_LIST_DIR}/encode_pair_test.cpp
+                               ${PROJECT_SOURCE_DIR}/tests/core/pretrained/pretrained_test_util.cpp)
+target_link_libraries(encode_pair_test PRIVATE nlohmann_json::nlohmann_json)
