@@ -391,7 +391,8 @@ std::unique_ptr<TokenizerPipeline> load_tokenizer_json(const std::string& path) 
       if (!a.is_object() || !a.contains("content") || !a["content"].is_string() || !a.contains("id")) {
         throw FormatError(path + ": an added_tokens entry lacks an integer id or a content string");
       }
-      added.push_back({a["content"].get<std::string>(), id_value(a["id"], path + ": an added token's id"), bool_or(a, "special", false)});
+      added.push_back({a["content"].get<std::string>(), id_value(a["id"], path + ": an added token's id"), bool_or(a, "special", false),
+                       bool_or(a, "lstrip", false), bool_or(a, "rstrip", false)});
     }
   }
   ModelParts parts = read_model(j["model"], path);

@@ -11,7 +11,8 @@
 //                   BertPreTokenizer, WhitespaceSplit, Whitespace, Punctuation, Sequence
 //   post_processor: null, ByteLevel, TemplateProcessing (single and pair templates with type ids),
 //                   BertProcessing, RobertaProcessing, Sequence (post_processor.h)
-//   added_tokens:   matched literally in the text before anything else
+//   added_tokens:   matched literally in the text before anything else (lstrip / rstrip take the
+//                   whitespace beside them)
 // Anything else (a ByteLevel normalizer, CharDelimiterSplit, WordLevel models, ...) is a
 // FormatError naming the unsupported part and what is supported.
 #include <memory>

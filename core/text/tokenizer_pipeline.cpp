@@ -88,11 +88,26 @@ TokenizerPipeline::Sequence TokenizerPipeline::encode_sequence(std::string_view 
       ++pos;
       continue;
     }
-    segment(pos);
+    size_t before = pos;  // lstrip: the whitespace before the token goes with it
+    while (hit->lstrip && before > segment_begin) {
+      size_t start = before - 1;
+      while (start > segment_begin && (static_cast<unsigned char>(text[start]) & 0xC0) == 0x80) --start;
+      size_t len = 1;
+      const int32_t c = utf8_decode(text, start, len);
+      if (c < 0 || !unicode_is_white_space(char32_t(c))) break;
+      before = start;
+    }
+    segment(before);
     first = false;
     out.ids.push_back(hit->id);
     out.special.push_back(hit->special);
     pos += hit->content.size();
+    while (hit->rstrip && pos < text.size()) {  // rstrip: and the whitespace after it
+      size_t len = 1;
+      const int32_t c = utf8_decode(text, pos, len);
+      if (c < 0 || !unicode_is_white_space(char32_t(c))) break;
+      pos += len;
+    }
     segment_begin = pos;
   }
   segment(text.size());

@@ -41,6 +41,8 @@ struct AddedToken {
   std::string content;
   int id = -1;
   bool special = true;
+  bool lstrip = false;  // the token also takes the White_Space before it (XLM-R's <mask>)
+  bool rstrip = false;  // ... and after it
 };
 
 class TokenizerPipeline : public SubwordTokenizer {

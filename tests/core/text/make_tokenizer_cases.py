@@ -58,6 +58,11 @@ SPM_TEXTS = [
     "\u2581already escaped",
 ]
 
+def white_space(c):
+    # Unicode White_Space: Zs, Zl, Zp, and TAB LF VT FF CR, U+0085
+    return unicodedata.category(c) in ("Zs", "Zl", "Zp") or c in "\t\n\x0b\x0c\r\x85"
+
+
 # ---------------------------------------------------------------------------------------------
 # Protobuf writer (the wire format: varint keys, varints, length-delimited bytes, fixed32).
 
@@ -573,8 +578,9 @@ def hf_unigram_word(word, vocab, unk_id, byte_fallback):
     return ids
 
 
-def split_added(text, added):
-    """[(segment text, None) or (None, id)] with added tokens cut out, longest first."""
+def split_added(text, added, lstrip=()):
+    """[(segment text, None) or (None, id)] with added tokens cut out, longest first; a token in
+    `lstrip` takes the whitespace before it."""
     order = sorted(added, key=lambda a: len(a[0]), reverse=True)
     out, pos, begin = [], 0, 0
     while pos < len(text):
@@ -582,8 +588,11 @@ def split_added(text, added):
         if hit is None:
             pos += 1
             continue
-        if pos > begin:
-            out.append((text[begin:pos], None))
+        end = pos
+        while hit[0] in lstrip and end > begin and white_space(text[end - 1]):
+            end -= 1
+        if end > begin:
+            out.append((text[begin:end], None))
         out.append((None, hit[1]))
         pos += len(hit[0])
         begin = pos
@@ -622,7 +631,7 @@ XLMR_PAIR = [(0, 0), ("A", 0), (2, 0), (2, 0), ("B", 0), (2, 0)]
 
 def xlmr_encode(text, prepend="always", byte_fallback=False, vocab=XLMR_VOCAB):
     ids, first = [], True
-    for seg, added_id in split_added(text, XLMR_ADDED):
+    for seg, added_id in split_added(text, XLMR_ADDED, lstrip=("<mask>",)):
         if added_id is not None:
             ids.append(added_id)
             first = False
@@ -638,8 +647,8 @@ def xlmr_json(prepend, byte_fallback, vocab):
     names = {0: "<s>", 2: "</s>"}
     return {
         "version": "1.0",
-        "added_tokens": [{"id": i, "content": c, "special": True, "normalized": False, "lstrip": False, "rstrip": False,
-                          "single_word": False} for c, i in XLMR_ADDED],
+        "added_tokens": [{"id": i, "content": c, "special": True, "normalized": False, "lstrip": c == "<mask>",
+                          "rstrip": False, "single_word": False} for c, i in XLMR_ADDED],
         "normalizer": {"type": "Sequence", "normalizers": [
             {"type": "Precompiled", "precompiled_charsmap": base64.b64encode(CHARSMAP).decode()}]},
         "pre_tokenizer": {"type": "Metaspace", "replacement": SP, "prepend_scheme": prepend, "split": True},
@@ -652,7 +661,7 @@ def xlmr_json(prepend, byte_fallback, vocab):
     }
 
 
-UNIGRAM_TEXTS = SPM_TEXTS + ["x<mask>y", "AB\uff21\uff22\ufb01 e\u0301e\u0301 \u2460 tab\there"]
+UNIGRAM_TEXTS = SPM_TEXTS + ["x<mask>y", "the  \u3000<mask> cat <mask>", "AB\uff21\uff22\ufb01 e\u0301e\u0301 \u2460 tab\there"]
 PAIRS = [("the cat", "sat on the mat"), ("caf\u00e9", "\u65e5 unknown"), ("<s>", "")]
 
 folder = os.path.join(OUT, "hf_unigram")
@@ -680,15 +689,6 @@ add_case("hf_unigram_bytes_first", folder,
 
 def hf_lowercase(s):
     return "".join(c.lower() for c in s)  # per character: no final-sigma context, as Rust's char::to_lowercase
-
-
-def is_hf_whitespace(c):
-    return c in "\t\n\r" or c.isspace() and unicodedata.category(c) in ("Zs", "Zl", "Zp", "Cc") and c not in "\x1c\x1d\x1e\x1f"
-
-
-def white_space(c):
-    # Unicode White_Space: Zs, Zl, Zp, and TAB LF VT FF CR, U+0085
-    return unicodedata.category(c) in ("Zs", "Zl", "Zp") or c in "\t\n\x0b\x0c\r\x85"
 
 
 def bert_normalize(text, clean=True, chinese=True, strip_accents=None, lowercase=True):
