@@ -114,9 +114,11 @@ TokenizerPipeline::Sequence TokenizerPipeline::encode_sequence(std::string_view 
   return out;
 }
 
-std::vector<int> TokenizerPipeline::encode(std::string_view text) const { return encode_pair(text).ids; }
+std::vector<int> TokenizerPipeline::encode(std::string_view text) const { return frame(text, std::nullopt, false).ids; }
 
-Encoding TokenizerPipeline::encode_pair(std::string_view a, std::optional<std::string_view> b) const {
+Encoding TokenizerPipeline::encode_pair(std::string_view a, std::optional<std::string_view> b) const { return frame(a, b, true); }
+
+Encoding TokenizerPipeline::frame(std::string_view a, std::optional<std::string_view> b, bool with_labels) const {
   const std::vector<TemplateItem>& items = b ? post.pair : post.single;
   if (b && items.empty()) {
     throw InputError("the tokenizer's post-processor has no pair template: it encodes one text, not a sentence pair");
@@ -129,7 +131,7 @@ Encoding TokenizerPipeline::encode_pair(std::string_view a, std::optional<std::s
     e.type_ids.push_back(type_id);
     e.sequence_ids.push_back(sequence);
     e.special.push_back(special);
-    e.labels.push_back(label(id));
+    if (with_labels) e.labels.push_back(label(id));
   };
   for (const TemplateItem& item : items) {
     if (item.kind == TemplateItem::Kind::special) {

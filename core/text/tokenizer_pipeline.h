@@ -70,6 +70,8 @@ class TokenizerPipeline : public SubwordTokenizer {
     std::vector<bool> special;  // special added tokens found in the text
   };
   Sequence encode_sequence(std::string_view text) const;
+  // encode_pair's work; labels only when asked (encode() needs the ids alone).
+  Encoding frame(std::string_view a, std::optional<std::string_view> b, bool with_labels) const;
   void encode_segment(std::string text, bool first, std::vector<int>& out) const;
   const AddedToken* added_token(int id) const;
 
