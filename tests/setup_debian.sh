@@ -7,11 +7,11 @@
 set -euo pipefail
 packages=(
   build-essential cmake pkg-config
-  libeigen3-dev libcli11-dev nlohmann-json3-dev libpcre2-dev libcairo2-dev
+  libeigen3-dev libcli11-dev nlohmann-json3-dev libpcre2-dev libicu-dev libcairo2-dev
   libimgui-dev libstb-dev libglfw3-dev python3-glad libgl-dev
   fonts-dejavu-core
   libgtest-dev libgmock-dev libbenchmark-dev
-  python3-torch python3-numpy libopenblas0-pthread
+  python3-torch python3-numpy libopenblas0-pthread python3-sentencepiece
   xvfb xauth poppler-utils
   clang-14 libclang-rt-14-dev llvm-14
 )

@@ -1,38 +1,20 @@
 #include "core/model/hf_folder.h"
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <new>
 
 #include "core/model/hf_loaders.h"
-#include "core/text/gpt2_tokenizer.h"
-#include "core/text/tokenizer_json.h"
+#include "core/text/tokenizer_folder.h"  // the tokenizer: tokenizer.json, vocab.json + merges.txt, tokenizer.model or vocab.txt
 #include "core/util/errors.h"
 #include "core/util/memory.h"
 
 namespace hs {
 namespace {
 
-bool exists(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
-
 std::string folder_name(std::string dir) {
   while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
   const size_t slash = dir.find_last_of('/');
   return slash == std::string::npos ? dir : dir.substr(slash + 1);
-}
-
-std::shared_ptr<const SubwordTokenizer> load_folder_tokenizer(const std::string& dir) {
-  if (exists(dir + "/tokenizer.json")) return load_tokenizer_json(dir + "/tokenizer.json");
-  if (exists(dir + "/vocab.json") && exists(dir + "/merges.txt")) return load_gpt2_tokenizer(dir + "/vocab.json", dir + "/merges.txt");
-  if (exists(dir + "/tokenizer.model")) {
-    throw InputError(dir + ": only tokenizer.model (SentencePiece protobuf) was found; headscope reads tokenizer.json " +
-                     "(or vocab.json + merges.txt) — save the tokenizer with a recent transformers to get one");
-  }
-  throw InputError(dir + ": no tokenizer files (tokenizer.json, or vocab.json + merges.txt)");
 }
 
 }  // namespace

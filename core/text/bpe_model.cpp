@@ -18,6 +18,21 @@ std::string pair_key(const std::string& a, const std::string& b) {
 
 }  // namespace
 
+bool append_byte_pieces(const PieceModel& model, std::string_view text, std::vector<int>& out) {
+  const size_t start = out.size();
+  for (const char ch : text) {
+    char name[8];
+    std::snprintf(name, sizeof name, "<0x%02X>", static_cast<unsigned char>(ch));
+    const int b = model.id_of(name);
+    if (b < 0) {
+      out.resize(start);
+      return false;
+    }
+    out.push_back(b);
+  }
+  return true;
+}
+
 BpeModel::BpeModel(std::unordered_map<std::string, int> vocab,
                    const std::vector<std::pair<std::string, std::string>>& merges, const std::string& where)
     : vocab_(std::move(vocab)), pieces_(vocab_.size()) {
@@ -91,14 +106,7 @@ void BpeModel::encode_word(std::string_view word, std::vector<int>& out) const {
   for (const std::string& s : symbols) {
     if (const int id = id_of(s); id >= 0) {
       out.push_back(id);
-    } else if (byte_fallback) {
-      for (const char ch : s) {
-        char name[8];
-        std::snprintf(name, sizeof name, "<0x%02X>", static_cast<unsigned char>(ch));
-        const int b = id_of(name);
-        if (b < 0) throw InputError(std::string("the tokenizer has no byte piece ") + name + " for \"" + s + "\"");
-        out.push_back(b);
-      }
+    } else if (byte_fallback && append_byte_pieces(*this, s, out)) {
     } else if (unk_id >= 0) {
       out.push_back(unk_id);
     } else {

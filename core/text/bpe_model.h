@@ -9,9 +9,11 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/text/piece_model.h"
+
 namespace hs {
 
-class BpeModel {
+class BpeModel : public PieceModel {
  public:
   // vocab: piece -> id (ids 0..n-1 with no gaps); merges in rank order (earlier = applied first).
   // Throws FormatError (prefixed by `where`) when a merge names a piece missing from the vocabulary
@@ -25,11 +27,11 @@ class BpeModel {
 
   // Appends the ids of one pre-tokenized word. Throws InputError when a symbol has no piece,
   // no byte fallback and no unknown token.
-  void encode_word(std::string_view word, std::vector<int>& out) const;
+  void encode_word(std::string_view word, std::vector<int>& out) const override;
 
-  int size() const { return static_cast<int>(pieces_.size()); }
-  const std::string& piece(int id) const { return pieces_.at(size_t(id)); }
-  int id_of(const std::string& piece) const;  // -1 when missing
+  int size() const override { return static_cast<int>(pieces_.size()); }
+  const std::string& piece(int id) const override { return pieces_.at(size_t(id)); }
+  int id_of(const std::string& piece) const override;  // -1 when missing
 
  private:
   std::unordered_map<std::string, int> vocab_;

@@ -5,6 +5,7 @@
 #include <limits>
 #include <unordered_map>
 
+#include "core/text/bpe_model.h"
 #include "core/text/gpt2_byte_map.h"
 #include "core/text/spm_tokenizer.h"
 #include "core/text/tokenizer_pipeline.h"
@@ -199,8 +200,7 @@ std::unique_ptr<SubwordTokenizer> load_bpe(const GgufFile& f) {
   PreTokenizeStep bytes;  // each piece into GPT-2's byte alphabet, no further split
   bytes.kind = PreTokenizeStep::Kind::byte_level;
   tok->pre_tokenizers.push_back(bytes);
-  if (add_bos) tok->prefix_ids.push_back(bos);
-  if (add_eos) tok->suffix_ids.push_back(eos);
+  tok->post = PostProcessor::bos_eos(add_bos ? bos : -1, add_eos ? eos : -1);
   return tok;
 }
 

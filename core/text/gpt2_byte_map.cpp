@@ -145,7 +145,8 @@ RegexSplitter::~RegexSplitter() {
   if (impl_ && impl_->code) pcre2_code_free(impl_->code);
 }
 
-void RegexSplitter::split(std::string_view text, bool keep_matches, bool keep_gaps, std::vector<std::string>& out) const {
+template <typename F>
+void RegexSplitter::for_each_match(std::string_view text, F&& f) const {
   pcre2_match_data* md = pcre2_match_data_create_from_pattern(impl_->code, nullptr);
   const auto subject = reinterpret_cast<PCRE2_SPTR>(text.data());
   size_t pos = 0, gap_begin = 0;
@@ -161,12 +162,28 @@ void RegexSplitter::split(std::string_view text, bool keep_matches, bool keep_ga
       pos = begin + len;
       continue;
     }
-    if (keep_gaps && begin > gap_begin) out.emplace_back(text.substr(gap_begin, begin - gap_begin));
-    if (keep_matches) out.emplace_back(text.substr(begin, end - begin));
+    f(gap_begin, begin, end);
     gap_begin = pos = end;
   }
-  if (keep_gaps && gap_begin < text.size()) out.emplace_back(text.substr(gap_begin));
+  f(gap_begin, text.size(), text.size());  // the gap after the last match (maybe empty)
   pcre2_match_data_free(md);
+}
+
+void RegexSplitter::split(std::string_view text, bool keep_matches, bool keep_gaps, std::vector<std::string>& out) const {
+  for_each_match(text, [&](size_t gap_begin, size_t begin, size_t end) {
+    if (keep_gaps && begin > gap_begin) out.emplace_back(text.substr(gap_begin, begin - gap_begin));
+    if (keep_matches && end > begin) out.emplace_back(text.substr(begin, end - begin));
+  });
+}
+
+std::string RegexSplitter::replace_all(std::string_view text, std::string_view content) const {
+  std::string out;
+  out.reserve(text.size());
+  for_each_match(text, [&](size_t gap_begin, size_t begin, size_t end) {
+    out.append(text.substr(gap_begin, begin - gap_begin));
+    if (end > begin) out.append(content);
+  });
+  return out;
 }
 
 }  // namespace hs

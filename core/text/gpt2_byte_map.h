@@ -36,7 +36,14 @@ class RegexSplitter {
   // text must be valid UTF-8. Appends the pieces, in order; none is empty.
   void split(std::string_view text, bool keep_matches, bool keep_gaps, std::vector<std::string>& out) const;
 
+  // text must be valid UTF-8. Every non-empty match (left to right, not overlapping) replaced by
+  // `content`, taken literally (Hugging Face's Replace normalizer with a regex pattern).
+  std::string replace_all(std::string_view text, std::string_view content) const;
+
  private:
+  // f(gap_begin, match_begin, match_end) for each non-empty match, then f(gap_begin, size, size).
+  template <typename F>
+  void for_each_match(std::string_view text, F&& f) const;
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -4,6 +4,7 @@
 
 #include "core/formats/json_strict.h"
 #include "core/formats/mapped_file.h"
+#include "core/text/bpe_model.h"
 #include "core/util/errors.h"
 
 namespace hs {

@@ -23,6 +23,7 @@ class Llama2cTokenizer : public SubwordTokenizer {
   std::string piece_bytes(int id) const override;
   std::string label(int id) const override;
   int vocab_size() const override { return vocab_.size(); }
+  bool is_special(int id) const override { return id == kBos || id == kEos; }
 
   // run.c's decode of `token` after `prev`, concatenated over ids (ids[0] is usually BOS).
   std::string decode(const std::vector<int>& ids) const;

@@ -6,11 +6,13 @@
 
 namespace hs {
 
-ScoredPieces::ScoredPieces(std::vector<std::string> pieces, std::vector<float> scores)
+ScoredPieces::ScoredPieces(std::vector<std::string> pieces, std::vector<float> scores, std::vector<bool> mergeable)
     : pieces_(std::move(pieces)), scores_(std::move(scores)) {
   assert(pieces_.size() == scores_.size() && "one score per piece");
+  assert((mergeable.empty() || mergeable.size() == pieces_.size()) && "one flag per piece");
   ids_.reserve(pieces_.size());
-  for (size_t id = 0; id < pieces_.size(); ++id) ids_.emplace(pieces_[id], int(id));
+  for (size_t id = 0; id < pieces_.size(); ++id)
+    if (mergeable.empty() || mergeable[id]) ids_.emplace(pieces_[id], int(id));
 }
 
 int ScoredPieces::lookup(std::string_view text) const {
@@ -18,7 +20,7 @@ int ScoredPieces::lookup(std::string_view text) const {
   return it == ids_.end() ? -1 : it->second;
 }
 
-void ScoredPieces::merge(std::vector<ScoredSymbol>& symbols, float floor) const {
+void ScoredPieces::merge(std::vector<ScoredSymbol>& symbols, float floor, CandidateHook on_candidate, void* context) const {
   // run.c rescans every pair after each merge: O(n^2), minutes for a pasted book. Here the
   // symbols are a linked list and the candidate pairs a heap keyed by (score, left position);
   // a candidate whose symbols changed since it was pushed is stale and skipped. Same result.
@@ -41,8 +43,12 @@ void ScoredPieces::merge(std::vector<ScoredSymbol>& symbols, float floor) const 
   const auto push = [&](size_t left) {
     if (left == kNone || next[left] == kNone) return;
     const size_t right = next[left];
+    if (symbols[left].frozen || symbols[right].frozen) return;
     const int id = lookup(symbols[left].text + symbols[right].text);
-    if (id >= 0 && scores_[size_t(id)] > floor) heap.push({scores_[size_t(id)], left, right, id, version[left], version[right]});
+    if (id >= 0 && scores_[size_t(id)] > floor) {
+      heap.push({scores_[size_t(id)], left, right, id, version[left], version[right]});
+      if (on_candidate) on_candidate(context, id, symbols[left].text, symbols[right].text);
+    }
   };
   for (size_t i = 0; i + 1 < n; ++i) push(i);
   while (!heap.empty()) {

@@ -12,14 +12,16 @@ namespace hs {
 
 struct ScoredSymbol {
   std::string text;
-  int id = -1;  // the piece `text` is, or -1
+  int id = -1;          // the piece `text` is, or -1
+  bool frozen = false;  // never merged (SentencePiece's user-defined symbols)
 };
 
 class ScoredPieces {
  public:
   ScoredPieces() = default;
   // pieces[i] has id i and score scores[i] (same length). A repeated piece keeps its first id.
-  ScoredPieces(std::vector<std::string> pieces, std::vector<float> scores);
+  // mergeable (empty: all): only those pieces are merge results and found by lookup().
+  ScoredPieces(std::vector<std::string> pieces, std::vector<float> scores, std::vector<bool> mergeable = {});
 
   int size() const { return static_cast<int>(pieces_.size()); }
   const std::string& piece(int id) const { return pieces_.at(size_t(id)); }
@@ -28,7 +30,10 @@ class ScoredPieces {
 
   // Merges `symbols` in place as described above. A pair is merged only when its piece's score is
   // above `floor` (run.c never merges at or below -1e10; llama.cpp has no floor: pass -inf).
-  void merge(std::vector<ScoredSymbol>& symbols, float floor) const;
+  // on_candidate, when given, is told of every candidate pair as it is queued: (piece id, left
+  // text, right text) (SentencePiece's record of how an unused piece was made).
+  using CandidateHook = void (*)(void* context, int id, const std::string& left, const std::string& right);
+  void merge(std::vector<ScoredSymbol>& symbols, float floor, CandidateHook on_candidate = nullptr, void* context = nullptr) const;
 
  private:
   std::vector<std::string> pieces_;

@@ -44,6 +44,9 @@ class SpmTokenizer : public SubwordTokenizer {
   std::string piece_bytes(int id) const override;
   std::string label(int id) const override;
   int vocab_size() const override { return vocab_.size(); }
+  bool is_special(int id) const override {
+    return id >= 0 && id < vocab_size() && (types_[size_t(id)] == int(TokenType::control) || types_[size_t(id)] == int(TokenType::unknown));
+  }
 
  private:
   void encode_fragment(std::string text, std::vector<int>& out) const;

@@ -2,9 +2,26 @@
 
 #include <cstdio>
 
+#include "core/util/errors.h"
 #include "core/util/utf8.h"
 
 namespace hs {
+
+Encoding SubwordTokenizer::encode_pair(std::string_view a, std::optional<std::string_view> b) const {
+  if (b) throw InputError("this tokenizer has no sentence-pair form (only tokenizers with a pair template have one: BERT, RoBERTa, XLM-R, ...)");
+  Encoding e;
+  e.ids = encode(a);
+  for (const int id : e.ids) {
+    const bool special = is_special(id);
+    e.type_ids.push_back(0);
+    e.sequence_ids.push_back(special ? -1 : 0);
+    e.special.push_back(special);
+    e.labels.push_back(label(id));
+  }
+  return e;
+}
+
+bool SubwordTokenizer::is_special(int) const { return false; }
 
 std::string visible_label(std::string_view bytes) {
   std::string out;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/util/errors.h"
 #include "core/util/utf8.h"
 
 namespace hs {
@@ -24,6 +25,22 @@ void split_before(const std::string& s, const std::string& mark, std::vector<std
   if (begin < s.size()) out.push_back(s.substr(begin));
 }
 
+// BertPreTokenizer, WhitespaceSplit, Punctuation: code points where `drop` holds end a word and
+// vanish; those where `isolate` holds are words of their own (kept when keep_isolated).
+void split_code_points(const std::string& s, bool (*drop)(char32_t), bool (*isolate)(char32_t), bool keep_isolated,
+                       std::vector<std::string>& out) {
+  size_t begin = 0;
+  for_each_code_point(s, [&](char32_t c, size_t pos, size_t len) {
+    const bool dropped = drop && drop(c);
+    const bool isolated = !dropped && isolate && isolate(c);
+    if (!dropped && !isolated) return;
+    if (pos > begin) out.push_back(s.substr(begin, pos - begin));
+    if (isolated && keep_isolated) out.push_back(s.substr(pos, len));
+    begin = pos + len;
+  });
+  if (begin < s.size()) out.push_back(s.substr(begin));
+}
+
 // Byte value of a "<0xHH>" piece, or -1.
 int byte_piece(const std::string& p) {
   if (p.size() != 6 || p.compare(0, 3, "<0x") != 0 || p[5] != '>') return -1;
@@ -38,7 +55,7 @@ int byte_piece(const std::string& p) {
 
 }  // namespace
 
-TokenizerPipeline::TokenizerPipeline(std::unique_ptr<BpeModel> model, std::vector<AddedToken> added)
+TokenizerPipeline::TokenizerPipeline(std::unique_ptr<PieceModel> model, std::vector<AddedToken> added)
     : model_(std::move(model)), added_(std::move(added)) {
   std::stable_sort(added_.begin(), added_.end(),
                    [](const AddedToken& a, const AddedToken& b) { return a.content.size() > b.content.size(); });
@@ -50,11 +67,16 @@ int TokenizerPipeline::vocab_size() const {
   return n;
 }
 
-std::vector<int> TokenizerPipeline::encode(std::string_view raw) const {
+TokenizerPipeline::Sequence TokenizerPipeline::encode_sequence(std::string_view raw) const {
   const std::string text = utf8_repair(raw);
-  std::vector<int> out = prefix_ids;
+  Sequence out;
   size_t pos = 0, segment_begin = 0;
   bool first = true;
+  const auto segment = [&](size_t end) {
+    if (end <= segment_begin) return;
+    encode_segment(text.substr(segment_begin, end - segment_begin), first, out.ids);
+    out.special.resize(out.ids.size(), false);
+  };
   while (pos < text.size()) {
     const AddedToken* hit = nullptr;
     for (const AddedToken& t : added_)
@@ -66,25 +88,65 @@ std::vector<int> TokenizerPipeline::encode(std::string_view raw) const {
       ++pos;
       continue;
     }
-    if (pos > segment_begin) encode_segment(text.substr(segment_begin, pos - segment_begin), first, out);
+    size_t before = pos;  // lstrip: the whitespace before the token goes with it
+    while (hit->lstrip && before > segment_begin) {
+      size_t start = before - 1;
+      while (start > segment_begin && (static_cast<unsigned char>(text[start]) & 0xC0) == 0x80) --start;
+      size_t len = 1;
+      const int32_t c = utf8_decode(text, start, len);
+      if (c < 0 || !unicode_is_white_space(char32_t(c))) break;
+      before = start;
+    }
+    segment(before);
     first = false;
-    out.push_back(hit->id);
+    out.ids.push_back(hit->id);
+    out.special.push_back(hit->special);
     pos += hit->content.size();
+    while (hit->rstrip && pos < text.size()) {  // rstrip: and the whitespace after it
+      size_t len = 1;
+      const int32_t c = utf8_decode(text, pos, len);
+      if (c < 0 || !unicode_is_white_space(char32_t(c))) break;
+      pos += len;
+    }
     segment_begin = pos;
   }
-  if (segment_begin < text.size()) encode_segment(text.substr(segment_begin), first, out);
-  out.insert(out.end(), suffix_ids.begin(), suffix_ids.end());
+  segment(text.size());
   return out;
 }
 
-void TokenizerPipeline::encode_segment(std::string text, bool first, std::vector<int>& out) const {
-  for (const NormalizeStep& n : normalizers) {
-    if (n.kind == NormalizeStep::Kind::prepend) {
-      if (!text.empty()) text = n.text + text;
-    } else {
-      replace_all(text, n.text, n.content);
-    }
+std::vector<int> TokenizerPipeline::encode(std::string_view text) const { return frame(text, std::nullopt, false).ids; }
+
+Encoding TokenizerPipeline::encode_pair(std::string_view a, std::optional<std::string_view> b) const { return frame(a, b, true); }
+
+Encoding TokenizerPipeline::frame(std::string_view a, std::optional<std::string_view> b, bool with_labels) const {
+  const std::vector<TemplateItem>& items = b ? post.pair : post.single;
+  if (b && items.empty()) {
+    throw InputError("the tokenizer's post-processor has no pair template: it encodes one text, not a sentence pair");
   }
+  const Sequence first = encode_sequence(a);
+  const Sequence second = b ? encode_sequence(*b) : Sequence{};
+  Encoding e;
+  const auto add = [&](int id, int type_id, int sequence, bool special) {
+    e.ids.push_back(id);
+    e.type_ids.push_back(type_id);
+    e.sequence_ids.push_back(sequence);
+    e.special.push_back(special);
+    if (with_labels) e.labels.push_back(label(id));
+  };
+  for (const TemplateItem& item : items) {
+    if (item.kind == TemplateItem::Kind::special) {
+      for (const int id : item.ids) add(id, item.type_id, -1, true);
+      continue;
+    }
+    const bool is_b = item.kind == TemplateItem::Kind::sequence_b;
+    const Sequence& s = is_b ? second : first;
+    for (size_t i = 0; i < s.ids.size(); ++i) add(s.ids[i], item.type_id, is_b ? 1 : 0, s.special[i]);
+  }
+  return e;
+}
+
+void TokenizerPipeline::encode_segment(std::string text, bool first, std::vector<int>& out) const {
+  for (const NormalizeStep& n : normalizers) text = n.apply(std::move(text), first);
   std::vector<std::string> words{text};
   for (const PreTokenizeStep& p : pre_tokenizers) {
     std::vector<std::string> next;
@@ -105,6 +167,15 @@ void TokenizerPipeline::encode_segment(std::string text, bool first, std::vector
           for (const std::string& part : parts) next.push_back(gpt2_bytes_to_unicode(part));
           break;
         }
+        case PreTokenizeStep::Kind::bert:
+          split_code_points(word, unicode_is_white_space, is_bert_punctuation, true, next);
+          break;
+        case PreTokenizeStep::Kind::whitespace_split:
+          split_code_points(word, unicode_is_white_space, nullptr, false, next);
+          break;
+        case PreTokenizeStep::Kind::punctuation:
+          split_code_points(word, nullptr, is_bert_punctuation, p.keep_matches, next);
+          break;
         case PreTokenizeStep::Kind::metaspace: {
           replace_all(word, " ", p.replacement);
           const bool prepend = p.prepend == PreTokenizeStep::Prepend::always ||
@@ -121,11 +192,22 @@ void TokenizerPipeline::encode_segment(std::string text, bool first, std::vector
   for (const std::string& w : words) model_->encode_word(w, out);
 }
 
-std::string TokenizerPipeline::piece_bytes(int id) const {
+const AddedToken* TokenizerPipeline::added_token(int id) const {
   for (const AddedToken& t : added_)
-    if (t.id == id) return t.content;
+    if (t.id == id) return &t;
+  return nullptr;
+}
+
+bool TokenizerPipeline::is_special(int id) const {
+  const AddedToken* t = added_token(id);
+  return t && t->special;
+}
+
+std::string TokenizerPipeline::piece_bytes(int id) const {
+  if (const AddedToken* t = added_token(id)) return t->content;
   if (id < 0 || id >= model_->size()) return "";
   const std::string& p = model_->piece(id);
+  if (!continuing_prefix.empty()) return starts_with(p, continuing_prefix) ? p.substr(continuing_prefix.size()) : p;
   if (byte_level) {
     std::string bytes;
     return gpt2_unicode_to_bytes(p, bytes) ? bytes : p;
@@ -137,8 +219,8 @@ std::string TokenizerPipeline::piece_bytes(int id) const {
 }
 
 std::string TokenizerPipeline::label(int id) const {
-  for (const AddedToken& t : added_)
-    if (t.id == id) return utf8_repair(t.content);
+  if (const AddedToken* t = added_token(id)) return utf8_repair(t->content);
+  if (!continuing_prefix.empty() && id >= 0 && id < model_->size()) return visible_label(model_->piece(id));  // "##ing"
   return visible_label(piece_bytes(id));
 }
 
