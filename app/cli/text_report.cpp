@@ -52,7 +52,9 @@ void print_text_report(std::ostream& out, const RunAnalysis& analysis, int layer
 
   out << "tokens (" << run.n_tokens() << "):";
   for (int t = 0; t < run.n_tokens(); ++t) out << "  " << t << ":" << run.tokens[size_t(t)];
-  out << "\n\n";
+  out << "\n";
+  if (run.segment_b_start >= 0) out << "sentence B starts at token " << run.segment_b_start << "\n";
+  out << "\n";
 
   const LayerMaps& heads = run.attention[size_t(layer)];
   const size_t w = 7;

@@ -1,5 +1,7 @@
 #include "app/common/model_flags.h"
 
+#include <stdexcept>
+
 #include "core/util/errors.h"
 
 namespace hs {
@@ -9,6 +11,14 @@ void add_model_flags(CLI::App& app, ModelFlags& f) {
   r.attention.d_model = 8;
   r.attention.n_heads = 4;
   f.sentence_option = app.add_option("--sentence", r.sentence, "Text to tokenize with the active model's tokenizer");
+  f.sentence_b_option = app.add_option("--sentence-b", r.sentence_b,
+                                       "Encoders: a second sentence, encoded as the model's pair ([CLS] A [SEP] B [SEP], "
+                                       "token types 0 then 1; RoBERTa <s> A </s></s> B </s>)");
+  f.input_ids_option = app.add_option("--input-ids", f.input_ids,
+                                      "Pretrained: token ids instead of --sentence, the whole sequence as the model reads "
+                                      "it (e.g. \"101,7592,102\" from a Python tokenizer; no special token is added)");
+  f.token_type_ids_option = app.add_option("--token-type-ids", f.token_type_ids,
+                                           "With --input-ids: each token's segment, 0 or 1 (encoders with token types)");
   app.add_option("--input", r.input_npy, "float32 .npy [T, d_model] fed to the attention layer as Q, K and V input");
   app.add_option("--d-model", r.attention.d_model, "Width of the synthetic model")->capture_default_str();
   app.add_option("--heads", r.attention.n_heads, "Query heads (must divide d_model)")->capture_default_str();
@@ -27,6 +37,34 @@ void add_model_flags(CLI::App& app, ModelFlags& f) {
   app.add_option("--generate", r.generate, "Pretrained: continue the sentence greedily by N tokens");
 }
 
+std::vector<int> parse_id_list(const std::string& text, const std::string& flag) {
+  std::vector<int> ids;
+  std::string item;
+  const auto take = [&] {
+    if (item.empty()) return;
+    size_t used = 0;
+    long long v = -1;
+    try {
+      v = std::stoll(item, &used);
+    } catch (const std::logic_error&) {
+      used = 0;
+    }
+    if (used != item.size() || v < 0 || v > (1LL << 30)) {
+      throw InputError(flag + ": '" + item + "' is not a token id; give whole numbers 0 or more separated by commas, " +
+                       "e.g. 101,7592,102");
+    }
+    ids.push_back(int(v));
+    item.clear();
+  };
+  for (const char ch : text) {
+    if (ch == ',' || ch == ' ' || ch == '\t' || ch == '\n' || ch == '[' || ch == ']') take();
+    else item += ch;
+  }
+  take();
+  if (ids.empty()) throw InputError(flag + " is empty: give at least one token id, e.g. 101,7592,102");
+  return ids;
+}
+
 ModelRequest model_request(const ModelFlags& flags) {
   ModelRequest r = flags.request;
   if (flags.window_option && flags.window_option->count() > 0 && flags.window < 0) {
@@ -35,6 +73,9 @@ ModelRequest model_request(const ModelFlags& flags) {
   r.attention.window = flags.window;
   const auto given = [](const CLI::Option* o) { return o && o->count() > 0; };
   if (given(flags.sentence_option) && r.sentence.empty()) throw InputError("the sentence is empty: type at least one word");
+  if (given(flags.sentence_b_option) && r.sentence_b.empty()) throw InputError("the second sentence (--sentence-b) is empty");
+  if (given(flags.input_ids_option)) r.input_ids = parse_id_list(flags.input_ids, "--input-ids");
+  if (given(flags.token_type_ids_option)) r.token_type_ids = parse_id_list(flags.token_type_ids, "--token-type-ids");
   if (given(flags.kv_heads_option) && r.attention.n_kv_heads <= 0) {
     throw InputError("key/value heads (" + std::to_string(r.attention.n_kv_heads) + ") must be a positive whole number");
   }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "core/model/encoder_tokenizer.h"
 #include "core/model/hf_loaders.h"
 #include "core/text/gpt2_tokenizer.h"
 #include "core/text/tokenizer_json.h"
@@ -36,8 +37,10 @@ std::shared_ptr<const SubwordTokenizer> load_folder_tokenizer(const std::string&
 }  // namespace
 
 const std::vector<std::string>& hf_model_types() {
-  static const std::vector<std::string> types = {"gpt2",  "llama",  "qwen2",  "qwen3",       "mistral",
-                                                 "phi3",  "gemma",  "gemma2", "gemma3_text", "gemma3"};
+  static const std::vector<std::string> types = {"gpt2",   "llama",      "qwen2",   "qwen3",       "mistral",
+                                                 "phi3",   "gemma",      "gemma2",  "gemma3_text", "gemma3",
+                                                 "bert",   "roberta",    "xlm-roberta", "distilbert", "electra",
+                                                 "modernbert"};
   return types;
 }
 
@@ -55,17 +58,24 @@ HfModel load_hf_folder(const std::string& dir) {
                      " folders and llama2.c checkpoints");
   }
   HfModel out;
-  out.tokenizer = load_folder_tokenizer(dir);
+  const bool encoder = is_hf_encoder_type(type);
+  if (encoder) {
+    out.sentences = load_encoder_tokenizer(dir, config, [&] { return load_folder_tokenizer(dir); });
+    out.tokenizer = out.sentences->tokenizer();
+  } else {
+    out.tokenizer = load_folder_tokenizer(dir);
+  }
   const HfTensors tensors(dir);
   const std::string name = folder_name(dir);
   if (type == "gpt2") out.model = load_hf_gpt2(config, tensors, name);
+  else if (encoder) out.model = load_hf_encoder(config, tensors, name);
   else out.model = load_hf_decoder(config, tensors, name);
   // bos_token_id: top level, or a multimodal Gemma 3's text_config.
   nlohmann::json bos = config.json().contains("bos_token_id") ? config.json()["bos_token_id"] : nlohmann::json();
   if (bos.is_null() && config.json().contains("text_config") && config.json()["text_config"].is_object() &&
       config.json()["text_config"].contains("bos_token_id"))
     bos = config.json()["text_config"]["bos_token_id"];
-  if (bos.is_number_integer() && bos.get<int64_t>() >= 0 && bos.get<int64_t>() < out.model->info().vocab_size) {
+  if (!encoder && bos.is_number_integer() && bos.get<int64_t>() >= 0 && bos.get<int64_t>() < out.model->info().vocab_size) {
     out.bos_id = bos.get<int>();
   }
   const int model_vocab = out.model->info().vocab_size, tok_vocab = out.tokenizer->vocab_size();

@@ -63,6 +63,11 @@ std::vector<std::string> numbered_tokens(int64_t n) {
 std::unique_ptr<Prepared> prepare(const ModelRequest& req, CheckpointCache* cache) {
   const bool has_sentence = !req.sentence.empty(), has_input = !req.input_npy.empty();
   if (has_sentence && has_input) throw InputError("give either --sentence or --input, not both");
+  if (req.model_path.empty()) {
+    if (!req.sentence_b.empty()) throw InputError("--sentence-b (a second sentence) is for encoder checkpoints (--model FOLDER of bert, roberta, ...)");
+    if (!req.input_ids.empty()) throw InputError("--input-ids needs a pretrained model (--model)");
+    if (!req.token_type_ids.empty()) throw InputError("--token-type-ids goes with --input-ids and an encoder checkpoint (--model)");
+  }
   if (!req.model_path.empty()) {
     if (!req.weights.empty()) throw InputError("give either --model or --weights, not both");
     if (has_input) throw InputError("--input feeds one attention layer; it works with the synthetic model or --weights, not --model");
