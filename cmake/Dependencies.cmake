@@ -23,6 +23,8 @@ pkg_check_modules(CAIRO QUIET IMPORTED_TARGET cairo)
 headscope_require(CAIRO_FOUND "cairo" libcairo2-dev)
 pkg_check_modules(PCRE2 QUIET IMPORTED_TARGET libpcre2-8)
 headscope_require(PCRE2_FOUND "PCRE2" libpcre2-dev)
+find_package(ZLIB QUIET)
+headscope_require(ZLIB_FOUND "zlib (.npz archives)" zlib1g-dev)
 
 if(HEADSCOPE_BUILD_GUI)
   pkg_check_modules(IMGUI QUIET IMPORTED_TARGET imgui stb)
