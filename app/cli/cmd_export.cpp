@@ -84,7 +84,12 @@ int run_export(const ExportOptions& o) {
     throw InputError("export writes whole T x T maps, and this input is in long-input mode (" + plan.reason +
                      "); add --whole-maps to export whole maps anyway, or shorten the input");
   };
-  const std::shared_ptr<const RunAnalysis> analysis = analyse(model_request(o.model), options);
+  const ModelRequest request = model_request(o.model);
+  if (spec.view == ExportView::sweep && !request.attention_file.empty()) {
+    throw InputError("the head-count sweep re-initialises a synthetic layer at every head count; maps from a file "
+                     "(--attention) have no weights to sweep");
+  }
+  const std::shared_ptr<const RunAnalysis> analysis = analyse(request, options);
   if (!o.out.empty()) {
     export_view(*analysis, nullptr, spec);
     return 0;

@@ -19,6 +19,9 @@ void add_model_flags(CLI::App& app, ModelFlags& f) {
                                       "it (e.g. \"101,7592,102\" from a Python tokenizer; no special token is added)");
   f.token_type_ids_option = app.add_option("--token-type-ids", f.token_type_ids,
                                            "With --input-ids: each token's segment, 0 or 1 (encoders with token types)");
+  f.attention_option = app.add_option("--attention", r.attention_file,
+                                      "Attention maps made elsewhere: .safetensors or .npz with [layers, heads, T, T] "
+                                      "(docs/attention-file.md; tools/export_attention.py writes it)");
   app.add_option("--input", r.input_npy, "float32 .npy [T, d_model] fed to the attention layer as Q, K and V input");
   app.add_option("--d-model", r.attention.d_model, "Width of the synthetic model")->capture_default_str();
   app.add_option("--heads", r.attention.n_heads, "Query heads (must divide d_model)")->capture_default_str();
@@ -74,6 +77,7 @@ ModelRequest model_request(const ModelFlags& flags) {
   const auto given = [](const CLI::Option* o) { return o && o->count() > 0; };
   if (given(flags.sentence_option) && r.sentence.empty()) throw InputError("the sentence is empty: type at least one word");
   if (given(flags.sentence_b_option) && r.sentence_b.empty()) throw InputError("the second sentence (--sentence-b) is empty");
+  if (given(flags.attention_option) && r.attention_file.empty()) throw InputError("--attention needs a file name");
   if (given(flags.input_ids_option)) r.input_ids = parse_id_list(flags.input_ids, "--input-ids");
   if (given(flags.token_type_ids_option)) r.token_type_ids = parse_id_list(flags.token_type_ids, "--token-type-ids");
   if (given(flags.kv_heads_option) && r.attention.n_kv_heads <= 0) {

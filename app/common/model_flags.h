@@ -19,10 +19,11 @@ struct ModelFlags {
   std::string token_type_ids;  // --token-type-ids "0,0,0"
   CLI::Option* input_ids_option = nullptr;
   CLI::Option* token_type_ids_option = nullptr;
+  CLI::Option* attention_option = nullptr;
 };
 
-// Adds --sentence, --sentence-b, --input, --input-ids, --token-type-ids, --d-model, --heads,
-// --kv-heads, --d-head, --seed, --causal, --window, --temperature, --weights, --model,
+// Adds --sentence, --sentence-b, --input, --input-ids, --token-type-ids, --attention, --d-model,
+// --heads, --kv-heads, --d-head, --seed, --causal, --window, --temperature, --weights, --model,
 // --tokenizer, --generate.
 void add_model_flags(CLI::App& app, ModelFlags& flags);
 

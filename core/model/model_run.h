@@ -16,7 +16,7 @@
 namespace hs {
 
 struct ModelInfo {
-  std::string kind = "synthetic";  // synthetic | weights | llama2c | a Hugging Face model_type (gpt2, llama, bert, ...)
+  std::string kind = "synthetic";  // synthetic | weights | llama2c | attention-file | a Hugging Face model_type (gpt2, llama, bert, ...)
   std::string name;                // shown in titles: "synthetic d_model 8", "stories260K"
   std::string family;              // Hugging Face model_type ("gpt2", "llama", "qwen2", "gemma2", ...); "" otherwise
   int d_model = 0;
@@ -66,13 +66,16 @@ struct AttentionRun {
   std::vector<Map> queries, keys;
   Map output;                       // [T, d_model] last attention layer's output (synthetic, weights)
   std::vector<int> next_token_ids;  // pretrained language models: argmax prediction after each position
-  std::vector<std::string> next_tokens;  // (empty for encoders: they predict none)
+  std::vector<std::string> next_tokens;  // (empty for encoders and maps from a file: nothing predicts them)
   int prompt_tokens = 0;            // tokens that came from the user (the rest were generated)
   // Encoders: the sentence pair and the special tokens (empty / -1 for everything else).
   std::vector<int> token_type_ids;   // [T] each token's segment: 0 for sentence A (and [CLS]), 1 for B
   int segment_b_start = -1;          // first token of sentence B (after the [SEP] between), -1 without one
   std::vector<bool> special_tokens;  // [T] tokens the post-processor added ([CLS], [SEP], <s>, </s>): they
                                      // often take most of the weight, so views may keep them out of the colour range
+  // Maps read from a file (--attention): false when some row does not sum to 1 (notes say which).
+  bool rows_sum_to_one = true;
+  std::vector<std::string> notes;    // what views should tell the user about these maps, one sentence each
   // Long-input mode (RunOptions::display_size): attention[l][h] is [ceil(T / f)]^2 block maxima,
   // f = map_factor; head_numbers and exact are exact. map_factor 1 with exact null: whole maps.
   int map_factor = 1;
