@@ -523,6 +523,8 @@ def main():
                              types=pair_types[:len(want)] if len(want) == len(pair_types) else None))
     ok &= expect_error(cli, "bert --generate", f, ["--input-ids", ids_arg(single), "--generate", "2"], "predicts no next token")
     ok &= expect_error(cli, "bert type 2", f, ["--input-ids", "2,5,3", "--token-type-ids", "0,2,0"], "type id 2")
+    ok &= expect_error(cli, "bert bad id", f, ["--input-ids", "2,x5,3"], "'x5' is not a token id")
+    ok &= expect_error(cli, "bert empty B", f, ["--input-ids", "2,5,3", "--sentence-b", ""], "second sentence (--sentence-b) is empty")
 
     # XLM-R: no prefix, positions from pad + 1, a Unigram tokenizer.json (ids given).
     f = folder("xlm-roberta")
