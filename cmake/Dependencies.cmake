@@ -25,6 +25,8 @@ pkg_check_modules(PCRE2 QUIET IMPORTED_TARGET libpcre2-8)
 headscope_require(PCRE2_FOUND "PCRE2" libpcre2-dev)
 pkg_check_modules(ICU QUIET IMPORTED_TARGET icu-uc)
 headscope_require(ICU_FOUND "ICU (Unicode normalization, properties and grapheme clusters)" libicu-dev)
+find_package(ZLIB QUIET)
+headscope_require(ZLIB_FOUND "zlib (.npz archives)" zlib1g-dev)
 
 if(HEADSCOPE_BUILD_GUI)
   pkg_check_modules(IMGUI QUIET IMPORTED_TARGET imgui stb)

@@ -89,7 +89,12 @@ int run_export(const ExportOptions& o) {
     throw InputError("export writes whole T x T maps, and this input is in long-input mode (" + plan.reason +
                      "); add --whole-maps to export whole maps anyway, or shorten the input");
   };
-  const std::shared_ptr<const RunAnalysis> analysis = analyse(model_request(o.model), options);
+  const ModelRequest request = model_request(o.model);
+  if (spec.view == ExportView::sweep && !request.attention_file.empty()) {
+    throw InputError("the head-count sweep re-initialises a synthetic layer at every head count; maps from a file "
+                     "(--attention) have no weights to sweep");
+  }
+  const std::shared_ptr<const RunAnalysis> analysis = analyse(request, options);
   if (o.layer_range && spec.layer >= 0 && spec.layer < analysis->run.n_layers()) {
     const size_t l = size_t(spec.layer);
     spec.colours.fixed_max = o.ignore_first_key ? analysis->layer_max_skip_first[l] : analysis->layer_max[l];

@@ -34,7 +34,15 @@ void check_layer_and_query(const AttentionRun& run, int layer, int query) {
   }
 }
 
-void print_model_line(std::ostream& out, const ModelInfo& c) {
+void print_model_line(std::ostream& out, const AttentionRun& run) {
+  const ModelInfo& c = run.info;
+  if (c.kind == "attention-file") {
+    out << "maps from a file: " << c.name << "  (" << c.n_layers << " layer(s) x " << c.n_heads << " heads"
+        << (c.causal ? ", causal" : "") << "; no weights: no next tokens, scores or head-count sweep)\n";
+    for (const std::string& note : run.notes) out << "note: " << note << "\n";
+    out << "\n";
+    return;
+  }
   out << "model: " << c.name << "  (" << c.n_layers << " layer(s), " << c.n_heads << " heads of width " << c.d_head;
   if (c.n_kv_heads != c.n_heads) out << ", " << c.n_kv_heads << " key/value heads";
   if (c.causal) out << ", causal";
@@ -48,11 +56,13 @@ void print_model_line(std::ostream& out, const ModelInfo& c) {
 void print_text_report(std::ostream& out, const RunAnalysis& analysis, int layer, int query) {
   const AttentionRun& run = analysis.run;
   check_layer_and_query(run, layer, query);
-  print_model_line(out, run.info);
+  print_model_line(out, run);
 
   out << "tokens (" << run.n_tokens() << "):";
   for (int t = 0; t < run.n_tokens(); ++t) out << "  " << t << ":" << run.tokens[size_t(t)];
-  out << "\n\n";
+  out << "\n";
+  if (run.segment_b_start >= 0) out << "sentence B starts at token " << run.segment_b_start << "\n";
+  out << "\n";
 
   const LayerMaps& heads = run.attention[size_t(layer)];
   const size_t w = 7;
@@ -87,7 +97,7 @@ void print_text_report(std::ostream& out, const RunAnalysis& analysis, int layer
 void print_compact_report(std::ostream& out, const RunAnalysis& analysis, int layer, int query) {
   const AttentionRun& run = analysis.run;
   check_layer_and_query(run, layer, query);
-  print_model_line(out, run.info);
+  print_model_line(out, run);
   const int T = run.n_tokens(), f = run.map_factor;
   const int p = run.attention.empty() || run.attention[0].empty() ? 0 : int(run.attention[0][0].rows());
   out << "tokens: " << T << " (long-input mode, " << analysis.long_input_reason << ": each head kept as " << p << " x " << p

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <sstream>
+#include <stdexcept>
 
 #include "core/model/attention_config.h"
 #include "core/model/synthetic_model.h"
@@ -78,6 +79,17 @@ void add_model_flags(CLI::App& app, ModelFlags& f) {
   r.attention.d_model = 8;
   r.attention.n_heads = 4;
   f.sentence_option = app.add_option("--sentence", r.sentence, "Text to tokenize with the active model's tokenizer");
+  f.sentence_b_option = app.add_option("--sentence-b", r.sentence_b,
+                                       "Encoders: a second sentence, encoded as the model's pair ([CLS] A [SEP] B [SEP], "
+                                       "token types 0 then 1; RoBERTa <s> A </s></s> B </s>)");
+  f.input_ids_option = app.add_option("--input-ids", f.input_ids,
+                                      "Pretrained: token ids instead of --sentence, the whole sequence as the model reads "
+                                      "it (e.g. \"101,7592,102\" from a Python tokenizer; no special token is added)");
+  f.token_type_ids_option = app.add_option("--token-type-ids", f.token_type_ids,
+                                           "With --input-ids: each token's segment, 0 or 1 (encoders with token types)");
+  f.attention_option = app.add_option("--attention", r.attention_file,
+                                      "Attention maps made elsewhere: .safetensors or .npz with [layers, heads, T, T] "
+                                      "(docs/attention-file.md; tools/export_attention.py writes it)");
   app.add_option("--input", r.input_npy, "float32 .npy [T, d_model] fed to the attention layer as Q, K and V input");
   app.add_option("--d-model", r.attention.d_model, "Width of the synthetic model")
       ->check(whole_number("d_model", 1, kMaxDModel))
@@ -113,6 +125,34 @@ void add_model_flags(CLI::App& app, ModelFlags& f) {
       ->check(whole_number("tokens to generate", 0, kMaxTokens));
 }
 
+std::vector<int> parse_id_list(const std::string& text, const std::string& flag) {
+  std::vector<int> ids;
+  std::string item;
+  const auto take = [&] {
+    if (item.empty()) return;
+    size_t used = 0;
+    long long v = -1;
+    try {
+      v = std::stoll(item, &used);
+    } catch (const std::logic_error&) {
+      used = 0;
+    }
+    if (used != item.size() || v < 0 || v > (1LL << 30)) {
+      throw InputError(flag + ": '" + item + "' is not a token id; give whole numbers 0 or more separated by commas, " +
+                       "e.g. 101,7592,102");
+    }
+    ids.push_back(int(v));
+    item.clear();
+  };
+  for (const char ch : text) {
+    if (ch == ',' || ch == ' ' || ch == '\t' || ch == '\n' || ch == '[' || ch == ']') take();
+    else item += ch;
+  }
+  take();
+  if (ids.empty()) throw InputError(flag + " is empty: give at least one token id, e.g. 101,7592,102");
+  return ids;
+}
+
 ModelRequest model_request(const ModelFlags& flags) {
   ModelRequest r = flags.request;
   if (given(flags.seed_option) && !parse_seed(flags.seed_text, r.seed)) {  // checked at parse; kept for direct use
@@ -120,6 +160,10 @@ ModelRequest model_request(const ModelFlags& flags) {
   }
   r.attention.window = given(flags.window_option) ? flags.window : -1;
   if (given(flags.sentence_option) && r.sentence.empty()) throw InputError("the sentence is empty: type at least one word");
+  if (given(flags.sentence_b_option) && r.sentence_b.empty()) throw InputError("the second sentence (--sentence-b) is empty");
+  if (given(flags.attention_option) && r.attention_file.empty()) throw InputError("--attention needs a file name");
+  if (given(flags.input_ids_option)) r.input_ids = parse_id_list(flags.input_ids, "--input-ids");
+  if (given(flags.token_type_ids_option)) r.token_type_ids = parse_id_list(flags.token_type_ids, "--token-type-ids");
   return r;
 }
 

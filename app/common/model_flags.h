@@ -17,16 +17,26 @@ struct ModelFlags {
   CLI::Option* window_option = nullptr;
   CLI::Option* seed_option = nullptr;
   CLI::Option* sentence_option = nullptr;  // given but empty: "the sentence is empty"
+  CLI::Option* sentence_b_option = nullptr;  // given but empty: "the second sentence is empty"
+  std::string input_ids;       // --input-ids "101,7592,102" (parsed into request.input_ids)
+  std::string token_type_ids;  // --token-type-ids "0,0,0"
+  CLI::Option* input_ids_option = nullptr;
+  CLI::Option* token_type_ids_option = nullptr;
+  CLI::Option* attention_option = nullptr;
 };
 
-// Adds --sentence, --input, --d-model, --heads, --kv-heads, --d-head, --seed, --causal,
-// --window, --temperature, --weights, --model, --tokenizer, --generate. Every number is checked
-// on its text while parsing (a CLI::ValidationError naming the value and the allowed range:
-// "--window: window (-3) must be a whole number from 0 to 2147483647"), so nothing wraps.
+// Adds --sentence, --sentence-b, --input, --input-ids, --token-type-ids, --attention, --d-model,
+// --heads, --kv-heads, --d-head, --seed, --causal, --window, --temperature, --weights, --model,
+// --tokenizer, --generate. Every number is checked on its text while parsing (a
+// CLI::ValidationError naming the value and the allowed range: "--window: window (-3) must be a
+// whole number from 0 to 2147483647"), so nothing wraps.
 void add_model_flags(CLI::App& app, ModelFlags& flags);
 
-// The request after parsing (window and seed folded in).
+// The request after parsing (window and seed folded in, id lists parsed).
 ModelRequest model_request(const ModelFlags& flags);
+
+// "101,7592,102" or "101 7592 102" -> ids; InputError naming `flag` and the bad entry.
+std::vector<int> parse_id_list(const std::string& text, const std::string& flag);
 
 // CLI11 (2.1) reads "--name=" (nothing after the '=') as "--name" without a value and then takes
 // the next argument as the value: "--sentence= --causal" became the sentence "--causal". This

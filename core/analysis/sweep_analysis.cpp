@@ -10,7 +10,8 @@ std::shared_ptr<const Sweep> analyse_sweep(const ModelRequest& request, const st
   auto sweep = std::make_shared<Sweep>();
   sweep->d_model = request.attention.d_model;
   sweep->masked = request.attention.causal || request.attention.window >= 0;
-  if (!request.model_path.empty() || !request.weights.empty() || !request.input_npy.empty()) {
+  if (!request.model_path.empty() || !request.weights.empty() || !request.input_npy.empty() ||
+      !request.attention_file.empty()) {
     sweep->note = "The head-count sweep re-initialises a synthetic layer at every head count, so it runs for the "
                   "synthetic model on a sentence only.";
     return sweep;
@@ -49,7 +50,7 @@ std::shared_ptr<const Sweep> analyse_sweep(const ModelRequest& request, const st
 bool same_sweep_inputs(const ModelRequest& a, const ModelRequest& b) {
   const AttentionConfig &x = a.attention, &y = b.attention;
   return a.sentence == b.sentence && a.input_npy == b.input_npy && a.weights == b.weights &&
-         a.model_path == b.model_path && x.d_model == y.d_model && x.causal == y.causal && x.window == y.window &&
+         a.model_path == b.model_path && a.attention_file == b.attention_file && x.d_model == y.d_model && x.causal == y.causal && x.window == y.window &&
          x.temperature == y.temperature && x.bias == y.bias;
 }
 

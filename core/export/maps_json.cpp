@@ -1,5 +1,7 @@
 #include "core/export/maps_json.h"
 
+#include <algorithm>
+
 #include "core/formats/json_text.h"
 
 namespace hs {
@@ -37,6 +39,20 @@ void write_maps_json(std::ostream& out, const RunAnalysis& analysis, const MapsJ
   if (!run.token_ids.empty()) {
     out << ",\n\"token_ids\":";
     write_list(out, run.token_ids.size(), [&](size_t i) { out << run.token_ids[i]; });
+  }
+  if (!run.token_type_ids.empty()) {  // encoders: sentence A is 0, B is 1
+    out << ",\n\"token_type_ids\":";
+    write_list(out, run.token_type_ids.size(), [&](size_t i) { out << run.token_type_ids[i]; });
+  }
+  if (run.segment_b_start >= 0) out << ",\n\"segment_b_start\":" << run.segment_b_start;
+  if (std::find(run.special_tokens.begin(), run.special_tokens.end(), true) != run.special_tokens.end()) {
+    out << ",\n\"special_tokens\":";
+    write_list(out, run.special_tokens.size(), [&](size_t i) { out << (run.special_tokens[i] ? "true" : "false"); });
+  }
+  if (!run.rows_sum_to_one) out << ",\n\"rows_sum_to_one\":false";  // maps from a file (--attention)
+  if (!run.notes.empty()) {
+    out << ",\n\"notes\":";
+    write_list(out, run.notes.size(), [&](size_t i) { out << json_string(run.notes[i]); });
   }
   if (!run.next_tokens.empty()) {
     out << ",\n\"next_tokens\":";

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/model/special_tokens.h"
 #include "core/model/transformer_model.h"
 #include "core/text/tokenizer_base.h"
 
@@ -18,6 +19,7 @@ struct LoadedCheckpoint {
   std::shared_ptr<const TransformerModel> model;
   std::shared_ptr<const SubwordTokenizer> tokenizer;
   int bos_id = -1;  // the token an empty sentence starts from, -1 when the model has none
+  std::shared_ptr<const SentenceEncoder> sentences;  // encoders: special tokens and sentence pairs; else null
 };
 
 class CheckpointCache {

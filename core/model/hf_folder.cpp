@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <new>
 
+#include "core/model/encoder_tokenizer.h"
 #include "core/model/hf_loaders.h"
 #include "core/text/tokenizer_folder.h"  // the tokenizer: tokenizer.json, vocab.json + merges.txt, tokenizer.model or vocab.txt
 #include "core/util/errors.h"
@@ -20,8 +21,10 @@ std::string folder_name(std::string dir) {
 }  // namespace
 
 const std::vector<std::string>& hf_model_types() {
-  static const std::vector<std::string> types = {"gpt2",  "llama",  "qwen2",  "qwen3",       "mistral",
-                                                 "phi3",  "gemma",  "gemma2", "gemma3_text", "gemma3"};
+  static const std::vector<std::string> types = {"gpt2",   "llama",      "qwen2",   "qwen3",       "mistral",
+                                                 "phi3",   "gemma",      "gemma2",  "gemma3_text", "gemma3",
+                                                 "bert",   "roberta",    "xlm-roberta", "distilbert", "electra",
+                                                 "modernbert"};
   return types;
 }
 
@@ -39,13 +42,20 @@ HfModel load_hf_folder(const std::string& dir) {
                      " folders and llama2.c checkpoints");
   }
   HfModel out;
-  out.tokenizer = load_folder_tokenizer(dir);
+  const bool encoder = is_hf_encoder_type(type);
+  if (encoder) {
+    out.sentences = load_encoder_tokenizer(dir, config);
+    out.tokenizer = out.sentences->tokenizer();
+  } else {
+    out.tokenizer = load_folder_tokenizer(dir);
+  }
   const HfTensors tensors(dir);
   const std::string name = folder_name(dir);
   const int64_t values = tensors.total_elements();
   check_weights_fit(dir, values);  // more than the machine has: say so before converting any of it
   try {
     if (type == "gpt2") out.model = load_hf_gpt2(config, tensors, name);
+    else if (encoder) out.model = load_hf_encoder(config, tensors, name);
     else out.model = load_hf_decoder(config, tensors, name);
   } catch (const std::bad_alloc&) {
     throw_weights_out_of_memory(dir, values);
@@ -55,7 +65,7 @@ HfModel load_hf_folder(const std::string& dir) {
   if (bos.is_null() && config.json().contains("text_config") && config.json()["text_config"].is_object() &&
       config.json()["text_config"].contains("bos_token_id"))
     bos = config.json()["text_config"]["bos_token_id"];
-  if (bos.is_number_integer() && bos.get<int64_t>() >= 0 && bos.get<int64_t>() < out.model->info().vocab_size) {
+  if (!encoder && bos.is_number_integer() && bos.get<int64_t>() >= 0 && bos.get<int64_t>() < out.model->info().vocab_size) {
     out.bos_id = bos.get<int>();
   }
   const int model_vocab = out.model->info().vocab_size, tok_vocab = out.tokenizer->vocab_size();

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "core/model/encoder_forward.h"
 #include "core/model/gpt2_forward.h"
 #include "core/model/hf_config.h"
 #include "core/model/hf_tensors.h"
@@ -20,6 +21,16 @@ std::unique_ptr<Gpt2Model> load_hf_gpt2(const HfConfig& config, const HfTensors&
 // gemma3), post_attention_layernorm, pre/post_feedforward_layernorm (gemma2/3),
 // mlp.{gate,up,down}_proj (phi3: gate_up_proj)}, model.norm, lm_head (ignored when tied).
 std::unique_ptr<LlamaModel> load_hf_decoder(const HfConfig& config, const HfTensors& tensors, const std::string& name);
+
+// The encoder families, model_type bert, roberta, xlm-roberta, distilbert, electra (BERT's layout:
+// [prefix.]embeddings.*, encoder.layer.N.{attention.self.{query,key,value}, attention.output.{dense,
+// LayerNorm}, intermediate.dense, output.{dense,LayerNorm}}; DistilBERT: transformer.layer.N.{
+// attention.{q,k,v,out}_lin, sa_layer_norm, ffn.lin1/2, output_layer_norm}) and modernbert
+// ([model.]embeddings.{tok_embeddings,norm}, layers.N.{attn_norm, attn.Wqkv, attn.Wo, mlp_norm,
+// mlp.Wi, mlp.Wo}, final_norm). Prefix: the family's ("bert.", "roberta.", "distilbert.",
+// "electra.", "model."), "model." or none.
+std::unique_ptr<EncoderModel> load_hf_encoder(const HfConfig& config, const HfTensors& tensors, const std::string& name);
+bool is_hf_encoder_type(const std::string& model_type);
 
 // The model_types load_hf_folder reads, in the order its messages list them.
 const std::vector<std::string>& hf_model_types();

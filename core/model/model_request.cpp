@@ -1,6 +1,7 @@
 #include "core/model/model_request.h"
 
 #include "core/formats/npy.h"
+#include "core/model/attention_file.h"
 #include "core/model/attention_layer.h"
 #include "core/model/attention_weights.h"
 #include "core/model/embedding.h"
@@ -63,6 +64,27 @@ std::vector<std::string> numbered_tokens(int64_t n) {
 std::unique_ptr<Prepared> prepare(const ModelRequest& req, CheckpointCache* cache) {
   const bool has_sentence = !req.sentence.empty(), has_input = !req.input_npy.empty();
   if (has_sentence && has_input) throw InputError("give either --sentence or --input, not both");
+  if (!req.attention_file.empty()) {
+    // Maps made elsewhere: the file is the whole run.
+    const auto refuse = [](bool given, const char* flag) {
+      if (given) throw InputError(std::string("--attention FILE brings its own maps and tokens; leave out ") + flag);
+    };
+    refuse(!req.model_path.empty(), "--model");
+    refuse(!req.weights.empty(), "--weights");
+    refuse(has_sentence, "--sentence");
+    refuse(!req.sentence_b.empty(), "--sentence-b");
+    refuse(has_input, "--input");
+    refuse(!req.input_ids.empty(), "--input-ids");
+    refuse(!req.token_type_ids.empty(), "--token-type-ids");
+    refuse(req.generate != 0, "--generate");
+    refuse(req.attention.scrambled_reshape, "--scrambled-reshape");
+    return prepare_attention_file(req.attention_file);
+  }
+  if (req.model_path.empty()) {
+    if (!req.sentence_b.empty()) throw InputError("--sentence-b (a second sentence) is for encoder checkpoints (--model FOLDER of bert, roberta, ...)");
+    if (!req.input_ids.empty()) throw InputError("--input-ids needs a pretrained model (--model)");
+    if (!req.token_type_ids.empty()) throw InputError("--token-type-ids goes with --input-ids and an encoder checkpoint (--model)");
+  }
   if (!req.model_path.empty()) {
     if (!req.weights.empty()) throw InputError("give either --model or --weights, not both");
     if (has_input) throw InputError("--input feeds one attention layer; it works with the synthetic model or --weights, not --model");

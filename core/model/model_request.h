@@ -1,12 +1,14 @@
 #pragma once
 // One description of "which model on which input", shared by the CLI, the app and sessions:
 // synthetic (a sentence + shape + seed), --weights (nn.MultiheadAttention state_dict) on a
-// sentence or a .npy input, or a pretrained checkpoint (--model) on a sentence.
+// sentence or a .npy input, a pretrained checkpoint (--model) on a sentence (an encoder: or a
+// sentence pair) or on token ids, or attention maps made elsewhere (--attention FILE).
 // prepare() does the slow, input-dependent set-up once (tokenizing, embedding, loading);
 // Prepared::run() is the engine and can be timed and repeated.
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/model/attention_config.h"
 #include "core/model/model_run.h"
@@ -16,6 +18,10 @@ namespace hs {
 
 struct ModelRequest {
   std::string sentence;     // --sentence
+  std::string sentence_b;   // --sentence-b: an encoder's second sentence ([CLS] A [SEP] B [SEP])
+  std::vector<int> input_ids;       // --input-ids: token ids given directly (pretrained models), instead of --sentence
+  std::vector<int> token_type_ids;  // --token-type-ids: with --input-ids, each token's segment (0 or 1)
+  std::string attention_file;       // --attention FILE: attention maps from elsewhere (.safetensors or .npz)
   std::string input_npy;    // --input FILE.npy: [T, d_model] float32
   std::string weights;      // --weights FILE.safetensors
   std::string model_path;   // --model PATH (llama2.c .bin or a Hugging Face folder)

@@ -16,7 +16,7 @@
 namespace hs {
 
 struct ModelInfo {
-  std::string kind = "synthetic";  // synthetic | weights | llama2c | a Hugging Face model_type (gpt2, llama, qwen2, ...)
+  std::string kind = "synthetic";  // synthetic | weights | llama2c | attention-file | a Hugging Face model_type (gpt2, llama, bert, ...)
   std::string name;                // shown in titles: "synthetic d_model 8", "stories260K"
   std::string family;              // Hugging Face model_type ("gpt2", "llama", "qwen2", "gemma2", ...); "" otherwise
   int d_model = 0;
@@ -68,9 +68,17 @@ struct AttentionRun {
   // and any scrambling), so each head's score matrix before the mask, q_h k_g^T, can be rebuilt.
   std::vector<Map> queries, keys;
   Map output;                       // [T, d_model] last attention layer's output (synthetic, weights)
-  std::vector<int> next_token_ids;  // pretrained: argmax prediction after each position
-  std::vector<std::string> next_tokens;
+  std::vector<int> next_token_ids;  // pretrained language models: argmax prediction after each position
+  std::vector<std::string> next_tokens;  // (empty for encoders and maps from a file: nothing predicts them)
   int prompt_tokens = 0;            // tokens that came from the user (the rest were generated)
+  // Encoders: the sentence pair and the special tokens (empty / -1 for everything else).
+  std::vector<int> token_type_ids;   // [T] each token's segment: 0 for sentence A (and [CLS]), 1 for B
+  int segment_b_start = -1;          // first token of sentence B (after the [SEP] between), -1 without one
+  std::vector<bool> special_tokens;  // [T] tokens the post-processor added ([CLS], [SEP], <s>, </s>): they
+                                     // often take most of the weight, so views may keep them out of the colour range
+  // Maps read from a file (--attention): false when some row does not sum to 1 (notes say which).
+  bool rows_sum_to_one = true;
+  std::vector<std::string> notes;    // what views should tell the user about these maps, one sentence each
   // Long-input mode (RunOptions::display_size): attention[l][h] is [ceil(T / f)]^2 block maxima,
   // f = map_factor; head_numbers and exact are exact. map_factor 1 with exact null: whole maps.
   int map_factor = 1;
@@ -81,6 +89,9 @@ struct AttentionRun {
   int n_tokens() const { return static_cast<int>(tokens.size()); }
   int n_layers() const { return static_cast<int>(attention.size()); }
   int n_heads() const { return attention.empty() ? 0 : static_cast<int>(attention[0].size()); }
+  bool is_special(int token) const {
+    return token >= 0 && size_t(token) < special_tokens.size() && special_tokens[size_t(token)];
+  }
 };
 
 // Long-input mode: moves the recorder's display maps, numbers, q and k into `run`; `config`

@@ -44,17 +44,51 @@ LoadedCheckpoint load_llama2c_files(const ModelRequest& request) {
   std::shared_ptr<const LlamaModel> model = load_llama2c(request.model_path);
   const int vocab = model->info().vocab_size;
   auto tokenizer = std::make_shared<const Llama2cTokenizer>(llama2c_tokenizer_path(request, vocab), vocab);
-  return {model, tokenizer, -1};
+  return {model, tokenizer, -1, nullptr};
 }
 
 LoadedCheckpoint load_gguf_file(const ModelRequest& request) {
   GgufModel g = load_gguf_model(request.model_path, request.sentence, request.generate);
-  return {g.model, g.tokenizer, g.bos_id};
+  return {g.model, g.tokenizer, g.bos_id, nullptr};
 }
 
 LoadedCheckpoint load_hf_files(const std::string& dir) {
   HfModel hf = load_hf_folder(dir);
-  return {hf.model, hf.tokenizer, hf.bos_id};
+  return {hf.model, hf.tokenizer, hf.bos_id, hf.sentences};
+}
+
+// The request's text (or ids) as the model reads it: an encoder's post-processor adds its special
+// tokens and the second sentence; a decoder's tokenizer adds what it adds (BOS).
+EncodedText encode_input(const ModelRequest& request, const LoadedCheckpoint& c) {
+  const std::string& name = c.model->info().name;
+  if (!request.sentence_b.empty()) {
+    if (!c.sentences) {
+      throw InputError("--sentence-b: " + name + " is a decoder (" + c.model->info().kind +
+                       "); sentence pairs are for encoders (bert, roberta, xlm-roberta, distilbert, electra, modernbert)");
+    }
+    if (!request.input_ids.empty()) throw InputError("--sentence-b goes with --sentence, not --input-ids");
+    if (request.sentence.empty()) throw InputError("--sentence-b needs the first sentence too (--sentence)");
+  }
+  if (!request.token_type_ids.empty()) {
+    if (request.input_ids.empty()) throw InputError("--token-type-ids goes with --input-ids (a sentence gets its types from the tokenizer)");
+    if (c.model->type_vocab_size() == 0) {
+      throw InputError("--token-type-ids: " + name + " (" + c.model->info().kind + ") has no token type embeddings");
+    }
+  }
+  if (!request.input_ids.empty()) {
+    if (!request.sentence.empty()) throw InputError("give either --sentence or --input-ids, not both");
+    if (c.sentences) return c.sentences->from_ids(request.input_ids, request.token_type_ids);
+    EncodedText t;
+    t.ids = request.input_ids;
+    return t;
+  }
+  if (c.sentences) return c.sentences->encode(request.sentence, request.sentence_b.empty() ? nullptr : &request.sentence_b);
+  EncodedText t;
+  t.ids = c.tokenizer->encode(request.sentence);
+  // No text: a Hugging Face model starts from its BOS token (GPT-2's <|endoftext|>), as
+  // generation from nothing does; llama2.c's encoder already gives BOS alone (run.c's encode of "").
+  if (t.ids.empty() && c.bos_id >= 0) t.ids.push_back(c.bos_id);
+  return t;
 }
 
 // Every file a checkpoint may be read from: everything in a Hugging Face folder; a llama2.c
@@ -133,11 +167,7 @@ std::unique_ptr<Prepared> prepare_pretrained(const ModelRequest& request, Checkp
   // A GGUF file is one file with its tokenizer inside.
   const std::vector<std::string> files = gguf ? std::vector<std::string>{path} : checkpoint_files(request, folder);
   const LoadedCheckpoint c = cache ? cache->get(path + '\n' + request.tokenizer, files, load) : load();
-  std::vector<int> ids = c.tokenizer->encode(request.sentence);
-  // No text: a Hugging Face model starts from its BOS token (GPT-2's <|endoftext|>), as
-  // generation from nothing does; llama2.c's encoder already gives BOS alone (run.c's encode of "").
-  if (ids.empty() && c.bos_id >= 0) ids.push_back(c.bos_id);
-  return std::make_unique<TransformerSession>(c.model, c.tokenizer, std::move(ids), request.generate);
+  return std::make_unique<TransformerSession>(c.model, c.tokenizer, encode_input(request, c), request.generate);
 }
 
 }  // namespace hs

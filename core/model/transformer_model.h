@@ -1,7 +1,8 @@
 #pragma once
-// A pretrained decoder-only language model as the pretrained session sees it: token ids in,
-// every layer's per-head attention announced to the observer (through attend_heads), final
-// hidden states out; logits for any rows on request.
+// A pretrained model as the pretrained session sees it: token ids in, every layer's per-head
+// attention announced to the observer (through attend_heads), final hidden states out. A
+// decoder-only language model also gives logits for any rows on request; an encoder (BERT
+// family) predicts no next token, and may read each token's type (segment) id.
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -49,6 +50,19 @@ class TransformerModel {
       out.insert(out.end(), best.begin(), best.end());
     }
     return out;
+  }
+
+  // False for encoders: they have no next-token head, so logits() and forward_cached() must not
+  // be called (the session fills no next tokens and refuses --generate).
+  virtual bool predicts_next_token() const { return true; }
+  // Rows of the token type (segment) embedding; 0 when the model has none (every decoder).
+  virtual int type_vocab_size() const { return 0; }
+  // forward() with each token's type id (T of them, each < type_vocab_size(): 0 for the first
+  // sentence, 1 for the second). Models without token types only run all-zero types.
+  virtual Map forward_segments(const std::vector<int>& ids, const std::vector<int>& type_ids, Observer* observer,
+                               int threads) const {
+    (void)type_ids;
+    return forward(ids, observer, threads);
   }
 };
 

@@ -9,12 +9,47 @@
 #include "core/util/errors.h"
 
 namespace hs {
+namespace {
+
+EncodedText plain_ids(std::vector<int> ids) {
+  EncodedText t;
+  t.ids = std::move(ids);
+  return t;
+}
+
+}  // namespace
+
 TransformerSession::TransformerSession(std::shared_ptr<const TransformerModel> model,
                                        std::shared_ptr<const SubwordTokenizer> tokenizer, std::vector<int> prompt_ids,
                                        int generate)
-    : model_(std::move(model)), tokenizer_(std::move(tokenizer)), prompt_(std::move(prompt_ids)), generate_(generate) {
+    : TransformerSession(std::move(model), std::move(tokenizer), plain_ids(std::move(prompt_ids)), generate) {}
+
+TransformerSession::TransformerSession(std::shared_ptr<const TransformerModel> model,
+                                       std::shared_ptr<const SubwordTokenizer> tokenizer, EncodedText input, int generate)
+    : model_(std::move(model)), tokenizer_(std::move(tokenizer)), prompt_(input.ids), input_(std::move(input)),
+      generate_(generate) {
   const ModelInfo& info = model_->info();
   if (generate_ < 0) throw InputError("--generate (" + std::to_string(generate_) + ") must be 0 or more");
+  if (generate_ > 0 && !model_->predicts_next_token()) {
+    throw InputError("--generate: " + info.name + " is an encoder (" + info.kind +
+                     "), which predicts no next token; leave out --generate");
+  }
+  if (!input_.type_ids.empty()) {
+    if (input_.type_ids.size() != prompt_.size()) {
+      throw InputError(std::to_string(input_.type_ids.size()) + " token type ids for " + std::to_string(prompt_.size()) +
+                       " tokens; give one per token");
+    }
+    const int types = model_->type_vocab_size();
+    for (size_t i = 0; i < input_.type_ids.size(); ++i) {
+      const int t = input_.type_ids[i];
+      // A model without token types reads every token as type 0 (its tokenizer gives it none).
+      if (t < 0 || (types > 0 && t >= types)) {
+        throw InputError("token " + std::to_string(i) + " has type id " + std::to_string(t) + "; " + info.name +
+                         " has " + std::to_string(types) + " token type" + (types == 1 ? "" : "s") + " (0.." +
+                         std::to_string(std::max(0, types - 1)) + ")");
+      }
+    }
+  }
   if (prompt_.empty()) throw InputError("the sentence is empty: type some text (" + info.name + " adds no start token)");
   for (size_t i = 0; i < prompt_.size(); ++i)
     if (prompt_[i] < 0 || prompt_[i] >= info.vocab_size) {
@@ -55,7 +90,9 @@ AttentionRun TransformerSession::run(const RunOptions& options) const {
   CompactRecorder compact_recorder(compact ? info.n_layers : 0, info.n_heads, T, compact ? options.display_size : 1);
   AttentionRowCheck compact_check(&compact_recorder);  // long-input mode: rows checked as they stream
   ObserverPair pair(compact ? static_cast<Observer*>(&compact_check) : &recorder, options.observer);
-  const Map hidden = model_->forward(ids, &pair, options.threads);  // [T, d]
+  const bool typed = model_->type_vocab_size() > 0 && !input_.type_ids.empty();
+  const Map hidden = typed ? model_->forward_segments(ids, input_.type_ids, &pair, options.threads)
+                           : model_->forward(ids, &pair, options.threads);  // [T, d]
   // Probability rows or an error naming the layer and head, before anything is handed out.
   if (compact) compact_check.throw_if_bad(info.name);
   else check_attention_maps(recorder.attention, info.name);
@@ -64,10 +101,15 @@ AttentionRun TransformerSession::run(const RunOptions& options) const {
   run.info = info;
   run.token_ids = ids;
   run.prompt_tokens = static_cast<int>(prompt_.size());
+  run.token_type_ids = input_.type_ids;
+  run.segment_b_start = input_.segment_b_start;
+  run.special_tokens = input_.special;
   // Next-token predictions: the logits when the observer asks for them, else only their argmax,
-  // which a model computes without holding [T, vocab] (next_token_ids).
+  // which a model computes without holding [T, vocab] (next_token_ids); none for encoders.
   const bool announce = options.observer && options.observer->wants(TensorKind::logits, -1, -1);
-  if (announce) {
+  if (!model_->predicts_next_token()) {
+    // no next-token head
+  } else if (announce) {
     const Map logits = model_->logits(hidden, options.threads);  // [T, vocab]
     options.observer->on_tensor(TensorKind::logits, -1, -1, logits);
     run.next_token_ids = argmax_rows(logits);

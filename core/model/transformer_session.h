@@ -1,11 +1,14 @@
 #pragma once
 // A pretrained model on one tokenized prompt, ready to run: optionally continues the prompt
 // greedily (argmax) by `generate` tokens, then runs the whole sequence once with a MapRecorder
-// on the observer hook, so every layer x head map covers prompt and continuation alike.
+// on the observer hook, so every layer x head map covers prompt and continuation alike. An
+// encoder (predicts_next_token() false) runs its input with the token types, predicts nothing,
+// and cannot generate.
 #include <memory>
 #include <vector>
 
 #include "core/model/model_request.h"
+#include "core/model/special_tokens.h"
 #include "core/model/transformer_model.h"
 #include "core/text/tokenizer_base.h"
 
@@ -18,6 +21,11 @@ class TransformerSession : public Prepared {
   // fit in memory (long-input mode holds none).
   TransformerSession(std::shared_ptr<const TransformerModel> model, std::shared_ptr<const SubwordTokenizer> tokenizer,
                      std::vector<int> prompt_ids, int generate);
+  // The same with the input's token types, special tokens and sentence B (encoders). InputError
+  // also when type ids do not fit the model (one per token, each below its type vocabulary),
+  // or when an encoder is asked to generate.
+  TransformerSession(std::shared_ptr<const TransformerModel> model, std::shared_ptr<const SubwordTokenizer> tokenizer,
+                     EncodedText input, int generate);
 
   AttentionRun run(const RunOptions& options) const override;
   int64_t tokens() const override { return int64_t(prompt_.size()) + generate_; }
@@ -31,6 +39,7 @@ class TransformerSession : public Prepared {
   std::shared_ptr<const TransformerModel> model_;
   std::shared_ptr<const SubwordTokenizer> tokenizer_;
   std::vector<int> prompt_;
+  EncodedText input_;  // prompt_ with its type ids, special tokens and sentence B
   int generate_;
 };
 

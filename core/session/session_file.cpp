@@ -92,6 +92,7 @@ void read_model(const json& m, const std::string& where, ModelRequest& r) {
   }
   in.text("weights", r.weights);
   in.text("checkpoint", r.model_path);
+  in.text("attention", r.attention_file);
   in.text("tokenizer", r.tokenizer);
   in.integer("generate", r.generate, 0, 4096);
   std::string reshape = c.scrambled_reshape ? "scrambled" : "correct";
@@ -139,11 +140,11 @@ std::string session_to_json(const Session& s) {
   json j;
   j["format"] = "headscope-session";
   j["version"] = kSessionVersion;
-  j["input"] = {{"sentence", r.sentence}};
+  j["input"] = {{"sentence", r.sentence}, {"sentence_b", r.sentence_b}};
   j["model"] = {{"d_model", c.d_model},     {"heads", c.n_heads},     {"kv_heads", c.n_kv_heads},
                 {"d_head", c.d_head},       {"causal", c.causal},     {"temperature", c.temperature},
                 {"seed", r.seed},           {"weights", r.weights},   {"checkpoint", r.model_path},
-                {"tokenizer", r.tokenizer}, {"generate", r.generate},
+                {"tokenizer", r.tokenizer}, {"generate", r.generate}, {"attention", r.attention_file},
                 {"reshape", c.scrambled_reshape ? "scrambled" : "correct"}};
   j["model"]["window"] = c.window >= 0 ? json(c.window) : json(nullptr);
   j["view"] = {{"panel", s.view.panel},
@@ -181,11 +182,14 @@ Session parse_session(const std::string& text, const std::string& name, const Se
   }
   Session s = base;
   const Reader top(j, name);
-  if (const json* in = top.object("input")) Reader(*in, name + ": input").text("sentence", s.request.sentence);
+  if (const json* in = top.object("input")) {
+    Reader(*in, name + ": input").text("sentence", s.request.sentence);
+    Reader(*in, name + ": input").text("sentence_b", s.request.sentence_b);
+  }
   if (const json* m = top.object("model")) read_model(*m, name + ": model", s.request);
   if (const json* v = top.object("view")) read_view(*v, name + ": view", s.view);
   // A synthetic model's shape is checked now; checkpoints and weights files when they load.
-  if (s.request.model_path.empty() && s.request.weights.empty()) {
+  if (s.request.model_path.empty() && s.request.weights.empty() && s.request.attention_file.empty()) {
     try {
       s.request.attention.validate();
     } catch (const InputError& e) {

@@ -200,7 +200,11 @@ const AddedToken* TokenizerPipeline::added_token(int id) const {
 
 bool TokenizerPipeline::is_special(int id) const {
   const AddedToken* t = added_token(id);
-  return t && t->special;
+  if (t && t->special) return true;
+  for (const auto* items : {&post.single, &post.pair})  // what the post-processor adds ([CLS], <s>, ...)
+    for (const TemplateItem& item : *items)
+      if (std::find(item.ids.begin(), item.ids.end(), id) != item.ids.end()) return true;
+  return false;
 }
 
 std::string TokenizerPipeline::piece_bytes(int id) const {

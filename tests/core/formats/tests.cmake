@@ -1,6 +1,8 @@
 # core/formats: .npy and safetensors readers (round trips and every malformed variant).
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/npy_test.cpp)
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/safetensors_test.cpp)
+# .npz archives (zip, stored and deflated entries); the test writes its archives with zlib.
+headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/npz_test.cpp ZLIB::ZLIB)
 
 # GGUF: the reader, GGML dequantization, compact quantized matrices and tokenizers from GGUF
 # metadata. Their input files are written into the build tree by the fixture test below, from

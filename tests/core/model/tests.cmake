@@ -9,6 +9,8 @@ headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/compact_maps_test.cpp)
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/transformer_ops_test.cpp)
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/rope_test.cpp)
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/decoder_options_test.cpp)
+# Attention maps made elsewhere, read from safetensors files.
+headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/attention_file_test.cpp)
 # Compact GGUF weights (reads the files of the fixture formats.gguf_test_files; see core/formats/tests.cmake).
 headscope_add_gguf_gtest(${CMAKE_CURRENT_LIST_DIR}/quantized_matrix_test.cpp)
 headscope_add_gguf_gtest(${CMAKE_CURRENT_LIST_DIR}/stories_gguf_test.cpp ${PROJECT_SOURCE_DIR}/tests/core/pretrained/pretrained_test_util.cpp)

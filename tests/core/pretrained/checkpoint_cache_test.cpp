@@ -30,7 +30,7 @@ class StubModel : public TransformerModel {
   ModelInfo info_;
 };
 
-LoadedCheckpoint stub() { return {std::make_shared<const StubModel>(), nullptr, -1}; }
+LoadedCheckpoint stub() { return {std::make_shared<const StubModel>(), nullptr, -1, nullptr}; }
 
 // Moves a file's modification time, as an editor or a new download would.
 void touch(const std::string& path, int seconds) {

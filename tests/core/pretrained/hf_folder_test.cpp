@@ -151,8 +151,8 @@ TEST(HfFolder, ObserverSeesLogitsAndLayerOutputs) {
 
 TEST(HfFolder, UnsupportedModelsAreNamed) {
   std::string cfg = kConfig;
-  cfg.replace(cfg.find("\"llama\""), 7, "\"bert\"");
-  EXPECT_HAS(error_of<InputError>(make_folder("bert", cfg)), "model_type \"bert\" is not supported");
+  cfg.replace(cfg.find("\"llama\""), 7, "\"t5\"");
+  EXPECT_HAS(error_of<InputError>(make_folder("t5", cfg)), "model_type \"t5\" is not supported");
   cfg = kConfig;
   cfg.insert(1, "\"quantization_config\": {\"bits\": 4},");
   EXPECT_HAS(error_of<InputError>(make_folder("quantized", cfg)), "quantized checkpoints");

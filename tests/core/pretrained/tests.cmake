@@ -21,7 +21,7 @@ function(headscope_add_pretrained_gtest source)
   set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${label_file})
 endfunction()
 
-foreach(test llama2c_test gpt2_tokenizer_test hf_folder_test hf_families_test tokenizer_json_test
+foreach(test llama2c_test gpt2_tokenizer_test hf_folder_test hf_families_test hf_encoders_test special_tokens_test tokenizer_json_test
              compact_pretrained_test head_distance_test checkpoint_cache_test)
   headscope_add_pretrained_gtest(${HEADSCOPE_PRETRAINED_TEST_DIR}/${test}.cpp ${HEADSCOPE_PRETRAINED_TEST_DIR}/pretrained_test_util.cpp)
 endforeach()
@@ -62,4 +62,13 @@ if(HEADSCOPE_TEST_PYTHON AND TARGET headscope-cli)
            COMMAND ${HEADSCOPE_TEST_PYTHON} ${HEADSCOPE_PRETRAINED_TEST_DIR}/gguf_families_reference.py
                    $<TARGET_FILE:headscope-cli> ${CMAKE_CURRENT_BINARY_DIR}/gguf-families-reference ${HEADSCOPE_MODELS_DIR})
   set_tests_properties(pretrained.gguf_families_vs_torch PROPERTIES LABELS "core;pretrained" SKIP_RETURN_CODE 77 TIMEOUT 600)
+endif()
+
+# One tiny random folder per encoder family (bert, roberta, xlm-roberta, distilbert, electra,
+# modernbert) against a PyTorch float64 reference per family, sentence pairs and token types included.
+if(HEADSCOPE_TEST_PYTHON AND TARGET headscope-cli)
+  add_test(NAME pretrained.hf_encoders_vs_torch
+           COMMAND ${HEADSCOPE_TEST_PYTHON} ${HEADSCOPE_PRETRAINED_TEST_DIR}/hf_encoder_reference.py
+                   $<TARGET_FILE:headscope-cli> ${CMAKE_CURRENT_BINARY_DIR}/hf-encoder-reference ${HEADSCOPE_MODELS_DIR})
+  set_tests_properties(pretrained.hf_encoders_vs_torch PROPERTIES LABELS "core;pretrained" SKIP_RETURN_CODE 77 TIMEOUT 600)
 endif()

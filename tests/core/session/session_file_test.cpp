@@ -63,6 +63,17 @@ TEST(SessionFile, RoundTripsEveryField) {
   EXPECT_EQ(session_to_json(b), session_to_json(a));
 }
 
+TEST(SessionFile, RoundTripsSentencePairsAndAttentionFiles) {
+  Session a = sample();
+  a.request.sentence_b = "it was late — tard";
+  a.request.attention_file = "maps/vit.safetensors";
+  a.request.attention.n_heads = 5;  // impossible for d_model 12, but no synthetic layer runs on a file
+  const Session b = parse_session(session_to_json(a), "s.json");
+  EXPECT_EQ(b.request.sentence_b, a.request.sentence_b);
+  EXPECT_EQ(b.request.attention_file, "maps/vit.safetensors");
+  EXPECT_EQ(session_to_json(b), session_to_json(a));
+}
+
 TEST(SessionFile, NoWindowIsNull) {
   Session s;
   const auto j = nlohmann::json::parse(session_to_json(s));
