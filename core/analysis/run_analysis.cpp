@@ -60,6 +60,16 @@ void fill_long_input(RunAnalysis& a) {
     }
 }
 
+// The largest weight outside key column 0 or, when the run marks special tokens ([CLS], [SEP],
+// <s>), outside their columns: the range "ignore first key" shows (colour_scale_max's rule).
+float max_outside_keys(const Map& m, const std::vector<bool>& special) {
+  if (std::find(special.begin(), special.end(), true) == special.end()) return m.rightCols(m.cols() - 1).maxCoeff();
+  float best = 0.0f;
+  for (Eigen::Index j = 0; j < m.cols(); ++j)
+    if (size_t(j) >= special.size() || !special[size_t(j)]) best = std::max(best, m.col(j).maxCoeff());
+  return best;
+}
+
 // Whole maps: largest weights, entropies and (when kept) the score matrices' singular values.
 void fill_whole_maps(RunAnalysis& a) {
   const AttentionRun& r = a.run;
@@ -69,7 +79,8 @@ void fill_whole_maps(RunAnalysis& a) {
       const Map& m = heads[h];  // [T, T]
       if (m.size() == 0) continue;
       a.layer_max[l] = std::max(a.layer_max[l], m.maxCoeff());
-      if (m.cols() > 1) a.layer_max_skip_first[l] = std::max(a.layer_max_skip_first[l], m.rightCols(m.cols() - 1).maxCoeff());
+      // "Ignore first key": key 0, or every special token's key column when the run has them.
+      if (m.cols() > 1) a.layer_max_skip_first[l] = std::max(a.layer_max_skip_first[l], max_outside_keys(m, r.special_tokens));
       HeadSpectrum s;
       s.mean_entropy = mean_entropy(m);
       const bool has_scores = l < r.scores.size() && h < r.scores[l].size() && r.scores[l][h].size() > 0;
@@ -153,6 +164,8 @@ std::shared_ptr<const RunAnalysis> analyse(const ModelRequest& request, const An
   plan.maps = prepared->maps();
   plan.display_size = chosen_display_size(options, plan.tokens, plan.maps);
   plan.reason = long_input_reason(plan.tokens, plan.maps);
+  // Maps read from a file are whole already (the reader checked they fit): shown as they are.
+  if (prepared->whole_maps_only() && options.maps == MapMode::automatic) plan.display_size = 0, plan.reason.clear();
   if (options.check_plan) options.check_plan(plan);
   run_options.display_size = plan.display_size;
   run_options.keep_scores =

@@ -280,6 +280,7 @@ class PreparedFile : public Prepared {
     return run_;
   }
   int64_t tokens() const override { return run_.n_tokens(); }
+  bool whole_maps_only() const override { return true; }
   int64_t maps() const override { return int64_t(run_.n_layers()) * run_.n_heads(); }
 
  private:

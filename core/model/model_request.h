@@ -39,6 +39,9 @@ class Prepared {
   // a caller can pick long-input mode (RunOptions::display_size) when whole maps would not fit.
   virtual int64_t tokens() const = 0;
   virtual int64_t maps() const = 0;
+  // True when the run's maps are already whole in memory and long-input mode cannot be made from
+  // them (maps read from a file: there are no queries and keys for exact rows).
+  virtual bool whole_maps_only() const { return false; }
 };
 
 class CheckpointCache;

@@ -22,12 +22,19 @@ ScaleMode parse_scale_mode(const std::string& name) {
   throw InputError("unknown colour scale '" + name + "'; expected linear, log or row");
 }
 
-float colour_scale_max(const std::vector<const Map*>& maps, bool skip_first_column) {
+float colour_scale_max(const std::vector<const Map*>& maps, bool skip_first_column, const std::vector<bool>* skip_keys) {
+  const bool by_mask = skip_first_column && skip_keys && std::find(skip_keys->begin(), skip_keys->end(), true) != skip_keys->end();
   float m = 0.0f;
   for (const Map* map : maps) {
     if (!map || map->size() == 0) continue;
-    const Eigen::Index first = skip_first_column && map->cols() > 1 ? 1 : 0;
-    const float a = map->rightCols(map->cols() - first).cwiseAbs().maxCoeff();
+    float a = 0.0f;
+    if (by_mask) {  // every key column the mask does not leave out
+      for (Eigen::Index j = 0; j < map->cols(); ++j)
+        if (size_t(j) >= skip_keys->size() || !(*skip_keys)[size_t(j)]) a = std::max(a, map->col(j).cwiseAbs().maxCoeff());
+    } else {
+      const Eigen::Index first = skip_first_column && map->cols() > 1 ? 1 : 0;
+      a = map->rightCols(map->cols() - first).cwiseAbs().maxCoeff();
+    }
     if (a > m) m = a;  // NaN never wins
   }
   return m > 0.0f && std::isfinite(m) ? m : 1.0f;

@@ -9,7 +9,8 @@
 //
 //   scale_max = max |v| over every cell of the map(s) shown together (one head: that head; the
 //               grid of a layer: all its heads, so they share one colour bar; the difference
-//               table: the [H, H] table), column 0 left out with "ignore first key". When that
+//               table: the [H, H] table), column 0 left out with "ignore first key" (a run with
+//               special tokens: their key columns; per-row mode still leaves out column 0). When that
 //               is not > 0 (all zero, NaN), 1.
 //   linear:  t = clamp(v / scale_max, 0, 1)              sequential colormaps
 //            t = clamp(0.5 + 0.5 * v / scale_max, 0, 1)  diverging colormaps (rdbu): 0 in the middle
@@ -69,8 +70,11 @@ struct ScaleRange {
 constexpr float kLogDecades = 3.0f;
 
 // max |v| over the maps (column 0 left out when `skip_first_column` and there are other
-// columns), or 1 when that is not > 0.
-float colour_scale_max(const std::vector<const Map*>& maps, bool skip_first_column = false);
+// columns), or 1 when that is not > 0. With `skip_keys` (a run's special tokens: [CLS], [SEP],
+// <s>, ...) holding any true, "first column" means those key columns instead: in BERT they
+// swamp the range as column 0 does in a decoder.
+float colour_scale_max(const std::vector<const Map*>& maps, bool skip_first_column = false,
+                       const std::vector<bool>* skip_keys = nullptr);
 
 // The range for maps whose largest value is `max_value` (computed with the first column left
 // out when the scale says so: colour_scale_max(maps, scale.ignore_first_key)).

@@ -70,8 +70,8 @@ Figure heatmap_figure(const RunAnalysis& analysis, int layer, int head, const Co
   std::vector<ScaleRange> ranges;
   for (const Map* a : shown) {
     const float top = colours.fixed_max > 0 ? colours.fixed_max
-                      : colours.per_map     ? colour_scale_max({a}, colours.ignore_first_key)
-                                            : colour_scale_max(shown, colours.ignore_first_key);
+                      : colours.per_map     ? colour_scale_max({a}, colours.ignore_first_key, &run.special_tokens)
+                                            : colour_scale_max(shown, colours.ignore_first_key, &run.special_tokens);
     ranges.push_back(scale_range(colours, top));
   }
   // Per map, the bar reads as a share of each panel's largest weight.

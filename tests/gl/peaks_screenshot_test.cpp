@@ -2,10 +2,11 @@
 // 4 heads has exactly 8 isolated weight-1.0 cells (every other row is uniform, ~1/T): the app
 // draws its maps on fewer pixels than cells (T = 1500; T = 3000 in long-input mode, whose block
 // maxima are shrunk again), and every drawn pixel must show the largest cell it covers. Read the
-// pixels: around each peak's position the colormap's top colour must be on screen, in the grid
-// and in the single-head view, at 1280x720 and 1920x1080.
+// pixels: around each peak's position the colormap's top colour must be on screen, in the grid,
+// the single-head view and the layers x heads overview, at 1280x720 and 1920x1080.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <map>
@@ -59,6 +60,23 @@ Peaks make_peaks(int T) {
   return p;
 }
 
+// The layers x heads overview needs more than one layer: the same 8 peaks in every map of a
+// 2-layer x 2-head attention file (--attention), every other row uniform.
+std::string make_peak_maps(const Peaks& peaks, int T) {
+  constexpr int kLayers = 2, kFileHeads = 2;
+  const fs::path dir = fs::path(HEADSCOPE_BINARY_DIR) / "tests" / "gl" / "out";
+  std::vector<float> maps(size_t(kLayers * kFileHeads) * size_t(T) * size_t(T), 1.0f / float(T));  // [L, H, T, T]
+  for (int m = 0; m < kLayers * kFileHeads; ++m)
+    for (const auto& [q, k] : peaks.cells) {
+      float* row = &maps[(size_t(m) * size_t(T) + size_t(q)) * size_t(T)];
+      std::fill(row, row + T, 0.0f);
+      row[k] = 1.0f;
+    }
+  const std::string path = (dir / ("peak_maps_" + std::to_string(T) + ".safetensors")).string();
+  hs::write_safetensors(path, {{"attention", {{kLayers, kFileHeads, T, T}, maps}}});
+  return path;
+}
+
 // How many of the peaks show the colormap's top colour within 2 pixels of where they are drawn.
 int visible_peaks(const hs::gltest::Shot& shot, const nlohmann::json& h, const Peaks& peaks, int T) {
   const int rows = h["rows"], cols = h["cols"];
@@ -82,26 +100,30 @@ int visible_peaks(const hs::gltest::Shot& shot, const nlohmann::json& h, const P
   return seen;
 }
 
-TEST(PeaksScreenshot, EveryPeakIsDrawnInTheGridAndTheSingleHead) {
+TEST(PeaksScreenshot, EveryPeakIsDrawnInTheGridTheSingleHeadAndTheOverview) {
   for (int T : {300, 1500, 3000}) {
     const Peaks peaks = make_peaks(T);
     for (const auto& [w, hgt] : std::vector<std::pair<int, int>>{{1280, 720}, {1920, 1080}}) {
-      for (const std::string view : {"heads", "head"}) {
+      for (const std::string view : {"heads", "head", "overview"}) {  // overview: the layers x heads grid
         const std::string name = "peaks_" + std::to_string(T) + "_" + view + "_" + std::to_string(w);
         SCOPED_TRACE(name);
-        const hs::gltest::Shot shot = hs::gltest::take_screenshot(
-            name, {"--weights", peaks.weights, "--input", peaks.input, "--heads", "4", "--view", view, "--head", "1",
-                   "--width", std::to_string(w), "--height", std::to_string(hgt)});
+        std::vector<std::string> args = {"--weights", peaks.weights, "--input", peaks.input, "--heads", "4",
+                                         "--view", view, "--head", "1"};
+        if (view == "overview") args = {"--attention", make_peak_maps(peaks, T), "--view", "heads", "--all-layers"};
+        for (const std::string& a : {std::string("--width"), std::to_string(w), std::string("--height"), std::to_string(hgt)})
+          args.push_back(a);
+        const hs::gltest::Shot shot = hs::gltest::take_screenshot(name, args);
         ASSERT_EQ(shot.exit_code, 0) << shot.stderr_text;
         int maps = 0;
         for (const auto& h : shot.layout["heatmaps"]) {
           const std::string key = h["key"];
-          if (key.rfind(view == "heads" ? "grid" : "head view", 0) != 0) continue;
+          const char* prefix = view == "heads" ? "grid" : view == "head" ? "head view" : "overview";
+          if (key.rfind(prefix, 0) != 0) continue;
           ++maps;
           EXPECT_EQ(visible_peaks(shot, h, peaks, T), kPeaks)
               << key << ": " << int(h["rows"]) << " cells drawn on " << float(h["x1"]) - float(h["x0"]) << " pixels";
         }
-        EXPECT_EQ(maps, view == "heads" ? kHeads : 1);
+        EXPECT_EQ(maps, view == "head" ? 1 : kHeads);
       }
     }
   }

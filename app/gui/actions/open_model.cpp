@@ -43,10 +43,9 @@ bool open_model_from_boxes(AppState& state) {
   }
   m.error.clear();
   m.checkpoint = true;
+  clear_model_inputs(state.request);
   state.request.model_path = m.path;
   state.request.tokenizer = m.tokenizer;
-  state.request.weights.clear();
-  state.request.input_npy.clear();
   m.seen_path = m.path;
   return true;
 }

@@ -62,9 +62,8 @@ void open_path(AppState& state, const std::string& path) {
   }
   std::error_code ec;
   if (!fs::exists(path, ec)) throw IoError("cannot open " + path + ": no such file or folder");
+  clear_model_inputs(state.request);
   state.request.model_path = path;
-  state.request.weights.clear();
-  state.request.input_npy.clear();
   state.request.tokenizer = fs::is_directory(path, ec) ? std::string() : find_llama2c_tokenizer(path);
 }
 

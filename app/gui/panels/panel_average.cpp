@@ -15,7 +15,7 @@ void draw_average(AppState& state, const UiContext& ui) {
   const Derived& d = *ui.derived;
   const int layer = state.layer, heads = d.run().n_heads();
   if (heads == 0 || size_t(layer) >= d.analysis->average.size() || d.analysis->average[size_t(layer)].size() == 0) return;
-  draw_scale_controls(state);
+  draw_scale_controls(state, d.run());
   ImGui::TextDisabled("Left: the mean over the %d heads of %s. Right: the heads themselves, on the same scale.", heads,
                       d.run().n_layers() > 1 ? format("layer %d", layer).c_str() : "the layer");
   const float f = ImGui::GetFontSize(), gap = f * 0.9f, title_h = f * 1.5f;

@@ -77,11 +77,12 @@ void draw_layer_grid(AppState& state, const UiContext& ui, const RunAnalysis& d,
     else ImGui::TextUnformatted(title.c_str());
     ImGui::SetCursorScreenPos(ImVec2(tile.x, tile.y + title_h));
     const Map& map = d.run.attention[size_t(layer)][size_t(h)];  // [T, T]
-    const ScaleRange own = per_head ? scale_range(state.scale, colour_scale_max({&map}, state.scale.ignore_first_key)) : range;
+    const ScaleRange own = per_head ? scale_range(state.scale, colour_scale_max({&map}, state.scale.ignore_first_key, &d.run.special_tokens)) : range;
     HeatmapSpec spec = heatmap_spec(format("%s L%d h%d", prefix, layer, h), version, map, own, state.scale.colormap, layer, h);
     spec.row_labels = spec.col_labels = &d.map_labels;
     spec.selected = h == state.head;
     spec.first_generated = d.map_index(first_generated(d.run));
+    spec.boundary = d.run.segment_b_start > 0 ? d.map_index(d.run.segment_b_start) : -1;
     spec.label_font_max = f * 0.85f;
     const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(g.tile_w - gap, g.tile_h - gap - title_h));
     if (hit.hovered) cell_tooltip(d, layer, h, hit);
@@ -205,6 +206,7 @@ void draw_all_layers(AppState& state, const UiContext& ui, ImVec2 area) {
       HeatmapSpec spec = heatmap_spec(format("overview L%d h%d", l, h), d.generation, d.run().attention[size_t(l)][size_t(h)],
                                       range, state.scale.colormap, l, h);
       spec.selected = l == state.layer && h == state.head;
+      spec.boundary = d.run().segment_b_start > 0 ? d.analysis->map_index(d.run().segment_b_start) : -1;
       const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(side - 3, side - 3));
       if (hit.hovered) cell_tooltip(a, l, h, hit);
       if (hit.clicked && !control_locked(state, "panel")) {
@@ -222,7 +224,7 @@ void draw_grid(AppState& state, const UiContext& ui) {
   const Derived& d = *ui.derived;
   const int layers = d.run().n_layers();
   if (layers == 0 || d.run().n_heads() == 0) return;
-  draw_scale_controls(state);
+  draw_scale_controls(state, d.run());
   if (layers > 1) {
     ImGui::SameLine();
     ImGui::Checkbox("all layers", &state.grid.all_layers);

@@ -55,7 +55,7 @@ void head_facts(const Derived& d, int layer, int head) {
 
 }  // namespace
 
-void draw_scale_controls(AppState& state) {
+void draw_scale_controls(AppState& state, const AttentionRun& run) {
   const float f = ImGui::GetFontSize();
   if (state.present.active && control_locked(state, "color_scale") && control_locked(state, "colormap")) {
     // Presenting a step that fixes the colours: a note instead of disabled controls.
@@ -71,8 +71,13 @@ void draw_scale_controls(AppState& state) {
   ImGui::SetNextItemWidth(f * 9);
   if (ImGui::Combo("scale", &mode, kScaleNames, 3)) state.scale.mode = ScaleMode(mode);
   ImGui::SameLine();
-  ImGui::Checkbox("ignore 1st key", &state.scale.ignore_first_key);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Leave key 0 out of the colour range: the first token often takes most of the weight.");
+  // Encoders mark their special tokens: [CLS] and [SEP] swamp the range as key 0 does in a decoder.
+  const bool specials = std::find(run.special_tokens.begin(), run.special_tokens.end(), true) != run.special_tokens.end();
+  ImGui::Checkbox(specials ? "ignore special keys" : "ignore 1st key", &state.scale.ignore_first_key);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(specials ? "Leave the special tokens' key columns ([CLS], [SEP], <s>, </s>) out of the colour range:\n"
+                                 "they often take most of the weight. They are drawn at the top colour or below."
+                               : "Leave key 0 out of the colour range: the first token often takes most of the weight.");
   ImGui::EndDisabled();
   ImGui::SameLine();
   ImGui::SetNextItemWidth(f * 7);
@@ -89,7 +94,7 @@ void draw_head(AppState& state, const UiContext& ui) {
   if (d.run().n_heads() == 0) return;
   head_picker(state, d);
   ImGui::SameLine();
-  draw_scale_controls(state);
+  draw_scale_controls(state, d.run());
   same_line_if_room("values");
   ImGui::Checkbox("values", &state.head_view.show_values);
   same_line_if_room("layer range");
@@ -107,7 +112,7 @@ void draw_head(AppState& state, const UiContext& ui) {
                                                        : d.analysis->layer_max[size_t(layer)];
   const ColourScale colours = view_colour_scale(state, View::head, layer_max);
   const ScaleRange range =
-      scale_range(colours, colours.fixed_max > 0 ? colours.fixed_max : colour_scale_max({&map}, colours.ignore_first_key));
+      scale_range(colours, colours.fixed_max > 0 ? colours.fixed_max : colour_scale_max({&map}, colours.ignore_first_key, &d.run().special_tokens));
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float bar_w = colour_bar_width();
   HeatmapSpec spec = heatmap_spec("head view", d.generation * 4096 + uint64_t(layer) * 64 + uint64_t(head), map, range,
@@ -115,6 +120,7 @@ void draw_head(AppState& state, const UiContext& ui) {
   spec.row_labels = spec.col_labels = &d.analysis->map_labels;
   spec.highlight_row = queries.size() == 1 ? d.analysis->map_index(queries[0]) : -1;
   spec.first_generated = d.analysis->map_index(first_generated(d.run()));
+  spec.boundary = d.run().segment_b_start > 0 ? d.analysis->map_index(d.run().segment_b_start) : -1;
   const ImVec2 start = ImGui::GetCursorScreenPos();
   const ImVec2 box(avail.x - bar_w - 16, avail.y);
   const HeatmapHit hit = draw_heatmap(ui, spec, box);

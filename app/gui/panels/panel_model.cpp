@@ -145,6 +145,16 @@ void draw_model(AppState& state, const UiContext& ui) {
   section_title(ui.fonts.heading, "Model");
   // Source switch, Open box, recent models; for a checkpoint also its shape and controls.
   draw_open_model(state, ui);
+  if (!state.request.attention_file.empty()) {  // maps made elsewhere: nothing here shapes them
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextDisabled("Maps from %s: every view, export and analysis reads them; what needs weights "
+                        "(next tokens, score ranks, the head-count sweep) is unavailable.",
+                        state.request.attention_file.c_str());
+    if (ui.derived)
+      for (const std::string& note : ui.derived->run().notes) ImGui::TextDisabled("%s", note.c_str());
+    ImGui::PopTextWrapPos();
+    return;
+  }
   const bool synthetic = state.request.model_path.empty() && state.request.weights.empty() && !state.open_model.checkpoint;
   if (!synthetic) return;
   const AttentionConfig& c = state.request.attention;

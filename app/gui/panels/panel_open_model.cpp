@@ -34,9 +34,10 @@ void sync_boxes(AppState& state) {
 
 void use_synthetic(AppState& state) {
   ModelRequest& r = state.request;
-  r.model_path.clear(), r.tokenizer.clear(), r.weights.clear();
+  r.model_path.clear(), r.tokenizer.clear();
   r.generate = 0;
-  if (r.sentence.empty() && r.input_npy.empty()) r.sentence = default_app_state().request.sentence;
+  clear_model_inputs(r);
+  if (r.sentence.empty()) r.sentence = default_app_state().request.sentence;
   state.open_model.checkpoint = false;
   state.open_model.seen_path.clear();
   state.open_model.error.clear();

@@ -9,6 +9,7 @@
 #include "app/gui/widgets/token_notes.h"
 #include "app/gui/actions/lesson_player.h"
 #include "app/gui/panels/panels.h"
+#include "core/model/hf_loaders.h"
 
 namespace hs::gui {
 namespace {
@@ -36,15 +37,23 @@ void draw_token_chips(AppState& state, const UiContext& ui) {
     const std::vector<int> shown = shown_queries(state, int(run.tokens.size()));
     const bool selected = std::find(shown.begin(), shown.end(), int(i)) != shown.end();
     const bool gen = is_generated(run, int(i));
+    if (int(i) == run.segment_b_start) {  // where sentence B begins
+      ImGui::TextDisabled("|");
+      ImGui::SameLine();
+    }
     if (selected) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_HeaderActive));
+    const bool special = run.is_special(int(i));
     if (gen) ImGui::PushStyleColor(ImGuiCol_Text, generated_colour_vec());
+    else if (special) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     if (ImGui::SmallButton(label.c_str())) state.query.queries = {int(i)};
-    if (gen) ImGui::PopStyleColor();
+    if (gen || special) ImGui::PopStyleColor();
     if (selected) ImGui::PopStyleColor();
     if (ImGui::IsItemHovered()) {
       const std::string next = next_token_note(run, int(i));
-      ImGui::SetTooltip("token %d: \"%s\"%s%s%s\n(click: make it the query)", int(i), tokens[i].c_str(),
-                        gen ? "  (generated)" : "", next.empty() ? "" : "\n", next.c_str());
+      ImGui::SetTooltip("token %d: \"%s\"%s%s%s%s\n(click: make it the query)", int(i), tokens[i].c_str(),
+                        gen ? "  (generated)" : "", special ? "  (special token)" : "",
+                        run.segment_b_start >= 0 ? (int(i) >= run.segment_b_start ? "  sentence B" : "  sentence A") : "",
+                        next.empty() ? "" : ("\n" + next).c_str());
     }
   }
   ImGui::PopStyleVar();
@@ -60,22 +69,39 @@ void draw_sentence(AppState& state, const UiContext& ui) {
   ImGui::AlignTextToFramePadding();
   ImGui::TextDisabled("sentence");
   ImGui::SameLine();
-  const bool npy_input = !state.request.input_npy.empty();
+  const bool npy_input = !state.request.input_npy.empty(), file_maps = !state.request.attention_file.empty();
+  // An encoder (BERT family) reads a sentence pair: a second box for sentence B.
+  const bool pair = !file_maps && !npy_input &&
+                    ((ui.derived && is_hf_encoder_type(ui.derived->run().info.kind)) || !state.request.sentence_b.empty());
   const float examples_w = ImGui::CalcTextSize("ExamplesExport...Copy data").x + ImGui::GetStyle().FramePadding.x * 6 +
                            ImGui::GetStyle().ItemSpacing.x * 2 + 4;
-  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - examples_w - ImGui::GetStyle().ItemSpacing.x);
+  const float boxes_w = ImGui::GetContentRegionAvail().x - examples_w - ImGui::GetStyle().ItemSpacing.x;
+  const float b_label_w = ImGui::CalcTextSize("B").x + ImGui::GetStyle().ItemSpacing.x * 2;
+  ImGui::SetNextItemWidth(pair ? boxes_w * 0.6f - b_label_w : boxes_w);
   if (state.sentence.focus_requested) {
     ImGui::SetKeyboardFocusHere();
     state.sentence.focus_requested = false;
   }
-  if (npy_input) {
-    std::string note = "input from " + state.request.input_npy + " (tokens are row numbers)";
+  if (npy_input || file_maps) {
+    std::string note = npy_input ? "input from " + state.request.input_npy + " (tokens are row numbers)"
+                                 : "maps from " + state.request.attention_file + " (tokens from the file)";
     ImGui::BeginDisabled();
     ImGui::InputText("##sentence", &note, ImGuiInputTextFlags_ReadOnly);
     ImGui::EndDisabled();
   } else {
     LockScope lock(state, "sentence");
     ImGui::InputTextWithHint("##sentence", "type a sentence (Ctrl+L)", &state.request.sentence);
+  }
+  if (pair) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("B");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(boxes_w * 0.4f - ImGui::GetStyle().ItemSpacing.x);
+    LockScope lock(state, "sentence");
+    ImGui::InputTextWithHint("##sentence_b", "second sentence (optional)", &state.request.sentence_b);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("Sentence B of a pair: the model reads [CLS] A [SEP] B [SEP] (RoBERTa: <s> A </s></s> B </s>),\n"
+                        "B with token type 1. A white line in the maps marks where B begins.");
   }
   ImGui::SameLine();
   if (ImGui::Button("Examples")) ImGui::OpenPopup("examples");

@@ -18,7 +18,7 @@ void draw_difference(AppState& state, const UiContext& ui);  // panel_difference
 void draw_width(AppState& state, const UiContext& ui);       // panel_width.cpp
 void draw_status(AppState& state, const UiContext& ui);      // panel_status.cpp
 void draw_export(AppState& state, const UiContext& ui);      // panel_export.cpp (buttons + popup)
-void draw_scale_controls(AppState& state);                   // panel_head.cpp (shared toolbar)
+void draw_scale_controls(AppState& state, const AttentionRun& run);  // panel_head.cpp (shared toolbar)
 void draw_average(AppState& state, const UiContext& ui);     // panel_average.cpp
 void draw_menu(AppState& state, const UiContext& ui);        // panel_menu.cpp (menu bar)
 void draw_session_dialog(AppState& state);                   // panel_menu.cpp (save / open box)

@@ -36,7 +36,9 @@ AppState initial_state(const Options& o) {
   AppState s = default_app_state();
   const std::string default_sentence = s.request.sentence;
   s.request = model_request(o.model);
-  if (s.request.sentence.empty() && s.request.input_npy.empty()) s.request.sentence = default_sentence;
+  // The default sentence, unless the input is given otherwise (rows of a .npy, ids, maps from a file).
+  if (s.request.sentence.empty() && s.request.input_npy.empty() && s.request.input_ids.empty() && s.request.attention_file.empty())
+    s.request.sentence = default_sentence;
   if (const ViewInfo* v = find_view(o.view)) request_view(s, v->view);
   s.scale.colormap = parse_colormap(o.colormap);
   s.scale.mode = parse_scale_mode(o.scale);

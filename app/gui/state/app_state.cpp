@@ -21,11 +21,17 @@ bool same_float(float a, float b) { return a == b || (std::isnan(a) && std::isna
 
 bool same_model_request(const ModelRequest& a, const ModelRequest& b) {
   const AttentionConfig &x = a.attention, &y = b.attention;
-  return a.sentence == b.sentence && a.input_npy == b.input_npy && a.weights == b.weights &&
-         a.model_path == b.model_path && a.tokenizer == b.tokenizer && a.seed == b.seed && a.generate == b.generate &&
+  return a.sentence == b.sentence && a.sentence_b == b.sentence_b && a.input_ids == b.input_ids &&
+         a.token_type_ids == b.token_type_ids && a.attention_file == b.attention_file && a.input_npy == b.input_npy &&
+         a.weights == b.weights && a.model_path == b.model_path && a.tokenizer == b.tokenizer && a.seed == b.seed && a.generate == b.generate &&
          x.d_model == y.d_model && x.n_heads == y.n_heads && x.n_kv_heads == y.n_kv_heads && x.d_head == y.d_head &&
          x.causal == y.causal && x.window == y.window && same_float(x.temperature, y.temperature) && x.bias == y.bias &&
          x.scrambled_reshape == y.scrambled_reshape;
+}
+
+void clear_model_inputs(ModelRequest& r) {
+  r.weights.clear(), r.input_npy.clear(), r.attention_file.clear(), r.sentence_b.clear();
+  r.input_ids.clear(), r.token_type_ids.clear();
 }
 
 ColourScale view_colour_scale(const AppState& state, View view, float layer_max) {

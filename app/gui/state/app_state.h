@@ -155,6 +155,10 @@ PairMeasure shown_pair_measure(const AppState& state);
 // True when the two requests would give different engine results.
 bool same_model_request(const ModelRequest& a, const ModelRequest& b);
 
+// A model is being opened (or the synthetic one chosen): the inputs that belong to the previous
+// one go (--weights, a .npy input, maps from a file, ids given directly, an encoder's sentence B).
+void clear_model_inputs(ModelRequest& request);
+
 // The query tokens the views show for a run of `tokens`: the selection, or the last token.
 std::vector<int> shown_queries(const AppState& state, int tokens);
 

@@ -129,6 +129,12 @@ HeatmapHit draw_heatmap(const UiContext& ui, const HeatmapSpec& spec, ImVec2 siz
     outline_row(hit.row, faint);
     outline_col(hit.col, faint);
   }
+  // A sentence pair: a white line where sentence B begins, across and down.
+  if (spec.boundary > 0 && spec.boundary < cols && spec.boundary < rows) {
+    const ImU32 line = IM_COL32(255, 255, 255, 210);
+    dl->AddLine(ImVec2(cmin.x + spec.boundary * cw, cmin.y), ImVec2(cmin.x + spec.boundary * cw, cmax.y), line, 1.5f);
+    dl->AddLine(ImVec2(cmin.x, cmin.y + spec.boundary * ch), ImVec2(cmax.x, cmin.y + spec.boundary * ch), line, 1.5f);
+  }
   if (spec.selected) dl->AddRect(ImVec2(cmin.x - 3, cmin.y - 3), ImVec2(cmax.x + 3, cmax.y + 3), accent, 2, 0, 2.5f);
 
   // Labels: rows right-aligned on the left, columns below (rotated when crowded).

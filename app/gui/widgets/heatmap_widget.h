@@ -20,6 +20,7 @@ struct HeatmapSpec {
   int highlight_row = -1, highlight_col = -1;
   int first_generated = -1;     // labels from this index on are generated tokens (own colour); -1: none
   bool selected = false;        // draw an accent frame
+  int boundary = -1;            // a sentence pair: B starts at this token; a line before it on both axes (-1: none)
   float label_font_max = 0.0f;  // 0: the current font size
 };
 
