@@ -29,6 +29,10 @@ if(TARGET headscope)
     headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/peaks_screenshot_test.cpp headscope_gltest)
     target_link_libraries(peaks_screenshot_test PRIVATE nlohmann_json::nlohmann_json)
     add_dependencies(peaks_screenshot_test headscope)
+    # Chinese and Japanese drawn from the fallback font, not as boxes (issue 14).
+    headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/fonts_screenshot_test.cpp headscope_gltest)
+    target_link_libraries(fonts_screenshot_test PRIVATE nlohmann_json::nlohmann_json)
+    add_dependencies(fonts_screenshot_test headscope)
     # The app against hostile input and environments (issue 15): a screenshot to /dev/full,
     # sessions and lessons that are /dev/zero or huge, no display, out-of-range flags.
     if(HEADSCOPE_TEST_PYTHON)

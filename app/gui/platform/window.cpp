@@ -116,9 +116,10 @@ void Window::set_full_screen(bool full) {
   full_ = full;
 }
 
-Fonts Window::rebuild_fonts(float factor, bool present) {
+Fonts Window::rebuild_fonts(float factor, bool present, const std::vector<ImWchar>& extra) {
   ImGui::GetIO().Fonts->Clear();
-  const Fonts fonts = load_fonts(scale_ * factor);
+  ranges_ = font_ranges(extra);
+  const Fonts fonts = load_fonts(scale_ * factor, ranges_);
   if (frames_started_) {  // before the first frame the backend makes the texture itself
     ImGui_ImplOpenGL3_DestroyFontsTexture();
     ImGui_ImplOpenGL3_CreateFontsTexture();
