@@ -61,7 +61,7 @@ std::vector<std::shared_ptr<const Lesson>> shipped() {
 }
 
 // The text whose characters the fonts must have: what changes per frame (the sentence, the
-// messages) always, the tokens and the lesson only when they change (`shown` is the generation
+// messages, the model's path) always, the tokens and the lesson only when they change (`shown` is the generation
 // and `lesson` the lesson read last). True when a character is new: the atlas needs a rebuild.
 bool collect_glyphs(UsedGlyphs& glyphs, const AppState& state, const StatusInfo& status, const Derived* derived,
                     uint64_t& shown, std::shared_ptr<const Lesson>& lesson) {
@@ -69,6 +69,8 @@ bool collect_glyphs(UsedGlyphs& glyphs, const AppState& state, const StatusInfo&
   added |= glyphs.add_text(status.error);
   added |= glyphs.add_text(status.last_export);
   added |= glyphs.add_text(state.session.file_name);
+  added |= glyphs.add_text(state.request.model_path);
+  added |= glyphs.add_text(state.request.tokenizer);
   if (derived && derived->generation != shown) {
     shown = derived->generation;
     const auto add_run = [&](const RunAnalysis& a) {
