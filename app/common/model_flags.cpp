@@ -29,20 +29,6 @@ bool parse_whole(const std::string& text, long long& out) {
   return errno != ERANGE;
 }
 
-// Checked on the text, before CLI11 converts it (CLI11 prefixes the flag): "--window: window (-3)
-// must be a whole number from 0 to 2147483647", also for values an int cannot hold, which CLI11
-// alone reports as "Could not convert".
-CLI::Validator whole_number(const std::string& name, long long lo, long long hi) {
-  return CLI::Validator(
-      [name, lo, hi](std::string& text) -> std::string {
-        long long v = 0;
-        if (parse_whole(text, v) && v >= lo && v <= hi) return "";
-        return name + " (" + shown(text) + ") must be a whole number from " + std::to_string(lo) + " to " +
-               std::to_string(hi);
-      },
-      "[" + std::to_string(lo) + " - " + std::to_string(hi) + "]");
-}
-
 // A float32 from lo to hi, compared as the float the option holds (also refuses nan, inf, text).
 CLI::Validator float_between(const std::string& name, float lo, float hi) {
   std::ostringstream range;
@@ -73,6 +59,20 @@ bool parse_seed(const std::string& text, uint64_t& out) {
 }
 
 }  // namespace
+
+// Checked on the text, before CLI11 converts it (CLI11 prefixes the flag): "--window: window (-3)
+// must be a whole number from 0 to 2147483647", also for values an int cannot hold, which CLI11
+// alone reports as "Could not convert".
+CLI::Validator whole_number(const std::string& name, long long lo, long long hi) {
+  return CLI::Validator(
+      [name, lo, hi](std::string& text) -> std::string {
+        long long v = 0;
+        if (parse_whole(text, v) && v >= lo && v <= hi) return "";
+        return name + " (" + shown(text) + ") must be a whole number from " + std::to_string(lo) + " to " +
+               std::to_string(hi);
+      },
+      "[" + std::to_string(lo) + " - " + std::to_string(hi) + "]");
+}
 
 void add_model_flags(CLI::App& app, ModelFlags& f) {
   ModelRequest& r = f.request;

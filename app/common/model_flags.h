@@ -32,6 +32,11 @@ struct ModelFlags {
 // whole number from 0 to 2147483647"), so nothing wraps.
 void add_model_flags(CLI::App& app, ModelFlags& flags);
 
+// A validator for a whole-number flag, checked on its text before CLI11 converts it: "--step:
+// lesson step (0) must be a whole number from 1 to 200". Readable bounds, unlike CLI11's
+// PositiveNumber ("0.000000 to 1.797e308"); values an int cannot hold are refused, not wrapped.
+CLI::Validator whole_number(const std::string& name, long long lo, long long hi);
+
 // The request after parsing (window and seed folded in, id lists parsed).
 ModelRequest model_request(const ModelFlags& flags);
 

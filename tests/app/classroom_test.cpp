@@ -128,6 +128,34 @@ TEST(SessionBridge, MalformedAndNewerFilesChangeNothingAndSayWhy) {
   EXPECT_NE(status.error.find("missing.json"), std::string::npos) << status.error;
 }
 
+// Issue 15: a session or lesson that is /dev/zero (through a symlink) or a huge file is an error
+// naming the file, in the status line, with the previous state kept; never std::bad_alloc.
+TEST(SessionBridge, DeviceOrHugeSessionIsAnErrorInTheStatusLine) {
+  const fs::path zero = scratch("zero.json"), huge = scratch("huge.json");
+  fs::remove(zero);
+  fs::create_symlink("/dev/zero", zero);
+  { std::ofstream(huge) << "{"; }
+  fs::resize_file(huge, uintmax_t(6) << 30);  // sparse: 6 GiB that take no disk
+  for (const fs::path& p : {zero, huge}) {
+    AppState s = default_app_state();
+    s.request.attention.n_heads = 2;
+    const AppState before = s;
+    StatusInfo status;
+    s.session.dropped = {p.string()};
+    ASSERT_NO_THROW(handle_session_requests(s, status)) << p;
+    EXPECT_NE(status.error.find(p.filename().string()), std::string::npos) << status.error;
+    EXPECT_EQ(status.error.find("bad_alloc"), std::string::npos) << status.error;
+    expect_same_session_state(before, s);
+    try {
+      find_lesson(p.string());
+      ADD_FAILURE() << p << " was accepted as a lesson";
+    } catch (const hs::Error& e) {
+      EXPECT_NE(std::string(e.what()).find(p.filename().string()), std::string::npos) << e.what();
+    }
+  }
+  fs::remove(huge);
+}
+
 TEST(SessionBridge, DroppedFolderOrFileOpensAsACheckpoint) {
   const fs::path folder = scratch("hf_model");
   fs::create_directories(folder);

@@ -14,7 +14,8 @@ inline void start_headless_imgui(ImVec2 display, UiContext& ui) {
   io.IniFilename = nullptr;
   io.DisplaySize = display;
   io.DeltaTime = 1.0f / 60.0f;
-  ui.fonts = load_fonts(1.0f);
+  const FontRanges ranges = font_ranges({});  // used by the build below, then not needed
+  ui.fonts = load_fonts(1.0f, ranges);
   apply_style(1.0f);
   unsigned char* pixels = nullptr;
   int w = 0, h = 0;

@@ -29,6 +29,18 @@ if(TARGET headscope)
     headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/peaks_screenshot_test.cpp headscope_gltest)
     target_link_libraries(peaks_screenshot_test PRIVATE nlohmann_json::nlohmann_json)
     add_dependencies(peaks_screenshot_test headscope)
+    # Chinese and Japanese drawn from the fallback font, not as boxes (issue 14).
+    headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/fonts_screenshot_test.cpp headscope_gltest)
+    target_link_libraries(fonts_screenshot_test PRIVATE nlohmann_json::nlohmann_json)
+    add_dependencies(fonts_screenshot_test headscope)
+    # The app against hostile input and environments (issue 15): a screenshot to /dev/full,
+    # sessions and lessons that are /dev/zero or huge, no display, out-of-range flags.
+    if(HEADSCOPE_TEST_PYTHON)
+      add_test(NAME app_hostile_input
+               COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/app_hostile_input.py
+                       $<TARGET_FILE:headscope> ${HEADSCOPE_XVFB_RUN})
+      set_tests_properties(app_hostile_input PROPERTIES LABELS "gl" TIMEOUT 300)
+    endif()
     # The app's export of a log-scaled, first-key-ignored head equals the window, cell by cell.
     if(TARGET headscope_gui)
       headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/export_screen_test.cpp headscope_gltest headscope_gui)

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <exception>
 #include <filesystem>
+#include <new>
 
 #include "core/util/errors.h"
 
@@ -66,6 +67,9 @@ void handle_export_requests(AppState& state, const Derived* derived, StatusInfo&
     status.export_failed = false;
   } catch (const hs::Error& err) {
     status.last_export = std::string("export failed: ") + err.what();
+    status.export_failed = true;
+  } catch (const std::bad_alloc&) {
+    status.last_export = "export failed: out of memory (try a smaller figure, a shorter sentence or fewer heads)";
     status.export_failed = true;
   } catch (const std::exception& err) {
     status.last_export = std::string("export failed: ") + err.what();

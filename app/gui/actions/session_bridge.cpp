@@ -1,6 +1,7 @@
 #include "app/gui/actions/session_bridge.h"
 
 #include <filesystem>
+#include <new>
 
 #include "app/gui/actions/lesson_player.h"
 #include "app/gui/actions/unsaved_guard.h"
@@ -89,6 +90,9 @@ void open_paths(AppState& state, const std::vector<std::string>& paths, StatusIn
         s.file_name = fs::path(path).filename().string();
         mark_session_clean(state);  // what is on screen is what the file holds
       }
+    } catch (const std::bad_alloc&) {
+      // Readers bound what they read; this is the rest (a session asking for a huge model).
+      status.error = "cannot open " + path + ": out of memory (the file asks for more than the memory available)";
     } catch (const std::exception& e) {
       status.error = e.what();
     }
@@ -136,6 +140,11 @@ void handle_session_requests(AppState& state, StatusInfo& status) {
       status.last_export = "saved session " + path;
       mark_session_clean(state);
       saved_for_unsaved(state, true);
+    } catch (const std::bad_alloc&) {
+      status.export_failed = true;
+      status.last_export = "cannot save " + path + ": out of memory";
+      if (state.unsaved.save_first) status.last_export += " (nothing was discarded)";
+      saved_for_unsaved(state, false);
     } catch (const std::exception& e) {
       status.export_failed = true;
       status.last_export = e.what();

@@ -4,6 +4,7 @@
 
 #include <cfloat>
 #include <chrono>
+#include <cstdint>
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
@@ -18,6 +19,7 @@
 #include "app/gui/platform/screenshot.h"
 #include "app/gui/platform/window.h"
 #include "app/gui/state/examples.h"
+#include "app/gui/widgets/used_glyphs.h"
 #include "app/gui/work/frame_loop.h"
 #include "app/gui/work/worker.h"
 #include "core/util/errors.h"
@@ -58,6 +60,40 @@ std::vector<std::shared_ptr<const Lesson>> shipped() {
   return out;
 }
 
+// The text whose characters the fonts must have: what changes per frame (the sentence, the
+// messages, the model's path) always, the tokens and the lesson only when they change (`shown` is the generation
+// and `lesson` the lesson read last). True when a character is new: the atlas needs a rebuild.
+bool collect_glyphs(UsedGlyphs& glyphs, const AppState& state, const StatusInfo& status, const Derived* derived,
+                    uint64_t& shown, std::shared_ptr<const Lesson>& lesson) {
+  bool added = glyphs.add_text(state.request.sentence);
+  added |= glyphs.add_text(status.error);
+  added |= glyphs.add_text(status.last_export);
+  added |= glyphs.add_text(state.session.file_name);
+  added |= glyphs.add_text(state.request.model_path);
+  added |= glyphs.add_text(state.request.tokenizer);
+  if (derived && derived->generation != shown) {
+    shown = derived->generation;
+    const auto add_run = [&](const RunAnalysis& a) {
+      for (const std::string& t : a.run.tokens) added |= glyphs.add_text(t);
+      for (const std::string& t : a.run.next_tokens) added |= glyphs.add_text(t);
+      for (const std::string& t : a.map_labels) added |= glyphs.add_text(t);
+    };
+    if (derived->analysis) add_run(*derived->analysis);
+    for (const CompareResult& c : derived->compare) {
+      added |= glyphs.add_text(c.label) | glyphs.add_text(c.error);
+      if (c.analysis) add_run(*c.analysis);
+    }
+  }
+  if (state.lesson.lesson != lesson) {
+    lesson = state.lesson.lesson;
+    if (lesson) {
+      added |= glyphs.add_text(lesson->title) | glyphs.add_text(lesson->description);
+      for (const LessonStep& step : lesson->steps) added |= glyphs.add_text(step.title) | glyphs.add_text(step.caption);
+    }
+  }
+  return added;
+}
+
 }  // namespace
 
 App::App(Options options, AppState state) : options_(std::move(options)), state_(std::move(state)) {}
@@ -76,7 +112,12 @@ int App::run() {
   }
   register_settings(&state);  // before the first frame reads imgui.ini
   UiContext ui;
-  ui.fonts = window->rebuild_fonts(1.0f, false);
+  // Characters beyond DejaVu's scripts (CJK, ...) come from a fallback font, only those in use.
+  UsedGlyphs glyphs;
+  uint64_t glyphs_derived = UINT64_MAX;
+  std::shared_ptr<const Lesson> glyphs_lesson;
+  collect_glyphs(glyphs, state, ui.status, nullptr, glyphs_derived, glyphs_lesson);
+  ui.fonts = window->rebuild_fonts(1.0f, false, glyphs.extra());
   const std::vector<std::string> examples = example_sentences();
   ui.examples = &examples;
   const std::vector<std::shared_ptr<const Lesson>> lessons = shipped();
@@ -118,7 +159,8 @@ int App::run() {
 
     window->set_full_screen(state.present.active);
     const float want_factor = state.present.active ? state.present.font_scale : 1.0f;
-    if (want_factor != font_factor || styled_present != state.present.active) {
+    const bool new_glyphs = collect_glyphs(glyphs, state, ui.status, derived.get(), glyphs_derived, glyphs_lesson);
+    if (new_glyphs || want_factor != font_factor || styled_present != state.present.active) {
       if (state.present.active && !styled_present && state.scale.colormap == Colormap::viridis) {
         const bool clean = !session_dirty(state);  // F5 is not work to save
         state.scale.colormap = Colormap::cividis;  // survives projectors and colour-blind viewers
@@ -126,7 +168,7 @@ int App::run() {
       }
       font_factor = want_factor;
       styled_present = state.present.active;
-      ui.fonts = window->rebuild_fonts(font_factor, styled_present);
+      ui.fonts = window->rebuild_fonts(font_factor, styled_present, glyphs.extra());
     }
     window->new_frame();
     // Screenshots must not depend on where the (virtual) mouse pointer happens to be.
@@ -149,6 +191,12 @@ int App::run() {
     if (state.unsaved.quit) break;  // saved, discarded or nothing to lose
     if (!shot && o.frames > 0 && frame >= o.frames) break;
     if (shot && frame >= (o.frames > 0 ? o.frames : 3)) {
+      report.fonts = DrawnFonts{};
+      report.fonts.extra_glyphs = int(glyphs.extra().size());
+      for (const ImWchar c : glyphs.extra())
+        if (!ui.fonts.body->FindGlyphNoFallback(c)) report.fonts.missing_glyphs.push_back(c);
+      report.fonts.atlas_width = io.Fonts->TexWidth;
+      report.fonts.atlas_height = io.Fonts->TexHeight;
       std::string error;
       if (!write_screenshot(o.screenshot, fb_w, fb_h, report, error)) {
         std::cerr << "error: " << error << "\n";

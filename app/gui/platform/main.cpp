@@ -3,7 +3,9 @@
 // window's pixels (and FILE.png.json: where each heatmap was drawn) and exits.
 #include <CLI/CLI.hpp>
 
+#include <exception>
 #include <iostream>
+#include <new>
 
 #include "app/common/memory_tuning.h"
 #include "app/common/model_flags.h"
@@ -30,6 +32,15 @@ int main(int argc, char** argv) {
     hs::gui::App app(options, hs::gui::initial_state(options));
     return app.run();
   } catch (const hs::Error& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  } catch (const std::bad_alloc&) {
+    // Readers bound what they read (core/util/file_read.h); this is what is left: a session or
+    // lesson asking for more than the machine has.
+    std::cerr << "error: out of memory while starting: the session, lesson or model given is too large for the memory "
+                 "available\n";
+    return 1;
+  } catch (const std::exception& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 1;
   }

@@ -7,6 +7,11 @@
 #include "core/util/errors.h"
 
 namespace hs::gui {
+namespace {
+
+constexpr long long kMaxLessonSteps = 200;  // a lesson file holds at most 200 steps
+
+}  // namespace
 
 void add_app_flags(CLI::App& app, Options& o) {
   add_model_flags(app, o.model);
@@ -25,10 +30,10 @@ void add_app_flags(CLI::App& app, Options& o) {
   app.add_flag("--all-layers", o.all_layers, "Heads tab: the layers x heads overview");
   app.add_option("session", o.open, "A session file (.json) to open, or a model checkpoint file or folder");
   app.add_option("--lesson", o.lesson, "Start a lesson: a shipped one by name (multi_head_attention) or a lesson file");
-  app.add_option("--step", o.step, "Lesson step to open (1-based)")->check(CLI::PositiveNumber)->capture_default_str();
+  app.add_option("--step", o.step, "Lesson step to open (1-based)")->check(whole_number("lesson step", 1, kMaxLessonSteps))->capture_default_str();
   app.add_flag("--present", o.present, "Presentation mode: full screen, large fonts, high contrast (F5 toggles, Esc leaves)");
-  app.add_option("--width", o.width, "Window width (unscaled pixels)")->check(CLI::Range(320, 8192))->capture_default_str();
-  app.add_option("--height", o.height, "Window height (unscaled pixels)")->check(CLI::Range(240, 8192))->capture_default_str();
+  app.add_option("--width", o.width, "Window width (unscaled pixels)")->check(whole_number("window width", 320, 8192))->capture_default_str();
+  app.add_option("--height", o.height, "Window height (unscaled pixels)")->check(whole_number("window height", 240, 8192))->capture_default_str();
   add_bench_flags(app, o.bench);
 }
 

@@ -4,10 +4,13 @@
 #include <stb_image_write.h>
 
 #include <algorithm>
-#include <fstream>
-#include <string>
+#include <exception>
 #include <nlohmann/json.hpp>
+#include <string>
 #include <vector>
+
+#include "core/util/atomic_file.h"
+#include "core/util/errors.h"
 
 namespace hs::gui {
 
@@ -31,9 +34,15 @@ bool write_screenshot(const std::string& path, int width, int height, const Fram
     std::copy_n(pixels.begin() + std::ptrdiff_t(size_t(height - 1 - y) * stride), stride,
                 flipped.begin() + std::ptrdiff_t(size_t(y) * stride));
   for (size_t i = 3; i < flipped.size(); i += 4) flipped[i] = 255;
+  // Encoded in memory, then written atomically: a full disk, a read-only destination or a
+  // symlink to /dev/full is an error naming the file, never a silent success or half a PNG.
   stbi_write_png_compression_level = 9;
-  if (!stbi_write_png(path.c_str(), width, height, 4, flipped.data(), int(stride))) {
-    error = "cannot write " + path;
+  std::string png;
+  const auto append = [](void* context, void* data, int size) {
+    static_cast<std::string*>(context)->append(static_cast<const char*>(data), size_t(size));
+  };
+  if (!stbi_write_png_to_func(append, &png, width, height, 4, flipped.data(), int(stride)) || png.empty()) {
+    error = "cannot write " + path + ": encoding the PNG failed";
     return false;
   }
   nlohmann::json j;
@@ -62,10 +71,18 @@ bool write_screenshot(const std::string& path, int width, int height, const Fram
   j["panels"] = nlohmann::json::array();
   for (const DrawnPanel& p : report.panels)
     j["panels"].push_back({{"name", p.name}, {"text", p.text}, {"x0", p.min.x}, {"y0", p.min.y}, {"x1", p.max.x}, {"y1", p.max.y}});
-  std::ofstream out(path + ".json");
-  out << j.dump(1) << "\n";
-  if (!out) {
-    error = "cannot write " + path + ".json";
+  j["fonts"] = {{"extra_glyphs", report.fonts.extra_glyphs},
+                {"missing_glyphs", report.fonts.missing_glyphs},
+                {"atlas_width", report.fonts.atlas_width},
+                {"atlas_height", report.fonts.atlas_height}};
+  try {
+    write_file_atomic(path, png);
+    write_file_atomic(path + ".json", j.dump(1) + "\n");
+  } catch (const Error& e) {
+    error = e.what();  // "cannot write full.png: No space left on device"
+    return false;
+  } catch (const std::bad_alloc&) {
+    error = "cannot write " + path + ": out of memory";
     return false;
   }
   return true;

@@ -10,14 +10,44 @@
 #include <algorithm>
 #include <cstdio>
 #include <stdexcept>
+#include <string>
 
 #include "app/gui/widgets/theme.h"
 
 namespace hs::gui {
+namespace {
+
+// GLFW reports errors through a plain function pointer (no user data), so what it says while
+// the window is being made is kept here and folded into the one "error:" line the app prints.
+// Once the window exists, later GLFW errors are printed as warnings.
+std::string glfw_errors;
+bool glfw_window_ready = false;
+
+void on_glfw_error(int code, const char* text) {
+  const std::string what = text ? text : "an unknown error";
+  if (glfw_window_ready) {
+    std::fprintf(stderr, "warning: GLFW: %s (code %d)\n", what.c_str(), code);
+    return;
+  }
+  glfw_errors += (glfw_errors.empty() ? "" : "; ") + what;
+}
+
+// "cannot open a window: ...; GLFW says: X11: The DISPLAY environment variable is missing".
+std::runtime_error window_error(const std::string& what) {
+  std::string msg = "cannot open a window: " + what;
+  if (!glfw_errors.empty()) msg += "; GLFW says: " + glfw_errors;
+  glfw_errors.clear();
+  return std::runtime_error(msg);
+}
+
+}  // namespace
 
 Window::Window(int width, int height, bool vsync, const std::string& ini_path) : ini_path_(ini_path) {
-  glfwSetErrorCallback([](int code, const char* text) { std::fprintf(stderr, "glfw error %d: %s\n", code, text); });
-  if (!glfwInit()) throw std::runtime_error("cannot open a window (no display? try xvfb-run)");
+  glfw_errors.clear();
+  glfw_window_ready = false;
+  glfwSetErrorCallback(on_glfw_error);
+  if (!glfwInit())
+    throw window_error("no display could be opened (is DISPLAY or WAYLAND_DISPLAY set? without a desktop, run under xvfb-run)");
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
@@ -26,15 +56,16 @@ Window::Window(int width, int height, bool vsync, const std::string& ini_path) :
   window_ = glfwCreateWindow(width, height, "headscope", nullptr, nullptr);
   if (!window_) {
     glfwTerminate();
-    throw std::runtime_error("cannot create an OpenGL 3.3 window");
+    throw window_error("cannot create an OpenGL 3.3 window");
   }
   glfwMakeContextCurrent(window_);
   glfwSwapInterval(vsync ? 1 : 0);
   if (!gladLoadGL(glfwGetProcAddress)) {
     glfwDestroyWindow(window_);
     glfwTerminate();
-    throw std::runtime_error("cannot load OpenGL 3.3 functions");
+    throw window_error("cannot load OpenGL 3.3 functions");
   }
+  glfw_window_ready = true;
   float scale_x = 1, scale_y = 1;
   glfwGetWindowContentScale(window_, &scale_x, &scale_y);
   scale_ = std::max(1.0f, scale_x);
@@ -85,9 +116,10 @@ void Window::set_full_screen(bool full) {
   full_ = full;
 }
 
-Fonts Window::rebuild_fonts(float factor, bool present) {
+Fonts Window::rebuild_fonts(float factor, bool present, const std::vector<ImWchar>& extra) {
   ImGui::GetIO().Fonts->Clear();
-  const Fonts fonts = load_fonts(scale_ * factor);
+  ranges_ = font_ranges(extra);
+  const Fonts fonts = load_fonts(scale_ * factor, ranges_);
   if (frames_started_) {  // before the first frame the backend makes the texture itself
     ImGui_ImplOpenGL3_DestroyFontsTexture();
     ImGui_ImplOpenGL3_CreateFontsTexture();

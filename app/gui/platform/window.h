@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "app/gui/widgets/theme.h"
 #include "app/gui/widgets/ui_context.h"
 
 struct GLFWwindow;
@@ -33,7 +34,9 @@ class Window {
   // Full screen on the primary monitor (presentation mode), or back where it was.
   void set_full_screen(bool full);
   // Fonts and style at `factor` x the monitor scale; presentation mode uses its own style.
-  Fonts rebuild_fonts(float factor, bool present);
+  // `extra` are codepoints beyond the base fonts' ranges that the text uses (UsedGlyphs); they
+  // come from the fallback font. Call between frames.
+  Fonts rebuild_fonts(float factor, bool present, const std::vector<ImWchar>& extra = {});
 
   // Around ImGui's frame: NewFrame of both backends; clear, draw, swap.
   void new_frame();
@@ -53,6 +56,7 @@ class Window {
   bool frames_started_ = false;
   int saved_x_ = 0, saved_y_ = 0, saved_w_ = 0, saved_h_ = 0;
   std::vector<std::string> dropped_;
+  FontRanges ranges_;  // the atlas keeps pointers into these
 };
 
 }  // namespace hs::gui

@@ -23,14 +23,51 @@ std::string find_font(const char* file) {
 }
 
 // Latin-1, Latin Extended-A/B, IPA, Greek, Cyrillic, general punctuation, arrows, math,
-// box drawing and blocks (U+2581 "lower one eighth block" marks SentencePiece spaces),
-// and U+FFFD. Pairs of [first, last], zero-terminated; must outlive the atlas build.
+// box drawing and blocks (U+2581 "lower one eighth block" marks SentencePiece spaces), the
+// warning sign U+26A0 of the status line, and U+FFFD. Pairs of [first, last], zero-terminated.
 const ImWchar kGlyphRanges[] = {
     0x0020, 0x00FF, 0x0100, 0x024F, 0x0250, 0x02FF, 0x0370, 0x03FF, 0x0400, 0x052F, 0x1E00, 0x1EFF,
     0x2000, 0x206F, 0x2070, 0x209F, 0x20A0, 0x20CF, 0x2100, 0x214F, 0x2190, 0x21FF, 0x2200, 0x22FF,
-    0x2500, 0x259F, 0x25A0, 0x25FF, 0xFFFD, 0xFFFD, 0};
+    0x2500, 0x259F, 0x25A0, 0x25FF, 0x26A0, 0x26A0, 0xFFFD, 0xFFFD, 0};
+
+// A font with CJK (and many other scripts) for glyphs DejaVu Sans lacks: fonts-droid-fallback
+// (Debian, ~4 MB), else fonts-noto-cjk. "" when neither is installed.
+std::string find_fallback_font() {
+  const char* files[] = {"/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf",
+                         "/usr/share/fonts-droid-fallback/truetype/DroidSansFallback.ttf",
+                         "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"};
+  for (const char* f : files)
+    if (file_exists(f)) return f;
+  return "";
+}
 
 }  // namespace
+
+bool in_base_glyph_ranges(unsigned codepoint) {
+  for (const ImWchar* r = kGlyphRanges; r[0]; r += 2)
+    if (codepoint >= r[0] && codepoint <= r[1]) return true;
+  return false;
+}
+
+FontRanges font_ranges(const std::vector<ImWchar>& extra) {
+  FontRanges out;
+  ImFontGlyphRangesBuilder base;
+  base.AddRanges(kGlyphRanges);
+  ImFontGlyphRangesBuilder more;
+  for (const ImWchar c : extra) {
+    base.AddChar(c);
+    more.AddChar(c);
+  }
+  ImVector<ImWchar> built;
+  base.BuildRanges(&built);
+  out.all.assign(built.begin(), built.end());
+  if (!extra.empty()) {
+    built.clear();
+    more.BuildRanges(&built);
+    out.fallback.assign(built.begin(), built.end());
+  }
+  return out;
+}
 
 void apply_style(float scale) {
   ImGuiStyle& s = ImGui::GetStyle();
@@ -92,14 +129,30 @@ void apply_presentation_style(float scale) {
   s.ScaleAllSizes(scale);
 }
 
-Fonts load_fonts(float scale) {
+Fonts load_fonts(float scale, const FontRanges& ranges) {
   ImGuiIO& io = ImGui::GetIO();
   Fonts f;
   const std::string regular = find_font("DejaVuSans.ttf"), bold = find_font("DejaVuSans-Bold.ttf");
+  const std::string fallback_file = ranges.fallback.empty() ? std::string() : find_fallback_font();
   ImFontConfig config;
   config.OversampleH = 2;
   config.OversampleV = 1;
-  if (!regular.empty()) f.body = io.Fonts->AddFontFromFileTTF(regular.c_str(), 17.0f * scale, &config, kGlyphRanges);
+  const ImWchar* all = ranges.all.data();
+  // Glyphs DejaVu lacks come from the fallback font, merged into the font just added (ImGui
+  // keeps the first font's glyph where both have one). Only the codepoints the text uses are
+  // rasterized, so the atlas stays small even with a CJK font of 30,000 glyphs.
+  const auto merge_fallback = [&](float size) {
+    if (fallback_file.empty()) return;  // not installed: those characters show as boxes
+    ImFontConfig merge;
+    merge.MergeMode = true;
+    merge.OversampleH = 1;
+    merge.OversampleV = 1;
+    io.Fonts->AddFontFromFileTTF(fallback_file.c_str(), size, &merge, ranges.fallback.data());
+  };
+  if (!regular.empty()) {
+    f.body = io.Fonts->AddFontFromFileTTF(regular.c_str(), 17.0f * scale, &config, all);
+    if (f.body) merge_fallback(17.0f * scale);
+  }
   if (!f.body) {
     ImFontConfig fallback;
     fallback.SizePixels = 13.0f * scale;
@@ -107,8 +160,10 @@ Fonts load_fonts(float scale) {
   }
   const std::string& heavy = bold.empty() ? regular : bold;
   if (!heavy.empty()) {
-    f.heading = io.Fonts->AddFontFromFileTTF(heavy.c_str(), 19.0f * scale, &config, kGlyphRanges);
-    f.title = io.Fonts->AddFontFromFileTTF(heavy.c_str(), 24.0f * scale, &config, kGlyphRanges);
+    f.heading = io.Fonts->AddFontFromFileTTF(heavy.c_str(), 19.0f * scale, &config, all);
+    if (f.heading) merge_fallback(19.0f * scale);
+    f.title = io.Fonts->AddFontFromFileTTF(heavy.c_str(), 24.0f * scale, &config, all);
+    if (f.title) merge_fallback(24.0f * scale);
   }
   if (!f.heading) f.heading = f.body;
   if (!f.title) f.title = f.heading;

@@ -51,9 +51,18 @@ struct DrawnPanel {
   ImVec2 min, max;
 };
 
+// The font atlas: the characters beyond the base fonts' scripts that the text uses, those the
+// body font still lacks (shown as a box), and the atlas texture's size.
+struct DrawnFonts {
+  int extra_glyphs = 0;
+  std::vector<unsigned> missing_glyphs;
+  int atlas_width = 0, atlas_height = 0;
+};
+
 struct FrameReport {
   std::vector<DrawnHeatmap> heatmaps;
   std::vector<DrawnPanel> panels;
+  DrawnFonts fonts;
 };
 
 

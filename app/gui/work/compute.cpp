@@ -1,6 +1,7 @@
 #include "app/gui/work/compute.h"
 
 #include <exception>
+#include <new>
 
 namespace hs::gui {
 namespace {
@@ -30,6 +31,8 @@ std::vector<CompareResult> compute_compare(const std::vector<CompareRequest>& en
     r.label = e.label;
     try {
       r.analysis = analyse(e.request, app_options(threads, checkpoints));
+    } catch (const std::bad_alloc&) {
+      r.error = "out of memory (try a shorter sentence, a smaller d_model or fewer heads)";
     } catch (const std::exception& ex) {
       r.error = ex.what();
     }
