@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/model/attention_config.h"
 #include "core/model/model_run.h"
@@ -33,6 +34,18 @@ class Prepared {
   // a caller can pick long-input mode (RunOptions::display_size) when whole maps would not fit.
   virtual int64_t tokens() const = 0;
   virtual int64_t maps() const = 0;
+
+  // Token ids of a caller's choosing (the induction probe, core/analysis/head_roles.h): the ids
+  // this model can run, its BOS id (-1: it adds none) and the longest sequence. size 0: the model
+  // runs only its own input (an --input array).
+  struct Vocabulary {
+    int size = 0;
+    int bos_id = -1;
+    int max_tokens = 0;
+  };
+  virtual Vocabulary vocabulary() const { return {}; }
+  // The model on `ids` (each < vocabulary().size), whole maps. Throws InputError when it cannot.
+  virtual AttentionRun run_ids(const std::vector<int>& ids, const RunOptions& options) const;
 };
 
 class CheckpointCache;
