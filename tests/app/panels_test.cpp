@@ -45,7 +45,7 @@ class Headless : public ::testing::Test {
   }
 
   void every_view(AppState& state) {
-    for (View v : {View::heads, View::head, View::query, View::difference, View::width, View::average}) {
+    for (View v : {View::heads, View::head, View::query, View::difference, View::width, View::average, View::roles}) {
       request_view(state, v);
       frame(state);
       frame(state);
@@ -127,7 +127,7 @@ TEST_F(Headless, MouseEverywhereInEveryView) {
   state.request.attention.n_heads = 8;
   state.request.attention.n_kv_heads = 2;
   set_model(state);
-  for (View v : {View::heads, View::head, View::query, View::difference, View::width, View::average}) {
+  for (View v : {View::heads, View::head, View::query, View::difference, View::width, View::average, View::roles}) {
     request_view(state, v);
     mouse_sweep(state, 9);
   }
