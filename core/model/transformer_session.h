@@ -30,6 +30,9 @@ class TransformerSession : public Prepared {
   // Greedy continuation only (no maps, incremental with a key/value cache): the prompt followed
   // by `generate` argmax tokens.
   std::vector<int> continue_greedily() const;
+  // The model itself (head ablation runs it with its own hook).
+  const TransformerModel& model() const { return *model_; }
+  const SubwordTokenizer& tokenizer() const { return *tokenizer_; }
 
  private:
   std::shared_ptr<const TransformerModel> model_;
