@@ -9,6 +9,7 @@
 
 #include "core/model/rng.h"
 #include "core/util/errors.h"
+#include "core/util/parallel.h"
 
 namespace hs {
 namespace {
@@ -189,7 +190,8 @@ KeyMask layer_key_mask(const ModelInfo& info, int layer) {
 }
 
 HeadRoles compute_head_roles(const AttentionRun& run, int bos_id, const AttentionRun* probe,
-                             const std::vector<int>& probe_ids, const RoleOptions& options, int sample_rows) {
+                             const std::vector<int>& probe_ids, const RoleOptions& options, int sample_rows,
+                             int threads) {
   HeadRoles out;
   out.options = options;
   const int T = run.n_tokens(), L = run.n_layers(), H = run.n_heads();
@@ -218,22 +220,23 @@ HeadRoles compute_head_roles(const AttentionRun& run, int bos_id, const Attentio
   if (with_probe) out.probe_ids = probe_ids;
   out.scores.assign(size_t(L), std::vector<HeadRoleScores>(size_t(H)));
   out.label.assign(size_t(L), std::vector<std::string>(size_t(H)));
-  for (int l = 0; l < L; ++l) {
+  // Heads are independent: one work item each, every item writes only its own slot.
+  const int64_t cells = int64_t(queries.size()) * T;
+  parallel_for(L * H, threads_for_work(threads, cells * L * H * 4), [&](int item) {
+    const int l = item / H, h = item % H;
     const KeyMask mask = layer_key_mask(run.info, l);
-    for (int h = 0; h < H; ++h) {
-      HeadRoleScores s;
-      if (sampled) {
-        Map rows(Eigen::Index(queries.size()), T);  // [R, T] exact rows of the sampled queries
-        for (size_t r = 0; r < queries.size(); ++r) rows.row(Eigen::Index(r)) = run.exact->row(l, h, queries[r]).transpose();
-        s = head_role_scores(rows, queries, mask, keys, bos_id, options);
-      } else {
-        s = head_role_scores(run.attention[size_t(l)][size_t(h)], queries, mask, keys, bos_id, options);
-      }
-      if (with_probe) s[HeadRole::induction] = induction_score(probe->attention[size_t(l)][size_t(h)], offset, n);
-      out.label[size_t(l)][size_t(h)] = strongest_role(s, options.threshold);
-      out.scores[size_t(l)][size_t(h)] = s;
+    HeadRoleScores s;
+    if (sampled) {
+      Map rows(Eigen::Index(queries.size()), T);  // [R, T] exact rows of the sampled queries
+      for (size_t r = 0; r < queries.size(); ++r) rows.row(Eigen::Index(r)) = run.exact->row(l, h, queries[r]).transpose();
+      s = head_role_scores(rows, queries, mask, keys, bos_id, options);
+    } else {
+      s = head_role_scores(run.attention[size_t(l)][size_t(h)], queries, mask, keys, bos_id, options);
     }
-  }
+    if (with_probe) s[HeadRole::induction] = induction_score(probe->attention[size_t(l)][size_t(h)], offset, n);
+    out.label[size_t(l)][size_t(h)] = strongest_role(s, options.threshold);
+    out.scores[size_t(l)][size_t(h)] = s;
+  });
   return out;
 }
 

@@ -114,8 +114,10 @@ KeyMask layer_key_mask(const ModelInfo& info, int layer);
 // Every head's scores on `run` (whole maps, or in long-input mode the exact rows of up to
 // `sample_rows` evenly spaced queries), labelled; `probe`, when given, is the same model run on
 // `probe_ids` (induction_probe_ids with options.probe_length) and fills the induction score.
-// Tokens are told apart by run.token_ids, else by their text.
+// Tokens are told apart by run.token_ids, else by their text. Heads are scored in parallel on up
+// to `threads` threads (<= 0: all cores).
 HeadRoles compute_head_roles(const AttentionRun& run, int bos_id, const AttentionRun* probe,
-                             const std::vector<int>& probe_ids, const RoleOptions& options = {}, int sample_rows = 128);
+                             const std::vector<int>& probe_ids, const RoleOptions& options = {}, int sample_rows = 128,
+                             int threads = 0);
 
 }  // namespace hs

@@ -145,7 +145,8 @@ HeadRoles roles_of(const Prepared& prepared, const AttentionRun& run, const Anal
     ro.threads = options.threads;
     probe = prepared.run_ids(probe_ids, ro);
   }
-  return compute_head_roles(run, v.bos_id, probe_ids.empty() ? nullptr : &probe, probe_ids, o, kDistanceSampleRows);
+  return compute_head_roles(run, v.bos_id, probe_ids.empty() ? nullptr : &probe, probe_ids, o, kDistanceSampleRows,
+                            options.threads);
 }
 
 }  // namespace
