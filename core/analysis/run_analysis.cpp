@@ -5,6 +5,7 @@
 
 #include "core/analysis/head_stats.h"
 #include "core/analysis/long_input.h"
+#include "core/analysis/rollout.h"
 #include "core/analysis/spectrum.h"
 #include "core/util/errors.h"
 
@@ -128,6 +129,7 @@ void derive(RunAnalysis& a) {
   }
   if (a.run.compact()) fill_long_input(a);
   else fill_whole_maps(a);
+  if (!a.run.compact() && a.run.n_tokens() <= kRolloutMaxTokens) a.rollout = attention_rollout(a.run.attention);
 }
 
 // Role scores of the run, and the induction probe: the same model on [BOS] r r, n random ids

@@ -68,6 +68,9 @@ struct RunAnalysis {
   float difference_max = 0;                         // largest head difference over all layers
   float distance_max = 0;                           // largest head distance over all layers
   std::vector<Map> average;                         // [layer] -> [T, T] mean over heads (rows sum to 1)
+  // Attention rollout through every layer with the residual identity (rollout.h): [T, T], rows sum
+  // to 1. Empty in long-input mode and past kRolloutMaxTokens (L products of [T, T] maps).
+  Map rollout;
   // Heatmap axis labels: the tokens, or in long-input mode one "i-j" token range per block of
   // run.map_factor tokens, matching the display maps' rows and columns.
   std::vector<std::string> map_labels;
@@ -91,6 +94,9 @@ enum class PairMeasure {
 };
 // [H, H] of `layer` in the measure asked for.
 const Map& pair_measure(const RunAnalysis& a, PairMeasure measure, int layer);
+
+// Attention rollout is computed up to this many tokens (each layer is a T^3 product).
+constexpr int kRolloutMaxTokens = 1024;
 
 // Long-input mode: the head distance averages the exact rows of this many evenly spaced queries
 // (whole maps: every query).

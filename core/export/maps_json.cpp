@@ -85,6 +85,10 @@ void write_maps_json(std::ostream& out, const RunAnalysis& analysis, const MapsJ
   write_list(out, analysis.difference.size(), [&](size_t l) { write_json_matrix(out, analysis.difference[l]); });
   out << ",\n\"head_distance\":";
   write_list(out, analysis.distance.size(), [&](size_t l) { write_json_matrix(out, analysis.distance[l]); });
+  if (analysis.rollout.size() > 0) {
+    out << ",\n\"attention_rollout\":";
+    write_json_matrix(out, analysis.rollout);
+  }
   if (!analysis.roles.empty()) {
     out << ",\n\"head_roles\":";
     write_head_roles_json(out, analysis.roles);

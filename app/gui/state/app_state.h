@@ -71,6 +71,10 @@ struct WidthPanelState {
   bool log_singular_values = true;
 };
 
+struct AveragePanelState {
+  bool rollout = false;  // left map: attention rollout through every layer instead of the layer's average
+};
+
 struct RolesPanelState {
   int filter = 0;  // index into the label filter (0: every head)
 };
@@ -138,6 +142,7 @@ struct AppState {
   DifferencePanelState difference;
   WidthPanelState width;
   RolesPanelState roles;
+  AveragePanelState average;
   ExportPanelState exporter;
   SessionPanelState session;
   LessonPlayerState lesson;
