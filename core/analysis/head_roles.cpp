@@ -101,7 +101,8 @@ HeadRoleScores head_role_scores(const Map& rows, const std::vector<int>& queries
     ++n_informative;
     self += a(i);
     // local: keys with |i - j| < w (masked ones hold 0).
-    const int lo = std::max(0, i - options.local_window + 1), hi = std::min(T - 1, i + options.local_window - 1);
+    const int w = std::max(1, options.local_window);  // at least the query itself
+    const int lo = std::max(0, i - w + 1), hi = std::min(T - 1, i + w - 1);
     local += a.segment(lo, hi - lo + 1).sum();
     // broadness: H_i / log(visible), H_i = -sum_j A_ij log A_ij with 0 log 0 = 0.
     double h = 0;

@@ -96,7 +96,7 @@ enum class PairMeasure {
 const Map& pair_measure(const RunAnalysis& a, PairMeasure measure, int layer);
 
 // Attention rollout is computed up to this many tokens (each layer is a T^3 product).
-constexpr int kRolloutMaxTokens = 1024;
+constexpr int kRolloutMaxTokens = 512;
 
 // Long-input mode: the head distance averages the exact rows of this many evenly spaced queries
 // (whole maps: every query).
