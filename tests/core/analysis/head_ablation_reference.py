@@ -5,15 +5,19 @@ The PyTorch llama2.c reference's forward pass (tests/core/pretrained/llama2c_ref
 is rerun here with one head's context (attention @ v) replaced before the output projection, by 0
 (zero ablation) or by its mean over positions in the intact run (mean ablation), for every layer x
 head; the change in each next token's log-probability and in the mean loss must match
-`headscope-cli ablate --json -`.
+`headscope-cli ablate --json -`. The same for a tiny random GPT-2 folder against
+tests/core/pretrained/hf_reference.py's GPT-2 forward (c_proj's bias stays, as in headscope).
 
 usage: head_ablation_reference.py HEADSCOPE_CLI MODELS_DIR
 exit 0: match; 1: mismatch (the head and the error are printed); 77: no torch or no model (skip).
 """
 import json
+import math
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 
 try:
     import numpy as np
@@ -24,6 +28,7 @@ except ImportError as e:
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pretrained"))
 import llama2c_reference as ref  # noqa: E402
+import hf_reference as hf  # noqa: E402
 
 TOL = 2e-3  # float32 engine against a float64 reference, through 5 layers and a log-softmax
 
@@ -90,6 +95,69 @@ def check(cli, model, tok, cfg, w, sentence, mode):
     return ok
 
 
+def gpt2_forward(w, cfg, ids, knock=None, mode="zero", means=None):
+    """hf_reference.gpt2_forward with head `knock` knocked out (its share of the context before
+    c_proj); returns logits and the context means."""
+    d, H = cfg["n_embd"], cfg["n_head"]
+    dh, T = d // H, len(ids)
+    ln = lambda x, a, b: torch.nn.functional.layer_norm(x, (d,), a, b, cfg["layer_norm_epsilon"])
+    gelu = lambda x: 0.5 * x * (1 + torch.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3)))
+    x = w["wte.weight"][ids] + w["wpe.weight"][:T]
+    mask = torch.triu(torch.ones(T, T, dtype=torch.bool), 1)
+    ctx_means = []
+    for l in range(cfg["n_layer"]):
+        p = "h.%d." % l
+        h = ln(x, w[p + "ln_1.weight"], w[p + "ln_1.bias"])
+        qkv = h @ w[p + "attn.c_attn.weight"] + w[p + "attn.c_attn.bias"]
+        q, k, v = (m.view(T, H, dh).transpose(0, 1) for m in qkv.split(d, dim=1))
+        att = torch.softmax((q @ k.transpose(1, 2) / math.sqrt(dh)).masked_fill(mask, float("-inf")), -1)
+        ctx = (att @ v).transpose(0, 1).reshape(T, d).clone()
+        ctx_means.append(ctx.mean(0))
+        if knock is not None and knock[0] == l:
+            cols = slice(knock[1] * dh, (knock[1] + 1) * dh)
+            ctx[:, cols] = 0.0 if mode == "zero" else means[l][cols]
+        x = x + ctx @ w[p + "attn.c_proj.weight"] + w[p + "attn.c_proj.bias"]
+        h = ln(x, w[p + "ln_2.weight"], w[p + "ln_2.bias"])
+        x = x + gelu(h @ w[p + "mlp.c_fc.weight"] + w[p + "mlp.c_fc.bias"]) @ w[p + "mlp.c_proj.weight"] + w[p + "mlp.c_proj.bias"]
+    x = ln(x, w["ln_f.weight"], w["ln_f.bias"])
+    return x @ w["wte.weight"].T, ctx_means
+
+
+def check_gpt2(cli, models, mode):
+    """A tiny random GPT-2 folder (hf_reference.make_gpt2) with GPT-2's tokenizer."""
+    files = hf.gpt2_files(models)
+    if not files:
+        print("SKIP gpt2: %s/gpt2-tokenizer not found" % models)
+        return True
+    tmp = tempfile.mkdtemp(prefix="hs_ablate_gpt2_")
+    try:
+        folder = os.path.join(tmp, "gpt2-tiny")
+        w, cfg = hf.make_gpt2(folder, 50257, seed=11)
+        shutil.copyfile(files[0], os.path.join(folder, "vocab.json"))
+        shutil.copyfile(files[1], os.path.join(folder, "merges.txt"))
+        w = {k: v.double() for k, v in w.items()}
+        args = [cli, "ablate", "--model", folder, "--sentence", "The cat sat on the mat and the dog sat too.", "--json", "-"]
+        if mode == "mean":
+            args.append("--mean")
+        got = json.loads(subprocess.run(args, check=True, stdout=subprocess.PIPE).stdout)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    ids = got["token_ids"]
+    logits, means = gpt2_forward(w, cfg, ids)
+    base = next_logprob(logits, ids)
+    worst, where = abs(got["base_loss"] - float(-base.mean())), "base loss"
+    for l in range(cfg["n_layer"]):
+        for h in range(cfg["n_head"]):
+            lp = next_logprob(gpt2_forward(w, cfg, ids, (l, h), mode, means)[0], ids)
+            err = max(np.abs(np.array(got["delta_logprob"][l][h]) - (lp - base)).max(),
+                      abs(got["delta_loss"][l][h] - float(-lp.mean() + base.mean())))
+            if err > worst:
+                worst, where = err, "layer %d head %d" % (l, h)
+    ok = worst <= TOL
+    print("gpt2 (tiny random) %s ablation: %d tokens, max error %.3g (%s)%s" % (mode, len(ids), worst, where, "" if ok else "  FAILED"))
+    return ok
+
+
 def main():
     cli, models = sys.argv[1], os.environ.get("HEADSCOPE_MODELS_DIR") or sys.argv[2]
     model = os.path.join(models, "stories260K", "stories260K.bin")
@@ -102,6 +170,8 @@ def main():
     sentence = "Once upon a time, there was a little girl named Lily. She loved to play outside in the park."
     ok = check(cli, model, tok, cfg, w, sentence, "zero")
     ok = check(cli, model, tok, cfg, w, sentence, "mean") and ok
+    ok = check_gpt2(cli, models, "zero") and ok
+    ok = check_gpt2(cli, models, "mean") and ok
     return 0 if ok else 1
 
 
