@@ -1,5 +1,6 @@
 #include "core/export/maps_json.h"
 
+#include "core/analysis/head_clustering.h"
 #include "core/formats/json_text.h"
 
 namespace hs {
@@ -85,6 +86,20 @@ void write_maps_json(std::ostream& out, const RunAnalysis& analysis, const MapsJ
   write_list(out, analysis.difference.size(), [&](size_t l) { write_json_matrix(out, analysis.difference[l]); });
   out << ",\n\"head_distance\":";
   write_list(out, analysis.distance.size(), [&](size_t l) { write_json_matrix(out, analysis.distance[l]); });
+  // Heads ordered by average-linkage clustering of each layer's head distance, with the merges.
+  out << ",\n\"head_clusters\":";
+  write_list(out, analysis.distance.size(), [&](size_t l) {
+    const HeadClustering c = cluster_heads(analysis.distance[l]);
+    out << "{\"order\":";
+    write_list(out, c.order.size(), [&](size_t i) { out << c.order[i]; });
+    out << ",\"merges\":";
+    write_list(out, c.merges.size(), [&](size_t k) {
+      out << '[' << c.merges[k].a << ',' << c.merges[k].b << ',';
+      write_json_float(out, c.merges[k].distance);
+      out << ',' << c.merges[k].size << ']';
+    });
+    out << '}';
+  });
   if (analysis.rollout.size() > 0) {
     out << ",\n\"attention_rollout\":";
     write_json_matrix(out, analysis.rollout);

@@ -2,6 +2,7 @@
 // The JSON object `headscope-cli maps` writes (../shared/CLI_CONTRACT.md): tokens, token_ids,
 // config, param_count, attention [layer][head][query][key], head_difference [layer][head][head],
 // head_distance [layer][head][head] (mean total variation distance between two heads' rows),
+// head_clusters [layer] {order, merges [a, b, distance, size]} (head_clustering.h),
 // attention_rollout [T][T] (core/analysis/rollout.h), head_roles (core/analysis/head_roles.h), output [T][d_model], and optionally timing.
 #include <optional>
 #include <ostream>

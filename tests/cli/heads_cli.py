@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """`headscope-cli heads` and the maps JSON's "head_roles" (issue 18): the table ranks by the role
 asked for and filters by label, --json writes the same object maps does, the maps JSON keeps
-every contract key, and bad flags exit 1 or 2 with one "error:" line naming the problem.
+every contract key, its head_clusters equal average linkage computed here from head_distance, and
+bad flags exit 1 or 2 with one "error:" line naming the problem.
 
 Usage: heads_cli.py PATH/TO/headscope-cli MODELS_DIR
 Needs only the standard library.
@@ -165,6 +166,46 @@ def check_table(models):
             passed += 1
 
 
+def upgma(d):
+    """Average linkage by its definition: join the two clusters with the smallest mean pairwise
+    distance (ties: the earliest pair of active clusters), merged cluster in the left one's slot."""
+    ids = list(range(len(d)))
+    members = [[h] for h in range(len(d))]
+    merges = []
+    while len(ids) > 1:
+        best = None
+        for i in range(len(ids)):
+            for j in range(i + 1, len(ids)):
+                v = sum(d[x][y] for x in members[i] for y in members[j]) / (len(members[i]) * len(members[j]))
+                if best is None or v < best[0]:
+                    best = (v, i, j)
+        v, i, j = best
+        merges.append([ids[i], ids[j], v, len(members[i]) + len(members[j])])
+        ids[i] = len(d) + len(merges) - 1
+        members[i] = members[i] + members[j]
+        del ids[j], members[j]
+    return members[0], merges
+
+
+def check_clusters(models):
+    """maps --json's head_clusters against average linkage computed here from head_distance."""
+    global passed
+    model = os.path.join(models, "stories260K", "stories260K.bin")
+    args = ["--model", model, "--sentence", "Lily saw a big red ball in the park and Tom ran to it."] if os.path.isfile(model) else \
+        ["--sentence", "the cat saw the dog and the cat ran", "--d-model", "32", "--heads", "8", "--causal"]
+    out = ok("maps --json head_clusters", ["maps"] + args + ["--json", "-"])
+    if out is None:
+        return
+    j = json.loads(out)
+    for l, (dist, got) in enumerate(zip(j["head_distance"], j["head_clusters"])):
+        order, merges = upgma(dist)
+        if got["order"] != order or [m[:2] + m[3:] for m in got["merges"]] != [m[:2] + m[3:] for m in merges] or \
+                max(abs(a[2] - b[2]) for a, b in zip(got["merges"], merges)) > 1e-5:
+            fail(f"head_clusters layer {l}: got {got}, expected order {order} merges {merges}")
+            return
+    passed += 1
+
+
 def check_bad_flags():
     error("heads --sort unknown", ["heads"] + SYNTH + ["--sort", "copying"], ["copying", "induction"])
     error("heads --role unknown", ["heads"] + SYNTH + ["--role", "copying"], ["copying"])
@@ -181,6 +222,7 @@ def main():
     models = os.environ.get("HEADSCOPE_MODELS_DIR") or sys.argv[2]
     check_maps_json()
     check_table(models)
+    check_clusters(models)
     check_bad_flags()
     print(f"{passed} checks passed, {len(failures)} failed")
     return 1 if failures else 0
