@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""`headscope-cli heads` and the maps JSON's "head_roles" (issue 18): the table ranks by the role
+"""`headscope-cli heads`, `headscope-cli ablate`'s refusals and the maps JSON's "head_roles" (issue 18): the table ranks by the role
 asked for and filters by label, --json writes the same object maps does, the maps JSON keeps
 every contract key, its head_clusters equal average linkage computed here from head_distance, and
 bad flags exit 1 or 2 with one "error:" line naming the problem.
@@ -214,6 +214,9 @@ def check_bad_flags():
     error("heads --local-window 0", ["heads"] + SYNTH + ["--local-window", "0"], ["--local-window"])
     error("heads without input", ["heads"], ["no input"])
     error("heads --json without a name", ["heads"] + SYNTH + ["--json="], ["--json"])
+    error("ablate on the synthetic layer", ["ablate"] + SYNTH, ["--model"])
+    error("ablate --top -1", ["ablate"] + SYNTH + ["--top", "-1"], ["--top"])
+    error("ablate --threads 0", ["ablate"] + SYNTH + ["--threads", "0"], ["--threads"])
 
 
 def main():
