@@ -10,5 +10,7 @@ using Command = std::function<int()>;
 
 Command add_maps_command(CLI::App& app);
 Command add_export_command(CLI::App& app);
+Command add_heads_command(CLI::App& app);
+Command add_ablate_command(CLI::App& app);
 
 }  // namespace hs::cli

@@ -41,11 +41,15 @@ int main(int argc, char** argv) {
     hs::cli::Command maps = hs::cli::add_maps_command(app);
     hs::cli::Command exporter = hs::cli::add_export_command(app);
     commands[app.get_subcommand("maps")] = maps;
+    hs::cli::Command heads = hs::cli::add_heads_command(app);
     commands[app.get_subcommand("export")] = exporter;
+    commands[app.get_subcommand("heads")] = heads;
+    hs::cli::Command ablate = hs::cli::add_ablate_command(app);
+    commands[app.get_subcommand("ablate")] = ablate;
     bool known = false;
     for (const auto& entry : commands) known = known || (argc > 1 && entry.first->check_name(argv[1]));
     if (argc > 1 && argv[1][0] != '-' && !known) {
-      std::cerr << "error: unknown command '" << one_line(argv[1]) << "' (expected maps or export; run 'headscope-cli --help')\n";
+      std::cerr << "error: unknown command '" << one_line(argv[1]) << "' (expected maps, export, heads or ablate; run 'headscope-cli --help')\n";
       return 2;
     }
     hs::parse_arguments(app, argc, argv);  // "--sentence=" is an empty sentence, not the next flag

@@ -5,6 +5,7 @@
 
 #include "core/analysis/head_stats.h"
 #include "core/analysis/long_input.h"
+#include "core/analysis/rollout.h"
 #include "core/analysis/spectrum.h"
 #include "core/util/errors.h"
 
@@ -139,6 +140,26 @@ void derive(RunAnalysis& a) {
   }
   if (a.run.compact()) fill_long_input(a);
   else fill_whole_maps(a);
+  if (!a.run.compact() && a.run.n_tokens() <= kRolloutMaxTokens) a.rollout = attention_rollout(a.run.attention);
+}
+
+// Role scores of the run, and the induction probe: the same model on [BOS] r r, n random ids
+// (shorter when the model's positions are few), whole maps.
+HeadRoles roles_of(const Prepared& prepared, const AttentionRun& run, const AnalysisOptions& options) {
+  const Prepared::Vocabulary v = prepared.vocabulary();
+  RoleOptions o = options.role_options;
+  std::vector<int> probe_ids;
+  AttentionRun probe;
+  const int offset = v.bos_id >= 0 ? 1 : 0;
+  o.probe_length = std::min({o.probe_length, (v.max_tokens - offset) / 2, v.size - offset});
+  if (v.size > 0 && o.probe_length >= 2) {
+    probe_ids = induction_probe_ids(v.size, v.bos_id, o.probe_length, o.probe_seed);
+    RunOptions ro;
+    ro.threads = options.threads;
+    probe = prepared.run_ids(probe_ids, ro);
+  }
+  return compute_head_roles(run, v.bos_id, probe_ids.empty() ? nullptr : &probe, probe_ids, o, kDistanceSampleRows,
+                            options.threads);
 }
 
 }  // namespace
@@ -177,6 +198,7 @@ std::shared_ptr<const RunAnalysis> analyse(const ModelRequest& request, const An
   }
   if (a->run.compact()) a->long_input_reason = plan.reason.empty() ? "asked for" : plan.reason;
   derive(*a);
+  if (options.roles) a->roles = roles_of(*prepared, a->run, options);
   a->compute_ms = ms_since(start);
   return a;
 }
@@ -188,6 +210,7 @@ std::shared_ptr<const RunAnalysis> analyse_run(AttentionRun run, ModelRequest re
   a->run = std::move(run);
   if (a->run.compact()) a->long_input_reason = "asked for";
   derive(*a);
+  a->roles = compute_head_roles(a->run, -1, nullptr, {}, RoleOptions{}, kDistanceSampleRows);
   a->compute_ms = ms_since(start);
   return a;
 }

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/analysis/head_roles.h"
 #include "core/model/model_request.h"
 
 namespace hs {
@@ -48,6 +49,8 @@ struct AnalysisOptions {
   int display_size = 0;                  // MapMode::long_input: cells per side (0: the rule's)
   bool spectrum = true;                  // singular values, where spectrum_fits() says they stay quick
   int repeat = 1;                        // run the engine this many times (timing); the last run is kept
+  bool roles = true;                     // head role scores, with the induction probe where the model runs ids
+  RoleOptions role_options;
   // Sees the plan before the engine runs and may throw to refuse it at once (the CLI does when
   // its output needs whole maps that the rule would not keep).
   std::function<void(const MapPlan&)> check_plan;
@@ -65,11 +68,15 @@ struct RunAnalysis {
   float difference_max = 0;                         // largest head difference over all layers
   float distance_max = 0;                           // largest head distance over all layers
   std::vector<Map> average;                         // [layer] -> [T, T] mean over heads (rows sum to 1)
+  // Attention rollout through every layer with the residual identity (rollout.h): [T, T], rows sum
+  // to 1. Empty in long-input mode and past kRolloutMaxTokens (L products of [T, T] maps).
+  Map rollout;
   // Heatmap axis labels: the tokens, or in long-input mode one "i-j" token range per block of
   // run.map_factor tokens, matching the display maps' rows and columns.
   std::vector<std::string> map_labels;
   std::string long_input_reason;  // why long-input mode ("3000 tokens, more than 2048"); "" for whole maps
   std::string long_input_note;    // long-input mode: what the maps show and what is off
+  HeadRoles roles;                // [layer][head] role scores and labels (head_roles.h)
   std::vector<double> engine_ms;  // engine time of each run (options.repeat of them)
   double compute_ms = 0;          // the whole analysis, preparing included
 
@@ -87,6 +94,9 @@ enum class PairMeasure {
 };
 // [H, H] of `layer` in the measure asked for.
 const Map& pair_measure(const RunAnalysis& a, PairMeasure measure, int layer);
+
+// Attention rollout is computed up to this many tokens (each layer is a T^3 product).
+constexpr int kRolloutMaxTokens = 512;
 
 // Long-input mode: the head distance averages the exact rows of this many evenly spaced queries
 // (whole maps: every query).

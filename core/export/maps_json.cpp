@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/analysis/head_clustering.h"
 #include "core/formats/json_text.h"
 
 namespace hs {
@@ -31,6 +32,35 @@ void write_list(std::ostream& out, size_t n, F&& item) {
 }
 
 }  // namespace
+
+void write_head_roles_json(std::ostream& out, const HeadRoles& roles) {
+  const size_t L = size_t(roles.n_layers()), H = size_t(roles.n_heads());
+  out << "{\"roles\":";
+  write_list(out, size_t(kHeadRoleCount), [&](size_t r) { out << json_string(head_role_name(HeadRole(r))); });
+  out << ",\"definitions\":{";
+  for (int r = 0; r < kHeadRoleCount; ++r)
+    out << (r ? "," : "") << json_string(head_role_name(HeadRole(r))) << ':' << json_string(head_role_definition(HeadRole(r)));
+  out << "},\"local_window\":" << roles.options.local_window << ",\"threshold\":";
+  write_json_float(out, roles.options.threshold);
+  out << ",\"query_rows\":" << roles.query_rows << ",\"probe\":";
+  if (roles.induction_measured) {
+    out << "{\"length\":" << roles.options.probe_length << ",\"seed\":" << roles.options.probe_seed << ",\"ids\":";
+    write_list(out, roles.probe_ids.size(), [&](size_t i) { out << roles.probe_ids[i]; });
+    out << '}';
+  } else {
+    out << "null";
+  }
+  out << ",\"scores\":{";
+  for (int r = 0; r < kHeadRoleCount; ++r) {
+    out << (r ? "," : "") << json_string(head_role_name(HeadRole(r))) << ':';
+    write_list(out, L, [&](size_t l) {
+      write_list(out, H, [&](size_t h) { write_json_float(out, roles.scores[l][h][HeadRole(r)]); });
+    });
+  }
+  out << "},\"label\":";
+  write_list(out, L, [&](size_t l) { write_list(out, H, [&](size_t h) { out << json_string(roles.label[l][h]); }); });
+  out << '}';
+}
 
 void write_maps_json(std::ostream& out, const RunAnalysis& analysis, const MapsJsonExtras& extras) {
   const AttentionRun& run = analysis.run;
@@ -72,6 +102,28 @@ void write_maps_json(std::ostream& out, const RunAnalysis& analysis, const MapsJ
   write_list(out, analysis.difference.size(), [&](size_t l) { write_json_matrix(out, analysis.difference[l]); });
   out << ",\n\"head_distance\":";
   write_list(out, analysis.distance.size(), [&](size_t l) { write_json_matrix(out, analysis.distance[l]); });
+  // Heads ordered by average-linkage clustering of each layer's head distance, with the merges.
+  out << ",\n\"head_clusters\":";
+  write_list(out, analysis.distance.size(), [&](size_t l) {
+    const HeadClustering c = cluster_heads(analysis.distance[l]);
+    out << "{\"order\":";
+    write_list(out, c.order.size(), [&](size_t i) { out << c.order[i]; });
+    out << ",\"merges\":";
+    write_list(out, c.merges.size(), [&](size_t k) {
+      out << '[' << c.merges[k].a << ',' << c.merges[k].b << ',';
+      write_json_float(out, c.merges[k].distance);
+      out << ',' << c.merges[k].size << ']';
+    });
+    out << '}';
+  });
+  if (analysis.rollout.size() > 0) {
+    out << ",\n\"attention_rollout\":";
+    write_json_matrix(out, analysis.rollout);
+  }
+  if (!analysis.roles.empty()) {
+    out << ",\n\"head_roles\":";
+    write_head_roles_json(out, analysis.roles);
+  }
   if (run.output.size() > 0) {
     out << ",\n\"output\":";
     write_json_matrix(out, run.output);

@@ -2,7 +2,8 @@
 // The JSON object `headscope-cli maps` writes (../shared/CLI_CONTRACT.md): tokens, token_ids,
 // config, param_count, attention [layer][head][query][key], head_difference [layer][head][head],
 // head_distance [layer][head][head] (mean total variation distance between two heads' rows),
-// output [T][d_model], and optionally timing.
+// head_clusters [layer] {order, merges [a, b, distance, size]} (head_clustering.h),
+// attention_rollout [T][T] (core/analysis/rollout.h), head_roles (core/analysis/head_roles.h), output [T][d_model], and optionally timing.
 #include <optional>
 #include <ostream>
 #include <string>
@@ -16,6 +17,11 @@ struct MapsJsonExtras {
   int threads = 0;
   int repeat = 0;
 };
+
+// The "head_roles" object (also what `headscope-cli heads --json` writes): the role names, their
+// definitions, the settings, the probe, scores {role: [layer][head]} (null: not measured) and
+// each head's label.
+void write_head_roles_json(std::ostream& out, const HeadRoles& roles);
 
 // head_difference comes from the analysis (computed once, as every view reads it).
 void write_maps_json(std::ostream& out, const RunAnalysis& analysis, const MapsJsonExtras& extras = {});

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/model/attention_layer.h"
+#include "core/model/context_editor.h"
 #include "core/model/transformer_ops.h"
 
 namespace hs {
@@ -49,7 +50,8 @@ Map Gpt2Model::forward(const std::vector<int>& ids, Observer* observer, int thre
     Map qkv = matmul(h, L.attn_w, threads);  // [T, 3d]
     qkv.rowwise() += L.attn_b.transpose();
     const Map q = qkv.leftCols(d), k = qkv.middleCols(d, d), v = qkv.rightCols(d);  // [T, d] each
-    const Map ctx = attend_heads(q, k, v, ac, l, observer, threads);               // [T, d]
+    Map ctx = attend_heads(q, k, v, ac, l, observer, threads);                     // [T, d]
+    if (ContextEditor* editor = as_context_editor(observer)) editor->edit_contexts(l, ctx);  // head ablation
     Map out = matmul(ctx, L.proj_w, threads);
     out.rowwise() += L.proj_b.transpose();
     if (observer && observer->wants(TensorKind::output, l, -1)) observer->on_tensor(TensorKind::output, l, -1, out);

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "core/model/attention_layer.h"
+#include "core/model/context_editor.h"
 
 namespace hs {
 namespace {
@@ -144,8 +145,9 @@ void LlamaModel::layer_step(Map& x, int layer, int first, int seq_len, int threa
   if (L.q_norm.size() > 0) rms_norm_heads(q, c.n_heads, c.d_head, L.q_norm, c.norm_eps);
   if (L.k_norm.size() > 0) rms_norm_heads(k, c.n_kv_heads, c.d_head, L.k_norm, c.norm_eps);
   rotate(q, k, layer, first, seq_len);
-  const Map ctx = attend(q, std::move(k), std::move(v));  // [n, H*dh]
-  Map out = project(ctx, L.wo, L.bo, threads);            // [n, d]
+  Map ctx = attend(q, std::move(k), std::move(v));  // [n, H*dh]
+  if (ContextEditor* editor = as_context_editor(observer)) editor->edit_contexts(layer, ctx);  // head ablation
+  Map out = project(ctx, L.wo, L.bo, threads);      // [n, d]
   if (observer && observer->wants(TensorKind::output, layer, -1)) observer->on_tensor(TensorKind::output, layer, -1, out);
   if (L.post_attn_norm.size() > 0) out = rms_norm(out, L.post_attn_norm, c.norm_eps);
   x += out;

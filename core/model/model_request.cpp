@@ -28,7 +28,35 @@ class PreparedLayer : public Prepared {
   int64_t tokens() const override { return int64_t(tokens_.size()); }
   int64_t maps() const override { return c_.n_heads; }
 
+  // A sentence's layer embeds words by their text, so any word is in its vocabulary: id k runs
+  // as the word "w<k>". An --input array has no vocabulary.
+  Vocabulary vocabulary() const override {
+    if (!embedded_) return {};
+    return {kSyntheticVocabulary, -1, kMaxTokens};
+  }
+  AttentionRun run_ids(const std::vector<int>& ids, const RunOptions& options) const override {
+    if (!embedded_) return Prepared::run_ids(ids, options);
+    std::vector<std::string> words;
+    for (const int id : ids) {
+      if (id < 0 || id >= kSyntheticVocabulary) {
+        throw InputError("token id " + std::to_string(id) + " is outside the synthetic vocabulary of " +
+                         std::to_string(kSyntheticVocabulary));
+      }
+      words.push_back("w" + std::to_string(id));
+    }
+    check_map_memory(int64_t(words.size()), c_.n_heads);
+    const Map x = embed_tokens(words, c_.d_model, seed_);  // [P, d_model]
+    AttentionRun r = run_attention_layer(x, w_, c_, std::move(words), options);
+    r.info.kind = kind_;
+    r.info.name = kind_ + " d_model " + std::to_string(c_.d_model);
+    return r;
+  }
+
+  bool embedded_ = false;  // x_ embeds a sentence (not an --input array)
+  uint64_t seed_ = 0;      // of the embedding
+
  private:
+  static constexpr int kSyntheticVocabulary = 50000;
   std::vector<std::string> tokens_;
   Map x_;
   AttentionWeights w_;
@@ -120,7 +148,16 @@ std::unique_ptr<Prepared> prepare(const ModelRequest& req, CheckpointCache* cach
   }
   check_map_memory(int64_t(tokens.size()), c.n_heads);  // before the [T, d_model] embedding is allocated
   Map x = embed_tokens(tokens, c.d_model, req.seed);
-  return std::make_unique<PreparedLayer>(std::move(tokens), std::move(x), std::move(w), c, kind);
+  auto prepared = std::make_unique<PreparedLayer>(std::move(tokens), std::move(x), std::move(w), c, kind);
+  prepared->embedded_ = true;
+  prepared->seed_ = req.seed;
+  return prepared;
+}
+
+AttentionRun Prepared::run_ids(const std::vector<int>& ids, const RunOptions& options) const {
+  (void)ids;
+  (void)options;
+  throw InputError("this model runs only its own input (an --input array has no token vocabulary)");
 }
 
 AttentionRun run_request(const ModelRequest& request, const RunOptions& options) {

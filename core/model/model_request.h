@@ -42,6 +42,18 @@ class Prepared {
   // True when the run's maps are already whole in memory and long-input mode cannot be made from
   // them (maps read from a file: there are no queries and keys for exact rows).
   virtual bool whole_maps_only() const { return false; }
+
+  // Token ids of a caller's choosing (the induction probe, core/analysis/head_roles.h): the ids
+  // this model can run, its BOS id (-1: it adds none) and the longest sequence. size 0: the model
+  // runs only its own input (an --input array).
+  struct Vocabulary {
+    int size = 0;
+    int bos_id = -1;
+    int max_tokens = 0;
+  };
+  virtual Vocabulary vocabulary() const { return {}; }
+  // The model on `ids` (each < vocabulary().size), whole maps. Throws InputError when it cannot.
+  virtual AttentionRun run_ids(const std::vector<int>& ids, const RunOptions& options) const;
 };
 
 class CheckpointCache;

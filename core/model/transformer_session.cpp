@@ -79,6 +79,15 @@ std::vector<int> TransformerSession::continue_greedily() const {
 
 int64_t TransformerSession::maps() const { return int64_t(model_->info().n_layers) * model_->info().n_heads; }
 
+Prepared::Vocabulary TransformerSession::vocabulary() const {
+  const std::vector<int> empty = tokenizer_->encode("");
+  return {model_->info().vocab_size, empty.empty() ? -1 : empty.front(), std::min(model_->max_positions(), kMaxTokens)};
+}
+
+AttentionRun TransformerSession::run_ids(const std::vector<int>& ids, const RunOptions& options) const {
+  return TransformerSession(model_, tokenizer_, ids, 0).run(options);
+}
+
 AttentionRun TransformerSession::run(const RunOptions& options) const {
   const ModelInfo& info = model_->info();
   const std::vector<int> ids = continue_greedily();

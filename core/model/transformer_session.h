@@ -30,10 +30,17 @@ class TransformerSession : public Prepared {
   AttentionRun run(const RunOptions& options) const override;
   int64_t tokens() const override { return int64_t(prompt_.size()) + generate_; }
   int64_t maps() const override;
+  // The model's vocabulary; BOS is the id the tokenizer puts before any text (llama2.c, Llama),
+  // -1 when it adds none (GPT-2).
+  Vocabulary vocabulary() const override;
+  AttentionRun run_ids(const std::vector<int>& ids, const RunOptions& options) const override;
 
   // Greedy continuation only (no maps, incremental with a key/value cache): the prompt followed
   // by `generate` argmax tokens.
   std::vector<int> continue_greedily() const;
+  // The model itself (head ablation runs it with its own hook).
+  const TransformerModel& model() const { return *model_; }
+  const SubwordTokenizer& tokenizer() const { return *tokenizer_; }
 
  private:
   std::shared_ptr<const TransformerModel> model_;

@@ -37,7 +37,7 @@ struct Session {
   ViewState view;
 };
 
-const std::vector<std::string>& session_panels();        // grid, head, query, difference, average, width, layers
+const std::vector<std::string>& session_panels();        // grid, head, query, difference, average, width, layers, roles
 const std::vector<std::string>& session_color_scales();  // linear, log, row
 
 std::string session_to_json(const Session& s);

@@ -45,7 +45,7 @@ class Headless : public ::testing::Test {
   }
 
   void every_view(AppState& state) {
-    for (View v : {View::heads, View::head, View::query, View::difference, View::width, View::average}) {
+    for (View v : {View::heads, View::head, View::query, View::difference, View::width, View::average, View::roles}) {
       request_view(state, v);
       frame(state);
       frame(state);
@@ -127,7 +127,7 @@ TEST_F(Headless, MouseEverywhereInEveryView) {
   state.request.attention.n_heads = 8;
   state.request.attention.n_kv_heads = 2;
   set_model(state);
-  for (View v : {View::heads, View::head, View::query, View::difference, View::width, View::average}) {
+  for (View v : {View::heads, View::head, View::query, View::difference, View::width, View::average, View::roles}) {
     request_view(state, v);
     mouse_sweep(state, 9);
   }
@@ -221,6 +221,33 @@ TEST_F(Headless, ArrowsMoveTheHeadAndQueryCtrlLFocusesTheSentence) {
   press('L', true);
   frame(state);
   EXPECT_TRUE(io.WantTextInput) << "Ctrl+L focuses the sentence box";
+}
+
+// Head roles: a click on a cell of a role's layers x heads heatmap opens that head's map.
+TEST_F(Headless, ClickingARoleCellOpensThatHead) {
+  AppState state = default_app_state();
+  state.request.attention.n_heads = 4;
+  state.request.attention.causal = true;
+  set_model(state);
+  request_view(state, View::roles);
+  frame(state);
+  frame(state);
+  const DrawnHeatmap* previous = nullptr;
+  for (const DrawnHeatmap& h : report_.heatmaps)
+    if (h.key == "role previous") previous = &h;
+  ASSERT_NE(previous, nullptr) << "the previous-token heatmap is drawn";
+  ASSERT_EQ(previous->rows, 1) << "one layer";
+  ASSERT_EQ(previous->cols, 4) << "four heads";
+  // The centre of cell (layer 0, head 2).
+  const ImVec2 cell((previous->min.x + (previous->max.x - previous->min.x) * 2.5f / 4.0f),
+                    (previous->min.y + previous->max.y) * 0.5f);
+  frame(state, cell, false);
+  frame(state, cell, true);
+  frame(state, cell, false);
+  frame(state);
+  EXPECT_EQ(state.view, View::head);
+  EXPECT_EQ(state.layer, 0);
+  EXPECT_EQ(state.head, 2);
 }
 
 TEST_F(Headless, TinyWindow) {

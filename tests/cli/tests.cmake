@@ -16,3 +16,9 @@ if(HEADSCOPE_TEST_PYTHON)
            COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/hostile_input.py $<TARGET_FILE:headscope-cli>)
   set_tests_properties(cli_hostile_input PROPERTIES LABELS "cli" TIMEOUT 120)
 endif()
+# headscope-cli heads and the maps JSON's head_roles (issue 18).
+if(HEADSCOPE_TEST_PYTHON)
+  add_test(NAME cli_heads
+           COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/heads_cli.py $<TARGET_FILE:headscope-cli> ${HEADSCOPE_MODELS_DIR})
+  set_tests_properties(cli_heads PROPERTIES LABELS "cli" TIMEOUT 300)
+endif()

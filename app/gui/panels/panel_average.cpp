@@ -16,8 +16,12 @@ void draw_average(AppState& state, const UiContext& ui) {
   const int layer = state.layer, heads = d.run().n_heads();
   if (heads == 0 || size_t(layer) >= d.analysis->average.size() || d.analysis->average[size_t(layer)].size() == 0) return;
   draw_scale_controls(state, d.run());
-  ImGui::TextDisabled("Left: the mean over the %d heads of %s. Right: the heads themselves, on the same scale.", heads,
-                      d.run().n_layers() > 1 ? format("layer %d", layer).c_str() : "the layer");
+  if (state.average.rollout && d.analysis->rollout.size() > 0)
+    ImGui::TextDisabled("Left: attention rollout through all %d layers, on its own scale (0 to its largest value). Right: "
+                        "the heads of %s.", d.run().n_layers(), format("layer %d", layer).c_str());
+  else
+    ImGui::TextDisabled("Left: the mean over the %d heads of %s. Right: the heads themselves, on the same scale.", heads,
+                        d.run().n_layers() > 1 ? format("layer %d", layer).c_str() : "the layer");
   const float f = ImGui::GetFontSize(), gap = f * 0.9f, title_h = f * 1.5f;
   const float bar_w = colour_bar_width();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -27,12 +31,24 @@ void draw_average(AppState& state, const UiContext& ui) {
   const ScaleRange range = scale_range(state.scale, skip ? d.analysis->layer_max_skip_first[size_t(layer)] : d.analysis->layer_max[size_t(layer)]);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
 
-  ImGui::TextUnformatted("average of all heads");
-  HeatmapSpec avg =
-      heatmap_spec(format("average L%d", layer), d.generation, d.analysis->average[size_t(layer)], range, state.scale.colormap, layer);
+  // The left map: the layer's head average, or the rollout through every layer (Abnar & Zuidema:
+  // each layer's average mixed half and half with the residual identity, multiplied through).
+  const bool rollout = state.average.rollout && d.analysis->rollout.size() > 0;
+  ImGui::Checkbox("rollout through all layers", &state.average.rollout);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Attention rollout: each layer's head average A mixed with the residual path, 0.5 A + 0.5 I, "
+                      "multiplied from the first layer to the last. Row i: how much output position i draws on each "
+                      "input token. Off in long-input mode and past %d tokens.", kRolloutMaxTokens);
+  const ScaleRange rollout_range = scale_range(state.scale, rollout ? d.analysis->rollout.maxCoeff() : 1.0f);
+  HeatmapSpec avg = rollout ? heatmap_spec("rollout", d.generation, d.analysis->rollout, rollout_range, state.scale.colormap)
+                            : heatmap_spec(format("average L%d", layer), d.generation, d.analysis->average[size_t(layer)],
+                                           range, state.scale.colormap, layer);
   avg.row_labels = avg.col_labels = &d.analysis->map_labels;
   avg.label_font_max = f * 0.85f;
-  draw_heatmap(ui, avg, ImVec2(left_w - gap, avail.y - title_h));
+  const HeatmapHit avg_hit = draw_heatmap(ui, avg, ImVec2(left_w - gap, avail.y - title_h * 2));
+  if (avg_hit.hovered && avg_hit.row >= 0)
+    ImGui::SetTooltip("%s", cell_text(*d.analysis, avg_hit.row, avg_hit.col, (*avg.map)(avg_hit.row, avg_hit.col),
+                                      rollout ? "rollout" : "mean weight").c_str());
 
   const float right_x = origin.x + left_w + gap;
   const GridLayout g = layout_grid(heads, 1, usable - left_w - gap, avail.y, title_h, gap);

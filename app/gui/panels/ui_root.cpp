@@ -26,6 +26,7 @@ DrawView view_panel(View view) {
     case View::difference: return draw_difference;
     case View::average: return draw_average;
     case View::width: return draw_width;
+    case View::roles: return draw_roles;
   }
   return draw_grid;
 }

@@ -24,6 +24,7 @@ struct Options {
   bool ignore_first_key = false;
   int layer = 0, head = 0;
   bool all_layers = false;
+  bool rollout = false;  // Average tab: attention rollout through all layers
   int width = 1600, height = 1000;
   std::string open;       // positional: a session .json (or a model file/folder) to open
   std::string lesson;     // --lesson NAME|FILE

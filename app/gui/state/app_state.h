@@ -71,6 +71,14 @@ struct WidthPanelState {
   bool log_singular_values = true;
 };
 
+struct AveragePanelState {
+  bool rollout = false;  // left map: attention rollout through every layer instead of the layer's average
+};
+
+struct RolesPanelState {
+  int filter = 0;  // index into the label filter (0: every head)
+};
+
 enum class SessionDialog { none, save, open };
 
 // Session files and dropped files (app/gui/actions/session_bridge.h). The main loop opens and saves.
@@ -133,6 +141,8 @@ struct AppState {
   QueryPanelState query;
   DifferencePanelState difference;
   WidthPanelState width;
+  RolesPanelState roles;
+  AveragePanelState average;
   ExportPanelState exporter;
   SessionPanelState session;
   LessonPlayerState lesson;

@@ -8,7 +8,7 @@
 
 namespace hs::gui {
 
-enum class View { heads, head, query, difference, width, average };
+enum class View { heads, head, query, difference, width, average, roles };
 
 struct ViewInfo {
   View view;

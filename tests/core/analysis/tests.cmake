@@ -5,3 +5,30 @@ headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/spectrum_test.cpp)
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/head_sweep_test.cpp)
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/run_analysis_test.cpp)
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/query_profile_test.cpp)
+headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/head_roles_test.cpp)
+headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/head_ablation_test.cpp)
+headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/rollout_test.cpp)
+headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/head_clustering_test.cpp)
+# Oracle: every role score recomputed in numpy from its definition, on maps of the PyTorch llama2.c
+# reference (stories260K, its induction probe) and of a synthetic causal windowed layer.
+if(HEADSCOPE_TEST_PYTHON AND TARGET headscope-cli)
+  add_test(NAME analysis.head_roles_vs_numpy
+           COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/head_roles_reference.py
+                   $<TARGET_FILE:headscope-cli> ${HEADSCOPE_MODELS_DIR})
+  set_tests_properties(analysis.head_roles_vs_numpy PROPERTIES LABELS "core;oracle" SKIP_RETURN_CODE 77 TIMEOUT 300)
+endif()
+# Oracle: head ablation (zero and mean) on stories260K against the PyTorch llama2.c reference with
+# the same head knocked out.
+if(HEADSCOPE_TEST_PYTHON AND TARGET headscope-cli)
+  add_test(NAME analysis.head_ablation_vs_torch
+           COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/head_ablation_reference.py
+                   $<TARGET_FILE:headscope-cli> ${HEADSCOPE_MODELS_DIR})
+  set_tests_properties(analysis.head_ablation_vs_torch PROPERTIES LABELS "core;oracle" SKIP_RETURN_CODE 77 TIMEOUT 300)
+endif()
+# Oracle: attention rollout of stories260K against numpy on the PyTorch reference's maps.
+if(HEADSCOPE_TEST_PYTHON AND TARGET headscope-cli)
+  add_test(NAME analysis.rollout_vs_numpy
+           COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/rollout_reference.py
+                   $<TARGET_FILE:headscope-cli> ${HEADSCOPE_MODELS_DIR})
+  set_tests_properties(analysis.rollout_vs_numpy PROPERTIES LABELS "core;oracle" SKIP_RETURN_CODE 77 TIMEOUT 300)
+endif()

@@ -1,0 +1,137 @@
+// `headscope-cli heads`: what each head does. Runs the model as `maps` does and prints one row per
+// head with its role scores (core/analysis/head_roles.h) and its label, ranked by a role; --json
+// writes the "head_roles" object instead.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/cli/commands.h"
+#include "app/common/model_flags.h"
+#include "core/analysis/run_analysis.h"
+#include "core/export/maps_json.h"
+#include "core/util/atomic_file.h"
+#include "core/util/errors.h"
+
+namespace hs::cli {
+namespace {
+
+struct HeadsOptions {
+  ModelFlags model;
+  std::string sort;   // a role name; "" = layer, head order
+  std::string role;   // only heads labelled with this role
+  std::string json;
+  int top = 0;        // 0: every head
+  int threads = 0;
+  int local_window = 3;
+  float threshold = 0.4f;
+  CLI::Option* json_option = nullptr;
+  CLI::Option* threads_option = nullptr;
+};
+
+struct Row {
+  int layer, head;
+  const HeadRoleScores* s;
+  const std::string* label;
+};
+
+std::string cell(float v) {
+  if (std::isnan(v)) return "     -";
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%6.3f", double(v));
+  return buf;
+}
+
+int run_heads(const HeadsOptions& o) {
+  if (o.json_option->count() > 0 && o.json.empty()) throw InputError("--json needs a file name, or '-' for standard output");
+  if (o.threads_option->count() > 0 && o.threads < 1) {
+    throw InputError("--threads (" + std::to_string(o.threads) + ") must be 1 or more (omit it to use all cores)");
+  }
+  if (o.top < 0) throw InputError("--top (" + std::to_string(o.top) + ") must be 0 (every head) or more");
+  if (o.local_window < 1 || o.local_window > 65536) {
+    throw InputError("--local-window (" + std::to_string(o.local_window) + ") must be from 1 to 65536 keys");
+  }
+  if (!(o.threshold >= 0 && o.threshold <= 1)) {
+    throw InputError("--threshold (" + std::to_string(o.threshold) + ") must be from 0 to 1");
+  }
+  int sort_role = -1;
+  if (!o.sort.empty()) sort_role = int(parse_head_role(o.sort));
+  if (!o.role.empty() && o.role != "local" && o.role != "broad") parse_head_role(o.role);  // a known name
+  AnalysisOptions options;
+  options.threads = o.threads;
+  options.spectrum = false;
+  options.role_options.local_window = o.local_window;
+  options.role_options.threshold = o.threshold;
+  const std::shared_ptr<const RunAnalysis> a = analyse(model_request(o.model), options);
+  const HeadRoles& roles = a->roles;
+  if (!o.json.empty()) {
+    const auto write = [&](std::ostream& out) {
+      write_head_roles_json(out, roles);
+      out << '\n';
+    };
+    if (o.json == "-") {
+      write(std::cout);
+      std::cout.flush();
+      if (!std::cout) throw IoError("cannot write the JSON to standard output");
+    } else {
+      write_file_atomic(o.json, write);
+    }
+    return 0;
+  }
+  // Highest score first (unmeasured last); without --sort, layer and head order.
+  std::vector<Row> rows;
+  for (const HeadIndex& i : rank_heads(roles, sort_role >= 0 ? sort_role : kSortByLayer, sort_role >= 0, o.role))
+    rows.push_back({i.layer, i.head, &roles.scores[size_t(i.layer)][size_t(i.head)], &roles.label[size_t(i.layer)][size_t(i.head)]});
+  if (o.top > 0 && int(rows.size()) > o.top) rows.resize(size_t(o.top));
+  const AttentionRun& run = a->run;
+  std::cout << run.info.name << ": " << run.n_tokens() << " tokens, " << roles.n_layers()
+            << (roles.n_layers() == 1 ? " layer x " : " layers x ") << roles.n_heads() << " heads";
+  if (roles.induction_measured) std::cout << "; induction on a probe of 2 x " << roles.options.probe_length << " random tokens";
+  else std::cout << "; no induction probe (this model runs only its own input)";
+  if (run.compact()) std::cout << "; scores over " << roles.query_rows << " sampled query rows";
+  std::cout << "\n";
+  if (sort_role >= 0) std::cout << "ranked by " << head_role_name(HeadRole(sort_role)) << "\n";
+  std::cout << "\n rank  layer  head";
+  for (int r = 0; r < kHeadRoleCount; ++r) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, " %9s", head_role_name(HeadRole(r)));
+    std::cout << buf;
+  }
+  std::cout << "  role\n";
+  int rank = 0;
+  for (const Row& row : rows) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%5d  %5d  %4d", ++rank, row.layer, row.head);
+    std::cout << buf;
+    for (int r = 0; r < kHeadRoleCount; ++r) std::cout << "    " << cell(row.s->score[r]);
+    std::cout << "  " << (row.label->empty() ? "-" : *row.label) << "\n";
+  }
+  if (rows.empty()) std::cout << "(no head labelled " << o.role << ")\n";
+  std::cout << "\nrole: the strongest score at or above " << roles.options.threshold
+            << " (else broad when broadness >= 0.8, or local when local >= 0.5); '-' = not measured\n";
+  for (int r = 0; r < kHeadRoleCount; ++r) std::cout << "  " << head_role_definition(HeadRole(r)) << "\n";
+  return 0;
+}
+
+}  // namespace
+
+Command add_heads_command(CLI::App& app) {
+  auto options = std::make_shared<HeadsOptions>();
+  CLI::App* sub = app.add_subcommand("heads", "Score what each head does (previous-token, sink, induction, ...) and rank the heads");
+  add_model_flags(*sub, options->model);
+  sub->add_option("--sort", options->sort, "Rank the heads by this role's score, highest first (default: layer, head order)");
+  sub->add_option("--role", options->role, "Only heads labelled with this role (a role name, 'local' or 'broad')");
+  sub->add_option("--top", options->top, "Print only the first N rows");
+  sub->add_option("--local-window", options->local_window, "Keys fewer than this many positions away count as local")
+      ->capture_default_str();
+  sub->add_option("--threshold", options->threshold, "A head is labelled with its strongest role at or above this score")
+      ->capture_default_str();
+  options->json_option = sub->add_option("--json", options->json, "Write the head_roles object as JSON to FILE ('-' for standard output)");
+  options->threads_option = sub->add_option("--threads", options->threads, "Cap the engine's threads (default: all cores)");
+  return [options] { return run_heads(*options); };
+}
+
+}  // namespace hs::cli

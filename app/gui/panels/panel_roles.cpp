@@ -1,0 +1,183 @@
+// Head roles: what each head does (core/analysis/head_roles.h). A layers x heads table of every
+// role score and label, sortable by any column and filtered by label, beside one small
+// layers x heads heatmap per role; clicking a row or a cell opens that head's map. The scores are
+// computed with the run by the worker (RunAnalysis::roles), never here.
+#include <algorithm>
+#include <cmath>
+
+#include "app/gui/actions/lesson_player.h"
+#include "app/gui/panels/panels.h"
+#include "app/gui/widgets/draw_util.h"
+#include "app/gui/widgets/grid_layout.h"
+#include "app/gui/widgets/heatmap_widget.h"
+#include "app/gui/widgets/labels.h"
+
+namespace hs::gui {
+namespace {
+
+constexpr Colormap kRoleColours = Colormap::viridis;
+constexpr int kColumns = 3 + kHeadRoleCount;  // layer, head, role label, the scores
+
+// The filter choices: every head, then each label a head can carry.
+const std::vector<std::string>& filter_labels() {
+  static const std::vector<std::string> labels = {"",          "previous",  "first", "bos",  "self",
+                                                  "duplicate", "induction", "local", "broad"};
+  return labels;
+}
+
+void open_head(AppState& state, int layer, int head) {
+  if (control_locked(state, "panel")) return;  // a lesson step may keep its view
+  state.layer = layer, state.head = head;
+  request_view(state, View::head);
+}
+
+// [layers, heads] of one role; unmeasured heads as 0 (their tooltip says so).
+Map role_map(const HeadRoles& roles, HeadRole role) {
+  Map m = Map::Zero(roles.n_layers(), roles.n_heads());  // [L, H]
+  for (int l = 0; l < roles.n_layers(); ++l)
+    for (int h = 0; h < roles.n_heads(); ++h) {
+      const float v = roles.scores[size_t(l)][size_t(h)][role];
+      m(l, h) = std::isnan(v) ? 0.0f : v;
+    }
+  return m;
+}
+
+void score_cell(float v) {
+  if (std::isnan(v)) {
+    ImGui::TextDisabled("-");
+    return;
+  }
+  ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, colormap_u32(kRoleColours, v, 0.85f));
+  ImGui::PushStyleColor(ImGuiCol_Text, text_colour_on(kRoleColours, v));
+  ImGui::Text("%.2f", double(v));
+  ImGui::PopStyleColor();
+}
+
+void roles_table(AppState& state, const HeadRoles& roles, ImVec2 size) {
+  // Fixed widths that fit each header (and its sort arrow), scrolling sideways when the panel is narrow.
+  const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
+                                ImGuiTableFlags_ScrollX | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
+  if (!ImGui::BeginTable("roles", kColumns, flags, size)) return;
+  ImGui::TableSetupScrollFreeze(2, 1);
+  const float arrow = ImGui::GetFontSize() * 1.2f;
+  const auto width = [&](const char* header) { return ImGui::CalcTextSize(header).x + arrow; };
+  ImGui::TableSetupColumn("layer", ImGuiTableColumnFlags_DefaultSort, width("layer"), ImGuiID(kSortByLayer));
+  ImGui::TableSetupColumn("head", 0, width("head"), ImGuiID(kSortByHead));
+  ImGui::TableSetupColumn("role", 0, width("induction"), ImGuiID(kSortByLabel));
+  for (int r = 0; r < kHeadRoleCount; ++r)
+    ImGui::TableSetupColumn(head_role_name(HeadRole(r)), ImGuiTableColumnFlags_PreferSortDescending,
+                            width(head_role_name(HeadRole(r))), ImGuiID(r));
+  ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+  for (int c = 0; c < kColumns; ++c) {
+    ImGui::TableSetColumnIndex(c);
+    ImGui::TableHeader(ImGui::TableGetColumnName(c));
+    if (c >= 3 && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", head_role_definition(HeadRole(c - 3)));
+  }
+  int by = kSortByLayer;
+  bool descending = false;
+  if (const ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs(); specs && specs->SpecsCount > 0) {
+    by = int(specs->Specs[0].ColumnUserID);
+    descending = specs->Specs[0].SortDirection == ImGuiSortDirection_Descending;
+  }
+  const std::string& filter = filter_labels()[size_t(std::clamp(state.roles.filter, 0, int(filter_labels().size()) - 1))];
+  for (const HeadIndex& i : rank_heads(roles, by, descending, filter)) {
+    const HeadRoleScores& s = roles.scores[size_t(i.layer)][size_t(i.head)];
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    const bool selected = i.layer == state.layer && i.head == state.head;
+    if (ImGui::Selectable(format("%d##role-row-%d-%d", i.layer, i.layer, i.head).c_str(), selected,
+                          ImGuiSelectableFlags_SpanAllColumns))
+      open_head(state, i.layer, i.head);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("click: open L%d h%d's map", i.layer, i.head);
+    ImGui::TableNextColumn();
+    ImGui::Text("%d", i.head);
+    ImGui::TableNextColumn();
+    const std::string& label = roles.label[size_t(i.layer)][size_t(i.head)];
+    ImGui::TextUnformatted(label.empty() ? "-" : label.c_str());
+    for (int r = 0; r < kHeadRoleCount; ++r) {
+      ImGui::TableNextColumn();
+      score_cell(s.score[r]);
+    }
+  }
+  ImGui::EndTable();
+}
+
+void role_heatmaps(AppState& state, const UiContext& ui, const HeadRoles& roles, ImVec2 size) {
+  const Derived& d = *ui.derived;
+  const float f = ImGui::GetFontSize(), title_h = f * 1.4f, gap = f * 0.6f;
+  const GridLayout g = layout_grid(kHeadRoleCount, 1, size.x, size.y, title_h, gap);
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  std::vector<std::string> layer_names, head_names;
+  for (int l = 0; l < roles.n_layers(); ++l) layer_names.push_back(format("L%d", l));
+  for (int h = 0; h < roles.n_heads(); ++h) head_names.push_back(format("h%d", h));
+  ScaleRange range;  // every role on [0, 1]
+  range.lo = 0, range.hi = 1;
+  for (int r = 0; r < kHeadRoleCount; ++r) {
+    const HeadRole role = HeadRole(r);
+    const ImVec2 tile(origin.x + float(r % g.cols) * g.tile_w, origin.y + float(r / g.cols) * g.tile_h);
+    ImGui::SetCursorScreenPos(tile);
+    ImGui::TextUnformatted(head_role_name(role));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", head_role_definition(role));
+    ImGui::SetCursorScreenPos(ImVec2(tile.x, tile.y + title_h));
+    const Map map = role_map(roles, role);  // [L, H]
+    HeatmapSpec spec = heatmap_spec(format("role %s", head_role_name(role)), d.generation, map, range, kRoleColours);
+    spec.row_labels = &layer_names;
+    spec.col_labels = &head_names;
+    spec.label_font_max = f * 0.8f;
+    spec.highlight_row = state.layer, spec.highlight_col = state.head;
+    const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(g.tile_w - gap, g.tile_h - gap - title_h));
+    if (hit.hovered && hit.row >= 0) {
+      const float v = roles.scores[size_t(hit.row)][size_t(hit.col)][role];
+      const std::string& label = roles.label[size_t(hit.row)][size_t(hit.col)];
+      ImGui::SetTooltip("L%d h%d  %s %s\nrole: %s\nclick: open its map", hit.row, hit.col, head_role_name(role),
+                        std::isnan(v) ? "not measured" : format("%.3f", double(v)).c_str(), label.empty() ? "-" : label.c_str());
+    }
+    if (hit.clicked && hit.row >= 0) open_head(state, hit.row, hit.col);
+  }
+  ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + size.y));
+}
+
+}  // namespace
+
+void draw_roles(AppState& state, const UiContext& ui) {
+  const Derived& d = *ui.derived;
+  const HeadRoles& roles = d.analysis->roles;
+  if (roles.empty()) {
+    ImGui::TextDisabled("No head roles for this run.");
+    return;
+  }
+  const float f = ImGui::GetFontSize();
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("show");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(f * 8);
+  const std::vector<std::string>& labels = filter_labels();
+  state.roles.filter = std::clamp(state.roles.filter, 0, int(labels.size()) - 1);
+  if (ImGui::BeginCombo("##role filter", state.roles.filter == 0 ? "every head" : labels[size_t(state.roles.filter)].c_str())) {
+    for (int i = 0; i < int(labels.size()); ++i)
+      if (ImGui::Selectable(i == 0 ? "every head" : labels[size_t(i)].c_str(), i == state.roles.filter)) state.roles.filter = i;
+    ImGui::EndCombo();
+  }
+  ImGui::SameLine();
+  ImGui::TextDisabled("Scores 0 to 1; a head's role is its strongest score at or above %.2f. Hover a header for its "
+                      "definition; click a head to open its map.",
+                      double(roles.options.threshold));
+  if (roles.induction_measured)
+    ImGui::TextDisabled("Induction: measured on a probe of %d random tokens repeated twice (fixed seed), not on the sentence.",
+                        roles.options.probe_length);
+  else
+    ImGui::TextDisabled("Induction: not measured (this model runs only its own input).");
+  if (d.run().compact())
+    ImGui::TextDisabled("Long input: scores over the exact rows of %d evenly spaced queries.", roles.query_rows);
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  // The table's natural width (every column at its header's width), or 60% of the panel.
+  float natural = f * 2;
+  for (const char* h : {"layer", "head", "induction"}) natural += ImGui::CalcTextSize(h).x + f * 1.2f + f * 0.6f;
+  for (int r = 0; r < kHeadRoleCount; ++r) natural += ImGui::CalcTextSize(head_role_name(HeadRole(r))).x + f * 1.8f;
+  const float table_w = std::min(avail.x * 0.6f, natural);
+  roles_table(state, roles, ImVec2(table_w, avail.y));
+  ImGui::SameLine(0, f);
+  role_heatmaps(state, ui, roles, ImVec2(avail.x - table_w - f, avail.y));
+}
+
+}  // namespace hs::gui

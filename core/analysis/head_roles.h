@@ -1,0 +1,123 @@
+#pragma once
+// What each head does: role scores in [0, 1] for every layer x head, measured on attention maps
+// (TransformerLens' head detectors, done for every head at once), and the induction probe.
+//
+// Visible keys. A query i sees the keys its mask allows: every key (no mask); j <= i (causal);
+// |i - j| <= W (window W), or i - W <= j <= i (causal window). Masked cells hold exactly 0, so
+// every sum below may run over all keys. A row is "informative" when it sees at least two keys:
+// a causal row 0 (one key, weight 1) says nothing about what a head does and is left out.
+//
+// The scores of one head, each a mean over query rows (NaN: not measured, written as null):
+//   previous   mean over i >= 1 of A[i][i-1]
+//   first      mean over i >= 1 of A[i][0] (the attention sink)
+//   bos        mean over i >= 1 of the weight on keys holding the BOS id (NaN: no BOS in the ids)
+//   self       mean over informative rows of A[i][i]
+//   local      mean over informative rows of sum_{|i-j| < w} A[i][j] (w = local_window keys: the
+//              query and the w - 1 nearest keys on each side the mask lets it see)
+//   duplicate  mean over rows i with an earlier j < i holding the same token of the weight on those
+//              earlier copies (NaN: no token repeats)
+//   broadness  mean over informative rows of H_i / log(visible keys of i), H_i the row entropy in
+//              nats: 1 for uniform attention over what the row sees, 0 for one key
+//   induction  on the probe [BOS] r_1..r_n r_1..r_n (n distinct random ids), mean over the second
+//              copy's positions p of A[p][p - n + 1], the key just after the earlier occurrence
+//              (NaN: the model cannot run a probe, e.g. a raw --input array)
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/model/model_run.h"
+#include "core/util/tensor.h"
+
+namespace hs {
+
+enum class HeadRole { previous, first, bos, self, local, duplicate, induction, broadness };
+constexpr int kHeadRoleCount = 8;
+
+// "previous", "first", "bos", "self", "local", "duplicate", "induction", "broadness".
+const char* head_role_name(HeadRole role);
+// Short sentence for the README, the app and the CLI's legend.
+const char* head_role_definition(HeadRole role);
+// Parses a name above; throws InputError naming the choices.
+HeadRole parse_head_role(const std::string& name);
+
+struct HeadRoleScores {
+  float score[kHeadRoleCount];  // indexed by HeadRole; NaN: not measured
+  HeadRoleScores();
+  float operator[](HeadRole r) const { return score[int(r)]; }
+  float& operator[](HeadRole r) { return score[int(r)]; }
+};
+
+// The mask a map was made under (as ModelInfo / AttentionConfig describe it).
+struct KeyMask {
+  bool causal = false;
+  int window = -1;  // -1: none
+  bool visible(int query, int key) const;
+  int visible_count(int query, int n_keys) const;
+};
+
+struct RoleOptions {
+  int local_window = 3;       // keys for "local": the query and 2 neighbours each side it may see
+  float threshold = 0.4f;     // a head is labelled with its strongest role when the score clears this
+  int probe_length = 32;      // n: distinct random tokens, repeated once
+  uint64_t probe_seed = 18;
+};
+
+// Scores of one head from rows of its map. rows: [R, T], row r is query `queries[r]`
+// (whole maps: R = T, queries 0..T-1); token_keys: T ids (or any integer key per token, equal for
+// equal tokens; empty: no duplicate or BOS score); bos_id < 0: none. induction stays NaN here.
+HeadRoleScores head_role_scores(const Map& rows, const std::vector<int>& queries, const KeyMask& mask,
+                                const std::vector<int>& token_keys, int bos_id, const RoleOptions& options = {});
+
+// Whole map [T, T] (rows sum to 1).
+HeadRoleScores head_role_scores(const Map& attention, const KeyMask& mask, const std::vector<int>& token_keys,
+                                int bos_id, const RoleOptions& options = {});
+
+// The induction probe's ids: BOS first when bos_id >= 0, then n ids drawn without repetition
+// (SplitMix64 with `seed`) from [0, vocab) skipping bos_id, then the same n ids again.
+// Throws InputError when the vocabulary has fewer than n usable ids or n < 2.
+std::vector<int> induction_probe_ids(int vocab, int bos_id, int n, uint64_t seed);
+
+// Induction score of one head's whole map [P, P] of the probe above (offset = 1 with BOS, else 0).
+float induction_score(const Map& attention, int offset, int n);
+
+// The strongest role of a head, or "" when none clears the threshold. The specific roles
+// (previous, first, bos, self, duplicate, induction) are preferred; then "broad" (broadness at
+// least 0.8: near-uniform over what it sees) and "local" (local at least max(threshold, 0.5)) name
+// a head none of them describes.
+std::string strongest_role(const HeadRoleScores& s, float threshold);
+
+// Every head of a model: [layer][head].
+struct HeadRoles {
+  std::vector<std::vector<HeadRoleScores>> scores;
+  std::vector<std::vector<std::string>> label;  // strongest_role of each head
+  RoleOptions options;
+  bool induction_measured = false;  // the probe ran
+  std::vector<int> probe_ids;       // the probe's token ids (empty when none ran)
+  int query_rows = 0;               // rows each score averages over (T, or a sample for long inputs)
+  bool empty() const { return scores.empty(); }
+  int n_layers() const { return int(scores.size()); }
+  int n_heads() const { return scores.empty() ? 0 : int(scores[0].size()); }
+};
+
+// Heads in the order a table shows them. by: a role's scores (kHeadRoleCount roles), or one of the
+// columns below; NaN scores go last either way; ties keep layer, head order. label: only heads
+// with this label ("" = every head).
+constexpr int kSortByLayer = -1, kSortByHead = -2, kSortByLabel = -3;
+struct HeadIndex {
+  int layer = 0, head = 0;
+};
+std::vector<HeadIndex> rank_heads(const HeadRoles& roles, int by, bool descending, const std::string& label = "");
+
+// The mask layer `layer` of a run was made under.
+KeyMask layer_key_mask(const ModelInfo& info, int layer);
+
+// Every head's scores on `run` (whole maps, or in long-input mode the exact rows of up to
+// `sample_rows` evenly spaced queries), labelled; `probe`, when given, is the same model run on
+// `probe_ids` (induction_probe_ids with options.probe_length) and fills the induction score.
+// Tokens are told apart by run.token_ids, else by their text. Heads are scored in parallel on up
+// to `threads` threads (<= 0: all cores).
+HeadRoles compute_head_roles(const AttentionRun& run, int bos_id, const AttentionRun* probe,
+                             const std::vector<int>& probe_ids, const RoleOptions& options = {}, int sample_rows = 128,
+                             int threads = 0);
+
+}  // namespace hs

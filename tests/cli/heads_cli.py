@@ -1,0 +1,235 @@
+#!/usr/bin/python3
+"""`headscope-cli heads`, `headscope-cli ablate`'s refusals and the maps JSON's "head_roles" (issue 18): the table ranks by the role
+asked for and filters by label, --json writes the same object maps does, the maps JSON keeps
+every contract key, its head_clusters equal average linkage computed here from head_distance, and
+bad flags exit 1 or 2 with one "error:" line naming the problem.
+
+Usage: heads_cli.py PATH/TO/headscope-cli MODELS_DIR
+Needs only the standard library.
+"""
+import json
+import math
+import os
+import subprocess
+import sys
+
+CLI = None
+failures = []
+passed = 0
+ROLES = ["previous", "first", "bos", "self", "local", "duplicate", "induction", "broadness"]
+SYNTH = ["--sentence", "the cat saw the dog and the cat ran", "--d-model", "16", "--heads", "4", "--causal"]
+
+
+def fail(msg):
+    failures.append(msg)
+    print("FAIL: " + msg)
+
+
+def run(args):
+    p = subprocess.run([CLI] + args, capture_output=True, timeout=300)
+    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+
+
+def ok(label, args):
+    global passed
+    rc, out, err = run(args)
+    if rc != 0:
+        fail(f"{label}: exit {rc}; stderr: {err.strip()}")
+        return None
+    passed += 1
+    return out
+
+
+def error(label, args, must_contain):
+    global passed
+    rc, out, err = run(args)
+    lines = [l for l in err.splitlines() if l.strip()]
+    if rc not in (1, 2) or len(lines) != 1 or not lines[0].startswith("error:"):
+        fail(f"{label}: expected exit 1 or 2 and one 'error:' line, got {rc}: {err.strip()[:300]!r}")
+        return
+    for s in must_contain:
+        if s.lower() not in lines[0].lower():
+            fail(f"{label}: the message does not mention {s!r}: {lines[0]}")
+            return
+    passed += 1
+
+
+def check_roles_object(label, r, layers, heads):
+    global passed
+    for key in ("roles", "definitions", "local_window", "threshold", "query_rows", "probe", "scores", "label"):
+        if key not in r:
+            fail(f"{label}: head_roles has no {key!r}")
+            return
+    if r["roles"] != ROLES:
+        fail(f"{label}: roles {r['roles']}")
+    for role in ROLES:
+        m = r["scores"][role]
+        if len(m) != layers or any(len(row) != heads for row in m):
+            fail(f"{label}: scores.{role} is not [{layers}][{heads}]")
+            return
+        for row in m:
+            for v in row:
+                if v is not None and not (-1e-6 <= v <= 1 + 1e-6):
+                    fail(f"{label}: {role} score {v} outside [0, 1]")
+                    return
+    passed += 1
+
+
+def check_maps_json():
+    global passed
+    out = ok("maps --json with head_roles", ["maps"] + SYNTH + ["--json", "-"])
+    if out is None:
+        return
+    j = json.loads(out)
+    for key in ("tokens", "config", "param_count", "attention", "head_difference", "head_distance", "output", "head_roles"):
+        if key not in j:
+            fail(f"maps --json: missing {key!r}")
+    check_roles_object("maps", j["head_roles"], 1, 4)
+    # heads --json writes the same object.
+    out = ok("heads --json -", ["heads"] + SYNTH + ["--json", "-"])
+    if out is not None and json.loads(out) != j["head_roles"]:
+        fail("heads --json differs from maps' head_roles")
+    # --input has no vocabulary: induction is null and there is no probe.
+    x = os.path.join(os.environ.get("TMPDIR", "/tmp"), "hs_heads_input_%d.npy" % os.getpid())
+    import struct
+    header = "{'descr': '<f4', 'fortran_order': False, 'shape': (5, 8), }".encode("latin1")
+    header += b" " * ((64 - (10 + len(header) + 1) % 64) % 64) + b"\n"
+    with open(x, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header + struct.pack("<40f", *[0.1 * (i % 7) for i in range(40)]))
+    out = ok("heads --input --json", ["heads", "--input", x, "--d-model", "8", "--heads", "2", "--json", "-"])
+    os.unlink(x)
+    if out is not None:
+        r = json.loads(out)
+        if r["probe"] is not None or any(v is not None for row in r["scores"]["induction"] for v in row):
+            fail("heads --input: induction should be null without a vocabulary")
+        else:
+            passed += 1
+
+
+def table_rows(out):
+    rows = []
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 3 + len(ROLES) + 1 and parts[0].isdigit():
+            rows.append({"layer": int(parts[1]), "head": int(parts[2]),
+                         "scores": [None if p == "-" else float(p) for p in parts[3:3 + len(ROLES)]], "label": parts[-1]})
+    return rows
+
+
+def check_table(models):
+    global passed
+    model = os.path.join(models, "stories260K", "stories260K.bin")
+    tok = os.path.join(models, "stories260K", "tok512.bin")
+    if not os.path.isfile(model):
+        print("SKIP stories260K table: %s not found" % model)
+        return
+    base = ["heads", "--model", model, "--tokenizer", tok, "--sentence",
+            "Once upon a time, there was a little girl named Lily. She loved to play outside in the park. One day, "
+            "she saw a big, red ball. She wanted to play with it, but it was too high."]
+    out = ok("heads table", base)
+    if out is None:
+        return
+    rows = table_rows(out)
+    if len(rows) != 5 * 8:
+        fail(f"heads table: {len(rows)} rows, expected 40\n{out}")
+        return
+    passed += 1
+    out = ok("heads --sort previous --top 5", base + ["--sort", "previous", "--top", "5"])
+    if out is None:
+        return
+    ranked = table_rows(out)
+    prev = [r["scores"][0] for r in ranked]
+    if len(ranked) != 5 or prev != sorted(prev, reverse=True) or prev[0] != max(r["scores"][0] for r in rows):
+        fail(f"heads --sort previous --top 5: not the 5 highest in order: {prev}")
+    else:
+        passed += 1
+    # stories260K's previous-token heads (issue 18): L1 h3 and L3 h6 rank in the top 3.
+    top3 = [(r["layer"], r["head"]) for r in ranked[:3]]
+    if (1, 3) not in top3 or (3, 6) not in top3:
+        fail(f"heads --sort previous: L1 h3 and L3 h6 should be in the top 3, got {top3}")
+    else:
+        passed += 1
+    out = ok("heads --sort induction", base + ["--sort", "induction", "--top", "3"])
+    if out is not None:
+        top = table_rows(out)
+        # Measured on the probe for every head (stories260K has no strong induction head).
+        if len(top) != 3 or any(r["scores"][6] is None for r in top) or top[0]["scores"][6] < top[-1]["scores"][6]:
+            fail(f"heads --sort induction: {top}")
+        else:
+            passed += 1
+    out = ok("heads --role previous", base + ["--role", "previous"])
+    if out is not None:
+        labelled = table_rows(out)
+        if not labelled or any(r["label"] != "previous" for r in labelled):
+            fail(f"heads --role previous: {[(r['layer'], r['head'], r['label']) for r in labelled]}")
+        else:
+            passed += 1
+
+
+def upgma(d):
+    """Average linkage by its definition: join the two clusters with the smallest mean pairwise
+    distance (ties: the earliest pair of active clusters), merged cluster in the left one's slot."""
+    ids = list(range(len(d)))
+    members = [[h] for h in range(len(d))]
+    merges = []
+    while len(ids) > 1:
+        best = None
+        for i in range(len(ids)):
+            for j in range(i + 1, len(ids)):
+                v = sum(d[x][y] for x in members[i] for y in members[j]) / (len(members[i]) * len(members[j]))
+                if best is None or v < best[0]:
+                    best = (v, i, j)
+        v, i, j = best
+        merges.append([ids[i], ids[j], v, len(members[i]) + len(members[j])])
+        ids[i] = len(d) + len(merges) - 1
+        members[i] = members[i] + members[j]
+        del ids[j], members[j]
+    return members[0], merges
+
+
+def check_clusters(models):
+    """maps --json's head_clusters against average linkage computed here from head_distance."""
+    global passed
+    model = os.path.join(models, "stories260K", "stories260K.bin")
+    args = ["--model", model, "--sentence", "Lily saw a big red ball in the park and Tom ran to it."] if os.path.isfile(model) else \
+        ["--sentence", "the cat saw the dog and the cat ran", "--d-model", "32", "--heads", "8", "--causal"]
+    out = ok("maps --json head_clusters", ["maps"] + args + ["--json", "-"])
+    if out is None:
+        return
+    j = json.loads(out)
+    for l, (dist, got) in enumerate(zip(j["head_distance"], j["head_clusters"])):
+        order, merges = upgma(dist)
+        if got["order"] != order or [m[:2] + m[3:] for m in got["merges"]] != [m[:2] + m[3:] for m in merges] or \
+                max(abs(a[2] - b[2]) for a, b in zip(got["merges"], merges)) > 1e-5:
+            fail(f"head_clusters layer {l}: got {got}, expected order {order} merges {merges}")
+            return
+    passed += 1
+
+
+def check_bad_flags():
+    error("heads --sort unknown", ["heads"] + SYNTH + ["--sort", "copying"], ["copying", "induction"])
+    error("heads --role unknown", ["heads"] + SYNTH + ["--role", "copying"], ["copying"])
+    error("heads --top -1", ["heads"] + SYNTH + ["--top", "-1"], ["--top"])
+    error("heads --threshold 2", ["heads"] + SYNTH + ["--threshold", "2"], ["--threshold"])
+    error("heads --local-window 0", ["heads"] + SYNTH + ["--local-window", "0"], ["--local-window"])
+    error("heads without input", ["heads"], ["no input"])
+    error("heads --json without a name", ["heads"] + SYNTH + ["--json="], ["--json"])
+    error("ablate on the synthetic layer", ["ablate"] + SYNTH, ["--model"])
+    error("ablate --top -1", ["ablate"] + SYNTH + ["--top", "-1"], ["--top"])
+    error("ablate --threads 0", ["ablate"] + SYNTH + ["--threads", "0"], ["--threads"])
+
+
+def main():
+    global CLI
+    CLI = sys.argv[1]
+    models = os.environ.get("HEADSCOPE_MODELS_DIR") or sys.argv[2]
+    check_maps_json()
+    check_table(models)
+    check_clusters(models)
+    check_bad_flags()
+    print(f"{passed} checks passed, {len(failures)} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

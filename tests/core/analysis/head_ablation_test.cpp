@@ -1,0 +1,134 @@
+// Head ablation (core/analysis/head_ablation.h) on a small random Llama-family model: knocking out
+// a head whose output projection is zero changes nothing, any other head changes something,
+// mean-ablating a head whose context is constant changes nothing, progress can cancel, and a
+// request without a language model is refused.
+#include "core/analysis/head_ablation.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "core/model/llama_forward.h"
+#include "core/util/errors.h"
+
+namespace hs {
+namespace {
+
+constexpr int kLayers = 2, kHeads = 4, kHead = 4, kD = 16;
+
+// zero_wo_head: (layer, head) whose columns of the output projection are 0 (-1: none).
+// zero_wv_head: a key/value head whose value projection is 0 in layer 0, so the contexts of query
+// heads reading it are constantly 0 (-1: none).
+std::unique_ptr<LlamaModel> model(int zero_layer, int zero_wo_head, int zero_wv_head = -1) {
+  std::mt19937 rng(7);
+  std::normal_distribution<float> normal(0.0f, 0.3f);
+  auto m = [&](int64_t r, int64_t k) {
+    Map x(r, k);
+    for (Eigen::Index i = 0; i < x.size(); ++i) x.data()[i] = normal(rng);
+    return x;
+  };
+  LlamaConfig c;
+  c.d_model = kD;
+  c.hidden = 24;
+  c.n_layers = kLayers;
+  c.n_heads = kHeads;
+  c.n_kv_heads = 2;
+  c.d_head = kHead;
+  c.vocab = 20;
+  c.max_positions = 64;
+  LlamaWeights w;
+  w.embedding = m(c.vocab, kD) * 3.0f;
+  for (int l = 0; l < kLayers; ++l) {
+    LlamaLayer L;
+    L.attn_norm = Vec::Ones(kD);
+    L.wq = m(kHeads * kHead, kD) * 2.0f;
+    L.wk = m(2 * kHead, kD) * 2.0f;
+    Map wv = m(2 * kHead, kD);
+    if (l == 0 && zero_wv_head >= 0) wv.middleRows(zero_wv_head * kHead, kHead).setZero();
+    L.wv = wv;
+    Map wo = m(kD, kHeads * kHead);  // [d, H*dh]: column block h is head h's share
+    if (l == zero_layer && zero_wo_head >= 0) wo.middleCols(zero_wo_head * kHead, kHead).setZero();
+    L.wo = wo;
+    L.ffn_norm = Vec::Ones(kD);
+    L.w1 = m(c.hidden, kD);
+    L.w2 = m(kD, c.hidden);
+    L.w3 = m(c.hidden, kD);
+    w.layers.push_back(std::move(L));
+  }
+  w.final_norm = Vec::Ones(kD);
+  ModelInfo info;
+  info.kind = info.family = "llama";
+  return std::make_unique<LlamaModel>(c, std::move(w), info);
+}
+
+const std::vector<int> kIds = {1, 5, 9, 3, 5, 9, 12, 0, 7, 3};
+
+TEST(HeadAblation, AHeadWithAZeroOutputProjectionChangesNothing) {
+  const auto m = model(1, 2);
+  for (AblationMode mode : {AblationMode::zero, AblationMode::mean}) {
+    AblationOptions o;
+    o.mode = mode;
+    const HeadAblation a = ablate_heads(*m, kIds, o);
+    ASSERT_EQ(a.n_layers(), kLayers);
+    ASSERT_EQ(a.n_heads(), kHeads);
+    ASSERT_EQ(a.base_logprob.size(), Eigen::Index(kIds.size() - 1));
+    EXPECT_TRUE(a.complete);
+    EXPECT_GT(a.base_loss, 0.0);
+    EXPECT_EQ(a.delta_loss(1, 2), 0.0f) << ablation_mode_name(mode);
+    EXPECT_EQ(a.delta_logprob[1][2].cwiseAbs().maxCoeff(), 0.0f) << ablation_mode_name(mode);
+    for (int l = 0; l < kLayers; ++l)
+      for (int h = 0; h < kHeads; ++h) {
+        if (l == 1 && h == 2) continue;
+        EXPECT_GT(a.delta_logprob[size_t(l)][size_t(h)].cwiseAbs().maxCoeff(), 1e-6f)
+            << ablation_mode_name(mode) << " L" << l << " h" << h << " changes the predictions";
+        EXPECT_NEAR(a.delta_loss(l, h), -a.delta_logprob[size_t(l)][size_t(h)].mean(), 1e-5f);
+      }
+  }
+}
+
+TEST(HeadAblation, ZeroAndMeanAgreeWhereTheContextIsAlreadyZero) {
+  // Key/value head 1 of layer 0 has a zero value projection: query heads 2 and 3 (groups of 2)
+  // output 0 at every position, so zeroing or mean-ablating them changes nothing.
+  const auto m = model(-1, -1, 1);
+  for (AblationMode mode : {AblationMode::zero, AblationMode::mean}) {
+    AblationOptions o;
+    o.mode = mode;
+    const HeadAblation a = ablate_heads(*m, kIds, o);
+    EXPECT_EQ(a.delta_loss(0, 2), 0.0f) << ablation_mode_name(mode);
+    EXPECT_EQ(a.delta_loss(0, 3), 0.0f) << ablation_mode_name(mode);
+    EXPECT_NE(a.delta_loss(0, 1), 0.0f) << ablation_mode_name(mode);
+  }
+}
+
+TEST(HeadAblation, ProgressCountsAndCancels) {
+  const auto m = model(-1, -1);
+  AblationOptions o;
+  std::vector<int> seen;
+  o.progress = [&](int done, int total) {
+    EXPECT_EQ(total, kLayers * kHeads);
+    seen.push_back(done);
+    return done < 3;
+  };
+  const HeadAblation a = ablate_heads(*m, kIds, o);
+  EXPECT_FALSE(a.complete);
+  EXPECT_EQ(seen, (std::vector<int>{1, 2, 3}));
+  EXPECT_FALSE(std::isnan(a.delta_loss(0, 2)));
+  EXPECT_TRUE(std::isnan(a.delta_loss(0, 3))) << "not done";
+}
+
+TEST(HeadAblation, RefusesWhatItCannotAblate) {
+  const auto m = model(-1, -1);
+  EXPECT_THROW(ablate_heads(*m, {4}), InputError) << "one token has no next token";
+  ModelRequest r;
+  r.sentence = "the cat sat";
+  try {
+    ablate_heads(r);
+    FAIL() << "no throw";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("--model"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace hs
