@@ -123,6 +123,9 @@ void add_model_flags(CLI::App& app, ModelFlags& f) {
   app.add_option("--tokenizer", r.tokenizer, "Tokenizer file for a llama2.c checkpoint (tokenizer.bin)");
   app.add_option("--generate", r.generate, "Pretrained: continue the sentence greedily by N tokens")
       ->check(whole_number("tokens to generate", 0, kMaxTokens));
+  app.add_flag("--fit-context", r.fit_context,
+               "Pretrained: cut a text longer than the model's context to the tokens it reads (the first ones; "
+               "a note says so) instead of refusing it");
 }
 
 std::vector<int> parse_id_list(const std::string& text, const std::string& flag) {

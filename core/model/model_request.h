@@ -29,6 +29,9 @@ struct ModelRequest {
   AttentionConfig attention;
   uint64_t seed = 0;
   int generate = 0;         // pretrained: greedily continue the sentence by this many tokens
+  // Pretrained: a text longer than the model's context is cut to the tokens it reads (the first
+  // ones), and the run's notes say so, instead of an error (--fit-context; the app always fits).
+  bool fit_context = false;
 };
 
 class Prepared {

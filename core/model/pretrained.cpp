@@ -10,6 +10,7 @@
 #include "core/model/gguf_loader.h"
 #include "core/model/hf_folder.h"
 #include "core/model/llama2c_checkpoint.h"
+#include "core/model/synthetic_model.h"
 #include "core/model/transformer_session.h"
 #include "core/text/llama2c_tokenizer.h"
 #include "core/util/errors.h"
@@ -91,6 +92,22 @@ EncodedText encode_input(const ModelRequest& request, const LoadedCheckpoint& c)
   return t;
 }
 
+// A text longer than the model's context (with the tokens to generate): the first tokens it
+// reads, and a sentence saying so; "" when it fits (or nothing could be kept: the session says why).
+std::string fit_to_context(EncodedText& input, const TransformerModel& model, int generate) {
+  const int64_t limit = std::min<int64_t>(model.max_positions(), kMaxTokens);
+  const int64_t total = int64_t(input.ids.size()) + std::max(0, generate);
+  if (total <= limit || generate < 0 || limit - generate < 1) return "";
+  const size_t keep = size_t(limit - generate), had = input.ids.size();
+  input.ids.resize(keep);
+  if (input.type_ids.size() > keep) input.type_ids.resize(keep);
+  if (input.special.size() > keep) input.special.resize(keep);
+  if (input.segment_b_start >= int(keep)) input.segment_b_start = -1;
+  return "The text has " + std::to_string(had) + " tokens; " + model.info().name + " reads at most " +
+         std::to_string(limit) + " positions" + (generate > 0 ? " (with " + std::to_string(generate) + " to generate)" : "") +
+         ", so the first " + std::to_string(keep) + " tokens are shown.";
+}
+
 // Every file a checkpoint may be read from: everything in a Hugging Face folder; a llama2.c
 // .bin with --tokenizer, or else with the tokenizer.bin / tok*.bin beside it.
 std::vector<std::string> checkpoint_files(const ModelRequest& request, bool folder) {
@@ -167,7 +184,11 @@ std::unique_ptr<Prepared> prepare_pretrained(const ModelRequest& request, Checkp
   // A GGUF file is one file with its tokenizer inside.
   const std::vector<std::string> files = gguf ? std::vector<std::string>{path} : checkpoint_files(request, folder);
   const LoadedCheckpoint c = cache ? cache->get(path + '\n' + request.tokenizer, files, load) : load();
-  return std::make_unique<TransformerSession>(c.model, c.tokenizer, encode_input(request, c), request.generate);
+  EncodedText input = encode_input(request, c);
+  const std::string cut = request.fit_context ? fit_to_context(input, *c.model, request.generate) : std::string();
+  auto session = std::make_unique<TransformerSession>(c.model, c.tokenizer, std::move(input), request.generate);
+  if (!cut.empty()) session->add_note(cut);
+  return session;
 }
 
 }  // namespace hs

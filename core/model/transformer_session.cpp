@@ -110,6 +110,7 @@ AttentionRun TransformerSession::run(const RunOptions& options) const {
   run.info = info;
   run.token_ids = ids;
   run.prompt_tokens = static_cast<int>(prompt_.size());
+  run.notes = notes_;
   run.token_type_ids = input_.type_ids;
   run.segment_b_start = input_.segment_b_start;
   run.special_tokens = input_.special;

@@ -35,6 +35,9 @@ class TransformerSession : public Prepared {
   Vocabulary vocabulary() const override;
   AttentionRun run_ids(const std::vector<int>& ids, const RunOptions& options) const override;
 
+  // Said in every run's notes (a text cut to the model's context).
+  void add_note(std::string note) { notes_.push_back(std::move(note)); }
+
   // Greedy continuation only (no maps, incremental with a key/value cache): the prompt followed
   // by `generate` argmax tokens.
   std::vector<int> continue_greedily() const;
@@ -48,6 +51,7 @@ class TransformerSession : public Prepared {
   std::vector<int> prompt_;
   EncodedText input_;  // prompt_ with its type ids, special tokens and sentence B
   int generate_;
+  std::vector<std::string> notes_;
 };
 
 }  // namespace hs

@@ -117,6 +117,11 @@ void draw_sentence(AppState& state, const UiContext& ui) {
   ImGui::SameLine();
   draw_export(state, ui);
   draw_token_chips(state, ui);
+  // What the run says about its input (a text cut to the model's context); maps from a file say
+  // theirs in the model panel.
+  if (ui.derived && state.request.attention_file.empty())
+    for (const std::string& note : ui.derived->run().notes)
+      ImGui::TextColored(ImVec4(1.0f, 0.77f, 0.25f, 1.0f), "\xE2\x9A\xA0 %s", note.c_str());
 }
 
 }  // namespace hs::gui

@@ -15,11 +15,18 @@ AnalysisOptions app_options(int threads, CheckpointCache* checkpoints) {
   return o;
 }
 
+// The app keeps a model open whatever is typed: a text past its context is cut to what it reads,
+// and the run's notes say so (the CLI refuses it unless --fit-context).
+ModelRequest fitted(ModelRequest r) {
+  r.fit_context = true;
+  return r;
+}
+
 }  // namespace
 
 std::shared_ptr<Derived> compute_derived(const ModelRequest& request, int threads, CheckpointCache* checkpoints) {
   auto d = std::make_shared<Derived>();
-  d->analysis = analyse(request, app_options(threads, checkpoints));
+  d->analysis = analyse(fitted(request), app_options(threads, checkpoints));
   return d;
 }
 
@@ -30,7 +37,7 @@ std::vector<CompareResult> compute_compare(const std::vector<CompareRequest>& en
     CompareResult r;
     r.label = e.label;
     try {
-      r.analysis = analyse(e.request, app_options(threads, checkpoints));
+      r.analysis = analyse(fitted(e.request), app_options(threads, checkpoints));
     } catch (const std::bad_alloc&) {
       r.error = "out of memory (try a shorter sentence, a smaller d_model or fewer heads)";
     } catch (const std::exception& ex) {

@@ -132,6 +132,34 @@ TEST(Llama2c, TooLongForTheModelIsAnInputError) {
   }
 }
 
+// Issue 22: a 3000-word text unloaded the model in the app. With fit_context (the app's, and
+// --fit-context) it is cut to the first tokens the model reads, and the run says so.
+TEST(Llama2c, AFittedTextIsCutToTheContextWithANote) {
+  REQUIRE_STORIES(s);
+  std::string text;
+  for (int i = 0; i < 300; ++i) text += "Lily saw a big red ball. ";
+  ModelRequest r = stories_request(s, text);
+  EXPECT_THROW(run_request(r), InputError) << "without fit_context a text past the context is refused";
+  r.fit_context = true;
+  const AttentionRun cut = run_request(r);
+  EXPECT_EQ(cut.n_tokens(), 512);
+  ASSERT_EQ(cut.notes.size(), 1u);
+  EXPECT_NE(cut.notes[0].find("the first 512 tokens are shown"), std::string::npos) << cut.notes[0];
+  r.generate = 12;  // room is kept for the tokens to generate
+  const AttentionRun with_generated = run_request(r);
+  EXPECT_EQ(with_generated.n_tokens(), 512);
+  EXPECT_EQ(with_generated.prompt_tokens, 500);
+  // The maps of the kept tokens are those of the same tokens given alone (causal: nothing later counts).
+  ModelRequest same = stories_request(s, "");
+  same.input_ids = std::vector<int>(cut.token_ids.begin(), cut.token_ids.begin() + 40);
+  const AttentionRun head = run_request(same);
+  EXPECT_LT((head.attention[2][3] - cut.attention[2][3].topLeftCorner(40, 40)).cwiseAbs().maxCoeff(), 1e-5f);
+  // A text that fits gets no note.
+  r.generate = 0;
+  r.sentence = "Lily";
+  EXPECT_TRUE(run_request(r).notes.empty());
+}
+
 // --- corrupt files (no real model needed) ---
 
 std::vector<uint8_t> header(std::vector<int32_t> v) {
