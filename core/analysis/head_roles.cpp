@@ -26,8 +26,8 @@ const char* const kDefinitions[kHeadRoleCount] = {
     "self: mean attention from each token to itself (rows that see two or more keys)",
     "local: mean attention mass on keys fewer than w positions away (w = 3 unless set)",
     "duplicate-token: mean attention from a repeated token to its earlier copies",
-    "induction: on a random sequence repeated twice, mean attention from each token of the second copy "
-    "to the token after its earlier occurrence",
+    ("induction: on a random sequence repeated twice, mean attention from each token of the second copy "
+     "to the token after its earlier occurrence"),
     "broadness: mean row entropy divided by log(number of keys the row may see); 1 = uniform"};
 
 float mean_or_nan(double sum, int64_t n) { return n > 0 ? float(sum / double(n)) : kNaN; }
