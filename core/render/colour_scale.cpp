@@ -28,7 +28,7 @@ float colour_scale_max(const std::vector<const Map*>& maps, bool skip_first_colu
   for (const Map* map : maps) {
     if (!map || map->size() == 0) continue;
     float a = 0.0f;
-    if (by_mask) {  // every key column the mask does not leave out
+    if (by_mask && size_t(map->cols()) == skip_keys->size()) {  // every key column the mask does not leave out
       for (Eigen::Index j = 0; j < map->cols(); ++j)
         if (size_t(j) >= skip_keys->size() || !(*skip_keys)[size_t(j)]) a = std::max(a, map->col(j).cwiseAbs().maxCoeff());
     } else {

@@ -71,8 +71,9 @@ constexpr float kLogDecades = 3.0f;
 
 // max |v| over the maps (column 0 left out when `skip_first_column` and there are other
 // columns), or 1 when that is not > 0. With `skip_keys` (a run's special tokens: [CLS], [SEP],
-// <s>, ...) holding any true, "first column" means those key columns instead: in BERT they
-// swamp the range as column 0 does in a decoder.
+// <s>, ...; one per column) holding any true, "first column" means those key columns instead: in
+// BERT they swamp the range as column 0 does in a decoder. Maps of block maxima (long-input
+// mode, fewer columns than tokens) leave out column 0.
 float colour_scale_max(const std::vector<const Map*>& maps, bool skip_first_column = false,
                        const std::vector<bool>* skip_keys = nullptr);
 

@@ -91,6 +91,21 @@ TEST(ColourScale, IgnoreFirstKeyLeavesColumnZeroOutOfTheMax) {
   EXPECT_FLOAT_EQ(scale_unit(r, 0.15f, 0), 0.5f);
 }
 
+// Encoders: "ignore first key" leaves every special token's key column out ([CLS] ... [SEP]);
+// a map of block maxima (fewer columns than tokens) still leaves out column 0 only.
+TEST(ColourScale, IgnoreSpecialKeysLeavesTheirColumnsOut) {
+  Map a(2, 4);
+  a << 0.5f, 0.1f, 0.2f, 0.2f,
+       0.1f, 0.15f, 0.05f, 0.7f;
+  const std::vector<bool> special = {true, false, false, true};  // [CLS] x y [SEP]
+  EXPECT_FLOAT_EQ(colour_scale_max({&a}, true, &special), 0.2f);
+  EXPECT_FLOAT_EQ(colour_scale_max({&a}, false, &special), 0.7f) << "off: every column";
+  const std::vector<bool> none = {false, false, false, false};
+  EXPECT_FLOAT_EQ(colour_scale_max({&a}, true, &none), 0.7f) << "no special token: column 0 out";
+  const std::vector<bool> longer = {true, false, false, false, false, false, false, true};
+  EXPECT_FLOAT_EQ(colour_scale_max({&a}, true, &longer), 0.7f) << "block maxima: column 0 out";
+}
+
 TEST(ColourScale, NamesRoundTrip) {
   for (ScaleMode m : {ScaleMode::linear, ScaleMode::log, ScaleMode::row_normalised})
     EXPECT_EQ(parse_scale_mode(scale_mode_name(m)), m);
