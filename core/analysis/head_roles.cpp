@@ -49,18 +49,18 @@ HeadRoleScores::HeadRoleScores() { std::fill(std::begin(score), std::end(score),
 
 bool KeyMask::visible(int query, int key) const {
   if (causal && key > query) return false;
-  if (window >= 0 && std::abs(query - key) > window) return false;
+  if (window >= 0 && std::abs(int64_t(query) - int64_t(key)) > window) return false;
   return true;
 }
 
 int KeyMask::visible_count(int query, int n_keys) const {
-  int lo = 0, hi = n_keys - 1;  // visible keys are one contiguous range [lo, hi]
-  if (causal) hi = std::min(hi, query);
-  if (window >= 0) {
-    lo = std::max(lo, query - window);
-    hi = std::min(hi, query + window);
+  int64_t lo = 0, hi = int64_t(n_keys) - 1;  // visible keys are one contiguous range [lo, hi]
+  if (causal) hi = std::min<int64_t>(hi, query);
+  if (window >= 0) {  // in 64 bits: a window of 2^31 - 1 must not wrap
+    lo = std::max<int64_t>(lo, int64_t(query) - window);
+    hi = std::min<int64_t>(hi, int64_t(query) + window);
   }
-  return std::max(0, hi - lo + 1);
+  return int(std::max<int64_t>(0, hi - lo + 1));
 }
 
 HeadRoleScores head_role_scores(const Map& rows, const std::vector<int>& queries, const KeyMask& mask,
@@ -102,7 +102,7 @@ HeadRoleScores head_role_scores(const Map& rows, const std::vector<int>& queries
     self += a(i);
     // local: keys with |i - j| < w (masked ones hold 0).
     const int w = std::max(1, options.local_window);  // at least the query itself
-    const int lo = std::max(0, i - w + 1), hi = std::min(T - 1, i + w - 1);
+    const int lo = int(std::max<int64_t>(0, int64_t(i) - w + 1)), hi = int(std::min<int64_t>(T - 1, int64_t(i) + w - 1));
     local += a.segment(lo, hi - lo + 1).sum();
     // broadness: H_i / log(visible), H_i = -sum_j A_ij log A_ij with 0 log 0 = 0.
     double h = 0;

@@ -70,6 +70,7 @@ class FdBuffer : public std::streambuf {
     return traits_type::not_eof(ch);
   }
   std::streamsize xsputn(const char* s, std::streamsize n) override {
+    if (n <= 0) return 0;  // an empty write (an empty vector's data() may be null: no memcpy from it)
     if (n < epptr() - pptr()) {
       std::memcpy(pptr(), s, size_t(n));
       pbump(int(n));
