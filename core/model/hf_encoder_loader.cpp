@@ -90,6 +90,66 @@ void require_heads_divide(const HfConfig& cfg, int d, int heads, const char* d_k
 
 // ---------------------------------------------------------------- BERT layout
 
+// Where one post-norm (BERT-layout) layer keeps its tensors, relative to "<layers>.<l>.".
+struct PostNormNames {
+  const char* layers;  // "encoder.layer" (BERT) or "transformer.layer" (DistilBERT)
+  const char* query;
+  const char* key;
+  const char* value;
+  const char* attn_out;
+  const char* attn_norm;
+  const char* ffn_in;
+  const char* ffn_out;
+  const char* ffn_norm;
+};
+
+constexpr PostNormNames kBertNames = {"encoder.layer",
+                                      "attention.self.query",
+                                      "attention.self.key",
+                                      "attention.self.value",
+                                      "attention.output.dense",
+                                      "attention.output.LayerNorm",
+                                      "intermediate.dense",
+                                      "output.dense",
+                                      "output.LayerNorm"};
+constexpr PostNormNames kDistilbertNames = {"transformer.layer",
+                                            "attention.q_lin",
+                                            "attention.k_lin",
+                                            "attention.v_lin",
+                                            "attention.out_lin",
+                                            "sa_layer_norm",
+                                            "ffn.lin1",
+                                            "ffn.lin2",
+                                            "output_layer_norm"};
+
+// Every layer's attention, LayerNorms and feed-forward under the names `n` (prefix `p`).
+void load_post_norm_layers(const HfTensors& t, const std::string& p, const PostNormNames& n, const EncoderConfig& c,
+                           EncoderWeights& w) {
+  const int64_t d = c.d_model;
+  for (int l = 0; l < c.n_layers; ++l) {
+    const std::string b = p + n.layers + "." + std::to_string(l) + ".";
+    const std::string layer = "layer " + std::to_string(l) + " ";
+    EncoderLayer L;
+    linear_of(t, b + n.query, d, d, layer + "query projection", L.wq, L.bq);
+    linear_of(t, b + n.key, d, d, layer + "key projection", L.wk, L.bk);
+    linear_of(t, b + n.value, d, d, layer + "value projection", L.wv, L.bv);
+    linear_of(t, b + n.attn_out, d, d, layer + "attention output projection", L.wo, L.bo);
+    layer_norm_of(t, b + n.attn_norm, d, layer + "attention LayerNorm", L.attn_norm_w, L.attn_norm_b);
+    linear_of(t, b + n.ffn_in, c.inner, d, layer + "feed-forward up projection", L.w_in, L.b_in);
+    linear_of(t, b + n.ffn_out, d, c.inner, layer + "feed-forward down projection", L.w_out, L.b_out);
+    layer_norm_of(t, b + n.ffn_norm, d, layer + "feed-forward LayerNorm", L.ffn_norm_w, L.ffn_norm_b);
+    w.layers.push_back(std::move(L));
+  }
+}
+
+std::unique_ptr<EncoderModel> make_encoder(EncoderConfig c, EncoderWeights w, const FamilyInfo& fam, const std::string& name) {
+  ModelInfo info;
+  info.kind = fam.type;
+  info.family = fam.type;
+  info.name = name;
+  return std::make_unique<EncoderModel>(std::move(c), std::move(w), info);
+}
+
 // bert, roberta / xlm-roberta, electra: BertEmbeddings + BertLayer names.
 std::unique_ptr<EncoderModel> load_bert_like(const HfConfig& cfg, const HfTensors& t, const FamilyInfo& fam,
                                              const std::string& name) {
@@ -136,25 +196,8 @@ std::unique_ptr<EncoderModel> load_bert_like(const HfConfig& cfg, const HfTensor
     linear_of(t, p + "embeddings_project", d, e, "embedding projection (embedding_size -> hidden_size)", w.emb_project,
               w.emb_project_b);
   }
-  for (int l = 0; l < c.n_layers; ++l) {
-    const std::string b = p + "encoder.layer." + std::to_string(l) + ".";
-    const std::string layer = "layer " + std::to_string(l) + " ";
-    EncoderLayer L;
-    linear_of(t, b + "attention.self.query", d, d, layer + "query projection", L.wq, L.bq);
-    linear_of(t, b + "attention.self.key", d, d, layer + "key projection", L.wk, L.bk);
-    linear_of(t, b + "attention.self.value", d, d, layer + "value projection", L.wv, L.bv);
-    linear_of(t, b + "attention.output.dense", d, d, layer + "attention output projection", L.wo, L.bo);
-    layer_norm_of(t, b + "attention.output.LayerNorm", d, layer + "attention LayerNorm", L.attn_norm_w, L.attn_norm_b);
-    linear_of(t, b + "intermediate.dense", c.inner, d, layer + "feed-forward up projection", L.w_in, L.b_in);
-    linear_of(t, b + "output.dense", d, c.inner, layer + "feed-forward down projection", L.w_out, L.b_out);
-    layer_norm_of(t, b + "output.LayerNorm", d, layer + "feed-forward LayerNorm", L.ffn_norm_w, L.ffn_norm_b);
-    w.layers.push_back(std::move(L));
-  }
-  ModelInfo info;
-  info.kind = fam.type;
-  info.family = fam.type;
-  info.name = name;
-  return std::make_unique<EncoderModel>(std::move(c), std::move(w), info);
+  load_post_norm_layers(t, p, kBertNames, c, w);
+  return make_encoder(std::move(c), std::move(w), fam, name);
 }
 
 // distilbert: its own names (q_lin, sa_layer_norm, ffn.lin1, ...), no token types, LayerNorm eps 1e-12.
@@ -181,25 +224,8 @@ std::unique_ptr<EncoderModel> load_distilbert(const HfConfig& cfg, const HfTenso
   // sinusoidal_pos_embds: the sinusoids are written into this table, which the file stores.
   w.position = t.matrix(p + "embeddings.position_embeddings.weight", c.positions, d, "position embedding");
   layer_norm_of(t, p + "embeddings.LayerNorm", d, "embedding LayerNorm", w.emb_norm_w, w.emb_norm_b);
-  for (int l = 0; l < c.n_layers; ++l) {
-    const std::string b = p + "transformer.layer." + std::to_string(l) + ".";
-    const std::string layer = "layer " + std::to_string(l) + " ";
-    EncoderLayer L;
-    linear_of(t, b + "attention.q_lin", d, d, layer + "query projection", L.wq, L.bq);
-    linear_of(t, b + "attention.k_lin", d, d, layer + "key projection", L.wk, L.bk);
-    linear_of(t, b + "attention.v_lin", d, d, layer + "value projection", L.wv, L.bv);
-    linear_of(t, b + "attention.out_lin", d, d, layer + "attention output projection", L.wo, L.bo);
-    layer_norm_of(t, b + "sa_layer_norm", d, layer + "attention LayerNorm", L.attn_norm_w, L.attn_norm_b);
-    linear_of(t, b + "ffn.lin1", c.inner, d, layer + "feed-forward up projection", L.w_in, L.b_in);
-    linear_of(t, b + "ffn.lin2", d, c.inner, layer + "feed-forward down projection", L.w_out, L.b_out);
-    layer_norm_of(t, b + "output_layer_norm", d, layer + "feed-forward LayerNorm", L.ffn_norm_w, L.ffn_norm_b);
-    w.layers.push_back(std::move(L));
-  }
-  ModelInfo info;
-  info.kind = fam.type;
-  info.family = fam.type;
-  info.name = name;
-  return std::make_unique<EncoderModel>(std::move(c), std::move(w), info);
+  load_post_norm_layers(t, p, kDistilbertNames, c, w);
+  return make_encoder(std::move(c), std::move(w), fam, name);
 }
 
 // ---------------------------------------------------------------- ModernBERT
@@ -315,11 +341,7 @@ std::unique_ptr<EncoderModel> load_modernbert(const HfConfig& cfg, const HfTenso
     w.layers.push_back(std::move(L));
   }
   layer_norm_of(t, p + "final_norm", d, "final LayerNorm", w.final_norm_w, w.final_norm_b, norm_bias);
-  ModelInfo info;
-  info.kind = fam.type;
-  info.family = fam.type;
-  info.name = name;
-  return std::make_unique<EncoderModel>(std::move(c), std::move(w), info);
+  return make_encoder(std::move(c), std::move(w), fam, name);
 }
 
 }  // namespace
