@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdlib>
+#include <filesystem>
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -165,6 +166,13 @@ bool read_line(std::streambuf& in, std::string& line, int64_t cap, bool& cut) {
 
 // Whole lines of the file (a last line without '\n' counts).
 int64_t count_lines(const std::string& path) {
+  std::error_code ec;
+  const std::filesystem::file_status st = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(st)) throw IoError("cannot open the corpus " + path + ": no such file");
+  if (!std::filesystem::is_regular_file(st)) {
+    throw InputError("--corpus " + path + " is not a regular file (a device, pipe or folder); the corpus is read twice, "
+                     "once to count its lines, so give a file");
+  }
   std::ifstream f(path, std::ios::binary);
   if (!f) throw IoError("cannot open the corpus " + path);
   int64_t lines = 0;
@@ -366,6 +374,9 @@ void write_corpus_stats(std::ostream& out, const CorpusRoleStats& s) {
   }
 }
 
+// Far above any model (GPT-3: 96 x 96 heads), far below what would exhaust memory (48 doubles a head).
+constexpr int64_t kMaxHeadLines = 1 << 17;
+
 CorpusRoleStats read_corpus_stats(std::istream& in, const std::string& where) {
   CorpusRoleStats s;
   std::string text;
@@ -406,7 +417,7 @@ CorpusRoleStats read_corpus_stats(std::istream& in, const std::string& where) {
         s.model_kind = m.at("kind").get<std::string>();
         s.n_layers = int(bounded(m.at("n_layers"), 0, 100000, "model.n_layers"));
         s.n_heads = int(bounded(m.at("n_heads"), 0, 100000, "model.n_heads"));
-        if (int64_t(s.n_layers) * s.n_heads > 10000000) fail("too many heads");
+        if (int64_t(s.n_layers) * s.n_heads > kMaxHeadLines) fail("more than " + std::to_string(kMaxHeadLines) + " heads");
         const json& st = j.at("settings");
         s.options.local_window = int(bounded(st.at("local_window"), 1, 65536, "settings.local_window"));
         s.options.threshold = float(real(st.at("threshold"), "settings.threshold"));

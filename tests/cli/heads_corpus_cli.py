@@ -182,6 +182,15 @@ def test_shards(margs, pretrained):
     error("--corpus and --merge", ["heads"] + margs + ["--corpus", corpus, "--merge", parts[0]], ["--corpus", "--merge"])
     error("--merge with a sentence", ["heads", "--sentence", "x", "--merge", parts[0]], ["--merge"])
     error("--corpus missing file", ["heads"] + margs + ["--corpus", os.path.join(WORK, "missing.txt")], ["missing.txt"])
+    # Devices, pipes and folders are refused at once (the corpus is read twice), never read forever.
+    error("--corpus /dev/zero", ["heads"] + margs + ["--corpus", "/dev/zero"], ["/dev/zero", "regular file"])
+    error("--corpus a folder", ["heads"] + margs + ["--corpus", WORK], ["regular file"])
+    # A header claiming a huge model is refused before anything is allocated.
+    with open(os.path.join(WORK, "whole.jsonl")) as f:
+        h = json.loads(f.readline())
+    h["model"]["n_layers"] = h["model"]["n_heads"] = 100000
+    huge = write("huge.jsonl", (json.dumps(h) + "\n").encode())
+    error("merge a header of 10^10 heads", ["heads", "--merge", huge], ["huge.jsonl", "heads"])
     empty = write("empty.txt", b"")
     out, _ = ok("an empty corpus", ["heads"] + margs + ["--corpus", empty])
     if out is not None:
