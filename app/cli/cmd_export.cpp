@@ -6,6 +6,7 @@
 
 #include "app/cli/commands.h"
 #include "app/common/model_flags.h"
+#include "core/analysis/head_roles.h"
 #include "core/analysis/run_analysis.h"
 #include "core/analysis/sweep_analysis.h"
 #include "core/export/export.h"
@@ -28,12 +29,16 @@ struct ExportOptions {
   bool layer_range = false;
   bool whole_maps = false;
   std::string size;
+  std::string role;
+  std::string order = "model";
   int layer = 0;
   int head = -1;
   double scale = 1.0;
   double dpi = 0;
   CLI::Option* head_option = nullptr;
   CLI::Option* format_option = nullptr;
+  CLI::Option* role_option = nullptr;
+  CLI::Option* layer_option = nullptr;
 };
 
 // "WxH" (either may be 0 to keep the aspect ratio) -> width, height.
@@ -69,6 +74,22 @@ int run_export(const ExportOptions& o) {
     throw InputError("head (" + std::to_string(o.head) + ") must be 0 or more; leave --head out for all heads");
   }
   spec.view = parse_export_view(o.view);
+  const bool whole_model = spec.view == ExportView::roles || spec.view == ExportView::rollout;
+  if (whole_model && o.head_option->count() > 0) {
+    throw InputError("--head is for the heatmap view; the " + o.view + " view covers the whole model");
+  }
+  if ((spec.view == ExportView::roles || spec.view == ExportView::rollout) && o.layer_option->count() > 0) {
+    throw InputError("--layer is for the heatmap and difference views; the " + o.view + " view covers every layer");
+  }
+  if (o.role_option->count() > 0) {
+    if (spec.view != ExportView::roles) throw InputError("--role is for --view roles");
+    spec.role = int(parse_head_role(o.role));
+  } else if (spec.view == ExportView::roles && !o.out.empty()) {
+    throw InputError("--view roles writes one role's layers x heads map: give --role (previous, first, bos, self, local, "
+                     "duplicate, induction or broadness), or --out-dir for every role");
+  }
+  if (o.order != "model" && o.order != "cluster") throw InputError("--order '" + o.order + "' is not an order; expected model or cluster");
+  spec.cluster_order = o.order == "cluster";
   spec.colours.colormap = parse_colormap(o.colormap);
   spec.colours.mode = parse_scale_mode(o.colour_scale);
   spec.colours.ignore_first_key = o.ignore_first_key;
@@ -120,10 +141,18 @@ Command add_export_command(CLI::App& app) {
                   "(difference view: layer{L}_difference, sweep: sweep, json: maps.json)");
   o->format_option = sub->add_option("--format", o->format, "With --out-dir: png, svg, pdf, npy, csv or json")
                          ->capture_default_str();
-  sub->add_option("--layer", o->layer, "Layer to export")->capture_default_str();
+  o->layer_option = sub->add_option("--layer", o->layer, "Layer to export")->capture_default_str();
   o->head_option = sub->add_option("--head", o->head, "One head; without it, every head of the layer (images: a grid)");
   sub->add_option("--view", o->view, "heatmap, difference (mean |A_a - A_b| over cells), distance (mean total variation per query "
-                  "row, 0 to 1 at any length) or sweep (head-count plot)")
+                  "row, 0 to 1 at any length), sweep (head-count plot), roles (one role's score, layers x heads; --role) or "
+                  "rollout (attention rollout through every layer, T x T)")
+      ->capture_default_str();
+  o->role_option = sub->add_option("--role", o->role,
+                                   "--view roles: previous, first, bos, self, local, duplicate, induction or broadness "
+                                   "(with --out-dir: every role when left out)");
+  sub->add_option("--order", o->order,
+                  "Head grid and difference/distance figures: model (head order) or cluster (each layer's heads by "
+                  "average-linkage clustering of the head distance, similar heads together; labels keep the real index)")
       ->capture_default_str();
   sub->add_option("--colormap", o->colormap, "viridis, magma, gray, cividis or rdbu")->capture_default_str();
   sub->add_option("--color-scale", o->colour_scale,

@@ -10,7 +10,9 @@
 #include <vector>
 
 #include "app/cli/commands.h"
+#include "app/cli/heads_corpus.h"
 #include "app/common/model_flags.h"
+#include "core/analysis/head_clustering.h"
 #include "core/analysis/run_analysis.h"
 #include "core/export/maps_json.h"
 #include "core/util/atomic_file.h"
@@ -28,9 +30,45 @@ struct HeadsOptions {
   int threads = 0;
   int local_window = 3;
   float threshold = 0.4f;
+  std::string order = "model";  // "cluster": each layer's heads in head_clustering's order
+  std::string corpus;
+  std::string shard;
+  std::vector<std::string> merge;
+  bool quiet = false;
   CLI::Option* json_option = nullptr;
   CLI::Option* threads_option = nullptr;
+  CLI::Option* sort_option = nullptr;
+  CLI::Option* role_option = nullptr;
+  CLI::Option* top_option = nullptr;
+  CLI::Option* order_option = nullptr;
+  CLI::Option* shard_option = nullptr;
+  CLI::Option* merge_option = nullptr;
 };
+
+// --corpus and --merge write JSON lines, not the table: refuse what only the table reads, and
+// (for --merge) any input, which the shard files already fix.
+void check_corpus_flags(const HeadsOptions& o) {
+  const bool corpus = !o.corpus.empty(), merge = o.merge_option->count() > 0;
+  if (corpus && merge) throw InputError("give either --corpus FILE (score a corpus) or --merge FILES (join shard outputs), not both");
+  if (o.shard_option->count() > 0 && !corpus) throw InputError("--shard I/N is for --corpus FILE");
+  const char* mode = corpus ? "--corpus" : "--merge";
+  for (const CLI::Option* table : {o.sort_option, o.role_option, o.top_option, o.order_option})
+    if (table->count() > 0)
+      throw InputError(table->get_name() + " is for the table; " + mode + " writes JSON lines (docs/head-roles-corpus.md)");
+  const ModelRequest& r = o.model.request;
+  if (corpus && (o.model.sentence_option->count() > 0 || o.model.input_ids_option->count() > 0 || !r.input_npy.empty() ||
+                 o.model.sentence_b_option->count() > 0)) {
+    throw InputError("--corpus takes its sentences from the file, one a line; leave out --sentence, --sentence-b, --input-ids and --input");
+  }
+  if (corpus && o.model.attention_option->count() > 0) {
+    throw InputError("--corpus runs a model on every line; --attention maps come from a file and have no model to run");
+  }
+  if (corpus && r.generate > 0) throw InputError("--generate is not for --corpus: each line is scored as it is");
+  if (merge && (o.model.sentence_option->count() > 0 || !r.model_path.empty() || !r.weights.empty() ||
+                o.model.attention_option->count() > 0 || !r.input_npy.empty())) {
+    throw InputError("--merge reads the shard files only; leave out the input and model flags");
+  }
+}
 
 struct Row {
   int layer, head;
@@ -57,6 +95,25 @@ int run_heads(const HeadsOptions& o) {
   if (!(o.threshold >= 0 && o.threshold <= 1)) {
     throw InputError("--threshold (" + std::to_string(o.threshold) + ") must be from 0 to 1");
   }
+  if (o.shard_option->count() > 0 && o.corpus.empty()) throw InputError("--shard I/N is for --corpus FILE");
+  if (!o.corpus.empty() || o.merge_option->count() > 0) {
+    check_corpus_flags(o);
+    HeadsCorpusArgs c;
+    c.request = model_request(o.model);
+    c.corpus = o.corpus;
+    if (!o.shard.empty()) c.shard = o.shard;
+    c.merge = o.merge;
+    if (!o.json.empty()) c.out = o.json;
+    c.role_options.local_window = o.local_window;
+    c.role_options.threshold = o.threshold;
+    c.threads = o.threads;
+    c.quiet = o.quiet;
+    return o.corpus.empty() ? run_heads_merge(c) : run_heads_corpus(c);
+  }
+  if (o.order != "model" && o.order != "cluster") {
+    throw InputError("--order '" + o.order + "' is not an order; expected model or cluster");
+  }
+  if (o.order == "cluster" && !o.sort.empty()) throw InputError("give either --sort ROLE or --order cluster, not both");
   int sort_role = -1;
   if (!o.sort.empty()) sort_role = int(parse_head_role(o.sort));
   if (!o.role.empty() && o.role != "local" && o.role != "broad") parse_head_role(o.role);  // a known name
@@ -82,8 +139,18 @@ int run_heads(const HeadsOptions& o) {
     return 0;
   }
   // Highest score first (unmeasured last); without --sort, layer and head order.
+  std::vector<HeadIndex> ranked = rank_heads(roles, sort_role >= 0 ? sort_role : kSortByLayer, sort_role >= 0, o.role);
+  if (o.order == "cluster") {
+    // Layer by layer, each layer's heads in their clustering's leaf order (similar heads together).
+    std::vector<HeadIndex> clustered;
+    for (int l = 0; l < roles.n_layers(); ++l)
+      for (int h : cluster_heads(a->distance[size_t(l)]).order)
+        for (const HeadIndex& i : ranked)
+          if (i.layer == l && i.head == h) clustered.push_back(i);
+    ranked = clustered;
+  }
   std::vector<Row> rows;
-  for (const HeadIndex& i : rank_heads(roles, sort_role >= 0 ? sort_role : kSortByLayer, sort_role >= 0, o.role))
+  for (const HeadIndex& i : ranked)
     rows.push_back({i.layer, i.head, &roles.scores[size_t(i.layer)][size_t(i.head)], &roles.label[size_t(i.layer)][size_t(i.head)]});
   if (o.top > 0 && int(rows.size()) > o.top) rows.resize(size_t(o.top));
   const AttentionRun& run = a->run;
@@ -94,6 +161,7 @@ int run_heads(const HeadsOptions& o) {
   if (run.compact()) std::cout << "; scores over " << roles.query_rows << " sampled query rows";
   std::cout << "\n";
   if (sort_role >= 0) std::cout << "ranked by " << head_role_name(HeadRole(sort_role)) << "\n";
+  if (o.order == "cluster") std::cout << "each layer's heads in cluster order (average linkage on the head distance)\n";
   std::cout << "\n rank  layer  head";
   for (int r = 0; r < kHeadRoleCount; ++r) {
     char buf[16];
@@ -122,15 +190,28 @@ Command add_heads_command(CLI::App& app) {
   auto options = std::make_shared<HeadsOptions>();
   CLI::App* sub = app.add_subcommand("heads", "Score what each head does (previous-token, sink, induction, ...) and rank the heads");
   add_model_flags(*sub, options->model);
-  sub->add_option("--sort", options->sort, "Rank the heads by this role's score, highest first (default: layer, head order)");
-  sub->add_option("--role", options->role, "Only heads labelled with this role (a role name, 'local' or 'broad')");
-  sub->add_option("--top", options->top, "Print only the first N rows");
+  options->sort_option = sub->add_option("--sort", options->sort, "Rank the heads by this role's score, highest first (default: layer, head order)");
+  options->role_option = sub->add_option("--role", options->role, "Only heads labelled with this role (a role name, 'local' or 'broad')");
+  options->top_option = sub->add_option("--top", options->top, "Print only the first N rows");
   sub->add_option("--local-window", options->local_window, "Keys fewer than this many positions away count as local")
       ->capture_default_str();
   sub->add_option("--threshold", options->threshold, "A head is labelled with its strongest role at or above this score")
       ->capture_default_str();
   options->json_option = sub->add_option("--json", options->json, "Write the head_roles object as JSON to FILE ('-' for standard output)");
   options->threads_option = sub->add_option("--threads", options->threads, "Cap the engine's threads (default: all cores)");
+  options->order_option = sub->add_option("--order", options->order,
+                                          "Table rows: model (layer, head) or cluster (each layer's heads by average-linkage "
+                                          "clustering of the head distance, similar heads together)")
+                              ->capture_default_str();
+  sub->add_option("--corpus", options->corpus,
+                  "Score every line of this text file (one sentence a line) and write each head's mean, std, min and max "
+                  "as JSON lines to --json (default: standard output); docs/head-roles-corpus.md");
+  options->shard_option = sub->add_option("--shard", options->shard,
+                                          "With --corpus: only the lines whose 0-based index i has i % N == I (I/N, e.g. 0/4)");
+  options->merge_option = sub->add_option("--merge", options->merge,
+                                          "Join the JSON lines of --corpus shards into one result (as one unsharded run)")
+                              ->expected(1, -1);
+  sub->add_flag("--quiet", options->quiet, "With --corpus: no progress or notes on standard error");
   return [options] { return run_heads(*options); };
 }
 

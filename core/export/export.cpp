@@ -6,11 +6,13 @@
 #include <sstream>
 #include <system_error>
 
+#include "core/analysis/head_clustering.h"
 #include "core/export/export_data.h"
 #include "core/export/maps_json.h"
 #include "core/render/difference_figure.h"
 #include "core/render/figure.h"
 #include "core/render/heatmap_figure.h"
+#include "core/render/roles_figure.h"
 #include "core/render/sweep_figure.h"
 #include "core/util/atomic_file.h"
 #include "core/util/errors.h"
@@ -61,6 +63,37 @@ std::shared_ptr<const Sweep> sweep_for(const RunAnalysis& analysis, const Sweep*
   return s;
 }
 
+// The roles view needs one role; rollout a computed rollout.
+void check_view(const RunAnalysis& analysis, const ExportSpec& spec) {
+  if (spec.view == ExportView::roles) {
+    if (spec.role < 0 || spec.role >= kHeadRoleCount) {
+      std::string all;
+      for (int r = 0; r < kHeadRoleCount; ++r) all += std::string(r ? ", " : "") + head_role_name(HeadRole(r));
+      throw InputError("the roles view shows one role: give --role (" + all + ")");
+    }
+    if (analysis.roles.empty()) throw InputError("this run has no head role scores");
+  }
+  if (spec.view == ExportView::rollout && analysis.rollout.size() == 0) {
+    throw InputError("the attention rollout is computed for up to " + std::to_string(kRolloutMaxTokens) +
+                     " tokens; this input has " + std::to_string(analysis.run.n_tokens()));
+  }
+}
+
+// The rollout as a one-layer, one-head run, for the single-map figure.
+RunAnalysis rollout_as_run(const RunAnalysis& analysis) {
+  RunAnalysis r;
+  r.run.tokens = analysis.run.tokens;
+  r.run.info = analysis.run.info;
+  r.run.special_tokens = analysis.run.special_tokens;
+  r.run.attention = {{analysis.rollout}};
+  return r;
+}
+
+std::vector<int> head_order(const RunAnalysis& analysis, const ExportSpec& spec) {
+  if (!spec.cluster_order) return {};
+  return cluster_heads(analysis.distance[size_t(spec.layer)]).order;
+}
+
 PairMeasure pair_measure_of(ExportView view) {
   return view == ExportView::distance ? PairMeasure::distance : PairMeasure::difference;
 }
@@ -71,12 +104,27 @@ std::string figure_bytes(const RunAnalysis& analysis, const Sweep* sweep, const 
   size.width = spec.width;
   size.height = spec.height;
   switch (spec.view) {
-    case ExportView::heatmap:
-      return render_figure(heatmap_figure(analysis, spec.layer, spec.head, spec.colours), figure_format(format), size);
+    case ExportView::heatmap: {
+      HeatmapFigureExtras extras;
+      if (spec.head < 0) extras.order = head_order(analysis, spec);
+      return render_figure(heatmap_figure(analysis, spec.layer, spec.head, spec.colours, extras), figure_format(format), size);
+    }
     case ExportView::difference:
     case ExportView::distance:
-      return render_figure(difference_figure(analysis, spec.layer, spec.colours.colormap, pair_measure_of(spec.view)),
+      return render_figure(difference_figure(analysis, spec.layer, spec.colours.colormap, pair_measure_of(spec.view),
+                                             head_order(analysis, spec)),
                            figure_format(format), size);
+    case ExportView::roles:
+      return render_figure(roles_figure(analysis, HeadRole(spec.role), spec.colours.colormap), figure_format(format), size);
+    case ExportView::rollout: {
+      const RunAnalysis r = rollout_as_run(analysis);
+      HeatmapFigureExtras extras;
+      const int L = analysis.run.n_layers();
+      extras.title = figure_model_name(analysis.run) + " \u00b7 attention rollout through " + std::to_string(L) +
+                     (L == 1 ? " layer" : " layers");
+      extras.bar_title = "share of the input token";
+      return render_figure(heatmap_figure(r, 0, 0, spec.colours, extras), figure_format(format), size);
+    }
     case ExportView::sweep:
       return render_figure(sweep_figure(analysis, *sweep_for(analysis, sweep), spec.colours.colormap), figure_format(format),
                            size);
@@ -103,6 +151,10 @@ std::string data_bytes(const RunAnalysis& analysis, const Sweep* sweep, const Ex
       const std::shared_ptr<const Sweep> s = sweep_for(analysis, sweep);
       return npy ? sweep_npy(s->points) : sweep_csv(s->points);
     }
+    case ExportView::roles:
+      return npy ? roles_npy(analysis.roles, HeadRole(spec.role)) : roles_csv(analysis.roles, HeadRole(spec.role));
+    case ExportView::rollout:
+      return npy ? map_npy(analysis.rollout) : map_csv(analysis.rollout, run.tokens);
   }
   return {};
 }
@@ -110,9 +162,10 @@ std::string data_bytes(const RunAnalysis& analysis, const Sweep* sweep, const Ex
 }  // namespace
 
 ExportView parse_export_view(const std::string& name) {
-  for (ExportView v : {ExportView::heatmap, ExportView::difference, ExportView::distance, ExportView::sweep})
+  for (ExportView v : {ExportView::heatmap, ExportView::difference, ExportView::distance, ExportView::sweep,
+                       ExportView::roles, ExportView::rollout})
     if (name == export_view_name(v)) return v;
-  throw InputError("unknown view '" + name + "'; expected heatmap, difference, distance or sweep");
+  throw InputError("unknown view '" + name + "'; expected heatmap, difference, distance, sweep, roles or rollout");
 }
 
 const char* export_view_name(ExportView view) {
@@ -121,6 +174,8 @@ const char* export_view_name(ExportView view) {
     case ExportView::difference: return "difference";
     case ExportView::distance: return "distance";
     case ExportView::sweep: return "sweep";
+    case ExportView::roles: return "roles";
+    case ExportView::rollout: return "rollout";
   }
   return "?";
 }
@@ -152,6 +207,7 @@ ExportFormat export_format_of(const std::string& path) {
 std::string export_bytes(const RunAnalysis& analysis, const Sweep* sweep, const ExportSpec& spec) {
   const ExportFormat format = export_format_of(spec.path);
   check_layer_head(analysis, spec);
+  if (format != ExportFormat::json) check_view(analysis, spec);
   return export_format_is_figure(format) ? figure_bytes(analysis, sweep, spec, format)
                                          : data_bytes(analysis, sweep, spec, format);
 }
@@ -188,6 +244,14 @@ std::vector<std::string> export_all(const RunAnalysis& analysis, const Sweep* sw
     write(spec, target("maps"));
   } else if (base.view == ExportView::sweep) {
     write(spec, target("sweep"));
+  } else if (base.view == ExportView::rollout) {
+    write(spec, target("rollout"));
+  } else if (base.view == ExportView::roles) {
+    for (int r = 0; r < kHeadRoleCount; ++r) {
+      if (base.role >= 0 && r != base.role) continue;
+      spec.role = r;
+      write(spec, target(std::string("roles_") + head_role_name(HeadRole(r))));
+    }
   } else if (base.view == ExportView::difference || base.view == ExportView::distance) {
     for (int l = 0; l < run.n_layers(); ++l) {
       spec.layer = l;

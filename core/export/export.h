@@ -17,8 +17,10 @@
 namespace hs {
 
 // heatmap: attention maps; difference / distance: the [H, H] head-pair table in that measure
-// (core/analysis/run_analysis.h, PairMeasure); sweep: the head-count sweep.
-enum class ExportView { heatmap, difference, distance, sweep };
+// (core/analysis/run_analysis.h, PairMeasure); sweep: the head-count sweep; roles: one head role's
+// scores, [n_layers, n_heads] (core/analysis/head_roles.h); rollout: the attention rollout [T, T]
+// (core/analysis/rollout.h).
+enum class ExportView { heatmap, difference, distance, sweep, roles, rollout };
 
 struct ExportSpec {
   std::string path;
@@ -28,11 +30,16 @@ struct ExportSpec {
   ColourScale colours;        // the view's colour scale as shown (heatmaps; the other views use its colormap)
   double scale = 1.0;         // figure size multiplier (PNG: 144 dpi at 1)
   int width = 0, height = 0;  // > 0: output size (PNG pixels, SVG/PDF points), figure fitted
+  int role = -1;              // roles view: a HeadRole (-1: every role, for export_all only)
+  // Figures of the head grid and the head-pair table: each layer's heads in the leaf order of their
+  // clustering (core/analysis/head_clustering.h: average linkage on the head distance). Data files
+  // keep head order.
+  bool cluster_order = false;
 };
 
 enum class ExportFormat { png, svg, pdf, npy, csv, json };
 
-// "heatmap", "difference", "distance", "sweep"; parse throws InputError listing them.
+// "heatmap", "difference", "distance", "sweep", "roles", "rollout"; parse throws InputError listing them.
 ExportView parse_export_view(const std::string& name);
 const char* export_view_name(ExportView view);
 
@@ -56,6 +63,8 @@ void export_view(const RunAnalysis& analysis, const Sweep* sweep, const ExportSp
 //   heatmap:    one file per head of every layer, layer{L}_head{H}.{ext}
 //   difference: one file per layer, layer{L}_difference.{ext} (distance: layer{L}_distance.{ext})
 //   sweep:      sweep.{ext}
+//   roles:      roles_{role}.{ext}, every role (or base.role alone)
+//   rollout:    rollout.{ext}
 //   json:       maps.json (the whole run is one object)
 // `base` gives the view, colours and size. Returns the paths written, in order.
 std::vector<std::string> export_all(const RunAnalysis& analysis, const Sweep* sweep, const std::string& dir,

@@ -74,6 +74,48 @@ std::string pairs_csv(const RunAnalysis& analysis, int layer, PairMeasure measur
   return out.str();
 }
 
+namespace {
+
+Map role_table(const HeadRoles& roles, HeadRole role) {  // [n_layers, n_heads]
+  Map t(roles.n_layers(), roles.n_heads());
+  for (int l = 0; l < roles.n_layers(); ++l)
+    for (int h = 0; h < roles.n_heads(); ++h) t(l, h) = roles.scores[size_t(l)][size_t(h)][role];
+  return t;
+}
+
+}  // namespace
+
+std::string roles_npy(const HeadRoles& roles, HeadRole role) {
+  const Map t = role_table(roles, role);
+  return npy_bytes(t.data(), {t.rows(), t.cols()});
+}
+
+std::string roles_csv(const HeadRoles& roles, HeadRole role) {
+  const Map t = role_table(roles, role);
+  std::ostringstream out;
+  out << "layer\\head";
+  for (int h = 0; h < roles.n_heads(); ++h) out << ",head " << h;
+  out << '\n';
+  for (int l = 0; l < roles.n_layers(); ++l) {
+    out << "layer " << l;
+    for (int h = 0; h < roles.n_heads(); ++h) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, ",%.9g", double(t(l, h)));
+      out << (std::isnan(t(l, h)) ? "," : buf);
+    }
+    out << '\n';
+  }
+  return out.str();
+}
+
+std::string map_npy(const Map& map) { return npy_bytes(map.data(), {map.rows(), map.cols()}); }
+
+std::string map_csv(const Map& map, const std::vector<std::string>& tokens) {
+  std::ostringstream out;
+  write_matrix_csv(out, map, tokens, tokens, "query\\key");
+  return out.str();
+}
+
 std::string sweep_npy(const std::vector<SweepPoint>& points) {
   const Map t = sweep_table(points);
   return npy_bytes(t.data(), {t.rows(), t.cols()});

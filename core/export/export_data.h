@@ -7,6 +7,9 @@
 //   difference:          .npy [H, H]                         .csv head\head table
 //   distance:            .npy [H, H]                         .csv head\head table
 //   sweep:               .npy [n_counts, 8] columns as the CSV header
+//   roles:               .npy [n_layers, n_heads] one role's scores  .csv layer\head table
+//                        (NaN / an empty field: not measured)
+//   rollout:             .npy [T, T]                         .csv query\key table
 // The .json of every view is the object `headscope-cli maps` writes (core/export/maps_json.h).
 #include <string>
 #include <vector>
@@ -24,6 +27,15 @@ std::string attention_csv(const AttentionRun& run, int layer, int head);
 // mean total variation per query row (distance).
 std::string pairs_npy(const RunAnalysis& analysis, int layer, PairMeasure measure);
 std::string pairs_csv(const RunAnalysis& analysis, int layer, PairMeasure measure);
+
+// One role's scores [n_layers, n_heads] (head_roles.h): float32, NaN where not measured; the CSV
+// has a row per layer ("layer 0", ...) and a column per head ("head 0", ...), empty where not measured.
+std::string roles_npy(const HeadRoles& roles, HeadRole role);
+std::string roles_csv(const HeadRoles& roles, HeadRole role);
+
+// Any [T, T] map with token labels (the rollout): .npy [T, T], .csv query\key table.
+std::string map_npy(const Map& map);
+std::string map_csv(const Map& map, const std::vector<std::string>& tokens);
 
 // The sweep columns: n_heads, d_head, param_count, mean_head_difference, mean_entropy,
 // mean_score_rank, mean_effective_rank, mean_head_distance. The head measures have no value at

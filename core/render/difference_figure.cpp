@@ -19,21 +19,28 @@ Rgb8 ink_for(Rgb8 c) {
 
 }  // namespace
 
-Figure difference_figure(const RunAnalysis& analysis, int layer, Colormap colormap, PairMeasure measure) {
+Figure difference_figure(const RunAnalysis& analysis, int layer, Colormap colormap, PairMeasure measure,
+                         const std::vector<int>& order) {
   const AttentionRun& run = analysis.run;
   assert(layer >= 0 && layer < run.n_layers() && "checked by export_view");
   // diff: [H, H], symmetric, zero diagonal: mean over the T*T cells of |A_a - A_b|, or mean over
   // query rows of 0.5 * sum_k |A_a - A_b| (the distance)
   const bool distance = measure == PairMeasure::distance;
-  const Map diff = pair_measure(analysis, measure, layer);
-  const int H = int(diff.rows());
+  const Map& measured = pair_measure(analysis, measure, layer);
+  const int H = int(measured.rows());
+  std::vector<int> heads(static_cast<size_t>(H));  // row/column k shows head heads[k]
+  for (int h = 0; h < H; ++h) heads[size_t(h)] = h;
+  if (int(order.size()) == H) heads = order;
+  Map diff(H, H);
+  for (int a = 0; a < H; ++a)
+    for (int b = 0; b < H; ++b) diff(a, b) = measured(heads[size_t(a)], heads[size_t(b)]);
   double cell = std::clamp(360.0 / H, 14.0, 48.0);
   if (H * cell > 900) cell = 900.0 / H;
   if (H * cell < 180) cell = 180.0 / H;  // room for the colour bar's ticks
   const double side = H * cell;
 
   std::vector<std::string> names;
-  for (int h = 0; h < H; ++h) names.push_back("head " + std::to_string(h));
+  for (int h : heads) names.push_back("head " + std::to_string(h));
   MeasureCanvas m;
   AxisLabels x_labels = layout_axis_labels(m, names, cell, true, 10);
   AxisLabels y_labels = layout_axis_labels(m, names, cell, false, 10);
@@ -49,7 +56,8 @@ Figure difference_figure(const RunAnalysis& analysis, int layer, Colormap colorm
   const TextStyle number_style{std::min(10.0, cell / 3.3), false, {0, 0, 0}};
   const bool numbers = number_style.size >= 5.0;
 
-  const std::string title = figure_model_name(run) + " \u00b7 layer " + std::to_string(layer) + (distance ? " \u00b7 head distance" : " \u00b7 head difference");
+  const std::string title = figure_model_name(run) + " \u00b7 layer " + std::to_string(layer) + (distance ? " \u00b7 head distance" : " \u00b7 head difference") +
+                            (order.empty() || H < 2 ? "" : " (cluster order)");
   const TextStyle title_style{kTitleSize, true, {0, 0, 0}};
   const TextStyle axis_style{kAxisTitleSize, false, {0, 0, 0}};
   const double axis_title_h = kAxisTitleSize * 1.5;

@@ -2,14 +2,17 @@
 // The head-pair table of a layer: an [H, H] heatmap of the head distance (mean total variation
 // per query row) or head difference (mean |A_a - A_b| over cells), with the number written in
 // every cell (when the cells are big enough to hold it) and a colour bar.
+#include <vector>
+
 #include "core/analysis/run_analysis.h"
 #include "core/render/colormap.h"
 #include "core/render/figure.h"
 
 namespace hs {
 
-// layer must be valid (export_view checks it).
+// layer must be valid (export_view checks it). order: the heads' order along both axes (a
+// permutation, e.g. the clustering's leaf order; labels keep the real head index); empty: head order.
 Figure difference_figure(const RunAnalysis& analysis, int layer, Colormap colormap,
-                         PairMeasure measure = PairMeasure::difference);
+                         PairMeasure measure = PairMeasure::difference, const std::vector<int>& order = {});
 
 }  // namespace hs

@@ -38,12 +38,14 @@ double cell_size(int T, int n_panels) {
 
 std::string figure_model_name(const AttentionRun& run) { return run.info.name.empty() ? run.info.kind : run.info.name; }
 
-Figure heatmap_figure(const RunAnalysis& analysis, int layer, int head, const ColourScale& colours) {
+Figure heatmap_figure(const RunAnalysis& analysis, int layer, int head, const ColourScale& colours,
+                      const HeatmapFigureExtras& extras) {
   const AttentionRun& run = analysis.run;
   assert(layer >= 0 && layer < run.n_layers() && head < run.n_heads() && "checked by export_view");
   const LayerMaps& maps = run.attention[size_t(layer)];
   std::vector<int> heads;
   if (head >= 0) heads.push_back(head);
+  else if (int(extras.order.size()) == run.n_heads()) heads = extras.order;
   else for (int h = 0; h < run.n_heads(); ++h) heads.push_back(h);
   const int T = run.n_tokens();
   const bool grid = head < 0;
@@ -77,13 +79,16 @@ Figure heatmap_figure(const RunAnalysis& analysis, int layer, int head, const Co
   // Per map, the bar reads as a share of each panel's largest weight.
   const bool relative = colours.per_map && colours.fixed_max <= 0 && g.n > 1;
   ColourBar bar = colour_bar_for(relative ? scale_range(colours, 1.0f) : ranges[0], colormap,
-                                 relative ? "share of each head's largest weight" : "attention weight");
+                                 relative ? "share of each head's largest weight"
+                                 : extras.bar_title.empty() ? "attention weight" : extras.bar_title);
   if (relative && colours.mode == ScaleMode::row_normalised) bar = colour_bar_for(ranges[0], colormap, "attention weight");
 
   std::string title = figure_model_name(run) + " \u00b7 layer " + std::to_string(layer);
   if (!grid) title += " \u00b7 head " + std::to_string(head);
   else if (g.n == 1) title += " \u00b7 head 0";
   else title += " \u00b7 heads 0\u2013" + std::to_string(g.n - 1);
+  if (grid && g.n > 1 && !extras.order.empty()) title += " (cluster order)";
+  if (!extras.title.empty()) title = extras.title;
   const TextStyle title_style{kTitleSize, true, {0, 0, 0}};
   const TextStyle axis_style{kAxisTitleSize, false, {0, 0, 0}};
   const TextStyle panel_style{kPanelTitleSize, false, {0, 0, 0}};

@@ -22,3 +22,9 @@ if(HEADSCOPE_TEST_PYTHON)
            COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/heads_cli.py $<TARGET_FILE:headscope-cli> ${HEADSCOPE_MODELS_DIR})
   set_tests_properties(cli_heads PROPERTIES LABELS "cli" TIMEOUT 300)
 endif()
+# headscope-cli heads --corpus / --shard / --merge (issue 18): role statistics over a corpus.
+if(HEADSCOPE_TEST_PYTHON)
+  add_test(NAME cli_heads_corpus
+           COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/heads_corpus_cli.py $<TARGET_FILE:headscope-cli> ${HEADSCOPE_MODELS_DIR})
+  set_tests_properties(cli_heads_corpus PROPERTIES LABELS "cli" TIMEOUT 300)
+endif()

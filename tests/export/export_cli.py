@@ -171,7 +171,7 @@ def test_errors():
         (["--out", os.path.join(bad, "missing", "x.png")], ["cannot write", "missing"]),
         (["--out", os.path.join(bad, "x.png"), "--head", "9"], ["head 9", "0 to 3"]),
         (["--out", os.path.join(bad, "x.png"), "--layer", "2"], ["layer 2", "0 to 0"]),
-        (["--out", os.path.join(bad, "x.png"), "--view", "pie"], ["heatmap, difference, distance or sweep"]),
+        (["--out", os.path.join(bad, "x.png"), "--view", "pie"], ["'pie'", "heatmap, difference, distance, sweep, roles or rollout"]),
         (["--out", os.path.join(bad, "x.png"), "--colormap", "jet"], ["viridis"]),
         (["--out", os.path.join(bad, "x.png"), "--size", "big"], ["--size"]),
         (["--out", os.path.join(bad, "x.png"), "--scale", "0"], ["scale"]),

@@ -5,3 +5,9 @@ if(HEADSCOPE_TEST_PYTHON)
            COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/export_cli.py $<TARGET_FILE:headscope-cli>)
   set_tests_properties(export_cli PROPERTIES LABELS "export;cli" TIMEOUT 300)
 endif()
+# Head roles and attention rollout as figures and data, and --order cluster (issue 18).
+if(HEADSCOPE_TEST_PYTHON)
+  add_test(NAME export_roles_cli
+           COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/roles_export_cli.py $<TARGET_FILE:headscope-cli> ${HEADSCOPE_MODELS_DIR})
+  set_tests_properties(export_roles_cli PROPERTIES LABELS "export;cli" TIMEOUT 300)
+endif()

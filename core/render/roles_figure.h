@@ -1,0 +1,15 @@
+#pragma once
+// One head role's scores as a layers x heads heatmap (rows: layers L0.., columns: heads h0..),
+// scores on a fixed 0 to 1 colour bar, each cell's number written in it when it fits, cells
+// without a score (not measured) grey with a dash; the title names the model and the role, the
+// caption under the map its definition (core/analysis/head_roles.h).
+#include "core/analysis/run_analysis.h"
+#include "core/render/colormap.h"
+#include "core/render/figure.h"
+
+namespace hs {
+
+// analysis.roles must hold scores (RunAnalysis::roles).
+Figure roles_figure(const RunAnalysis& analysis, HeadRole role, Colormap colormap);
+
+}  // namespace hs
