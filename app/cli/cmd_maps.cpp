@@ -31,6 +31,7 @@ struct MapsOptions {
   int layer = 0;
   int display_size = 0;
   bool whole_maps = false;
+  bool long_input = false;  // --long-input: long-input mode; with --json, its JSON (block maxima, exact numbers)
   CLI::Option* json_option = nullptr;
   CLI::Option* display_size_option = nullptr;
   CLI::Option* query_option = nullptr;
@@ -60,7 +61,8 @@ void refuse_long_json(const MapPlan& plan) {
   const double json_bytes = double(plan.tokens) * double(plan.tokens) * double(plan.maps) * 11.0;
   throw InputError("--json writes whole T x T maps, and this input is in long-input mode (" + plan.reason +
                    "): its JSON would take about " + gib(json_bytes) +
-                   "; add --whole-maps to write whole maps anyway, or leave out --json for the long-input report");
+                   "; add --whole-maps to write whole maps anyway, --long-input to write the long-input result (block "
+                   "maxima, exact per-head numbers), or leave out --json for the long-input report");
 }
 
 int run_maps(const MapsOptions& o) {
@@ -76,16 +78,18 @@ int run_maps(const MapsOptions& o) {
                      std::to_string(kMaxDisplaySize) + " cells per side");
   }
   if (display_given && o.whole_maps) throw InputError("give either --display-size (long-input mode) or --whole-maps, not both");
-  if (display_given && !o.json.empty()) {
-    throw InputError("--json writes whole [T, T] maps; it does not combine with --display-size (long-input mode)");
+  if (display_given && !o.json.empty() && !o.long_input) {
+    throw InputError("--json writes whole [T, T] maps; it does not combine with --display-size (long-input mode); add "
+                     "--long-input to write the long-input result as JSON");
   }
+  if (o.long_input && o.whole_maps) throw InputError("give either --long-input or --whole-maps, not both");
   AnalysisOptions options;
   options.threads = o.threads;
   options.spectrum = false;  // neither the JSON nor the report shows singular values
   options.repeat = std::max(1, o.repeat);
-  options.maps = display_given ? MapMode::long_input : o.whole_maps ? MapMode::whole : MapMode::automatic;
+  options.maps = display_given || o.long_input ? MapMode::long_input : o.whole_maps ? MapMode::whole : MapMode::automatic;
   options.display_size = display_given ? o.display_size : 0;
-  if (!o.json.empty()) options.check_plan = refuse_long_json;
+  if (!o.json.empty() && !o.long_input) options.check_plan = refuse_long_json;
   const std::shared_ptr<const RunAnalysis> analysis = analyse(model_request(o.model), options);
   const AttentionRun& run = analysis->run;
 
@@ -97,10 +101,13 @@ int run_maps(const MapsOptions& o) {
   }
   if (o.json.empty()) {
     const int query = o.query_option->count() > 0 ? o.query : run.n_tokens() - 1;
-    if (run.compact()) print_compact_report(std::cout, *analysis, o.layer, query);
+    if (run.compact()) print_compact_report(std::cout, *analysis, o.layer, query, display_given ? o.display_size : 0);
     else print_text_report(std::cout, *analysis, o.layer, query);
     if (extras.compute_ms_median) std::cout << "\ncompute time (median of " << o.repeat << "): " << *extras.compute_ms_median << " ms\n";
     return 0;
+  }
+  if (run.compact() && display_given) {
+    if (const std::string note = display_size_note(*analysis, o.display_size); !note.empty()) std::cerr << "note: " << note << "\n";
   }
   if (o.json == "-") {
     write_maps_json(std::cout, *analysis, extras);
@@ -129,6 +136,9 @@ Command add_maps_command(CLI::App& app) {
       "Long-input mode: keep no T x T map, only N x N block maxima per head, exact head numbers and exact rows (the "
       "report then lists each head's strongest keys for --query). Without it, inputs past 2048 tokens or 1 GiB of "
       "whole maps use long-input mode by themselves, as the app does");
+  sub->add_flag("--long-input", options->long_input,
+                "Long-input mode whatever the length (at --display-size N, or 1024 cells per side; 512 past 16 maps); with "
+                "--json, write its result: block maxima, block size, exact per-head numbers (no whole maps)");
   sub->add_flag("--whole-maps", options->whole_maps,
                 "Keep whole T x T maps even past the long-input rule (still within the memory limit)");
   return [options] { return run_maps(*options); };

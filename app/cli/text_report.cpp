@@ -94,14 +94,32 @@ void print_text_report(std::ostream& out, const RunAnalysis& analysis, int layer
   }
 }
 
-void print_compact_report(std::ostream& out, const RunAnalysis& analysis, int layer, int query) {
+std::string significant(float v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", static_cast<double>(v));
+  return buf;
+}
+
+std::string display_size_note(const RunAnalysis& analysis, int asked) {
+  const AttentionRun& run = analysis.run;
+  const int p = run.attention.empty() || run.attention[0].empty() ? 0 : int(run.attention[0][0].rows());
+  if (asked <= 0 || p == asked || !run.compact()) return "";
+  const int T = run.n_tokens(), f = run.map_factor;
+  return "--display-size " + std::to_string(asked) + " holds " + std::to_string(p) + " x " + std::to_string(p) +
+         " cells: each cell is a whole block of " + std::to_string(f) + " x " + std::to_string(f) + " tokens, and " +
+         std::to_string(T) + " tokens in blocks of " + std::to_string(f) + " make " + std::to_string(p);
+}
+
+void print_compact_report(std::ostream& out, const RunAnalysis& analysis, int layer, int query, int display_size_asked) {
   const AttentionRun& run = analysis.run;
   check_layer_and_query(run, layer, query);
   print_model_line(out, run);
   const int T = run.n_tokens(), f = run.map_factor;
   const int p = run.attention.empty() || run.attention[0].empty() ? 0 : int(run.attention[0][0].rows());
   out << "tokens: " << T << " (long-input mode, " << analysis.long_input_reason << ": each head kept as " << p << " x " << p
-      << " block maxima of " << f << " x " << f << " cells; the numbers below are exact)\n\n";
+      << " block maxima of " << f << " x " << f << " cells; the numbers below are exact)\n";
+  if (const std::string note = display_size_note(analysis, display_size_asked); !note.empty()) out << "note: " << note << "\n";
+  out << "\n";
   const size_t top = size_t(std::min(5, T));
   out << "layer " << layer << ", where token " << query << " (" << run.tokens[size_t(query)]
       << ") looks: each head's mean row entropy (nats), largest weight, and its " << top << " strongest keys\n";
@@ -112,8 +130,8 @@ void print_compact_report(std::ostream& out, const RunAnalysis& analysis, int la
     for (int j = 0; j < T; ++j) keys[size_t(j)] = j;
     std::partial_sort(keys.begin(), keys.begin() + long(top), keys.end(),
                       [&](int a, int b) { return row[a] > row[b] || (row[a] == row[b] && a < b); });
-    out << cell("head " + std::to_string(h), 8) << "entropy " << num(n.mean_entropy) << "  max " << num(n.max) << "  keys";
-    for (size_t k = 0; k < top; ++k) out << "  " << keys[k] << ":" << run.tokens[size_t(keys[k])] << "=" << num(row[keys[k]]);
+    out << cell("head " + std::to_string(h), 8) << "entropy " << num(n.mean_entropy) << "  max " << significant(n.max) << "  keys";
+    for (size_t k = 0; k < top; ++k) out << "  " << keys[k] << ":" << run.tokens[size_t(keys[k])] << "=" << significant(row[keys[k]]);
     out << "\n";
   }
 }

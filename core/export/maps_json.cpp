@@ -31,6 +31,35 @@ void write_list(std::ostream& out, size_t n, F&& item) {
   out << ']';
 }
 
+// Long-input mode (headscope-cli maps --long-input --json): no whole map exists, so instead of
+// "attention" the block maxima and the exact per-head numbers.
+void write_long_input_json(std::ostream& out, const RunAnalysis& analysis) {
+  const AttentionRun& run = analysis.run;
+  const int p = run.attention.empty() || run.attention[0].empty() ? 0 : int(run.attention[0][0].rows());
+  out << ",\n\"long_input\":{\"reason\":" << json_string(analysis.long_input_reason) << ",\"tokens\":" << run.n_tokens()
+      << ",\"block_size\":" << run.map_factor << ",\"display_size\":" << p << ",\"distance_rows\":" << analysis.distance_rows
+      << ",\n\"block_labels\":";
+  write_list(out, analysis.map_labels.size(), [&](size_t i) { out << json_string(analysis.map_labels[i]); });
+  out << ",\n\"head_numbers\":";
+  write_list(out, run.head_numbers.size(), [&](size_t l) {
+    write_list(out, run.head_numbers[l].size(), [&](size_t h) {
+      const HeadNumbers& n = run.head_numbers[l][h];
+      out << "{\"mean_entropy\":";
+      write_json_float(out, n.mean_entropy);
+      out << ",\"max\":";
+      write_json_float(out, n.max);
+      out << ",\"max_skip_first\":";
+      write_json_float(out, n.max_skip_first);
+      out << '}';
+    });
+  });
+  out << ",\n\"block_maxima\":";
+  write_list(out, run.attention.size(), [&](size_t l) {
+    write_list(out, run.attention[l].size(), [&](size_t h) { write_json_matrix(out, run.attention[l][h]); });
+  });
+  out << '}';
+}
+
 }  // namespace
 
 void write_head_roles_json(std::ostream& out, const HeadRoles& roles) {
@@ -94,10 +123,14 @@ void write_maps_json(std::ostream& out, const RunAnalysis& analysis, const MapsJ
   out << ",\n\"config\":";
   write_config(out, run.info);
   out << ",\n\"param_count\":" << run.info.param_count;
-  out << ",\n\"attention\":";
-  write_list(out, run.attention.size(), [&](size_t l) {
-    write_list(out, run.attention[l].size(), [&](size_t h) { write_json_matrix(out, run.attention[l][h]); });
-  });
+  if (run.compact()) {
+    write_long_input_json(out, analysis);
+  } else {
+    out << ",\n\"attention\":";
+    write_list(out, run.attention.size(), [&](size_t l) {
+      write_list(out, run.attention[l].size(), [&](size_t h) { write_json_matrix(out, run.attention[l][h]); });
+    });
+  }
   out << ",\n\"head_difference\":";
   write_list(out, analysis.difference.size(), [&](size_t l) { write_json_matrix(out, analysis.difference[l]); });
   out << ",\n\"head_distance\":";

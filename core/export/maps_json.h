@@ -4,6 +4,8 @@
 // head_distance [layer][head][head] (mean total variation distance between two heads' rows),
 // head_clusters [layer] {order, merges [a, b, distance, size]} (head_clustering.h),
 // attention_rollout [T][T] (core/analysis/rollout.h), head_roles (core/analysis/head_roles.h), output [T][d_model], and optionally timing.
+// In long-input mode (maps --long-input --json) "attention" gives way to "long_input": block size,
+// display size, block labels, exact head_numbers [layer][head] and block_maxima [layer][head][P][P].
 #include <optional>
 #include <ostream>
 #include <string>

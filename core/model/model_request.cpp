@@ -89,6 +89,11 @@ std::vector<std::string> numbered_tokens(int64_t n) {
 
 }  // namespace
 
+bool wants_default_sentence(const ModelRequest& r) {
+  if (!r.sentence.empty() || !r.input_npy.empty() || !r.input_ids.empty() || !r.attention_file.empty()) return false;
+  return r.model_path.empty() || r.generate == 0;
+}
+
 std::unique_ptr<Prepared> prepare(const ModelRequest& req, CheckpointCache* cache) {
   const bool has_sentence = !req.sentence.empty(), has_input = !req.input_npy.empty();
   if (has_sentence && has_input) throw InputError("give either --sentence or --input, not both");

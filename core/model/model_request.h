@@ -34,6 +34,11 @@ struct ModelRequest {
   bool fit_context = false;
 };
 
+// Whether a program that opens on a default sentence (the app) should put it in: only when the
+// request names no input of its own. A checkpoint asked to --generate with no text starts from
+// nothing (its BOS), as headscope-cli does: one rule for the app and the CLI.
+bool wants_default_sentence(const ModelRequest& request);
+
 class Prepared {
  public:
   virtual ~Prepared() = default;

@@ -28,3 +28,9 @@ if(HEADSCOPE_TEST_PYTHON)
            COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/heads_corpus_cli.py $<TARGET_FILE:headscope-cli> ${HEADSCOPE_MODELS_DIR})
   set_tests_properties(cli_heads_corpus PROPERTIES LABELS "cli" TIMEOUT 300)
 endif()
+# The long-input report's digits and notes, and `maps --json --long-input` against numpy (issue 22).
+if(HEADSCOPE_TEST_PYTHON)
+  add_test(NAME cli_long_input
+           COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/long_input_cli.py $<TARGET_FILE:headscope-cli>)
+  set_tests_properties(cli_long_input PROPERTIES LABELS "cli" TIMEOUT 120)
+endif()

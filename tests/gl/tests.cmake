@@ -29,6 +29,10 @@ if(TARGET headscope)
     headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/peaks_screenshot_test.cpp headscope_gltest)
     target_link_libraries(peaks_screenshot_test PRIVATE nlohmann_json::nlohmann_json)
     add_dependencies(peaks_screenshot_test headscope)
+    # A 3000-token input zoomed to exact cells in the window (issue 22).
+    headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/zoom_screenshot_test.cpp headscope_gltest)
+    target_link_libraries(zoom_screenshot_test PRIVATE nlohmann_json::nlohmann_json)
+    add_dependencies(zoom_screenshot_test headscope)
     # Chinese and Japanese drawn from the fallback font, not as boxes (issue 14).
     headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/fonts_screenshot_test.cpp headscope_gltest)
     target_link_libraries(fonts_screenshot_test PRIVATE nlohmann_json::nlohmann_json)

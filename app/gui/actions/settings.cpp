@@ -30,6 +30,11 @@ void read_line(ImGuiContext*, ImGuiSettingsHandler*, void* entry, const char* li
     const int m = std::atoi(value.c_str());
     if (m >= 0 && m <= 2) s.scale.mode = ScaleMode(m);
   }
+  if (key == "ui_scale") {
+    const float v = std::strtof(value.c_str(), nullptr);
+    if (v >= 0.6f && v <= 3.0f) s.ui_scale = v;  // kMinUiScale .. kMaxUiScale (app_keys.h)
+  }
+  if (key == "show_frame_time") s.show_frame_time = value == "1";
   if (key == "ignore_first_column") s.scale.ignore_first_key = value == "1";
   if (key == "export_folder") s.exporter.folder = value;
   if (key == "session_folder") s.session.folder = value;
@@ -47,6 +52,8 @@ void write_all(ImGuiContext*, ImGuiSettingsHandler* handler, ImGuiTextBuffer* ou
   out->appendf("sidebar_width=%.0f\n", double(s.sidebar_width));
   out->appendf("colormap=%s\n", colormap_name(s.scale.colormap));
   out->appendf("scale=%d\n", int(s.scale.mode));
+  out->appendf("ui_scale=%.2f\n", double(s.ui_scale));
+  out->appendf("show_frame_time=%d\n", s.show_frame_time ? 1 : 0);
   out->appendf("ignore_first_column=%d\n", s.scale.ignore_first_key ? 1 : 0);
   out->appendf("export_folder=%s\n", s.exporter.folder.c_str());
   out->appendf("session_folder=%s\n", s.session.folder.c_str());

@@ -7,9 +7,12 @@
 #include "app/gui/widgets/draw_util.h"
 #include "app/gui/widgets/heatmap_widget.h"
 #include "app/gui/widgets/labels.h"
+#include "app/gui/widgets/map_zoom.h"
+#include "app/gui/work/region_maps.h"
 #include "app/gui/panels/panels.h"
 #include "core/analysis/head_pairs.h"
 #include "core/analysis/head_stats.h"
+#include "core/analysis/map_region.h"
 
 namespace hs::gui {
 namespace {
@@ -76,17 +79,36 @@ std::pair<int, int> pair_table(AppState& state, const Map& dist, const Map& diff
   return hovered;
 }
 
-void side_by_side(const AppState& state, const UiContext& ui, int a, int b, ImVec2 size) {
+void side_by_side(AppState& state, const UiContext& ui, int a, int b, ImVec2 size) {
   const Derived& d = *ui.derived;
   const int layer = state.layer;
-  const Map& ma = d.run().attention[size_t(layer)][size_t(a)];
-  const Map& mb = d.run().attention[size_t(layer)][size_t(b)];
-  const Map diff = abs_difference(ma, mb);  // [T, T]
+  const Map& whole_a = d.run().attention[size_t(layer)][size_t(a)];
+  const Map& whole_b = d.run().attention[size_t(layer)][size_t(b)];
+  // Zoomed (wheel, drag; double-click resets; the three maps together): the visible tokens of
+  // both heads at the finest detail there is (map_region.h), exact cells when few are in view.
+  MapZoom& zoom = state.difference.zoom;
+  const int T = d.run().n_tokens();
+  const float w = (size.x - ImGui::GetStyle().ItemSpacing.x * 2) / 3.0f;
+  std::shared_ptr<const RegionMap> ra, rb;
+  if (zoom.zoomed()) {
+    const TokenRegion r = zoom_region(zoom, T);
+    const int cells = zoom_max_cells(w * ImGui::GetIO().DisplayFramebufferScale.x);
+    ra = region_now(ui.regions, {d.analysis, layer, a, r, cells});
+    rb = region_now(ui.regions, {d.analysis, layer, b, r, cells});
+    if (ra->factor != rb->factor || !(ra->region == rb->region)) {  // one is still being computed: both coarse meanwhile
+      ra = std::make_shared<const RegionMap>(coarse_region(d.run(), layer, a, r, cells));
+      rb = std::make_shared<const RegionMap>(coarse_region(d.run(), layer, b, r, cells));
+    }
+  }
+  const Map& ma = ra ? ra->cells : whole_a;
+  const Map& mb = rb ? rb->cells : whole_b;
+  const Map diff = abs_difference(ma, mb);  // [T, T] (zoomed: the region's cells)
   const ScaleRange range = scale_range(state.scale, d.analysis->layer_max[size_t(layer)]);
   ColourScale diff_settings;
   const ScaleRange diff_range = scale_range(diff_settings, std::max(diff.maxCoeff(), 1e-6f));
-  const float w = (size.x - ImGui::GetStyle().ItemSpacing.x * 2) / 3.0f;
-  const uint64_t version = d.generation * 1048576 + uint64_t(layer) * 65536 + uint64_t(a) * 256 + uint64_t(b);
+  uint64_t version = d.generation * 1048576 + uint64_t(layer) * 65536 + uint64_t(a) * 256 + uint64_t(b);
+  if (ra) version = version * 31 + uint64_t(ra->region.row0) * 1000003u + uint64_t(ra->region.col0) * 7919u +
+                    uint64_t(ra->region.rows()) * 131u + uint64_t(ra->factor);
   struct Part {
     const char* key;
     std::string title;
@@ -109,13 +131,36 @@ void side_by_side(const AppState& state, const UiContext& ui, int a, int b, ImVe
     ImGui::TextUnformatted(parts[i].title.c_str());
     HeatmapSpec spec = heatmap_spec(parts[i].key, version, *parts[i].map, parts[i].range, parts[i].colours, layer, parts[i].head);
     spec.row_labels = spec.col_labels = &d.analysis->map_labels;
+    if (ra) spec.row_labels = &ra->row_labels, spec.col_labels = &ra->col_labels;
     spec.label_font_max = ImGui::GetFontSize() * 0.85f;
     const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(w, size.y - ImGui::GetFontSize() * 1.5f));
-    if (hit.hovered && hit.row >= 0)
-      ImGui::SetTooltip("%s%s", cell_text(*d.analysis, hit.row, hit.col, (*parts[i].map)(hit.row, hit.col),
-                                          i == 2 ? "|difference|" : "weight").c_str(),
-                        block_note(hit).c_str());
+    zoom_by_mouse(zoom, hit, T);
+    if (i < 2) {
+      HeatmapSpec whole = heatmap_spec(parts[i].key, version, i == 0 ? whole_a : whole_b, range, state.scale.colormap, layer, parts[i].head);
+      draw_minimap(ui, whole, zoom, hit);
+    }
+    if (hit.hovered && hit.row >= 0) {
+      const char* what = i == 2 ? "|difference|" : "weight";
+      const float value = (*parts[i].map)(hit.row, hit.col);
+      std::string text;
+      if (ra) {
+        const TokenRegion cell = ra->cell_tokens(hit.row, hit.col);
+        text = ra->factor == 1 ? token_cell_text(*d.analysis, cell.row0, cell.col0, value, what)
+                               : block_text(*d.analysis, cell, value, what, i < 2 ? layer : -1, parts[i].head);
+        state.sentence.hovered_query = cell.row0, state.sentence.hovered_key = cell.col0;
+      } else {
+        text = cell_text(*d.analysis, hit.row, hit.col, value, what, i < 2 ? layer : -1, parts[i].head) + block_note(hit);
+        state.sentence.hovered_query = d.analysis->map_token(hit.row), state.sentence.hovered_key = d.analysis->map_token(hit.col);
+      }
+      ImGui::SetTooltip("%s", text.c_str());
+    }
     ImGui::EndGroup();
+  }
+  if (ra) {
+    ImGui::TextDisabled("queries %d-%d, keys %d-%d: %s", ra->region.row0, ra->region.row1 - 1, ra->region.col0, ra->region.col1 - 1,
+                        ra->factor == 1 ? "exact cells" : format("blocks of %d x %d tokens", ra->factor, ra->factor).c_str());
+    ImGui::SameLine();
+    if (ImGui::SmallButton("whole maps")) zoom = MapZoom{};
   }
 }
 

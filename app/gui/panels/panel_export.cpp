@@ -12,7 +12,10 @@ namespace hs::gui {
 void draw_export(AppState& state, const UiContext& ui) {
   ExportPanelState& e = state.exporter;
   ImGui::BeginDisabled(ui.derived == nullptr);
-  if (ImGui::Button("Export...")) ImGui::OpenPopup("export");
+  // Ctrl+E (app_keys.h) sets open_requested: whatever export UI there is opens.
+  const bool asked = e.open_requested && ui.derived != nullptr;
+  e.open_requested = false;
+  if (ImGui::Button("Export...") || asked) ImGui::OpenPopup("export");
   ImGui::SameLine();
   if (ImGui::Button("Copy data")) e.copy_requested = true;
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Copy the current map (or the difference table) as CSV");

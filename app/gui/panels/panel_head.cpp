@@ -5,6 +5,8 @@
 #include "app/gui/widgets/draw_util.h"
 #include "app/gui/widgets/heatmap_widget.h"
 #include "app/gui/widgets/labels.h"
+#include "app/gui/widgets/map_zoom.h"
+#include "app/gui/work/region_maps.h"
 #include "app/gui/actions/lesson_player.h"
 #include "app/gui/panels/panels.h"
 #include "app/gui/state/selection.h"
@@ -115,45 +117,95 @@ void draw_head(AppState& state, const UiContext& ui) {
       scale_range(colours, colours.fixed_max > 0 ? colours.fixed_max : colour_scale_max({&map}, colours.ignore_first_key, &d.run().special_tokens));
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float bar_w = colour_bar_width();
-  HeatmapSpec spec = heatmap_spec("head view", d.generation * 4096 + uint64_t(layer) * 64 + uint64_t(head), map, range,
-                                  state.scale.colormap, layer, head);
-  spec.row_labels = spec.col_labels = &d.analysis->map_labels;
-  spec.highlight_row = queries.size() == 1 ? d.analysis->map_index(queries[0]) : -1;
-  spec.first_generated = d.analysis->map_index(first_generated(d.run()));
-  spec.boundary = d.run().segment_b_start > 0 ? d.analysis->map_index(d.run().segment_b_start) : -1;
+  HeatmapSpec whole = heatmap_spec("head view", d.generation * 4096 + uint64_t(layer) * 64 + uint64_t(head), map, range,
+                                   state.scale.colormap, layer, head);
+  whole.row_labels = whole.col_labels = &d.analysis->map_labels;
+  whole.highlight_row = queries.size() == 1 ? d.analysis->map_index(queries[0]) : -1;
+  whole.first_generated = d.analysis->map_index(first_generated(d.run()));
+  whole.boundary = d.run().segment_b_start > 0 ? d.analysis->map_index(d.run().segment_b_start) : -1;
   const ImVec2 start = ImGui::GetCursorScreenPos();
   const ImVec2 box(avail.x - bar_w - 16, avail.y);
+  // Zoomed (wheel, drag; double-click resets): the visible tokens at the finest detail there is,
+  // exact cells once few enough are in view, also in long-input mode (map_region.h).
+  const int T = d.run().n_tokens();
+  MapZoom& zoom = state.head_view.zoom;
+  std::shared_ptr<const RegionMap> region;
+  HeatmapSpec spec = whole;
+  if (zoom.zoomed()) {
+    const float fb = ImGui::GetIO().DisplayFramebufferScale.y;
+    region = region_now(ui.regions, {d.analysis, layer, head, zoom_region(zoom, T), zoom_max_cells(box.y * fb)});
+    const TokenRegion& r = region->region;
+    const int f = region->factor;
+    spec.map = &region->cells;
+    spec.row_labels = &region->row_labels, spec.col_labels = &region->col_labels;
+    spec.version = whole.version * 31 + uint64_t(r.row0) * 1000003u + uint64_t(r.col0) * 7919u + uint64_t(r.rows()) * 131u +
+                   uint64_t(f) * 17u + (region->exact ? 1u : 0u);
+    const auto cell_of = [&](int token, int first) { return token < first ? -1 : (token - first) / f; };
+    spec.highlight_row = queries.size() == 1 ? cell_of(queries[0], r.row0) : -1;
+    const int gen = first_generated(d.run());
+    spec.first_generated = gen < 0 ? -1 : std::max(0, cell_of(gen, r.col0));
+    spec.boundary = d.run().segment_b_start > 0 ? cell_of(d.run().segment_b_start, r.col0) : -1;
+  }
+  const Map& shown = *spec.map;
   const HeatmapHit hit = draw_heatmap(ui, spec, box);
   const HeatmapLayout L = layout_heatmap(spec, box, ImGui::GetFont(), ImGui::GetFontSize());
+  zoom_by_mouse(zoom, hit, T);
+  draw_minimap(ui, whole, zoom, hit);
   if (state.head_view.show_values && L.cell >= ImGui::GetFontSize() * 2.2f) {
     // Numbers on the cells, black or white to stay readable.
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float size = std::min(ImGui::GetFontSize(), L.cell * 0.32f);
-    const Map t = scale_to_unit(map, range);
-    for (int i = 0; i < map.rows(); ++i)
-      for (int j = 0; j < map.cols(); ++j) {
-        const std::string s = format("%.2f", double(map(i, j)));
+    const Map t = scale_to_unit(shown, range);
+    for (int i = 0; i < shown.rows(); ++i)
+      for (int j = 0; j < shown.cols(); ++j) {
+        const std::string s = format("%.2f", double(shown(i, j)));
         const ImVec2 ts = ImGui::GetFont()->CalcTextSizeA(size, FLT_MAX, 0, s.c_str());
-        const ImVec2 c(std::floor(start.x + L.left) + (j + 0.5f) * std::floor(L.cell * map.cols()) / map.cols(),
-                       std::floor(start.y) + (i + 0.5f) * std::floor(L.cell * map.rows()) / map.rows());
+        const ImVec2 c(std::floor(start.x + L.left) + (j + 0.5f) * std::floor(L.cell * shown.cols()) / shown.cols(),
+                       std::floor(start.y) + (i + 0.5f) * std::floor(L.cell * shown.rows()) / shown.rows());
         dl->AddText(ImGui::GetFont(), size, ImVec2(c.x - ts.x * 0.5f, c.y - ts.y * 0.5f),
                     text_colour_on(state.scale.colormap, t(i, j)), s.c_str());
       }
   }
   if (hit.hovered && hit.row >= 0) {
+    // The tokens under the pointer (the chip bar shows them next frame) and the tooltip.
+    int query = d.analysis->map_token(hit.row), key = d.analysis->map_token(hit.col);
+    std::string text;
+    const float value = shown(hit.row, hit.col);
+    if (region) {
+      const TokenRegion cell = region->cell_tokens(hit.row, hit.col);
+      query = cell.row0, key = cell.col0;
+      text = region->factor == 1 ? token_cell_text(*d.analysis, query, key, value)
+                                 : block_text(*d.analysis, cell, value, "weight", layer, head);
+    } else {
+      text = cell_text(*d.analysis, hit.row, hit.col, value, "weight", layer, head);
+    }
+    if (!region || region->factor > 1) text += block_note(hit);
+    state.sentence.hovered_query = query, state.sentence.hovered_key = key;
     ImGui::BeginTooltip();
-    ImGui::TextUnformatted((cell_text(*d.analysis, hit.row, hit.col, map(hit.row, hit.col)) + block_note(hit)).c_str());
-    const std::string next = d.run().compact() ? std::string() : next_token_note(d.run(), hit.row);
+    ImGui::TextUnformatted(text.c_str());
+    const std::string next = d.run().compact() ? std::string() : next_token_note(d.run(), query);
     if (!next.empty()) ImGui::TextDisabled("after the query: %s", next.c_str());
+    if (region && !region->exact) ImGui::TextDisabled("computing the exact cells\xE2\x80\xA6");
     ImGui::EndTooltip();
   }
-  if (hit.clicked && hit.row >= 0) state.query.queries = {d.analysis->map_token(hit.row)};
-  const float used = L.cell * float(map.cols()) + L.left;
+  if (hit.clicked && hit.row >= 0 && hit.drag.x == 0 && hit.drag.y == 0)
+    state.query.queries = {region ? region->cell_tokens(hit.row, hit.col).row0 : d.analysis->map_token(hit.row)};
+  const float used = L.cell * float(shown.cols()) + L.left;
   ImGui::SetCursorScreenPos(ImVec2(start.x + std::min(used, box.x) + 16, start.y));
   ImGui::BeginGroup();
   ImGui::TextDisabled("%s\n%s", scale_caption(range).c_str(),
                       colours.fixed_max > 0 ? format("range: layer %d", layer).c_str() : "range: this head");
-  draw_colour_bar(ui, range, state.scale.colormap, ImVec2(bar_w, std::min(L.cell * float(map.rows()), avail.y - ImGui::GetFontSize() * 2)));
+  draw_colour_bar(ui, range, state.scale.colormap, ImVec2(bar_w, std::min(L.cell * float(shown.rows()), avail.y - ImGui::GetFontSize() * 6)));
+  if (region) {
+    // What the zoomed map shows, and how to get back.
+    const TokenRegion& r = region->region;
+    ImGui::TextDisabled("queries %d-%d\nkeys %d-%d\n%s", r.row0, r.row1 - 1, r.col0, r.col1 - 1,
+                        region->factor == 1 ? "exact cells" : region->exact ? format("blocks of %d x %d", region->factor, region->factor).c_str()
+                                                                           : "computing\xE2\x80\xA6");
+    if (ImGui::SmallButton("whole map")) zoom = MapZoom{};
+  } else {
+    ImGui::TextDisabled("wheel: zoom");
+  }
   ImGui::EndGroup();
 }
 

@@ -5,6 +5,7 @@
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
+#include "app/gui/actions/app_keys.h"
 #include "app/gui/actions/lesson_player.h"
 #include "app/gui/panels/panels.h"
 #include "app/gui/actions/unsaved_guard.h"
@@ -62,10 +63,13 @@ void draw_menu(AppState& state, const UiContext& ui) {
   if (ImGui::BeginMainMenuBar()) {
     if (ImGui::BeginMenu("File")) {
       if (ImGui::MenuItem("New session")) ask_action(state, reset_action());
-      if (ImGui::MenuItem("Open session...")) state.session.dialog = SessionDialog::open;
-      if (ImGui::MenuItem("Save session...")) state.session.dialog = SessionDialog::save;
+      if (ImGui::MenuItem("Open session...", "Ctrl+O")) state.session.dialog = SessionDialog::open;
+      if (ImGui::MenuItem("Save session...", "Ctrl+S")) state.session.dialog = SessionDialog::save;
       ImGui::Separator();
       ImGui::MenuItem("Presentation mode", "F5", &state.present.active);
+      if (ImGui::MenuItem("Larger interface", "Ctrl+=")) step_ui_scale(state, 1);
+      if (ImGui::MenuItem("Smaller interface", "Ctrl+-")) step_ui_scale(state, -1);
+      ImGui::MenuItem("Show frame time", nullptr, &state.show_frame_time);
       ImGui::Separator();
       if (ImGui::MenuItem("Quit", "Ctrl+Q")) ask_action(state, quit_action());
       ImGui::EndMenu();

@@ -24,17 +24,33 @@ void draw_token_chips(AppState& state, const UiContext& ui) {
   if (!run.token_ids.empty() && ImGui::IsItemHovered())
     ImGui::SetTooltip("Sub-word tokens as the model sees them: \xE2\x96\x81 marks a space, <0xHH> a raw byte.%s",
                       generated > 0 ? "\nBlue chips are tokens the model generated." : "");
+  // One row that scrolls sideways (wheel or scroll bar); only the chips in view are drawn, so a
+  // long text costs nothing. The token a map hovers is shown (scrolled to and outlined).
+  const int hovered_query = state.sentence.hovered_query, hovered_key = state.sentence.hovered_key;
+  state.sentence.hovered_query = state.sentence.hovered_key = -1;  // the views set them again this frame
+  const float chip_h = ImGui::GetFrameHeight() * 0.8f + ImGui::GetStyle().ScrollbarSize + 4;
+  ImGui::SameLine();
+  ImGui::BeginChild("##chips", ImVec2(0, chip_h), false, ImGuiWindowFlags_HorizontalScrollbar);
+  if (ImGui::IsWindowHovered() && ImGui::GetIO().MouseWheel != 0.0f)  // the wheel scrolls sideways here
+    ImGui::SetScrollX(ImGui::GetScrollX() - ImGui::GetIO().MouseWheel * ImGui::GetFontSize() * 4);
   ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(4, 4));
-  const float right = ImGui::GetWindowContentRegionMax().x + ImGui::GetWindowPos().x;
+  const float view_x0 = ImGui::GetScrollX(), view_x1 = view_x0 + ImGui::GetWindowWidth();
+  const std::vector<int> shown = shown_queries(state, int(run.tokens.size()));
+  const ImVec2 pad = ImGui::GetStyle().FramePadding;
+  float x = 0;
   for (size_t i = 0; i < tokens.size(); ++i) {
-    const std::string label = abbreviate(display_token(tokens[i]), 16) + "##chip" + std::to_string(i);
-    const float w = ImGui::CalcTextSize(label.c_str(), nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2;
-    ImGui::SameLine();
-    if (ImGui::GetCursorScreenPos().x + w > right) {
-      ImGui::TextDisabled("...");
-      break;
+    const std::string text = abbreviate(display_token(tokens[i]), 16);
+    const float w = ImGui::CalcTextSize(text.c_str()).x + pad.x * 2 + (int(i) == run.segment_b_start ? 12 : 0);
+    if (i > 0) ImGui::SameLine();
+    const bool hot = int(i) == hovered_query || int(i) == hovered_key;
+    if (hot && (x < view_x0 || x + w > view_x1)) ImGui::SetScrollX(std::max(0.0f, x - (view_x1 - view_x0) * 0.4f));
+    if (x + w < view_x0 - 200 || x > view_x1 + 200) {  // off screen: room only
+      ImGui::Dummy(ImVec2(w, ImGui::GetTextLineHeight()));
+      x += w + 4;
+      continue;
     }
-    const std::vector<int> shown = shown_queries(state, int(run.tokens.size()));
+    x += w + 4;
+    const std::string label = text + "##chip" + std::to_string(i);
     const bool selected = std::find(shown.begin(), shown.end(), int(i)) != shown.end();
     const bool gen = is_generated(run, int(i));
     if (int(i) == run.segment_b_start) {  // where sentence B begins
@@ -48,6 +64,9 @@ void draw_token_chips(AppState& state, const UiContext& ui) {
     if (ImGui::SmallButton(label.c_str())) state.query.queries = {int(i)};
     if (gen || special) ImGui::PopStyleColor();
     if (selected) ImGui::PopStyleColor();
+    if (hot)  // the query (solid) or key (dashed look: thinner) under the pointer in a map
+      ImGui::GetWindowDrawList()->AddRect(ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), accent_colour(),
+                                          3.0f, 0, int(i) == hovered_query ? 2.0f : 1.0f);
     if (ImGui::IsItemHovered()) {
       const std::string next = next_token_note(run, int(i));
       ImGui::SetTooltip("token %d: \"%s\"%s%s%s%s\n(click: make it the query)", int(i), tokens[i].c_str(),
@@ -57,6 +76,7 @@ void draw_token_chips(AppState& state, const UiContext& ui) {
     }
   }
   ImGui::PopStyleVar();
+  ImGui::EndChild();
 }
 
 }  // namespace

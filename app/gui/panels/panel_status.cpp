@@ -32,8 +32,10 @@ void draw_status(AppState& state, const UiContext& ui) {
                         info.n_heads, ui.derived->analysis->compute_ms);
   }
   // "•" while the session has changes that are not saved (unsaved_guard.h).
-  const std::string frame = format("%s%.1f ms / frame", session_dirty(state) ? "\xE2\x80\xA2 unsaved changes   " : "",
-                                   ui.status.frame_ms);
+  // "ms / frame" is a developer readout, off unless the setting is on (imgui.ini: show_frame_time=1).
+  const std::string frame = format("%s%s", session_dirty(state) ? "\xE2\x80\xA2 unsaved changes   " : "",
+                                   state.show_frame_time ? format("%.1f ms / frame", ui.status.frame_ms).c_str() : "");
+  if (frame.empty()) return;
   ImGui::SameLine(ImGui::GetWindowWidth() - ImGui::CalcTextSize(frame.c_str()).x - ImGui::GetStyle().WindowPadding.x);
   ImGui::TextDisabled("%s", frame.c_str());
 }

@@ -1,7 +1,10 @@
+#include <imgui_internal.h>
+
 #include <algorithm>
 
 #include "app/gui/widgets/draw_util.h"
 #include "app/gui/widgets/labels.h"
+#include "app/gui/actions/app_keys.h"
 #include "app/gui/actions/lesson_player.h"
 #include "app/gui/panels/panels.h"
 #include "app/gui/state/selection.h"
@@ -82,13 +85,15 @@ void handle_shortcuts(AppState& state, const UiContext& ui) {
   // ImGui 1.86 indexes keys by the backend's codes; GLFW's letter keys are their ASCII codes.
   if (io.KeyCtrl && ImGui::IsKeyPressed(kKeyL, false)) state.sentence.focus_requested = true;
   if (io.KeyCtrl && ImGui::IsKeyPressed(kKeyQ, false)) ask_action(state, quit_action());
-  // In a lesson the arrows step through it (lesson_player.h).
-  if (handle_lesson_keys(state) || io.WantTextInput || !ui.derived) return;
+  handle_app_keys(state, ui.derived != nullptr);  // undo, open / save / export, UI size, Enter (app_keys.h)
+  // In a lesson the arrows step through it (lesson_player.h); after Tab they move ImGui's focus.
+  if (handle_lesson_keys(state) || io.WantTextInput || !ui.derived || state.keyboard_nav) return;
   const int heads = ui.derived->run().n_heads(), tokens = ui.derived->run().n_tokens();
   const auto pressed = [](ImGuiKey key) { return int(ImGui::IsKeyPressed(ImGui::GetKeyIndex(key))); };
   const int dx = pressed(ImGuiKey_RightArrow) - pressed(ImGuiKey_LeftArrow);
   const int dy = pressed(ImGuiKey_DownArrow) - pressed(ImGuiKey_UpArrow);
   if (dx == 0 && dy == 0) return;
+  ImGui::GetCurrentContext()->NavDisableHighlight = true;  // the arrows moved the selection, not ImGui's focus
   if (state.view == View::query && tokens > 0) {
     // Left/right move the (single) query token.
     const int q = shown_queries(state, tokens).back();
@@ -123,7 +128,8 @@ void draw_app(AppState& state, const UiContext& ui) {
   const float status_h = f + ImGui::GetStyle().WindowPadding.y * 2 + 2;
   const ImGuiStyle& style = ImGui::GetStyle();
   const float title_f = ui.fonts.title ? ui.fonts.title->FontSize : f;
-  const float top_h = title_f + f + style.FramePadding.y * 2 + style.ItemSpacing.y + style.WindowPadding.y * 2 + 4;
+  const float top_h = title_f + f + style.FramePadding.y * 2 + style.ItemSpacing.y + style.WindowPadding.y * 2 + 4 +
+                      style.ScrollbarSize;  // the token chips scroll sideways
   // Presentation mode with a lesson: a narrow column with only the unlocked controls, or none.
   const bool lesson_present = present && state.lesson.lesson != nullptr;
   const bool sidebar = !lesson_present || lesson_controls_unlocked(state);
@@ -173,6 +179,8 @@ void draw_app(AppState& state, const UiContext& ui) {
   draw_session_dialog(state);
   draw_unsaved(state);
   if (present && state.present.pointer) draw_pointer_highlight();
+  // Undo snapshots once the state settles: no control held, no text being typed.
+  record_undo(state, !ImGui::IsAnyItemActive() && !ImGui::GetIO().WantTextInput);
 }
 
 }  // namespace hs::gui

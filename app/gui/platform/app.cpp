@@ -17,6 +17,7 @@
 #include "app/gui/panels/panels.h"
 #include "app/gui/platform/gl_heatmap_images.h"
 #include "app/gui/platform/screenshot.h"
+#include "app/gui/work/region_maps.h"
 #include "app/gui/platform/window.h"
 #include "app/gui/state/examples.h"
 #include "app/gui/widgets/used_glyphs.h"
@@ -123,6 +124,7 @@ int App::run() {
   const std::vector<std::shared_ptr<const Lesson>> lessons = shipped();
   ui.lessons = &lessons;
   ImGuiIO& io = ImGui::GetIO();
+  io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;  // Tab / arrows / Space between controls
   float font_factor = 1.0f;
   bool styled_present = false;
 
@@ -135,6 +137,8 @@ int App::run() {
     return 1;
   }
   ui.images = images.get();
+  RegionMaps regions;  // zoomed maps, recomputed off the UI thread
+  ui.regions = &regions;
   DerivedWorker worker;
   FrameLoop loop(state, ui, worker);  // the start counts as saved
   if (shot) worker.wait_idle();
@@ -158,7 +162,8 @@ int App::run() {
     ui.report = shot || bench.active() ? &report : nullptr;
 
     window->set_full_screen(state.present.active);
-    const float want_factor = state.present.active ? state.present.font_scale : 1.0f;
+    // Ctrl+= / Ctrl+- size the whole interface; presentation mode multiplies that.
+    const float want_factor = (state.present.active ? state.present.font_scale : 1.0f) * state.ui_scale;
     const bool new_glyphs = collect_glyphs(glyphs, state, ui.status, derived.get(), glyphs_derived, glyphs_lesson);
     if (new_glyphs || want_factor != font_factor || styled_present != state.present.active) {
       if (state.present.active && !styled_present && state.scale.colormap == Colormap::viridis) {
@@ -178,6 +183,7 @@ int App::run() {
     draw_app(state, ui);
     ImGui::Render();
     if (loop.after_frame() && shot) worker.wait_idle();
+    if (shot && regions.busy()) regions.wait_idle();  // a zoomed region: its exact cells in the picture
     // The title says when there is something to lose.
     const std::string want_title = session_dirty(state) ? "headscope \xE2\x80\xA2 unsaved" : "headscope";
     if (want_title != title) window->set_title(title = want_title);

@@ -2,6 +2,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+
 #include "app/gui/actions/lesson_player.h"
 #include "app/gui/actions/session_bridge.h"
 #include "core/util/errors.h"
@@ -32,6 +34,12 @@ void add_app_flags(CLI::App& app, Options& o) {
   app.add_option("session", o.open, "A session file (.json) to open, or a model checkpoint file or folder");
   app.add_option("--lesson", o.lesson, "Start a lesson: a shipped one by name (multi_head_attention) or a lesson file");
   app.add_option("--step", o.step, "Lesson step to open (1-based)")->check(whole_number("lesson step", 1, kMaxLessonSteps))->capture_default_str();
+  app.add_option("--zoom", o.zoom,
+                 "Single head and difference views: show part of the map, X0,Y0,SPAN as fractions of its side (the "
+                 "wheel, a drag and a double-click do it in the window)")
+      ->delimiter(',')
+      ->expected(3)
+      ->check(CLI::Range(0.0, 1.0));
   app.add_flag("--present", o.present, "Presentation mode: full screen, large fonts, high contrast (F5 toggles, Esc leaves)");
   app.add_option("--width", o.width, "Window width (unscaled pixels)")->check(whole_number("window width", 320, 8192))->capture_default_str();
   app.add_option("--height", o.height, "Window height (unscaled pixels)")->check(whole_number("window height", 240, 8192))->capture_default_str();
@@ -42,9 +50,9 @@ AppState initial_state(const Options& o) {
   AppState s = default_app_state();
   const std::string default_sentence = s.request.sentence;
   s.request = model_request(o.model);
-  // The default sentence, unless the input is given otherwise (rows of a .npy, ids, maps from a file).
-  if (s.request.sentence.empty() && s.request.input_npy.empty() && s.request.input_ids.empty() && s.request.attention_file.empty())
-    s.request.sentence = default_sentence;
+  // The default sentence, unless the input is given otherwise (rows of a .npy, ids, maps from a
+  // file) or a checkpoint generates from nothing (core's rule, as in headscope-cli).
+  if (wants_default_sentence(s.request)) s.request.sentence = default_sentence;
   if (const ViewInfo* v = find_view(o.view)) request_view(s, v->view);
   s.scale.colormap = parse_colormap(o.colormap);
   s.scale.mode = parse_scale_mode(o.scale);
@@ -52,6 +60,13 @@ AppState initial_state(const Options& o) {
   s.layer = o.layer, s.head = o.head;
   s.grid.all_layers = o.all_layers;
   s.average.rollout = o.rollout;
+  if (o.zoom.size() == 3) {
+    if (!(o.zoom[2] > 0.0f)) throw InputError("--zoom: the span (" + std::to_string(o.zoom[2]) + ") must be more than 0");
+    MapZoom z;
+    z.span = o.zoom[2];
+    z.x0 = std::min(o.zoom[0], 1.0f - z.span), z.y0 = std::min(o.zoom[1], 1.0f - z.span);
+    s.head_view.zoom = s.difference.zoom = z;
+  }
   if (!o.open.empty()) open_path(s, o.open);  // throws: a bad session stops the start with its message
   s.present.active = o.present;
   if (!o.lesson.empty()) {

@@ -3,6 +3,7 @@
 // (app/common/model_flags.h), what to show, the window, lessons, screenshots and the hidden
 // benchmark flags; and the AppState they open on.
 #include <string>
+#include <vector>
 
 #include "app/common/model_flags.h"
 #include "app/gui/platform/bench_mode.h"
@@ -30,6 +31,7 @@ struct Options {
   std::string lesson;     // --lesson NAME|FILE
   int step = 1;           // --step N (1-based)
   bool present = false;   // --present
+  std::vector<float> zoom;  // --zoom X0,Y0,SPAN: the single-head and difference maps zoomed (fractions of the map)
   BenchOptions bench;     // hidden --bench-* flags (tests/bench/run.sh)
 };
 

@@ -125,7 +125,7 @@ Fonts Window::rebuild_fonts(float factor, bool present, const std::vector<ImWcha
     ImGui_ImplOpenGL3_CreateFontsTexture();
   }
   if (present) apply_presentation_style(scale_ * factor);
-  else apply_style(scale_);
+  else apply_style(scale_ * factor);  // Ctrl+= / Ctrl+- (AppState::ui_scale) size spacing with the fonts
   return fonts;
 }
 

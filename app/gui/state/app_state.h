@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "app/gui/state/map_zoom.h"
+#include "app/gui/state/undo_history.h"
 #include "app/gui/state/views.h"
 #include "core/analysis/run_analysis.h"
 #include "core/model/model_request.h"
@@ -16,6 +18,8 @@ namespace hs::gui {
 
 struct SentencePanelState {
   bool focus_requested = false;  // Ctrl+L
+  // The query and key tokens a map hovered last frame (-1: none): the chip bar shows them.
+  int hovered_query = -1, hovered_key = -1;
 };
 
 struct ModelPanelState {
@@ -47,6 +51,7 @@ struct GridPanelState {
 struct HeadPanelState {
   bool show_values = false;  // print each cell's weight on it
   bool layer_range = false;  // the head on its layer's colour range (default: its own)
+  MapZoom zoom;              // wheel / drag / double-click (not part of a session)
 };
 
 struct QueryPanelState {
@@ -58,6 +63,7 @@ struct QueryPanelState {
 struct DifferencePanelState {
   int pair_a = 0, pair_b = 1;  // pair shown side by side when nothing is hovered
   PairMeasure measure = PairMeasure::distance;  // what colours the table and matrix (lessons: difference)
+  MapZoom zoom;  // the pair's maps side by side, zoomed together
 };
 
 struct ExportPanelState {
@@ -65,6 +71,7 @@ struct ExportPanelState {
   std::string file_name = "headscope.png";  // the extension picks the format
   bool save_requested = false;              // done by the main loop, outside any ImGui window
   bool copy_requested = false;              // CSV of the current map to the clipboard
+  bool open_requested = false;              // Ctrl+E: open the export UI next frame
 };
 
 struct WidthPanelState {
@@ -132,6 +139,9 @@ struct AppState {
   int head = 0;
   ColourScale scale;  // linear / log / per-row, first key, colormap: the screen's and export's rule
   float sidebar_width = 360.0f;  // in unscaled pixels
+  float ui_scale = 1.0f;         // Ctrl+= / Ctrl+-: the whole interface (presentation mode multiplies it); remembered
+  bool show_frame_time = false;  // the status bar's "ms / frame" (a developer readout); remembered
+  bool keyboard_nav = false;     // Tab moved ImGui's keyboard focus: the arrows move it, not the selection
 
   SentencePanelState sentence;
   ModelPanelState model;
@@ -148,6 +158,7 @@ struct AppState {
   LessonPlayerState lesson;
   PresentationState present;
   UnsavedState unsaved;
+  UndoHistory undo;  // Ctrl+Z / Ctrl+Shift+Z (app/gui/state/undo_history.h)
 };
 
 // The app's built-in default (what `headscope` with no flags opens on).

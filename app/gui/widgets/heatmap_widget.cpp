@@ -54,15 +54,26 @@ HeatmapLayout layout_heatmap(const HeatmapSpec& spec, ImVec2 size, ImFont* font,
     L.cell = std::min((size.x - L.left) / cols, (size.y - L.bottom) / rows);
     L.label_size = f;
     if (L.cell >= f * 1.05f) break;
-    f = std::max(L.cell * 0.95f, 9.0f);
-    if (L.cell < 7.0f) {
-      L.label_size = 0;
+    if (L.cell < 9.0f) {
+      // Crowded: the smallest readable font on every n-th cell, as long as the label margins
+      // leave most of the box to the map (a small overview tile keeps none).
+      f = 9.0f;
+      L.label_chars = 8;
+      L.left = spec.row_labels ? widest_label(spec.row_labels, font, f, L.label_chars) + pad * 2 : 0;
+      L.rotate_cols = true;
+      L.bottom = spec.col_labels ? widest_label(spec.col_labels, font, f, L.label_chars) + pad * 2 : 0;
+      L.cell = std::min((size.x - L.left) / cols, (size.y - L.bottom) / rows);
+      L.label_size = f;
+      L.label_step = std::max(1, int(std::ceil(f * 1.15f / std::max(L.cell, 1e-3f))));
+      if (L.left > size.x * 0.35f || L.bottom > size.y * 0.35f || std::max(rows, cols) / L.label_step < 3) L.label_size = 0;
       break;
     }
+    f = std::max(L.cell * 0.95f, 9.0f);
   }
   if (!labels || L.label_size == 0) {
     L.left = L.bottom = 0;
     L.label_size = 0;
+    L.label_step = 1;
     L.cell = std::min(size.x / cols, size.y / rows);
   }
   // Cells may be smaller than a pixel (a 256-token map in a 60-pixel overview tile): the image is
@@ -79,12 +90,14 @@ HeatmapHit draw_heatmap(const UiContext& ui, const HeatmapSpec& spec, ImVec2 siz
   hit.hovered = ImGui::IsItemHovered();
   hit.clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
   hit.double_clicked = hit.hovered && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left);
+  if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 3.0f)) hit.drag = ImGui::GetIO().MouseDelta;
   const int rows = int(spec.map->rows()), cols = int(spec.map->cols());
   ImFont* font = ImGui::GetFont();
   const HeatmapLayout L = layout_heatmap(spec, size, font, ImGui::GetFontSize());
   const ImVec2 cmin(std::floor(origin.x + L.left), std::floor(origin.y));
   const ImVec2 cmax(cmin.x + std::floor(L.cell * cols), cmin.y + std::floor(L.cell * rows));
   const float cw = (cmax.x - cmin.x) / cols, ch = (cmax.y - cmin.y) / rows;
+  hit.cells_min = cmin, hit.cells_max = cmax;
   ImDrawList* dl = ImGui::GetWindowDrawList();
 
   // Drawn on fewer pixels than it has cells, a pixel shows the largest value it covers.
@@ -147,12 +160,14 @@ HeatmapHit draw_heatmap(const UiContext& ui, const HeatmapSpec& spec, ImVec2 siz
         const std::string s = abbreviate(display_token((*spec.row_labels)[size_t(r)]), L.label_chars);
         const ImVec2 ts = font->CalcTextSizeA(f, FLT_MAX, 0, s.c_str());
         const bool hot = r == spec.highlight_row || r == hit.row;
+        if (!hot && r % L.label_step != 0) continue;
         dl->AddText(font, f, ImVec2(cmin.x - 6 - ts.x, cmin.y + (r + 0.5f) * ch - ts.y * 0.5f), hot ? strong : label_colour(r), s.c_str());
       }
     if (spec.col_labels)
       for (int k = 0; k < cols && k < int(spec.col_labels->size()); ++k) {
         const std::string s = abbreviate(display_token((*spec.col_labels)[size_t(k)]), L.label_chars);
         const bool hot = k == spec.highlight_col || k == hit.col;
+        if (!hot && k % L.label_step != 0) continue;
         const float cx = cmin.x + (k + 0.5f) * cw;
         if (L.rotate_cols) {
           add_text_up(dl, font, f, ImVec2(cx, cmax.y + 5), hot ? strong : label_colour(k), s.c_str());

@@ -32,6 +32,8 @@ struct HeatmapHit {
   // largest value), the largest cell of the block under the mouse, and the block's size.
   int row = -1, col = -1;
   int block_rows = 1, block_cols = 1;
+  ImVec2 cells_min, cells_max;  // where the cells were drawn (screen pixels)
+  ImVec2 drag;                  // mouse movement this frame while dragging on the map (pixels)
 };
 
 // Where things go inside a box of `size`: label margins, square cells, label font size.
@@ -42,6 +44,7 @@ struct HeatmapLayout {
   float bottom = 0;        // height of the column-label margin
   bool rotate_cols = false;
   int label_chars = 12;    // labels abbreviated to this many code points
+  int label_step = 1;      // crowded: every label_step-th label (the selected and hovered ones always)
 };
 
 // What every heatmap states: its key, the data and its version, the scale and colours, and which

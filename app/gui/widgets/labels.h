@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "core/analysis/map_region.h"
 #include "core/analysis/run_analysis.h"
 #include "core/util/format.h"  // format(), format_count(): in hs, found from hs::gui
 
@@ -28,7 +29,21 @@ std::vector<float> nice_ticks(float lo, float hi, int max_ticks);
 std::string head_name(int layer, int head, int n_layers);
 
 // Tooltip text for cell (row, col) of a map of `a` holding `value`: the query and key tokens and
-// the weight, or in long-input mode the token ranges and the block's largest weight.
-std::string cell_text(const RunAnalysis& a, int row, int col, float value, const char* what = "weight");
+// the weight, or in long-input mode block_text() of the block the cell shows.
+std::string cell_text(const RunAnalysis& a, int row, int col, float value, const char* what = "weight", int layer = -1,
+                      int head = -1);
+
+// A block of tokens (long-input mode, a zoomed map's block): its first ... last query and key
+// tokens, the block's largest `what`, and, given a layer and head (>= 0), its strongest cell found
+// exactly (query and key tokens); then the text around the queries and around the keys.
+std::string block_text(const RunAnalysis& a, TokenRegion block, float value, const char* what = "weight", int layer = -1,
+                       int head = -1);
+
+// One exact cell: query and key tokens and the weight.
+std::string token_cell_text(const RunAnalysis& a, int query, int key, float value, const char* what = "weight");
+
+// The text around tokens [first, end): up to `context` tokens each side, the tokens themselves
+// in brackets (a long block shortened to its first and last three).
+std::string text_around(const AttentionRun& run, int first, int end, int context = 6);
 
 }  // namespace hs::gui

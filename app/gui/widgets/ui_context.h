@@ -72,9 +72,12 @@ struct Fonts {
   ImFont* title = nullptr;
 };
 
+class RegionMaps;  // app/gui/work/region_maps.h: zoomed maps off the UI thread
+
 struct UiContext {
   const Derived* derived = nullptr;  // null until the first good result
   HeatmapImages* images = nullptr;
+  RegionMaps* regions = nullptr;     // null (headless tests): zoomed regions computed on the spot
   FrameReport* report = nullptr;     // may be null
   StatusInfo status;
   Fonts fonts;
