@@ -1,6 +1,7 @@
 #include "core/export/export.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cctype>
 #include <filesystem>
 #include <sstream>
@@ -70,16 +71,26 @@ std::string figure_bytes(const RunAnalysis& analysis, const Sweep* sweep, const 
   size.scale = spec.scale;
   size.width = spec.width;
   size.height = spec.height;
+  // Figures without a reflowing layout are fitted into the page (output units: PNG pixels).
+  FigureSize fitted = size;
+  if (spec.style.sized() && spec.width == 0 && spec.height == 0) {
+    const double unit = format == ExportFormat::png ? kPngPixelsPerPoint * spec.scale : 1.0;
+    fitted.width = int(std::lround(spec.style.page_width * unit));
+    fitted.height = int(std::lround(spec.style.page_height * unit));
+  }
   switch (spec.view) {
     case ExportView::heatmap:
-      return render_figure(heatmap_figure(analysis, spec.layer, spec.head, spec.colours), figure_format(format), size);
+      return render_figure(heatmap_figure(analysis, spec.layer, spec.head, spec.colours, spec.style),
+                           figure_format(format), size);
+    case ExportView::overview:
+      return render_figure(overview_figure(analysis, spec.colours, spec.style), figure_format(format), size);
     case ExportView::difference:
     case ExportView::distance:
       return render_figure(difference_figure(analysis, spec.layer, spec.colours.colormap, pair_measure_of(spec.view)),
-                           figure_format(format), size);
+                           figure_format(format), fitted);
     case ExportView::sweep:
       return render_figure(sweep_figure(analysis, *sweep_for(analysis, sweep), spec.colours.colormap), figure_format(format),
-                           size);
+                           fitted);
   }
   return {};
 }
@@ -95,6 +106,8 @@ std::string data_bytes(const RunAnalysis& analysis, const Sweep* sweep, const Ex
   switch (spec.view) {
     case ExportView::heatmap:
       return npy ? attention_npy(run, spec.layer, spec.head) : attention_csv(run, spec.layer, spec.head);
+    case ExportView::overview:
+      return npy ? attention_npy(run, spec.layer, -1) : attention_csv(run, spec.layer, -1);
     case ExportView::difference:
     case ExportView::distance:
       return npy ? pairs_npy(analysis, spec.layer, pair_measure_of(spec.view))
@@ -110,9 +123,10 @@ std::string data_bytes(const RunAnalysis& analysis, const Sweep* sweep, const Ex
 }  // namespace
 
 ExportView parse_export_view(const std::string& name) {
-  for (ExportView v : {ExportView::heatmap, ExportView::difference, ExportView::distance, ExportView::sweep})
+  for (ExportView v : {ExportView::heatmap, ExportView::difference, ExportView::distance, ExportView::sweep,
+                       ExportView::overview})
     if (name == export_view_name(v)) return v;
-  throw InputError("unknown view '" + name + "'; expected heatmap, difference, distance or sweep");
+  throw InputError("unknown view '" + name + "'; expected heatmap, difference, distance, sweep or overview");
 }
 
 const char* export_view_name(ExportView view) {
@@ -121,6 +135,7 @@ const char* export_view_name(ExportView view) {
     case ExportView::difference: return "difference";
     case ExportView::distance: return "distance";
     case ExportView::sweep: return "sweep";
+    case ExportView::overview: return "overview";
   }
   return "?";
 }
@@ -188,6 +203,8 @@ std::vector<std::string> export_all(const RunAnalysis& analysis, const Sweep* sw
     write(spec, target("maps"));
   } else if (base.view == ExportView::sweep) {
     write(spec, target("sweep"));
+  } else if (base.view == ExportView::overview) {
+    write(spec, target("overview"));
   } else if (base.view == ExportView::difference || base.view == ExportView::distance) {
     for (int l = 0; l < run.n_layers(); ++l) {
       spec.layer = l;

@@ -13,12 +13,14 @@
 #include "core/analysis/run_analysis.h"
 #include "core/analysis/sweep_analysis.h"
 #include "core/render/colour_scale.h"
+#include "core/render/figure_style.h"
 
 namespace hs {
 
 // heatmap: attention maps; difference / distance: the [H, H] head-pair table in that measure
-// (core/analysis/run_analysis.h, PairMeasure); sweep: the head-count sweep.
-enum class ExportView { heatmap, difference, distance, sweep };
+// (core/analysis/run_analysis.h, PairMeasure); sweep: the head-count sweep; overview: every head
+// of every layer as one layers x heads figure (data: as heatmap without a head).
+enum class ExportView { heatmap, difference, distance, sweep, overview };
 
 struct ExportSpec {
   std::string path;
@@ -28,11 +30,14 @@ struct ExportSpec {
   ColourScale colours;        // the view's colour scale as shown (heatmaps; the other views use its colormap)
   double scale = 1.0;         // figure size multiplier (PNG: 144 dpi at 1)
   int width = 0, height = 0;  // > 0: output size (PNG pixels, SVG/PDF points), figure fitted
+  // Page size, fonts, title, labels (core/render/figure_style.h). A page size lays heatmaps out
+  // for it (the PNG has page x 2 x scale pixels); the other views are fitted into it.
+  FigureStyle style;
 };
 
 enum class ExportFormat { png, svg, pdf, npy, csv, json };
 
-// "heatmap", "difference", "distance", "sweep"; parse throws InputError listing them.
+// "heatmap", "difference", "distance", "sweep", "overview"; parse throws InputError listing them.
 ExportView parse_export_view(const std::string& name);
 const char* export_view_name(ExportView view);
 
@@ -56,6 +61,7 @@ void export_view(const RunAnalysis& analysis, const Sweep* sweep, const ExportSp
 //   heatmap:    one file per head of every layer, layer{L}_head{H}.{ext}
 //   difference: one file per layer, layer{L}_difference.{ext} (distance: layer{L}_distance.{ext})
 //   sweep:      sweep.{ext}
+//   overview:   overview.{ext}
 //   json:       maps.json (the whole run is one object)
 // `base` gives the view, colours and size. Returns the paths written, in order.
 std::vector<std::string> export_all(const RunAnalysis& analysis, const Sweep* sweep, const std::string& dir,
