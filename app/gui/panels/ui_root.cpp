@@ -10,7 +10,7 @@
 namespace hs::gui {
 namespace {
 
-constexpr int kKeyL = 'L', kKeyQ = 'Q';
+constexpr int kKeyL = 'L', kKeyQ = 'Q', kKeyE = 'E';
 
 constexpr ImGuiWindowFlags kFixed = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
                                     ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoSavedSettings;
@@ -82,6 +82,7 @@ void handle_shortcuts(AppState& state, const UiContext& ui) {
   // ImGui 1.86 indexes keys by the backend's codes; GLFW's letter keys are their ASCII codes.
   if (io.KeyCtrl && ImGui::IsKeyPressed(kKeyL, false)) state.sentence.focus_requested = true;
   if (io.KeyCtrl && ImGui::IsKeyPressed(kKeyQ, false)) ask_action(state, quit_action());
+  if (io.KeyCtrl && ImGui::IsKeyPressed(kKeyE, false)) open_export_dialog(state, ui);
   // In a lesson the arrows step through it (lesson_player.h).
   if (handle_lesson_keys(state) || io.WantTextInput || !ui.derived) return;
   const int heads = ui.derived->run().n_heads(), tokens = ui.derived->run().n_tokens();
@@ -171,6 +172,7 @@ void draw_app(AppState& state, const UiContext& ui) {
   ImGui::PopStyleVar();
   // Dialogs float over everything, presenting or not.
   draw_session_dialog(state);
+  draw_export_dialog(state, ui);
   draw_unsaved(state);
   if (present && state.present.pointer) draw_pointer_highlight();
 }
