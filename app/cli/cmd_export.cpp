@@ -1,8 +1,11 @@
 // `headscope-cli export`: figures (.png .svg .pdf) and data (.npy .csv .json) of one view, or
 // every head of every layer into a folder (see ../shared/CLI_CONTRACT.md).
+#include <cctype>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <sstream>
 
 #include "app/cli/commands.h"
 #include "app/common/model_flags.h"
@@ -15,6 +18,18 @@
 
 namespace hs::cli {
 namespace {
+
+// The figure's look: page size with a unit, fonts, title, labels, a style file.
+struct FigureFlags {
+  double font_size = 0;
+  std::string title;
+  bool no_title = false;
+  std::string labels;
+  std::string colorbar_label;
+  std::string style_file;
+  CLI::Option* title_option = nullptr;
+  CLI::Option* colorbar_option = nullptr;
+};
 
 struct ExportOptions {
   ModelFlags model;
@@ -31,6 +46,7 @@ struct ExportOptions {
   std::string size;
   std::string role;
   std::string order = "model";
+  FigureFlags figure;
   int layer = 0;
   int head = -1;
   double scale = 1.0;
@@ -39,11 +55,44 @@ struct ExportOptions {
   CLI::Option* format_option = nullptr;
   CLI::Option* role_option = nullptr;
   CLI::Option* layer_option = nullptr;
+  CLI::Option* colormap_option = nullptr;
 };
+
+// The style file, then the flags over it.
+void apply_figure_flags(const FigureFlags& f, ExportSpec& spec, CLI::Option* colormap_option) {
+  if (!f.style_file.empty()) {
+    std::ifstream in(f.style_file, std::ios::binary);
+    if (!in) throw IoError("cannot read the style file " + f.style_file);
+    std::ostringstream text;
+    text << in.rdbuf();
+    std::optional<Colormap> colormap;
+    apply_style_json(text.str(), f.style_file, spec.style, colormap);
+    if (colormap && colormap_option->count() == 0) spec.colours.colormap = *colormap;
+  }
+  if (f.font_size != 0) {
+    if (!(f.font_size >= 4 && f.font_size <= 72)) {
+      throw InputError("--font-size (" + std::to_string(f.font_size) + ") must be from 4 to 72 points");
+    }
+    spec.style.font_size = f.font_size;
+  }
+  if (f.title_option->count() > 0) {
+    if (f.no_title) throw InputError("give either --title TEXT or --no-title, not both");
+    spec.style.title = f.title;
+    spec.style.show_title = true;
+  }
+  if (f.no_title) spec.style.show_title = false;
+  if (!f.labels.empty()) parse_label_mode(f.labels, spec.style);
+  if (f.colorbar_option->count() > 0) spec.style.colorbar_label = f.colorbar_label;
+}
 
 // "WxH" (either may be 0 to keep the aspect ratio) -> width, height.
 void parse_size(const std::string& text, ExportSpec& spec) {
   if (text.empty()) return;
+  try {
+    if (parse_page_size(text, kPngPixelsPerPoint * spec.scale, spec.style)) return;
+  } catch (const InputError& e) {
+    throw InputError(std::string("--size: ") + e.what());
+  }
   const size_t x = text.find_first_of("xX");
   try {
     if (x == std::string::npos) throw std::invalid_argument("no x");
@@ -53,7 +102,7 @@ void parse_size(const std::string& text, ExportSpec& spec) {
     spec.height = std::stoi(h, &used_h);
     if (used_w != w.size() || used_h != h.size()) throw std::invalid_argument("trailing");
   } catch (const std::logic_error&) {
-    throw InputError("--size '" + text + "' is not WIDTHxHEIGHT (e.g. 1600x1200; 0 for one side keeps the aspect ratio)");
+    throw InputError("--size '" + text + "' is not WIDTHxHEIGHT (e.g. 3.25x3.25in, 8x6cm, or 1600x1200 output units; 0 for one side keeps the aspect ratio)");
   }
   if (spec.width < 0 || spec.height < 0 || (spec.width == 0 && spec.height == 0) || spec.width > 100000 ||
       spec.height > 100000) {
@@ -98,6 +147,7 @@ int run_export(const ExportOptions& o) {
   if (o.layer_range && spec.head < 0) throw InputError("--layer-range is for one head (--head H): a grid shares its layer's range already");
   if (o.dpi < 0) throw InputError("--dpi (" + std::to_string(o.dpi) + ") must be greater than 0");
   spec.scale = o.dpi != 0 ? o.dpi / (72.0 * kPngPixelsPerPoint) : o.scale;
+  apply_figure_flags(o.figure, spec, o.colormap_option);
   parse_size(o.size, spec);
   if (!o.out.empty()) export_format_of(o.out);  // a bad extension fails before the model runs
 
@@ -144,8 +194,8 @@ Command add_export_command(CLI::App& app) {
   o->layer_option = sub->add_option("--layer", o->layer, "Layer to export")->capture_default_str();
   o->head_option = sub->add_option("--head", o->head, "One head; without it, every head of the layer (images: a grid)");
   sub->add_option("--view", o->view, "heatmap, difference (mean |A_a - A_b| over cells), distance (mean total variation per query "
-                  "row, 0 to 1 at any length), sweep (head-count plot), roles (one role's score, layers x heads; --role) or "
-                  "rollout (attention rollout through every layer, T x T)")
+                  "row, 0 to 1 at any length), sweep (head-count plot), roles (one role's score, layers x heads; --role), "
+                  "rollout (attention rollout through every layer, T x T) or overview (every layer x head in one figure)")
       ->capture_default_str();
   o->role_option = sub->add_option("--role", o->role,
                                    "--view roles: previous, first, bos, self, local, duplicate, induction or broadness "
@@ -154,7 +204,7 @@ Command add_export_command(CLI::App& app) {
                   "Head grid and difference/distance figures: model (head order) or cluster (each layer's heads by "
                   "average-linkage clustering of the head distance, similar heads together; labels keep the real index)")
       ->capture_default_str();
-  sub->add_option("--colormap", o->colormap, "viridis, magma, gray, cividis or rdbu")->capture_default_str();
+  o->colormap_option = sub->add_option("--colormap", o->colormap, "viridis, magma, gray, cividis or rdbu")->capture_default_str();
   sub->add_option("--color-scale", o->colour_scale,
                   "Heatmap colours: linear, log (three decades below the largest weight) or row (each row's share "
                   "of its largest weight), as the app's scale menu")
@@ -169,7 +219,19 @@ Command add_export_command(CLI::App& app) {
   CLI::Option* scale = sub->add_option("--scale", o->scale, "Figure size multiplier (PNG: 144 dpi at 1, 288 dpi at 2)")
                            ->capture_default_str();
   sub->add_option("--dpi", o->dpi, "PNG resolution in dots per inch (sets --scale to DPI / 144)")->excludes(scale);
-  sub->add_option("--size", o->size, "Figure size WIDTHxHEIGHT (PNG: pixels, SVG/PDF: points); fitted, centred");
+  sub->add_option("--size", o->size,
+                  "Page size with a unit (in, cm, mm, pt, px): 3.25x3.25in lays the figure out for that page with "
+                  "fixed point-size text (0 for a free side); without a unit, WIDTHxHEIGHT output units (PNG pixels, "
+                  "SVG/PDF points) and the figure fitted");
+  FigureFlags& f = o->figure;
+  sub->add_option("--font-size", f.font_size, "Text size in points (default 8 with a page --size; else the natural layout's)");
+  f.title_option = sub->add_option("--title", f.title, "Title text instead of the model, layer and heads");
+  sub->add_flag("--no-title", f.no_title, "No title");
+  sub->add_option("--labels", f.labels, "Token labels: auto (as many as fit), all, none or \"every N\"");
+  f.colorbar_option = sub->add_option("--colorbar-label", f.colorbar_label, "Colour bar label (\"\" for none)");
+  sub->add_option("--style", f.style_file,
+                  "Style file (JSON): font_size, title, show_title, labels, colorbar_label, gap, colormap, width, "
+                  "height; flags given as well win");
   return [o] { return run_export(*o); };
 }
 

@@ -1,6 +1,7 @@
 #include "core/export/export.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cctype>
 #include <filesystem>
 #include <sstream>
@@ -103,19 +104,30 @@ std::string figure_bytes(const RunAnalysis& analysis, const Sweep* sweep, const 
   size.scale = spec.scale;
   size.width = spec.width;
   size.height = spec.height;
+  // Figures without a reflowing layout are fitted into the page (output units: PNG pixels).
+  FigureSize fitted = size;
+  if (spec.style.sized() && spec.width == 0 && spec.height == 0) {
+    const double unit = format == ExportFormat::png ? kPngPixelsPerPoint * spec.scale : 1.0;
+    fitted.width = int(std::lround(spec.style.page_width * unit));
+    fitted.height = int(std::lround(spec.style.page_height * unit));
+  }
   switch (spec.view) {
     case ExportView::heatmap: {
       HeatmapFigureExtras extras;
       if (spec.head < 0) extras.order = head_order(analysis, spec);
-      return render_figure(heatmap_figure(analysis, spec.layer, spec.head, spec.colours, extras), figure_format(format), size);
+      return render_figure(heatmap_figure(analysis, spec.layer, spec.head, spec.colours, spec.style, extras),
+                           figure_format(format), size);
     }
+    case ExportView::overview:
+      return render_figure(overview_figure(analysis, spec.colours, spec.style), figure_format(format), size);
     case ExportView::difference:
     case ExportView::distance:
       return render_figure(difference_figure(analysis, spec.layer, spec.colours.colormap, pair_measure_of(spec.view),
                                              head_order(analysis, spec)),
-                           figure_format(format), size);
+                           figure_format(format), fitted);
     case ExportView::roles:
-      return render_figure(roles_figure(analysis, HeadRole(spec.role), spec.colours.colormap), figure_format(format), size);
+      return render_figure(roles_figure(analysis, HeadRole(spec.role), spec.colours.colormap), figure_format(format),
+                           fitted);
     case ExportView::rollout: {
       const RunAnalysis r = rollout_as_run(analysis);
       HeatmapFigureExtras extras;
@@ -123,11 +135,11 @@ std::string figure_bytes(const RunAnalysis& analysis, const Sweep* sweep, const 
       extras.title = figure_model_name(analysis.run) + " \u00b7 attention rollout through " + std::to_string(L) +
                      (L == 1 ? " layer" : " layers");
       extras.bar_title = "share of the input token";
-      return render_figure(heatmap_figure(r, 0, 0, spec.colours, extras), figure_format(format), size);
+      return render_figure(heatmap_figure(r, 0, 0, spec.colours, spec.style, extras), figure_format(format), size);
     }
     case ExportView::sweep:
       return render_figure(sweep_figure(analysis, *sweep_for(analysis, sweep), spec.colours.colormap), figure_format(format),
-                           size);
+                           fitted);
   }
   return {};
 }
@@ -143,6 +155,8 @@ std::string data_bytes(const RunAnalysis& analysis, const Sweep* sweep, const Ex
   switch (spec.view) {
     case ExportView::heatmap:
       return npy ? attention_npy(run, spec.layer, spec.head) : attention_csv(run, spec.layer, spec.head);
+    case ExportView::overview:
+      return npy ? attention_npy(run, spec.layer, -1) : attention_csv(run, spec.layer, -1);
     case ExportView::difference:
     case ExportView::distance:
       return npy ? pairs_npy(analysis, spec.layer, pair_measure_of(spec.view))
@@ -163,9 +177,9 @@ std::string data_bytes(const RunAnalysis& analysis, const Sweep* sweep, const Ex
 
 ExportView parse_export_view(const std::string& name) {
   for (ExportView v : {ExportView::heatmap, ExportView::difference, ExportView::distance, ExportView::sweep,
-                       ExportView::roles, ExportView::rollout})
+                       ExportView::roles, ExportView::rollout, ExportView::overview})
     if (name == export_view_name(v)) return v;
-  throw InputError("unknown view '" + name + "'; expected heatmap, difference, distance, sweep, roles or rollout");
+  throw InputError("unknown view '" + name + "'; expected heatmap, difference, distance, sweep, roles, rollout or overview");
 }
 
 const char* export_view_name(ExportView view) {
@@ -176,6 +190,7 @@ const char* export_view_name(ExportView view) {
     case ExportView::sweep: return "sweep";
     case ExportView::roles: return "roles";
     case ExportView::rollout: return "rollout";
+    case ExportView::overview: return "overview";
   }
   return "?";
 }
@@ -252,6 +267,8 @@ std::vector<std::string> export_all(const RunAnalysis& analysis, const Sweep* sw
       spec.role = r;
       write(spec, target(std::string("roles_") + head_role_name(HeadRole(r))));
     }
+  } else if (base.view == ExportView::overview) {
+    write(spec, target("overview"));
   } else if (base.view == ExportView::difference || base.view == ExportView::distance) {
     for (int l = 0; l < run.n_layers(); ++l) {
       spec.layer = l;

@@ -13,14 +13,16 @@
 #include "core/analysis/run_analysis.h"
 #include "core/analysis/sweep_analysis.h"
 #include "core/render/colour_scale.h"
+#include "core/render/figure_style.h"
 
 namespace hs {
 
 // heatmap: attention maps; difference / distance: the [H, H] head-pair table in that measure
 // (core/analysis/run_analysis.h, PairMeasure); sweep: the head-count sweep; roles: one head role's
 // scores, [n_layers, n_heads] (core/analysis/head_roles.h); rollout: the attention rollout [T, T]
-// (core/analysis/rollout.h).
-enum class ExportView { heatmap, difference, distance, sweep, roles, rollout };
+// (core/analysis/rollout.h); overview: every head of every layer as one layers x heads figure
+// (data: as heatmap without a head).
+enum class ExportView { heatmap, difference, distance, sweep, roles, rollout, overview };
 
 struct ExportSpec {
   std::string path;
@@ -35,11 +37,14 @@ struct ExportSpec {
   // clustering (core/analysis/head_clustering.h: average linkage on the head distance). Data files
   // keep head order.
   bool cluster_order = false;
+  // Page size, fonts, title, labels (core/render/figure_style.h). A page size lays heatmaps out
+  // for it (the PNG has page x 2 x scale pixels); the other views are fitted into it.
+  FigureStyle style;
 };
 
 enum class ExportFormat { png, svg, pdf, npy, csv, json };
 
-// "heatmap", "difference", "distance", "sweep", "roles", "rollout"; parse throws InputError listing them.
+// "heatmap", "difference", "distance", "sweep", "roles", "rollout", "overview"; parse throws InputError listing them.
 ExportView parse_export_view(const std::string& name);
 const char* export_view_name(ExportView view);
 
@@ -65,6 +70,7 @@ void export_view(const RunAnalysis& analysis, const Sweep* sweep, const ExportSp
 //   sweep:      sweep.{ext}
 //   roles:      roles_{role}.{ext}, every role (or base.role alone)
 //   rollout:    rollout.{ext}
+//   overview:   overview.{ext}
 //   json:       maps.json (the whole run is one object)
 // `base` gives the view, colours and size. Returns the paths written, in order.
 std::vector<std::string> export_all(const RunAnalysis& analysis, const Sweep* sweep, const std::string& dir,

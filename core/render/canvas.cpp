@@ -76,10 +76,20 @@ int Canvas::raster_pixels(double length) const {
   return int(std::floor(std::hypot(dx, dy) + 1e-6));
 }
 
+bool Canvas::is_vector() const { return cairo_surface_get_type(cairo_get_target(cr_)) != CAIRO_SURFACE_TYPE_IMAGE; }
+
+int Canvas::image_pixels(double length) const {
+  if (!is_vector()) return raster_pixels(length);
+  double dx = length, dy = 0;
+  cairo_user_to_device_distance(cr_, &dx, &dy);
+  return std::max(1, int(std::floor(std::hypot(dx, dy) * kVectorImageDpi / 72.0 + 1e-6)));
+}
+
 void Canvas::cells(double x, double y, double w, double h, int rows, int cols, const std::vector<Rgb8>& colours) {
   if (rows <= 0 || cols <= 0) return;
   const double cw = w / cols, ch = h / rows;
-  if (long(rows) * cols <= max_rect_cells_) {
+  // SVG and PDF: always one image (a file of 8 heads x 42^2 cells stays small; text stays vector).
+  if (!is_vector() && long(rows) * cols <= max_rect_cells_) {
     // Each cell overlaps its right and lower neighbour slightly (they paint over it), so
     // viewers that anti-alias rectangle edges show no seams; raster output is crisp.
     const double overlap = std::min(0.5 * std::min(cw, ch), 0.35);
@@ -95,9 +105,11 @@ void Canvas::cells(double x, double y, double w, double h, int rows, int cols, c
     cairo_restore(cr_);
     return;
   }
-  // Each cell becomes s x s pixels: viewers that smooth embedded images (most SVG renderers
-  // ignore the nearest-neighbour filter) then blur only a pixel at each cell edge.
-  const int s = std::clamp(2048 / std::max(rows, cols), 1, 8);
+  // Each cell becomes s x s pixels: viewers that smooth embedded images (some ignore the
+  // nearest-neighbour filter) then blur only a pixel at each cell edge. In SVG and PDF, s makes
+  // the image about kVectorImageDpi at the figure's size (at most 8), so the file stays small.
+  int s = std::clamp(2048 / std::max(rows, cols), 1, 8);
+  if (is_vector()) s = std::clamp(image_pixels(std::max(w, h)) / std::max(rows, cols), 1, 8);
   // Cairo makes no image wider or taller than 32767 pixels, and a big one may not fit in memory:
   // either way the surface comes back in an error state with a NULL buffer. Refuse, naming the size.
   const std::string cells_text = std::to_string(rows) + " x " + std::to_string(cols) + " cells";
@@ -246,6 +258,17 @@ MeasureCanvas::MeasureCanvas()
     cairo_surface_destroy(surface_);
     throw IoError("cannot measure text for the figure: " + why);
   }
+}
+
+double MeasureCanvas::width(const std::string& text, const TextStyle& style) {
+  const std::string key = (style.bold ? "b" : "r") + text;
+  auto found = widths_.find(key);
+  if (found == widths_.end()) {
+    TextStyle at100 = style;
+    at100.size = 100;
+    found = widths_.emplace(key, canvas_.text_width(text, at100)).first;
+  }
+  return found->second * style.size / 100.0;
 }
 
 MeasureCanvas::~MeasureCanvas() {

@@ -18,6 +18,9 @@
 
 namespace hs {
 
+// Resolution of the heatmap images embedded in SVG and PDF figures, at the figure's size.
+constexpr double kVectorImageDpi = 300;
+
 enum class HAlign { left, center, right };
 enum class VAlign { baseline, middle, top, bottom };
 
@@ -47,12 +50,17 @@ class Canvas {
   void line(double x0, double y0, double x1, double y1, Rgb8 colour, double line_width, bool dashed = false);
   void circle(double x, double y, double radius, Rgb8 colour);
   // A rows x cols block of cells, row-major colours, filling [x, x+w] x [y, y+h].
-  // Blocks of up to max_rect_cells() cells are rectangles (vector output keeps them as
-  // rectangles); larger ones one image, so SVG/PDF files of long sequences stay small.
+  // SVG and PDF: one embedded image, scaled nearest-neighbour (as matplotlib's imshow), so
+  // files stay small. PNG: blocks of up to max_rect_cells() cells are rectangles, larger ones
+  // one image.
   void cells(double x, double y, double w, double h, int rows, int cols, const std::vector<Rgb8>& colours);
 
   // Whole device pixels `length` points take on a raster (PNG) surface; 0 on vector surfaces.
   int raster_pixels(double length) const;
+  // Pixels an embedded image of `length` points gets: PNG, the device pixels; SVG and PDF, the
+  // pixels at kVectorImageDpi (a map with more cells than that is drawn as block maxima).
+  int image_pixels(double length) const;
+  bool is_vector() const;
 
   double text_width(const std::string& text, const TextStyle& style);
   // (x, y) is the anchor; with `vertical` the text reads bottom to top and the alignments
@@ -88,12 +96,14 @@ class MeasureCanvas {
   ~MeasureCanvas();
   MeasureCanvas(const MeasureCanvas&) = delete;
   MeasureCanvas& operator=(const MeasureCanvas&) = delete;
-  double width(const std::string& text, const TextStyle& style) { return canvas_.text_width(text, style); }
+  // Unhinted advances scale with the size: each text is measured once per weight (cached).
+  double width(const std::string& text, const TextStyle& style);
 
  private:
   cairo_surface_t* surface_;
   cairo_t* cr_;
   Canvas canvas_;
+  std::unordered_map<std::string, double> widths_;  // (bold, text) -> width at 100 pt
 };
 
 // Text for XML: &, <, >, " escaped; control characters (not allowed in XML) become U+FFFD.

@@ -68,3 +68,17 @@ Rgb8 colormap_lookup(Colormap c, float t) {
 }
 
 }  // namespace hs
+
+namespace hs {
+
+Rgb8 masked_colour(Colormap c) {
+  switch (c) {
+    case Colormap::gray: return {250, 214, 170};
+    case Colormap::rdbu: return {150, 150, 150};
+    default: return {212, 212, 212};
+  }
+}
+
+Rgb8 cell_lookup(Colormap c, float t) { return t < 0.0f ? masked_colour(c) : colormap_lookup(c, t); }
+
+}  // namespace hs

@@ -29,4 +29,12 @@ const std::array<Rgb8, 256>& colormap_table(Colormap c);
 // t in [0, 1] (clamped; NaN maps to 0) -> the table entry floor(t * 255 + 0.5).
 Rgb8 colormap_lookup(Colormap c, float t);
 
+// Cells a mask hides (causal, sliding window) are not weight 0: they are drawn in a colour no
+// entry of the colormap has (light grey; gray: pale orange; rdbu: mid grey), with a legend entry.
+// A t below 0 stands for such a cell (kMaskedT).
+constexpr float kMaskedT = -1.0f;
+Rgb8 masked_colour(Colormap c);
+// colormap_lookup, or masked_colour for t < 0.
+Rgb8 cell_lookup(Colormap c, float t);
+
 }  // namespace hs

@@ -162,6 +162,12 @@ std::string render_svg(const Figure& fig, const Placement& p) {
     throw IoError("cannot make the SVG: cairo's output has no <svg> element");
   }
   bytes.insert(end, svg_text_layer(text));
+  // Heatmaps are embedded images: scaled nearest-neighbour in every viewer that reads either
+  // spelling (SVG 1.1's optimizeSpeed; CSS's pixelated), as the PNG and the screen draw them.
+  const std::string crisp = "<image image-rendering=\"optimizeSpeed\" style=\"image-rendering:pixelated\" ";
+  for (size_t at = bytes.find("<image "); at != std::string::npos; at = bytes.find("<image ", at + crisp.size())) {
+    bytes.replace(at, 7, crisp);
+  }
   bytes.insert(open_end + 1, "\n<title>" + svg_escape(fig.title) + "</title>");
   return bytes;
 }

@@ -29,10 +29,14 @@ std::string display_label(const std::string& token) {
 }
 
 AxisLabels layout_axis_labels(MeasureCanvas& m, const std::vector<std::string>& names, double cell, bool x_axis,
-                              double max_font) {
+                              double max_font, double min_font, int every) {
   AxisLabels a;
-  a.style.size = std::clamp(cell * 0.78, 5.5, max_font);
-  const int step = std::max(1, int(std::ceil(a.style.size * 1.2 / cell - 1e-9)));
+  a.style.size = std::clamp(cell * 0.78, std::min(min_font, max_font), max_font);
+  if (every < 0) {
+    a.text.assign(names.size(), std::string());
+    return a;
+  }
+  const int step = every > 0 ? every : std::max(1, int(std::ceil(a.style.size * 1.2 / cell - 1e-9)));
   double widest = 0;
   a.text.resize(names.size());
   for (size_t i = 0; i < names.size(); ++i) {
@@ -101,7 +105,7 @@ std::string format_number(double v, int decimals) {
 
 namespace {
 
-int bar_tick_count(double height) { return std::clamp(int(height / 32), 2, 8); }
+int bar_tick_count(double height, double tick_size) { return std::clamp(int(height / (32.0 * tick_size / kTickSize)), 2, 8); }
 
 // Tick values and their labels: nice linear values, or the powers of ten in [lo, hi] ("0.001").
 struct BarTicks {
@@ -118,7 +122,7 @@ BarTicks bar_ticks(const ColourBar& bar, double height) {
     }
     return t;
   }
-  const Ticks ticks = nice_ticks(bar.lo, bar.hi, bar_tick_count(height));
+  const Ticks ticks = nice_ticks(bar.lo, bar.hi, bar_tick_count(height, bar.tick_size));
   t.values = ticks.values;
   for (double v : ticks.values) t.labels.push_back(format_number(v, ticks.decimals));
   return t;
@@ -149,10 +153,10 @@ ColourBar colour_bar_for(const ScaleRange& range, Colormap colormap, const std::
 
 double colour_bar_width(MeasureCanvas& m, const ColourBar& bar, double height) {
   const BarTicks ticks = bar_ticks(bar, height);
-  const TextStyle tick_style{kTickSize, false, {0, 0, 0}};
+  const TextStyle tick_style{bar.tick_size, false, {0, 0, 0}};
   double widest = 0;
   for (const std::string& label : ticks.labels) widest = std::max(widest, m.width(label, tick_style));
-  return kBarWidth + 3 + 3 + widest + (bar.title.empty() ? 0 : 6 + kAxisTitleSize * 1.2);
+  return bar.width + 3 + 3 + widest + (bar.title.empty() ? 0 : 6 + bar.title_size * 1.2);
 }
 
 void draw_colour_bar(Canvas& c, const ColourBar& bar, double x, double y, double height) {
@@ -160,24 +164,35 @@ void draw_colour_bar(Canvas& c, const ColourBar& bar, double x, double y, double
   const auto& table = colormap_table(bar.colormap);
   std::vector<Rgb8> stripes(256);
   for (size_t k = 0; k < 256; ++k) stripes[k] = table[255 - k];
-  c.cells(x, y, kBarWidth, height, 256, 1, stripes);
-  c.stroke_rect(x, y, kBarWidth, height, kFrameColour, 0.6);
+  c.cells(x, y, bar.width, height, 256, 1, stripes);
+  c.stroke_rect(x, y, bar.width, height, kFrameColour, 0.6);
 
   const BarTicks ticks = bar_ticks(bar, height);
-  const TextStyle tick_style{kTickSize, false, {0, 0, 0}};
+  const TextStyle tick_style{bar.tick_size, false, {0, 0, 0}};
   MeasureCanvas m;
   double widest = 0;
   for (size_t i = 0; i < ticks.values.size(); ++i) {
     const double ty = y + height * (1.0 - bar_position(bar, ticks.values[i]));
-    c.line(x + kBarWidth, ty, x + kBarWidth + 3, ty, kFrameColour, 0.6);
-    c.text(x + kBarWidth + 6, ty, ticks.labels[i], tick_style, HAlign::left, VAlign::middle);
+    c.line(x + bar.width, ty, x + bar.width + 3, ty, kFrameColour, 0.6);
+    c.text(x + bar.width + 6, ty, ticks.labels[i], tick_style, HAlign::left, VAlign::middle);
     widest = std::max(widest, m.width(ticks.labels[i], tick_style));
   }
   if (!bar.title.empty()) {
-    const TextStyle title_style{kAxisTitleSize, false, {0, 0, 0}};
-    c.text(x + kBarWidth + 6 + widest + 6 + kAxisTitleSize * 0.5, y + height / 2, bar.title, title_style, HAlign::center,
+    const TextStyle title_style{bar.title_size, false, {0, 0, 0}};
+    c.text(x + bar.width + 6 + widest + 6 + bar.title_size * 0.5, y + height / 2, bar.title, title_style, HAlign::center,
            VAlign::middle, true);
   }
+}
+
+double masked_legend_width(MeasureCanvas& m, double text_size) {
+  return text_size * 1.6 + m.width("masked", TextStyle{text_size, false, {0, 0, 0}});
+}
+
+void draw_masked_legend(Canvas& c, Colormap colormap, double x, double y, double text_size) {
+  const double side = text_size;
+  c.fill_rect(x, y, side, side, masked_colour(colormap));
+  c.stroke_rect(x, y, side, side, kFrameColour, 0.6);
+  c.text(x + side * 1.6, y + side / 2, "masked", TextStyle{text_size, false, {0, 0, 0}}, HAlign::left, VAlign::middle);
 }
 
 }  // namespace hs

@@ -31,10 +31,11 @@ struct AxisLabels {
   double extent = 0;      // room taken across the axis, points
 };
 
-// Labels for cells of size `cell` along an axis. Font size follows the cell (at most
-// `max_font`); when even the smallest font overlaps, only every k-th label is kept.
+// Labels for cells of size `cell` along an axis. Font size follows the cell (from `min_font` to
+// `max_font`); when even the smallest font overlaps, only every k-th label is kept. `every`:
+// 0 as many as fit; k > 0 every k-th whatever the crowding; < 0 none.
 AxisLabels layout_axis_labels(MeasureCanvas& m, const std::vector<std::string>& names, double cell, bool x_axis,
-                              double max_font);
+                              double max_font, double min_font = 5.5, int every = 0);
 // x labels hang below y_top under cells starting at x0; y labels end at x_right.
 void draw_x_labels(Canvas& c, const AxisLabels& labels, double x0, double y_top, double cell);
 void draw_y_labels(Canvas& c, const AxisLabels& labels, double x_right, double y0, double cell);
@@ -52,6 +53,7 @@ struct ColourBar {
   double lo = 0, hi = 1;  // value at the bottom and at the top
   bool log = false;       // positions are log(v / lo) / log(hi / lo) (lo > 0); ticks at powers of ten
   std::string title;      // written along the bar
+  double tick_size = kTickSize, title_size = kAxisTitleSize, width = kBarWidth;  // points
 };
 
 // The colour bar of a ColourScale resolved to `range` (core/render/colour_scale.h): linear, log or
@@ -60,5 +62,10 @@ ColourBar colour_bar_for(const ScaleRange& range, Colormap colormap, const std::
 // Width of the bar with its ticks, tick labels and title.
 double colour_bar_width(MeasureCanvas& m, const ColourBar& bar, double height);
 void draw_colour_bar(Canvas& c, const ColourBar& bar, double x, double y, double height);
+
+// The legend entry for masked cells (causal or window mask: no weight at all, unlike a weight of
+// 0): a swatch of the colormap's masked colour and "masked", from (x, y) down; its size.
+double masked_legend_width(MeasureCanvas& m, double text_size);
+void draw_masked_legend(Canvas& c, Colormap colormap, double x, double y, double text_size);
 
 }  // namespace hs

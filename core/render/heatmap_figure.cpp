@@ -4,25 +4,54 @@
 #include <cassert>
 #include <cmath>
 
+#include "core/model/attention_layer.h"
 #include "core/render/canvas.h"
 #include "core/render/colour_scale.h"
 #include "core/render/figure_parts.h"
 #include "core/render/peak_reduce.h"
+#include "core/util/errors.h"
 
 namespace hs {
 namespace {
 
-struct GridLayout {
-  int n = 1, cols = 1, rows = 1;
-  double cell = 0, panel = 0;
-  double panel_title_h = 0;  // room above each panel for "head h"
-  double hgap = 0, vgap = 0;
-  double left = 0, top = 0;  // where the first panel's title row starts
-  double grid_w = 0, grid_h = 0;
+// The sizes a layout uses, points. The natural layout keeps the long-standing constants; a
+// styled one (a page size or a font size) derives them from one text size.
+struct Metrics {
+  double margin = kMargin, title = kTitleSize, panel_title = kPanelTitleSize, axis_title = kAxisTitleSize;
+  double tick = kTickSize, label_max = 9, label_min = 5.5, bar_width = kBarWidth;
+  double hgap = 14, vgap = 8, axis_pad = 8, label_pad = 5, bar_gap = 16, title_gap = 8;
 };
 
-// Cell size in points: big enough for readable labels, small enough that long sentences fit.
-double cell_size(int T, int n_panels) {
+Metrics metrics_for(const FigureStyle& style, bool grid) {
+  Metrics m;
+  if (!style.styled()) {
+    m.label_max = grid ? 9 : 10;
+  } else {
+    const double f = style.text_size();
+    m.margin = std::max(2.0, 0.5 * f);
+    m.title = 1.15 * f, m.panel_title = f, m.axis_title = f, m.tick = f;
+    m.label_max = f, m.label_min = std::min(6.0, f);
+    m.bar_width = std::max(5.0, 0.9 * f);
+    m.hgap = 0.9 * f, m.vgap = 0.35 * f;
+    m.axis_pad = 0.4 * f, m.label_pad = 0.35 * f, m.bar_gap = 1.2 * f, m.title_gap = 0.5 * f;
+  }
+  if (style.gap >= 0) m.hgap = m.vgap = style.gap;
+  return m;
+}
+
+int label_every(const FigureStyle& style) {
+  switch (style.labels) {
+    case LabelMode::automatic: return 0;
+    case LabelMode::all: return 1;
+    case LabelMode::none: return -1;
+    case LabelMode::every: return std::max(1, style.label_every);
+  }
+  return 0;
+}
+
+// Cell size of the natural layout, points: big enough for readable labels, small enough that
+// long sentences fit.
+double natural_cell_size(int T, int n_panels) {
   // A panel is at least 220 pt (grid: 120 pt) so the colour bar beside it has room for ticks.
   if (n_panels == 1) {
     const double c = std::clamp(360.0 / T, 11.0, 30.0);
@@ -34,120 +63,290 @@ double cell_size(int T, int n_panels) {
   return T * c > 480 ? 480.0 / T : std::max(c, 120.0 / T);
 }
 
+struct Panel {
+  int layer = 0, head = 0;
+};
+
+// Everything a heatmap figure's drawing needs to know about where things go.
+struct Layout {
+  int n = 1, cols = 1, rows = 1;
+  double cell = 0, panel = 0;
+  double col_title_h = 0;  // room above a panel for "head h" (overview: above the first row only)
+  bool titles_every_row = true;
+  double row_title_w = 0;  // overview: "layer l" left of each row
+  double left = 0, top = 0;
+  double grid_w = 0, grid_h = 0;
+  double bar_x = 0, bar_y = 0, bar_h = 0;
+  double width = 0, height = 0;  // the content's extent from the origin
+  AxisLabels x_labels, y_labels;
+  double title_w = 0;
+
+  double row_y(int r) const {  // top of row r's panels
+    return top + (titles_every_row ? r * (col_title_h + panel) + col_title_h : col_title_h + r * panel) +
+           r * vgap_;
+  }
+  double col_x(int c) const { return left + c * (panel + hgap_); }
+  double hgap_ = 0, vgap_ = 0;
+};
+
+struct Plan {
+  const std::vector<std::string>* tokens = nullptr;
+  int T = 0;
+  int n = 1;
+  bool grid = false;
+  bool overview = false;
+  int overview_cols = 0;
+  Metrics m;
+  int every = 0;
+  bool title = true;
+  std::string title_text;
+  ColourBar bar;
+  bool legend = false;  // masked cells: a legend entry under the colour bar
+  bool sized = false;   // laid out for a page
+};
+
+Layout lay_out(MeasureCanvas& mc, const Plan& p, double cell, int cols, double ox, double oy) {
+  const Metrics& m = p.m;
+  Layout g;
+  g.n = p.n;
+  g.cols = cols;
+  g.rows = (g.n + g.cols - 1) / g.cols;
+  g.cell = cell;
+  g.panel = cell * p.T;
+  g.col_title_h = p.grid ? m.panel_title * 1.7 : 0;
+  g.titles_every_row = !p.overview;
+  g.row_title_w = p.overview ? m.panel_title * 1.5 : 0;
+  g.hgap_ = m.hgap;
+  g.vgap_ = m.vgap;
+  g.x_labels = layout_axis_labels(mc, *p.tokens, cell, true, m.label_max, m.label_min, p.every);
+  g.y_labels = layout_axis_labels(mc, *p.tokens, cell, false, m.label_max, m.label_min, p.every);
+  const double axis_title_h = m.axis_title * 1.5;
+  const double y_label_w = g.y_labels.extent > 0 ? g.y_labels.extent + m.label_pad : 0;
+  const double x_label_h = g.x_labels.extent > 0 ? g.x_labels.extent + m.label_pad : 0;
+  g.left = ox + m.margin + axis_title_h + m.axis_pad + g.row_title_w + y_label_w;
+  g.top = oy + (p.title ? m.margin + m.title * 1.4 + m.title_gap : m.margin);
+  g.grid_w = g.cols * g.panel + (g.cols - 1) * m.hgap;
+  g.grid_h = (g.titles_every_row ? g.rows * g.col_title_h : g.col_title_h) + g.rows * g.panel + (g.rows - 1) * m.vgap;
+  g.bar_x = g.left + g.grid_w + m.bar_gap;
+  g.bar_y = g.top + g.col_title_h;
+  g.bar_h = g.grid_h - g.col_title_h;
+  const TextStyle title_style{m.title, true, {0, 0, 0}};
+  g.title_w = p.title ? mc.width(p.title_text, title_style) : 0;
+  double bar_w = colour_bar_width(mc, p.bar, g.bar_h);
+  if (p.legend) bar_w = std::max(bar_w, masked_legend_width(mc, m.tick));
+  g.width = g.bar_x - ox + bar_w + m.margin;
+  if (!p.sized) g.width = std::max(g.width, g.title_w + 2 * m.margin);  // a page: the title is fitted to it
+  g.height = g.top - oy + g.grid_h + 5 + x_label_h + 1 + axis_title_h + m.margin;
+  if (p.legend) g.height = std::max(g.height, g.bar_y - oy + g.bar_h + m.tick * 2.2 + m.margin);
+  return g;
+}
+
+// The largest cell for which the figure fits page_w x page_h (0: that side is free), with
+// `cols` columns; 0 when even the smallest does not fit.
+double fit_cell(MeasureCanvas& mc, const Plan& p, int cols, double page_w, double page_h) {
+  auto fits = [&](double cell) {
+    const Layout g = lay_out(mc, p, cell, cols, 0, 0);
+    return (page_w <= 0 || g.width <= page_w + 1e-9) && (page_h <= 0 || g.height <= page_h + 1e-9);
+  };
+  double lo = 1e-3, hi = 400.0 / std::max(p.T, 1) + 400;
+  if (!fits(lo)) return 0;
+  for (int k = 0; k < 50; ++k) {
+    const double mid = 0.5 * (lo + hi);
+    (fits(mid) ? lo : hi) = mid;
+  }
+  return lo;
+}
+
+std::string format_pt(double v) { return std::to_string(int(std::lround(v))); }
+
 }  // namespace
 
 std::string figure_model_name(const AttentionRun& run) { return run.info.name.empty() ? run.info.kind : run.info.name; }
 
-Figure heatmap_figure(const RunAnalysis& analysis, int layer, int head, const ColourScale& colours,
-                      const HeatmapFigureExtras& extras) {
+namespace {
+
+Figure panels_figure(const RunAnalysis& analysis, const std::vector<Panel>& panels, bool grid, bool overview,
+                     std::string title, const ColourScale& colours, const FigureStyle& style,
+                     const std::string& bar_title = "attention weight") {
   const AttentionRun& run = analysis.run;
-  assert(layer >= 0 && layer < run.n_layers() && head < run.n_heads() && "checked by export_view");
-  const LayerMaps& maps = run.attention[size_t(layer)];
-  std::vector<int> heads;
-  if (head >= 0) heads.push_back(head);
-  else if (int(extras.order.size()) == run.n_heads()) heads = extras.order;
-  else for (int h = 0; h < run.n_heads(); ++h) heads.push_back(h);
   const int T = run.n_tokens();
-  const bool grid = head < 0;
-
-  GridLayout g;
-  g.n = int(heads.size());
-  g.cols = grid ? int(std::ceil(std::sqrt(double(g.n)))) : 1;
-  g.rows = (g.n + g.cols - 1) / g.cols;
-  g.cell = cell_size(T, grid ? std::max(g.n, 2) : 1);
-  g.panel = g.cell * T;
-  g.panel_title_h = grid ? kPanelTitleSize * 1.7 : 0;
-  g.hgap = 14;
-  g.vgap = 8;
-
-  MeasureCanvas m;
-  const double max_font = grid ? 9 : 10;
-  const AxisLabels x_labels = layout_axis_labels(m, run.tokens, g.cell, true, max_font);
-  const AxisLabels y_labels = layout_axis_labels(m, run.tokens, g.cell, false, max_font);
+  Plan p;
+  p.tokens = &run.tokens;
+  p.T = T;
+  p.n = int(panels.size());
+  p.grid = grid;
+  p.overview = overview;
+  p.m = metrics_for(style, grid);
+  p.every = label_every(style);
+  p.title = style.show_title;
+  p.title_text = style.title.empty() ? title : style.title;
 
   std::vector<const Map*> shown;
-  for (int h : heads) shown.push_back(&maps[size_t(h)]);
+  for (const Panel& q : panels) shown.push_back(&run.attention[size_t(q.layer)][size_t(q.head)]);
   const Colormap colormap = colours.colormap;
   // The range of each panel (ColourScale: shared by the panels, each its own, or fixed by the view).
   std::vector<ScaleRange> ranges;
+  const float shared_top = colour_scale_max(shown, colours.ignore_first_key, &run.special_tokens);
   for (const Map* a : shown) {
     const float top = colours.fixed_max > 0 ? colours.fixed_max
                       : colours.per_map     ? colour_scale_max({a}, colours.ignore_first_key, &run.special_tokens)
-                                            : colour_scale_max(shown, colours.ignore_first_key, &run.special_tokens);
+                                            : shared_top;
     ranges.push_back(scale_range(colours, top));
   }
   // Per map, the bar reads as a share of each panel's largest weight.
-  const bool relative = colours.per_map && colours.fixed_max <= 0 && g.n > 1;
-  ColourBar bar = colour_bar_for(relative ? scale_range(colours, 1.0f) : ranges[0], colormap,
-                                 relative ? "share of each head's largest weight"
-                                 : extras.bar_title.empty() ? "attention weight" : extras.bar_title);
-  if (relative && colours.mode == ScaleMode::row_normalised) bar = colour_bar_for(ranges[0], colormap, "attention weight");
-
-  std::string title = figure_model_name(run) + " \u00b7 layer " + std::to_string(layer);
-  if (!grid) title += " \u00b7 head " + std::to_string(head);
-  else if (g.n == 1) title += " \u00b7 head 0";
-  else title += " \u00b7 heads 0\u2013" + std::to_string(g.n - 1);
-  if (grid && g.n > 1 && !extras.order.empty()) title += " (cluster order)";
-  if (!extras.title.empty()) title = extras.title;
-  const TextStyle title_style{kTitleSize, true, {0, 0, 0}};
-  const TextStyle axis_style{kAxisTitleSize, false, {0, 0, 0}};
-  const TextStyle panel_style{kPanelTitleSize, false, {0, 0, 0}};
-
-  // Horizontal: margin | "query" | y labels | panels | colour bar | margin.
-  const double axis_title_h = kAxisTitleSize * 1.5;
-  g.left = kMargin + axis_title_h + 8 + y_labels.extent + 5;
-  g.top = kMargin + kTitleSize * 1.4 + 8;
-  g.grid_w = g.cols * g.panel + (g.cols - 1) * g.hgap;
-  g.grid_h = g.rows * (g.panel_title_h + g.panel) + (g.rows - 1) * g.vgap;
-  const double bar_x = g.left + g.grid_w + 16;
-  const double bar_y = g.top + g.panel_title_h;
-  const double bar_h = g.grid_h - g.panel_title_h;
-  const double title_w = m.width(title, title_style);
-
-  const double fig_w = std::max(bar_x + colour_bar_width(m, bar, bar_h) + kMargin, title_w + 2 * kMargin);
-  const double fig_h = g.top + g.grid_h + 5 + x_labels.extent + 6 + axis_title_h + kMargin;
-  Figure fig;
-  fig.title = title;
-  fig.width = fig_w;
-  fig.height = fig_h;
-
-  for (int p = 0; p < g.n; ++p) {
-    const double px = g.left + (p % g.cols) * (g.panel + g.hgap);
-    const double py = g.top + (p / g.cols) * (g.panel_title_h + g.panel + g.vgap) + g.panel_title_h;
-    fig.cells.push_back({px, py, g.panel, g.panel, T, T});
+  const bool relative = colours.per_map && colours.fixed_max <= 0 && p.n > 1;
+  p.bar = colour_bar_for(relative ? scale_range(colours, 1.0f) : ranges[0], colormap,
+                         relative ? "share of each head's largest weight" : bar_title);
+  if (relative && colours.mode == ScaleMode::row_normalised) p.bar = colour_bar_for(ranges[0], colormap, bar_title);
+  if (style.colorbar_label) p.bar.title = *style.colorbar_label;
+  p.bar.tick_size = p.m.tick;
+  p.bar.title_size = p.m.axis_title;
+  p.bar.width = p.m.bar_width;
+  // Masked cells (a causal or window mask hides them): drawn in their own colour, with a legend.
+  std::vector<AttentionConfig> configs;
+  for (const Panel& q : panels) {
+    configs.push_back(layer_attention_config(run.info, q.layer));
+    if (T > 1 && (configs.back().causal || configs.back().window >= 0)) p.legend = true;
   }
+
+  MeasureCanvas mc;
+  p.sized = style.sized();
+  if (p.sized && p.title && style.page_width > 0) {
+    // A title wider than the page: a smaller font, down to 6 pt (past that it is cut by the page).
+    const double room = style.page_width - 2 * p.m.margin;
+    const double w = mc.width(p.title_text, TextStyle{p.m.title, true, {0, 0, 0}});
+    if (w > room) p.m.title = std::max(std::min(6.0, p.m.title), p.m.title * room / w);
+  }
+  Figure fig;
+  Layout g;
+  if (!style.sized()) {
+    const int cols = overview ? std::max(1, run.n_heads()) : grid ? int(std::ceil(std::sqrt(double(p.n)))) : 1;
+    // The overview: an inch a map (a 12 x 12 model is a 13-inch figure); else the grid's rule.
+    const double cell = overview ? std::clamp(72.0 / T, 0.05, 8.0) : natural_cell_size(T, grid ? std::max(p.n, 2) : 1);
+    g = lay_out(mc, p, cell, cols, 0, 0);
+    fig.width = g.width;
+    fig.height = g.height;
+  } else {
+    // Reflow: every arrangement of the panels (when both sides are given; else the square-ish
+    // default), the one that gives the largest cells; text stays at its point size.
+    std::vector<int> candidates;
+    if (overview) candidates.push_back(std::max(1, run.n_heads()));
+    else if (!grid) candidates.push_back(1);
+    else if (style.page_width > 0 && style.page_height > 0)
+      for (int c = 1; c <= p.n; ++c) candidates.push_back(c);
+    else candidates.push_back(int(std::ceil(std::sqrt(double(p.n)))));
+    double best = 0;
+    int best_cols = candidates.front();
+    for (int c : candidates) {
+      const double cell = fit_cell(mc, p, c, style.page_width, style.page_height);
+      if (cell > best * (1 + 1e-6)) best = cell, best_cols = c;
+    }
+    if (!(best > 0)) {
+      throw InputError("a page of " + format_pt(style.page_width) + " x " + format_pt(style.page_height) +
+                       " pt is too small for this figure with " + format_pt(style.text_size()) +
+                       " pt text (give a larger --size, a smaller --font-size, or --labels none)");
+    }
+    const Layout probe = lay_out(mc, p, best, best_cols, 0, 0);
+    fig.width = style.page_width > 0 ? style.page_width : probe.width;
+    fig.height = style.page_height > 0 ? style.page_height : probe.height;
+    // Centred on the page: the side that limits the cells is filled.
+    g = lay_out(mc, p, best, best_cols, 0.5 * (fig.width - probe.width), 0.5 * (fig.height - probe.height));
+  }
+  fig.title = p.title_text;
+  for (int k = 0; k < p.n; ++k) fig.cells.push_back({g.col_x(k % g.cols), g.row_y(k / g.cols), g.panel, g.panel, T, T});
+
+  const Metrics m = p.m;
+  const double fig_w = fig.width;
   const std::vector<CellBlock> blocks = fig.cells;
   const AttentionRun* r = &run;
+  const ColourBar bar = p.bar;
+  const bool legend = p.legend, show_title = p.title;
+  const std::string title_text = p.title_text;
   fig.draw = [=](Canvas& c) {
+    const TextStyle title_style{m.title, true, {0, 0, 0}};
+    const TextStyle axis_style{m.axis_title, false, {0, 0, 0}};
+    const TextStyle panel_style{m.panel_title, false, {0, 0, 0}};
     const double centre = g.left + g.grid_w / 2;
-    const double title_x = std::clamp(centre, kMargin + title_w / 2, fig_w - kMargin - title_w / 2);
-    c.text(title_x, kMargin, title, title_style, HAlign::center, VAlign::top);
+    if (show_title) {
+      const double title_x = std::clamp(centre, m.margin + g.title_w / 2, fig_w - m.margin - g.title_w / 2);
+      c.text(title_x, g.top - m.title * 1.4 - m.title_gap, title_text, title_style, HAlign::center, VAlign::top);
+    }
 
     c.set_max_rect_cells(std::max(4096L, 60000L / g.n));  // the whole grid: at most ~60k rectangles
-    std::vector<Rgb8> cells(size_t(T) * size_t(T));
-    for (int p = 0; p < g.n; ++p) {
-      const int h = heads[size_t(p)];
-      const Map& a = r->attention[size_t(layer)][size_t(h)];  // [T, T], row = query i, col = key j
-      const double px = blocks[size_t(p)].x, py = blocks[size_t(p)].y;
-      if (grid) c.text(px + g.panel / 2, py - 4, "head " + std::to_string(h), panel_style, HAlign::center, VAlign::bottom);
-      const Map t = scale_to_unit(a, ranges[size_t(p)]);  // [T, T], what the app's shader colours
-      // A raster with fewer pixels than cells: each pixel the largest cell it covers, as on screen.
-      const int pixels = c.raster_pixels(g.panel);
+    std::vector<Rgb8> cells;
+    for (int k = 0; k < g.n; ++k) {
+      const Panel& q = panels[size_t(k)];
+      const Map& a = r->attention[size_t(q.layer)][size_t(q.head)];  // [T, T], row = query i, col = key j
+      const double px = blocks[size_t(k)].x, py = blocks[size_t(k)].y;
+      const bool column_title = grid && (!overview || k < g.cols);
+      if (column_title)
+        c.text(px + g.panel / 2, py - 4, "head " + std::to_string(q.head), panel_style, HAlign::center, VAlign::bottom);
+      if (overview && k % g.cols == 0) {
+        const double x = g.left - (g.y_labels.extent > 0 ? g.y_labels.extent + m.label_pad : 0) - g.row_title_w / 2;
+        c.text(x, py + g.panel / 2, "layer " + std::to_string(q.layer), panel_style, HAlign::center, VAlign::middle, true);
+      }
+      Map t = scale_to_unit(a, ranges[size_t(k)]);  // [T, T], what the app's shader colours
+      const AttentionConfig& cfg = configs[size_t(k)];
+      if (cfg.causal || cfg.window >= 0)
+        for (int i = 0; i < T; ++i)
+          for (int j = 0; j < T; ++j)
+            if (!key_visible(cfg, i, j)) t(i, j) = kMaskedT;
+      // Fewer pixels than cells (a PNG, or SVG/PDF at kVectorImageDpi): each pixel the largest
+      // cell it covers, as on screen.
+      const int pixels = c.image_pixels(g.panel);
       const Map drawn = pixels > 0 && pixels < T ? block_max(t, pixels, pixels) : t;  // [n, n]
       const int n = int(drawn.rows());
       cells.resize(size_t(n) * size_t(n));
       for (int i = 0; i < n; ++i)
-        for (int j = 0; j < n; ++j) cells[size_t(i) * size_t(n) + size_t(j)] = colormap_lookup(colormap, drawn(i, j));
+        for (int j = 0; j < n; ++j) cells[size_t(i) * size_t(n) + size_t(j)] = cell_lookup(colormap, drawn(i, j));
       c.cells(px, py, g.panel, g.panel, n, n, cells);
       c.stroke_rect(px, py, g.panel, g.panel, kFrameColour, 0.6);
-      if (p % g.cols == 0) draw_y_labels(c, y_labels, px - 5, py, g.cell);
-      if (p + g.cols >= g.n) draw_x_labels(c, x_labels, px, py + g.panel + 5, g.cell);
+      if (k % g.cols == 0) draw_y_labels(c, g.y_labels, px - m.label_pad, py, g.cell);
+      if (k + g.cols >= g.n) draw_x_labels(c, g.x_labels, px, py + g.panel + m.label_pad, g.cell);
     }
-    draw_colour_bar(c, bar, bar_x, bar_y, bar_h);
-    c.text(kMargin + axis_title_h / 2, bar_y + bar_h / 2, "query", axis_style, HAlign::center, VAlign::middle, true);
-    c.text(centre, fig_h - kMargin, "key", axis_style, HAlign::center, VAlign::bottom);
+    draw_colour_bar(c, bar, g.bar_x, g.bar_y, g.bar_h);
+    if (legend) draw_masked_legend(c, colormap, g.bar_x, g.bar_y + g.bar_h + m.tick * 0.8, m.tick);
+    const double left_edge = g.left - (g.y_labels.extent > 0 ? g.y_labels.extent + m.label_pad : 0) - g.row_title_w -
+                             m.axis_pad - m.axis_title * 1.5;
+    c.text(left_edge + m.axis_title * 0.75, g.bar_y + g.bar_h / 2, "query", axis_style, HAlign::center, VAlign::middle, true);
+    c.text(centre, g.top + g.grid_h + 5 + (g.x_labels.extent > 0 ? g.x_labels.extent + m.label_pad : 0) + 1 + m.axis_title * 1.5,
+           "key", axis_style, HAlign::center, VAlign::bottom);
   };
   return fig;
+}
+
+}  // namespace
+
+Figure heatmap_figure(const RunAnalysis& analysis, int layer, int head, const ColourScale& colours,
+                      const FigureStyle& style, const HeatmapFigureExtras& extras) {
+  const AttentionRun& run = analysis.run;
+  assert(layer >= 0 && layer < run.n_layers() && head < run.n_heads() && "checked by export_view");
+  std::vector<Panel> panels;
+  const bool ordered = head < 0 && int(extras.order.size()) == run.n_heads();
+  if (head >= 0) panels.push_back({layer, head});
+  else if (ordered) for (int h : extras.order) panels.push_back({layer, h});
+  else for (int h = 0; h < run.n_heads(); ++h) panels.push_back({layer, h});
+  const bool grid = head < 0;
+  const int n = int(panels.size());
+  std::string title = figure_model_name(run) + " \u00b7 layer " + std::to_string(layer);
+  if (!grid) title += " \u00b7 head " + std::to_string(head);
+  else if (n == 1) title += " \u00b7 head 0";
+  else title += " \u00b7 heads 0\u2013" + std::to_string(n - 1);
+  if (grid && n > 1 && ordered) title += " (cluster order)";
+  if (!extras.title.empty()) title = extras.title;
+  return panels_figure(analysis, panels, grid, false, title, colours, style,
+                       extras.bar_title.empty() ? "attention weight" : extras.bar_title);
+}
+
+Figure overview_figure(const RunAnalysis& analysis, const ColourScale& colours, const FigureStyle& style) {
+  const AttentionRun& run = analysis.run;
+  std::vector<Panel> panels;
+  for (int l = 0; l < run.n_layers(); ++l)
+    for (int h = 0; h < run.n_heads(); ++h) panels.push_back({l, h});
+  assert(!panels.empty() && "checked by export_view");
+  const std::string title = figure_model_name(run) + " \u00b7 layers 0\u2013" + std::to_string(run.n_layers() - 1) +
+                            " \u00b7 heads 0\u2013" + std::to_string(run.n_heads() - 1);
+  return panels_figure(analysis, panels, true, true, title, colours, style);
 }
 
 }  // namespace hs

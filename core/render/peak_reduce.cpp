@@ -16,12 +16,14 @@ Map block_max(const Map& t, int out_rows, int out_cols) {
     for (int pc = 0; pc < out_cols; ++pc) {
       const int c0 = reduce_first(pc, cols, out_cols), c1 = reduce_end(pc, cols, out_cols);
       float m = 0.0f;
+      bool masked = true;  // every cell masked (t < 0, colormap.h's kMaskedT): the block is too
       for (int r = r0; r < r1; ++r)
         for (int c = c0; c < c1; ++c) {
           const float v = t(r, c);
+          if (!(v < 0.0f)) masked = false;
           if (v > m) m = v;  // NaN never wins
         }
-      out(pr, pc) = m;
+      out(pr, pc) = masked ? t(r0, c0) : m;
     }
   }
   return out;

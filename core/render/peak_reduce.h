@@ -15,7 +15,8 @@ inline int reduce_first(int p, int n, int m) { return int(int64_t(p) * n / m); }
 inline int reduce_end(int p, int n, int m) { return int((int64_t(p + 1) * n + m - 1) / m); }
 
 // [rows, cols] -> [out_rows, out_cols] (each at most the input's), the largest value of each
-// covered block; NaN counts as 0. With out = in, a copy.
+// covered block; NaN counts as 0. A block of masked cells only (t < 0) keeps that value; one
+// masked cell among others does not count. With out = in, a copy.
 Map block_max(const Map& t, int out_rows, int out_cols);
 
 // The cell with the largest value among those pixel (prow, pcol) covers, for hover text.

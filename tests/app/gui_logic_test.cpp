@@ -96,6 +96,7 @@ TEST(Export, SavesTheCurrentViewAndCopiesCsv) {
   const auto derived = hs::gui::compute_derived(state.request, 1);
   const std::filesystem::path dir = std::filesystem::path(HEADSCOPE_BINARY_DIR) / "tests" / "app" / "export";
   std::filesystem::create_directories(dir);
+  std::filesystem::remove(dir / "grid.png");  // an export never replaces a file without asking
   state.exporter.folder = dir.string();
   state.exporter.file_name = "grid.png";
   state.view = hs::gui::View::heads;

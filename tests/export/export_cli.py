@@ -15,7 +15,10 @@ import struct
 import subprocess
 import sys
 import tempfile
+import math
+import re
 import xml.etree.ElementTree as ET
+import zlib
 
 import numpy as np
 
@@ -171,7 +174,13 @@ def test_errors():
         (["--out", os.path.join(bad, "missing", "x.png")], ["cannot write", "missing"]),
         (["--out", os.path.join(bad, "x.png"), "--head", "9"], ["head 9", "0 to 3"]),
         (["--out", os.path.join(bad, "x.png"), "--layer", "2"], ["layer 2", "0 to 0"]),
-        (["--out", os.path.join(bad, "x.png"), "--view", "pie"], ["'pie'", "heatmap, difference, distance, sweep, roles or rollout"]),
+        (["--out", os.path.join(bad, "x.png"), "--view", "pie"], ["'pie'", "heatmap, difference, distance, sweep, roles, rollout or overview"]),
+        (["--out", os.path.join(bad, "x.pdf"), "--size", "3.25x3.25furlong"], ["--size", "unit"]),
+        (["--out", os.path.join(bad, "x.pdf"), "--size", "0.2x0.2in"], ["--size", "0.5in"]),
+        (["--out", os.path.join(bad, "x.pdf"), "--labels", "some"], ["labels 'some'", "every N"]),
+        (["--out", os.path.join(bad, "x.pdf"), "--font-size", "100"], ["--font-size", "4 to 72"]),
+        (["--out", os.path.join(bad, "x.pdf"), "--title", "A", "--no-title"], ["--title", "--no-title"]),
+        (["--out", os.path.join(bad, "x.pdf"), "--style", os.path.join(bad, "missing.json")], ["style file"]),
         (["--out", os.path.join(bad, "x.png"), "--colormap", "jet"], ["viridis"]),
         (["--out", os.path.join(bad, "x.png"), "--size", "big"], ["--size"]),
         (["--out", os.path.join(bad, "x.png"), "--scale", "0"], ["scale"]),
@@ -187,12 +196,79 @@ def test_errors():
     check(left == [], f"failed exports leave no file behind: {left}")
 
 
+def pdf_text_sizes(path):
+    """Font sizes of every text run in the PDF (cairo writes each run's size into its Tm matrix)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    sizes = []
+    for m in re.finditer(rb"stream\r?\n", data):
+        end = data.find(b"endstream", m.end())
+        try:
+            content = zlib.decompress(data[m.end():end])
+        except zlib.error:
+            continue
+        num = rb"(-?[\d.]+)"
+        # Inside each text object: "a b c d e f Tm" sets the matrix, "/f 1 Tf" the font scale.
+        for block in re.findall(rb"BT(.*?)ET", content, re.S):
+            scale = 1.0
+            for op in re.finditer(num + rb" " + num + rb" " + num + rb" " + num + rb" -?[\d.]+ -?[\d.]+ Tm|/f-[\d-]+ " + num + rb" Tf", block):
+                if op.group(5) is not None:
+                    scale = float(op.group(5))
+                else:
+                    a, b, c, d = (float(x) for x in op.group(1, 2, 3, 4))
+                    sizes.append(scale * math.sqrt(abs(a * d - b * c)))
+    return sizes
+
+
+def test_paper_figures():
+    """Issue 20: a page size reflows the figure (PDF page size and smallest font read back), small
+    vector files, the overview view, title and labels flags, a style file."""
+    sentence = " ".join("w%d" % i for i in range(20))
+    base = ["--sentence", sentence, "--d-model", "8", "--heads", "4", "--causal"]
+    pdf = export(base + ["--size", "3.25x3.25in"], "col.pdf")
+    if shutil.which("pdfinfo"):
+        info = subprocess.run(["pdfinfo", pdf], capture_output=True).stdout.decode()
+        page = re.search(r"Page size:\s+([\d.]+) x ([\d.]+) pts", info)
+        check(page and abs(float(page.group(1)) - 234) < 0.5 and abs(float(page.group(2)) - 234) < 0.5,
+              f"--size 3.25x3.25in gives a 234 x 234 pt page: {page.group(0) if page else info}")
+    sizes = pdf_text_sizes(pdf)
+    check(len(sizes) > 10, f"the PDF's text runs are found: {len(sizes)}")
+    check(sizes and min(sizes) >= 6 - 1e-6 and max(sizes) <= 8 * 1.15 + 1e-6,
+          f"one-column figure: text from 6 to 9.2 pt: {sorted(set(round(s, 2) for s in sizes))}")
+    if shutil.which("pdftotext"):
+        words = subprocess.run(["pdftotext", pdf, "-"], capture_output=True).stdout.decode().split()
+        check("masked" in words and "w0" in words, "the column figure keeps labels and the masked legend as text")
+    sizes = pdf_text_sizes(export(base + ["--size", "8.25x8.25cm", "--font-size", "7", "--no-title"], "cm.pdf"))
+    check(sizes and min(sizes) >= 6 - 1e-6 and max(sizes) <= 7 + 1e-6, f"cm, --font-size 7, --no-title: {sorted(set(sizes))}")
+    png = export(base + ["--size", "3.25x3.25in", "--dpi", "300"], "col.png")
+    check(png_size(png) == (975, 975), f"3.25 in at 300 dpi is 975 px: {png_size(png)}")
+
+    big = ["--sentence", " ".join("t%d" % i for i in range(42)), "--d-model", "16", "--heads", "8", "--causal"]
+    for ext in ("svg", "pdf"):
+        size = os.path.getsize(export(big, "eight." + ext))
+        check(size < 300 * 1024, f"8 heads x 42^2 as {ext}: {size} bytes < 300 KB")
+    svg = export(base + ["--view", "overview", "--title", "Figure 1", "--labels", "every 5", "--colorbar-label", "w"], "ov.svg")
+    texts, _ = svg_texts(svg)
+    check("Figure 1" in texts and "w" in texts, "--title and --colorbar-label")
+    check("w5" in texts and "w6" not in texts, "--labels every 5")
+    style = os.path.join(WORK, "paper.json")
+    with open(style, "w") as f:
+        json.dump({"font_size": 7, "show_title": False, "colormap": "magma", "labels": "none"}, f)
+    texts, _ = svg_texts(export(base + ["--style", style], "styled.svg"))
+    check("w0" not in texts and not any("layer 0" in t for t in texts), f"--style: no labels, no title: {texts[:6]}")
+    with open(style, "w") as f:
+        json.dump({"fontsize": 7}, f)
+    code, _, err = run(["export"] + base + ["--style", style, "--out", os.path.join(WORK, "bad_style.svg")])
+    check(code == 1 and "\"fontsize\" is not a style key" in err, f"unknown style key: exit {code}, {err.strip()}")
+
+
 def main():
     global CLI, WORK
     CLI = os.path.abspath(sys.argv[1])
     WORK = tempfile.mkdtemp(prefix="hs_export_cli_")
     try:
         test_figures()
+        test_paper_figures()
         test_data()
         test_errors()
     finally:

@@ -3,16 +3,23 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <new>
 
+#include "core/render/figure.h"
 #include "core/util/errors.h"
 
 namespace hs::gui {
+namespace {
 
-ExportSpec export_spec_for(const AppState& state, const Derived& derived, const std::string& path) {
-  const ViewInfo& v = view_info(state.view);
+// The view's own export: the grid (the overview when it shows every layer), the selected head,
+// the difference table or the sweep.
+ExportSpec view_spec(const AppState& state, const Derived& derived, View view, const std::string& path) {
+  const ViewInfo& v = view_info(view);
   ExportSpec spec;
   spec.path = path;
   spec.layer = state.layer;
@@ -25,7 +32,44 @@ ExportSpec export_spec_for(const AppState& state, const Derived& derived, const 
   const float layer_max = layer < a.layer_max.size()
                               ? (state.scale.ignore_first_key ? a.layer_max_skip_first[layer] : a.layer_max[layer])
                               : 0.0f;
-  spec.colours = view_colour_scale(state, state.view, layer_max);  // as shown: scale, first key, colormap, range
+  spec.colours = view_colour_scale(state, view, layer_max);  // as shown: scale, first key, colormap, range
+  return spec;
+}
+
+}  // namespace
+
+ExportSpec export_spec_for(const AppState& state, const Derived& derived, const std::string& path) {
+  const ExportPanelState& e = state.exporter;
+  ExportSpec spec;
+  switch (e.what) {
+    case ExportWhat::view:
+      spec = view_spec(state, derived, state.view, path);
+      if (state.view == View::heads && state.grid.all_layers && derived.run().n_layers() > 1) spec.view = ExportView::overview;
+      break;
+    case ExportWhat::overview:
+      spec = view_spec(state, derived, View::heads, path);
+      spec.view = ExportView::overview;
+      break;
+    case ExportWhat::head: spec = view_spec(state, derived, View::head, path); break;
+    case ExportWhat::difference: spec = view_spec(state, derived, View::difference, path); break;
+    case ExportWhat::sweep: spec = view_spec(state, derived, View::width, path); break;
+  }
+  // The dialog's settings, as headscope-cli's flags take them (--dpi, --size, --font-size, ...).
+  if (!(e.dpi >= 10 && e.dpi <= 2400)) throw InputError("DPI (" + std::to_string(e.dpi) + ") must be from 10 to 2400");
+  spec.scale = double(e.dpi) / (72.0 * kPngPixelsPerPoint);
+  if (!e.size.empty() && !parse_page_size(e.size, double(e.dpi) / 72.0, spec.style)) {
+    throw InputError("size '" + e.size + "' needs a unit: in, cm, mm, pt or px (e.g. 3.25x3.25in)");
+  }
+  if (e.font_size != 0) {
+    if (!(e.font_size >= 4 && e.font_size <= 72)) throw InputError("font size must be from 4 to 72 points");
+    spec.style.font_size = e.font_size;
+  }
+  spec.style.show_title = e.show_title;
+  spec.style.title = e.show_title ? e.title : std::string();
+  if (!e.view_colours) {
+    spec.colours.colormap = e.colormap;
+    spec.colours.mode = e.scale_mode;
+  }
   return spec;
 }
 
@@ -34,18 +78,62 @@ std::string export_path(const ExportPanelState& e) {
   return (std::filesystem::path(e.folder) / e.file_name).string();
 }
 
+std::string default_export_name(const AppState& state, const Derived& derived, const std::string& extension) {
+  const AttentionRun& run = derived.run();
+  std::string model;
+  for (char c : run.info.name.empty() ? run.info.kind : run.info.name) {
+    const bool keep = std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.';
+    if (keep) model += c;
+    else if (!model.empty() && model.back() != '_') model += '_';
+  }
+  while (!model.empty() && model.back() == '_') model.pop_back();
+  if (model.empty()) model = "headscope";
+  const ExportSpec spec = export_spec_for(state, derived, "x." + extension);
+  const std::string layer = "_L" + std::to_string(spec.layer);
+  std::string what;
+  switch (spec.view) {
+    case ExportView::heatmap: what = layer + (spec.head >= 0 ? "_h" + std::to_string(spec.head) : "_heads"); break;
+    case ExportView::overview: what = "_overview"; break;
+    case ExportView::difference: what = layer + "_difference"; break;
+    case ExportView::distance: what = layer + "_distance"; break;
+    case ExportView::sweep: what = "_sweep"; break;
+  }
+  return model + what + "." + extension;
+}
+
 std::string save_export(const AppState& state, const Derived& derived) {
   const std::string path = export_path(state.exporter);
   export_view(*derived.analysis, derived.sweep.get(), export_spec_for(state, derived, path));
   std::error_code ec;
   const std::filesystem::path absolute = std::filesystem::absolute(path, ec);
-  return "wrote " + (ec ? path : absolute.string());
+  return "wrote " + (ec ? path : absolute.string()) + (derived.run().compact() ? " (block maxima)" : "");
 }
 
 std::string current_csv(const AppState& state, const Derived& derived) {
-  ExportSpec spec = export_spec_for(state, derived, "clipboard.csv");
+  AppState copy = state;
+  copy.exporter.what = ExportWhat::view;
+  ExportSpec spec = export_spec_for(copy, derived, "clipboard.csv");
   if (spec.view == ExportView::heatmap) spec.head = state.head;
   return export_bytes(*derived.analysis, derived.sweep.get(), spec);
+}
+
+std::string export_preview_png(const AppState& state, const Derived& derived) {
+  ExportSpec spec = export_spec_for(state, derived, "preview.png");
+  spec.scale = 0.5;  // 72 dpi: a preview, not the file
+  return export_bytes(*derived.analysis, derived.sweep.get(), spec);
+}
+
+std::string copy_png_to_clipboard(const std::string& png) {
+  // GLFW puts only text on the clipboard; X11 images go through xclip when it is installed.
+  if (std::system("command -v xclip >/dev/null 2>&1") != 0) {
+    throw IoError("copying an image needs xclip (apt install xclip); Export... writes the PNG to a file");
+  }
+  FILE* pipe = popen("xclip -selection clipboard -t image/png -i >/dev/null 2>&1", "w");
+  if (!pipe) throw IoError("cannot start xclip");
+  const size_t wrote = std::fwrite(png.data(), 1, png.size(), pipe);
+  const int status = pclose(pipe);
+  if (wrote != png.size() || status != 0) throw IoError("xclip did not take the image (exit " + std::to_string(status) + ")");
+  return "copied the view as a " + std::to_string(png.size()) + "-byte PNG to the clipboard";
 }
 
 }  // namespace hs::gui
@@ -54,17 +142,40 @@ namespace hs::gui {
 
 void handle_export_requests(AppState& state, const Derived* derived, StatusInfo& status) {
   ExportPanelState& e = state.exporter;
-  const bool save = e.save_requested, copy = e.copy_requested;
-  e.save_requested = e.copy_requested = false;
-  if (!derived || (!save && !copy)) return;
+  const bool save = e.save_requested, copy = e.copy_requested, copy_image = e.copy_image_requested;
+  e.save_requested = e.copy_requested = e.copy_image_requested = false;
+  if (!derived || (!save && !copy && !copy_image)) return;
   try {
-    if (save) status.last_export = save_export(state, *derived);
+    if (save) {
+      const std::string path = export_path(e);
+      std::error_code ec;
+      const bool exists = std::filesystem::exists(path, ec);
+      if (exists && !(e.overwrite_confirmed && e.confirm_path == path)) {
+        // Never overwrite silently: the dialog asks, and nothing is written until it is answered.
+        e.confirm_path = path;
+        e.overwrite_confirmed = false;
+        e.dialog_open = true;
+        status.last_export = path + " exists: replace it, or choose another name";
+        status.export_failed = false;
+      } else {
+        e.confirm_path.clear();
+        e.overwrite_confirmed = false;
+        status.last_export = save_export(state, *derived);
+        e.dialog_open = false;
+      }
+    }
     if (copy) {
       const std::string csv = current_csv(state, *derived);
       ImGui::SetClipboardText(csv.c_str());
       status.last_export = "copied " + std::to_string(csv.size()) + " bytes of CSV to the clipboard";
     }
-    status.export_failed = false;
+    if (copy_image) {
+      AppState view = state;
+      view.exporter.what = ExportWhat::view;
+      status.last_export = copy_png_to_clipboard(
+          export_bytes(*derived->analysis, derived->sweep.get(), export_spec_for(view, *derived, "clipboard.png")));
+    }
+    if (save || copy || copy_image) status.export_failed = false;
   } catch (const hs::Error& err) {
     status.last_export = std::string("export failed: ") + err.what();
     status.export_failed = true;

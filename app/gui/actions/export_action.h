@@ -12,12 +12,25 @@
 namespace hs::gui {
 
 // The export matching what is on screen (the view table, state/views.h): the grid (all heads of
-// the layer), the selected head, the difference table or the sweep, in the on-screen colour
-// scale (linear / log / per-row, first key, colormap).
+// the layer; the overview when the grid shows every layer), the selected head, the difference
+// table or the sweep, in the on-screen colour scale (linear / log / per-row, first key,
+// colormap); or what the Export dialog chose (state.exporter.what), with its size, DPI, font
+// size, title and colours, as headscope-cli's flags of the same names take them. Throws
+// InputError for a bad size, DPI or font size.
 ExportSpec export_spec_for(const AppState& state, const Derived& derived, const std::string& path);
 
 // folder + file name ("" folder: the file name alone).
 std::string export_path(const ExportPanelState& e);
+
+// A name that says what is exported: "stories260K_L3_heads.pdf", "stories260K_L3_h2.png",
+// "stories260K_overview.svg", "synthetic_d_model_8_L0_distance.pdf", "..._sweep.png".
+std::string default_export_name(const AppState& state, const Derived& derived, const std::string& extension);
+
+// The export at 72 dpi as PNG bytes, for the dialog's preview. Throws hs::Error.
+std::string export_preview_png(const AppState& state, const Derived& derived);
+
+// PNG bytes onto the X11 clipboard through xclip; IoError saying so when xclip is missing.
+std::string copy_png_to_clipboard(const std::string& png);
 
 // Writes the file; returns "wrote PATH". Throws hs::Error.
 std::string save_export(const AppState& state, const Derived& derived);
@@ -29,7 +42,9 @@ std::string current_csv(const AppState& state, const Derived& derived);
 
 namespace hs::gui {
 
-// Carries out save/copy requests set by the export panel; the outcome goes to `status`.
+// Carries out save/copy requests set by the export panel; the outcome goes to `status`. A save
+// onto an existing file writes nothing: it sets exporter.confirm_path and waits until
+// exporter.overwrite_confirmed is set for that path (the dialog's "Replace").
 void handle_export_requests(AppState& state, const Derived* derived, StatusInfo& status);
 
 }  // namespace hs::gui

@@ -1,44 +1,228 @@
-// Export... (a path box; the folder is remembered) and Copy data (CSV of the current map).
-// The panel only sets requests in AppState; the main loop does the work and reports in the
-// status line.
+// Export... (File > Export..., Ctrl+E, or the button): a dialog with the format, what to export,
+// size, DPI, colours, title, the file's folder and name, a preview of the layout, and Copy data /
+// Copy image. The panel only sets requests in AppState; the main loop writes the file and
+// reports in the status line. An existing file is replaced only after "Replace".
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <string>
+
+#include "app/gui/actions/export_action.h"
 #include "app/gui/widgets/draw_util.h"
 #include "app/gui/panels/panels.h"
+#include "core/render/heatmap_figure.h"
+#include "core/util/errors.h"
 
 namespace hs::gui {
+namespace {
+
+constexpr const char* kFormats[] = {"pdf", "svg", "png", "npy", "csv", "json"};
+constexpr const char* kWhat[] = {"this view as shown", "layers x heads overview", "the selected head",
+                                 "the difference table", "the head-count sweep"};
+
+std::string extension_of(const std::string& name) {
+  std::string ext = std::filesystem::path(name).extension().string();
+  if (!ext.empty()) ext.erase(0, 1);
+  return ext;
+}
+
+// What is wrong with the folder and name, or "".
+std::string path_problem(const ExportPanelState& e) {
+  if (e.file_name.empty()) return "give a file name";
+  if (e.file_name.find('/') != std::string::npos) return "the name holds a '/': put folders in the folder box";
+  try {
+    export_format_of(e.file_name);
+  } catch (const Error& err) {
+    return err.what();
+  }
+  std::error_code ec;
+  if (!e.folder.empty() && !std::filesystem::is_directory(e.folder, ec)) return "no folder " + e.folder;
+  return "";
+}
+
+// The folder box's neighbours: its parent and subfolders, one click each (ImGui has no file chooser).
+void draw_folder_browser(ExportPanelState& e) {
+  std::error_code ec;
+  const std::filesystem::path here = e.folder.empty() ? std::filesystem::current_path(ec) : std::filesystem::path(e.folder);
+  if (ImGui::SmallButton("..") && here.has_parent_path()) e.folder = here.parent_path().string();
+  int shown = 0;
+  std::filesystem::directory_iterator it(here, std::filesystem::directory_options::skip_permission_denied, ec);
+  for (; !ec && it != std::filesystem::directory_iterator() && shown < 24; it.increment(ec)) {
+    std::error_code dir_ec;
+    if (!it->is_directory(dir_ec) || it->path().filename().string().rfind('.', 0) == 0) continue;
+    ImGui::SameLine();
+    if (ImGui::GetContentRegionAvail().x < ImGui::GetFontSize() * 6) ImGui::NewLine();
+    const std::string label = it->path().filename().string() + "/";
+    if (ImGui::SmallButton(label.c_str())) e.folder = it->path().string();
+    ++shown;
+  }
+}
+
+// The figure's page and where its maps go, to scale (heatmaps and the overview; else the size).
+void draw_preview(AppState& state, const UiContext& ui) {
+  const Derived& d = *ui.derived;
+  std::string what;
+  try {
+    const ExportSpec spec = export_spec_for(state, d, "preview.png");
+    if (d.run().compact()) {
+      ImGui::TextDisabled("long-input mode: export is off (whole maps are not held)");
+      return;
+    }
+    if (spec.view != ExportView::heatmap && spec.view != ExportView::overview) {
+      ImGui::TextDisabled("preview: %s", spec.style.sized() ? "fitted into the page" : "natural size");
+      return;
+    }
+    const Figure fig = spec.view == ExportView::overview ? overview_figure(*d.analysis, spec.colours, spec.style)
+                                                         : heatmap_figure(*d.analysis, spec.layer, spec.head, spec.colours, spec.style);
+    ImGui::Text("%.0f x %.0f pt (%.2f x %.2f in), PNG %.0f x %.0f px", fig.width, fig.height, fig.width / 72, fig.height / 72,
+                std::ceil(fig.width * spec.scale * 2), std::ceil(fig.height * spec.scale * 2));
+    const float box = ImGui::GetFontSize() * 16;
+    const float k = float(std::min(box / fig.width, box / fig.height));
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    dl->AddRectFilled(at, ImVec2(at.x + float(fig.width) * k, at.y + float(fig.height) * k), IM_COL32(255, 255, 255, 255));
+    for (size_t i = 0; i < fig.cells.size(); ++i) {
+      const CellBlock& b = fig.cells[i];
+      const ImVec2 p0(at.x + float(b.x) * k, at.y + float(b.y) * k);
+      const ImVec2 p1(p0.x + float(b.width) * k, p0.y + float(b.height) * k);
+      const int layer = spec.view == ExportView::overview ? int(i) / std::max(d.run().n_heads(), 1) : spec.layer;
+      const int head = spec.view == ExportView::overview ? int(i) % std::max(d.run().n_heads(), 1)
+                       : spec.head >= 0                  ? spec.head
+                                                         : int(i);
+      const Map& map = d.run().attention[size_t(layer)][size_t(head)];
+      const ScaleRange range = scale_range(spec.colours, colour_scale_max({&map}, spec.colours.ignore_first_key));
+      if (ui.images) {
+        const ImTextureID tex = ui.images->image("export preview " + std::to_string(i), d.generation, map, range,
+                                                 spec.colours.colormap, ImVec2(p1.x - p0.x, p1.y - p0.y));
+        dl->AddImage(tex, p0, p1);
+      }
+      dl->AddRect(p0, p1, IM_COL32(64, 64, 64, 255));
+    }
+    ImGui::Dummy(ImVec2(float(fig.width) * k, float(fig.height) * k));
+  } catch (const Error& err) {
+    ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.40f, 1.0f), "%s", err.what());
+  } catch (const std::exception& err) {
+    ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.40f, 1.0f), "%s", err.what());
+  }
+}
+
+}  // namespace
+
+void open_export_dialog(AppState& state, const UiContext& ui) {
+  ExportPanelState& e = state.exporter;
+  if (!ui.derived) return;
+  e.dialog_open = true;
+  e.confirm_path.clear();
+  std::string ext = extension_of(e.file_name);
+  try {
+    export_format_of("x." + ext);
+  } catch (const Error&) {
+    ext = "pdf";
+  }
+  e.file_name = default_export_name(state, *ui.derived, ext);
+}
 
 void draw_export(AppState& state, const UiContext& ui) {
   ExportPanelState& e = state.exporter;
   ImGui::BeginDisabled(ui.derived == nullptr);
-  // Ctrl+E (app_keys.h) sets open_requested: whatever export UI there is opens.
-  const bool asked = e.open_requested && ui.derived != nullptr;
-  e.open_requested = false;
-  if (ImGui::Button("Export...") || asked) ImGui::OpenPopup("export");
+  if (ImGui::Button("Export...")) open_export_dialog(state, ui);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Ctrl+E: a figure (PDF, SVG, PNG) or the numbers (NPY, CSV, JSON)");
   ImGui::SameLine();
   if (ImGui::Button("Copy data")) e.copy_requested = true;
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Copy the current map (or the difference table) as CSV");
   ImGui::EndDisabled();
-  if (ImGui::BeginPopup("export")) {
-    const char* what = state.view == View::heads        ? "all heads of the layer (grid)"
-                       : state.view == View::difference ? "the head-difference table"
-                       : state.view == View::width      ? "the head-count sweep"
-                                                        : "the selected head";
-    ImGui::Text("Export %s", what);
-    ImGui::TextDisabled(".png .svg .pdf: the figure   .npy .csv: the numbers   .json: everything");
-    const float w = ImGui::GetFontSize() * 26;
+}
+
+void draw_export_dialog(AppState& state, const UiContext& ui) {
+  ExportPanelState& e = state.exporter;
+  if (!e.dialog_open || !ui.derived) return;
+  ImGui::SetNextWindowPos(ImGui::GetMainViewport()->GetCenter(), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+  bool open = true;
+  if (ImGui::Begin("Export###export", &open,
+                   ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
+    const float w = ImGui::GetFontSize() * 18;
+    // Format: the file name's extension follows.
+    std::string ext = extension_of(e.file_name);
+    int format = 0;
+    for (int i = 0; i < int(std::size(kFormats)); ++i)
+      if (ext == kFormats[i]) format = i;
     ImGui::SetNextItemWidth(w);
+    if (ImGui::Combo("format", &format, kFormats, int(std::size(kFormats)))) {
+      e.file_name = std::filesystem::path(e.file_name).replace_extension(kFormats[format]).string();
+    }
+    int what = int(e.what);
+    ImGui::SetNextItemWidth(w);
+    if (ImGui::Combo("what", &what, kWhat, int(std::size(kWhat)))) {
+      e.what = ExportWhat(what);
+      e.file_name = default_export_name(state, *ui.derived, kFormats[format]);
+    }
+    if (format <= 2) {  // figures
+      ImGui::SetNextItemWidth(w);
+      ImGui::InputTextWithHint("size", "natural, or 3.25x3.25in, 8x6cm, 1600x1200px", &e.size);
+      ImGui::SetNextItemWidth(w);
+      ImGui::InputFloat("DPI (PNG)", &e.dpi, 0, 0, "%.0f");
+      ImGui::SetNextItemWidth(w);
+      ImGui::InputFloat("font size (pt, 0 auto)", &e.font_size, 0, 0, "%.1f");
+      ImGui::Checkbox("title", &e.show_title);
+      if (e.show_title) {
+        ImGui::SameLine();
+        ImGui::SetNextItemWidth(w * 0.8f);
+        ImGui::InputTextWithHint("##title", "the model, layer and heads", &e.title);
+      }
+      ImGui::Checkbox("colours as shown", &e.view_colours);
+      if (!e.view_colours) {
+        int cm = 0;
+        const auto& maps = all_colormaps();
+        for (int i = 0; i < int(maps.size()); ++i)
+          if (maps[size_t(i)] == e.colormap) cm = i;
+        ImGui::SetNextItemWidth(w * 0.5f);
+        if (ImGui::BeginCombo("colormap", colormap_name(e.colormap))) {
+          for (int i = 0; i < int(maps.size()); ++i)
+            if (ImGui::Selectable(colormap_name(maps[size_t(i)]), i == cm)) e.colormap = maps[size_t(i)];
+          ImGui::EndCombo();
+        }
+        ImGui::SameLine();
+        int mode = int(e.scale_mode);
+        const char* modes[] = {"linear", "log", "row"};
+        ImGui::SetNextItemWidth(w * 0.4f);
+        if (ImGui::Combo("scale", &mode, modes, 3)) e.scale_mode = ScaleMode(mode);
+      }
+      draw_preview(state, ui);
+    }
+    ImGui::Separator();
+    ImGui::SetNextItemWidth(w * 1.4f);
     ImGui::InputTextWithHint("folder", "current folder", &e.folder);
-    ImGui::SetNextItemWidth(w);
+    draw_folder_browser(e);
+    ImGui::SetNextItemWidth(w * 1.4f);
     const bool enter = ImGui::InputText("file", &e.file_name, ImGuiInputTextFlags_EnterReturnsTrue);
-    if (ImGui::Button("Save") || enter) {
-      e.save_requested = true;
-      ImGui::CloseCurrentPopup();
+    const std::string problem = path_problem(e);
+    if (!problem.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.40f, 1.0f), "%s", problem.c_str());
+    if (!e.confirm_path.empty() && e.confirm_path == export_path(e)) {
+      ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "%s exists.", e.confirm_path.c_str());
+      if (ImGui::Button("Replace")) {
+        e.overwrite_confirmed = true;
+        e.save_requested = true;
+      }
+      ImGui::SameLine();
+      if (ImGui::Button("Keep it")) e.confirm_path.clear();
+    } else {
+      ImGui::BeginDisabled(!problem.empty());
+      if (ImGui::Button("Save") || (enter && problem.empty())) e.save_requested = true;
+      ImGui::EndDisabled();
     }
     ImGui::SameLine();
-    if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
-    ImGui::EndPopup();
+    if (ImGui::Button("Copy image")) e.copy_image_requested = true;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("The view as a PNG on the clipboard (needs xclip)");
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel")) open = false;
+  }
+  ImGui::End();
+  if (!open) {
+    e.dialog_open = false;
+    e.confirm_path.clear();
   }
 }
 

@@ -65,6 +65,7 @@ void draw_menu(AppState& state, const UiContext& ui) {
       if (ImGui::MenuItem("New session")) ask_action(state, reset_action());
       if (ImGui::MenuItem("Open session...", "Ctrl+O")) state.session.dialog = SessionDialog::open;
       if (ImGui::MenuItem("Save session...", "Ctrl+S")) state.session.dialog = SessionDialog::save;
+      if (ImGui::MenuItem("Export...", "Ctrl+E", false, ui.derived != nullptr)) open_export_dialog(state, ui);
       ImGui::Separator();
       ImGui::MenuItem("Presentation mode", "F5", &state.present.active);
       if (ImGui::MenuItem("Larger interface", "Ctrl+=")) step_ui_scale(state, 1);

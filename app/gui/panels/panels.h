@@ -17,7 +17,9 @@ void draw_query(AppState& state, const UiContext& ui);       // panel_query.cpp
 void draw_difference(AppState& state, const UiContext& ui);  // panel_difference.cpp
 void draw_width(AppState& state, const UiContext& ui);       // panel_width.cpp
 void draw_status(AppState& state, const UiContext& ui);      // panel_status.cpp
-void draw_export(AppState& state, const UiContext& ui);      // panel_export.cpp (buttons + popup)
+void draw_export(AppState& state, const UiContext& ui);      // panel_export.cpp (buttons)
+void draw_export_dialog(AppState& state, const UiContext& ui);  // panel_export.cpp (File > Export...)
+void open_export_dialog(AppState& state, const UiContext& ui);  // panel_export.cpp (Ctrl+E, the menu)
 void draw_scale_controls(AppState& state, const AttentionRun& run);  // panel_head.cpp (shared toolbar)
 void draw_average(AppState& state, const UiContext& ui);     // panel_average.cpp
 void draw_roles(AppState& state, const UiContext& ui);       // panel_roles.cpp
@@ -32,7 +34,7 @@ bool lesson_controls_unlocked(const AppState& state);             // panel_lesso
 // The whole window: sentence on top, model controls on the left, views in tabs, status below.
 void draw_app(AppState& state, const UiContext& ui);  // ui_root.cpp
 
-// Keyboard shortcuts: Ctrl+L focuses the sentence, Ctrl+Q quits (asking first when unsaved),
+// Keyboard shortcuts: Ctrl+L focuses the sentence, Ctrl+E exports, Ctrl+Q quits (asking first when unsaved),
 // arrows move the selected head / query.
 void handle_shortcuts(AppState& state, const UiContext& ui);  // ui_root.cpp
 

@@ -13,7 +13,7 @@
 namespace hs::gui {
 namespace {
 
-constexpr int kKeyL = 'L', kKeyQ = 'Q';
+constexpr int kKeyL = 'L', kKeyQ = 'Q', kKeyE = 'E';
 
 constexpr ImGuiWindowFlags kFixed = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
                                     ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoSavedSettings;
@@ -86,6 +86,10 @@ void handle_shortcuts(AppState& state, const UiContext& ui) {
   if (io.KeyCtrl && ImGui::IsKeyPressed(kKeyL, false)) state.sentence.focus_requested = true;
   if (io.KeyCtrl && ImGui::IsKeyPressed(kKeyQ, false)) ask_action(state, quit_action());
   handle_app_keys(state, ui.derived != nullptr);  // undo, open / save / export, UI size, Enter (app_keys.h)
+  if (state.exporter.open_requested) {  // Ctrl+E
+    state.exporter.open_requested = false;
+    if (ui.derived) open_export_dialog(state, ui);
+  }
   // In a lesson the arrows step through it (lesson_player.h); after Tab they move ImGui's focus.
   if (handle_lesson_keys(state) || io.WantTextInput || !ui.derived || state.keyboard_nav) return;
   const int heads = ui.derived->run().n_heads(), tokens = ui.derived->run().n_tokens();
@@ -177,6 +181,7 @@ void draw_app(AppState& state, const UiContext& ui) {
   ImGui::PopStyleVar();
   // Dialogs float over everything, presenting or not.
   draw_session_dialog(state);
+  draw_export_dialog(state, ui);
   draw_unsaved(state);
   if (present && state.present.pointer) draw_pointer_highlight();
   // Undo snapshots once the state settles: no control held, no text being typed.

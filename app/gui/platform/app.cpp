@@ -180,6 +180,7 @@ int App::run() {
     if (shot || bench.active()) io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
     bench.begin_frame(window->glfw(), state);
     ImGui::NewFrame();
+    images->set_run(ui.derived ? &ui.derived->run() : nullptr);
     draw_app(state, ui);
     ImGui::Render();
     if (loop.after_frame() && shot) worker.wait_idle();

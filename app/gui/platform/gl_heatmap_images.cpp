@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "app/gui/state/embedded.h"
+#include "core/model/attention_layer.h"
 
 namespace hs::gui {
 namespace {
@@ -70,7 +71,19 @@ void GlHeatmapImages::render(Entry& e, const Map& map, int out_w, int out_h) {
     glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, e.colours, 0);
   }
   // t: [rows, cols] row-major, row 0 = first query = texel row 0 = top of the ImGui image.
-  const Map t = scale_to_unit(map, e.range);
+  Map t = scale_to_unit(map, e.range);
+  // A head's own map: cells its layer's mask hides are kMaskedT (the shader's masked colour).
+  if (run_ && !run_->compact() && rows == cols && rows == run_->n_tokens()) {
+    for (int l = 0; l < run_->n_layers(); ++l)
+      for (const Map& m : run_->attention[size_t(l)])
+        if (m.data() == map.data()) {
+          const AttentionConfig cfg = layer_attention_config(run_->info, l);
+          if (cfg.causal || cfg.window >= 0)
+            for (int i = 0; i < rows; ++i)
+              for (int j = 0; j < cols; ++j)
+                if (!key_visible(cfg, i, j)) t(i, j) = kMaskedT;
+        }
+  }
   glBindTexture(GL_TEXTURE_2D, e.values);
   glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
   glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, cols, rows, GL_RED, GL_FLOAT, t.data());
@@ -94,6 +107,8 @@ void GlHeatmapImages::render(Entry& e, const Map& map, int out_w, int out_h) {
   glUniform1i(program_.uniform("colormap"), 1);
   glUniform2i(program_.uniform("cells"), cols, rows);
   glUniform2i(program_.uniform("pixels"), out_w, out_h);
+  const Rgb8 masked = masked_colour(e.colormap);
+  glUniform3f(program_.uniform("masked"), masked.r / 255.0f, masked.g / 255.0f, masked.b / 255.0f);
   glBindVertexArray(vao_);
   glDrawArrays(GL_TRIANGLES, 0, 3);
 

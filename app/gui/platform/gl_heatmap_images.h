@@ -25,6 +25,9 @@ class GlHeatmapImages final : public HeatmapImages {
                     Colormap colormap, ImVec2 pixels) override;
   // Call once per frame: frees textures not used for `max_idle` frames.
   void end_frame(int max_idle = 120);
+  // The run on screen: a map that is one of its heads' maps gets that layer's mask (causal,
+  // window), so masked cells show the masked colour (core/render/colormap.h) as figures do.
+  void set_run(const AttentionRun* run) { run_ = run; }
 
  private:
   struct Entry {
@@ -45,6 +48,7 @@ class GlHeatmapImages final : public HeatmapImages {
   std::map<Colormap, GLuint> colormaps_;
   std::map<std::string, Entry> entries_;
   int64_t frame_ = 0;
+  const AttentionRun* run_ = nullptr;
 };
 
 }  // namespace hs::gui

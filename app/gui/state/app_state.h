@@ -66,12 +66,30 @@ struct DifferencePanelState {
   MapZoom zoom;  // the pair's maps side by side, zoomed together
 };
 
+// What File > Export... writes besides "this view as shown".
+enum class ExportWhat { view, overview, head, difference, sweep };
+
 struct ExportPanelState {
   std::string folder;                       // remembered between exports ("" = current folder)
   std::string file_name = "headscope.png";  // the extension picks the format
   bool save_requested = false;              // done by the main loop, outside any ImGui window
   bool copy_requested = false;              // CSV of the current map to the clipboard
   bool open_requested = false;              // Ctrl+E: open the export UI next frame
+  bool copy_image_requested = false;        // the view's figure as PNG to the clipboard (xclip)
+  // The Export dialog (File > Export..., Ctrl+E).
+  bool dialog_open = false;
+  ExportWhat what = ExportWhat::view;
+  std::string size;                 // "" the natural layout; "3.25x3.25in", "8x6cm", "1600x1200px": a page
+  float dpi = 144.0f;               // PNG resolution
+  float font_size = 0.0f;           // points; 0: 8 with a page size, else the natural layout's
+  bool show_title = true;
+  std::string title;                // "" the figure's own
+  bool view_colours = true;         // the view's colormap and scale; else the two below
+  Colormap colormap = Colormap::viridis;
+  ScaleMode scale_mode = ScaleMode::linear;
+  // Never overwrite silently: a save onto an existing file stops here until the user says yes.
+  std::string confirm_path;         // the file that exists ("" none pending)
+  bool overwrite_confirmed = false; // the next save may replace confirm_path
 };
 
 struct WidthPanelState {

@@ -1,0 +1,64 @@
+#pragma once
+// How a figure is laid out beyond its data, set once for a paper's figures: the page size (the
+// figure is laid out for it, with text at fixed point sizes, instead of a fixed layout scaled),
+// the font size, the title, which axis labels are written, the colour bar's label and the gap
+// between panels. The CLI's --size 3.25x3.25in, --font-size, --title, --no-title, --labels,
+// --colorbar-label and --style FILE.json set it; so does the app's export dialog.
+#include <optional>
+#include <string>
+
+#include "core/render/colormap.h"
+
+namespace hs {
+
+// Which token labels an axis gets: as many as fit (auto), every one, none, or every N-th.
+enum class LabelMode { automatic, all, none, every };
+
+struct FigureStyle {
+  // Points; > 0: the figure is laid out for this page (heatmaps reflow: heads in the arrangement
+  // that gives the largest cells, text at font_size). One side alone: the other follows.
+  double page_width = 0, page_height = 0;
+  double font_size = 0;  // points; 0: the natural layout (8 pt when a page size is given)
+  bool show_title = true;
+  std::string title;  // "" keeps the figure's own title (model, layer, heads)
+  LabelMode labels = LabelMode::automatic;
+  int label_every = 1;                        // LabelMode::every
+  std::optional<std::string> colorbar_label;  // unset keeps the figure's own ("" writes none)
+  double gap = -1;                            // points between heatmap panels; < 0: the layout's own
+
+  bool sized() const { return page_width > 0 || page_height > 0; }
+  // The text size of a sized or styled figure.
+  double text_size() const { return font_size > 0 ? font_size : 8.0; }
+  bool styled() const { return sized() || font_size > 0; }
+  bool operator==(const FigureStyle& o) const {
+    return page_width == o.page_width && page_height == o.page_height && font_size == o.font_size &&
+           show_title == o.show_title && title == o.title && labels == o.labels && label_every == o.label_every &&
+           colorbar_label == o.colorbar_label && gap == o.gap;
+  }
+  bool operator!=(const FigureStyle& o) const { return !(*this == o); }
+};
+
+// "auto", "all", "none", "every N" (or "every:N", N >= 1); InputError naming the text otherwise.
+void parse_label_mode(const std::string& text, FigureStyle& style);
+
+// A physical length: "3.25in", "8.5cm", "60mm", "234pt", "600px" (px at `px_per_point` pixels a
+// point) -> points. A bare number is refused (say which unit). InputError naming the text.
+double parse_length(const std::string& text, double px_per_point);
+
+// "3.25x3.25in", "8x6cm", "1600x1200px", "0x2in": the page a figure is laid out for (a unit on
+// one side applies to a bare number on the other; 0 leaves that side free; sides from 0.5in).
+// Returns false, setting nothing, when neither side has a unit ("1600x1200": the caller's own
+// meaning). InputError naming the text when it is neither.
+bool parse_page_size(const std::string& text, double px_per_point, FigureStyle& style);
+
+// A style file (strict JSON object). Keys, each optional:
+//   "font_size" (points, 4 to 72), "title" (string), "show_title" (bool), "labels" ("auto",
+//   "all", "none", "every N"), "colorbar_label" (string), "gap" (points, 0 to 100),
+//   "colormap" (viridis, magma, gray, cividis, rdbu), "width" / "height" (lengths as above, e.g.
+//   "3.25in").
+// Unknown keys, wrong types and values out of range are FormatErrors naming the file and key.
+// `colormap` is set only when the file names one.
+void apply_style_json(const std::string& json_text, const std::string& file_name, FigureStyle& style,
+                      std::optional<Colormap>& colormap);
+
+}  // namespace hs
