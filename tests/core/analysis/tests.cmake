@@ -9,6 +9,8 @@ headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/head_roles_test.cpp)
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/head_ablation_test.cpp)
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/rollout_test.cpp)
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/head_clustering_test.cpp)
+# Hand-built weights with a known job: the teaching model's heads against their role scores.
+headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/hand_built_heads_test.cpp)
 # Oracle: every role score recomputed in numpy from its definition, on maps of the PyTorch llama2.c
 # reference (stories260K, its induction probe) and of a synthetic causal windowed layer.
 if(HEADSCOPE_TEST_PYTHON AND TARGET headscope-cli)
