@@ -119,7 +119,7 @@ void add_model_flags(CLI::App& app, ModelFlags& f) {
       ->check(float_between("temperature", kMinTemperature, kMaxTemperature))
       ->capture_default_str();
   app.add_option("--weights", r.weights, "nn.MultiheadAttention state_dict as .safetensors (d_model from the file)");
-  app.add_option("--model", r.model_path, "Pretrained checkpoint: llama2.c .bin or a Hugging Face folder");
+  app.add_option("--model", r.model_path, "Pretrained checkpoint: llama2.c .bin, GGUF file or Hugging Face folder; or a model that comes with headscope: teaching (hand-wired heads), stories260K (trained, shipped)");
   app.add_option("--tokenizer", r.tokenizer, "Tokenizer file for a llama2.c checkpoint (tokenizer.bin)");
   app.add_option("--generate", r.generate, "Pretrained: continue the sentence greedily by N tokens")
       ->check(whole_number("tokens to generate", 0, kMaxTokens));

@@ -10,7 +10,9 @@
 #include "core/model/gguf_loader.h"
 #include "core/model/hf_folder.h"
 #include "core/model/llama2c_checkpoint.h"
+#include "core/model/shipped_models.h"
 #include "core/model/synthetic_model.h"
+#include "core/model/teaching_model.h"
 #include "core/model/transformer_session.h"
 #include "core/text/llama2c_tokenizer.h"
 #include "core/util/errors.h"
@@ -156,7 +158,28 @@ std::string find_llama2c_tokenizer(const std::string& checkpoint, int vocab) {
   return is_file(tok) ? tok : "";
 }
 
-std::unique_ptr<Prepared> prepare_pretrained(const ModelRequest& request, CheckpointCache* cache) {
+namespace {
+
+// The built-in teaching model: no files; its own word vocabulary.
+std::unique_ptr<Prepared> prepare_teaching(const ModelRequest& request) {
+  if (!request.tokenizer.empty()) {
+    throw InputError("--tokenizer is for llama2.c checkpoints; the teaching model reads words from its own vocabulary");
+  }
+  const LoadedCheckpoint c{teaching_model(), teaching_tokenizer(), -1, nullptr};
+  EncodedText input = encode_input(request, c);
+  const std::string cut = request.fit_context ? fit_to_context(input, *c.model, request.generate) : std::string();
+  auto session = std::make_unique<TransformerSession>(c.model, c.tokenizer, std::move(input), request.generate);
+  if (!cut.empty()) session->add_note(cut);
+  return session;
+}
+
+}  // namespace
+
+std::unique_ptr<Prepared> prepare_pretrained(const ModelRequest& original, CheckpointCache* cache) {
+  if (is_teaching_model(original.model_path)) return prepare_teaching(original);
+  // A shipped model's name (stories260K) stands for its files in assets/models.
+  ModelRequest request = original;
+  request.model_path = resolve_shipped_model(original.model_path);
   const std::string& path = request.model_path;
   const bool folder = is_directory(path);
   bool gguf = false;

@@ -198,7 +198,7 @@ TEST(Lessons, LockedControlsFollowTheStep) {
   EXPECT_TRUE(control_locked(s, "d_model"));
   go_to_step(s, 99);
   EXPECT_EQ(s.lesson.step, 7) << "clamped to the last step";
-  EXPECT_TRUE(active_step(s)->needs_pretrained);
+  EXPECT_EQ(s.request.model_path, "stories260K") << "the last step brings the shipped model";
   EXPECT_FALSE(control_locked(s, "sentence"));
   stop_lesson(s);
   EXPECT_FALSE(control_locked(s, "d_model"));
@@ -344,14 +344,27 @@ TEST_F(HeadlessLesson, PresentationDrawsAPointerHighlightAtTheMouse) {
 }
 
 TEST_F(HeadlessLesson, PretrainedStepSaysWhatToLoadAndKeepsALoadedCheckpoint) {
+  // A step that needs a checkpoint without naming one keeps the one the user loaded.
+  const auto lesson = std::make_shared<const hs::Lesson>(hs::parse_lesson(
+      "{\"format\": \"headscope-lesson\", \"version\": 1, \"title\": \"t\", \"steps\": ["
+      "{\"title\": \"a\", \"caption\": \"b\"},"
+      "{\"title\": \"c\", \"caption\": \"d\", \"needs_pretrained\": true}]}",
+      "pretrained.json"));
   AppState state = default_app_state();
   state.request.model_path = "/models/stories260K.bin";
   state.request.tokenizer = "/models/tok512.bin";
-  start_lesson(state, lessons_[0], 7);
+  start_lesson(state, lesson, 1);
   EXPECT_EQ(state.request.model_path, "/models/stories260K.bin");
   EXPECT_EQ(state.request.tokenizer, "/models/tok512.bin");
   go_to_step(state, 0);
   EXPECT_EQ(state.request.model_path, "") << "synthetic steps use the synthetic model";
+  // The shipped lessons name their models: the teaching model, the synthetic layer, stories260K.
+  start_lesson(state, lessons_[0], 0);
+  EXPECT_EQ(state.request.model_path, "teaching");
+  go_to_step(state, 1);
+  EXPECT_EQ(state.request.model_path, "");
+  go_to_step(state, 7);
+  EXPECT_EQ(state.request.model_path, "stories260K");
 }
 
 }  // namespace

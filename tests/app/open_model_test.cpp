@@ -168,6 +168,25 @@ TEST_F(OpenModel, OpensStories260KFromTheBoxAndShowsItsShape) {
   }
 }
 
+// Issue 19: a real trained model one click away, and the teaching model beside it, from the
+// synthetic start (no path typed, no checkpoint switch first).
+TEST_F(OpenModel, ShippedModelsOpenWithOneClick) {
+  ASSERT_TRUE(shown_);
+  EXPECT_EQ(shown_->run().info.kind, "synthetic");
+  ASSERT_TRUE(click(id("stories260K (shipped)"))) << "no stories260K button in the model panel";
+  settle();
+  EXPECT_EQ(state_.request.model_path, "stories260K");
+  ASSERT_TRUE(shown_);
+  EXPECT_EQ(ui_.status.error, "");
+  EXPECT_EQ(shown_->run().info.name, "stories260K");
+  EXPECT_EQ(shown_->run().info.n_layers, 5);
+  ASSERT_TRUE(click(id("teaching (built in)"))) << "no teaching model button in the model panel";
+  settle();
+  EXPECT_EQ(state_.request.model_path, "teaching");
+  EXPECT_EQ(shown_->run().info.kind, "teaching");
+  EXPECT_EQ(shown_->run().n_heads(), 4);
+}
+
 TEST_F(OpenModel, CorruptFileShowsTheErrorAndKeepsThePreviousModel) {
   const fs::path bad = fs::temp_directory_path() / "headscope_open_model_garbage.bin";
   write_garbage(bad);

@@ -11,6 +11,7 @@
 #include "app/gui/actions/open_model.h"
 #include "app/gui/panels/panels.h"
 #include "app/gui/widgets/token_notes.h"
+#include "core/model/shipped_models.h"
 
 namespace hs::gui {
 namespace {
@@ -56,6 +57,28 @@ void source_switch(AppState& state) {
   help_marker("synthetic: one random attention layer whose shape you choose.\ncheckpoint: a trained model from disk, "
               "a llama2.c .bin (with its tokenizer.bin) or a Hugging Face folder (config.json, model.safetensors, "
               "tokenizer files) of model_type gpt2 or llama.");
+}
+
+// The models that come with headscope, one click each: the hand-wired teaching model and
+// stories260K (core/model/shipped_models.h), opened by name like any checkpoint.
+void shipped_buttons(AppState& state) {
+  OpenModelState& m = state.open_model;
+  ImGui::TextDisabled("open:");
+  for (const ShippedModel& s : shipped_models()) {
+    const bool current = state.request.model_path == s.name;
+    const std::string label = s.name + (s.name == "teaching" ? " (built in)" : " (shipped)");
+    // On the same line while it fits, else on the next.
+    const float w = ImGui::CalcTextSize(label.c_str()).x + ImGui::GetStyle().FramePadding.x * 2;
+    ImGui::SameLine();
+    if (ImGui::GetContentRegionAvail().x < w) ImGui::NewLine();
+    if (current) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_HeaderActive));
+    if (ImGui::SmallButton(label.c_str()) && !current) {
+      m.path = s.name, m.tokenizer.clear(), m.tokenizer_auto = false;
+      open_model_from_boxes(state);
+    }
+    if (current) ImGui::PopStyleColor();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", s.description.c_str());
+  }
 }
 
 void open_box(AppState& state) {
@@ -157,6 +180,7 @@ void continue_control(AppState& state, const UiContext& ui) {
 void draw_open_model(AppState& state, const UiContext& ui) {
   sync_boxes(state);
   source_switch(state);
+  shipped_buttons(state);
   const bool external = state.open_model.checkpoint || !state.request.model_path.empty() || !state.request.weights.empty();
   if (!external) return;
   if (!state.request.weights.empty() && state.request.model_path.empty()) {

@@ -32,7 +32,7 @@ void add_app_flags(CLI::App& app, Options& o) {
   app.add_flag("--all-layers", o.all_layers, "Heads tab: the layers x heads overview");
   app.add_flag("--rollout", o.rollout, "Average tab: attention rollout through all layers instead of the layer's average");
   app.add_option("session", o.open, "A session file (.json) to open, or a model checkpoint file or folder");
-  app.add_option("--lesson", o.lesson, "Start a lesson: a shipped one by name (multi_head_attention) or a lesson file");
+  app.add_option("--lesson", o.lesson, "Start a lesson: a shipped one by name (multi_head_attention, what_heads_do) or a lesson file");
   app.add_option("--step", o.step, "Lesson step to open (1-based)")->check(whole_number("lesson step", 1, kMaxLessonSteps))->capture_default_str();
   app.add_option("--zoom", o.zoom,
                  "Single head and difference views: show part of the map, X0,Y0,SPAN as fractions of its side (the "

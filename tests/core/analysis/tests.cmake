@@ -12,6 +12,8 @@ headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/head_clustering_test.cpp)
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/corpus_roles_test.cpp)
 # Zoomed regions: long-input rows recomputed exactly, against whole maps of the same run.
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/map_region_test.cpp)
+# Hand-built weights with a known job: the teaching model's heads against their role scores.
+headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/hand_built_heads_test.cpp)
 # Oracle: every role score recomputed in numpy from its definition, on maps of the PyTorch llama2.c
 # reference (stories260K, its induction probe) and of a synthetic causal windowed layer.
 if(HEADSCOPE_TEST_PYTHON AND TARGET headscope-cli)

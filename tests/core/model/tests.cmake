@@ -16,3 +16,11 @@ headscope_add_gguf_gtest(${CMAKE_CURRENT_LIST_DIR}/quantized_matrix_test.cpp)
 headscope_add_gguf_gtest(${CMAKE_CURRENT_LIST_DIR}/stories_gguf_test.cpp ${PROJECT_SOURCE_DIR}/tests/core/pretrained/pretrained_test_util.cpp)
 # GGUF models end to end: stories260K's GGUF files against the llama2.c checkpoint, refusals.
 headscope_add_gguf_gtest(${CMAKE_CURRENT_LIST_DIR}/gguf_loader_test.cpp ${PROJECT_SOURCE_DIR}/tests/core/pretrained/pretrained_test_util.cpp)
+# Oracle: the teaching model's maps and next tokens against the scores docs/teaching-model.md
+# states, written out in numpy from the tokens (no weights).
+if(HEADSCOPE_TEST_PYTHON AND TARGET headscope-cli)
+  add_test(NAME model.teaching_vs_docs
+           COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/teaching_model_reference.py
+                   $<TARGET_FILE:headscope-cli> ${PROJECT_SOURCE_DIR})
+  set_tests_properties(model.teaching_vs_docs PROPERTIES LABELS "core;oracle" SKIP_RETURN_CODE 77 TIMEOUT 120)
+endif()

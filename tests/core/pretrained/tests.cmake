@@ -25,6 +25,9 @@ foreach(test llama2c_test gpt2_tokenizer_test hf_folder_test hf_families_test hf
              compact_pretrained_test head_distance_test checkpoint_cache_test)
   headscope_add_pretrained_gtest(${HEADSCOPE_PRETRAINED_TEST_DIR}/${test}.cpp ${HEADSCOPE_PRETRAINED_TEST_DIR}/pretrained_test_util.cpp)
 endforeach()
+# The shipped models (issue 19): stories260K in assets/models, the teaching model, by name.
+headscope_add_pretrained_gtest(${HEADSCOPE_PRETRAINED_TEST_DIR}/shipped_models_test.cpp
+                               ${HEADSCOPE_PRETRAINED_TEST_DIR}/pretrained_test_util.cpp)
 # Head roles on stories260K (issue 18).
 headscope_add_pretrained_gtest(${HEADSCOPE_PRETRAINED_TEST_DIR}/head_roles_stories_test.cpp
                                ${HEADSCOPE_PRETRAINED_TEST_DIR}/pretrained_test_util.cpp)

@@ -1,0 +1,191 @@
+#include "core/model/teaching_model.h"
+
+#include <cassert>
+
+#include "core/model/attention_layer.h"
+#include "core/model/context_editor.h"
+#include "core/model/transformer_ops.h"
+#include "core/text/teaching_vocabulary.h"
+
+namespace hs {
+namespace {
+
+constexpr int kHeads = 4, kLayers = 2;
+constexpr float kMatch = 20.0f;      // b: a key that matches wins by e^20 over one that does not
+constexpr float kPerPosition = 8.0f;  // who/what heads: score per position nearer (or earlier)
+constexpr float kLogitScale = 10.0f;  // logits = 10 * next
+constexpr float kNoGuess = 0.4f;      // ... + 4 on <unk>
+
+// Slots of the residual stream (see the header).
+struct Layout {
+  int P = kTeachingPositions;
+  int V = 0;
+  int pos = 0, tok = 0, feat = 0, prev = 0, next = 0, d = 0;
+  int dh = 0;  // head width: token part [0, V), position part [V, V + P)
+  explicit Layout(int vocab) : V(vocab) {
+    tok = pos + P;
+    feat = tok + V;
+    prev = feat + 3;
+    next = prev + V;
+    d = next + V;
+    dh = V + P;
+  }
+  int feature(WordFeature f) const { return feat + (f == WordFeature::name ? 0 : f == WordFeature::pronoun ? 1 : 2); }
+};
+
+const Layout& layout() {
+  static const Layout l(int(teaching_vocabulary().size()));
+  return l;
+}
+
+// Head h's rows of a [H*dh, d] projection.
+auto head_rows(Map& w, int h) { return w.middleRows(Eigen::Index(h) * layout().dh, layout().dh); }
+
+AttentionConfig teaching_attention(const ModelInfo& info) { return layer_attention_config(info, 0); }
+
+}  // namespace
+
+const std::vector<std::vector<std::string>>& teaching_head_jobs() {
+  static const std::vector<std::vector<std::string>> jobs = {{"previous", "first", "who", "what"},
+                                                             {"induction", "duplicate", "self", "broad"}};
+  return jobs;
+}
+
+TeachingModel::TeachingModel() {
+  const Layout& L = layout();
+  const int H = kHeads, P = L.P, V = L.V, dh = L.dh;
+  layers_.resize(kLayers);
+  for (Layer& layer : layers_) {
+    layer.wq = Map::Zero(H * dh, L.d);
+    layer.wk = Map::Zero(H * dh, L.d);
+    layer.wv = Map::Zero(H * dh, L.d);
+    layer.wo = Map::Zero(L.d, H * dh);
+    // Every head's value is the key's token: v_j = tok(j) in the token part.
+    for (int h = 0; h < H; ++h)
+      for (int t = 0; t < V; ++t) head_rows(layer.wv, h)(t, L.tok + t) = 1.0f;
+  }
+  // The position part of a head is slots V .. V + P - 1; sum_t pos_t = 1 in every row, so a
+  // projection row that reads every pos slot with weight c is the constant c.
+  const auto pos_part = [&](int p) { return V + p; };
+  // Keys that read a token's position: k_j = pos(j).
+  const auto keys_are_positions = [&](Map& wk, int h) {
+    for (int p = 0; p < P; ++p) head_rows(wk, h)(pos_part(p), L.pos + p) = 1.0f;
+  };
+
+  Layer& l0 = layers_[0];
+  // L0 h0 previous: q_i = b pos(i - 1); row 0 has no previous token (q = 0: it sees only itself).
+  for (int p = 1; p < P; ++p) head_rows(l0.wq, 0)(pos_part(p - 1), L.pos + p) = kMatch;
+  keys_are_positions(l0.wk, 0);
+  for (int t = 0; t < V; ++t) l0.wo(L.prev + t, 0 * dh + t) = 1.0f;  // writes tok(i - 1) into prev
+  // L0 h1 first: q_i = b pos(0) whatever i is (the constant from the pos slots).
+  for (int p = 0; p < P; ++p) head_rows(l0.wq, 1)(pos_part(0), L.pos + p) = kMatch;
+  keys_are_positions(l0.wk, 1);
+  // L0 h2 who and h3 what: one score dimension (the head's first), q_i = is_pronoun(i).
+  const float big = kPerPosition * P + kMatch;  // B: more than any position term can add
+  for (int h : {2, 3}) {
+    head_rows(l0.wq, h)(0, L.feature(WordFeature::pronoun)) = 1.0f;
+    head_rows(l0.wk, h)(0, L.feature(h == 2 ? WordFeature::name : WordFeature::noun)) = big;
+    for (int p = 0; p < P; ++p) head_rows(l0.wk, h)(0, L.pos + p) = (h == 2 ? kPerPosition : -kPerPosition) * float(p);
+  }
+
+  Layer& l1 = layers_[1];
+  // L1 h0 induction: q_i = b tok(i) - b pos(0), k_j = prev(j) + pos(j): a key whose previous token
+  // is token i scores b, except key 0, which has no previous token (L0 h0 wrote its own token there).
+  for (int t = 0; t < V; ++t) head_rows(l1.wq, 0)(t, L.tok + t) = kMatch;
+  for (int t = 0; t < V; ++t) head_rows(l1.wk, 0)(t, L.prev + t) = 1.0f;
+  for (int p = 0; p < P; ++p) head_rows(l1.wq, 0)(pos_part(0), L.pos + p) = -kMatch;
+  keys_are_positions(l1.wk, 0);
+  for (int t = 0; t < V; ++t) l1.wo(L.next + t, 0 * dh + t) = 1.0f;  // writes the key's token into next
+  // L1 h1 duplicate: q_i = b tok(i) - b pos(i), k_j = tok(j) + pos(j): an earlier copy scores b,
+  // the query's own key b - b = 0, like every other key.
+  for (int t = 0; t < V; ++t) head_rows(l1.wq, 1)(t, L.tok + t) = kMatch;
+  for (int t = 0; t < V; ++t) head_rows(l1.wk, 1)(t, L.tok + t) = 1.0f;
+  for (int p = 0; p < P; ++p) head_rows(l1.wq, 1)(pos_part(p), L.pos + p) = -kMatch;
+  keys_are_positions(l1.wk, 1);
+  // L1 h2 self: q_i = b pos(i).
+  for (int p = 0; p < P; ++p) head_rows(l1.wq, 2)(pos_part(p), L.pos + p) = kMatch;
+  keys_are_positions(l1.wk, 2);
+  // L1 h3 broad: q = 0, nothing to prefer.
+
+  info_.kind = "teaching";
+  info_.name = "teaching model";
+  info_.d_model = L.d;
+  info_.n_heads = H;
+  info_.n_kv_heads = H;
+  info_.d_head = dh;
+  info_.n_layers = kLayers;
+  info_.causal = true;
+  info_.score_scale = 1.0f;
+  info_.vocab_size = V;
+  info_.param_count = 4 * int64_t(L.d) * H * dh;  // Wq, Wk, Wv [H*dh, d], Wo [d, H*dh]; no biases
+  info_.total_params = kLayers * info_.param_count + int64_t(V) * L.d;  // + the readout
+  info_.weight_bytes = info_.total_params * int64_t(sizeof(float));
+  info_.weight_types = "F32";
+}
+
+Map TeachingModel::embed(const std::vector<int>& ids, int first_pos) const {
+  const Layout& L = layout();
+  const auto& words = teaching_vocabulary();
+  Map x = Map::Zero(Eigen::Index(ids.size()), L.d);  // [n, d]
+  for (size_t t = 0; t < ids.size(); ++t) {
+    const int id = ids[t], p = first_pos + int(t);
+    assert(id >= 0 && id < L.V && p < L.P && "ids and length checked by the session");
+    x(Eigen::Index(t), L.pos + p) = 1.0f;
+    x(Eigen::Index(t), L.tok + id) = 1.0f;
+    if (words[size_t(id)].feature != WordFeature::none) x(Eigen::Index(t), L.feature(words[size_t(id)].feature)) = 1.0f;
+  }
+  return x;
+}
+
+Map TeachingModel::forward(const std::vector<int>& ids, Observer* observer, int threads) const {
+  const AttentionConfig ac = teaching_attention(info_);
+  Map x = embed(ids, 0);  // [T, d]
+  for (int l = 0; l < kLayers; ++l) {
+    const Layer& w = layers_[size_t(l)];
+    const Map q = matmul_wt(x, w.wq, threads), k = matmul_wt(x, w.wk, threads), v = matmul_wt(x, w.wv, threads);
+    Map ctx = attend_heads(q, k, v, ac, l, observer, threads);  // [T, H*dh]
+    if (ContextEditor* editor = as_context_editor(observer)) editor->edit_contexts(l, ctx);  // head ablation
+    const Map out = matmul_wt(ctx, w.wo, threads);  // [T, d]
+    if (observer && observer->wants(TensorKind::output, l, -1)) observer->on_tensor(TensorKind::output, l, -1, out);
+    x += out;
+  }
+  return x;
+}
+
+Map TeachingModel::forward_cached(const std::vector<int>& new_ids, KvCache& cache) const {
+  const AttentionConfig ac = teaching_attention(info_);
+  const int first = cache.length, width = kHeads * layout().dh;
+  if (cache.k.empty()) cache.k.assign(kLayers, Map(0, width));
+  if (cache.v.empty()) cache.v.assign(kLayers, Map(0, width));
+  Map x = embed(new_ids, first);  // [n, d]
+  for (int l = 0; l < kLayers; ++l) {
+    const Layer& w = layers_[size_t(l)];
+    append_rows(cache.k[size_t(l)], matmul_wt(x, w.wk));
+    append_rows(cache.v[size_t(l)], matmul_wt(x, w.wv));
+    const Map ctx = attend_cached(matmul_wt(x, w.wq), cache.k[size_t(l)], cache.v[size_t(l)], ac, first);
+    x += matmul_wt(ctx, w.wo);
+  }
+  cache.length += int(new_ids.size());
+  return x;
+}
+
+Map TeachingModel::logits(const Map& hidden, int threads) const {
+  (void)threads;
+  const Layout& L = layout();
+  Map out = kLogitScale * hidden.middleCols(L.next, L.V);  // [n, V]
+  // No guess: <unk> wins unless the induction head put at least 0.4 of its row on one copy.
+  out.col(0).array() += kLogitScale * kNoGuess;
+  return out;
+}
+
+std::shared_ptr<const TeachingModel> teaching_model() {
+  static const std::shared_ptr<const TeachingModel> model = std::make_shared<const TeachingModel>();
+  return model;
+}
+
+std::shared_ptr<const SubwordTokenizer> teaching_tokenizer() {
+  static const std::shared_ptr<const SubwordTokenizer> tokenizer = std::make_shared<const TeachingTokenizer>();
+  return tokenizer;
+}
+
+}  // namespace hs

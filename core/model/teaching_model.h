@@ -1,0 +1,68 @@
+#pragma once
+// The teaching model: a two-layer, four-head causal transformer whose weights are written by
+// hand, not learned, so that each head does one named job and the lessons can say what a map
+// shows and be right (`--model teaching`; docs/teaching-model.md). Like a compiled transformer
+// (tracr, RASP), its residual stream keeps every feature in slots of its own:
+//
+//   x[t] = [ pos: one-hot position t (P = 64 slots)
+//          | tok: one-hot token id (V slots, core/text/teaching_vocabulary.h)
+//          | feat: is_name, is_pronoun, is_noun (3 slots, from the vocabulary's table)
+//          | prev: the previous token's id, written by L0 h0 (V slots, 0 at the start)
+//          | next: the predicted next token's id, written by L1 h0 (V slots, 0 at the start) ]
+//
+// Every head has width d_head = V + P (a token part and a position part); scores are q . k with
+// no 1/sqrt(d_head) (score_scale 1); b = 20 makes a matching key win by e^20. A head whose query
+// is zero for a row (nothing to look for) spreads that row evenly over what it may see.
+//   L0 h0 previous  q_i = b pos(i-1), k_j = pos(j)             -> key i - 1; writes tok(i-1) into prev
+//   L0 h1 first     q_i = b pos(0),   k_j = pos(j)             -> key 0 (the first token)
+//   L0 h2 who       q_i = is_pronoun(i), k_j = B is_name(j) + 8 j   -> the nearest name before a pronoun
+//   L0 h3 what      q_i = is_pronoun(i), k_j = B is_noun(j) - 8 j   -> the first noun before a pronoun
+//                   (B = 8 P + 20: any name/noun beats any other key; among them 8 per position decides)
+//   L1 h0 induction q_i = b tok(i) - b pos(0), k_j = prev(j) + pos(j)
+//                   -> the key just after an earlier copy of token i; writes that key's token into next
+//   L1 h1 duplicate q_i = b tok(i) - b pos(i), k_j = tok(j) + pos(j) -> earlier copies of token i
+//   L1 h2 self      q_i = b pos(i), k_j = pos(j)               -> key i
+//   L1 h3 broad     q_i = 0                                    -> uniform over keys 0..i
+// Values are v_j = tok(j) for every head; only L0 h0 and L1 h0 write into the stream (the other
+// heads' output projections are zero). Next-token logits are 10 * next, plus 4 on <unk> (no
+// guess): on a repeated text the induction pair predicts the repeat, elsewhere the model says
+// <unk>. No norms, no MLP.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/model/transformer_model.h"
+#include "core/text/tokenizer_base.h"
+
+namespace hs {
+
+constexpr int kTeachingPositions = 64;  // P: the longest text it reads
+
+// The job of each head, [layer][head]: "previous", "first", "who", "what", "induction", "duplicate", "self", "broad".
+const std::vector<std::vector<std::string>>& teaching_head_jobs();
+
+class TeachingModel : public TransformerModel {
+ public:
+  TeachingModel();
+  const ModelInfo& info() const override { return info_; }
+  int max_positions() const override { return kTeachingPositions; }
+  Map forward(const std::vector<int>& ids, Observer* observer, int threads) const override;
+  Map forward_cached(const std::vector<int>& new_ids, KvCache& cache) const override;
+  Map logits(const Map& hidden, int threads) const override;
+
+ private:
+  struct Layer {
+    Map wq, wk, wv;  // [H*dh, d]  (nn.Linear layout: y = x W^T)
+    Map wo;          // [d, H*dh]
+  };
+  Map embed(const std::vector<int>& ids, int first_pos) const;  // [n, d]
+
+  std::vector<Layer> layers_;
+  ModelInfo info_;
+};
+
+// The model with its tokenizer (shared: building the weights once is enough).
+std::shared_ptr<const TeachingModel> teaching_model();
+std::shared_ptr<const SubwordTokenizer> teaching_tokenizer();
+
+}  // namespace hs

@@ -1,0 +1,295 @@
+// Lessons whose pictures show what they say (issue 19): every claim a shipped lesson's caption
+// makes about its maps is computed here through core (analyse, head roles) from the step's own
+// session and asserted. Each check first finds the claim's words in the caption, so a caption
+// edited away from its check fails here too.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "core/analysis/run_analysis.h"
+#include "core/model/attention_config.h"
+#include "core/session/lesson_file.h"
+
+namespace hs {
+namespace {
+
+Lesson shipped(const std::string& name) {
+  return load_lesson((std::filesystem::path(HEADSCOPE_SOURCE_DIR) / "assets" / "lessons" / name).string());
+}
+
+std::shared_ptr<const RunAnalysis> maps_of(const Session& s) { return analyse(s.request); }
+
+// The claim's words are in the caption.
+void says(const LessonStep& step, const std::string& words) {
+  EXPECT_NE(step.caption.find(words), std::string::npos) << "\"" << step.title << "\" no longer says: " << words;
+}
+
+int token_index(const AttentionRun& run, const std::string& label, int nth = 0) {
+  for (int i = 0; i < run.n_tokens(); ++i)
+    if (run.tokens[size_t(i)] == label && nth-- == 0) return i;
+  return -1;
+}
+
+int argmax_in_row(const Map& a, int row) {
+  Eigen::Index j = 0;
+  a.row(row).maxCoeff(&j);
+  return int(j);
+}
+
+float role(const RunAnalysis& a, int layer, int head, HeadRole r) { return a.roles.scores[size_t(layer)][size_t(head)][r]; }
+
+// The strongest head of a role: {layer, head, score}.
+struct Best {
+  int layer = -1, head = -1;
+  float score = -1;
+};
+Best strongest(const RunAnalysis& a, HeadRole r) {
+  Best b;
+  for (int l = 0; l < a.roles.n_layers(); ++l)
+    for (int h = 0; h < a.roles.n_heads(); ++h)
+      if (role(a, l, h, r) > b.score) b = {l, h, role(a, l, h, r)};
+  return b;
+}
+
+// ---- "Multi-head attention, one idea at a time" ----
+
+class MultiHeadLesson : public ::testing::Test {
+ protected:
+  const Lesson lesson = shipped("multi_head_attention.json");
+  const LessonStep& step(int n) { return lesson.steps.at(size_t(n - 1)); }
+};
+
+TEST_F(MultiHeadLesson, Step1TheHersRowOfEachTeachingHead) {
+  const LessonStep& s = step(1);
+  says(s, "h2 puts its largest weight on 'Priya', h3 on 'keys', h0 on the previous token 'not', h1 on the first token 'the'");
+  const auto a = maps_of(s.session);
+  const AttentionRun& run = a->run;
+  EXPECT_EQ(run.info.kind, "teaching");
+  ASSERT_EQ(s.session.view.queries, std::vector<int>{10}) << "the Query tab shows the 'hers' row";
+  ASSERT_EQ(run.tokens.at(10), "hers");
+  EXPECT_EQ(s.session.view.panel, "query");
+  EXPECT_EQ(s.session.view.layer, 0);
+  const int hers = 10;
+  EXPECT_EQ(argmax_in_row(run.attention[0][2], hers), token_index(run, "Priya"));
+  EXPECT_EQ(argmax_in_row(run.attention[0][3], hers), token_index(run, "keys"));
+  EXPECT_EQ(argmax_in_row(run.attention[0][0], hers), token_index(run, "not"));
+  EXPECT_EQ(argmax_in_row(run.attention[0][1], hers), 0);
+  EXPECT_EQ(run.tokens[0], "the");
+  for (int h = 0; h < 4; ++h) EXPECT_GT(run.attention[0][size_t(h)].row(hers).maxCoeff(), 0.99f) << "h" << h << " is sure";
+}
+
+TEST_F(MultiHeadLesson, Step2TheParameterCountStaysAt288) {
+  const LessonStep& s = step(2);
+  says(s, "the parameter count stays at 288");
+  says(s, "click the heads buttons 1, 2, 4 and 8");
+  for (int heads : {1, 2, 4, 8}) {
+    Session t = s.session;
+    t.request.attention.n_heads = heads;
+    EXPECT_EQ(maps_of(t)->run.info.param_count, 288) << heads << " heads";
+  }
+}
+
+TEST_F(MultiHeadLesson, Step3TheWrongReshapeChangesTheMaps) {
+  const LessonStep& s = step(3);
+  says(s, "compare the maps");
+  ASSERT_EQ(s.compare.size(), 1u);
+  const auto right = maps_of(s.session), wrong = maps_of(s.compare[0].session);
+  float diff = 0;
+  for (int h = 0; h < 4; ++h)
+    diff = std::max(diff, (right->run.attention[0][size_t(h)] - wrong->run.attention[0][size_t(h)]).cwiseAbs().maxCoeff());
+  EXPECT_GT(diff, 0.05f);
+}
+
+TEST_F(MultiHeadLesson, Step4TheAverageBlursWhatEachHeadKeepsSharp) {
+  const LessonStep& s = step(4);
+  says(s, "each of its layer-0 heads puts almost all of a row on one key, or spreads the row evenly");
+  says(s, "their average blurs every row over several keys");
+  EXPECT_EQ(s.session.view.panel, "average");
+  const auto a = maps_of(s.session);
+  const AttentionRun& run = a->run;
+  EXPECT_EQ(run.info.kind, "teaching");
+  for (int h = 0; h < 4; ++h)
+    for (int i = 0; i < run.n_tokens(); ++i) {
+      const auto row = run.attention[0][size_t(h)].row(i).head(i + 1);
+      const bool one_key = row.maxCoeff() > 0.99f, even = row.maxCoeff() - row.minCoeff() < 1e-5f;
+      EXPECT_TRUE(one_key || even) << "h" << h << " row " << i;
+    }
+  for (int i = 1; i < run.n_tokens(); ++i) EXPECT_LT(a->average[0].row(i).maxCoeff(), 0.8f) << "average row " << i;
+}
+
+TEST_F(MultiHeadLesson, Step5WidthOneScoresHaveRankOne) {
+  const LessonStep& s = step(5);
+  says(s, "With 8 heads of width 1 every score matrix has rank 1");
+  const auto a = maps_of(s.session);
+  ASSERT_EQ(a->run.info.d_head, 1);
+  ASSERT_EQ(a->spectrum.at(0).size(), 8u);
+  for (const HeadSpectrum& h : a->spectrum[0]) EXPECT_EQ(h.score_rank, 1);
+}
+
+TEST_F(MultiHeadLesson, Step6AQuarterOfTheCache) {
+  const LessonStep& s = step(6);
+  says(s, "32 query heads on 8 key/value heads keep a quarter of the cache");
+  AttentionConfig gqa, mha;
+  gqa.d_model = mha.d_model = 4096;
+  gqa.n_heads = mha.n_heads = 32;
+  gqa.n_kv_heads = 8;
+  mha.n_kv_heads = 32;
+  EXPECT_EQ(4 * kv_cache_floats_per_token(gqa), kv_cache_floats_per_token(mha));
+  const auto a = maps_of(s.session);
+  EXPECT_EQ(a->run.info.n_kv_heads, 2);
+}
+
+TEST_F(MultiHeadLesson, Step7MaskedCellsAreExactlyZero) {
+  const LessonStep& s = step(7);
+  says(s, "the upper triangle is exactly zero");
+  says(s, "forgets tokens more than W back");
+  const int W = s.session.request.attention.window;
+  ASSERT_EQ(W, 3);
+  for (const Session* t : {&s.session, &s.compare.at(0).session}) {
+    const auto a = maps_of(*t);
+    for (const Map& m : a->run.attention[0])
+      for (int i = 0; i < m.rows(); ++i)
+        for (int j = 0; j < m.cols(); ++j) {
+          const bool masked = j > i || (t == &s.session && i - j > W);
+          if (masked) {
+            EXPECT_EQ(m(i, j), 0.0f) << i << ", " << j;
+          }
+        }
+  }
+}
+
+TEST_F(MultiHeadLesson, Step8Stories260KHasPreviousTokenHeadsAndNoSink) {
+  const LessonStep& s = step(8);
+  says(s, "L1 h3 and L3 h6 are previous-token heads");
+  says(s, "no head puts even a third of a row on <s>");
+  says(s, "('girl' is ' g', 'ir', 'l')");
+  EXPECT_FALSE(s.needs_pretrained) << "the step brings its model";
+  const auto a = maps_of(s.session);
+  const AttentionRun& run = a->run;
+  EXPECT_EQ(run.info.name, "stories260K");
+  const int girl = token_index(run, "▁g");
+  ASSERT_GT(girl, 0);
+  EXPECT_EQ(run.tokens.at(size_t(girl + 1)), "ir");
+  EXPECT_EQ(run.tokens.at(size_t(girl + 2)), "l");
+  EXPECT_EQ(run.tokens.at(size_t(s.session.view.queries.at(0))), "▁Lily") << "the query lands on a word";
+  for (auto [l, h] : {std::pair{1, 3}, std::pair{3, 6}}) {
+    EXPECT_GT(role(*a, l, h, HeadRole::previous), 0.5f) << "L" << l << " h" << h;
+    EXPECT_EQ(a->roles.label[size_t(l)][size_t(h)], "previous");
+  }
+  EXPECT_LT(strongest(*a, HeadRole::first).score, 1.0f / 3);
+}
+
+// ---- "What heads do in a trained model" ----
+
+class TrainedHeadsLesson : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_EQ(lesson.steps.size(), 7u);
+    story = maps_of(lesson.steps[0].session);  // steps 1 to 5 keep step 1's sentence
+  }
+  const Lesson lesson = shipped("what_heads_do.json");
+  const LessonStep& step(int n) { return lesson.steps.at(size_t(n - 1)); }
+  std::shared_ptr<const RunAnalysis> story;
+};
+
+TEST_F(TrainedHeadsLesson, StepsOneToFiveShowTheSameSentence) {
+  for (int n = 1; n <= 5; ++n) {
+    EXPECT_EQ(step(n).session.request.model_path, "stories260K") << "step " << n;
+    EXPECT_EQ(step(n).session.request.sentence, step(1).session.request.sentence) << "step " << n;
+  }
+}
+
+TEST_F(TrainedHeadsLesson, Step1LinesAndSpreads) {
+  const LessonStep& s = step(1);
+  says(s, "reads common words whole (' Lily', ' play')");
+  says(s, "some are a thin bright line just below the diagonal, others spread each row over many tokens");
+  const AttentionRun& run = story->run;
+  EXPECT_GE(token_index(run, "▁Lily"), 0);
+  EXPECT_GE(token_index(run, "▁play"), 0);
+  EXPECT_GT(strongest(*story, HeadRole::previous).score, 0.5f);
+  EXPECT_GT(strongest(*story, HeadRole::broadness).score, 0.7f);
+  EXPECT_EQ(run.tokens.at(size_t(s.session.view.queries.at(0))), "▁Lily");
+}
+
+TEST_F(TrainedHeadsLesson, Steps2And3PreviousTokenHeads) {
+  says(step(2), "L1 h3 puts most of each row on the token just before it (about 0.6 of the row on average)");
+  says(step(3), "L3 h6 does the same job in layer 3: again about 0.6 of each row on the previous token");
+  for (auto [n, l, h] : {std::tuple{2, 1, 3}, std::tuple{3, 3, 6}}) {
+    EXPECT_EQ(step(n).session.view.panel, "head");
+    EXPECT_EQ(step(n).session.view.layer, l);
+    EXPECT_EQ(step(n).session.view.head, h);
+    const float p = role(*story, l, h, HeadRole::previous);
+    EXPECT_GT(p, 0.55f) << "L" << l << " h" << h;
+    EXPECT_LT(p, 0.7f) << "L" << l << " h" << h;
+    // "most of each row": the previous token is the largest weight in most rows.
+    const Map& m = story->run.attention[size_t(l)][size_t(h)];
+    int on_previous = 0;
+    for (int i = 1; i < m.rows(); ++i) on_previous += argmax_in_row(m, i) == i - 1;
+    EXPECT_GT(on_previous, (m.rows() - 1) / 2) << "L" << l << " h" << h;
+  }
+}
+
+TEST_F(TrainedHeadsLesson, Step4HeadRolesRankTheTwoHeadsNearTheTop) {
+  says(step(4), "Sort by the previous column: L1 h3 and L3 h6 are among the top three");
+  EXPECT_EQ(step(4).session.view.panel, "roles");
+  const std::vector<HeadIndex> ranked = rank_heads(story->roles, int(HeadRole::previous), true);
+  for (auto [l, h] : {std::pair{1, 3}, std::pair{3, 6}}) {
+    const auto it = std::find_if(ranked.begin(), ranked.begin() + 3, [&](const HeadIndex& x) { return x.layer == l && x.head == h; });
+    EXPECT_NE(it, ranked.begin() + 3) << "L" << l << " h" << h;
+  }
+}
+
+TEST_F(TrainedHeadsLesson, Step5NoRealSink) {
+  says(step(5), "its strongest first-token head, L4 h5, puts less than a third of a row on <s> on average");
+  const Best b = strongest(*story, HeadRole::first);
+  EXPECT_EQ(b.layer, 4);
+  EXPECT_EQ(b.head, 5);
+  EXPECT_LT(b.score, 1.0f / 3);
+  EXPECT_EQ(story->run.tokens[0], "<s>");
+  EXPECT_EQ(step(5).session.view.layer, 4);
+  EXPECT_EQ(step(5).session.view.head, 5);
+}
+
+TEST_F(TrainedHeadsLesson, Step6InductionBuiltInTheTeachingModelAndAbsentInStories260K) {
+  const LessonStep& s = step(6);
+  says(s, "The teaching model's L1 h0 is built to do it");
+  says(s, "no head puts even a quarter of a row there, and after the second 'Lily' it predicts ' was', not ' saw'");
+  const auto a = maps_of(s.session);
+  const AttentionRun& run = a->run;
+  // <s> then the sentence twice: the second copy's token p looks back to p - n + 1.
+  const int first = token_index(run, "▁Lily"), second = token_index(run, "▁Lily", 1), n = second - first;
+  ASSERT_EQ(first, 1);
+  ASSERT_EQ(run.n_tokens(), 1 + 2 * n);
+  ASSERT_EQ(s.session.view.queries.at(0), second);
+  for (int l = 0; l < run.n_layers(); ++l)
+    for (int h = 0; h < run.n_heads(); ++h) {
+      double sum = 0;
+      for (int p = second; p < run.n_tokens(); ++p) sum += run.attention[size_t(l)][size_t(h)](p, p - n + 1);
+      EXPECT_LT(sum / n, 0.25) << "L" << l << " h" << h;
+    }
+  EXPECT_EQ(run.next_tokens.at(size_t(second)), "▁was");
+  EXPECT_EQ(run.tokens.at(size_t(first + 1)), "▁saw");
+  // The compare entry: the teaching model on the same sentence.
+  ASSERT_EQ(s.compare.size(), 1u);
+  const auto t = maps_of(s.compare[0].session);
+  const AttentionRun& tr = t->run;
+  EXPECT_EQ(tr.info.kind, "teaching");
+  const int t2 = token_index(tr, "Lily", 1), tn = t2 - token_index(tr, "Lily");
+  ASSERT_GT(tn, 0);
+  for (int p = t2; p < tr.n_tokens(); ++p) EXPECT_GT(tr.attention[1][0](p, p - tn + 1), 0.99f) << "row " << p;
+  EXPECT_EQ(tr.next_tokens.at(size_t(t2)), "saw");
+  EXPECT_GE(t->roles.scores[1][0][HeadRole::induction], 0.9f);
+}
+
+TEST_F(TrainedHeadsLesson, Step7ScoresTheReadersSentence) {
+  const LessonStep& s = step(7);
+  says(s, "The Head roles tab scores them for your sentence");
+  const auto a = maps_of(s.session);
+  EXPECT_EQ(a->roles.n_layers(), 5);
+  for (const char* control : {"sentence", "layer", "head", "panel"})
+    EXPECT_NE(std::find(s.unlocked.begin(), s.unlocked.end(), control), s.unlocked.end()) << control;
+}
+
+}  // namespace
+}  // namespace hs
