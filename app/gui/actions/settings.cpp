@@ -8,6 +8,7 @@
 #include <string>
 
 #include "app/gui/actions/open_model.h"
+#include "app/gui/widgets/theme.h"
 
 namespace hs::gui {
 namespace {
@@ -30,6 +31,7 @@ void read_line(ImGuiContext*, ImGuiSettingsHandler*, void* entry, const char* li
     const int m = std::atoi(value.c_str());
     if (m >= 0 && m <= 2) s.scale.mode = ScaleMode(m);
   }
+  if (key == "theme") parse_theme(value, s.theme);
   if (key == "ignore_first_column") s.scale.ignore_first_key = value == "1";
   if (key == "export_folder") s.exporter.folder = value;
   if (key == "session_folder") s.session.folder = value;
@@ -47,6 +49,7 @@ void write_all(ImGuiContext*, ImGuiSettingsHandler* handler, ImGuiTextBuffer* ou
   out->appendf("sidebar_width=%.0f\n", double(s.sidebar_width));
   out->appendf("colormap=%s\n", colormap_name(s.scale.colormap));
   out->appendf("scale=%d\n", int(s.scale.mode));
+  out->appendf("theme=%s\n", theme_name(s.theme));
   out->appendf("ignore_first_column=%d\n", s.scale.ignore_first_key ? 1 : 0);
   out->appendf("export_folder=%s\n", s.exporter.folder.c_str());
   out->appendf("session_folder=%s\n", s.session.folder.c_str());
@@ -56,6 +59,11 @@ void write_all(ImGuiContext*, ImGuiSettingsHandler* handler, ImGuiTextBuffer* ou
 }
 
 }  // namespace
+
+void set_theme(AppState& state, Theme theme) {
+  if (state.present.active && state.scale.colormap == present_colormap(state.theme)) state.scale.colormap = present_colormap(theme);
+  state.theme = theme;
+}
 
 void register_settings(AppState* state) {
   ImGuiSettingsHandler h;

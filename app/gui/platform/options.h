@@ -30,6 +30,7 @@ struct Options {
   std::string lesson;     // --lesson NAME|FILE
   int step = 1;           // --step N (1-based)
   bool present = false;   // --present
+  std::string theme;      // --theme dark|light ("": the remembered one, else dark)
   BenchOptions bench;     // hidden --bench-* flags (tests/bench/run.sh)
 };
 
