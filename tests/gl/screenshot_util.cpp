@@ -27,7 +27,8 @@ Shot take_screenshot(const std::string& name, const std::vector<std::string>& ar
   fs::create_directories(dir);
   const std::string png = (dir / (name + ".png")).string(), err = (dir / (name + ".stderr")).string();
   fs::remove(png);
-  std::string cmd = std::string(HEADSCOPE_XVFB_RUN) + " -a -s '-screen 0 1920x1080x24' ";
+  // -noreset: the server keeps the resources xprop sets after xprop disconnects.
+  std::string cmd = std::string(HEADSCOPE_XVFB_RUN) + " -a -s '-screen 0 1920x1080x24" + (xft_dpi > 0 ? " -noreset" : "") + "' ";
   if (xft_dpi > 0)
     cmd += "sh -c " + quote("xprop -root -format RESOURCE_MANAGER 8s -set RESOURCE_MANAGER 'Xft.dpi: " + std::to_string(xft_dpi) +
                             "' && exec \"$@\"") + " sh ";

@@ -2,6 +2,7 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <cfloat>
 #include <chrono>
 #include <cstdint>
@@ -165,7 +166,12 @@ int App::run() {
     ui.report = shot || bench.active() ? &report : nullptr;
 
     window->set_full_screen(state.present.active);
-    const float want_factor = state.present.active ? state.present.font_scale : 1.0f;
+    // Presenting, text is sized for the screen's pixels, not the desktop's DPI setting: a room reads
+    // a 1080-line projector the same whatever Xft.dpi says (a content scale of 2 once doubled every
+    // font and left the maps a third of the panel). Larger screens get larger text.
+    const float screen_lines = io.DisplaySize.y * io.DisplayFramebufferScale.y;
+    const float want_factor =
+        state.present.active ? state.present.font_scale * std::max(1.0f, screen_lines / 1080.0f) / window->scale() : 1.0f;
     const bool new_glyphs = collect_glyphs(glyphs, state, ui.status, derived.get(), glyphs_derived, glyphs_lesson);
     if (new_glyphs || want_factor != font_factor || styled_present != state.present.active || styled_theme != state.theme) {
       if (state.present.active && !styled_present && state.scale.colormap == Colormap::viridis) {
