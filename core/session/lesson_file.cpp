@@ -79,7 +79,10 @@ LessonStep read_step(const json& s, const std::string& where, const Session& pre
 const std::vector<std::string>& lesson_controls() {
   static const std::vector<std::string> c = {"sentence", "d_model", "heads",  "kv_heads", "d_head",
                                              "causal",   "window",  "temperature", "seed", "layer",
-                                             "head",     "queries", "panel",  "color_scale", "colormap"};
+                                             "head",     "queries", "panel",  "color_scale", "colormap",
+                                             // one tab each ("panel" frees them all): the app's --view names
+                                             "tab:heads", "tab:head", "tab:query", "tab:difference", "tab:average",
+                                             "tab:width", "tab:roles"};
   return c;
 }
 

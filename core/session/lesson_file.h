@@ -40,7 +40,8 @@ struct Lesson {
 };
 
 // Names a step may unlock: sentence, d_model, heads, kv_heads, d_head, causal, window,
-// temperature, seed, layer, head, queries, panel, color_scale, colormap.
+// temperature, seed, layer, head, queries, panel (every tab), color_scale, colormap, and one tab
+// each: tab:heads, tab:head, tab:query, tab:difference, tab:average, tab:width, tab:roles.
 const std::vector<std::string>& lesson_controls();
 
 // Throws FormatError naming the file, the step (1-based) and the key at fault.

@@ -24,12 +24,17 @@ std::string quote(const std::string& s) {
   return q + "'";
 }
 
-Shot take_screenshot(const std::string& name, const std::vector<std::string>& args, int frames) {
+Shot take_screenshot(const std::string& name, const std::vector<std::string>& args, int frames, int xft_dpi) {
   const fs::path dir = fs::path(HEADSCOPE_BINARY_DIR) / "tests" / "gl" / "out";
   fs::create_directories(dir);
   const std::string png = (dir / (name + ".png")).string(), err = (dir / (name + ".stderr")).string();
   fs::remove(png);
-  std::string cmd = std::string(HEADSCOPE_XVFB_RUN) + " -a -s '-screen 0 1920x1080x24' " + HEADSCOPE_APP;
+  // -noreset: the server keeps the resources xprop sets after xprop disconnects.
+  std::string cmd = std::string(HEADSCOPE_XVFB_RUN) + " -a -s '-screen 0 1920x1080x24" + (xft_dpi > 0 ? " -noreset" : "") + "' ";
+  if (xft_dpi > 0)
+    cmd += "sh -c " + quote("xprop -root -format RESOURCE_MANAGER 8s -set RESOURCE_MANAGER 'Xft.dpi: " + std::to_string(xft_dpi) +
+                            "' && exec \"$@\"") + " sh ";
+  cmd += HEADSCOPE_APP;
   for (const std::string& a : args) cmd += " " + quote(a);
   cmd += " --screenshot " + quote(png) + " --frames " + std::to_string(frames) + " 2>" + quote(err);
   // No user config is read or written: imgui.ini lives under XDG_CONFIG_HOME and --screenshot skips it.

@@ -24,8 +24,10 @@ struct Shot {
 std::string quote(const std::string& s);
 
 // Runs the app with `args` plus --screenshot tests/gl/out/NAME.png --frames N in a 1920x1080 Xvfb
-// screen (retrying when xvfb-run loses a display race) and loads what it wrote.
-Shot take_screenshot(const std::string& name, const std::vector<std::string>& args, int frames = 4);
+// screen (retrying when xvfb-run loses a display race) and loads what it wrote. With `xft_dpi`
+// (e.g. 192, a HiDPI desktop) the X server's resources say Xft.dpi first (xprop, x11-utils),
+// which GLFW reads as the monitor's content scale.
+Shot take_screenshot(const std::string& name, const std::vector<std::string>& args, int frames = 4, int xft_dpi = 0);
 
 // Every cell of every heatmap whose key starts with `key_prefix` has the colormap colour of the
 // engine's value (within one table entry), on a 0..max scale (the grid: the layer's max);

@@ -7,6 +7,7 @@
 #include "app/gui/state/embedded.h"
 #include "app/gui/actions/session_bridge.h"
 #include "app/gui/actions/unsaved_guard.h"
+#include "app/gui/widgets/theme.h"
 
 namespace hs::gui {
 namespace {
@@ -16,7 +17,7 @@ bool ends_with(const std::string& s, const std::string& tail) {
 }
 
 // GLFW's letter keys are their ASCII codes (ImGui 1.86 indexes keys by the backend's codes).
-constexpr int kKeyC = 'C';
+constexpr int kKeyC = 'C', kKeyH = 'H', kKeyP = 'P', kKeySpace = ' ';
 constexpr int kKeyEqual = '=', kKeyMinus = '-';
 constexpr int kKeypadAdd = 334, kKeypadSubtract = 333, kKeyF5 = 294;  // GLFW_KEY_KP_ADD, _KP_SUBTRACT, _F5
 
@@ -47,6 +48,7 @@ void start_lesson(AppState& state, std::shared_ptr<const Lesson> lesson, int ste
 void stop_lesson(AppState& state) {
   state.lesson.lesson.reset();
   state.lesson.step = 0;
+  state.grid.opened = -1;
 }
 
 void go_to_step(AppState& state, int step) {
@@ -62,8 +64,10 @@ void go_to_step(AppState& state, int step) {
     state.request.tokenizer = before.tokenizer;
     if (s.session.request.sentence.empty()) state.request.sentence = before.sentence;
   }
-  // Presentation mode keeps its projector-safe default colormap.
-  if (state.present.active && state.scale.colormap == Colormap::viridis) state.scale.colormap = Colormap::cividis;
+  // Presentation mode keeps its projector-safe default colormap (cividis on black, viridis on white).
+  if (state.present.active && state.scale.colormap == Colormap::viridis) state.scale.colormap = present_colormap(state.theme);
+  state.grid.opened = -1;
+  state.present.maps_hidden = state.present.hide_each_step;
   // A step's state is the lesson's, not the user's work: quitting or opening does not ask.
   mark_session_clean(state);
 }
@@ -78,6 +82,11 @@ bool control_locked(const AppState& state, const char* control) {
   const LessonStep* step = active_step(state);
   if (!step) return false;
   return std::find(step->unlocked.begin(), step->unlocked.end(), control) == step->unlocked.end();
+}
+
+bool tab_unlocked(const AppState& state, View view) {
+  if (!control_locked(state, "panel") || view == state.view) return true;
+  return !control_locked(state, (std::string("tab:") + view_info(view).name).c_str());
 }
 
 std::vector<CompareRequest> compare_requests(const AppState& state) {
@@ -106,8 +115,14 @@ bool handle_lesson_keys(AppState& state) {
   if (ImGui::IsKeyPressed(kKeyF5, false)) p.active = !p.active;
   if (p.active && pressed(ImGuiKey_Escape)) p.active = false;
   if (p.active && io.KeyCtrl) {
+    // Text and maps together: past the default size the maps grow with the text (and scroll).
     if (ImGui::IsKeyPressed(kKeyEqual) || ImGui::IsKeyPressed(kKeypadAdd)) p.font_scale = std::min(p.font_scale + 0.2f, 4.0f);
     if (ImGui::IsKeyPressed(kKeyMinus) || ImGui::IsKeyPressed(kKeypadSubtract)) p.font_scale = std::max(p.font_scale - 0.2f, 1.0f);
+  }
+  if (p.active && !io.KeyCtrl) {
+    if (ImGui::IsKeyPressed(kKeyP, false)) p.pointer = !p.pointer;
+    if (ImGui::IsKeyPressed(kKeyH, false)) p.maps_hidden = !p.maps_hidden;
+    if (ImGui::IsKeyPressed(kKeySpace, false)) p.maps_hidden = false;
   }
   if (!state.lesson.lesson) return false;
   if (!io.KeyCtrl && ImGui::IsKeyPressed(kKeyC, false)) state.lesson.captions = !state.lesson.captions;

@@ -33,6 +33,10 @@ const LessonStep* active_step(const AppState& state);
 // True when a lesson step is active and does not list `control` in its `unlocked`.
 bool control_locked(const AppState& state, const char* control);
 
+// True when the view's tab may be chosen: no lesson, or the step unlocks "panel" or
+// "tab:<view>" (e.g. "tab:difference"), or it is the step's own view.
+bool tab_unlocked(const AppState& state, View view);
+
 // The active step's compare entries as worker requests (empty without a lesson).
 std::vector<CompareRequest> compare_requests(const AppState& state);
 
@@ -40,7 +44,9 @@ std::vector<CompareRequest> compare_requests(const AppState& state);
 bool same_compare(const std::vector<CompareRequest>& a, const std::vector<CompareRequest>& b);
 
 // Keyboard: Right/PageDown next step, Left/PageUp previous, Home first, C toggles captions,
-// F5 presentation mode, Esc leaves it, Ctrl +/- font size. Returns true when it used the arrows.
+// F5 presentation mode, Esc leaves it; presenting: Ctrl +/- scales text and maps together,
+// P the pointer ring, H hides the maps / shows them again (Space also shows them). Returns
+// true when it used the arrows.
 bool handle_lesson_keys(AppState& state);
 
 // RAII: ImGui::BeginDisabled while `control` is locked by the active lesson step.

@@ -15,8 +15,11 @@ void draw_average(AppState& state, const UiContext& ui) {
   const Derived& d = *ui.derived;
   const int layer = state.layer, heads = d.run().n_heads();
   if (heads == 0 || size_t(layer) >= d.analysis->average.size() || d.analysis->average[size_t(layer)].size() == 0) return;
-  draw_scale_controls(state, d.run());
-  if (state.average.rollout && d.analysis->rollout.size() > 0)
+  // Presenting a step that fixes the colours: no toolbar or explanation, the maps get the room.
+  const bool bare = state.present.active && control_locked(state, "color_scale") && control_locked(state, "colormap");
+  if (!bare) draw_scale_controls(state, d.run());
+  if (bare) {
+  } else if (state.average.rollout && d.analysis->rollout.size() > 0)
     ImGui::TextDisabled("Left: attention rollout through all %d layers, on its own scale (0 to its largest value). Right: "
                         "the heads of %s.", d.run().n_layers(), format("layer %d", layer).c_str());
   else
@@ -34,8 +37,9 @@ void draw_average(AppState& state, const UiContext& ui) {
   // The left map: the layer's head average, or the rollout through every layer (Abnar & Zuidema:
   // each layer's average mixed half and half with the residual identity, multiplied through).
   const bool rollout = state.average.rollout && d.analysis->rollout.size() > 0;
-  ImGui::Checkbox("rollout through all layers", &state.average.rollout);
-  if (ImGui::IsItemHovered())
+  const bool rollout_box = !bare || d.run().n_layers() > 1;
+  if (rollout_box) ImGui::Checkbox("rollout through all layers", &state.average.rollout);
+  if (rollout_box && ImGui::IsItemHovered())
     ImGui::SetTooltip("Attention rollout: each layer's head average A mixed with the residual path, 0.5 A + 0.5 I, "
                       "multiplied from the first layer to the last. Row i: how much output position i draws on each "
                       "input token. Off in long-input mode and past %d tokens.", kRolloutMaxTokens);

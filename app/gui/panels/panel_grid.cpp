@@ -8,8 +8,10 @@
 #include "app/gui/widgets/heatmap_widget.h"
 #include "app/gui/widgets/labels.h"
 #include "app/gui/actions/lesson_player.h"
+#include "app/gui/panels/grid_present.h"
 #include "app/gui/panels/panels.h"
 #include "app/gui/state/selection.h"
+#include "app/gui/widgets/theme.h"
 #include "app/gui/widgets/token_notes.h"
 
 namespace hs::gui {
@@ -38,6 +40,7 @@ void cell_tooltip(const RunAnalysis& a, int layer, int head, const HeatmapHit& h
 // With `per_head`, each head is coloured on its own range (range gives the mode only).
 void draw_layer_grid(AppState& state, const UiContext& ui, const RunAnalysis& d, uint64_t version, ImVec2 area,
                      const ScaleRange& range, const char* prefix, bool per_head = false) {
+  if (state.present.active) return draw_present_layer_grid(state, ui, d, version, area, range, prefix, per_head);
   const int layer = std::min(state.layer, d.run.n_layers() - 1), heads = d.run.n_heads();
   const int group = heads_per_group(d.run.info);
   const float f = ImGui::GetFontSize(), gap = f * 0.9f, title_h = f * 1.5f;
@@ -86,10 +89,9 @@ void draw_layer_grid(AppState& state, const UiContext& ui, const RunAnalysis& d,
     spec.label_font_max = f * 0.85f;
     const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(g.tile_w - gap, g.tile_h - gap - title_h));
     if (hit.hovered) cell_tooltip(d, layer, h, hit);
-    if (hit.clicked && !control_locked(state, "panel")) {  // a lesson step may keep its view
-      state.head = h;
-      if (hit.row >= 0) state.query.queries = {d.map_token(hit.row)};
-      request_view(state, View::head);
+    if (hit.clicked) {  // a lesson step that keeps its view opens the head in place
+      if (hit.row >= 0 && !control_locked(state, "queries")) state.query.queries = {d.map_token(hit.row)};
+      open_head(state, layer, h);
     }
   }
   ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + area.y));
@@ -131,15 +133,24 @@ void draw_compare(AppState& state, const UiContext& ui, ImVec2 area, const Scale
   if (ui.fonts.heading) ImGui::PushFont(ui.fonts.heading);
   int best_cols = blocks;
   float best_side = -1, label_h = 0;
+  // Presenting, blocks stacked in a column share the lowest block's column labels: only the last
+  // row of blocks keeps that margin.
+  const bool present = state.present.active;
+  const float shared_bottom = present ? present_label_bottom(*d.analysis) : 0.0f;
+  const auto row_height = [&](int rows) { return (area.y - gap * float(rows - 1) - shared_bottom) / float(rows); };
   for (int cols = 1; cols <= blocks; ++cols) {
     const int rows = (blocks + cols - 1) / cols;
-    const float bw = (area.x - gap * float(cols - 1)) / float(cols), bh = (area.y - gap * float(rows - 1)) / float(rows);
+    const float bw = (area.x - gap * float(cols - 1)) / float(cols), bh = row_height(rows);
     float lh = 0, side = 1e9f;
     for (int b = 0; b < blocks; ++b) lh = std::max(lh, ImGui::CalcTextSize(block_label(b).c_str(), nullptr, false, bw).y);
     lh += f * 0.5f;
     for (int b = 0; b < blocks; ++b) {
       const RunAnalysis* x = block_analysis(b);
       if (!x || x->run.n_heads() == 0) continue;
+      if (state.present.active) {
+        side = std::min(side, present_map_side(*x, ImVec2(bw, bh - lh), false));
+        continue;
+      }
       const GridLayout g = layout_grid(x->run.n_heads(), heads_per_group(x->run.info), bw, bh - lh, f * 1.5f, f * 0.9f);
       side = std::min(side, std::min(g.tile_w - f * 0.9f, g.tile_h - f * 2.4f));
     }
@@ -147,7 +158,7 @@ void draw_compare(AppState& state, const UiContext& ui, ImVec2 area, const Scale
   }
   if (ui.fonts.heading) ImGui::PopFont();
   const int cols = best_cols, rows = (blocks + cols - 1) / cols;
-  const float w = (area.x - gap * float(cols - 1)) / float(cols), h = (area.y - gap * float(rows - 1)) / float(rows);
+  const float w = (area.x - gap * float(cols - 1)) / float(cols), h = present ? row_height(rows) : (area.y - gap * float(rows - 1)) / float(rows);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   for (int b = 0; b < blocks; ++b) {
@@ -159,7 +170,7 @@ void draw_compare(AppState& state, const UiContext& ui, ImVec2 area, const Scale
     ImGui::SetCursorScreenPos(at);
     if (ui.fonts.heading) ImGui::PushFont(ui.fonts.heading);
     ImGui::PushTextWrapPos(at.x + w - ImGui::GetWindowPos().x);
-    ImGui::TextColored(b == 0 ? ImVec4(1.0f, 0.77f, 0.25f, 1.0f) : ImVec4(0.55f, 0.75f, 1.0f, 1.0f), "%s", block_label(b).c_str());
+    ImGui::TextColored(b == 0 ? accent_text() : current_theme() == Theme::light ? ImVec4(0.12f, 0.33f, 0.70f, 1.0f) : ImVec4(0.55f, 0.75f, 1.0f, 1.0f), "%s", block_label(b).c_str());
     ImGui::PopTextWrapPos();
     if (ui.fonts.heading) ImGui::PopFont();
     ImGui::SetCursorScreenPos(ImVec2(at.x, at.y + label_h));
@@ -171,8 +182,14 @@ void draw_compare(AppState& state, const UiContext& ui, ImVec2 area, const Scale
     }
     if (x->run.n_heads() == 0) continue;
     ImGui::PushID(b);
-    draw_layer_grid(state, ui, *x, d.generation, ImVec2(w, h - label_h), range,
-                    b == 0 ? "grid" : format("compare%d", b).c_str());
+    const std::string prefix = b == 0 ? "grid" : format("compare%d", b);
+    if (present) {
+      const bool lowest = b + cols >= blocks;  // no block below: this one shows the column labels
+      draw_present_layer_grid(state, ui, *x, d.generation, ImVec2(w, h - label_h + (lowest ? shared_bottom : 0.0f)), range,
+                              prefix.c_str(), false, lowest);
+    } else {
+      draw_layer_grid(state, ui, *x, d.generation, ImVec2(w, h - label_h), range, prefix.c_str());
+    }
     ImGui::PopID();
   }
   ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + area.y));
@@ -181,6 +198,7 @@ void draw_compare(AppState& state, const UiContext& ui, ImVec2 area, const Scale
 void draw_all_layers(AppState& state, const UiContext& ui, ImVec2 area) {
   const Derived& d = *ui.derived;
   const RunAnalysis& a = *d.analysis;
+  if (state.present.active) return draw_present_all_layers(state, ui, d, area, model_range(state, a));
   const int layers = d.run().n_layers(), heads = d.run().n_heads();
   const float f = ImGui::GetFontSize(), left = ImGui::CalcTextSize("L00").x + 8, top = f * 1.6f;
   const float side = std::max(4.0f, std::min((area.x - left) / heads, (area.y - top) / layers));
@@ -209,10 +227,7 @@ void draw_all_layers(AppState& state, const UiContext& ui, ImVec2 area) {
       spec.boundary = d.run().segment_b_start > 0 ? d.analysis->map_index(d.run().segment_b_start) : -1;
       const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(side - 3, side - 3));
       if (hit.hovered) cell_tooltip(a, l, h, hit);
-      if (hit.clicked && !control_locked(state, "panel")) {
-        state.layer = l, state.head = h;
-        request_view(state, View::head);
-      }
+      if (hit.clicked) open_head(state, l, h);
     }
   }
   ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + area.y));
@@ -224,9 +239,12 @@ void draw_grid(AppState& state, const UiContext& ui) {
   const Derived& d = *ui.derived;
   const int layers = d.run().n_layers();
   if (layers == 0 || d.run().n_heads() == 0) return;
-  draw_scale_controls(state, d.run());
-  if (layers > 1) {
-    ImGui::SameLine();
+  // Presenting a step that fixes the colours: no toolbar, the maps get the line.
+  const bool present = state.present.active;
+  const bool bare = present && control_locked(state, "color_scale") && control_locked(state, "colormap");
+  if (!bare) draw_scale_controls(state, d.run());
+  if (layers > 1 && (!bare || !control_locked(state, "layer"))) {
+    if (!bare) ImGui::SameLine();
     ImGui::Checkbox("all layers", &state.grid.all_layers);
     if (!state.grid.all_layers) {
       ImGui::SameLine();
@@ -237,35 +255,42 @@ void draw_grid(AppState& state, const UiContext& ui) {
   }
   const bool overview = state.grid.all_layers && layers > 1;
   const bool compare = !overview && !d.compare.empty();
-  if (!overview && !compare) {
+  if (!overview && !compare && !bare) {
     ImGui::SameLine();
     ImGui::Checkbox("range per head", &state.grid.per_head_range);
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("Off: one colour range for the layer, so a dim head looks dim. On: each head on its own range.");
   }
-  const bool per_head = state.grid.per_head_range && !overview && !compare;
+  const bool opened = state.grid.opened >= 0 && state.grid.opened < d.run().n_heads();
+  const bool per_head = state.grid.per_head_range && !overview && !compare && !opened;
   const int group = heads_per_group(d.run().info);
   if (!d.analysis->long_input_note.empty()) ImGui::TextWrapped("%s", d.analysis->long_input_note.c_str());
-  else ImGui::TextDisabled("%s", group > 1 ? "Coloured boxes and bars group the query heads that share one key/value head. Click a head to open it."
+  else if (!present) ImGui::TextDisabled("%s", group > 1 ? "Coloured boxes and bars group the query heads that share one key/value head. Click a head to open it."
                                       : "Rows are queries, columns are keys; each row sums to 1. Click a head to open it.");
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float bar_w = colour_bar_width();
+  // Presenting: a bar just wide enough for its ticks (the caption above it wraps).
+  const float bar_w = present ? ImGui::CalcTextSize("0.000").x + ImGui::GetFontSize() * 1.6f + 8.0f : colour_bar_width();
   const ImVec2 area(avail.x - bar_w - 12, avail.y);
   const ImVec2 start = ImGui::GetCursorScreenPos();
-  const ScaleRange range = overview  ? model_range(state, *d.analysis)
+  const ScaleRange range = opened    ? layer_range(state, *d.analysis, state.layer)
+                           : overview ? model_range(state, *d.analysis)
                            : compare ? compare_range(state, d)
                            : per_head ? scale_range(state.scale, 1.0f)  // the bar: a share of each head's largest
                                       : layer_range(state, *d.analysis, state.layer);
-  if (overview) draw_all_layers(state, ui, area);
+  if (opened) draw_opened_head(state, ui, *d.analysis, d.generation, area, range);
+  else if (overview) draw_all_layers(state, ui, area);
   else if (compare) draw_compare(state, ui, area, range);
   else draw_layer_grid(state, ui, *d.analysis, d.generation, area, range, "grid", per_head);
   ImGui::SetCursorScreenPos(ImVec2(start.x + area.x + 12, start.y));
   ImGui::BeginGroup();
-  const std::string scope = overview ? "range: all layers" : compare ? "range: shared by all"
+  const std::string scope = opened ? format("range: layer %d", state.layer)
+                            : overview ? "range: all layers" : compare ? "range: shared by all"
                             : per_head ? "range: each head\n(share of its max)"
                                        : format("range: layer %d", state.layer);
-  ImGui::TextDisabled("%s\n%s", scale_caption(range).c_str(), scope.c_str());
-  draw_colour_bar(ui, range, state.scale.colormap, ImVec2(bar_w, std::min(area.y - ImGui::GetFontSize() * 2, 420.0f)));
+  if (present) ImGui::TextDisabled("%s", scale_caption(range).c_str());
+  else ImGui::TextDisabled("%s\n%s", scale_caption(range).c_str(), scope.c_str());
+  const float bar_h = present ? area.y * 0.6f : std::min(area.y - ImGui::GetFontSize() * 2, 420.0f);
+  draw_colour_bar(ui, range, state.scale.colormap, ImVec2(bar_w, bar_h));
   ImGui::EndGroup();
 }
 

@@ -1,10 +1,12 @@
-// The lesson caption panel: the step's title and caption, where we are, Previous / Next, and
-// what to load when a step needs a trained model that is not there.
+// The lesson caption panel: the step's title and caption, where we are (large when presenting),
+// Previous / Next, what to load when a step needs a trained model that is not there, and when
+// presenting the controls the step unlocks ("try it yourself", in one row instead of a column).
 #include <imgui.h>
 
 #include <algorithm>
 
 #include "app/gui/widgets/labels.h"
+#include "app/gui/widgets/theme.h"
 #include "app/gui/actions/lesson_player.h"
 #include "app/gui/panels/panels.h"
 
@@ -16,9 +18,13 @@ const char* kNeedsModel =
     "Drop a checkpoint on the window (a Hugging Face folder such as gpt2, or a llama2.c stories260K.bin with its "
     "tokenizer.bin next to it), or start headscope with --model PATH.";
 
+const char* kHidden = "The maps are hidden: guess first, then press H (or Space) to show them.";
+
 bool needs_model(const AppState& state, const LessonStep& step) {
   return step.needs_pretrained && state.request.model_path.empty();
 }
+
+bool controls_row(const AppState& state) { return state.present.active && lesson_controls_unlocked(state); }
 
 }  // namespace
 
@@ -28,9 +34,11 @@ float lesson_panel_height(const AppState& state, const UiContext& ui, float widt
   const ImGuiStyle& style = ImGui::GetStyle();
   const float f = ImGui::GetFontSize(), title_f = ui.fonts.title ? ui.fonts.title->FontSize : f;
   const float wrap = std::max(width - style.WindowPadding.x * 2, 100.0f);
-  float h = title_f + style.ItemSpacing.y + style.WindowPadding.y * 2 + 4;
+  float h = std::max(title_f, ImGui::GetFrameHeight()) + style.ItemSpacing.y + style.WindowPadding.y * 2 + 4;
   if (state.lesson.captions) h += ImGui::CalcTextSize(step->caption.c_str(), nullptr, false, wrap).y + style.ItemSpacing.y;
   if (needs_model(state, *step)) h += ImGui::CalcTextSize(kNeedsModel, nullptr, false, wrap).y + style.ItemSpacing.y;
+  if (state.present.active && state.present.maps_hidden) h += f + style.ItemSpacing.y;
+  if (controls_row(state)) h += ImGui::GetFrameHeight() + style.ItemSpacing.y * 2 + 2;
   return h;
 }
 
@@ -45,16 +53,29 @@ void draw_lesson(AppState& state, const UiContext& ui) {
                                  ImVec2((p.x + sz.x) * fb.x, (p.y + sz.y) * fb.y)});
   }
   if (ui.fonts.title) ImGui::PushFont(ui.fonts.title);
-  ImGui::TextColored(ImVec4(1.0f, 0.77f, 0.25f, 1.0f), "%s", step->title.c_str());
+  ImGui::TextColored(accent_text(), "%s", step->title.c_str());
   if (ui.fonts.title) ImGui::PopFont();
-  // Right-aligned: position and stepping buttons.
-  const std::string where = format("step %d of %d", i + 1, n);
+  // Right-aligned: position (in the title font when presenting, readable from the back) and stepping buttons.
+  const bool big = state.present.active && ui.fonts.title;
+  const std::string where = big ? format("%d / %d", i + 1, n) : format("step %d of %d", i + 1, n);
   const ImGuiStyle& style = ImGui::GetStyle();
-  const float buttons_w = ImGui::CalcTextSize("< PreviousNext >").x + style.FramePadding.x * 4 + style.ItemSpacing.x * 2 +
-                          ImGui::CalcTextSize(where.c_str()).x;
+  if (big) ImGui::PushFont(ui.fonts.title);
+  const float where_w = ImGui::CalcTextSize(where.c_str()).x;
+  if (big) ImGui::PopFont();
+  const float buttons_w = ImGui::CalcTextSize("< PreviousNext >").x + style.FramePadding.x * 4 + style.ItemSpacing.x * 2 + where_w;
   ImGui::SameLine(std::max(ImGui::GetWindowContentRegionMax().x - buttons_w, ImGui::GetCursorPosX() + style.ItemSpacing.x));
-  ImGui::AlignTextToFramePadding();
-  ImGui::TextDisabled("%s", where.c_str());
+  if (big) {
+    ImGui::PushFont(ui.fonts.title);
+    ImGui::TextUnformatted(where.c_str());
+    ImGui::PopFont();
+    if (ui.report) {
+      const ImVec2 fb = ImGui::GetIO().DisplayFramebufferScale, a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+      ui.report->panels.push_back({"step counter", where, ImVec2(a.x * fb.x, a.y * fb.y), ImVec2(b.x * fb.x, b.y * fb.y)});
+    }
+  } else {
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextDisabled("%s", where.c_str());
+  }
   ImGui::SameLine();
   ImGui::BeginDisabled(i == 0);
   if (ImGui::Button("< Previous")) go_to_step(state, i - 1);
@@ -63,11 +84,18 @@ void draw_lesson(AppState& state, const UiContext& ui) {
   ImGui::BeginDisabled(i + 1 >= n);
   if (ImGui::Button("Next >")) go_to_step(state, i + 1);
   ImGui::EndDisabled();
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Right / Page Down; Left / Page Up goes back; Home: first step; C: captions");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Right / Page Down; Left / Page Up goes back; Home: first step; C: captions%s",
+                      state.present.active ? "; H: hide or show the maps; P: pointer" : "");
   ImGui::PushTextWrapPos(0);
   if (state.lesson.captions) ImGui::TextUnformatted(step->caption.c_str());
   if (needs_model(state, *step)) ImGui::TextColored(ImVec4(1.0f, 0.60f, 0.45f, 1.0f), "%s", kNeedsModel);
+  if (state.present.active && state.present.maps_hidden) ImGui::TextColored(accent_text(), "%s", kHidden);
   ImGui::PopTextWrapPos();
+  if (controls_row(state)) {
+    ImGui::Separator();
+    draw_lesson_controls(state, ui);
+  }
 }
 
 }  // namespace hs::gui

@@ -1,5 +1,5 @@
-// Presentation mode during a lesson: the model column shows only the controls the step
-// unlocks ("try it yourself"), large, with the two numbers the lessons keep coming back to.
+// Presentation mode during a lesson: the caption strip shows only the controls the step unlocks
+// ("try it yourself"), in one row, with the two numbers the lessons keep coming back to.
 #include <imgui.h>
 
 #include <algorithm>
@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "app/gui/widgets/labels.h"
+#include "app/gui/widgets/theme.h"
 #include "app/gui/actions/lesson_player.h"
 #include "app/gui/actions/model_rules.h"
 #include "app/gui/panels/panels.h"
@@ -19,7 +20,7 @@ int choice_row(const char* id, const std::vector<int>& options, int current) {
   int clicked = -1;
   ImGui::PushID(id);
   for (size_t i = 0; i < options.size(); ++i) {
-    if (i > 0 && ImGui::GetContentRegionAvail().x > ImGui::GetFontSize() * 3) ImGui::SameLine();
+    if (i > 0) ImGui::SameLine();
     const bool on = options[i] == current;
     if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_HeaderActive));
     if (ImGui::Button(std::to_string(options[i]).c_str())) clicked = options[i];
@@ -38,56 +39,72 @@ bool lesson_controls_unlocked(const AppState& state) {
 }
 
 void draw_lesson_controls(AppState& state, const UiContext& ui) {
+  // One row under the caption (wrapping when it must), so no side column takes the maps' room.
   AttentionConfig& c = state.request.attention;
-  if (ui.fonts.heading) ImGui::PushFont(ui.fonts.heading);
-  ImGui::TextColored(ImVec4(1.0f, 0.77f, 0.25f, 1.0f), "Try it yourself");
-  if (ui.fonts.heading) ImGui::PopFont();
-  ImGui::Spacing();
+  const float f = ImGui::GetFontSize();
+  const auto next = [&](float need) {
+    ImGui::SameLine(0, f * 1.2f);
+    if (ImGui::GetContentRegionAvail().x < need) ImGui::NewLine();
+  };
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextColored(accent_text(), "Try it yourself:");
   if (!control_locked(state, "d_model")) {
+    next(f * 10);
     int d = c.d_model;
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+    ImGui::SetNextItemWidth(f * 5);
     if (ImGui::InputInt("d_model", &d)) set_d_model(c, std::clamp(d, 1, kMaxUiDModel));
   }
   if (!control_locked(state, "heads")) {
+    next(f * 8);
     ImGui::TextUnformatted("heads");
+    ImGui::SameLine();
     const int h = choice_row("heads", head_count_options(c.d_model), c.n_heads);
     if (h > 0) set_heads(c, h);
   }
   if (!control_locked(state, "kv_heads")) {
+    next(f * 12);
     ImGui::TextUnformatted("key/value heads");
+    ImGui::SameLine();
     const int g = choice_row("kv", kv_group_options(c.n_heads), c.kv_heads());
     if (g > 0) c.n_kv_heads = g == c.n_heads ? 0 : g;
-    ImGui::PushTextWrapPos(0);
-    ImGui::TextDisabled("%s: %d query head%s per key/value head", kv_kind(c.kv_heads(), c.n_heads),
-                        c.n_heads / std::max(c.kv_heads(), 1), c.n_heads / std::max(c.kv_heads(), 1) == 1 ? "" : "s");
-    ImGui::PopTextWrapPos();
+    ImGui::SameLine();
+    ImGui::TextDisabled("(%s)", kv_kind(c.kv_heads(), c.n_heads));
   }
-  if (!control_locked(state, "causal")) ImGui::Checkbox("causal mask", &c.causal);
+  if (!control_locked(state, "causal")) {
+    next(f * 8);
+    ImGui::Checkbox("causal mask", &c.causal);
+  }
   if (!control_locked(state, "window")) {
+    next(f * 18);
     bool windowed = c.window >= 0;
     if (ImGui::Checkbox("sliding window", &windowed)) c.window = windowed ? state.model.window_size : -1;
     if (windowed) {
-      ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x);
+      ImGui::SameLine();
+      ImGui::SetNextItemWidth(f * 8);
       if (ImGui::SliderInt("##W", &state.model.window_size, 0, 16, "W = %d")) c.window = state.model.window_size;
     }
   }
   if (!control_locked(state, "temperature")) {
-    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.6f);
+    next(f * 14);
+    ImGui::SetNextItemWidth(f * 8);
     ImGui::SliderFloat("temperature", &c.temperature, 0.05f, 5.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
   }
   if (!control_locked(state, "seed")) {
+    next(f * 10);
     int seed = int(state.request.seed);
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+    ImGui::SetNextItemWidth(f * 5);
     if (ImGui::InputInt("seed", &seed)) state.request.seed = uint64_t(std::max(seed, 0));
   }
-  ImGui::Separator();
-  for (const auto& [label, value] : {std::pair<const char*, std::string>{"head width", std::to_string(c.head_width())},
-                                     {"parameters", format_count(attention_param_count(c))}}) {
-    ImGui::TextDisabled("%s", label);
-    if (ui.fonts.title) ImGui::PushFont(ui.fonts.title);
-    ImGui::TextUnformatted(value.c_str());
-    if (ui.fonts.title) ImGui::PopFont();
-  }
+  // The two numbers the lessons keep coming back to.
+  next(f * 16);
+  ImGui::TextDisabled("head width");
+  ImGui::SameLine();
+  ImGui::Text("%d", c.head_width());
+  ImGui::SameLine(0, f);
+  ImGui::TextDisabled("parameters");
+  ImGui::SameLine();
+  ImGui::TextUnformatted(format_count(attention_param_count(c)).c_str());
+  (void)ui;
 }
 
 }  // namespace hs::gui

@@ -7,6 +7,7 @@
 
 #include "app/gui/actions/app_keys.h"
 #include "app/gui/actions/lesson_player.h"
+#include "app/gui/actions/settings.h"
 #include "app/gui/panels/panels.h"
 #include "app/gui/actions/unsaved_guard.h"
 
@@ -57,6 +58,19 @@ void draw_lessons_menu(AppState& state, const UiContext& ui) {
   ImGui::EndMenu();
 }
 
+// View: the theme (dark, or light for projectors and print) and presentation mode's aids.
+void draw_view_menu(AppState& state) {
+  if (!ImGui::BeginMenu("View")) return;
+  for (const Theme t : {Theme::dark, Theme::light})
+    if (ImGui::MenuItem(t == Theme::dark ? "Dark theme" : "Light theme (projectors, print)", nullptr, state.theme == t))
+      set_theme(state, t);
+  ImGui::Separator();
+  ImGui::MenuItem("Presentation mode", "F5", &state.present.active);
+  ImGui::MenuItem("Pointer ring when presenting", "P", &state.present.pointer);
+  ImGui::MenuItem("Hide the maps on each new step", nullptr, &state.present.hide_each_step);
+  ImGui::EndMenu();
+}
+
 }  // namespace
 
 void draw_menu(AppState& state, const UiContext& ui) {
@@ -75,6 +89,7 @@ void draw_menu(AppState& state, const UiContext& ui) {
       if (ImGui::MenuItem("Quit", "Ctrl+Q")) ask_action(state, quit_action());
       ImGui::EndMenu();
     }
+    draw_view_menu(state);
     draw_lessons_menu(state, ui);
     ImGui::TextDisabled("  drop a session (.json) or a model file/folder on the window to open it");
     ImGui::EndMainMenuBar();

@@ -34,23 +34,48 @@ DrawView view_panel(View view) {
   return draw_grid;
 }
 
+void draw_view(AppState& state, const UiContext& ui, View view) {
+  ImGui::BeginChild("view", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  if (ui.derived) {
+    view_panel(view)(state, ui);
+  } else {
+    ImGui::TextDisabled("%s", ui.status.computing ? "computing..." : "nothing to show yet: see the status line");
+  }
+  ImGui::EndChild();
+}
+
+// Presenting with Ctrl + past the default size: the view is laid out larger than the window
+// (maps and text grow together) and scrolls.
+void draw_zoomed_view(AppState& state, const UiContext& ui, View view, float zoom) {
+  if (zoom <= 1.001f) return draw_view(state, ui, view);
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  ImGui::BeginChild("zoom", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+  ImGui::BeginChild("zoomed", ImVec2(avail.x * zoom, avail.y * zoom), false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  draw_view(state, ui, view);
+  ImGui::EndChild();
+  ImGui::EndChild();
+}
+
 void draw_views(AppState& state, const UiContext& ui) {
+  const float zoom = state.present.active ? std::max(1.0f, state.present.font_scale / PresentationState{}.font_scale) : 1.0f;
+  // Presenting a step that keeps its tab: no tab bar, the view takes its room.
+  bool tabs = !(state.present.active && state.lesson.lesson);
+  for (const ViewInfo& tab : all_views()) tabs = tabs || (tab.view != state.view && tab_unlocked(state, tab.view));
+  if (!tabs) {
+    state.view_requested = false;
+    draw_zoomed_view(state, ui, state.view, zoom);
+    return;
+  }
   if (!ImGui::BeginTabBar("views", ImGuiTabBarFlags_None)) return;
   const bool forced = state.view_requested;
   state.view_requested = false;
   for (const ViewInfo& tab : all_views()) {
-    // A lesson step that does not unlock "panel" keeps its own tab.
-    if (control_locked(state, "panel") && tab.view != state.view) continue;
+    // A lesson step keeps its own tab and those it unlocks ("panel": every tab).
+    if (!tab_unlocked(state, tab.view)) continue;
     const ImGuiTabItemFlags flags = (forced && state.view == tab.view) ? ImGuiTabItemFlags_SetSelected : 0;
     if (ImGui::BeginTabItem(tab.tab, nullptr, flags)) {
       if (!forced) state.view = tab.view;
-      ImGui::BeginChild("view", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
-      if (ui.derived) {
-        view_panel(tab.view)(state, ui);
-      } else {
-        ImGui::TextDisabled("%s", ui.status.computing ? "computing..." : "nothing to show yet: see the status line");
-      }
-      ImGui::EndChild();
+      draw_zoomed_view(state, ui, tab.view, zoom);
       ImGui::EndTabItem();
     }
   }
@@ -110,14 +135,14 @@ void handle_shortcuts(AppState& state, const UiContext& ui) {
 
 namespace {
 
-// Presentation mode: a soft circle at the mouse so the room can follow the pointer.
+// Presentation mode: a large ring at the mouse so the room can follow the pointer (P toggles).
 void draw_pointer_highlight() {
   const ImVec2 m = ImGui::GetIO().MousePos;
   if (!ImGui::IsMousePosValid(&m)) return;
   ImDrawList* dl = ImGui::GetForegroundDrawList();
-  const float r = ImGui::GetFontSize() * 1.6f;
-  dl->AddCircleFilled(m, r, IM_COL32(255, 214, 64, 60), 48);
-  dl->AddCircle(m, r, IM_COL32(255, 214, 64, 170), 48, 3.0f);
+  const float r = ImGui::GetFontSize() * 2.2f;
+  dl->AddCircleFilled(m, r, accent_colour(0.16f), 48);
+  dl->AddCircle(m, r, accent_colour(0.85f), 48, std::max(3.0f, ImGui::GetFontSize() * 0.18f));
 }
 
 }  // namespace
@@ -129,21 +154,28 @@ void draw_app(AppState& state, const UiContext& ui) {
   if (!present) draw_menu(state, ui);
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   const float f = ImGui::GetFontSize();
-  const float status_h = f + ImGui::GetStyle().WindowPadding.y * 2 + 2;
   const ImGuiStyle& style = ImGui::GetStyle();
-  const float title_f = ui.fonts.title ? ui.fonts.title->FontSize : f;
-  const float top_h = title_f + f + style.FramePadding.y * 2 + style.ItemSpacing.y + style.WindowPadding.y * 2 + 4 +
-                      style.ScrollbarSize;  // the token chips scroll sideways
-  // Presentation mode with a lesson: a narrow column with only the unlocked controls, or none.
+  // Presenting a lesson, the maps take the room: the sentence only when the step unlocks it,
+  // the controls it unlocks in the caption strip (no side column), the status line only to
+  // report an error.
   const bool lesson_present = present && state.lesson.lesson != nullptr;
-  const bool sidebar = !lesson_present || lesson_controls_unlocked(state);
-  const float side_max = vp->WorkSize.x * (lesson_present ? 0.17f : present ? 0.25f : 0.45f);  // the maps get the room
+  const bool sentence_bar = !lesson_present || !control_locked(state, "sentence");
+  const bool status_bar = !present || !ui.status.error.empty();
+  const float status_h = status_bar ? f + style.WindowPadding.y * 2 + 2 : 0.0f;
+  const float title_f = ui.fonts.title ? ui.fonts.title->FontSize : f;
+  const float top_h = sentence_bar ? title_f + f + style.FramePadding.y * 2 + style.ItemSpacing.y + style.WindowPadding.y * 2 + 4 +
+                                         style.ScrollbarSize  // the token chips scroll sideways
+                                   : 0.0f;
+  const bool sidebar = !lesson_present;
+  const float side_max = vp->WorkSize.x * (present ? 0.25f : 0.45f);
   const float side_w = sidebar ? std::clamp(state.sidebar_width * (f / 17.0f), std::min(220.0f, side_max), side_max) : 0.0f;
 
-  ImGui::SetNextWindowPos(vp->WorkPos);
-  ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x, top_h));
-  if (ImGui::Begin("##sentence", nullptr, kFixed)) draw_sentence(state, ui);
-  ImGui::End();
+  if (sentence_bar) {
+    ImGui::SetNextWindowPos(vp->WorkPos);
+    ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x, top_h));
+    if (ImGui::Begin("##sentence", nullptr, kFixed)) draw_sentence(state, ui);
+    ImGui::End();
+  }
 
   // The lesson's caption strip under the sentence, across the whole window.
   const float lesson_h = std::min(lesson_panel_height(state, ui, vp->WorkSize.x), vp->WorkSize.y * 0.35f);
@@ -160,25 +192,26 @@ void draw_app(AppState& state, const UiContext& ui) {
   if (sidebar) {
     ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x, middle_y));
     ImGui::SetNextWindowSize(ImVec2(side_w, middle_h));
-    if (ImGui::Begin("##model", nullptr, kFixed & ~ImGuiWindowFlags_NoScrollbar)) {
-      if (lesson_present) draw_lesson_controls(state, ui);
-      else draw_model(state, ui);
-    }
+    if (ImGui::Begin("##model", nullptr, kFixed & ~ImGuiWindowFlags_NoScrollbar)) draw_model(state, ui);
     ImGui::End();
     draw_splitter(state, ImVec2(vp->WorkPos.x + side_w, middle_y), middle_h, f / 17.0f);
   }
 
+  // Presenting: maps framed against the page, and hidden until revealed (H).
+  UiContext view_ui = ui;
+  view_ui.frame_maps = present;
+  view_ui.hide_maps = present && state.present.maps_hidden;
   ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + side_w, middle_y));
   ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x - side_w, middle_h));
-  if (ImGui::Begin("##views", nullptr, kFixed)) draw_views(state, ui);
+  if (ImGui::Begin("##views", nullptr, kFixed)) draw_views(state, view_ui);
   ImGui::End();
 
-  ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x, vp->WorkPos.y + vp->WorkSize.y - status_h));
-  ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x, status_h));
-  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(ImGui::GetStyle().WindowPadding.x, ImGui::GetStyle().WindowPadding.y));
-  if (ImGui::Begin("##status", nullptr, kFixed)) draw_status(state, ui);
-  ImGui::End();
-  ImGui::PopStyleVar();
+  if (status_bar) {
+    ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x, vp->WorkPos.y + vp->WorkSize.y - status_h));
+    ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x, status_h));
+    if (ImGui::Begin("##status", nullptr, kFixed)) draw_status(state, ui);
+    ImGui::End();
+  }
   // Dialogs float over everything, presenting or not.
   draw_session_dialog(state);
   draw_export_dialog(state, ui);

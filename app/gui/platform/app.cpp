@@ -2,6 +2,7 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <cfloat>
 #include <chrono>
 #include <cstdint>
@@ -112,18 +113,25 @@ int App::run() {
     return 1;
   }
   register_settings(&state);  // before the first frame reads imgui.ini
+  ImGuiIO& io = ImGui::GetIO();
+  if (io.IniFilename) {
+    // Read now rather than in the first frame, so that the command line wins over the settings.
+    ImGui::LoadIniSettingsFromDisk(io.IniFilename);
+    Theme flag_theme = state.theme;
+    if (parse_theme(o.theme, flag_theme)) state.theme = flag_theme;
+  }
   UiContext ui;
   // Characters beyond DejaVu's scripts (CJK, ...) come from a fallback font, only those in use.
   UsedGlyphs glyphs;
   uint64_t glyphs_derived = UINT64_MAX;
   std::shared_ptr<const Lesson> glyphs_lesson;
   collect_glyphs(glyphs, state, ui.status, nullptr, glyphs_derived, glyphs_lesson);
-  ui.fonts = window->rebuild_fonts(1.0f, false, glyphs.extra());
+  ui.fonts = window->rebuild_fonts(1.0f, false, glyphs.extra(), state.theme);
+  Theme styled_theme = state.theme;
   const std::vector<std::string> examples = example_sentences();
   ui.examples = &examples;
   const std::vector<std::shared_ptr<const Lesson>> lessons = shipped();
   ui.lessons = &lessons;
-  ImGuiIO& io = ImGui::GetIO();
   io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;  // Tab / arrows / Space between controls
   float font_factor = 1.0f;
   bool styled_present = false;
@@ -162,18 +170,24 @@ int App::run() {
     ui.report = shot || bench.active() ? &report : nullptr;
 
     window->set_full_screen(state.present.active);
-    // Ctrl+= / Ctrl+- size the whole interface; presentation mode multiplies that.
-    const float want_factor = (state.present.active ? state.present.font_scale : 1.0f) * state.ui_scale;
+    // Presenting, text is sized for the screen's pixels, not the desktop's DPI setting: a room reads
+    // a 1080-line projector the same whatever Xft.dpi says (a content scale of 2 once doubled every
+    // font and left the maps a third of the panel). Larger screens get larger text.
+    const float screen_lines = io.DisplaySize.y * io.DisplayFramebufferScale.y;
+    // Elsewhere Ctrl+= / Ctrl+- size the interface (AppState::ui_scale).
+    const float want_factor =
+        state.present.active ? state.present.font_scale * std::max(1.0f, screen_lines / 1080.0f) / window->scale() : state.ui_scale;
     const bool new_glyphs = collect_glyphs(glyphs, state, ui.status, derived.get(), glyphs_derived, glyphs_lesson);
-    if (new_glyphs || want_factor != font_factor || styled_present != state.present.active) {
+    if (new_glyphs || want_factor != font_factor || styled_present != state.present.active || styled_theme != state.theme) {
       if (state.present.active && !styled_present && state.scale.colormap == Colormap::viridis) {
         const bool clean = !session_dirty(state);  // F5 is not work to save
-        state.scale.colormap = Colormap::cividis;  // survives projectors and colour-blind viewers
+        state.scale.colormap = present_colormap(state.theme);  // cividis on black: colour-blind safe
         if (clean) mark_session_clean(state);
       }
       font_factor = want_factor;
       styled_present = state.present.active;
-      ui.fonts = window->rebuild_fonts(font_factor, styled_present, glyphs.extra());
+      styled_theme = state.theme;
+      ui.fonts = window->rebuild_fonts(font_factor, styled_present, glyphs.extra(), state.theme);
     }
     window->new_frame();
     // Screenshots must not depend on where the (virtual) mouse pointer happens to be.
@@ -189,7 +203,7 @@ int App::run() {
     const std::string want_title = session_dirty(state) ? "headscope \xE2\x80\xA2 unsaved" : "headscope";
     if (want_title != title) window->set_title(title = want_title);
     int fb_w = 0, fb_h = 0;
-    window->render(styled_present, fb_w, fb_h);
+    window->render(fb_w, fb_h);
     images->end_frame();
 
     const auto now = std::chrono::steady_clock::now();

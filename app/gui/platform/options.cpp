@@ -6,6 +6,7 @@
 
 #include "app/gui/actions/lesson_player.h"
 #include "app/gui/actions/session_bridge.h"
+#include "app/gui/widgets/theme.h"
 #include "core/util/errors.h"
 
 namespace hs::gui {
@@ -41,6 +42,8 @@ void add_app_flags(CLI::App& app, Options& o) {
       ->expected(3)
       ->check(CLI::Range(0.0, 1.0));
   app.add_flag("--present", o.present, "Presentation mode: full screen, large fonts, high contrast (F5 toggles, Esc leaves)");
+  app.add_option("--theme", o.theme, "Look: dark or light (dark on light, for projectors and print); remembered")
+      ->check(CLI::IsMember({"dark", "light"}));
   app.add_option("--width", o.width, "Window width (unscaled pixels)")->check(whole_number("window width", 320, 8192))->capture_default_str();
   app.add_option("--height", o.height, "Window height (unscaled pixels)")->check(whole_number("window height", 240, 8192))->capture_default_str();
   add_bench_flags(app, o.bench);
@@ -69,13 +72,14 @@ AppState initial_state(const Options& o) {
   }
   if (!o.open.empty()) open_path(s, o.open);  // throws: a bad session stops the start with its message
   s.present.active = o.present;
+  parse_theme(o.theme, s.theme);  // "" leaves the default (the remembered theme is read with the settings)
   if (!o.lesson.empty()) {
     start_lesson(s, find_lesson(o.lesson), o.step - 1);
     // The checkpoint flags still count for steps that need a trained model.
     if (!o.model.request.model_path.empty() && active_step(s) && active_step(s)->needs_pretrained)
       s.request.model_path = o.model.request.model_path, s.request.tokenizer = o.model.request.tokenizer;
   }
-  if (s.present.active && s.scale.colormap == Colormap::viridis) s.scale.colormap = Colormap::cividis;
+  if (s.present.active && s.scale.colormap == Colormap::viridis) s.scale.colormap = present_colormap(s.theme);
   return s;
 }
 

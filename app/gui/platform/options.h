@@ -32,6 +32,7 @@ struct Options {
   int step = 1;           // --step N (1-based)
   bool present = false;   // --present
   std::vector<float> zoom;  // --zoom X0,Y0,SPAN: the single-head and difference maps zoomed (fractions of the map)
+  std::string theme;      // --theme dark|light ("": the remembered one, else dark)
   BenchOptions bench;     // hidden --bench-* flags (tests/bench/run.sh)
 };
 

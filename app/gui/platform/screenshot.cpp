@@ -66,7 +66,11 @@ bool write_screenshot(const std::string& path, int width, int height, const Fram
                              {"lo", h.range.lo},
                              {"hi", h.range.hi},
                              {"skip_first_column", h.range.skip_first_column},
-                             {"colormap", colormap_name(h.colormap)}});
+                             {"colormap", colormap_name(h.colormap)},
+                             {"label_px", h.label_px},
+                             {"row_labels", h.row_labels},
+                             {"col_labels", h.col_labels},
+                             {"hidden", h.hidden}});
   }
   j["panels"] = nlohmann::json::array();
   for (const DrawnPanel& p : report.panels)

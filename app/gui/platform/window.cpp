@@ -116,7 +116,7 @@ void Window::set_full_screen(bool full) {
   full_ = full;
 }
 
-Fonts Window::rebuild_fonts(float factor, bool present, const std::vector<ImWchar>& extra) {
+Fonts Window::rebuild_fonts(float factor, bool present, const std::vector<ImWchar>& extra, Theme theme) {
   ImGui::GetIO().Fonts->Clear();
   ranges_ = font_ranges(extra);
   const Fonts fonts = load_fonts(scale_ * factor, ranges_);
@@ -124,8 +124,8 @@ Fonts Window::rebuild_fonts(float factor, bool present, const std::vector<ImWcha
     ImGui_ImplOpenGL3_DestroyFontsTexture();
     ImGui_ImplOpenGL3_CreateFontsTexture();
   }
-  if (present) apply_presentation_style(scale_ * factor);
-  else apply_style(scale_ * factor);  // Ctrl+= / Ctrl+- (AppState::ui_scale) size spacing with the fonts
+  if (present) apply_presentation_style(scale_ * factor, theme);
+  else apply_style(scale_ * factor, theme);  // Ctrl+= / Ctrl+- (AppState::ui_scale) size spacing with the fonts
   return fonts;
 }
 
@@ -135,11 +135,11 @@ void Window::new_frame() {
   ImGui_ImplGlfw_NewFrame();
 }
 
-void Window::render(bool present, int& fb_width, int& fb_height) {
+void Window::render(int& fb_width, int& fb_height) {
   glfwGetFramebufferSize(window_, &fb_width, &fb_height);
   glViewport(0, 0, fb_width, fb_height);
-  if (present) glClearColor(0, 0, 0, 1);
-  else glClearColor(0.075f, 0.082f, 0.098f, 1.0f);
+  const ImVec4 bg = background_colour();
+  glClearColor(bg.x, bg.y, bg.z, 1);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 }

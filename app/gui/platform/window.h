@@ -36,13 +36,13 @@ class Window {
   // Fonts and style at `factor` x the monitor scale; presentation mode uses its own style.
   // `extra` are codepoints beyond the base fonts' ranges that the text uses (UsedGlyphs); they
   // come from the fallback font. Call between frames.
-  Fonts rebuild_fonts(float factor, bool present, const std::vector<ImWchar>& extra = {});
+  Fonts rebuild_fonts(float factor, bool present, const std::vector<ImWchar>& extra = {}, Theme theme = Theme::dark);
 
   // Around ImGui's frame: NewFrame of both backends; clear, draw, swap.
   void new_frame();
-  // Clears the framebuffer (black when presenting) and draws ImGui's draw data. Returns the
+  // Clears the framebuffer to the style's background and draws ImGui's draw data. Returns the
   // framebuffer size.
-  void render(bool present, int& fb_width, int& fb_height);
+  void render(int& fb_width, int& fb_height);
   void swap();
 
   // Paths dropped on the window since the last call.

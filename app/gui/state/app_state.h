@@ -46,6 +46,7 @@ struct OpenModelState {
 struct GridPanelState {
   bool all_layers = false;      // layers x heads overview
   bool per_head_range = false;  // each head on its own colour range (default: one range for the layer)
+  int opened = -1;              // a lesson that keeps its tab: the head clicked open in place (-1: none)
 };
 
 struct HeadPanelState {
@@ -126,9 +127,15 @@ struct LessonPlayerState {
 
 struct PresentationState {
   bool active = false;       // F5 enters, Esc leaves
-  float font_scale = 1.6f;   // Ctrl +/- (the main loop rebuilds the font atlas)
-  bool pointer = true;       // soft circle at the mouse
+  float font_scale = 1.6f;   // Ctrl +/- (the main loop rebuilds the font atlas); maps zoom with it past 1.6
+  bool pointer = true;       // a ring at the mouse (P toggles)
+  bool maps_hidden = false;  // "reveal": the maps wait as "?" until H (or Space) shows them
+  bool hide_each_step = false;  // every new step starts with its maps hidden
 };
+
+// The look: dark (the default) or light (dark on light, for projectors and print). Presentation
+// mode keeps it. View > Theme, --theme, remembered in imgui.ini.
+enum class Theme { dark, light };
 
 // Something that would replace the session or end the app. While the session has unsaved
 // changes it waits for the "Unsaved changes" popup (app/gui/actions/unsaved_guard.h).
@@ -157,9 +164,10 @@ struct AppState {
   int head = 0;
   ColourScale scale;  // linear / log / per-row, first key, colormap: the screen's and export's rule
   float sidebar_width = 360.0f;  // in unscaled pixels
-  float ui_scale = 1.0f;         // Ctrl+= / Ctrl+-: the whole interface (presentation mode multiplies it); remembered
+  float ui_scale = 1.0f;         // Ctrl+= / Ctrl+-: the whole interface (presentation mode has its own, PresentationState::font_scale); remembered
   bool show_frame_time = false;  // the status bar's "ms / frame" (a developer readout); remembered
   bool keyboard_nav = false;     // Tab moved ImGui's keyboard focus: the arrows move it, not the selection
+  Theme theme = Theme::dark;
 
   SentencePanelState sentence;
   ModelPanelState model;

@@ -1,5 +1,7 @@
 #include "app/gui/widgets/draw_util.h"
 
+#include "app/gui/widgets/theme.h"
+
 namespace hs::gui {
 
 void add_text_up(ImDrawList* dl, ImFont* font, float size, ImVec2 top_centre, ImU32 colour, const char* text) {
@@ -61,7 +63,10 @@ void help_marker(const char* text) {
   }
 }
 
-ImU32 accent_colour(float alpha) { return IM_COL32(255, 196, 64, int(alpha * 255.0f)); }
+ImU32 accent_colour(float alpha) {
+  // Amber on dark; on the light theme a darker orange that still stands out on white.
+  return current_theme() == Theme::light ? IM_COL32(214, 110, 0, int(alpha * 255.0f)) : IM_COL32(255, 196, 64, int(alpha * 255.0f));
+}
 
 ImU32 dim_text_colour() { return ImGui::GetColorU32(ImGuiCol_TextDisabled); }
 

@@ -3,6 +3,12 @@
 #include <algorithm>
 
 namespace hs::gui {
+namespace {
+
+// A column count that keeps every key/value group on one row.
+bool keeps_groups(int cols, int n, int group) { return group <= 1 || cols % group == 0 || cols == n || group > n; }
+
+}  // namespace
 
 GridLayout layout_grid(int n, int group, float width, float height, float title_h, float gap) {
   GridLayout best;
@@ -10,13 +16,31 @@ GridLayout layout_grid(int n, int group, float width, float height, float title_
   group = std::max(group, 1);
   float best_side = -1;
   for (int cols = 1; cols <= n; ++cols) {
-    if (group > 1 && cols % group != 0 && cols != n && group <= n) continue;
+    if (!keeps_groups(cols, n, group)) continue;
     const int rows = (n + cols - 1) / cols;
     const float w = width / cols, h = height / rows;
     const float side = std::min(w - gap, h - gap - title_h);  // the map is square
     if (side > best_side) {
       best_side = side;
       best = {cols, rows, w, h};
+    }
+  }
+  return best;
+}
+
+SharedGrid layout_shared_grid(int n, int group, float width, float height, float title_h, float gap, float left,
+                              float bottom) {
+  SharedGrid best;
+  if (n <= 0) return best;
+  group = std::max(group, 1);
+  float best_side = -1;
+  for (int cols = 1; cols <= n; ++cols) {
+    if (!keeps_groups(cols, n, group)) continue;
+    const int rows = (n + cols - 1) / cols;
+    const float side = std::min((width - left) / float(cols) - gap, (height - bottom) / float(rows) - title_h - gap);
+    if (side > best_side) {
+      best_side = side;
+      best = {cols, rows, std::max(side, 0.0f)};
     }
   }
   return best;

@@ -11,4 +11,17 @@ struct GridLayout {
 
 GridLayout layout_grid(int n, int group, float width, float height, float title_h, float gap);
 
+// Presentation: the maps share their token labels (row labels once, left of the first column;
+// column labels once, under the lowest map of each column), so the label margins `left` and
+// `bottom` are paid once, not per map. The arrangement (cols x rows) whose square map `side`
+// is largest: cols * (side + gap) + left <= width and rows * (title_h + side + gap) + bottom
+// <= height. Same column rule for key/value groups as layout_grid.
+struct SharedGrid {
+  int cols = 1, rows = 1;
+  float side = 0;  // one map's side (cells only); 0 when nothing fits
+};
+
+SharedGrid layout_shared_grid(int n, int group, float width, float height, float title_h, float gap, float left,
+                              float bottom);
+
 }  // namespace hs::gui

@@ -40,6 +40,16 @@ HeatmapLayout layout_heatmap(const HeatmapSpec& spec, ImVec2 size, ImFont* font,
   const int rows = spec.map ? int(spec.map->rows()) : 0, cols = spec.map ? int(spec.map->cols()) : 0;
   if (rows == 0 || cols == 0 || size.x <= 1 || size.y <= 1) return L;
   const bool labels = spec.row_labels || spec.col_labels;
+  if (spec.fixed_cell > 0) {
+    L.cell = spec.fixed_cell;
+    L.label_size = labels ? spec.fixed_label : 0;
+    L.left = spec.row_labels ? spec.fixed_left : 0;
+    L.bottom = spec.col_labels ? spec.fixed_bottom : 0;
+    L.rotate_cols = spec.fixed_rotate;
+    L.label_chars = spec.fixed_chars;
+    L.label_step = std::max(spec.fixed_step, 1);
+    return L;
+  }
   float f = spec.label_font_max > 0 ? spec.label_font_max : font_size;
   const float pad = 4.0f;
   // Shrink the label font until it fits the cells; below ~7 px cells, labels are dropped.
@@ -105,12 +115,28 @@ HeatmapHit draw_heatmap(const UiContext& ui, const HeatmapSpec& spec, ImVec2 siz
   const ImVec2 pixels((cmax.x - cmin.x) * fb.x, (cmax.y - cmin.y) * fb.y);
   const int texels_x = std::clamp(int(std::lround(pixels.x)), 1, cols);
   const int texels_y = std::clamp(int(std::lround(pixels.y)), 1, rows);
-  const ImTextureID tex = ui.images->image(spec.key, spec.version, *spec.map, spec.range, spec.colormap, pixels);
-  dl->AddImage(tex, cmin, cmax);
+  if (ui.hide_maps) {
+    // Presentation's "reveal": the class guesses first; the labels stay, the weights wait.
+    dl->AddRectFilled(cmin, cmax, ImGui::GetColorU32(ImGuiCol_FrameBg));
+    const float qs = std::min(cmax.x - cmin.x, cmax.y - cmin.y) * 0.5f;
+    const ImVec2 q = font->CalcTextSizeA(qs, FLT_MAX, 0, "?");
+    dl->AddText(font, qs, ImVec2((cmin.x + cmax.x - q.x) * 0.5f, (cmin.y + cmax.y - q.y) * 0.5f),
+                ImGui::GetColorU32(ImGuiCol_TextDisabled), "?");
+  } else {
+    const ImTextureID tex = ui.images->image(spec.key, spec.version, *spec.map, spec.range, spec.colormap, pixels);
+    dl->AddImage(tex, cmin, cmax);
+  }
+  // A thin frame so a map's edge shows against the page (dark cells on black, light ones on white).
+  if (ui.frame_maps) dl->AddRect(ImVec2(cmin.x - 1, cmin.y - 1), ImVec2(cmax.x + 1, cmax.y + 1), ImGui::GetColorU32(ImGuiCol_Border));
   if (ui.report) {
     ui.report->heatmaps.push_back({spec.key, spec.layer, spec.head, rows, cols, texels_x, texels_y,
                                    ImVec2(cmin.x * fb.x, cmin.y * fb.y), ImVec2(cmax.x * fb.x, cmax.y * fb.y), spec.range,
                                    spec.colormap});
+    DrawnHeatmap& r = ui.report->heatmaps.back();
+    r.label_px = L.label_size * fb.y;
+    r.row_labels = L.label_size > 0 && spec.row_labels;
+    r.col_labels = L.label_size > 0 && spec.col_labels;
+    r.hidden = ui.hide_maps;
   }
 
   const ImVec2 mouse = ImGui::GetIO().MousePos;

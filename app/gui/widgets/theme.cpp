@@ -41,7 +41,60 @@ std::string find_fallback_font() {
   return "";
 }
 
+Theme g_theme = Theme::dark;  // mirrors ImGui's global style
+
+void light_colours(ImGuiStyle& s) {
+  ImGui::StyleColorsLight(&s);
+  ImVec4* c = s.Colors;
+  const ImVec4 blue(0.16f, 0.38f, 0.75f, 1.0f), accent(0.78f, 0.42f, 0.0f, 1.0f);
+  c[ImGuiCol_WindowBg] = ImVec4(0.97f, 0.97f, 0.96f, 1.0f);
+  c[ImGuiCol_ChildBg] = ImVec4(0.93f, 0.93f, 0.92f, 1.0f);
+  c[ImGuiCol_PopupBg] = ImVec4(1.0f, 1.0f, 1.0f, 0.98f);
+  c[ImGuiCol_MenuBarBg] = ImVec4(0.90f, 0.90f, 0.89f, 1.0f);
+  c[ImGuiCol_Border] = ImVec4(0.55f, 0.56f, 0.60f, 1.0f);
+  c[ImGuiCol_Text] = ImVec4(0.05f, 0.06f, 0.08f, 1.0f);
+  c[ImGuiCol_TextDisabled] = ImVec4(0.30f, 0.32f, 0.36f, 1.0f);
+  c[ImGuiCol_FrameBg] = ImVec4(0.86f, 0.87f, 0.89f, 1.0f);
+  c[ImGuiCol_FrameBgHovered] = ImVec4(0.80f, 0.83f, 0.88f, 1.0f);
+  c[ImGuiCol_FrameBgActive] = ImVec4(0.74f, 0.79f, 0.87f, 1.0f);
+  c[ImGuiCol_Button] = ImVec4(0.84f, 0.85f, 0.88f, 1.0f);
+  c[ImGuiCol_ButtonHovered] = ImVec4(0.76f, 0.80f, 0.88f, 1.0f);
+  c[ImGuiCol_ButtonActive] = blue;
+  c[ImGuiCol_Header] = ImVec4(0.78f, 0.83f, 0.92f, 1.0f);
+  c[ImGuiCol_HeaderHovered] = ImVec4(0.70f, 0.77f, 0.90f, 1.0f);
+  c[ImGuiCol_HeaderActive] = blue;
+  c[ImGuiCol_Tab] = ImVec4(0.86f, 0.86f, 0.86f, 1.0f);
+  c[ImGuiCol_TabHovered] = ImVec4(0.74f, 0.79f, 0.88f, 1.0f);
+  c[ImGuiCol_TabActive] = ImVec4(0.70f, 0.77f, 0.90f, 1.0f);
+  c[ImGuiCol_CheckMark] = accent;
+  c[ImGuiCol_SliderGrab] = accent;
+  c[ImGuiCol_SliderGrabActive] = ImVec4(0.60f, 0.32f, 0.0f, 1.0f);
+  c[ImGuiCol_TableHeaderBg] = ImVec4(0.86f, 0.87f, 0.89f, 1.0f);
+  c[ImGuiCol_TableRowBgAlt] = ImVec4(0, 0, 0, 0.04f);
+  c[ImGuiCol_PlotHistogram] = accent;
+  c[ImGuiCol_Separator] = ImVec4(0.60f, 0.62f, 0.66f, 1.0f);
+}
+
 }  // namespace
+
+Theme current_theme() { return g_theme; }
+
+ImVec4 background_colour() { return ImGui::GetStyle().Colors[ImGuiCol_WindowBg]; }
+
+ImVec4 accent_text() {
+  return g_theme == Theme::light ? ImVec4(0.72f, 0.36f, 0.0f, 1.0f) : ImVec4(1.0f, 0.77f, 0.25f, 1.0f);
+}
+
+Colormap present_colormap(Theme theme) { return theme == Theme::light ? Colormap::viridis : Colormap::cividis; }
+
+const char* theme_name(Theme theme) { return theme == Theme::light ? "light" : "dark"; }
+
+bool parse_theme(const std::string& name, Theme& out) {
+  if (name == "dark") out = Theme::dark;
+  else if (name == "light") out = Theme::light;
+  else return false;
+  return true;
+}
 
 bool in_base_glyph_ranges(unsigned codepoint) {
   for (const ImWchar* r = kGlyphRanges; r[0]; r += 2)
@@ -69,7 +122,8 @@ FontRanges font_ranges(const std::vector<ImWchar>& extra) {
   return out;
 }
 
-void apply_style(float scale) {
+void apply_style(float scale, Theme theme) {
+  g_theme = theme;
   ImGuiStyle& s = ImGui::GetStyle();
   s = ImGuiStyle();
   ImGui::StyleColorsDark(&s);
@@ -107,13 +161,25 @@ void apply_style(float scale) {
   c[ImGuiCol_TableRowBgAlt] = ImVec4(1, 1, 1, 0.03f);
   c[ImGuiCol_PlotHistogram] = accent;
   c[ImGuiCol_Separator] = ImVec4(0.25f, 0.27f, 0.32f, 1.0f);
+  if (theme == Theme::light) light_colours(s);
   s.ScaleAllSizes(scale);
 }
 
-void apply_presentation_style(float scale) {
-  apply_style(1.0f);
+void apply_presentation_style(float scale, Theme theme) {
+  apply_style(1.0f, theme);
   ImGuiStyle& s = ImGui::GetStyle();
   ImVec4* c = s.Colors;
+  if (theme == Theme::light) {
+    c[ImGuiCol_WindowBg] = ImVec4(1, 1, 1, 1);
+    c[ImGuiCol_ChildBg] = ImVec4(0.95f, 0.95f, 0.94f, 1);
+    c[ImGuiCol_Text] = ImVec4(0, 0, 0, 1);
+    c[ImGuiCol_TextDisabled] = ImVec4(0.22f, 0.23f, 0.26f, 1);
+    c[ImGuiCol_Border] = ImVec4(0.35f, 0.36f, 0.40f, 1);
+    s.FrameBorderSize = 1;
+    s.ChildBorderSize = 1;
+    s.ScaleAllSizes(scale);
+    return;
+  }
   c[ImGuiCol_WindowBg] = ImVec4(0, 0, 0, 1);
   c[ImGuiCol_ChildBg] = ImVec4(0.06f, 0.06f, 0.07f, 1);
   c[ImGuiCol_MenuBarBg] = ImVec4(0, 0, 0, 1);

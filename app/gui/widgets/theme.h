@@ -1,20 +1,36 @@
 #pragma once
-// Look and feel: a dark, high-contrast style that reads on a projector, DejaVu Sans with
+// Look and feel: a dark, high-contrast style (or a light one: dark on light, for washed-out
+// projectors and print) that reads on a projector, DejaVu Sans with
 // glyphs beyond Latin-1 (found at run time; ImGui's default font when it is missing), and for
 // the characters DejaVu lacks (Chinese, Japanese, ...) a fallback font merged in, for just the
 // characters the text uses.
+#include <string>
 #include <vector>
 
+#include "app/gui/state/app_state.h"
 #include "app/gui/widgets/ui_context.h"
 
 namespace hs::gui {
 
-// Sizes are multiplied by `scale` (the monitor's content scale).
-void apply_style(float scale);
+// Sizes are multiplied by `scale` (the monitor's content scale). Sets current_theme().
+void apply_style(float scale, Theme theme = Theme::dark);
 
-// Presentation mode: black background, white text, brighter secondary text and frames, larger
-// spacing; for projectors.
-void apply_presentation_style(float scale);
+// Presentation mode: black background and white text (light: white and black), stronger
+// secondary text and frames, larger spacing; for projectors.
+void apply_presentation_style(float scale, Theme theme = Theme::dark);
+
+// The theme the style was last built for (ImGui's style is global; so is this).
+Theme current_theme();
+// The window's background colour in the current style (what the GL clear uses).
+ImVec4 background_colour();
+// Accent text (titles, the selected head): amber on dark, dark orange on light.
+ImVec4 accent_text();
+// The colormap a theme shows by default in presentation mode: cividis on black (colour-blind
+// safe), viridis on white (its dark low end stands out from the page).
+Colormap present_colormap(Theme theme);
+// "dark" / "light"; parse_theme returns false for anything else.
+const char* theme_name(Theme theme);
+bool parse_theme(const std::string& name, Theme& out);
 
 // True when the base ranges (DejaVu Sans's scripts) include `codepoint`.
 bool in_base_glyph_ranges(unsigned codepoint);

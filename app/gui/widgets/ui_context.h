@@ -42,6 +42,9 @@ struct DrawnHeatmap {
   ImVec2 min, max;  // the cell area
   ScaleRange range;
   Colormap colormap = Colormap::viridis;
+  float label_px = 0;                      // token labels' font size in framebuffer pixels (0: none)
+  bool row_labels = false, col_labels = false;  // which labels this map draws (presentation shares them)
+  bool hidden = false;                     // presentation's reveal: hidden until shown
 };
 
 // A panel drawn this frame (the lesson caption), in framebuffer pixels, with its text.
@@ -83,6 +86,8 @@ struct UiContext {
   Fonts fonts;
   const std::vector<std::string>* examples = nullptr;
   const std::vector<std::shared_ptr<const Lesson>>* lessons = nullptr;  // the Lessons menu
+  bool hide_maps = false;   // presentation's reveal: maps drawn as "?" until shown
+  bool frame_maps = false;  // a thin frame around each map (presentation)
 };
 
 }  // namespace hs::gui

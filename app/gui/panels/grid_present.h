@@ -1,0 +1,33 @@
+#pragma once
+// Presentation mode's head grid (panel_grid_present.cpp): the maps as large as the area allows,
+// one set of token labels shared by the grid, and a lesson's clicked head opened large in place.
+#include "app/gui/state/app_state.h"
+#include "app/gui/widgets/ui_context.h"
+
+namespace hs::gui {
+
+// Every head of the selected layer of `d` in `area`; `prefix` names the heatmaps ("grid",
+// "compare1", ...). With `per_head`, each head on its own range. Without `col_labels` the
+// column labels are left to the block below; `max_side` > 0 caps the maps (blocks alike).
+void draw_present_layer_grid(AppState& state, const UiContext& ui, const RunAnalysis& d, uint64_t version, ImVec2 area,
+                             const ScaleRange& range, const char* prefix, bool per_head, bool col_labels = true,
+                             float max_side = 0);
+
+// The side of one map that draw_present_layer_grid would draw in `area` (for arranging blocks).
+float present_map_side(const RunAnalysis& d, ImVec2 area, bool col_labels = true);
+// The column labels' margin under a grid of `d` (for arranging blocks).
+float present_label_bottom(const RunAnalysis& d);
+
+// The layers x heads overview when presenting: every map with one shared set of token labels
+// (rows left of head 0, columns under the last layer), layer and head names outside.
+void draw_present_all_layers(AppState& state, const UiContext& ui, const Derived& d, ImVec2 area, const ScaleRange& range);
+
+// A lesson step keeps its tab, so clicking a head opens it here instead: that head's map fills
+// `area` with its labels; a click on it (or Esc) goes back to every head.
+void draw_opened_head(AppState& state, const UiContext& ui, const RunAnalysis& d, uint64_t version, ImVec2 area,
+                      const ScaleRange& range);
+
+// What a click on head h does: open its tab, or in a lesson that keeps its tab open it in place.
+void open_head(AppState& state, int layer, int head);
+
+}  // namespace hs::gui

@@ -1,0 +1,196 @@
+// Presentation mode's head grid and a lesson's opened head (grid_present.h).
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+
+#include "app/gui/actions/lesson_player.h"
+#include "app/gui/panels/grid_present.h"
+#include "app/gui/state/selection.h"
+#include "app/gui/widgets/draw_util.h"
+#include "app/gui/widgets/heatmap_widget.h"
+#include "app/gui/widgets/labels.h"
+#include "app/gui/widgets/present_grid.h"
+#include "app/gui/widgets/theme.h"
+#include "app/gui/widgets/token_notes.h"
+
+namespace hs::gui {
+namespace {
+
+// Head names in the labels' readable size, not the body font: the maps get the room.
+float title_size() { return present_label_min(); }
+float title_height() { return title_size() * 1.25f; }
+float map_gap() { return ImGui::GetFontSize() * 0.45f; }
+
+PresentGrid present_layout(const RunAnalysis& d, ImVec2 area, bool col_labels = true) {
+  const int heads = d.run.n_heads(), group = heads_per_group(d.run.info);
+  return layout_present_grid(heads, group, int(d.map_labels.size()), d.map_labels, ImGui::GetFont(), area, title_height(),
+                             map_gap(), present_label_min(), present_label_max(), col_labels);
+}
+
+void tooltip(const RunAnalysis& a, int layer, int head, const HeatmapHit& hit) {
+  if (hit.row < 0) return;
+  const float w = a.run.attention[size_t(layer)][size_t(head)](hit.row, hit.col);
+  ImGui::SetTooltip("%s\n%s%s", head_name(layer, head, a.run.n_layers()).c_str(), cell_text(a, hit.row, hit.col, w).c_str(),
+                    block_note(hit).c_str());
+}
+
+}  // namespace
+
+void open_head(AppState& state, int layer, int head) {
+  state.layer = layer;
+  state.head = head;
+  if (control_locked(state, "panel") && control_locked(state, "tab:head")) {
+    state.grid.opened = head;  // the step keeps its tab: open the head in place
+  } else {
+    request_view(state, View::head);
+  }
+}
+
+float present_map_side(const RunAnalysis& d, ImVec2 area, bool col_labels) {
+  const PresentGrid g = present_layout(d, area, col_labels);
+  return g.cell * float(d.map_labels.size());
+}
+
+float present_label_bottom(const RunAnalysis& d) {
+  return fit_labels(d.map_labels, ImGui::GetFont(), 0, present_label_min(), present_label_min()).bottom;
+}
+
+void draw_present_layer_grid(AppState& state, const UiContext& ui, const RunAnalysis& d, uint64_t version, ImVec2 area,
+                             const ScaleRange& range, const char* prefix, bool per_head, bool col_labels, float max_side) {
+  const int layer = std::min(state.layer, d.run.n_layers() - 1), heads = d.run.n_heads();
+  const int group = heads_per_group(d.run.info);
+  PresentGrid g = present_layout(d, area, col_labels);
+  const float tokens = float(d.map_labels.size());
+  if (max_side > 0 && g.cell * tokens > max_side) {
+    g.cell = std::floor(max_side / tokens * 4.0f) / 4.0f;
+    g.labels.step = g.cell > 0 ? std::max(1, int(std::ceil(g.labels.size * 0.95f / g.cell))) : 1;
+  }
+  if (!col_labels) g.labels.bottom = 0;
+  if (g.cell <= 0) return;
+  const float side = g.cell * float(d.map_labels.size()), gap = map_gap(), title_h = title_height();
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  // Centred in the area: what the arrangement leaves over goes around it, not to one side.
+  const float used_w = g.labels.left + float(g.grid.cols) * (side + gap);
+  const float used_h = float(g.grid.rows) * (title_h + side + gap) + g.labels.bottom;
+  const ImVec2 at(origin.x + std::max(0.0f, (area.x - used_w) * 0.5f), origin.y + std::max(0.0f, (area.y - used_h) * 0.3f));
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float cells_x = at.x + g.labels.left;
+  if (group > 1) {
+    for (int start = 0; start < heads; start += group) {
+      const int r = start / g.grid.cols, c0 = start % g.grid.cols, c1 = std::min(c0 + group, g.grid.cols);
+      const ImVec2 a(cells_x + float(c0) * (side + gap) - gap * 0.4f, at.y + float(r) * (title_h + side + gap) - 2);
+      const ImVec2 b(cells_x + float(c1) * (side + gap) - gap * 0.6f, at.y + float(r + 1) * (title_h + side + gap) - gap * 0.5f);
+      const bool odd = (start / group) % 2;
+      dl->AddRect(a, b, odd ? IM_COL32(110, 150, 230, 200) : accent_colour(0.8f), 6, 0, 2.0f);
+    }
+  }
+  for (int h = 0; h < heads; ++h) {
+    const int r = h / g.grid.cols, c = h % g.grid.cols;
+    const ImVec2 cell_at(cells_x + float(c) * (side + gap), at.y + float(r) * (title_h + side + gap));
+    std::string title = head_name(layer, h, d.run.n_layers());
+    if (group > 1) title += format("  \xC2\xB7  kv %d", h / group);
+    ImFont* font = ImGui::GetFont();
+    if (font->CalcTextSizeA(title_size(), FLT_MAX, 0, title.c_str()).x > side) title = format("h%d", h);
+    dl->AddText(font, title_size(), cell_at, h == state.head ? ImGui::GetColorU32(accent_text()) : ImGui::GetColorU32(ImGuiCol_Text),
+                title.c_str());
+    const Map& map = d.run.attention[size_t(layer)][size_t(h)];  // [T, T]
+    const ScaleRange own =
+        per_head ? scale_range(state.scale, colour_scale_max({&map}, state.scale.ignore_first_key, &d.run.special_tokens)) : range;
+    HeatmapSpec spec = heatmap_spec(format("%s L%d h%d", prefix, layer, h), version, map, own, state.scale.colormap, layer, h);
+    spec.row_labels = spec.col_labels = &d.map_labels;
+    spec.selected = h == state.head;
+    spec.first_generated = d.map_index(first_generated(d.run));
+    spec.boundary = d.run.segment_b_start > 0 ? d.map_index(d.run.segment_b_start) : -1;
+    share_labels(spec, g, h, heads);
+    if (!col_labels) spec.col_labels = nullptr;
+    const float x = spec.row_labels ? cell_at.x - g.labels.left : cell_at.x;
+    ImGui::SetCursorScreenPos(ImVec2(x, cell_at.y + title_h));
+    const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(cell_at.x + side - x, side + (spec.col_labels ? g.labels.bottom : 0)));
+    if (hit.hovered) tooltip(d, layer, h, hit);
+    if (hit.clicked) open_head(state, layer, h);
+  }
+  ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + area.y));
+}
+
+void draw_present_all_layers(AppState& state, const UiContext& ui, const Derived& d, ImVec2 area, const ScaleRange& range) {
+  const RunAnalysis& a = *d.analysis;
+  const int layers = d.run().n_layers(), heads = d.run().n_heads(), tokens = int(a.map_labels.size());
+  if (layers == 0 || heads == 0 || tokens == 0) return;
+  const float f = ImGui::GetFontSize(), gap = f * 0.35f, name_w = ImGui::CalcTextSize("L00").x + f * 0.5f, top = f * 1.3f;
+  // The arrangement is fixed (a row per layer); the labels' margins and the map side settle in a few rounds.
+  LabelFit fit = fit_labels(a.map_labels, ImGui::GetFont(), 0, present_label_min(), present_label_min());
+  float side = 0;
+  for (int round = 0; round < 4; ++round) {
+    side = std::min((area.x - name_w - fit.left) / float(heads) - gap, (area.y - top - fit.bottom) / float(layers) - gap);
+    const LabelFit next = fit_labels(a.map_labels, ImGui::GetFont(), side / float(tokens), present_label_min(), present_label_max());
+    const float next_side =
+        std::min((area.x - name_w - next.left) / float(heads) - gap, (area.y - top - next.bottom) / float(layers) - gap);
+    if (next.size > fit.size && next_side / float(tokens) * 0.9f + 0.5f < next.size) break;
+    fit = next;
+  }
+  side = std::min((area.x - name_w - fit.left) / float(heads) - gap, (area.y - top - fit.bottom) / float(layers) - gap);
+  PresentGrid g;
+  g.grid = {heads, layers, side};
+  g.labels = fit;
+  g.cell = std::floor(side / float(tokens) * 4.0f) / 4.0f;
+  if (g.cell <= 0) return;
+  g.labels.step = std::max(1, int(std::ceil(fit.size * 0.95f / g.cell)));
+  side = g.cell * float(tokens);
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const float used_w = name_w + fit.left + float(heads) * (side + gap);
+  const float x0 = origin.x + std::max(0.0f, (area.x - used_w) * 0.5f) + name_w + fit.left;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const int group = heads_per_group(d.run().info);
+  for (int h = 0; h < heads; ++h) {
+    std::string label = format("h%d", h);
+    if (group > 1 && h % group == 0 && side * float(group) > f * 4) label += format("  kv %d", h / group);
+    dl->AddText(ImVec2(x0 + float(h) * (side + gap), origin.y), dim_text_colour(), label.c_str());
+  }
+  for (int l = 0; l < layers; ++l) {
+    const float y = origin.y + top + float(l) * (side + gap);
+    dl->AddText(ImVec2(x0 - fit.left - name_w, y + side * 0.5f - f * 0.5f), dim_text_colour(), format("L%d", l).c_str());
+    for (int h = 0; h < heads; ++h) {
+      HeatmapSpec spec = heatmap_spec(format("overview L%d h%d", l, h), d.generation, d.run().attention[size_t(l)][size_t(h)],
+                                      range, state.scale.colormap, l, h);
+      spec.row_labels = spec.col_labels = &a.map_labels;
+      spec.selected = l == state.layer && h == state.head;
+      spec.first_generated = a.map_index(first_generated(d.run()));
+      spec.boundary = d.run().segment_b_start > 0 ? a.map_index(d.run().segment_b_start) : -1;
+      share_labels(spec, g, l * heads + h, layers * heads);
+      const float x = x0 + float(h) * (side + gap) - (spec.row_labels ? fit.left : 0.0f);
+      ImGui::SetCursorScreenPos(ImVec2(x, y));
+      const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(x0 + float(h) * (side + gap) + side - x, side + (spec.col_labels ? fit.bottom : 0)));
+      if (hit.hovered) tooltip(a, l, h, hit);
+      if (hit.clicked) open_head(state, l, h);
+    }
+  }
+  ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + area.y));
+}
+
+void draw_opened_head(AppState& state, const UiContext& ui, const RunAnalysis& d, uint64_t version, ImVec2 area,
+                      const ScaleRange& range) {
+  const int layer = std::min(state.layer, d.run.n_layers() - 1), h = std::min(state.grid.opened, d.run.n_heads() - 1);
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImGui::TextColored(accent_text(), "%s", head_name(layer, h, d.run.n_layers()).c_str());
+  ImGui::SameLine();
+  if (ImGui::SmallButton("back to every head") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) state.grid.opened = -1;
+  const float top = ImGui::GetCursorScreenPos().y - origin.y;
+  const ImVec2 box(area.x, area.y - top);
+  const PresentGrid g = layout_present_grid(1, 1, int(d.map_labels.size()), d.map_labels, ImGui::GetFont(), box, 0, 0,
+                                            present_label_min(), present_label_max());
+  HeatmapSpec spec = heatmap_spec(format("opened L%d h%d", layer, h), version, d.run.attention[size_t(layer)][size_t(h)],
+                                  range, state.scale.colormap, layer, h);
+  spec.row_labels = spec.col_labels = &d.map_labels;
+  spec.first_generated = d.map_index(first_generated(d.run));
+  spec.boundary = d.run.segment_b_start > 0 ? d.map_index(d.run.segment_b_start) : -1;
+  share_labels(spec, g, 0, 1);
+  const float side = g.cell * float(d.map_labels.size());
+  const float x = origin.x + std::max(0.0f, (box.x - side - g.labels.left) * 0.5f);
+  ImGui::SetCursorScreenPos(ImVec2(x, origin.y + top));
+  const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(g.labels.left + side, side + g.labels.bottom));
+  if (hit.hovered) tooltip(d, layer, h, hit);
+  if (hit.clicked) state.grid.opened = -1;
+  ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + area.y));
+}
+
+}  // namespace hs::gui
