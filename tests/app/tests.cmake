@@ -22,3 +22,8 @@ if(TARGET headscope_gui)
   headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/export_parity_test.cpp headscope_gui)
   add_dependencies(export_parity_test headscope-cli)
 endif()
+# The Ablation view (head ablation off the UI thread) and the clustered head order (issue 18).
+if(TARGET headscope_gui)
+  headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/ablation_view_test.cpp headscope_gui)
+  target_compile_definitions(ablation_view_test PRIVATE HEADSCOPE_MODELS_DIR="${HEADSCOPE_MODELS_DIR}")
+endif()

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <new>
 
+#include "core/analysis/induction_probe.h"
 #include "core/util/errors.h"
 
 namespace hs::gui {
@@ -36,7 +37,15 @@ std::string export_path(const ExportPanelState& e) {
 
 std::string save_export(const AppState& state, const Derived& derived) {
   const std::string path = export_path(state.exporter);
-  export_view(*derived.analysis, derived.sweep.get(), export_spec_for(state, derived, path));
+  // The JSON holds the head roles: with induction, measured now if the Head roles view has not yet.
+  const RunAnalysis* a = derived.analysis.get();
+  std::shared_ptr<RunAnalysis> with_roles;
+  if (export_format_of(path) == ExportFormat::json && !a->roles.empty() && !a->roles.induction_measured) {
+    with_roles = std::make_shared<RunAnalysis>(*a);
+    with_roles->roles = derived.roles ? *derived.roles : with_induction(a->roles, measure_induction(a->request));
+    a = with_roles.get();
+  }
+  export_view(*a, derived.sweep.get(), export_spec_for(state, derived, path));
   std::error_code ec;
   const std::filesystem::path absolute = std::filesystem::absolute(path, ec);
   return "wrote " + (ec ? path : absolute.string());

@@ -20,6 +20,7 @@
 #include "app/gui/platform/window.h"
 #include "app/gui/state/examples.h"
 #include "app/gui/widgets/used_glyphs.h"
+#include "app/gui/work/ablation_job.h"
 #include "app/gui/work/frame_loop.h"
 #include "app/gui/work/worker.h"
 #include "core/util/errors.h"
@@ -137,6 +138,7 @@ int App::run() {
   ui.images = images.get();
   DerivedWorker worker;
   FrameLoop loop(state, ui, worker);  // the start counts as saved
+  AblationJob ablation(&worker.checkpoints());
   if (shot) worker.wait_idle();
   FrameReport report;
   auto last = std::chrono::steady_clock::now();
@@ -148,10 +150,11 @@ int App::run() {
       window->cancel_close();
       ask_action(state, quit_action());
     }
-    window->process_events(shot || bench.active() || worker.busy());
+    window->process_events(shot || bench.active() || worker.busy() || ablation.busy());
     // Dropped files open next frame: a .json as a session, anything else as a model checkpoint.
     for (std::string& path : window->take_dropped()) state.session.dropped.push_back(std::move(path));
     loop.before_frame();
+    ui.ablation = ablation.status();
     const std::shared_ptr<const Derived>& derived = loop.shown();
     report.heatmaps.clear();
     report.panels.clear();
@@ -178,6 +181,8 @@ int App::run() {
     draw_app(state, ui);
     ImGui::Render();
     if (loop.after_frame() && shot) worker.wait_idle();
+    handle_ablation_requests(state, derived.get(), ablation);
+    if (shot) ablation.wait_idle();  // a screenshot shows the finished ablation
     // The title says when there is something to lose.
     const std::string want_title = session_dirty(state) ? "headscope \xE2\x80\xA2 unsaved" : "headscope";
     if (want_title != title) window->set_title(title = want_title);

@@ -42,6 +42,7 @@ struct OpenModelState {
 struct GridPanelState {
   bool all_layers = false;      // layers x heads overview
   bool per_head_range = false;  // each head on its own colour range (default: one range for the layer)
+  bool clustered = false;       // heads in the order of their clustering (core/analysis/head_clustering.h)
 };
 
 struct HeadPanelState {
@@ -58,6 +59,7 @@ struct QueryPanelState {
 struct DifferencePanelState {
   int pair_a = 0, pair_b = 1;  // pair shown side by side when nothing is hovered
   PairMeasure measure = PairMeasure::distance;  // what colours the table and matrix (lessons: difference)
+  bool clustered = false;  // the matrix in the order of the heads' clustering, with its dendrogram
 };
 
 struct ExportPanelState {
@@ -77,6 +79,13 @@ struct AveragePanelState {
 
 struct RolesPanelState {
   int filter = 0;  // index into the label filter (0: every head)
+};
+
+// Head ablation (app/gui/panels/panel_ablation.cpp); the job runs in app/gui/work/ablation_job.h.
+struct AblationPanelState {
+  bool mean = false;              // mean-ablation (default: zero)
+  bool run_requested = false;     // carried out after the frame
+  bool cancel_requested = false;
 };
 
 enum class SessionDialog { none, save, open };
@@ -142,6 +151,7 @@ struct AppState {
   DifferencePanelState difference;
   WidthPanelState width;
   RolesPanelState roles;
+  AblationPanelState ablation;
   AveragePanelState average;
   ExportPanelState exporter;
   SessionPanelState session;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "app/gui/state/ablation_status.h"
 #include "app/gui/state/derived.h"
 #include "app/gui/state/status.h"
 #include "core/render/colour_scale.h"
@@ -74,6 +75,7 @@ struct Fonts {
 
 struct UiContext {
   const Derived* derived = nullptr;  // null until the first good result
+  AblationStatus ablation;           // head ablation's job, as of this frame (app/gui/work/ablation_job.h)
   HeatmapImages* images = nullptr;
   FrameReport* report = nullptr;     // may be null
   StatusInfo status;
