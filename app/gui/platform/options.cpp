@@ -29,6 +29,7 @@ void add_app_flags(CLI::App& app, Options& o) {
   app.add_option("--head", o.head, "Selected head")->capture_default_str();
   app.add_flag("--all-layers", o.all_layers, "Heads tab: the layers x heads overview");
   app.add_flag("--rollout", o.rollout, "Average tab: attention rollout through all layers instead of the layer's average");
+  app.add_flag("--clustered", o.clustered, "Heads grid and difference matrix: heads in the order of their clustering");
   app.add_option("--ablate", o.ablate, "Ablation tab: knock out every head (zero or mean) once the maps are shown")
       ->check(CLI::IsMember({"zero", "mean"}));
   app.add_option("session", o.open, "A session file (.json) to open, or a model checkpoint file or folder");
@@ -54,6 +55,7 @@ AppState initial_state(const Options& o) {
   s.layer = o.layer, s.head = o.head;
   s.grid.all_layers = o.all_layers;
   s.average.rollout = o.rollout;
+  s.grid.clustered = s.difference.clustered = o.clustered;
   s.ablation.run_requested = !o.ablate.empty();
   s.ablation.mean = o.ablate == "mean";
   if (!o.open.empty()) open_path(s, o.open);  // throws: a bad session stops the start with its message
