@@ -51,7 +51,9 @@ void write_json(std::ostream& out, const HeadAblation& a) {
     }
     out << ']';
   }
-  out << "]}\n";
+  out << "],\"compute_ms\":";
+  write_json_float(out, float(a.compute_ms));
+  out << "}\n";
 }
 
 int run_ablate(const AblateOptions& o) {

@@ -1,19 +1,28 @@
 #include "core/analysis/head_ablation.h"
 
+#include <algorithm>
+#include <cassert>
+#include <atomic>
+#include <chrono>
 #include <cmath>
+#include <exception>
 #include <limits>
+#include <mutex>
+#include <thread>
 
 #include "core/model/context_editor.h"
 #include "core/model/transformer_session.h"
 #include "core/util/errors.h"
+#include "core/util/parallel.h"
 
 namespace hs {
 namespace {
 
-// log p(ids[t+1]) under each row t of logits [T, vocab]: the stable log-softmax,
+// log p(ids[t+1]) under each row t of logits [T-1 (or more), vocab]: the stable log-softmax,
 // z_t - max - log sum_j exp(z_j - max). [T-1]
 Vec next_token_logprob(const Map& logits, const std::vector<int>& ids) {
-  const Eigen::Index n = logits.rows() - 1;
+  const Eigen::Index n = Eigen::Index(ids.size()) - 1;
+  assert(logits.rows() >= n && "a row of logits per predicted token");
   Vec lp(n);
   for (Eigen::Index t = 0; t < n; ++t) {
     const auto row = logits.row(t);
@@ -54,21 +63,13 @@ class HeadKnockout : public ContextEditor {
 
 const char* ablation_mode_name(AblationMode mode) { return mode == AblationMode::mean ? "mean" : "zero"; }
 
-HeadAblation ablate_heads(const TransformerModel& model, const std::vector<int>& ids, const AblationOptions& options) {
+namespace {
+
+// The whole forward pass per head (models that do not run layer by layer).
+void ablate_whole(const TransformerModel& model, const std::vector<int>& ids, const AblationOptions& options,
+                  const ContextMeans& means, HeadAblation& out) {
   const ModelInfo& info = model.info();
-  if (ids.size() < 2) {
-    throw InputError("ablation needs at least 2 tokens (a next token to predict); the input has " + std::to_string(ids.size()));
-  }
   const int L = info.n_layers, H = info.n_heads, dh = info.d_head;
-  HeadAblation out;
-  out.mode = options.mode;
-  out.ids = ids;
-  ContextMeans means(L);
-  const Map hidden = model.forward(ids, &means, options.threads);  // [T, d]
-  out.base_logprob = next_token_logprob(model.logits(hidden, options.threads), ids);
-  out.base_loss = -double(out.base_logprob.mean());
-  out.delta_loss = Map::Constant(L, H, std::numeric_limits<float>::quiet_NaN());
-  out.delta_logprob.assign(size_t(L), std::vector<Vec>(size_t(H)));
   int done = 0;
   for (int l = 0; l < L; ++l)
     for (int h = 0; h < H; ++h) {
@@ -79,9 +80,94 @@ HeadAblation ablate_heads(const TransformerModel& model, const std::vector<int>&
       ++done;
       if (options.progress && !options.progress(done, L * H)) {
         out.complete = false;
-        return out;
+        return;
       }
     }
+}
+
+}  // namespace
+
+HeadAblation ablate_heads(const TransformerModel& model, const std::vector<int>& ids, const AblationOptions& options) {
+  const ModelInfo& info = model.info();
+  if (ids.size() < 2) {
+    throw InputError("ablation needs at least 2 tokens (a next token to predict); the input has " + std::to_string(ids.size()));
+  }
+  if (!model.predicts_next_token()) {
+    throw InputError("ablation needs a language model that predicts the next token; " +
+                     (info.name.empty() ? std::string("this model") : info.name) + " is an encoder");
+  }
+  const auto start = std::chrono::steady_clock::now();
+  const auto elapsed_ms = [&] { return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count(); };
+  const int L = info.n_layers, H = info.n_heads, dh = info.d_head;
+  const Eigen::Index n = Eigen::Index(ids.size()) - 1;  // rows whose next token is known
+  HeadAblation out;
+  out.mode = options.mode;
+  out.ids = ids;
+  out.delta_loss = Map::Constant(L, H, std::numeric_limits<float>::quiet_NaN());
+  out.delta_logprob.assign(size_t(L), std::vector<Vec>(size_t(H)));
+  ContextMeans means(L);
+  if (!model.runs_layers()) {
+    const Map hidden = model.forward(ids, &means, options.threads);  // [T, d]
+    out.base_logprob = next_token_logprob(model.logits(hidden.topRows(n), options.threads), ids);
+    out.base_loss = -double(out.base_logprob.mean());
+    ablate_whole(model, ids, options, means, out);
+    out.compute_ms = elapsed_ms();
+    return out;
+  }
+  // Layer by layer: the intact run keeps the residual stream entering each layer, so knocking out
+  // a head of layer l reruns only layers l .. L-1 from there. Heads run in parallel, one thread
+  // each; every pass (intact and ablated) takes the same single-threaded path, so a head that adds
+  // nothing gives exactly the intact log-probs.
+  std::vector<Map> entering(static_cast<size_t>(L));  // [layer] -> residual stream entering it, [T, d]
+  Map x = model.embed_tokens(ids);
+  for (int l = 0; l < L; ++l) {
+    entering[size_t(l)] = x;
+    model.run_layers(x, l, l + 1, &means, 1);
+  }
+  out.base_logprob = next_token_logprob(model.logits(model.final_norm(x).topRows(n), 1), ids);
+  out.base_loss = -double(out.base_logprob.mean());
+
+  const int total = L * H;
+  const int workers = std::max(1, std::min(total, resolve_threads(options.threads)));
+  std::atomic<int> next{0};
+  std::atomic<bool> stop{false};
+  std::mutex mutex;  // guards `done`, the progress callback and the results
+  int done = 0;
+  std::exception_ptr error;
+  const auto work = [&] {
+    for (;;) {
+      const int task = next.fetch_add(1);
+      if (task >= total || stop.load()) return;
+      const int l = task / H, h = task % H;
+      try {
+        HeadKnockout knockout(l, h, dh, options.mode == AblationMode::mean ? &means.means[size_t(l)] : nullptr);
+        Map y = entering[size_t(l)];
+        model.run_layers(y, l, L, &knockout, 1);
+        const Vec lp = next_token_logprob(model.logits(model.final_norm(y).topRows(n), 1), ids);
+        std::lock_guard<std::mutex> lock(mutex);
+        if (stop.load()) return;  // cancelled meanwhile: what finishes after the cancel is dropped
+        out.delta_logprob[size_t(l)][size_t(h)] = lp - out.base_logprob;
+        out.delta_loss(l, h) = float(-double(lp.mean()) - out.base_loss);
+        ++done;
+        if (options.progress && !options.progress(done, total)) stop = true;
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (!error) error = std::current_exception();
+        stop = true;
+        return;
+      }
+    }
+  };
+  if (workers == 1) {
+    work();
+  } else {
+    std::vector<std::thread> pool;
+    for (int i = 0; i < workers; ++i) pool.emplace_back(work);
+    for (std::thread& t : pool) t.join();
+  }
+  if (error) std::rethrow_exception(error);
+  out.complete = done == total;
+  out.compute_ms = elapsed_ms();
   return out;
 }
 

@@ -9,7 +9,9 @@
 //                   the intact run.
 //   delta_logprob[l][h][t] = lp_ablated[t] - lp[t] (negative: the head helped predict token t+1);
 //   delta_loss(l, h) = loss_ablated - loss (positive: the model is worse without the head).
-// One forward pass per head, L*H in all, plus the intact one.
+// One pass per head, L*H in all, plus the intact one. A model that runs layer by layer (every
+// decoder) keeps the intact residual stream entering each layer, so a head of layer l reruns only
+// layers l .. L-1, and heads run in parallel (one thread each).
 #include <functional>
 #include <string>
 #include <vector>
@@ -28,8 +30,9 @@ const char* ablation_mode_name(AblationMode mode);  // "zero", "mean"
 struct AblationOptions {
   AblationMode mode = AblationMode::zero;
   int threads = 0;
-  // Called after each ablated head with (done, total); returning false stops the work (the result
-  // then says complete = false and holds the heads done so far; the rest are NaN).
+  // Called after each ablated head with (done, total), one call at a time (from the worker threads);
+  // returning false stops the work (the result then says complete = false and holds the heads
+  // done so far, `done` of them; the rest, and any head still running, are NaN).
   std::function<bool(int, int)> progress;
 };
 
@@ -42,6 +45,7 @@ struct HeadAblation {
   std::vector<std::vector<Vec>> delta_logprob;   // [layer][head] -> [T-1]
   Map delta_loss;                                // [L, H]
   bool complete = true;
+  double compute_ms = 0;                         // the passes (the intact one and every head's), loading not included
   int n_layers() const { return int(delta_loss.rows()); }
   int n_heads() const { return int(delta_loss.cols()); }
 };

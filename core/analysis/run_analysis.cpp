@@ -152,7 +152,7 @@ HeadRoles roles_of(const Prepared& prepared, const AttentionRun& run, const Anal
   AttentionRun probe;
   const int offset = v.bos_id >= 0 ? 1 : 0;
   o.probe_length = std::min({o.probe_length, (v.max_tokens - offset) / 2, v.size - offset});
-  if (v.size > 0 && o.probe_length >= 2) {
+  if (options.induction_probe && v.size > 0 && o.probe_length >= 2) {
     probe_ids = induction_probe_ids(v.size, v.bos_id, o.probe_length, o.probe_seed);
     RunOptions ro;
     ro.threads = options.threads;

@@ -50,6 +50,7 @@ struct AnalysisOptions {
   bool spectrum = true;                  // singular values, where spectrum_fits() says they stay quick
   int repeat = 1;                        // run the engine this many times (timing); the last run is kept
   bool roles = true;                     // head role scores, with the induction probe where the model runs ids
+  bool induction_probe = true;           // false: induction left unmeasured (the app measures it later: induction_probe.h)
   RoleOptions role_options;
   // Sees the plan before the engine runs and may throw to refuse it at once (the CLI does when
   // its output needs whole maps that the rule would not keep).

@@ -36,15 +36,19 @@ Map Gpt2Model::mlp(const Map& x, const Gpt2Layer& L, int threads) const {
   return out;
 }
 
-Map Gpt2Model::forward(const std::vector<int>& ids, Observer* observer, int threads) const {
-  const Gpt2Config& c = config_;
-  const int T = static_cast<int>(ids.size()), d = c.d_model;
-  assert(T <= c.max_positions && "sequence length checked by the session");
-  const AttentionConfig ac = layer_attention_config(info_, 0);  // every GPT-2 layer attends alike
-
-  Map x(T, d);  // [T, d]
+Map Gpt2Model::embed_tokens(const std::vector<int>& ids) const {
+  const int T = static_cast<int>(ids.size());
+  assert(T <= config_.max_positions && "sequence length checked by the session");
+  Map x(T, config_.d_model);  // [T, d]
   for (int t = 0; t < T; ++t) x.row(t) = w_.wte.row(ids[size_t(t)]) + w_.wpe.row(t);
-  for (int l = 0; l < c.n_layers; ++l) {
+  return x;
+}
+
+void Gpt2Model::run_layers(Map& x, int begin, int end, Observer* observer, int threads) const {
+  const Gpt2Config& c = config_;
+  const int d = c.d_model;
+  const AttentionConfig ac = layer_attention_config(info_, 0);  // every GPT-2 layer attends alike
+  for (int l = begin; l < end; ++l) {
     const Gpt2Layer& L = w_.layers[size_t(l)];
     const Map h = layer_norm(x, L.ln1_w, L.ln1_b, c.norm_eps);
     Map qkv = matmul(h, L.attn_w, threads);  // [T, 3d]
@@ -58,7 +62,14 @@ Map Gpt2Model::forward(const std::vector<int>& ids, Observer* observer, int thre
     x += out;
     x += mlp(x, L, threads);
   }
-  return layer_norm(x, w_.lnf_w, w_.lnf_b, c.norm_eps);
+}
+
+Map Gpt2Model::final_norm(const Map& x) const { return layer_norm(x, w_.lnf_w, w_.lnf_b, config_.norm_eps); }
+
+Map Gpt2Model::forward(const std::vector<int>& ids, Observer* observer, int threads) const {
+  Map x = embed_tokens(ids);  // [T, d]
+  run_layers(x, 0, config_.n_layers, observer, threads);
+  return final_norm(x);
 }
 
 Map Gpt2Model::forward_cached(const std::vector<int>& new_ids, KvCache& cache) const {

@@ -55,6 +55,10 @@ class Gpt2Model : public TransformerModel {
   Map forward(const std::vector<int>& ids, Observer* observer, int threads) const override;
   Map forward_cached(const std::vector<int>& new_ids, KvCache& cache) const override;
   Map logits(const Map& hidden, int threads) const override;
+  bool runs_layers() const override { return true; }
+  Map embed_tokens(const std::vector<int>& ids) const override;
+  void run_layers(Map& x, int begin, int end, Observer* observer, int threads) const override;
+  Map final_norm(const Map& x) const override;
 
  private:
   // act(LayerNorm_2(x) W_fc + b_fc) W_out + b_out: [T, d] -> [T, d].

@@ -161,17 +161,22 @@ void LlamaModel::layer_step(Map& x, int layer, int first, int seq_len, int threa
   x += f;
 }
 
-Map LlamaModel::forward(const std::vector<int>& ids, Observer* observer, int threads) const {
-  const LlamaConfig& c = config_;
-  const int T = static_cast<int>(ids.size());
-  Map x = embed(ids);  // [T, d]
-  for (int l = 0; l < c.n_layers; ++l) {
+void LlamaModel::run_layers(Map& x, int begin, int end, Observer* observer, int threads) const {
+  const int T = static_cast<int>(x.rows());
+  for (int l = begin; l < end; ++l) {
     const AttentionConfig ac = layer_attention(l);
     layer_step(x, l, 0, T, threads, observer, [&](const Map& q, Map k, Map v) {
       return attend_heads(q, k, v, ac, l, observer, threads);
     });
   }
-  return rms_norm(x, w_.final_norm, c.norm_eps);
+}
+
+Map LlamaModel::final_norm(const Map& x) const { return rms_norm(x, w_.final_norm, config_.norm_eps); }
+
+Map LlamaModel::forward(const std::vector<int>& ids, Observer* observer, int threads) const {
+  Map x = embed(ids);  // [T, d]
+  run_layers(x, 0, config_.n_layers, observer, threads);
+  return final_norm(x);
 }
 
 Map LlamaModel::forward_cached(const std::vector<int>& new_ids, KvCache& cache) const {

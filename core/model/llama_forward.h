@@ -101,6 +101,10 @@ class LlamaModel : public TransformerModel {
   Map forward_cached(const std::vector<int>& new_ids, KvCache& cache) const override;
   Map logits(const Map& hidden, int threads) const override;
   std::vector<int> next_token_ids(const Map& hidden, int threads) const override;
+  bool runs_layers() const override { return true; }
+  Map embed_tokens(const std::vector<int>& ids) const override { return embed(ids); }
+  void run_layers(Map& x, int begin, int end, Observer* observer, int threads) const override;
+  Map final_norm(const Map& x) const override;
   const LlamaConfig& config() const { return config_; }
 
   // The attention config layer l runs with (window, scale and soft-cap of the layer).

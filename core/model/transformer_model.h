@@ -4,6 +4,7 @@
 // decoder-only language model also gives logits for any rows on request; an encoder (BERT
 // family) predicts no next token, and may read each token's type (segment) id.
 #include <algorithm>
+#include <cassert>
 #include <cstdint>
 #include <vector>
 
@@ -50,6 +51,25 @@ class TransformerModel {
       out.insert(out.end(), best.begin(), best.end());
     }
     return out;
+  }
+
+  // Layer by layer, for head ablation (core/analysis/head_ablation.h), which reruns only the
+  // layers from the one it edits: forward(ids) = final_norm(run_layers(embed_tokens(ids), 0, L)).
+  // x: the residual stream [T, d_model] of positions 0 .. T-1. Decoders implement these; a model
+  // that returns false from runs_layers() is only run whole.
+  virtual bool runs_layers() const { return false; }
+  virtual Map embed_tokens(const std::vector<int>& ids) const {  // [T, d_model]
+    (void)ids;
+    assert(false && "runs_layers() is false");
+    return {};
+  }
+  virtual void run_layers(Map& x, int begin, int end, Observer* observer, int threads) const {  // layers [begin, end)
+    (void)x, (void)begin, (void)end, (void)observer, (void)threads;
+    assert(false && "runs_layers() is false");
+  }
+  virtual Map final_norm(const Map& x) const {  // [T, d_model]
+    assert(false && "runs_layers() is false");
+    return x;
   }
 
   // False for encoders: they have no next-token head, so logits() and forward_cached() must not

@@ -125,7 +125,7 @@ void read_view(const json& v, const std::string& where, ViewState& view) {
 }  // namespace
 
 const std::vector<std::string>& session_panels() {
-  static const std::vector<std::string> p = {"grid", "head", "query", "difference", "average", "width", "layers", "roles"};
+  static const std::vector<std::string> p = {"grid", "head", "query", "difference", "average", "width", "layers", "roles", "ablation"};
   return p;
 }
 

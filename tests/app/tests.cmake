@@ -30,3 +30,8 @@ if(TARGET headscope_gui)
   headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/presentation_test.cpp headscope_gui)
   target_compile_definitions(presentation_test PRIVATE HEADSCOPE_MODELS_DIR="${HEADSCOPE_MODELS_DIR}")
 endif()
+# The Ablation view (head ablation off the UI thread) and the clustered head order (issue 18).
+if(TARGET headscope_gui)
+  headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/ablation_view_test.cpp headscope_gui)
+  target_compile_definitions(ablation_view_test PRIVATE HEADSCOPE_MODELS_DIR="${HEADSCOPE_MODELS_DIR}")
+endif()

@@ -356,6 +356,30 @@ def gguf_bench(cli, cpus, rounds):
     return fields
 
 
+def ablation_bench(cli, args, threads=2, T=64):
+    """Head ablation on the GPT-2-shaped folder: every head knocked out once (144 zero-ablations), T = 64,
+    `headscope-cli ablate --threads 2 --json` (its compute_ms: the passes, loading not included); target
+    (issue 18) under 20 s. Returns the BENCH_SUMMARY field."""
+    sentence, T = fit_sentence(cli, args, T)
+    out = tempfile.mktemp(prefix="headscope-ablate-", suffix=".json")
+    load = " ".join(open("/proc/loadavg").read().split()[:3]) if os.path.exists("/proc/loadavg") else "?"
+    t0 = time.perf_counter()
+    r = subprocess.run([cli, "ablate"] + args + ["--sentence", sentence, "--threads", str(threads), "--json", out],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    wall = time.perf_counter() - t0
+    if r.returncode != 0:
+        print("  ablation: FAILED: " + r.stderr.strip()[-300:])
+        return ["gpt2s_ablate_T%d=failed" % T]
+    with open(out) as f:
+        j = json.load(f)
+    os.unlink(out)
+    heads = sum(len(row) for row in j["delta_loss"])
+    print("  head ablation (headscope-cli ablate, zero, %d threads), T = %d: %d heads knocked out in %.2f s "
+          "(target < 20 s; %.2f s wall with loading); load average before: %s"
+          % (threads, T, heads, j["compute_ms"] / 1000.0, wall, load))
+    return ["gpt2s_ablate_T%dt%d=%.2fs" % (T, threads, j["compute_ms"] / 1000.0)]
+
+
 def run_checkpoints(cli, gui, cpus, rounds, app_frames, app_keystrokes, workdir):
     """Sections 1-3; returns their BENCH_SUMMARY fields."""
     import torch
@@ -410,6 +434,7 @@ def run_checkpoints(cli, gui, cpus, rounds, app_frames, app_keystrokes, workdir)
               "no_grad; median of 3 calls;\n    threads set with torch.set_num_threads and openblas_set_num_threads); "
               "engine: compute_ms_median of --repeat 3" % torch.__version__)
         w = None  # 500 MB
+        fields += ablation_bench(cli, args)
 
         # 3. The app
         print("\napp (headscope --bench-frames under xvfb-run, Mesa): layers x heads overview of the GPT-2-shaped "

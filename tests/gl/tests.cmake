@@ -20,6 +20,12 @@ if(TARGET headscope)
       HEADSCOPE_APP="$<TARGET_FILE:headscope>" HEADSCOPE_XVFB_RUN="${HEADSCOPE_XVFB_RUN}")
     target_link_libraries(model_screenshot_test PRIVATE nlohmann_json::nlohmann_json)
     add_dependencies(model_screenshot_test headscope)
+    # The Ablation view on stories260K: head ablation off the UI thread, its map in diverging colours (issue 18).
+    headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/ablation_screenshot_test.cpp headscope_gltest)
+    target_compile_definitions(ablation_screenshot_test PRIVATE HEADSCOPE_MODELS_DIR="${HEADSCOPE_MODELS_DIR}"
+      HEADSCOPE_APP="$<TARGET_FILE:headscope>" HEADSCOPE_XVFB_RUN="${HEADSCOPE_XVFB_RUN}")
+    target_link_libraries(ablation_screenshot_test PRIVATE nlohmann_json::nlohmann_json)
+    add_dependencies(ablation_screenshot_test headscope)
     headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/lesson_screenshot_test.cpp headscope_gltest)
     target_compile_definitions(lesson_screenshot_test PRIVATE HEADSCOPE_MODELS_DIR="${HEADSCOPE_MODELS_DIR}"
       HEADSCOPE_APP="$<TARGET_FILE:headscope>" HEADSCOPE_XVFB_RUN="${HEADSCOPE_XVFB_RUN}")

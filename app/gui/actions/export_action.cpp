@@ -11,6 +11,7 @@
 #include <new>
 
 #include "core/render/figure.h"
+#include "core/analysis/induction_probe.h"
 #include "core/util/errors.h"
 
 namespace hs::gui {
@@ -97,13 +98,23 @@ std::string default_export_name(const AppState& state, const Derived& derived, c
     case ExportView::difference: what = layer + "_difference"; break;
     case ExportView::distance: what = layer + "_distance"; break;
     case ExportView::sweep: what = "_sweep"; break;
+    case ExportView::roles: what = "_roles"; break;
+    case ExportView::rollout: what = "_rollout"; break;
   }
   return model + what + "." + extension;
 }
 
 std::string save_export(const AppState& state, const Derived& derived) {
   const std::string path = export_path(state.exporter);
-  export_view(*derived.analysis, derived.sweep.get(), export_spec_for(state, derived, path));
+  // The JSON holds the head roles: with induction, measured now if the Head roles view has not yet.
+  const RunAnalysis* a = derived.analysis.get();
+  std::shared_ptr<RunAnalysis> with_roles;
+  if (export_format_of(path) == ExportFormat::json && !a->roles.empty() && !a->roles.induction_measured) {
+    with_roles = std::make_shared<RunAnalysis>(*a);
+    with_roles->roles = derived.roles ? *derived.roles : with_induction(a->roles, measure_induction(a->request));
+    a = with_roles.get();
+  }
+  export_view(*a, derived.sweep.get(), export_spec_for(state, derived, path));
   std::error_code ec;
   const std::filesystem::path absolute = std::filesystem::absolute(path, ec);
   return "wrote " + (ec ? path : absolute.string()) + (derived.run().compact() ? " (block maxima)" : "");

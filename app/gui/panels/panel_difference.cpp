@@ -5,7 +5,9 @@
 #include <algorithm>
 
 #include "app/gui/widgets/draw_util.h"
+#include "app/gui/state/head_order.h"
 #include "app/gui/widgets/heatmap_widget.h"
+#include "app/gui/widgets/order_control.h"
 #include "app/gui/widgets/labels.h"
 #include "app/gui/widgets/map_zoom.h"
 #include "app/gui/work/region_maps.h"
@@ -77,6 +79,36 @@ std::pair<int, int> pair_table(AppState& state, const Map& dist, const Map& diff
   }
   ImGui::EndTable();
   return hovered;
+}
+
+// The clustering's dendrogram beside the matrix: leaves at the rows' centres (`top` is the first
+// row's top edge, rows `cell` apart), each merge a bracket at its distance, 0 at `top.x` and the
+// largest merge distance `width` to the right. Hovering it names the distances.
+void draw_dendrogram(const HeadClustering& c, const std::vector<int>& order, ImVec2 top, float cell, float width) {
+  const int H = int(order.size());
+  if (c.merges.empty() || H < 2 || width <= 0) return;
+  float top_distance = 0;
+  for (const ClusterMerge& m : c.merges) top_distance = std::max(top_distance, m.distance);
+  if (!(top_distance > 0)) top_distance = 1;
+  // Each node's (x, y): leaves at x = 0 and their row's centre, a merge at its distance and
+  // halfway between its two parts.
+  std::vector<ImVec2> at(size_t(H) + c.merges.size());
+  for (int i = 0; i < H; ++i) at[size_t(order[size_t(i)])] = ImVec2(top.x, top.y + (float(i) + 0.5f) * cell);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImU32 colour = accent_colour(0.9f);
+  for (size_t k = 0; k < c.merges.size(); ++k) {
+    const ClusterMerge& m = c.merges[k];
+    const ImVec2 a = at[size_t(m.a)], b = at[size_t(m.b)];
+    const float x = top.x + width * std::clamp(m.distance / top_distance, 0.0f, 1.0f);
+    dl->AddLine(a, ImVec2(x, a.y), colour, 1.5f);
+    dl->AddLine(b, ImVec2(x, b.y), colour, 1.5f);
+    dl->AddLine(ImVec2(x, a.y), ImVec2(x, b.y), colour, 1.5f);
+    at[size_t(H) + k] = ImVec2(x, (a.y + b.y) * 0.5f);
+  }
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  if (mouse.x >= top.x && mouse.x <= top.x + width && mouse.y >= top.y && mouse.y <= top.y + cell * float(H))
+    ImGui::SetTooltip("Dendrogram of the clustering (average linkage on the head distance):\nthe further right two "
+                      "groups join, the more they differ (right edge: %.3f).", double(top_distance));
 }
 
 void side_by_side(AppState& state, const UiContext& ui, int a, int b, ImVec2 size) {
@@ -192,6 +224,10 @@ void draw_difference(AppState& state, const UiContext& ui) {
     ImGui::EndDisabled();
     if (!state.lesson.lesson) state.difference.measure = measure = PairMeasure(m);
   }
+  if (heads > 2) {
+    ImGui::SameLine(0, ImGui::GetFontSize());
+    draw_order_control("difference order", state.difference.clustered);
+  }
   ImGui::TextDisabled("%s", measure == PairMeasure::distance
                                 ? "Distance: mean over queries of 0.5 \xE2\x88\x91 |A_a \xE2\x88\x92 A_b| over keys, 0 (same) to 1 (disjoint), "
                                   "at any length. Hover a pair to compare."
@@ -214,18 +250,38 @@ void draw_difference(AppState& state, const UiContext& ui) {
 
   std::pair<int, int> hovered = pair_table(state, dist, diff, measure, shown_max, ImVec2(table_w, top_h));
   ImGui::SameLine(0, f);
-  // The matrix as a small heatmap with its own scale (0 .. largest difference).
+  // The matrix as a small heatmap with its own scale (0 .. largest difference), its rows and
+  // columns in the model's order or the clustering's (labels keep the real head index).
+  const bool clustered = state.difference.clustered;
+  const HeadClustering clusters = clustered ? layer_clustering(*d.analysis, layer) : HeadClustering{};
+  const std::vector<int> order = head_order(*d.analysis, layer, clustered);  // position -> head
+  Map ordered(heads, heads);  // [H, H] in display order
+  for (int i = 0; i < heads; ++i)
+    for (int j = 0; j < heads; ++j) ordered(i, j) = shown(order[size_t(i)], order[size_t(j)]);
   std::vector<std::string> names;
-  for (int h = 0; h < heads; ++h) names.push_back(format("h%d", h));
+  for (int i = 0; i < heads; ++i) names.push_back(format("h%d", order[size_t(i)]));
   HeatmapSpec spec = heatmap_spec(measure == PairMeasure::distance ? "distance matrix" : "difference matrix",
-                                  d.generation * 1024 + uint64_t(layer), shown, scale_range(ColourScale{}, shown_max),
-                                  kDifferenceColours, layer);
+                                  (d.generation * 1024 + uint64_t(layer)) * 2 + (clustered ? 1 : 0), ordered,
+                                  scale_range(ColourScale{}, shown_max), kDifferenceColours, layer);
   spec.row_labels = spec.col_labels = &names;
+  const float dendro_w = clustered ? f * 5 : 0.0f;
+  const ImVec2 matrix_size(std::min(top_h, avail.x - table_w - f * 6 - dendro_w), top_h);
+  const ImVec2 matrix_at = ImGui::GetCursorScreenPos();
   ImGui::BeginGroup();
-  const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(std::min(top_h, avail.x - table_w - f * 6), top_h));
+  const HeatmapHit hit = draw_heatmap(ui, spec, matrix_size);
   ImGui::EndGroup();
-  if (hit.row >= 0 && hit.row != hit.col) hovered = {std::min(hit.row, hit.col), std::max(hit.row, hit.col)};
+  if (hit.row >= 0 && hit.row != hit.col) {
+    const int ha = order[size_t(hit.row)], hb = order[size_t(hit.col)];
+    hovered = {std::min(ha, hb), std::max(ha, hb)};
+  }
   if (hit.clicked && hit.row >= 0 && hit.row != hit.col) state.difference.pair_a = hovered.first, state.difference.pair_b = hovered.second;
+  if (clustered) {
+    const HeatmapLayout lay = layout_heatmap(spec, matrix_size, ImGui::GetFont(), f);
+    ImGui::SameLine(0, 0);
+    draw_dendrogram(clusters, order, ImVec2(matrix_at.x + lay.left + lay.cell * float(heads) + f * 0.3f, matrix_at.y), lay.cell,
+                    dendro_w - f * 0.6f);
+    ImGui::Dummy(ImVec2(dendro_w, top_h));
+  }
   ImGui::SameLine();
   draw_colour_bar(ui, spec.range, kDifferenceColours, ImVec2(colour_bar_width(), top_h));
 

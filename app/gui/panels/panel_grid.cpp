@@ -6,10 +6,12 @@
 #include "app/gui/widgets/draw_util.h"
 #include "app/gui/widgets/grid_layout.h"
 #include "app/gui/widgets/heatmap_widget.h"
+#include "app/gui/widgets/order_control.h"
 #include "app/gui/widgets/labels.h"
 #include "app/gui/actions/lesson_player.h"
 #include "app/gui/panels/grid_present.h"
 #include "app/gui/panels/panels.h"
+#include "app/gui/state/head_order.h"
 #include "app/gui/state/selection.h"
 #include "app/gui/widgets/theme.h"
 #include "app/gui/widgets/token_notes.h"
@@ -38,11 +40,14 @@ void cell_tooltip(const RunAnalysis& a, int layer, int head, const HeatmapHit& h
 // Every head of the selected layer of `d` (the result on screen, or a lesson's compare entry).
 // `prefix` names the heatmaps ("grid", or "compare1" for a lesson's side-by-side entries).
 // With `per_head`, each head is coloured on its own range (range gives the mode only).
+// With `clustered`, heads in the order of their clustering (state/head_order.h), without the
+// key/value group boxes (a cluster may mix groups).
 void draw_layer_grid(AppState& state, const UiContext& ui, const RunAnalysis& d, uint64_t version, ImVec2 area,
-                     const ScaleRange& range, const char* prefix, bool per_head = false) {
+                     const ScaleRange& range, const char* prefix, bool per_head = false, bool clustered = false) {
   if (state.present.active) return draw_present_layer_grid(state, ui, d, version, area, range, prefix, per_head);
   const int layer = std::min(state.layer, d.run.n_layers() - 1), heads = d.run.n_heads();
-  const int group = heads_per_group(d.run.info);
+  const int group = clustered ? 1 : heads_per_group(d.run.info);
+  const std::vector<int> order = head_order(d, layer, clustered);  // position -> head
   const float f = ImGui::GetFontSize(), gap = f * 0.9f, title_h = f * 1.5f;
   GridLayout g = layout_grid(heads, group, area.x, area.y, title_h, gap);
   {
@@ -67,8 +72,9 @@ void draw_layer_grid(AppState& state, const UiContext& ui, const RunAnalysis& d,
       dl->AddRect(a, b, odd ? IM_COL32(110, 150, 230, 150) : IM_COL32(255, 196, 64, 120), 6, 0, 1.5f);
     }
   }
-  for (int h = 0; h < heads; ++h) {
-    const int r = h / g.cols, c = h % g.cols;
+  for (int i = 0; i < heads; ++i) {
+    const int h = order[size_t(i)];
+    const int r = i / g.cols, c = i % g.cols;
     const ImVec2 tile(origin.x + c * g.tile_w, origin.y + r * g.tile_h);
     ImGui::SetCursorScreenPos(ImVec2(tile.x + 4, tile.y + 2));
     std::string title = head_name(layer, h, d.run.n_layers());
@@ -260,6 +266,10 @@ void draw_grid(AppState& state, const UiContext& ui) {
     ImGui::Checkbox("range per head", &state.grid.per_head_range);
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("Off: one colour range for the layer, so a dim head looks dim. On: each head on its own range.");
+    if (d.run().n_heads() > 2) {
+      ImGui::SameLine();
+      draw_order_control("grid order", state.grid.clustered);
+    }
   }
   const bool opened = state.grid.opened >= 0 && state.grid.opened < d.run().n_heads();
   const bool per_head = state.grid.per_head_range && !overview && !compare && !opened;
@@ -280,7 +290,7 @@ void draw_grid(AppState& state, const UiContext& ui) {
   if (opened) draw_opened_head(state, ui, *d.analysis, d.generation, area, range);
   else if (overview) draw_all_layers(state, ui, area);
   else if (compare) draw_compare(state, ui, area, range);
-  else draw_layer_grid(state, ui, *d.analysis, d.generation, area, range, "grid", per_head);
+  else draw_layer_grid(state, ui, *d.analysis, d.generation, area, range, "grid", per_head, state.grid.clustered);
   ImGui::SetCursorScreenPos(ImVec2(start.x + area.x + 12, start.y));
   ImGui::BeginGroup();
   const std::string scope = opened ? format("range: layer %d", state.layer)

@@ -53,10 +53,12 @@ void score_cell(float v) {
   ImGui::PopStyleColor();
 }
 
-void roles_table(AppState& state, const HeadRoles& roles, ImVec2 size) {
-  // Fixed widths that fit each header (and its sort arrow), scrolling sideways when the panel is narrow.
+void roles_table(AppState& state, const HeadRoles& roles, ImVec2 size, bool scroll_x) {
+  // Fixed widths that fit each header (and its sort arrow), scrolling sideways only when the panel
+  // is narrower than that.
   const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
-                                ImGuiTableFlags_ScrollX | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
+                                (scroll_x ? ImGuiTableFlags_ScrollX : 0) | ImGuiTableFlags_BordersInnerV |
+                                ImGuiTableFlags_SizingFixedFit;
   if (!ImGui::BeginTable("roles", kColumns, flags, size)) return;
   ImGui::TableSetupScrollFreeze(2, 1);
   const float arrow = ImGui::GetFontSize() * 1.2f;
@@ -102,10 +104,11 @@ void roles_table(AppState& state, const HeadRoles& roles, ImVec2 size) {
   ImGui::EndTable();
 }
 
-void role_heatmaps(AppState& state, const UiContext& ui, const HeadRoles& roles, ImVec2 size) {
+// `group`: the tiles per row come in multiples of it (4 under the table: two rows of four).
+void role_heatmaps(AppState& state, const UiContext& ui, const HeadRoles& roles, ImVec2 size, int group = 1) {
   const Derived& d = *ui.derived;
   const float f = ImGui::GetFontSize(), title_h = f * 1.4f, gap = f * 0.6f;
-  const GridLayout g = layout_grid(kHeadRoleCount, 1, size.x, size.y, title_h, gap);
+  const GridLayout g = layout_grid(kHeadRoleCount, group, size.x, size.y, title_h, gap);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   std::vector<std::string> layer_names, head_names;
   for (int l = 0; l < roles.n_layers(); ++l) layer_names.push_back(format("L%d", l));
@@ -141,7 +144,7 @@ void role_heatmaps(AppState& state, const UiContext& ui, const HeadRoles& roles,
 
 void draw_roles(AppState& state, const UiContext& ui) {
   const Derived& d = *ui.derived;
-  const HeadRoles& roles = d.analysis->roles;
+  const HeadRoles& roles = d.shown_roles();
   if (roles.empty()) {
     ImGui::TextDisabled("No head roles for this run.");
     return;
@@ -159,25 +162,40 @@ void draw_roles(AppState& state, const UiContext& ui) {
     ImGui::EndCombo();
   }
   ImGui::SameLine();
+  // Wrapped, so that a narrow window (1280 x 720 with the sidebar) shows all of it.
+  ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled("Scores 0 to 1; a head's role is its strongest score at or above %.2f. Hover a header for its "
                       "definition; click a head to open its map.",
                       double(roles.options.threshold));
   if (roles.induction_measured)
     ImGui::TextDisabled("Induction: measured on a probe of %d random tokens repeated twice (fixed seed), not on the sentence.",
                         roles.options.probe_length);
+  else if (!d.induction_checked)
+    ImGui::TextDisabled("Induction: measuring on a probe of random tokens repeated twice...");
   else
     ImGui::TextDisabled("Induction: not measured (this model runs only its own input).");
   if (d.run().compact())
     ImGui::TextDisabled("Long input: scores over the exact rows of %d evenly spaced queries.", roles.query_rows);
+  ImGui::PopTextWrapPos();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  // The table's natural width (every column at its header's width), or 60% of the panel.
-  float natural = f * 2;
-  for (const char* h : {"layer", "head", "induction"}) natural += ImGui::CalcTextSize(h).x + f * 1.2f + f * 0.6f;
-  for (int r = 0; r < kHeadRoleCount; ++r) natural += ImGui::CalcTextSize(head_role_name(HeadRole(r))).x + f * 1.8f;
-  const float table_w = std::min(avail.x * 0.6f, natural);
-  roles_table(state, roles, ImVec2(table_w, avail.y));
-  ImGui::SameLine(0, f);
-  role_heatmaps(state, ui, roles, ImVec2(avail.x - table_w - f, avail.y));
+  // The table's natural width: every column at its header's width (and sort arrow), with cell padding.
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float pad = style.CellPadding.x * 2 + 1, arrow = f * 1.2f;
+  float natural = style.ScrollbarSize + f * 0.5f;
+  for (const char* h : {"layer", "head", "induction"}) natural += ImGui::CalcTextSize(h).x + arrow + pad;
+  for (int r = 0; r < kHeadRoleCount; ++r) natural += ImGui::CalcTextSize(head_role_name(HeadRole(r))).x + arrow + pad;
+  // Side by side when the heatmaps keep a useful width beside the whole table; otherwise the table
+  // on top at its full width (no sideways scrolling) and the heatmaps under it.
+  if (avail.x - natural - f >= f * 18) {
+    roles_table(state, roles, ImVec2(natural, avail.y), false);
+    ImGui::SameLine(0, f);
+    role_heatmaps(state, ui, roles, ImVec2(avail.x - natural - f, avail.y));
+  } else {
+    const float table_h = std::floor(avail.y * 0.5f);
+    // Fixed columns shrink a little to fit rather than scroll; only a much narrower panel scrolls.
+    roles_table(state, roles, ImVec2(avail.x, table_h), avail.x < natural - f * 4);
+    role_heatmaps(state, ui, roles, ImVec2(avail.x, avail.y - table_h - style.ItemSpacing.y), 4);
+  }
 }
 
 }  // namespace hs::gui

@@ -30,6 +30,7 @@ DrawView view_panel(View view) {
     case View::average: return draw_average;
     case View::width: return draw_width;
     case View::roles: return draw_roles;
+    case View::ablation: return draw_ablation;
   }
   return draw_grid;
 }

@@ -22,6 +22,7 @@
 #include "app/gui/platform/window.h"
 #include "app/gui/state/examples.h"
 #include "app/gui/widgets/used_glyphs.h"
+#include "app/gui/work/ablation_job.h"
 #include "app/gui/work/frame_loop.h"
 #include "app/gui/work/worker.h"
 #include "core/util/errors.h"
@@ -149,6 +150,7 @@ int App::run() {
   ui.regions = &regions;
   DerivedWorker worker;
   FrameLoop loop(state, ui, worker);  // the start counts as saved
+  AblationJob ablation(&worker.checkpoints());
   if (shot) worker.wait_idle();
   FrameReport report;
   auto last = std::chrono::steady_clock::now();
@@ -160,10 +162,11 @@ int App::run() {
       window->cancel_close();
       ask_action(state, quit_action());
     }
-    window->process_events(shot || bench.active() || worker.busy());
+    window->process_events(shot || bench.active() || worker.busy() || ablation.busy());
     // Dropped files open next frame: a .json as a session, anything else as a model checkpoint.
     for (std::string& path : window->take_dropped()) state.session.dropped.push_back(std::move(path));
     loop.before_frame();
+    ui.ablation = ablation.status();
     const std::shared_ptr<const Derived>& derived = loop.shown();
     report.heatmaps.clear();
     report.panels.clear();
@@ -199,6 +202,8 @@ int App::run() {
     ImGui::Render();
     if (loop.after_frame() && shot) worker.wait_idle();
     if (shot && regions.busy()) regions.wait_idle();  // a zoomed region: its exact cells in the picture
+    handle_ablation_requests(state, derived.get(), ablation);
+    if (shot) ablation.wait_idle();  // a screenshot shows the finished ablation
     // The title says when there is something to lose.
     const std::string want_title = session_dirty(state) ? "headscope \xE2\x80\xA2 unsaved" : "headscope";
     if (want_title != title) window->set_title(title = want_title);

@@ -32,6 +32,9 @@ void add_app_flags(CLI::App& app, Options& o) {
   app.add_option("--head", o.head, "Selected head")->capture_default_str();
   app.add_flag("--all-layers", o.all_layers, "Heads tab: the layers x heads overview");
   app.add_flag("--rollout", o.rollout, "Average tab: attention rollout through all layers instead of the layer's average");
+  app.add_flag("--clustered", o.clustered, "Heads grid and difference matrix: heads in the order of their clustering");
+  app.add_option("--ablate", o.ablate, "Ablation tab: knock out every head (zero or mean) once the maps are shown")
+      ->check(CLI::IsMember({"zero", "mean"}));
   app.add_option("session", o.open, "A session file (.json) to open, or a model checkpoint file or folder");
   app.add_option("--lesson", o.lesson, "Start a lesson: a shipped one by name (multi_head_attention, what_heads_do) or a lesson file");
   app.add_option("--step", o.step, "Lesson step to open (1-based)")->check(whole_number("lesson step", 1, kMaxLessonSteps))->capture_default_str();
@@ -70,6 +73,9 @@ AppState initial_state(const Options& o) {
     z.x0 = std::min(o.zoom[0], 1.0f - z.span), z.y0 = std::min(o.zoom[1], 1.0f - z.span);
     s.head_view.zoom = s.difference.zoom = z;
   }
+  s.grid.clustered = s.difference.clustered = o.clustered;
+  s.ablation.run_requested = !o.ablate.empty();
+  s.ablation.mean = o.ablate == "mean";
   if (!o.open.empty()) open_path(s, o.open);  // throws: a bad session stops the start with its message
   s.present.active = o.present;
   parse_theme(o.theme, s.theme);  // "" leaves the default (the remembered theme is read with the settings)

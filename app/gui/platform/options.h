@@ -26,6 +26,8 @@ struct Options {
   int layer = 0, head = 0;
   bool all_layers = false;
   bool rollout = false;  // Average tab: attention rollout through all layers
+  bool clustered = false;  // --clustered: Heads grid and difference matrix in the clustering's order
+  std::string ablate;    // --ablate zero|mean: run head ablation once the first result is on screen
   int width = 1600, height = 1000;
   std::string open;       // positional: a session .json (or a model file/folder) to open
   std::string lesson;     // --lesson NAME|FILE

@@ -47,6 +47,7 @@ struct GridPanelState {
   bool all_layers = false;      // layers x heads overview
   bool per_head_range = false;  // each head on its own colour range (default: one range for the layer)
   int opened = -1;              // a lesson that keeps its tab: the head clicked open in place (-1: none)
+  bool clustered = false;       // heads in the order of their clustering (core/analysis/head_clustering.h)
 };
 
 struct HeadPanelState {
@@ -65,6 +66,7 @@ struct DifferencePanelState {
   int pair_a = 0, pair_b = 1;  // pair shown side by side when nothing is hovered
   PairMeasure measure = PairMeasure::distance;  // what colours the table and matrix (lessons: difference)
   MapZoom zoom;  // the pair's maps side by side, zoomed together
+  bool clustered = false;  // the matrix in the order of the heads' clustering, with its dendrogram
 };
 
 // What File > Export... writes besides "this view as shown".
@@ -103,6 +105,13 @@ struct AveragePanelState {
 
 struct RolesPanelState {
   int filter = 0;  // index into the label filter (0: every head)
+};
+
+// Head ablation (app/gui/panels/panel_ablation.cpp); the job runs in app/gui/work/ablation_job.h.
+struct AblationPanelState {
+  bool mean = false;              // mean-ablation (default: zero)
+  bool run_requested = false;     // carried out after the frame
+  bool cancel_requested = false;
 };
 
 enum class SessionDialog { none, save, open };
@@ -178,6 +187,7 @@ struct AppState {
   DifferencePanelState difference;
   WidthPanelState width;
   RolesPanelState roles;
+  AblationPanelState ablation;
   AveragePanelState average;
   ExportPanelState exporter;
   SessionPanelState session;

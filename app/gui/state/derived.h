@@ -30,6 +30,13 @@ struct Derived {
   std::shared_ptr<const RunAnalysis> analysis;  // never null in a published result
   std::shared_ptr<const Sweep> sweep;           // null until the sweep is computed
   std::vector<CompareResult> compare;           // lesson step: entries shown side by side
+  // The head roles with induction measured on its probe (core/analysis/induction_probe.h): the app
+  // analyses without the probe, and measures it once the Head roles view is shown (once per model).
+  std::shared_ptr<const HeadRoles> roles;       // null: not measured
+  bool induction_checked = false;               // the worker tried (roles may stay null: no vocabulary)
+
+  // The roles the views show: with induction when measured.
+  const HeadRoles& shown_roles() const { return roles ? *roles : analysis->roles; }
 
   const AttentionRun& run() const { return analysis->run; }
 };

@@ -11,6 +11,7 @@ const std::vector<ViewInfo>& all_views() {
       {View::average, "average", "Average", "average", ExportView::heatmap, false},  // exports the layer's heads
       {View::width, "width", "Head width", "width", ExportView::sweep, false},
       {View::roles, "roles", "Head roles", "roles", ExportView::heatmap, true},  // exports the selected head
+      {View::ablation, "ablation", "Ablation", "ablation", ExportView::heatmap, true},  // exports the selected head
   };
   return views;
 }

@@ -8,7 +8,7 @@
 
 namespace hs::gui {
 
-enum class View { heads, head, query, difference, width, average, roles };
+enum class View { heads, head, query, difference, width, average, roles, ablation };
 
 struct ViewInfo {
   View view;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "app/gui/state/ablation_status.h"
 #include "app/gui/state/derived.h"
 #include "app/gui/state/status.h"
 #include "core/render/colour_scale.h"
@@ -79,6 +80,7 @@ class RegionMaps;  // app/gui/work/region_maps.h: zoomed maps off the UI thread
 
 struct UiContext {
   const Derived* derived = nullptr;  // null until the first good result
+  AblationStatus ablation;           // head ablation's job, as of this frame (app/gui/work/ablation_job.h)
   HeatmapImages* images = nullptr;
   RegionMaps* regions = nullptr;     // null (headless tests): zoomed regions computed on the spot
   FrameReport* report = nullptr;     // may be null

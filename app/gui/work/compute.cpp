@@ -12,6 +12,7 @@ AnalysisOptions app_options(int threads, CheckpointCache* checkpoints) {
   o.checkpoints = checkpoints;
   o.maps = MapMode::automatic;
   o.spectrum = true;
+  o.induction_probe = false;  // measured when the Head roles view asks (worker.h: want_induction), not while typing
   return o;
 }
 

@@ -43,6 +43,15 @@ bool FrameLoop::after_frame() {
   handle_export_requests(state_, shown_.get(), ui_.status);
   handle_session_requests(state_, ui_.status);
   std::vector<CompareRequest> compare = compare_requests(state_);
+  // The Head roles view on screen: induction is measured (once per model) for this and every later
+  // result; the result on screen, if it is the current one, is computed again with it.
+  if (state_.view == View::roles && shown_ && !shown_->induction_checked) {
+    worker_.want_induction();
+    if (!worker_.busy() && same_model_request(shown_->analysis->request, submitted_) && same_model_request(state_.request, submitted_)) {
+      worker_.submit(submitted_, submitted_compare_);
+      return true;
+    }
+  }
   if (same_model_request(state_.request, submitted_) && same_compare(compare, submitted_compare_)) return false;
   submitted_ = state_.request;
   submitted_compare_ = std::move(compare);

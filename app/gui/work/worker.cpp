@@ -3,6 +3,7 @@
 #include <exception>
 #include <new>
 
+#include "app/gui/state/app_state.h"
 #include "core/util/errors.h"
 
 namespace hs::gui {
@@ -60,6 +61,31 @@ void DerivedWorker::publish(WorkerResult r, bool last) {
   if (last) idle_.notify_all();
 }
 
+namespace {
+
+// What the induction probe depends on: the model, not the text it reads.
+ModelRequest probe_key(ModelRequest r) {
+  r.sentence.clear(), r.sentence_b.clear(), r.input_ids.clear(), r.token_type_ids.clear();
+  r.generate = 0;
+  return r;
+}
+
+}  // namespace
+
+void DerivedWorker::add_induction(Derived& d, const ModelRequest& request) {
+  const ModelRequest key = probe_key(request);
+  d.induction_checked = true;
+  if (!have_induction_ || !same_model_request(key, induction_request_)) {
+    have_induction_ = false;
+    ModelRequest fitted = request;
+    fitted.fit_context = true;  // as compute_derived runs it
+    induction_ = measure_induction(fitted, RoleOptions{}, 0, &checkpoints_);
+    induction_request_ = key;
+    have_induction_ = true;
+  }
+  if (induction_.measured) d.roles = std::make_shared<const HeadRoles>(with_induction(d.analysis->roles, induction_));
+}
+
 void DerivedWorker::loop() {
   for (;;) {
     ModelRequest request;
@@ -103,6 +129,13 @@ void DerivedWorker::loop() {
     const bool ok = attempt([&] {
       d = compute_derived(request, 0, &checkpoints_);
       d->generation = generation;
+      if (want_induction_) {
+        try {
+          add_induction(*d, request);
+        } catch (const std::exception&) {
+          // The maps stay; the roles view says induction was not measured.
+        }
+      }
       d->compare = compute_compare(compare, 0, &checkpoints_);
     });
     const bool sweep_fresh = sweep && same_sweep_inputs(sweep_request, request);

@@ -2,6 +2,7 @@
 // DerivedWorker: recomputes Derived on a background thread (compute.h: core's analyse()). The newest submitted request
 // wins: older pending requests are dropped, and a result whose generation is older than the
 // newest submission is discarded. Errors come back as text; the caller keeps its last good result.
+#include <atomic>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
@@ -12,6 +13,7 @@
 
 #include "app/gui/state/derived.h"
 #include "app/gui/work/compute.h"
+#include "core/analysis/induction_probe.h"
 #include "core/model/checkpoint_cache.h"
 
 namespace hs::gui {
@@ -37,11 +39,18 @@ class DerivedWorker {
   bool busy() const;
   // Blocks until every submitted request has been computed (screenshots, tests).
   void wait_idle();
+  // From now on every result carries the roles with induction (Derived::roles): the Head roles
+  // view is on screen. The probe is measured once per model and kept while only the sentence changes.
+  void want_induction() { want_induction_ = true; }
+  // The open checkpoint, shared with head ablation's job (the cache is thread-safe).
+  CheckpointCache& checkpoints() { return checkpoints_; }
 
  private:
   void loop();
   // Hands a result to poll() unless a newer request came in; `last` ends the computation.
   void publish(WorkerResult r, bool last);
+  // Fills d.roles from the kept probe, measuring it first when the model changed (worker thread).
+  void add_induction(Derived& d, const ModelRequest& request);
 
   mutable std::mutex mutex_;
   std::condition_variable wake_;
@@ -55,7 +64,11 @@ class DerivedWorker {
   std::optional<WorkerResult> result_;
   std::shared_ptr<const Sweep> sweep_;  // reused while its inputs stay the same
   ModelRequest sweep_request_;
-  CheckpointCache checkpoints_;  // the open checkpoint, not read again on every edit (worker thread only)
+  std::atomic<bool> want_induction_{false};
+  InductionScores induction_;       // the last model's probe (worker thread only)
+  ModelRequest induction_request_;  // ... its request without the sentence
+  bool have_induction_ = false;
+  CheckpointCache checkpoints_;  // the open checkpoint, not read again on every edit
   std::thread thread_;
 };
 

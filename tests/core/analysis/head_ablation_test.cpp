@@ -9,6 +9,7 @@
 #include <cmath>
 #include <random>
 
+#include "core/model/context_editor.h"
 #include "core/model/llama_forward.h"
 #include "core/util/errors.h"
 
@@ -104,6 +105,7 @@ TEST(HeadAblation, ZeroAndMeanAgreeWhereTheContextIsAlreadyZero) {
 TEST(HeadAblation, ProgressCountsAndCancels) {
   const auto m = model(-1, -1);
   AblationOptions o;
+  o.threads = 1;  // one thread: heads in layer, head order
   std::vector<int> seen;
   o.progress = [&](int done, int total) {
     EXPECT_EQ(total, kLayers * kHeads);
@@ -115,6 +117,74 @@ TEST(HeadAblation, ProgressCountsAndCancels) {
   EXPECT_EQ(seen, (std::vector<int>{1, 2, 3}));
   EXPECT_FALSE(std::isnan(a.delta_loss(0, 2)));
   EXPECT_TRUE(std::isnan(a.delta_loss(0, 3))) << "not done";
+}
+
+TEST(HeadAblation, CancelOnSeveralThreadsKeepsExactlyTheHeadsCounted) {
+  const auto m = model(-1, -1);
+  for (int threads : {2, 3}) {
+    AblationOptions o;
+    o.threads = threads;
+    int last = 0;
+    o.progress = [&](int done, int total) {
+      EXPECT_EQ(done, last + 1) << "one call at a time, counting up";
+      EXPECT_EQ(total, kLayers * kHeads);
+      last = done;
+      return done < 5;
+    };
+    const HeadAblation a = ablate_heads(*m, kIds, o);
+    EXPECT_FALSE(a.complete);
+    EXPECT_EQ(last, 5);
+    int measured = 0;
+    for (int l = 0; l < kLayers; ++l)
+      for (int h = 0; h < kHeads; ++h) measured += std::isnan(a.delta_loss(l, h)) ? 0 : 1;
+    EXPECT_EQ(measured, 5) << threads << " threads";
+  }
+}
+
+// Zeroes head `head` of layer `layer` during a whole forward pass (the plain definition).
+class ZeroHead : public ContextEditor {
+ public:
+  ZeroHead(int layer, int head) : layer_(layer), head_(head) {}
+  void edit_contexts(int layer, Map& contexts) override {
+    if (layer == layer_) contexts.middleCols(Eigen::Index(head_) * kHead, kHead).setZero();
+  }
+
+ private:
+  int layer_, head_;
+};
+
+// log p(ids[t+1]) from a whole forward pass, in double.
+std::vector<double> whole_logprob(const TransformerModel& m, Observer* editor) {
+  const Map logits = m.logits(m.forward(kIds, editor, 1), 1);
+  std::vector<double> lp;
+  for (size_t t = 0; t + 1 < kIds.size(); ++t) {
+    const auto row = logits.row(Eigen::Index(t));
+    double sum = 0;
+    for (Eigen::Index j = 0; j < row.size(); ++j) sum += std::exp(double(row(j)));
+    lp.push_back(double(row(kIds[t + 1])) - std::log(sum));
+  }
+  return lp;
+}
+
+TEST(HeadAblation, LayerByLayerEqualsWholeForwardPasses) {
+  // The fast path (rerun from the residual stream entering the layer, heads in parallel) against
+  // the definition: one whole forward pass per head with its context zeroed.
+  const auto m = model(-1, -1);
+  ASSERT_TRUE(m->runs_layers());
+  AblationOptions o;
+  o.threads = 2;
+  const HeadAblation a = ablate_heads(*m, kIds, o);
+  ASSERT_TRUE(a.complete);
+  const std::vector<double> base = whole_logprob(*m, nullptr);
+  for (size_t t = 0; t < base.size(); ++t) EXPECT_NEAR(a.base_logprob(Eigen::Index(t)), base[t], 1e-4) << "t " << t;
+  for (int l = 0; l < kLayers; ++l)
+    for (int h = 0; h < kHeads; ++h) {
+      ZeroHead zero(l, h);
+      const std::vector<double> lp = whole_logprob(*m, &zero);
+      for (size_t t = 0; t < lp.size(); ++t)
+        EXPECT_NEAR(a.delta_logprob[size_t(l)][size_t(h)](Eigen::Index(t)), lp[t] - base[t], 1e-4)
+            << "L" << l << " h" << h << " t " << t;
+    }
 }
 
 TEST(HeadAblation, RefusesWhatItCannotAblate) {

@@ -1,0 +1,31 @@
+#pragma once
+// The induction probe of the head roles (head_roles.h) on its own, so that it can be measured
+// after the rest of the roles: the app skips it while the sentence is typed
+// (AnalysisOptions::induction_probe) and measures it when the Head roles view is first shown or
+// the roles are exported, once per model (the probe does not depend on the sentence).
+#include <vector>
+
+#include "core/analysis/head_roles.h"
+#include "core/model/model_request.h"
+
+namespace hs {
+
+class CheckpointCache;
+
+struct InductionScores {
+  bool measured = false;          // false: the model runs only its own input (no vocabulary)
+  std::vector<int> probe_ids;     // [BOS] r_1..r_n r_1..r_n
+  int probe_length = 0;           // n
+  std::vector<std::vector<float>> score;  // [layer][head]
+};
+
+// The probe as analyse() runs it (RoleOptions::probe_length, shortened to the model's positions
+// and vocabulary; probe_seed), on the request's model. Throws what prepare() throws.
+InductionScores measure_induction(const ModelRequest& request, const RoleOptions& options = {}, int threads = 0,
+                                  CheckpointCache* cache = nullptr);
+
+// `roles` with the induction scores filled in and every head's label recomputed; unchanged when
+// the scores were not measured or are for another shape.
+HeadRoles with_induction(HeadRoles roles, const InductionScores& induction);
+
+}  // namespace hs
