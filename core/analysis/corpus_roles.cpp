@@ -10,6 +10,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "core/analysis/induction_probe.h"
 #include "core/analysis/long_input.h"
 #include "core/analysis/run_analysis.h"
 #include "core/formats/json_strict.h"
@@ -266,23 +267,15 @@ CorpusRoleStats corpus_role_stats(const ModelRequest& base, const std::string& p
     for (const std::string& n : run.notes) note(n);
     if (cut || !run.notes.empty()) ++out.lines.cut;
     const Prepared::Vocabulary v = prepared->vocabulary();
-    AttentionRun probe;
-    std::vector<int> probe_ids;
+    ProbeRun probe;
     if (!probed) {
       // The induction probe, once (as run_analysis does for one sentence).
       probed = true;
-      RoleOptions& o = out.options;
-      const int offset = v.bos_id >= 0 ? 1 : 0;
-      o.probe_length = std::min({o.probe_length, (v.max_tokens - offset) / 2, v.size - offset});
-      if (v.size > 0 && o.probe_length >= 2) {
-        probe_ids = induction_probe_ids(v.size, v.bos_id, o.probe_length, o.probe_seed);
-        RunOptions ro;
-        ro.threads = options.threads;
-        probe = prepared->run_ids(probe_ids, ro);
-      }
+      out.options.probe_length = fitted_probe_length(v, out.options.probe_length);
+      probe = run_induction_probe(*prepared, out.options, options.threads);
     }
-    const HeadRoles roles = compute_head_roles(run, v.bos_id, probe_ids.empty() ? nullptr : &probe, probe_ids, out.options,
-                                               kDistanceSampleRows, options.threads);
+    const HeadRoles roles = compute_head_roles(run, v.bos_id, probe.ids.empty() ? nullptr : &probe.run, probe.ids,
+                                               out.options, kDistanceSampleRows, options.threads);
     if (out.stats.empty()) {
       out.model_name = run.info.name;
       out.model_kind = run.info.kind;

@@ -4,20 +4,34 @@
 
 namespace hs {
 
+int fitted_probe_length(const Prepared::Vocabulary& v, int wanted) {
+  const int offset = v.bos_id >= 0 ? 1 : 0;
+  return std::min({wanted, (v.max_tokens - offset) / 2, v.size - offset});
+}
+
+ProbeRun run_induction_probe(const Prepared& prepared, const RoleOptions& options, int threads) {
+  ProbeRun out;
+  const Prepared::Vocabulary v = prepared.vocabulary();
+  const int n = fitted_probe_length(v, options.probe_length);
+  if (v.size <= 0 || n < 2) return out;
+  out.ids = induction_probe_ids(v.size, v.bos_id, n, options.probe_seed);
+  RunOptions ro;
+  ro.threads = threads;
+  out.run = prepared.run_ids(out.ids, ro);
+  return out;
+}
+
 InductionScores measure_induction(const ModelRequest& request, const RoleOptions& options, int threads,
                                   CheckpointCache* cache) {
   InductionScores out;
   const std::unique_ptr<Prepared> prepared = prepare(request, cache);
-  const Prepared::Vocabulary v = prepared->vocabulary();
-  const int offset = v.bos_id >= 0 ? 1 : 0;
-  const int n = std::min({options.probe_length, (v.max_tokens - offset) / 2, v.size - offset});
-  if (v.size <= 0 || n < 2) return out;
-  out.probe_ids = induction_probe_ids(v.size, v.bos_id, n, options.probe_seed);
+  const ProbeRun probe = run_induction_probe(*prepared, options, threads);
+  if (probe.ids.empty()) return out;
+  const int offset = prepared->vocabulary().bos_id >= 0 ? 1 : 0;
+  const int n = (int(probe.ids.size()) - offset) / 2;
+  out.probe_ids = probe.ids;
   out.probe_length = n;
-  RunOptions ro;
-  ro.threads = threads;
-  const AttentionRun probe = prepared->run_ids(out.probe_ids, ro);
-  for (const LayerMaps& layer : probe.attention) {
+  for (const LayerMaps& layer : probe.run.attention) {
     std::vector<float> row;
     for (const Map& m : layer) row.push_back(induction_score(m, offset, n));  // m: [P, P] of the probe
     out.score.push_back(std::move(row));

@@ -19,6 +19,18 @@ struct InductionScores {
   std::vector<std::vector<float>> score;  // [layer][head]
 };
 
+// The probe's length on this model: `wanted` shortened so [BOS] r r fits its positions and r
+// draws distinct ids from its vocabulary (below 2: the model cannot run the probe).
+int fitted_probe_length(const Prepared::Vocabulary& v, int wanted);
+
+// The probe run on `prepared` at options.probe_length (fitted as above): its ids and maps; no ids
+// when the model cannot run it.
+struct ProbeRun {
+  std::vector<int> ids;
+  AttentionRun run;
+};
+ProbeRun run_induction_probe(const Prepared& prepared, const RoleOptions& options, int threads);
+
 // The probe as analyse() runs it (RoleOptions::probe_length, shortened to the model's positions
 // and vocabulary; probe_seed), on the request's model. Throws what prepare() throws.
 InductionScores measure_induction(const ModelRequest& request, const RoleOptions& options = {}, int threads = 0,

@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "core/analysis/head_stats.h"
+#include "core/analysis/induction_probe.h"
 #include "core/analysis/long_input.h"
 #include "core/analysis/rollout.h"
 #include "core/analysis/spectrum.h"
@@ -148,17 +149,10 @@ void derive(RunAnalysis& a) {
 HeadRoles roles_of(const Prepared& prepared, const AttentionRun& run, const AnalysisOptions& options) {
   const Prepared::Vocabulary v = prepared.vocabulary();
   RoleOptions o = options.role_options;
-  std::vector<int> probe_ids;
-  AttentionRun probe;
-  const int offset = v.bos_id >= 0 ? 1 : 0;
-  o.probe_length = std::min({o.probe_length, (v.max_tokens - offset) / 2, v.size - offset});
-  if (options.induction_probe && v.size > 0 && o.probe_length >= 2) {
-    probe_ids = induction_probe_ids(v.size, v.bos_id, o.probe_length, o.probe_seed);
-    RunOptions ro;
-    ro.threads = options.threads;
-    probe = prepared.run_ids(probe_ids, ro);
-  }
-  return compute_head_roles(run, v.bos_id, probe_ids.empty() ? nullptr : &probe, probe_ids, o, kDistanceSampleRows,
+  o.probe_length = fitted_probe_length(v, o.probe_length);
+  ProbeRun probe;
+  if (options.induction_probe) probe = run_induction_probe(prepared, o, options.threads);
+  return compute_head_roles(run, v.bos_id, probe.ids.empty() ? nullptr : &probe.run, probe.ids, o, kDistanceSampleRows,
                             options.threads);
 }
 
