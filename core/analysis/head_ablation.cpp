@@ -5,10 +5,8 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
-#include <exception>
 #include <limits>
 #include <mutex>
-#include <thread>
 
 #include "core/model/context_editor.h"
 #include "core/model/transformer_session.h"
@@ -128,44 +126,28 @@ HeadAblation ablate_heads(const TransformerModel& model, const std::vector<int>&
   out.base_loss = -double(out.base_logprob.mean());
 
   const int total = L * H;
-  const int workers = std::max(1, std::min(total, resolve_threads(options.threads)));
-  std::atomic<int> next{0};
   std::atomic<bool> stop{false};
   std::mutex mutex;  // guards `done`, the progress callback and the results
   int done = 0;
-  std::exception_ptr error;
-  const auto work = [&] {
-    for (;;) {
-      const int task = next.fetch_add(1);
-      if (task >= total || stop.load()) return;
-      const int l = task / H, h = task % H;
-      try {
-        HeadKnockout knockout(l, h, dh, options.mode == AblationMode::mean ? &means.means[size_t(l)] : nullptr);
-        Map y = entering[size_t(l)];
-        model.run_layers(y, l, L, &knockout, 1);
-        const Vec lp = next_token_logprob(model.logits(model.final_norm(y).topRows(n), 1), ids);
-        std::lock_guard<std::mutex> lock(mutex);
-        if (stop.load()) return;  // cancelled meanwhile: what finishes after the cancel is dropped
-        out.delta_logprob[size_t(l)][size_t(h)] = lp - out.base_logprob;
-        out.delta_loss(l, h) = float(-double(lp.mean()) - out.base_loss);
-        ++done;
-        if (options.progress && !options.progress(done, total)) stop = true;
-      } catch (...) {
-        std::lock_guard<std::mutex> lock(mutex);
-        if (!error) error = std::current_exception();
-        stop = true;
-        return;
-      }
+  parallel_for(total, options.threads, [&](int task) {
+    if (stop.load()) return;
+    const int l = task / H, h = task % H;
+    try {
+      HeadKnockout knockout(l, h, dh, options.mode == AblationMode::mean ? &means.means[size_t(l)] : nullptr);
+      Map y = entering[size_t(l)];
+      model.run_layers(y, l, L, &knockout, 1);
+      const Vec lp = next_token_logprob(model.logits(model.final_norm(y).topRows(n), 1), ids);
+      std::lock_guard<std::mutex> lock(mutex);
+      if (stop.load()) return;  // cancelled meanwhile: what finishes after the cancel is dropped
+      out.delta_logprob[size_t(l)][size_t(h)] = lp - out.base_logprob;
+      out.delta_loss(l, h) = float(-double(lp.mean()) - out.base_loss);
+      ++done;
+      if (options.progress && !options.progress(done, total)) stop = true;
+    } catch (...) {
+      stop = true;  // the rest are skipped; parallel_for rethrows the first error
+      throw;
     }
-  };
-  if (workers == 1) {
-    work();
-  } else {
-    std::vector<std::thread> pool;
-    for (int i = 0; i < workers; ++i) pool.emplace_back(work);
-    for (std::thread& t : pool) t.join();
-  }
-  if (error) std::rethrow_exception(error);
+  });
   out.complete = done == total;
   out.compute_ms = elapsed_ms();
   return out;
