@@ -10,52 +10,19 @@ Needs only the standard library.
 import json
 import math
 import os
-import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
+from cli_checks import Checks  # noqa: E402
+
 CLI = None
-failures = []
-passed = 0
+T = Checks()
+fail, run, ok, error = T.fail, T.run, T.ok, T.error
 ROLES = ["previous", "first", "bos", "self", "local", "duplicate", "induction", "broadness"]
 SYNTH = ["--sentence", "the cat saw the dog and the cat ran", "--d-model", "16", "--heads", "4", "--causal"]
 
 
-def fail(msg):
-    failures.append(msg)
-    print("FAIL: " + msg)
-
-
-def run(args):
-    p = subprocess.run([CLI] + args, capture_output=True, timeout=300)
-    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
-
-
-def ok(label, args):
-    global passed
-    rc, out, err = run(args)
-    if rc != 0:
-        fail(f"{label}: exit {rc}; stderr: {err.strip()}")
-        return None
-    passed += 1
-    return out
-
-
-def error(label, args, must_contain):
-    global passed
-    rc, out, err = run(args)
-    lines = [l for l in err.splitlines() if l.strip()]
-    if rc not in (1, 2) or len(lines) != 1 or not lines[0].startswith("error:"):
-        fail(f"{label}: expected exit 1 or 2 and one 'error:' line, got {rc}: {err.strip()[:300]!r}")
-        return
-    for s in must_contain:
-        if s.lower() not in lines[0].lower():
-            fail(f"{label}: the message does not mention {s!r}: {lines[0]}")
-            return
-    passed += 1
-
-
 def check_roles_object(label, r, layers, heads):
-    global passed
     for key in ("roles", "definitions", "local_window", "threshold", "query_rows", "probe", "scores", "label"):
         if key not in r:
             fail(f"{label}: head_roles has no {key!r}")
@@ -72,11 +39,10 @@ def check_roles_object(label, r, layers, heads):
                 if v is not None and not (-1e-6 <= v <= 1 + 1e-6):
                     fail(f"{label}: {role} score {v} outside [0, 1]")
                     return
-    passed += 1
+    T.passed += 1
 
 
 def check_maps_json():
-    global passed
     out = ok("maps --json with head_roles", ["maps"] + SYNTH + ["--json", "-"])
     if out is None:
         return
@@ -103,7 +69,7 @@ def check_maps_json():
         if r["probe"] is not None or any(v is not None for row in r["scores"]["induction"] for v in row):
             fail("heads --input: induction should be null without a vocabulary")
         else:
-            passed += 1
+            T.passed += 1
 
 
 def table_rows(out):
@@ -117,7 +83,6 @@ def table_rows(out):
 
 
 def check_table(models):
-    global passed
     model = os.path.join(models, "stories260K", "stories260K.bin")
     tok = os.path.join(models, "stories260K", "tok512.bin")
     if not os.path.isfile(model):
@@ -133,7 +98,7 @@ def check_table(models):
     if len(rows) != 5 * 8:
         fail(f"heads table: {len(rows)} rows, expected 40\n{out}")
         return
-    passed += 1
+    T.passed += 1
     out = ok("heads --sort previous --top 5", base + ["--sort", "previous", "--top", "5"])
     if out is None:
         return
@@ -142,13 +107,13 @@ def check_table(models):
     if len(ranked) != 5 or prev != sorted(prev, reverse=True) or prev[0] != max(r["scores"][0] for r in rows):
         fail(f"heads --sort previous --top 5: not the 5 highest in order: {prev}")
     else:
-        passed += 1
+        T.passed += 1
     # stories260K's previous-token heads (issue 18): L1 h3 and L3 h6 rank in the top 3.
     top3 = [(r["layer"], r["head"]) for r in ranked[:3]]
     if (1, 3) not in top3 or (3, 6) not in top3:
         fail(f"heads --sort previous: L1 h3 and L3 h6 should be in the top 3, got {top3}")
     else:
-        passed += 1
+        T.passed += 1
     out = ok("heads --sort induction", base + ["--sort", "induction", "--top", "3"])
     if out is not None:
         top = table_rows(out)
@@ -156,14 +121,14 @@ def check_table(models):
         if len(top) != 3 or any(r["scores"][6] is None for r in top) or top[0]["scores"][6] < top[-1]["scores"][6]:
             fail(f"heads --sort induction: {top}")
         else:
-            passed += 1
+            T.passed += 1
     out = ok("heads --role previous", base + ["--role", "previous"])
     if out is not None:
         labelled = table_rows(out)
         if not labelled or any(r["label"] != "previous" for r in labelled):
             fail(f"heads --role previous: {[(r['layer'], r['head'], r['label']) for r in labelled]}")
         else:
-            passed += 1
+            T.passed += 1
 
 
 def upgma(d):
@@ -189,7 +154,6 @@ def upgma(d):
 
 def check_clusters(models):
     """maps --json's head_clusters against average linkage computed here from head_distance."""
-    global passed
     model = os.path.join(models, "stories260K", "stories260K.bin")
     args = ["--model", model, "--sentence", "Lily saw a big red ball in the park and Tom ran to it."] if os.path.isfile(model) else \
         ["--sentence", "the cat saw the dog and the cat ran", "--d-model", "32", "--heads", "8", "--causal"]
@@ -203,7 +167,7 @@ def check_clusters(models):
                 max(abs(a[2] - b[2]) for a, b in zip(got["merges"], merges)) > 1e-5:
             fail(f"head_clusters layer {l}: got {got}, expected order {order} merges {merges}")
             return
-    passed += 1
+    T.passed += 1
 
 
 def check_bad_flags():
@@ -222,13 +186,13 @@ def check_bad_flags():
 def main():
     global CLI
     CLI = sys.argv[1]
+    T.cli = CLI
     models = os.environ.get("HEADSCOPE_MODELS_DIR") or sys.argv[2]
     check_maps_json()
     check_table(models)
     check_clusters(models)
     check_bad_flags()
-    print(f"{passed} checks passed, {len(failures)} failed")
-    return 1 if failures else 0
+    return T.summary()
 
 
 if __name__ == "__main__":

@@ -11,45 +11,17 @@ Needs only the standard library. Uses stories260K when present, else the synthet
 import json
 import math
 import os
-import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
+from cli_checks import Checks  # noqa: E402
+
 CLI = None
+T = Checks()
+check, run, ok, error = T.check, T.run, T.ok_err, T.error
 WORK = None
-failures = []
-passed = 0
 ROLES = ["previous", "first", "bos", "self", "local", "duplicate", "induction", "broadness"]
-
-
-def check(cond, msg):
-    global passed
-    if cond:
-        passed += 1
-    else:
-        failures.append(msg)
-        print("FAIL: " + msg)
-
-
-def run(args):
-    p = subprocess.run([CLI] + args, capture_output=True, timeout=300)
-    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
-
-
-def ok(label, args):
-    rc, out, err = run(args)
-    check(rc == 0, f"{label}: exit {rc}; stderr: {err.strip()[:500]}")
-    return out if rc == 0 else None, err
-
-
-def error(label, args, must_contain):
-    rc, out, err = run(args)
-    lines = [l for l in err.splitlines() if l.strip()]
-    if rc not in (1, 2) or len(lines) != 1 or not lines[0].startswith("error:"):
-        check(False, f"{label}: expected exit 1 or 2 and one 'error:' line, got {rc}: {err.strip()[:300]!r}")
-        return
-    missing = [s for s in must_contain if s.lower() not in lines[0].lower()]
-    check(not missing, f"{label}: the message does not mention {missing}: {lines[0]}")
 
 
 def write(name, data):
@@ -201,14 +173,14 @@ def test_shards(margs, pretrained):
 def main():
     global CLI, WORK
     CLI = sys.argv[1]
+    T.cli = CLI
     models = os.environ.get("HEADSCOPE_MODELS_DIR") or (sys.argv[2] if len(sys.argv) > 2 else "")
     margs, pretrained = model_args(models)
     with tempfile.TemporaryDirectory() as work:
         WORK = work
         test_two_lines(margs)
         test_shards(margs, pretrained)
-    print(f"{passed} checks passed, {len(failures)} failed")
-    return 1 if failures else 0
+    return T.summary()
 
 
 if __name__ == "__main__":

@@ -22,31 +22,15 @@ import zlib
 
 import numpy as np
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
+from cli_checks import Checks, headless_env  # noqa: E402
+
 CLI = None
+T = Checks(timeout=120, env=headless_env())
+check, run = T.check, T.run
 WORK = None
-failures = []
-passed = 0
 SENTENCE = "the keys that Priya left on the table were not hers"
 SVG = "{http://www.w3.org/2000/svg}"
-
-
-def check(cond, msg):
-    global passed
-    if cond:
-        passed += 1
-    else:
-        failures.append(msg)
-        print("FAIL: " + msg)
-
-
-def headless_env():
-    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "XDG_RUNTIME_DIR")}
-    return env
-
-
-def run(args, timeout=120):
-    p = subprocess.run([CLI] + args, capture_output=True, timeout=timeout, env=headless_env())
-    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
 
 
 def export(args, name):
@@ -265,6 +249,7 @@ def test_paper_figures():
 def main():
     global CLI, WORK
     CLI = os.path.abspath(sys.argv[1])
+    T.cli = CLI
     WORK = tempfile.mkdtemp(prefix="hs_export_cli_")
     try:
         test_figures()
@@ -273,8 +258,7 @@ def main():
         test_errors()
     finally:
         shutil.rmtree(WORK, ignore_errors=True)
-    print(f"{passed} checks passed, {len(failures)} failed")
-    return 1 if failures else 0
+    return T.summary()
 
 
 if __name__ == "__main__":

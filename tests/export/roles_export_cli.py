@@ -22,48 +22,21 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
+from cli_checks import Checks  # noqa: E402
+
 CLI = None
+T = Checks()
+check, run, ok, error = T.check, T.run, T.ok, T.error
 WORK = None
-failures = []
-passed = 0
 ROLES = ["previous", "first", "bos", "self", "local", "duplicate", "induction", "broadness"]
 SVG = "{http://www.w3.org/2000/svg}"
-
-
-def check(cond, msg):
-    global passed
-    if cond:
-        passed += 1
-    else:
-        failures.append(msg)
-        print("FAIL: " + msg)
-
-
-def run(args):
-    p = subprocess.run([CLI] + args, capture_output=True, timeout=300)
-    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
-
-
-def ok(label, args):
-    rc, out, err = run(args)
-    check(rc == 0, f"{label}: exit {rc}; stderr: {err.strip()[:500]}")
-    return out if rc == 0 else None
 
 
 def export(args, name):
     out = os.path.join(WORK, name)
     ok(f"export {name}", ["export"] + args + ["--out", out])
     return out
-
-
-def error(label, args, must_contain):
-    rc, out, err = run(args)
-    lines = [l for l in err.splitlines() if l.strip()]
-    if rc not in (1, 2) or len(lines) != 1 or not lines[0].startswith("error:"):
-        check(False, f"{label}: expected exit 1 or 2 and one 'error:' line, got {rc}: {err.strip()[:300]!r}")
-        return
-    missing = [s for s in must_contain if s.lower() not in lines[0].lower()]
-    check(not missing, f"{label}: the message does not mention {missing}: {lines[0]}")
 
 
 def png_size(path):
@@ -239,6 +212,7 @@ def test_errors(margs):
 def main():
     global CLI, WORK
     CLI = sys.argv[1]
+    T.cli = CLI
     models = os.environ.get("HEADSCOPE_MODELS_DIR") or (sys.argv[2] if len(sys.argv) > 2 else "")
     margs = model_args(models)
     with tempfile.TemporaryDirectory() as work:
@@ -253,8 +227,7 @@ def main():
             for name in os.listdir(work):
                 if name.endswith((".png", ".pdf", ".svg")):
                     shutil.copy(os.path.join(work, name), keep)
-    print(f"{passed} checks passed, {len(failures)} failed")
-    return 1 if failures else 0
+    return T.summary()
 
 
 if __name__ == "__main__":
