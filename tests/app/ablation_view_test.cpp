@@ -16,7 +16,7 @@
 #include "app/gui/work/compute.h"
 #include "app/gui/work/frame_loop.h"
 #include "app/gui/work/worker.h"
-#include "headless_imgui.h"
+#include "headless_app.h"
 
 namespace {
 
@@ -27,37 +27,14 @@ const fs::path kStories = fs::path(HEADSCOPE_MODELS_DIR) / "stories260K";
 
 bool have_stories() { return fs::exists(kStories / "stories260K.bin") && fs::exists(kStories / "tok512.bin"); }
 
-class AblationView : public ::testing::Test {
+class AblationView : public test::HeadlessApp {
  protected:
-  void SetUp() override {
-    test::start_headless_imgui(ImVec2(1280, 720), ui_);
-    ui_.images = &images_;
-    ui_.report = &report_;
-  }
-  void TearDown() override { ImGui::DestroyContext(); }
-
-  void frame(AppState& state, ImVec2 mouse = ImVec2(-FLT_MAX, -FLT_MAX), bool down = false) {
-    ImGuiIO& io = ImGui::GetIO();
-    io.MousePos = mouse;
-    io.MouseDown[0] = down;
-    report_.heatmaps.clear();
-    ImGui::NewFrame();
-    draw_app(state, ui_);
-    ImGui::Render();
-  }
-  const DrawnHeatmap* drawn(const std::string& key) const {
-    for (const DrawnHeatmap& h : report_.heatmaps)
-      if (h.key == key) return &h;
-    return nullptr;
-  }
+  AblationView() : HeadlessApp(ImVec2(1280, 720)) {}
   void show(AppState& state, hs::CheckpointCache* cache) {
     derived_ = compute_derived(state.request, 1, cache);
     ui_.derived = derived_.get();
   }
 
-  UiContext ui_;
-  NullHeatmapImages images_;
-  FrameReport report_;
   std::shared_ptr<Derived> derived_;
 };
 

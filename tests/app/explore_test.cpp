@@ -8,7 +8,7 @@
 #include <cmath>
 #include <string>
 
-#include "headless_imgui.h"
+#include "headless_app.h"
 #include "app/gui/actions/app_keys.h"
 #include "app/gui/actions/model_rules.h"
 #include "app/gui/actions/settings.h"
@@ -27,28 +27,13 @@ using namespace hs::gui;
 
 constexpr int kEnter = 257, kTab = 258, kEscape = 256;
 
-class Explore : public ::testing::Test {
+class Explore : public hs::gui::test::HeadlessApp {
  protected:
   void SetUp() override {
-    hs::gui::test::start_headless_imgui(ImVec2(1600, 1000), ui_);
-    ui_.images = &images_;
-    ui_.report = &report_;
+    HeadlessApp::SetUp();
     ImGuiIO& io = ImGui::GetIO();
     io.KeyMap[ImGuiKey_Enter] = kEnter, io.KeyMap[ImGuiKey_Tab] = kTab, io.KeyMap[ImGuiKey_Escape] = kEscape;
     io.KeyMap[ImGuiKey_LeftArrow] = 263, io.KeyMap[ImGuiKey_RightArrow] = 262;
-  }
-  void TearDown() override { ImGui::DestroyContext(); }
-
-  void frame(AppState& state, ImVec2 mouse = ImVec2(-FLT_MAX, -FLT_MAX), bool down = false, float wheel = 0) {
-    ImGuiIO& io = ImGui::GetIO();
-    io.MousePos = mouse;
-    io.MouseDown[0] = down;
-    io.MouseWheel = wheel;
-    report_.heatmaps.clear();
-    ImGui::NewFrame();
-    draw_app(state, ui_);
-    ImGui::Render();
-    io.MouseWheel = 0;
   }
   void press(AppState& state, int key, bool ctrl = false, bool shift = false) {
     ImGuiIO& io = ImGui::GetIO();
@@ -73,16 +58,7 @@ class Explore : public ::testing::Test {
     state.request.attention.causal = true;
     return state;
   }
-  const DrawnHeatmap* drawn(const std::string& key) const {
-    for (const DrawnHeatmap& h : report_.heatmaps)
-      if (h.key == key) return &h;
-    return nullptr;
-  }
-  static ImVec2 centre(const DrawnHeatmap& h) { return ImVec2((h.min.x + h.max.x) * 0.5f, (h.min.y + h.max.y) * 0.5f); }
 
-  UiContext ui_;
-  NullHeatmapImages images_;
-  FrameReport report_;
   std::shared_ptr<Derived> derived_;
 };
 

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 #include <imgui.h>
 
-#include "headless_imgui.h"
+#include "headless_app.h"
 #include "app/gui/state/derived.h"
 #include "app/gui/work/compute.h"
 #include "core/analysis/long_input.h"
@@ -18,24 +18,11 @@ namespace {
 
 using namespace hs::gui;
 
-class Headless : public ::testing::Test {
+class Headless : public hs::gui::test::HeadlessApp {
  protected:
   void SetUp() override {
-    hs::gui::test::start_headless_imgui(ImVec2(1600, 1000), ui_);
-    ui_.images = &images_;
-    ui_.report = &report_;
+    HeadlessApp::SetUp();
     ui_.examples = &examples_;
-  }
-  void TearDown() override { ImGui::DestroyContext(); }
-
-  void frame(AppState& state, ImVec2 mouse = ImVec2(-FLT_MAX, -FLT_MAX), bool down = false) {
-    ImGuiIO& io = ImGui::GetIO();
-    io.MousePos = mouse;
-    io.MouseDown[0] = down;
-    report_.heatmaps.clear();
-    ImGui::NewFrame();
-    draw_app(state, ui_);
-    ImGui::Render();
   }
 
   void set_model(AppState& state) {
@@ -71,9 +58,6 @@ class Headless : public ::testing::Test {
       }
   }
 
-  UiContext ui_;
-  NullHeatmapImages images_;
-  FrameReport report_;
   std::vector<std::string> examples_ = {"the cat sat", "Zoë's café — Москва"};
   std::shared_ptr<hs::gui::Derived> derived_;
 };
