@@ -13,7 +13,9 @@ Each architecture has its own PyTorch implementation below (float64, from the st
 weights), written from Hugging Face's modeling code: GPT-2 (LayerNorm, Conv1D, learned positions,
 GELU tanh) and Llama (RMSNorm, rotate_half RoPE, repeat_kv GQA, SwiGLU). Token ids come from
 independent Python tokenizers (gpt2_reference_tokenizer.py; a SentencePiece-style BPE below).
-Every attention map must match to 1e-4 and greedy continuations must agree.
+Every attention map must match to 1e-4 and greedy continuations must agree; for one sentence of
+each family the maps JSON's head_roles (README "Head roles": every score of every head, induction
+on the JSON's own probe ids run through the reference) and attention_rollout must match too.
 
 usage: hf_reference.py HEADSCOPE_CLI OUT_DIR MODELS_DIR
 """
@@ -286,7 +288,7 @@ def bytelevel_tokenizer_json(folder, enc_path, bpe_path):
 
 # ---------------------------------------------------------------- comparison
 
-def compare(cli, folder, forward, w, cfg, encode, sentence, generate=0):
+def compare(cli, folder, forward, w, cfg, encode, sentence, generate=0, roles=False):
     name = "%s %r%s" % (os.path.basename(folder), sentence, " +%d generated" % generate if generate else "")
     # sentence None: no --sentence at all; the model starts from config.json's bos_token_id.
     cmd = [cli, "maps", "--model", folder, "--json", "-"] + (["--sentence", sentence] if sentence is not None else [])
@@ -323,7 +325,74 @@ def compare(cli, folder, forward, w, cfg, encode, sentence, generate=0):
         print("%s: attention[layer %d][head %d][query %d][key %d] differs by %.3g (tolerance %g)" % ((name,) + cell + (worst, TOL)))
     print("%s: %d tokens, max map error %.3g over %d layers x %d heads%s" % (
         name, len(ids), worst, len(maps), maps[0].shape[0], "" if ok else "  FAILED"))
+    if roles:
+        ok &= compare_roles(name, got, maps, ids, forward, w, cfg)
     return ok
+
+
+def reference_roles(maps, ids, bos_id, window=3):
+    """The role scores of README "Head roles", from the reference's causal maps: {role: [L][H]}."""
+    out = {r: [] for r in ("previous", "first", "bos", "self", "local", "duplicate", "broadness")}
+    T = len(ids)
+    for layer in maps:
+        rows = {r: [] for r in out}
+        for a in layer.numpy().astype(np.float64):
+            inf = range(1, T)  # causal: row 0 sees one key and says nothing
+            rows["previous"].append(np.mean([a[i, i - 1] for i in inf]) if T > 1 else float("nan"))
+            rows["first"].append(np.mean([a[i, 0] for i in inf]) if T > 1 else float("nan"))
+            bos = [j for j in range(T) if ids[j] == bos_id]
+            rows["bos"].append(np.mean([sum(a[i, j] for j in bos if j <= i) for i in inf]) if bos and T > 1 else float("nan"))
+            rows["self"].append(np.mean([a[i, i] for i in inf]) if T > 1 else float("nan"))
+            rows["local"].append(np.mean([a[i, max(0, i - window + 1):i + 1].sum() for i in inf]) if T > 1 else float("nan"))
+            dup = [i for i in range(T) if ids[i] in ids[:i]]
+            rows["duplicate"].append(np.mean([sum(a[i, j] for j in range(i) if ids[j] == ids[i]) for i in dup])
+                                     if dup else float("nan"))
+            ent = [-(a[i, :i + 1][a[i, :i + 1] > 0] * np.log(a[i, :i + 1][a[i, :i + 1] > 0])).sum() / math.log(i + 1)
+                   for i in inf]
+            rows["broadness"].append(np.mean(ent) if T > 1 else float("nan"))
+        for r in out:
+            out[r].append(rows[r])
+    return out
+
+
+def compare_roles(name, got, maps, ids, forward, w, cfg):
+    """Every head's role scores in the maps JSON against the reference's, and the induction score
+    against the reference run on the JSON's probe ids (README "Head roles")."""
+    roles = got.get("head_roles")
+    if not roles:
+        print("%s: the maps JSON has no head_roles" % name)
+        return False
+    probe = roles["probe"]["ids"]
+    n = roles["probe"]["length"]
+    off = len(probe) - 2 * n  # 1: the probe starts with the model's BOS, which the bos score uses
+    want = reference_roles(maps, ids, probe[0] if off == 1 else -1, roles["local_window"])
+    pmaps, _ = forward(w, cfg, probe)
+    want["induction"] = [[float(np.mean([float(m[h, p, p - n + 1]) for p in range(off + n, off + 2 * n)]))
+                          for h in range(m.shape[0])] for m in pmaps]
+    worst, where = 0.0, None
+    for role, table in want.items():
+        for l, row in enumerate(table):
+            for h, v in enumerate(row):
+                g = roles["scores"][role][l][h]
+                if math.isnan(v) != (g is None):
+                    print("%s: head_roles %s L%d h%d is %s, the reference %s" % (name, role, l, h, g, v))
+                    return False
+                if g is not None and abs(g - v) >= worst:
+                    worst, where = abs(g - v), (role, l, h, g, v)
+    ok = worst <= TOL
+    print("%s: head roles (8 scores x %d layers x %d heads) max error %.3g%s" % (
+        name, len(maps), maps[0].shape[0], worst,
+        "" if ok else "  FAILED at %s L%d h%d: headscope %.6g, reference %.6g" % where))
+    # Attention rollout (Abnar & Zuidema 2020): R = prod over layers, last first, of 0.5 mean_h A + 0.5 I.
+    T = len(ids)
+    r = np.eye(T)
+    for m in maps:
+        r = (0.5 * m.numpy().astype(np.float64).mean(axis=0) + 0.5 * np.eye(T)) @ r
+    err = np.abs(np.array(got["attention_rollout"], dtype=np.float64) - r)
+    i, j = np.unravel_index(np.argmax(err), err.shape)
+    print("%s: attention rollout max error %.3g%s" % (
+        name, err[i, j], "" if err[i, j] <= TOL else "  FAILED at query %d key %d" % (i, j)))
+    return ok and err[i, j] <= TOL
 
 
 TRICKY = ["Hello world", " I'm sure they'll say it's 3.14159, not 42!", "café naïve Zürich 日本語 🐶🎉",
@@ -343,7 +412,7 @@ def main():
     n, sp_encode = sentencepiece_tokenizer(folder)
     w, cfg = make_llama(folder, vocab=n + 5, heads=4, kv_heads=2, dtype="BF16")
     for s, g in [("the cat sat in the hat", 0), ("The Lat, the cat! Ünï 🐶 ok", 0), ("a", 6)]:
-        ok &= compare(cli, folder, llama_forward, w, cfg, sp_encode, s, g)
+        ok &= compare(cli, folder, llama_forward, w, cfg, sp_encode, s, g, roles=s.startswith("the cat"))
 
     files = gpt2_files(models)
     if not files:
@@ -357,7 +426,7 @@ def main():
     shutil.copyfile(files[1], os.path.join(folder, "merges.txt"))
     for s in TRICKY:
         ok &= compare(cli, folder, gpt2_forward, w, cfg, enc.encode, s)
-    ok &= compare(cli, folder, gpt2_forward, w, cfg, enc.encode, "Once upon a time", 8)
+    ok &= compare(cli, folder, gpt2_forward, w, cfg, enc.encode, "Once upon a time", 8, roles=True)
     ok &= compare(cli, folder, gpt2_forward, w, cfg, enc.encode, None, 3)
 
     folder = os.path.join(out, "gpt2-f16")
@@ -372,7 +441,7 @@ def main():
                         dtype="F16", shards=2, seed=4)
     for s in TRICKY[1:3]:
         ok &= compare(cli, folder, llama_forward, w, cfg, enc.encode, s)
-    ok &= compare(cli, folder, llama_forward, w, cfg, enc.encode, "Hello world", 5)
+    ok &= compare(cli, folder, llama_forward, w, cfg, enc.encode, "Hello world", 5, roles=True)
     return 0 if ok else 1
 
 
