@@ -17,7 +17,8 @@ names, prefixes and shapes and config.json keys, random weights:
               [CLS] $A [SEP] template
 Each family has its own PyTorch float64 forward below, written from transformers'
 modeling_{bert,roberta,xlm_roberta,distilbert,electra,modernbert}.py (not from headscope). Every
-attention map must match to 1e-4. Token ids are given with --input-ids where headscope's
+attention map must match to 1e-4 (and for BERT's single sentence every head's role scores and the
+attention rollout, with the bidirectional definitions). Token ids are given with --input-ids where headscope's
 tokenizers cannot read the folder's tokenizer yet (WordPiece, Unigram: the labels then come from
 the vocabulary), and encoded by headscope from --sentence / --sentence-b where they can (checked
 against an independent encoding). The byte-level cases need the GPT-2 vocabulary from MODELS_DIR.
@@ -41,7 +42,7 @@ except ImportError as e:  # not Debian's python3-torch / python3-numpy
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gpt2_reference_tokenizer as gpt2tok  # noqa: E402
-from hf_reference import save_weights, gpt2_files  # noqa: E402
+from hf_reference import compare_roles, save_weights, gpt2_files  # noqa: E402
 
 TOL = 1e-4
 MATTERS = 1e-3
@@ -413,7 +414,7 @@ def ids_arg(ids):
     return ",".join(str(i) for i in ids)
 
 
-def check(cli, name, folder, forward, w, cfg, ids, args, types=None, labels=None, matters=()):
+def check(cli, name, folder, forward, w, cfg, ids, args, types=None, labels=None, matters=(), roles=False):
     """headscope's maps for `args` against forward(ids, types); `matters`: (what, forward_changed)
     pairs, each of which must move the reference away from headscope by more than MATTERS."""
     got, err = run_cli(cli, folder, args)
@@ -459,6 +460,8 @@ def check(cli, name, folder, forward, w, cfg, ids, args, types=None, labels=None
             ok = False
     print("%s: %d tokens, max map error %.3g over %d layers x %d heads%s%s" % (
         name, len(ids), worst, len(maps), maps[0].shape[0], "; " + ", ".join(notes) if notes else "", "" if ok else "  FAILED"))
+    if roles:  # bidirectional definitions; induction on the JSON's probe through this forward
+        ok &= compare_roles(name, got, maps, ids, forward, w, cfg, causal=False)
     return ok, worst
 
 
@@ -514,7 +517,7 @@ def main():
     w = {k[len("bert."):]: v for k, v in write_folder(f, cfg, bert_tensors(cfg, 21, "bert.", old_norm_names=True)).items()}
     fw = lambda w_, c, ids, types=None: bert_forward(w_, c, ids, types, p="")
     record("bert", check(cli, "bert single", f, fw, w, cfg, single, ["--input-ids", ids_arg(single)],
-                         labels=[WORDS[i] for i in single]))
+                         labels=[WORDS[i] for i in single], roles=True))
     record("bert", check(cli, "bert pair", f, fw, w, cfg, pair, ["--input-ids", ids_arg(pair), "--token-type-ids", ids_arg(pair_types)],
                          types=pair_types, matters=[("token types 0/1", lambda: fw(w, cfg, pair, None))]))
     # Text: headscope's tokenizers may not read WordPiece yet; then it must say so and point at --input-ids.

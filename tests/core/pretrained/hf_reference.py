@@ -330,32 +330,38 @@ def compare(cli, folder, forward, w, cfg, encode, sentence, generate=0, roles=Fa
     return ok
 
 
-def reference_roles(maps, ids, bos_id, window=3):
-    """The role scores of README "Head roles", from the reference's causal maps: {role: [L][H]}."""
+def reference_roles(maps, ids, bos_id, window=3, causal=True):
+    """The role scores of README "Head roles", from the reference's maps: {role: [L][H]}. A causal
+    row i sees keys 0..i (row 0 says nothing), a bidirectional row every key."""
     out = {r: [] for r in ("previous", "first", "bos", "self", "local", "duplicate", "broadness")}
     T = len(ids)
+    later = range(1, T)  # rows with a previous token
+    informative = [i for i in range(T) if (i + 1 if causal else T) >= 2]
+    seen = lambda i: i + 1 if causal else T  # keys 0 .. seen(i) - 1
+    mean = lambda xs: float(np.mean(xs)) if len(xs) else float("nan")
+    bos = [j for j in range(T) if ids[j] == bos_id]
+    dup = [i for i in range(T) if ids[i] in ids[:i]]
     for layer in maps:
         rows = {r: [] for r in out}
         for a in layer.numpy().astype(np.float64):
-            inf = range(1, T)  # causal: row 0 sees one key and says nothing
-            rows["previous"].append(np.mean([a[i, i - 1] for i in inf]) if T > 1 else float("nan"))
-            rows["first"].append(np.mean([a[i, 0] for i in inf]) if T > 1 else float("nan"))
-            bos = [j for j in range(T) if ids[j] == bos_id]
-            rows["bos"].append(np.mean([sum(a[i, j] for j in bos if j <= i) for i in inf]) if bos and T > 1 else float("nan"))
-            rows["self"].append(np.mean([a[i, i] for i in inf]) if T > 1 else float("nan"))
-            rows["local"].append(np.mean([a[i, max(0, i - window + 1):i + 1].sum() for i in inf]) if T > 1 else float("nan"))
-            dup = [i for i in range(T) if ids[i] in ids[:i]]
-            rows["duplicate"].append(np.mean([sum(a[i, j] for j in range(i) if ids[j] == ids[i]) for i in dup])
-                                     if dup else float("nan"))
-            ent = [-(a[i, :i + 1][a[i, :i + 1] > 0] * np.log(a[i, :i + 1][a[i, :i + 1] > 0])).sum() / math.log(i + 1)
-                   for i in inf]
-            rows["broadness"].append(np.mean(ent) if T > 1 else float("nan"))
+            rows["previous"].append(mean([a[i, i - 1] for i in later]))
+            rows["first"].append(mean([a[i, 0] for i in later]))
+            rows["bos"].append(mean([sum(a[i, j] for j in bos if j < seen(i)) for i in later]) if bos else float("nan"))
+            rows["self"].append(mean([a[i, i] for i in informative]))
+            rows["local"].append(mean([a[i, max(0, i - window + 1):min(seen(i), i + window)].sum() for i in informative]))
+            rows["duplicate"].append(mean([sum(a[i, j] for j in range(i) if ids[j] == ids[i]) for i in dup]))
+            ent = []
+            for i in informative:
+                p = a[i, :seen(i)]
+                p = p[p > 0]
+                ent.append(-(p * np.log(p)).sum() / math.log(seen(i)))
+            rows["broadness"].append(mean(ent))
         for r in out:
             out[r].append(rows[r])
     return out
 
 
-def compare_roles(name, got, maps, ids, forward, w, cfg):
+def compare_roles(name, got, maps, ids, forward, w, cfg, causal=True):
     """Every head's role scores in the maps JSON against the reference's, and the induction score
     against the reference run on the JSON's probe ids (README "Head roles")."""
     roles = got.get("head_roles")
@@ -365,8 +371,9 @@ def compare_roles(name, got, maps, ids, forward, w, cfg):
     probe = roles["probe"]["ids"]
     n = roles["probe"]["length"]
     off = len(probe) - 2 * n  # 1: the probe starts with the model's BOS, which the bos score uses
-    want = reference_roles(maps, ids, probe[0] if off == 1 else -1, roles["local_window"])
-    pmaps, _ = forward(w, cfg, probe)
+    want = reference_roles(maps, ids, probe[0] if off == 1 else -1, roles["local_window"], causal)
+    pmaps = forward(w, cfg, probe)
+    pmaps = pmaps[0] if isinstance(pmaps, tuple) else pmaps  # decoders return (maps, logits)
     want["induction"] = [[float(np.mean([float(m[h, p, p - n + 1]) for p in range(off + n, off + 2 * n)]))
                           for h in range(m.shape[0])] for m in pmaps]
     worst, where = 0.0, None
