@@ -19,6 +19,7 @@
 #include "core/export/block_maxima_export.h"
 #include "core/render/heatmap_figure.h"
 #include "core/render/png_pixels.h"
+#include "core/util/errors.h"
 
 namespace {
 
@@ -406,6 +407,14 @@ TEST(ExportParity, PreviewIsTheExportRender) {
                                       << file.size() << " bytes)";
   const hs::RgbaPixels pixels = hs::decode_png(file);
   EXPECT_TRUE(pixels.rgba == e.preview->pixels.rgba);
+  // Decoded as straight RGBA: the page's corner is opaque white; not a PNG is a FormatError.
+  ASSERT_EQ(pixels.rgba.size(), size_t(234 * 144 * 4));
+  EXPECT_EQ(int(pixels.rgba[0]), 255);
+  EXPECT_EQ(int(pixels.rgba[1]), 255);
+  EXPECT_EQ(int(pixels.rgba[2]), 255);
+  EXPECT_EQ(int(pixels.rgba[3]), 255);
+  EXPECT_THROW(hs::decode_png("not a png"), hs::FormatError);
+  EXPECT_THROW(hs::decode_png(file.substr(0, file.size() / 2)), hs::FormatError);
   // Typing: the preview waits until the settings rest, then shows the new title.
   const uint64_t version = e.preview->version;
   e.title = "Figure 2";
@@ -415,10 +424,23 @@ TEST(ExportParity, PreviewIsTheExportRender) {
   EXPECT_EQ(e.preview->version, version);
   hs::gui::update_export_preview(state, *derived, 10.05 + hs::gui::kPreviewRestSeconds + 0.01);
   EXPECT_EQ(e.preview->version, version + 1);
-  EXPECT_EQ(e.preview->key, hs::gui::export_preview_key(state, *derived));
+  EXPECT_EQ(e.preview->key, hs::gui::export_preview_key(state, *derived, 0));
   // Unchanged settings: the cached preview.
   hs::gui::update_export_preview(state, *derived, 20.0);
   EXPECT_EQ(e.preview->version, version + 1);
+  // A box smaller than the 72-dpi figure: drawn at the resolution that fits, the export at that DPI.
+  hs::gui::update_export_preview(state, *derived, 40.0, 117);
+  hs::gui::update_export_preview(state, *derived, 41.0, 117);  // once the settings have rested
+  ASSERT_TRUE(e.preview->error.empty()) << e.preview->error;
+  EXPECT_EQ(e.preview->pixels.width, 117);
+  EXPECT_EQ(e.preview->pixels.height, 72);
+  EXPECT_DOUBLE_EQ(e.preview->width_pt, 234);
+  e.dpi = float(72 * 117.0 / 234);  // 36 dpi
+  e.file_name = "at36.png";
+  e.save_requested = true;
+  hs::gui::handle_export_requests(state, derived.get(), status);
+  ASSERT_FALSE(status.export_failed) << status.last_export;
+  EXPECT_TRUE(slurp(dir / "at36.png") == e.preview->png) << "the small preview is not the export at 36 dpi";
   // A setting the export refuses shows its reason instead of a picture.
   e.size = "3x";
   hs::gui::update_export_preview(state, *derived, 30.0);

@@ -153,9 +153,9 @@ std::string current_csv(const AppState& state, const Derived& derived) {
   return export_bytes(*derived.analysis, derived.sweep.get(), spec);
 }
 
-std::string export_preview_png(const AppState& state, const Derived& derived) {
+std::string export_preview_png(const AppState& state, const Derived& derived, double scale) {
   ExportSpec spec = export_spec_for(state, derived, "preview.png");
-  spec.scale = 0.5;  // 72 dpi: a preview, not the file
+  spec.scale = scale;  // a preview's resolution, not the file's
   if (spec.view == ExportView::roles && spec.role < 0) throw InputError("every role at once is data (NPY, CSV, JSON): no figure to preview");
   const RunAnalysis* a = derived.analysis.get();
   RunAnalysis with_roles;

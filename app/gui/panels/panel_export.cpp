@@ -91,7 +91,10 @@ void draw_long_input_note(const UiContext& ui) {
 // The preview: the export's own figure (export_preview.h: the PNG the export code renders at
 // 72 dpi, re-rendered once the settings rest), drawn to fit a box with the page's ratio.
 void draw_preview(AppState& state, const UiContext& ui) {
-  update_export_preview(state, *ui.derived, ImGui::GetTime());
+  // The box: 24 lines of text on the longest side, in framebuffer pixels (the texture is shown 1:1).
+  const float fb_scale = std::max(ImGui::GetIO().DisplayFramebufferScale.x, 1.0f);
+  const float box = ImGui::GetFontSize() * 24;
+  update_export_preview(state, *ui.derived, ImGui::GetTime(), int(box * fb_scale));
   const std::shared_ptr<const ExportPreview> p = state.exporter.preview;
   if (!p) return;
   if (!p->error.empty()) {
@@ -102,9 +105,7 @@ void draw_preview(AppState& state, const UiContext& ui) {
   ImGui::Text("%.0f x %.0f pt (%.2f x %.2f in), PNG %.0f x %.0f px at %.0f dpi", p->width_pt, p->height_pt,
               p->width_pt / 72, p->height_pt / 72, std::ceil(p->width_pt * e.dpi / 72), std::ceil(p->height_pt * e.dpi / 72),
               e.dpi);
-  const float box = ImGui::GetFontSize() * 20;
-  const float k = std::min(box / float(std::max(p->pixels.width, 1)), box / float(std::max(p->pixels.height, 1)));
-  const ImVec2 size(float(p->pixels.width) * k, float(p->pixels.height) * k);
+  const ImVec2 size(float(p->pixels.width) / fb_scale, float(p->pixels.height) / fb_scale);
   const ImVec2 at = ImGui::GetCursorScreenPos();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   if (ui.images) {
