@@ -43,6 +43,7 @@ struct ExportOptions {
   bool per_head_range = false;
   bool layer_range = false;
   bool whole_maps = false;
+  bool long_input = false;
   std::string size;
   std::string role;
   std::string order = "model";
@@ -133,9 +134,10 @@ int run_export(const ExportOptions& o) {
   if (o.role_option->count() > 0) {
     if (spec.view != ExportView::roles) throw InputError("--role is for --view roles");
     spec.role = int(parse_head_role(o.role));
-  } else if (spec.view == ExportView::roles && !o.out.empty()) {
-    throw InputError("--view roles writes one role's layers x heads map: give --role (previous, first, bos, self, local, "
-                     "duplicate, induction or broadness), or --out-dir for every role");
+  } else if (spec.view == ExportView::roles && !o.out.empty() && export_format_is_figure(export_format_of(o.out))) {
+    throw InputError("--view roles draws one role's layers x heads map: give --role (previous, first, bos, self, local, "
+                     "duplicate, induction or broadness); every role at once is data (--out FILE.npy, .csv or .json) or "
+                     "--out-dir");
   }
   if (o.order != "model" && o.order != "cluster") throw InputError("--order '" + o.order + "' is not an order; expected model or cluster");
   spec.cluster_order = o.order == "cluster";
@@ -153,13 +155,17 @@ int run_export(const ExportOptions& o) {
 
   AnalysisOptions options;
   options.spectrum = false;  // no figure shows singular values
-  options.maps = o.whole_maps ? MapMode::whole : MapMode::automatic;
-  options.check_plan = [](const MapPlan& plan) {
-    // Every export holds whole maps: refuse what the long-input rule would not keep, before running.
-    if (plan.display_size == 0) return;
-    throw InputError("export writes whole T x T maps, and this input is in long-input mode (" + plan.reason +
-                     "); add --whole-maps to export whole maps anyway, or shorten the input");
-  };
+  if (o.long_input && o.whole_maps) throw InputError("give either --long-input or --whole-maps, not both");
+  options.maps = o.whole_maps ? MapMode::whole : o.long_input ? MapMode::long_input : MapMode::automatic;
+  if (!o.long_input) {
+    options.check_plan = [](const MapPlan& plan) {
+      // Without --long-input, export holds whole maps: refuse what the long-input rule would not keep, before running.
+      if (plan.display_size == 0) return;
+      throw InputError("export writes whole T x T maps, and this input is in long-input mode (" + plan.reason +
+                       "); add --whole-maps to export whole maps anyway, --long-input to export the block maxima "
+                       "(labelled as such), or shorten the input");
+    };
+  }
   const ModelRequest request = model_request(o.model);
   if (spec.view == ExportView::sweep && !request.attention_file.empty()) {
     throw InputError("the head-count sweep re-initialises a synthetic layer at every head count; maps from a file "
@@ -216,6 +222,10 @@ Command add_export_command(CLI::App& app) {
   sub->add_flag("--layer-range", o->layer_range, "One head (--head): on its layer's colour range instead of its own");
   sub->add_flag("--whole-maps", o->whole_maps,
                 "Export whole T x T maps even past the long-input rule (2048 tokens or 1 GiB of maps)");
+  sub->add_flag("--long-input", o->long_input,
+                "Long-input mode (as the app past 2048 tokens): the heatmap and overview views export each head's block "
+                "maxima, labelled as such (figure title and colour bar; CSV first line; NPY sidecar NAME.blocks.json; "
+                "JSON long_input.block_size)");
   CLI::Option* scale = sub->add_option("--scale", o->scale, "Figure size multiplier (PNG: 144 dpi at 1, 288 dpi at 2)")
                            ->capture_default_str();
   sub->add_option("--dpi", o->dpi, "PNG resolution in dots per inch (sets --scale to DPI / 144)")->excludes(scale);

@@ -51,7 +51,7 @@ void fill_long_input(RunAnalysis& a) {
                       std::to_string(p) + " cells per head); entropy, largest weights and the query view are exact; the "
                       "average and head differences are taken over the block maxima, head distances over the exact rows of " +
                       std::to_string(std::min(r.n_tokens(), kDistanceSampleRows)) +
-                      " evenly spaced queries; singular values and export are off.";
+                      " evenly spaced queries; export writes the block maxima, labelled as such; singular values are off.";
   for (size_t l = 0; l < r.head_numbers.size(); ++l)
     for (const HeadNumbers& n : r.head_numbers[l]) {
       a.layer_max[l] = std::max(a.layer_max[l], n.max);

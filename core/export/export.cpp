@@ -8,6 +8,7 @@
 #include <system_error>
 
 #include "core/analysis/head_clustering.h"
+#include "core/export/block_maxima_export.h"
 #include "core/export/export_data.h"
 #include "core/export/maps_json.h"
 #include "core/render/difference_figure.h"
@@ -32,11 +33,20 @@ std::string lower(std::string s) {
 
 std::string range(int n) { return n > 0 ? "0 to " + std::to_string(n - 1) : "none"; }
 
-void check_layer_head(const RunAnalysis& analysis, const ExportSpec& spec) {
+// Long-input mode keeps block maxima, not whole maps: the heatmap and overview views (and every
+// view's .json) export them (block_maxima_export.h); the other views need whole maps.
+bool exports_block_maxima(const ExportSpec& spec, bool json) {
+  return json || spec.view == ExportView::heatmap || spec.view == ExportView::overview;
+}
+
+void check_layer_head(const RunAnalysis& analysis, const ExportSpec& spec, bool json) {
   const AttentionRun& run = analysis.run;
-  if (run.compact()) {
-    throw InputError("export writes whole T x T maps, and this run keeps only block maxima (long-input mode: " +
-                     analysis.long_input_reason + "); headscope-cli export --whole-maps keeps whole maps, or shorten the input");
+  if (run.compact() && !exports_block_maxima(spec, json)) {
+    throw InputError(std::string("the ") + export_view_name(spec.view) +
+                     " view needs whole T x T maps, and this run keeps only block maxima (long-input mode: " +
+                     analysis.long_input_reason +
+                     "); the heatmap and overview views (and .json) export the block maxima; headscope-cli export "
+                     "--whole-maps keeps whole maps, or shorten the input");
   }
   const int L = run.n_layers(), H = run.n_heads();
   if (L == 0 || H == 0 || run.n_tokens() == 0) throw InputError("nothing to export: the run has no attention maps");
@@ -67,10 +77,11 @@ std::shared_ptr<const Sweep> sweep_for(const RunAnalysis& analysis, const Sweep*
 // The roles view needs one role; rollout a computed rollout.
 void check_view(const RunAnalysis& analysis, const ExportSpec& spec) {
   if (spec.view == ExportView::roles) {
-    if (spec.role < 0 || spec.role >= kHeadRoleCount) {
+    const bool all_roles_data = spec.role == -1 && !export_format_is_figure(export_format_of(spec.path));
+    if (!all_roles_data && (spec.role < 0 || spec.role >= kHeadRoleCount)) {
       std::string all;
       for (int r = 0; r < kHeadRoleCount; ++r) all += std::string(r ? ", " : "") + head_role_name(HeadRole(r));
-      throw InputError("the roles view shows one role: give --role (" + all + ")");
+      throw InputError("a roles figure shows one role: give --role (" + all + "); every role at once is data (.npy, .csv, .json)");
     }
     if (analysis.roles.empty()) throw InputError("this run has no head role scores");
   }
@@ -166,6 +177,7 @@ std::string data_bytes(const RunAnalysis& analysis, const Sweep* sweep, const Ex
       return npy ? sweep_npy(s->points) : sweep_csv(s->points);
     }
     case ExportView::roles:
+      if (spec.role < 0) return npy ? all_roles_npy(analysis.roles) : all_roles_csv(analysis.roles);
       return npy ? roles_npy(analysis.roles, HeadRole(spec.role)) : roles_csv(analysis.roles, HeadRole(spec.role));
     case ExportView::rollout:
       return npy ? map_npy(analysis.rollout) : map_csv(analysis.rollout, run.tokens);
@@ -221,15 +233,33 @@ ExportFormat export_format_of(const std::string& path) {
 
 std::string export_bytes(const RunAnalysis& analysis, const Sweep* sweep, const ExportSpec& spec) {
   const ExportFormat format = export_format_of(spec.path);
-  check_layer_head(analysis, spec);
+  check_layer_head(analysis, spec, format == ExportFormat::json);
   if (format != ExportFormat::json) check_view(analysis, spec);
+  if (analysis.run.compact() && format != ExportFormat::json) {
+    // Long-input mode: the block maxima as maps of their own, labelled (block_maxima_export.h).
+    const RunAnalysis blocks = block_maxima_run(analysis);
+    const std::string label = block_maxima_label(analysis.run);
+    if (export_format_is_figure(format)) {
+      ExportSpec labelled = spec;
+      if (!labelled.style.colorbar_label) labelled.style.colorbar_label = label;
+      return figure_bytes(blocks, sweep, labelled, format);
+    }
+    const std::string data = data_bytes(blocks, sweep, spec, format);
+    return format == ExportFormat::csv ? "# " + label + " (long-input mode: " + analysis.long_input_reason + ")\n" + data
+                                       : data;
+  }
   return export_format_is_figure(format) ? figure_bytes(analysis, sweep, spec, format)
                                          : data_bytes(analysis, sweep, spec, format);
 }
 
 void export_view(const RunAnalysis& analysis, const Sweep* sweep, const ExportSpec& spec) {
   if (spec.path.empty()) throw InputError("no output file: give --out FILE (or --out-dir DIR)");
-  write_file_atomic(spec.path, export_bytes(analysis, sweep, spec));
+  const std::string bytes = export_bytes(analysis, sweep, spec);
+  if (analysis.run.compact() && export_format_of(spec.path) == ExportFormat::npy) {
+    // An .npy holds no label: the sidecar says these are block maxima and of how many cells.
+    write_file_atomic(block_maxima_sidecar_path(spec.path), block_maxima_sidecar_json(analysis));
+  }
+  write_file_atomic(spec.path, bytes);
 }
 
 std::vector<std::string> export_all(const RunAnalysis& analysis, const Sweep* sweep, const std::string& dir,
@@ -254,7 +284,7 @@ std::vector<std::string> export_all(const RunAnalysis& analysis, const Sweep* sw
   ExportSpec spec = base;
   spec.layer = 0;
   spec.head = -1;
-  check_layer_head(analysis, spec);
+  check_layer_head(analysis, spec, format == ExportFormat::json);
   if (format == ExportFormat::json) {
     write(spec, target("maps"));
   } else if (base.view == ExportView::sweep) {

@@ -108,6 +108,28 @@ std::string roles_csv(const HeadRoles& roles, HeadRole role) {
   return out.str();
 }
 
+std::string all_roles_npy(const HeadRoles& roles) {
+  // [n_roles, n_layers, n_heads], roles in HeadRole order; each role_table is row-major [L, H].
+  const int64_t L = roles.n_layers(), H = roles.n_heads();
+  std::vector<float> all;
+  all.reserve(size_t(kHeadRoleCount * L * H));
+  for (int r = 0; r < kHeadRoleCount; ++r) {
+    const Map t = role_table(roles, HeadRole(r));
+    all.insert(all.end(), t.data(), t.data() + t.size());
+  }
+  return npy_bytes(all.data(), {int64_t(kHeadRoleCount), L, H});
+}
+
+std::string all_roles_csv(const HeadRoles& roles) {
+  std::ostringstream out;
+  for (int r = 0; r < kHeadRoleCount; ++r) {
+    if (r) out << '\n';
+    std::string table = roles_csv(roles, HeadRole(r));
+    out << head_role_name(HeadRole(r)) << ' ' << table;  // "previous layer\head,head 0,..."
+  }
+  return out.str();
+}
+
 std::string map_npy(const Map& map) { return npy_bytes(map.data(), {map.rows(), map.cols()}); }
 
 std::string map_csv(const Map& map, const std::vector<std::string>& tokens) {

@@ -8,7 +8,8 @@
 //   distance:            .npy [H, H]                         .csv head\head table
 //   sweep:               .npy [n_counts, 8] columns as the CSV header
 //   roles:               .npy [n_layers, n_heads] one role's scores  .csv layer\head table
-//                        (NaN / an empty field: not measured)
+//                        (NaN / an empty field: not measured); every role (spec.role -1):
+//                        .npy [n_roles, n_layers, n_heads]        .csv a table per role
 //   rollout:             .npy [T, T]                         .csv query\key table
 // The .json of every view is the object `headscope-cli maps` writes (core/export/maps_json.h).
 #include <string>
@@ -32,6 +33,11 @@ std::string pairs_csv(const RunAnalysis& analysis, int layer, PairMeasure measur
 // has a row per layer ("layer 0", ...) and a column per head ("head 0", ...), empty where not measured.
 std::string roles_npy(const HeadRoles& roles, HeadRole role);
 std::string roles_csv(const HeadRoles& roles, HeadRole role);
+// Every role at once: .npy [n_roles, n_layers, n_heads] in HeadRole order (previous, first, bos,
+// self, local, duplicate, induction, broadness); .csv one table per role, its corner cell
+// "ROLE layer\head", separated by an empty line.
+std::string all_roles_npy(const HeadRoles& roles);
+std::string all_roles_csv(const HeadRoles& roles);
 
 // Any [T, T] map with token labels (the rollout): .npy [T, T], .csv query\key table.
 std::string map_npy(const Map& map);

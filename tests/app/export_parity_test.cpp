@@ -13,7 +13,13 @@
 #include "app/gui/state/app_state.h"
 #include "app/gui/state/derived.h"
 #include "app/gui/actions/export_action.h"
+#include "app/gui/actions/export_preview.h"
 #include "app/gui/work/compute.h"
+#include "core/analysis/long_input.h"
+#include "core/export/block_maxima_export.h"
+#include "core/render/heatmap_figure.h"
+#include "core/render/png_pixels.h"
+#include "core/util/errors.h"
 
 namespace {
 
@@ -217,6 +223,229 @@ TEST(ExportParity, DefaultNamesSayWhatIsExported) {
   EXPECT_EQ(hs::gui::default_export_name(state, *derived, "pdf"), "synthetic_d_model_8_overview.pdf");
   state.exporter.what = hs::gui::ExportWhat::sweep;
   EXPECT_EQ(hs::gui::default_export_name(state, *derived, "csv"), "synthetic_d_model_8_sweep.csv");
+}
+
+// Saves through the dialog's path (handle_export_requests) into dir/app/FILE and runs the CLI with
+// `cli_flags` into dir/cli/FILE; returns {app bytes, cli bytes} with cairo's varying ids and the
+// PDF creation time masked.
+std::pair<std::string, std::string> app_and_cli(hs::gui::AppState& state, const hs::gui::Derived& derived,
+                                                const fs::path& dir, const std::string& file, const std::string& cli_flags) {
+  state.exporter.folder = (dir / "app").string();
+  state.exporter.file_name = file;
+  state.exporter.save_requested = true;
+  hs::gui::StatusInfo status;
+  hs::gui::handle_export_requests(state, &derived, status);
+  EXPECT_FALSE(status.export_failed) << status.last_export;
+  const std::string cli = std::string(HEADSCOPE_BINARY_DIR) + "/headscope-cli export" + cli_flags + " --out " +
+                          quote((dir / "cli" / file).string());
+  EXPECT_EQ(std::system(cli.c_str()), 0) << cli;
+  const std::regex varying("(surface|image)[0-9]+|/CreationDate \\(D:[0-9]+Z\\)");
+  return {std::regex_replace(slurp(dir / "app" / file), varying, "#"),
+          std::regex_replace(slurp(dir / "cli" / file), varying, "#")};
+}
+
+const fs::path kStories = fs::path(HEADSCOPE_MODELS_DIR) / "stories260K";
+
+// Issue 18/20: the dialog exports the head roles (one role's layers x heads map; every role as
+// data) and the attention rollout, byte for byte as headscope-cli export --view roles / rollout.
+TEST(ExportParity, RolesAndRolloutEqualCliExport) {
+  if (!fs::exists(kStories / "stories260K.bin") || !fs::exists(kStories / "tok512.bin"))
+    GTEST_SKIP() << "stories260K not found in " << kStories;
+  const fs::path dir = fs::path(HEADSCOPE_BINARY_DIR) / "tests" / "app" / "export_parity_roles";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "app");
+  fs::create_directories(dir / "cli");
+  hs::gui::AppState state = hs::gui::default_app_state();
+  state.request.model_path = (kStories / "stories260K.bin").string();
+  state.request.tokenizer = (kStories / "tok512.bin").string();
+  state.request.sentence = "Once upon a time, there was a little girl named Lily.";
+  state.scale.colormap = hs::Colormap::magma;
+  const auto derived = hs::gui::compute_derived(state.request, 1);
+  ASSERT_TRUE(derived);
+  ASSERT_FALSE(derived->analysis->roles.induction_measured) << "the app analyses without the probe";
+  const std::string model = " --model " + quote(state.request.model_path) + " --tokenizer " +
+                            quote(state.request.tokenizer) + " --sentence " + quote(state.request.sentence) +
+                            " --colormap magma";
+  struct RoleCase {
+    hs::gui::ExportWhat what;
+    int role;
+    const char* cli_flags;
+    const char* file;
+  };
+  const RoleCase cases[] = {
+      {hs::gui::ExportWhat::roles, 0, " --view roles --role previous", "previous.png"},
+      {hs::gui::ExportWhat::roles, 0, " --view roles --role previous", "previous.npy"},
+      {hs::gui::ExportWhat::roles, 6, " --view roles --role induction", "induction.png"},  // measured on its probe
+      {hs::gui::ExportWhat::roles, 6, " --view roles --role induction", "induction.npy"},
+      {hs::gui::ExportWhat::roles, 2, " --view roles --role bos", "bos.pdf"},
+      {hs::gui::ExportWhat::roles, -1, " --view roles", "all_roles.npy"},
+      {hs::gui::ExportWhat::roles, -1, " --view roles", "all_roles.csv"},
+      {hs::gui::ExportWhat::rollout, 0, " --view rollout", "rollout.png"},
+      {hs::gui::ExportWhat::rollout, 0, " --view rollout", "rollout.npy"},
+  };
+  for (const RoleCase& c : cases) {
+    SCOPED_TRACE(c.file);
+    state.exporter.what = c.what;
+    state.exporter.role = c.role;
+    const auto [a, b] = app_and_cli(state, *derived, dir, c.file, model + c.cli_flags);
+    ASSERT_FALSE(a.empty());
+    EXPECT_TRUE(a == b) << "the app's " << c.file << " (" << a.size() << " bytes) differs from the CLI's (" << b.size()
+                        << " bytes)";
+  }
+  // Every role as .npy: [8, n_layers, n_heads]; the shape in its header.
+  const std::string all = slurp(dir / "app" / "all_roles.npy");
+  const std::string shape = "(8, " + std::to_string(derived->run().n_layers()) + ", " +
+                            std::to_string(derived->run().n_heads()) + ")";
+  EXPECT_NE(all.find(shape), std::string::npos) << all.substr(0, 120);
+  // A roles figure shows one role: "all roles" as a figure is refused with a reason.
+  state.exporter.what = hs::gui::ExportWhat::roles;
+  state.exporter.role = -1;
+  state.exporter.file_name = "all.png";
+  state.exporter.save_requested = true;
+  hs::gui::StatusInfo status;
+  hs::gui::handle_export_requests(state, derived.get(), status);
+  EXPECT_TRUE(status.export_failed);
+  EXPECT_NE(status.last_export.find("one role"), std::string::npos) << status.last_export;
+  // The default names say what they are.
+  state.exporter.role = 0;
+  EXPECT_EQ(hs::gui::default_export_name(state, *derived, "pdf"), "stories260K_roles_previous_token.pdf");
+  state.exporter.role = -1;
+  EXPECT_EQ(hs::gui::default_export_name(state, *derived, "npy"), "stories260K_roles_all.npy");
+  state.exporter.what = hs::gui::ExportWhat::rollout;
+  EXPECT_EQ(hs::gui::default_export_name(state, *derived, "png"), "stories260K_rollout.png");
+}
+
+// Issue 20: in long-input mode the dialog exports the block maxima, labelled as such, and
+// headscope-cli export --long-input writes the same files.
+TEST(ExportParity, LongInputExportsLabelledBlockMaximaAsTheCli) {
+  const fs::path dir = fs::path(HEADSCOPE_BINARY_DIR) / "tests" / "app" / "export_parity_long";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "app");
+  fs::create_directories(dir / "cli");
+  hs::gui::AppState state = hs::gui::default_app_state();
+  std::string words;
+  for (int i = 0; i < hs::kLongInputTokens + 100; ++i) words += "w" + std::to_string(i % 97) + " ";
+  state.request.sentence = words;
+  state.request.attention.d_model = 16;
+  state.request.attention.n_heads = 2;
+  state.request.attention.causal = true;
+  const auto derived = hs::gui::compute_derived(state.request, 1);
+  ASSERT_TRUE(derived);
+  ASSERT_TRUE(derived->run().compact());
+  ASSERT_EQ(derived->run().map_factor, 3);
+  const std::string model = " --long-input --sentence " + quote(words) + " --d-model 16 --heads 2 --seed " +
+                            std::to_string(state.request.seed) + " --causal";
+  // Two CLI runs (each analyses 2148 tokens): the grid's figure and its numbers with the sidecar.
+  state.view = hs::gui::View::heads;
+  for (const char* file : {"grid.png", "grid.npy"}) {
+    SCOPED_TRACE(file);
+    const auto [a, b] = app_and_cli(state, *derived, dir, file, model);
+    ASSERT_FALSE(a.empty());
+    EXPECT_TRUE(a == b) << "the app's " << file << " (" << a.size() << " bytes) differs from the CLI's (" << b.size()
+                        << " bytes)";
+  }
+  for (const char* file : {"grid.csv"}) {  // the app's alone: the same core call as above
+    state.exporter.folder = (dir / "app").string();
+    state.exporter.file_name = file;
+    state.exporter.save_requested = true;
+    hs::gui::StatusInfo saved;
+    hs::gui::handle_export_requests(state, derived.get(), saved);
+    ASSERT_FALSE(saved.export_failed) << saved.last_export;
+    EXPECT_NE(saved.last_export.find("(block maxima)"), std::string::npos) << saved.last_export;
+  }
+  // Labelled: the CSV's first line, the .npy's sidecar, the figure's title (the .json is maps
+  // --long-input --json's object, tested with the CLI).
+  const std::string csv = slurp(dir / "app" / "grid.csv");
+  EXPECT_EQ(csv.rfind("# block maximum of 3 x 3 cells (long-input mode: ", 0), 0u) << csv.substr(0, 100);
+  const std::string sidecar = slurp(dir / "app" / "grid.blocks.json");
+  EXPECT_NE(sidecar.find("\"block_size\":3"), std::string::npos) << sidecar.substr(0, 200);
+  EXPECT_EQ(sidecar, slurp(dir / "cli" / "grid.blocks.json"));
+  const std::string npy = slurp(dir / "app" / "grid.npy");
+  const int p = int(derived->run().attention[0][0].rows());
+  EXPECT_NE(npy.find("(1, 2, " + std::to_string(p) + ", " + std::to_string(p) + ")"), std::string::npos);
+  const hs::RunAnalysis blocks = hs::block_maxima_run(*derived->analysis);
+  const hs::Figure fig = hs::heatmap_figure(blocks, 0, -1, hs::ColourScale{});
+  EXPECT_NE(fig.title.find("block maxima of 3 x 3 tokens"), std::string::npos) << fig.title;
+  // Views that need whole maps still say so.
+  state.view = hs::gui::View::difference;
+  state.exporter.file_name = "diff.png";
+  state.exporter.save_requested = true;
+  hs::gui::StatusInfo status;
+  hs::gui::handle_export_requests(state, derived.get(), status);
+  EXPECT_TRUE(status.export_failed);
+  EXPECT_NE(status.last_export.find("long-input mode"), std::string::npos) << status.last_export;
+}
+
+// Issue 20: the dialog's preview is the export's own render: its PNG is the file a PNG export
+// at 72 dpi writes, and it is re-rendered only once the settings rest.
+TEST(ExportParity, PreviewIsTheExportRender) {
+  const fs::path dir = fs::path(HEADSCOPE_BINARY_DIR) / "tests" / "app" / "export_preview";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  hs::gui::AppState state = hs::gui::default_app_state();
+  state.request.attention.causal = true;
+  const auto derived = hs::gui::compute_derived(state.request, 1);
+  ASSERT_TRUE(derived);
+  hs::gui::ExportPanelState& e = state.exporter;
+  e.size = "3.25x2in";
+  e.title = "Figure 1";
+  e.dpi = 72;
+  hs::gui::update_export_preview(state, *derived, 10.0);
+  ASSERT_TRUE(e.preview);
+  ASSERT_TRUE(e.preview->error.empty()) << e.preview->error;
+  // 3.25 x 2 in at 72 dpi: 234 x 144 pixels, one a point.
+  EXPECT_EQ(e.preview->pixels.width, 234);
+  EXPECT_EQ(e.preview->pixels.height, 144);
+  e.folder = dir.string();
+  e.file_name = "at72.png";
+  e.save_requested = true;
+  hs::gui::StatusInfo status;
+  hs::gui::handle_export_requests(state, derived.get(), status);
+  ASSERT_FALSE(status.export_failed) << status.last_export;
+  const std::string file = slurp(dir / "at72.png");
+  EXPECT_TRUE(file == e.preview->png) << "the preview (" << e.preview->png.size() << " bytes) is not the export ("
+                                      << file.size() << " bytes)";
+  const hs::RgbaPixels pixels = hs::decode_png(file);
+  EXPECT_TRUE(pixels.rgba == e.preview->pixels.rgba);
+  // Decoded as straight RGBA: the page's corner is opaque white; not a PNG is a FormatError.
+  ASSERT_EQ(pixels.rgba.size(), size_t(234 * 144 * 4));
+  EXPECT_EQ(int(pixels.rgba[0]), 255);
+  EXPECT_EQ(int(pixels.rgba[1]), 255);
+  EXPECT_EQ(int(pixels.rgba[2]), 255);
+  EXPECT_EQ(int(pixels.rgba[3]), 255);
+  EXPECT_THROW(hs::decode_png("not a png"), hs::FormatError);
+  EXPECT_THROW(hs::decode_png(file.substr(0, file.size() / 2)), hs::FormatError);
+  // Typing: the preview waits until the settings rest, then shows the new title.
+  const uint64_t version = e.preview->version;
+  e.title = "Figure 2";
+  hs::gui::update_export_preview(state, *derived, 10.05);
+  EXPECT_EQ(e.preview->version, version) << "re-rendered on a keystroke";
+  hs::gui::update_export_preview(state, *derived, 10.10);
+  EXPECT_EQ(e.preview->version, version);
+  hs::gui::update_export_preview(state, *derived, 10.05 + hs::gui::kPreviewRestSeconds + 0.01);
+  EXPECT_EQ(e.preview->version, version + 1);
+  EXPECT_EQ(e.preview->key, hs::gui::export_preview_key(state, *derived, 0));
+  // Unchanged settings: the cached preview.
+  hs::gui::update_export_preview(state, *derived, 20.0);
+  EXPECT_EQ(e.preview->version, version + 1);
+  // A box smaller than the 72-dpi figure: drawn at the resolution that fits, the export at that DPI.
+  hs::gui::update_export_preview(state, *derived, 40.0, 117);
+  hs::gui::update_export_preview(state, *derived, 41.0, 117);  // once the settings have rested
+  ASSERT_TRUE(e.preview->error.empty()) << e.preview->error;
+  EXPECT_EQ(e.preview->pixels.width, 117);
+  EXPECT_EQ(e.preview->pixels.height, 72);
+  EXPECT_DOUBLE_EQ(e.preview->width_pt, 234);
+  e.dpi = float(72 * 117.0 / 234);  // 36 dpi
+  e.file_name = "at36.png";
+  e.save_requested = true;
+  hs::gui::handle_export_requests(state, derived.get(), status);
+  ASSERT_FALSE(status.export_failed) << status.last_export;
+  EXPECT_TRUE(slurp(dir / "at36.png") == e.preview->png) << "the small preview is not the export at 36 dpi";
+  // A setting the export refuses shows its reason instead of a picture.
+  e.size = "3x";
+  hs::gui::update_export_preview(state, *derived, 30.0);
+  hs::gui::update_export_preview(state, *derived, 31.0);
+  EXPECT_FALSE(e.preview->error.empty());
 }
 
 }  // namespace

@@ -134,7 +134,7 @@ TEST_F(Headless, DecoupledWidthWindowAndLongSentence) {
 }
 
 // Past hs::kLongInputTokens the app runs in long-input mode: block-maxed maps with block labels, exact
-// query rows, no export. Every view and a mouse sweep must work on it.
+// query rows, export of block maxima. Every view and a mouse sweep must work on it.
 TEST_F(Headless, LongInputModeInEveryView) {
   AppState state = default_app_state();
   std::string words;
@@ -157,11 +157,15 @@ TEST_F(Headless, LongInputModeInEveryView) {
     request_view(state, v);
     mouse_sweep(state, 4);
   }
+  // Export: the maps as their block maxima, labelled (core/export/block_maxima_export.h); views that
+  // need whole maps say so.
   hs::ExportSpec spec;
   spec.path = "maps.csv";
+  EXPECT_EQ(hs::export_bytes(*derived_->analysis, nullptr, spec).rfind("# block maximum of 3 x 3 cells", 0), 0u);
+  spec.view = hs::ExportView::difference;
   try {
     hs::export_bytes(*derived_->analysis, nullptr, spec);
-    ADD_FAILURE() << "export of a long-input run did not throw";
+    ADD_FAILURE() << "export of a long-input run's difference table did not throw";
   } catch (const hs::InputError& e) {
     EXPECT_NE(std::string(e.what()).find("long-input mode"), std::string::npos) << e.what();
   }

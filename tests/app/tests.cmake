@@ -23,6 +23,7 @@ endif()
 if(TARGET headscope_gui)
   headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/export_parity_test.cpp headscope_gui)
   add_dependencies(export_parity_test headscope-cli)
+  target_compile_definitions(export_parity_test PRIVATE HEADSCOPE_MODELS_DIR="${HEADSCOPE_MODELS_DIR}")
 endif()
 # Presentation mode (issue 19): maps that fill the window, labels of 18 px, the teacher's aids,
 # lesson texts against the controls they unlock, the light theme.

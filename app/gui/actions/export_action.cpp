@@ -37,6 +37,27 @@ ExportSpec view_spec(const AppState& state, const Derived& derived, View view, c
   return spec;
 }
 
+// The head roles (one role's layers x heads map, or every role as data) and the attention
+// rollout cover the whole model: headscope-cli export --view roles --role R / --view rollout, in
+// the screen's colormap and scale (--colormap, --color-scale, --ignore-first-key).
+ExportSpec whole_model_spec(const AppState& state, ExportView view, const std::string& path) {
+  ExportSpec spec;
+  spec.path = path;
+  spec.view = view;
+  spec.colours = state.scale;
+  spec.colours.per_map = false;
+  spec.colours.fixed_max = 0.0f;
+  if (view == ExportView::roles) spec.role = std::clamp(state.exporter.role, -1, kHeadRoleCount - 1);
+  return spec;
+}
+
+// "previous_token", ...: the role in a file name.
+const char* role_file_name(int role) {
+  constexpr const char* kNames[kHeadRoleCount] = {"previous_token", "first_token", "bos",       "self",
+                                                  "local",          "duplicate_token", "induction", "broadness"};
+  return role >= 0 && role < kHeadRoleCount ? kNames[role] : "all";
+}
+
 }  // namespace
 
 ExportSpec export_spec_for(const AppState& state, const Derived& derived, const std::string& path) {
@@ -54,6 +75,8 @@ ExportSpec export_spec_for(const AppState& state, const Derived& derived, const 
     case ExportWhat::head: spec = view_spec(state, derived, View::head, path); break;
     case ExportWhat::difference: spec = view_spec(state, derived, View::difference, path); break;
     case ExportWhat::sweep: spec = view_spec(state, derived, View::width, path); break;
+    case ExportWhat::roles: spec = whole_model_spec(state, ExportView::roles, path); break;
+    case ExportWhat::rollout: spec = whole_model_spec(state, ExportView::rollout, path); break;
   }
   // The dialog's settings, as headscope-cli's flags take them (--dpi, --size, --font-size, ...).
   if (!(e.dpi >= 10 && e.dpi <= 2400)) throw InputError("DPI (" + std::to_string(e.dpi) + ") must be from 10 to 2400");
@@ -98,7 +121,7 @@ std::string default_export_name(const AppState& state, const Derived& derived, c
     case ExportView::difference: what = layer + "_difference"; break;
     case ExportView::distance: what = layer + "_distance"; break;
     case ExportView::sweep: what = "_sweep"; break;
-    case ExportView::roles: what = "_roles"; break;
+    case ExportView::roles: what = std::string("_roles_") + role_file_name(spec.role); break;
     case ExportView::rollout: what = "_rollout"; break;
   }
   return model + what + "." + extension;
@@ -109,12 +132,14 @@ std::string save_export(const AppState& state, const Derived& derived) {
   // The JSON holds the head roles: with induction, measured now if the Head roles view has not yet.
   const RunAnalysis* a = derived.analysis.get();
   std::shared_ptr<RunAnalysis> with_roles;
-  if (export_format_of(path) == ExportFormat::json && !a->roles.empty() && !a->roles.induction_measured) {
+  const ExportSpec spec = export_spec_for(state, derived, path);
+  const bool needs_roles = export_format_of(path) == ExportFormat::json || spec.view == ExportView::roles;
+  if (needs_roles && !a->roles.empty() && !a->roles.induction_measured) {
     with_roles = std::make_shared<RunAnalysis>(*a);
     with_roles->roles = derived.roles ? *derived.roles : with_induction(a->roles, measure_induction(a->request));
     a = with_roles.get();
   }
-  export_view(*a, derived.sweep.get(), export_spec_for(state, derived, path));
+  export_view(*a, derived.sweep.get(), spec);
   std::error_code ec;
   const std::filesystem::path absolute = std::filesystem::absolute(path, ec);
   return "wrote " + (ec ? path : absolute.string()) + (derived.run().compact() ? " (block maxima)" : "");
@@ -128,10 +153,18 @@ std::string current_csv(const AppState& state, const Derived& derived) {
   return export_bytes(*derived.analysis, derived.sweep.get(), spec);
 }
 
-std::string export_preview_png(const AppState& state, const Derived& derived) {
+std::string export_preview_png(const AppState& state, const Derived& derived, double scale) {
   ExportSpec spec = export_spec_for(state, derived, "preview.png");
-  spec.scale = 0.5;  // 72 dpi: a preview, not the file
-  return export_bytes(*derived.analysis, derived.sweep.get(), spec);
+  spec.scale = scale;  // a preview's resolution, not the file's
+  if (spec.view == ExportView::roles && spec.role < 0) throw InputError("every role at once is data (NPY, CSV, JSON): no figure to preview");
+  const RunAnalysis* a = derived.analysis.get();
+  RunAnalysis with_roles;
+  if (spec.view == ExportView::roles && derived.roles) {  // the roles the file gets (save_export)
+    with_roles = *a;
+    with_roles.roles = *derived.roles;
+    a = &with_roles;
+  }
+  return export_bytes(*a, derived.sweep.get(), spec);
 }
 
 std::string copy_png_to_clipboard(const std::string& png) {

@@ -26,8 +26,9 @@ std::string export_path(const ExportPanelState& e);
 // "stories260K_overview.svg", "synthetic_d_model_8_L0_distance.pdf", "..._sweep.png".
 std::string default_export_name(const AppState& state, const Derived& derived, const std::string& extension);
 
-// The export at 72 dpi as PNG bytes, for the dialog's preview. Throws hs::Error.
-std::string export_preview_png(const AppState& state, const Derived& derived);
+// The export as PNG bytes at `scale` (0.5: 72 dpi, one pixel a point), for the dialog's preview.
+// Throws hs::Error.
+std::string export_preview_png(const AppState& state, const Derived& derived, double scale = 0.5);
 
 // PNG bytes onto the X11 clipboard through xclip; IoError saying so when xclip is missing.
 std::string copy_png_to_clipboard(const std::string& png);

@@ -11,17 +11,18 @@
 #include <string>
 
 #include "app/gui/actions/export_action.h"
+#include "app/gui/actions/export_preview.h"
 #include "app/gui/widgets/draw_util.h"
 #include "app/gui/panels/panels.h"
-#include "core/render/heatmap_figure.h"
 #include "core/util/errors.h"
 
 namespace hs::gui {
 namespace {
 
 constexpr const char* kFormats[] = {"pdf", "svg", "png", "npy", "csv", "json"};
-constexpr const char* kWhat[] = {"this view as shown", "layers x heads overview", "the selected head",
-                                 "the difference table", "the head-count sweep"};
+constexpr const char* kWhat[] = {"this view as shown",   "layers x heads overview", "the selected head",
+                                 "the difference table", "the head-count sweep",    "the head roles (layers x heads)",
+                                 "the attention rollout"};
 
 std::string extension_of(const std::string& name) {
   std::string ext = std::filesystem::path(name).extension().string();
@@ -61,52 +62,67 @@ void draw_folder_browser(ExportPanelState& e) {
   }
 }
 
-// The figure's page and where its maps go, to scale (heatmaps and the overview; else the size).
-void draw_preview(AppState& state, const UiContext& ui) {
-  const Derived& d = *ui.derived;
-  std::string what;
-  try {
-    const ExportSpec spec = export_spec_for(state, d, "preview.png");
-    if (d.run().compact()) {
-      ImGui::TextDisabled("long-input mode: export is off (whole maps are not held)");
-      return;
-    }
-    if (spec.view != ExportView::heatmap && spec.view != ExportView::overview) {
-      ImGui::TextDisabled("preview: %s", spec.style.sized() ? "fitted into the page" : "natural size");
-      return;
-    }
-    const Figure fig = spec.view == ExportView::overview ? overview_figure(*d.analysis, spec.colours, spec.style)
-                                                         : heatmap_figure(*d.analysis, spec.layer, spec.head, spec.colours, spec.style);
-    ImGui::Text("%.0f x %.0f pt (%.2f x %.2f in), PNG %.0f x %.0f px", fig.width, fig.height, fig.width / 72, fig.height / 72,
-                std::ceil(fig.width * spec.scale * 2), std::ceil(fig.height * spec.scale * 2));
-    const float box = ImGui::GetFontSize() * 16;
-    const float k = float(std::min(box / fig.width, box / fig.height));
-    const ImVec2 at = ImGui::GetCursorScreenPos();
-    ImDrawList* dl = ImGui::GetWindowDrawList();
-    dl->AddRectFilled(at, ImVec2(at.x + float(fig.width) * k, at.y + float(fig.height) * k), IM_COL32(255, 255, 255, 255));
-    for (size_t i = 0; i < fig.cells.size(); ++i) {
-      const CellBlock& b = fig.cells[i];
-      const ImVec2 p0(at.x + float(b.x) * k, at.y + float(b.y) * k);
-      const ImVec2 p1(p0.x + float(b.width) * k, p0.y + float(b.height) * k);
-      const int layer = spec.view == ExportView::overview ? int(i) / std::max(d.run().n_heads(), 1) : spec.layer;
-      const int head = spec.view == ExportView::overview ? int(i) % std::max(d.run().n_heads(), 1)
-                       : spec.head >= 0                  ? spec.head
-                                                         : int(i);
-      const Map& map = d.run().attention[size_t(layer)][size_t(head)];
-      const ScaleRange range = scale_range(spec.colours, colour_scale_max({&map}, spec.colours.ignore_first_key));
-      if (ui.images) {
-        const ImTextureID tex = ui.images->image("export preview " + std::to_string(i), d.generation, map, range,
-                                                 spec.colours.colormap, ImVec2(p1.x - p0.x, p1.y - p0.y));
-        dl->AddImage(tex, p0, p1);
+// The head roles: which role's layers x heads map, or every role at once (data files only).
+void draw_role_choice(AppState& state, const UiContext& ui, const char* extension, float width) {
+  ExportPanelState& e = state.exporter;
+  int choice = e.role < 0 ? kHeadRoleCount : e.role;
+  ImGui::SetNextItemWidth(width);
+  if (ImGui::BeginCombo("role", choice == kHeadRoleCount ? "all roles (NPY, CSV, JSON)" : head_role_name(HeadRole(choice)))) {
+    for (int r = 0; r <= kHeadRoleCount; ++r) {
+      const char* name = r == kHeadRoleCount ? "all roles (NPY, CSV, JSON)" : head_role_name(HeadRole(r));
+      if (ImGui::Selectable(name, r == choice)) {
+        e.role = r == kHeadRoleCount ? -1 : r;
+        e.file_name = default_export_name(state, *ui.derived, extension);
       }
-      dl->AddRect(p0, p1, IM_COL32(64, 64, 64, 255));
+      if (r < kHeadRoleCount && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", head_role_definition(HeadRole(r)));
     }
-    ImGui::Dummy(ImVec2(float(fig.width) * k, float(fig.height) * k));
-  } catch (const Error& err) {
-    ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.40f, 1.0f), "%s", err.what());
-  } catch (const std::exception& err) {
-    ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.40f, 1.0f), "%s", err.what());
+    ImGui::EndCombo();
   }
+}
+
+// Long-input mode: what the export holds instead of whole maps.
+void draw_long_input_note(const UiContext& ui) {
+  const AttentionRun& run = ui.derived->run();
+  if (!run.compact()) return;
+  ImGui::TextDisabled("long-input mode: maps export as block maxima of %d x %d cells (labelled in the file)",
+                      run.map_factor, run.map_factor);
+}
+
+// The preview: the export's own figure (export_preview.h: the PNG the export code renders at
+// 72 dpi, re-rendered once the settings rest), drawn to fit a box with the page's ratio.
+void draw_preview(AppState& state, const UiContext& ui) {
+  // The box: 24 lines of text on the longest side, in framebuffer pixels (the texture is shown 1:1).
+  const float fb_scale = std::max(ImGui::GetIO().DisplayFramebufferScale.x, 1.0f);
+  const float box = ImGui::GetFontSize() * 24;
+  update_export_preview(state, *ui.derived, ImGui::GetTime(), int(box * fb_scale));
+  const std::shared_ptr<const ExportPreview> p = state.exporter.preview;
+  if (!p) return;
+  if (!p->error.empty()) {
+    ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.40f, 1.0f), "%s", p->error.c_str());
+    return;
+  }
+  const ExportPanelState& e = state.exporter;
+  ImGui::Text("%.0f x %.0f pt (%.2f x %.2f in), PNG %.0f x %.0f px at %.0f dpi", p->width_pt, p->height_pt,
+              p->width_pt / 72, p->height_pt / 72, std::ceil(p->width_pt * e.dpi / 72), std::ceil(p->height_pt * e.dpi / 72),
+              e.dpi);
+  const ImVec2 size(float(p->pixels.width) / fb_scale, float(p->pixels.height) / fb_scale);
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  if (ui.images) {
+    if (const ImTextureID tex = ui.images->rgba_image("export preview", p->version, p->pixels)) {
+      dl->AddImage(tex, at, ImVec2(at.x + size.x, at.y + size.y));
+    }
+  }
+  dl->AddRect(at, ImVec2(at.x + size.x, at.y + size.y), IM_COL32(96, 96, 96, 255));
+  if (ui.report) {
+    DrawnPanel panel;
+    panel.name = "export preview";
+    panel.text = std::to_string(p->pixels.width) + "x" + std::to_string(p->pixels.height);
+    panel.min = at;
+    panel.max = ImVec2(at.x + size.x, at.y + size.y);
+    ui.report->panels.push_back(panel);
+  }
+  ImGui::Dummy(size);
 }
 
 }  // namespace
@@ -159,6 +175,8 @@ void draw_export_dialog(AppState& state, const UiContext& ui) {
       e.what = ExportWhat(what);
       e.file_name = default_export_name(state, *ui.derived, kFormats[format]);
     }
+    if (e.what == ExportWhat::roles) draw_role_choice(state, ui, kFormats[format], w);
+    draw_long_input_note(ui);
     if (format <= 2) {  // figures
       ImGui::SetNextItemWidth(w);
       ImGui::InputTextWithHint("size", "natural, or 3.25x3.25in, 8x6cm, 1600x1200px", &e.size);

@@ -112,9 +112,9 @@ void handle_shortcuts(AppState& state, const UiContext& ui) {
   if (io.KeyCtrl && ImGui::IsKeyPressed(kKeyL, false)) state.sentence.focus_requested = true;
   if (io.KeyCtrl && ImGui::IsKeyPressed(kKeyQ, false)) ask_action(state, quit_action());
   handle_app_keys(state, ui.derived != nullptr);  // undo, open / save / export, UI size, Enter (app_keys.h)
-  if (state.exporter.open_requested) {  // Ctrl+E
+  if (state.exporter.open_requested && ui.derived) {  // Ctrl+E (or --export-dialog, once there is a result)
     state.exporter.open_requested = false;
-    if (ui.derived) open_export_dialog(state, ui);
+    open_export_dialog(state, ui);
   }
   // In a lesson the arrows step through it (lesson_player.h); after Tab they move ImGui's focus.
   if (handle_lesson_keys(state) || io.WantTextInput || !ui.derived || state.keyboard_nav) return;

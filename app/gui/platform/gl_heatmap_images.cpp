@@ -138,6 +138,18 @@ ImTextureID GlHeatmapImages::image(const std::string& key, uint64_t version, con
   return reinterpret_cast<ImTextureID>(static_cast<intptr_t>(e.colours));
 }
 
+ImTextureID GlHeatmapImages::rgba_image(const std::string& key, uint64_t version, const RgbaPixels& pixels) {
+  if (pixels.width <= 0 || pixels.height <= 0) return ImTextureID(nullptr);
+  Entry& e = entries_[key];
+  e.last_used = frame_;
+  if (!e.colours || e.version != version || e.out_w != pixels.width || e.out_h != pixels.height) {
+    release(e);
+    e.version = version, e.out_w = pixels.width, e.out_h = pixels.height;
+    e.colours = make_texture(GL_RGBA8, pixels.width, pixels.height, GL_RGBA, GL_UNSIGNED_BYTE, pixels.rgba.data());
+  }
+  return reinterpret_cast<ImTextureID>(static_cast<intptr_t>(e.colours));
+}
+
 void GlHeatmapImages::end_frame(int max_idle) {
   ++frame_;
   for (auto it = entries_.begin(); it != entries_.end();) {

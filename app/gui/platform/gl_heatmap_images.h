@@ -23,6 +23,7 @@ class GlHeatmapImages final : public HeatmapImages {
 
   ImTextureID image(const std::string& key, uint64_t version, const Map& map, const ScaleRange& range,
                     Colormap colormap, ImVec2 pixels) override;
+  ImTextureID rgba_image(const std::string& key, uint64_t version, const RgbaPixels& pixels) override;
   // Call once per frame: frees textures not used for `max_idle` frames.
   void end_frame(int max_idle = 120);
   // The run on screen: a map that is one of its heads' maps gets that layer's mask (causal,

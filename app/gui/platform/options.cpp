@@ -14,6 +14,27 @@ namespace {
 
 constexpr long long kMaxLessonSteps = 200;  // a lesson file holds at most 200 steps
 
+// --export-dialog WHAT[:ROLE]: the dialog opens on the first frame with a result.
+void apply_export_dialog_flag(const std::string& flag, AppState& s) {
+  const std::string what = flag.substr(0, flag.find(':'));
+  const std::string role = flag.find(':') == std::string::npos ? "" : flag.substr(flag.find(':') + 1);
+  const std::pair<const char*, ExportWhat> names[] = {
+      {"view", ExportWhat::view},   {"overview", ExportWhat::overview}, {"head", ExportWhat::head},
+      {"difference", ExportWhat::difference}, {"sweep", ExportWhat::sweep}, {"roles", ExportWhat::roles},
+      {"rollout", ExportWhat::rollout}};
+  bool known = false;
+  for (const auto& [name, value] : names)
+    if (what == name) s.exporter.what = value, known = true;
+  if (!known) {
+    throw InputError("--export-dialog '" + flag + "': expected view, overview, head, difference, sweep, rollout or roles:ROLE");
+  }
+  if (!role.empty()) {
+    if (what != "roles") throw InputError("--export-dialog '" + flag + "': a role (after ':') is for roles");
+    s.exporter.role = role == "all" ? -1 : int(parse_head_role(role));
+  }
+  s.exporter.open_requested = true;
+}
+
 }  // namespace
 
 void add_app_flags(CLI::App& app, Options& o) {
@@ -35,6 +56,9 @@ void add_app_flags(CLI::App& app, Options& o) {
   app.add_flag("--clustered", o.clustered, "Heads grid and difference matrix: heads in the order of their clustering");
   app.add_option("--ablate", o.ablate, "Ablation tab: knock out every head (zero or mean) once the maps are shown")
       ->check(CLI::IsMember({"zero", "mean"}));
+  app.add_option("--export-dialog", o.export_dialog,
+                 "Open File > Export... on what to export: view, overview, head, difference, sweep, rollout, or "
+                 "roles:ROLE (previous, first, bos, self, local, duplicate, induction, broadness, all)");
   app.add_option("session", o.open, "A session file (.json) to open, or a model checkpoint file or folder");
   app.add_option("--lesson", o.lesson, "Start a lesson: a shipped one by name (multi_head_attention, what_heads_do) or a lesson file");
   app.add_option("--step", o.step, "Lesson step to open (1-based)")->check(whole_number("lesson step", 1, kMaxLessonSteps))->capture_default_str();
@@ -76,6 +100,7 @@ AppState initial_state(const Options& o) {
   s.grid.clustered = s.difference.clustered = o.clustered;
   s.ablation.run_requested = !o.ablate.empty();
   s.ablation.mean = o.ablate == "mean";
+  if (!o.export_dialog.empty()) apply_export_dialog_flag(o.export_dialog, s);
   if (!o.open.empty()) open_path(s, o.open);  // throws: a bad session stops the start with its message
   s.present.active = o.present;
   parse_theme(o.theme, s.theme);  // "" leaves the default (the remembered theme is read with the settings)

@@ -69,8 +69,10 @@ struct DifferencePanelState {
   bool clustered = false;  // the matrix in the order of the heads' clustering, with its dendrogram
 };
 
+struct ExportPreview;  // app/gui/actions/export_preview.h
+
 // What File > Export... writes besides "this view as shown".
-enum class ExportWhat { view, overview, head, difference, sweep };
+enum class ExportWhat { view, overview, head, difference, sweep, roles, rollout };
 
 struct ExportPanelState {
   std::string folder;                       // remembered between exports ("" = current folder)
@@ -82,6 +84,7 @@ struct ExportPanelState {
   // The Export dialog (File > Export..., Ctrl+E).
   bool dialog_open = false;
   ExportWhat what = ExportWhat::view;
+  int role = 0;                     // what == roles: a HeadRole; -1 every role (NPY, CSV, JSON only)
   std::string size;                 // "" the natural layout; "3.25x3.25in", "8x6cm", "1600x1200px": a page
   float dpi = 144.0f;               // PNG resolution
   float font_size = 0.0f;           // points; 0: 8 with a page size, else the natural layout's
@@ -93,6 +96,10 @@ struct ExportPanelState {
   // Never overwrite silently: a save onto an existing file stops here until the user says yes.
   std::string confirm_path;         // the file that exists ("" none pending)
   bool overwrite_confirmed = false; // the next save may replace confirm_path
+  // The dialog's preview: the export's own PNG, re-rendered once the settings rest (export_preview.h).
+  std::shared_ptr<const ExportPreview> preview;
+  std::string preview_wanted;       // the settings the preview should show
+  double preview_wanted_since = 0;  // when they last changed (seconds, ImGui time)
 };
 
 struct WidthPanelState {

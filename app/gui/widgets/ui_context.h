@@ -12,6 +12,7 @@
 #include "app/gui/state/derived.h"
 #include "app/gui/state/status.h"
 #include "core/render/colour_scale.h"
+#include "core/render/png_pixels.h"
 #include "core/session/lesson_file.h"
 
 namespace hs::gui {
@@ -26,6 +27,12 @@ class HeatmapImages {
   virtual ~HeatmapImages() = default;
   virtual ImTextureID image(const std::string& key, uint64_t version, const Map& map, const ScaleRange& range,
                             Colormap colormap, ImVec2 pixels) = 0;
+  // A ready picture (the Export dialog's preview: the export's own PNG, decoded), uploaded as it
+  // is and cached under `key` until `version` changes. Null where there is no GPU (headless).
+  virtual ImTextureID rgba_image(const std::string& key, uint64_t version, const RgbaPixels& pixels) {
+    (void)key, (void)version, (void)pixels;
+    return ImTextureID(nullptr);
+  }
 };
 
 class NullHeatmapImages final : public HeatmapImages {
