@@ -157,6 +157,7 @@ TEST(OverviewScreenshot, ManyMapsDrawFromOneAtlasAndAStillFrameUploadsNothing) {
     }
   }
   const fs::path dir = fs::path(HEADSCOPE_BINARY_DIR) / "tests" / "gl" / "out";
+  fs::create_directories(dir);
   const std::string path = (dir / "overview_144.safetensors").string();
   hs::write_safetensors(path, {{"attention", {{kL, kH, T, T}, maps}}});
   const hs::gltest::Shot shot = hs::gltest::take_screenshot(
