@@ -50,4 +50,6 @@ endif()
 if(HEADSCOPE_BUILD_BENCH)
   find_package(benchmark QUIET)
   headscope_require(benchmark_FOUND "Google Benchmark" libbenchmark-dev)
+  # OpenBLAS (libopenblas-dev): only tests/bench/bench_blas links it, to compare against.
+  pkg_check_modules(OPENBLAS QUIET IMPORTED_TARGET openblas)
 endif()

@@ -11,11 +11,12 @@ uniform sampler2D values;
 uniform sampler2D colormap;
 uniform ivec2 cells;   // (cols, rows) of the map
 uniform ivec2 pixels;  // (width, height) of the target, at most `cells` each
+uniform ivec2 origin;  // the target's first pixel in the framebuffer (an atlas region's corner)
 uniform vec3 masked;   // colour of cells a mask hides (t < 0: hs::kMaskedT), hs::masked_colour
 out vec4 colour;
 
 void main() {
-  ivec2 p = ivec2(gl_FragCoord.xy);
+  ivec2 p = ivec2(gl_FragCoord.xy) - origin;
   ivec2 first = (p * cells) / pixels;
   ivec2 end = ((p + 1) * cells + pixels - 1) / pixels;
   float t = 0.0;

@@ -11,7 +11,7 @@ packages=(
   libimgui-dev libstb-dev libglfw3-dev python3-glad libgl-dev
   fonts-dejavu-core fonts-droid-fallback
   libgtest-dev libgmock-dev libbenchmark-dev
-  python3-torch python3-numpy libopenblas0-pthread python3-sentencepiece
+  python3-torch python3-numpy libopenblas0-pthread libopenblas-dev python3-sentencepiece
   xvfb xauth poppler-utils
   clang-14 libclang-rt-14-dev llvm-14
 )

@@ -261,11 +261,30 @@ def kernel_rates(bench_bin):
     return out, isa
 
 
+def blas_comparison(blas_bin, rounds):
+    """Runs bench_blas (the engine's products against OpenBLAS's cblas_sgemm at every shape of a
+    GPT-2-small layer, 1 and 2 threads, alternating rounds), prints its table and returns its
+    summary fields with the layer target (engine layer >= 90% of OpenBLAS's SGEMM rate, 1 thread)."""
+    if not blas_bin or not os.path.exists(blas_bin):
+        print("\nbench_blas not built (libopenblas-dev missing?): no OpenBLAS comparison")
+        return []
+    r = subprocess.run([blas_bin, "--rounds", str(max(rounds, 5))], stdout=subprocess.PIPE, text=True)
+    lines = r.stdout.rstrip().splitlines()
+    print("\n" + "\n".join(l for l in lines if not l.startswith("BENCH_SUMMARY")))
+    fields = next((l.split()[2:] for l in lines if l.startswith("BENCH_SUMMARY")), [])
+    # best/median of the rounds; the target is read on the median (steadier on a busy machine).
+    ratio = next((float(f.split("=")[1].split("/")[-1]) for f in fields if f.startswith("layer_1t_vs_openblas=")), None)
+    if ratio is not None:
+        fields.append(f"layer_vs_openblas_target>=0.90:{'met' if ratio >= 0.9 else 'missed'}")
+    return fields
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--torch-worker", action="store_true")
     ap.add_argument("--cli", default="build-bench/headscope-cli")
     ap.add_argument("--bench-bin", default="build-bench/tests/bench/bench_engine")
+    ap.add_argument("--blas-bin", default="build-bench/tests/bench/bench_blas")
     ap.add_argument("--sizes", default="128,512,2048")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--rss-sizes", default="512,1024,2048,4096,8192")
@@ -427,6 +446,7 @@ def main():
         import models_bench
         model_fields = models_bench.run(args.cli, args.gui, cpus, args.rounds, args.app_frames, args.app_keystrokes,
                                         args.workdir)
+    blas_fields = blas_comparison(args.blas_bin, args.rounds)
     r512 = next((r for r in rows if r["T"] == 512 and r["threads"] == 1), rows[0])
     summary = " ".join(
         [f"BENCH_SUMMARY"] +
@@ -437,7 +457,7 @@ def main():
         [f"compute{T}={v:.2f}s" for T, v in compute_s.items() if T >= 4096] +
         [f"long_rss{T}={v:.0f}MiB" for T, v in long_rss.items()] +
         [f"long_compute{T}={v:.2f}s" for T, v in long_s.items()] +
-        [f"blas={workers['env'].info['openblas_core']}", f"kernels={isa}"] + model_fields)
+        [f"blas={workers['env'].info['openblas_core']}", f"kernels={isa}"] + blas_fields + model_fields)
     print("\n" + summary)
 
 

@@ -454,8 +454,10 @@ def run_checkpoints(cli, gui, cpus, rounds, app_frames, app_keystrokes, workdir)
               % (f["count"], f["heatmaps_min"] if f["heatmaps_min"] == f["heatmaps_max"] else
                  "%d-%d" % (f["heatmaps_min"], f["heatmaps_max"]), f.get("heatmaps_overlapping", 0),
                  f.get("heatmaps_outside_window", 0)))
-        print("    mean %.2f ms, median %.2f ms, p95 %.2f ms, max %.2f ms  ->  %.1f frames/s"
-              % (f["mean_ms"], f["median_ms"], f["p95_ms"], f["max_ms"], f["fps"]))
+        print("    mean %.2f ms, median %.2f ms, p95 %.2f ms, max %.2f ms  ->  %.1f frames/s (target >= 60: %s)"
+              % (f["mean_ms"], f["median_ms"], f["p95_ms"], f["max_ms"], f["fps"], "met" if f["fps"] >= 60 else "missed"))
+        print("    at most %d draw calls per frame; %d maps coloured again during the timed frames (a still screen: 0)"
+              % (f.get("draw_calls_max", -1), f.get("heatmap_renders", -1)))
         print("  keystrokes: %d characters typed into the sentence box (T %d -> %d), each until its maps are on screen"
               % (k["count"], k["tokens"][0] if k["tokens"] else 0, k["tokens"][-1] if k["tokens"] else 0))
         print("    keystroke -> new maps drawn: median %.0f ms, max %.0f ms; the worker's compute: median %.0f ms "
@@ -466,6 +468,8 @@ def run_checkpoints(cli, gui, cpus, rounds, app_frames, app_keystrokes, workdir)
         fields += ["app_heatmaps=%d" % f["heatmaps_max"],
                    "app_frame_ms=%.2f/%.2f/%.2f" % (f["mean_ms"], f["median_ms"], f["p95_ms"]),
                    "app_fps=%.1f" % f["fps"],
+                   "app_fps_target>=60:%s" % ("met" if f["fps"] >= 60 else "missed"),
+                   "app_draw_calls=%d" % f.get("draw_calls_max", -1),
                    "app_key_ms=%.0f" % k["median_ms"],
                    "app_key_longest_frame_ms=%.0f" % k["longest_frame_during_recompute_ms"]]
         return fields

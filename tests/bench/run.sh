@@ -23,7 +23,7 @@ build="${HEADSCOPE_BENCH_BUILD_DIR:-build-bench}"
 # torch (BLAS_INFO=generic: it calls whatever libblas.so.3 is) run on OpenBLAS instead of the
 # reference BLAS. xvfb: the app benchmark runs in a virtual X server (Mesa's llvmpipe renders).
 need=()
-for pkg in libopenblas0-pthread python3-torch libbenchmark-dev time xvfb xauth; do
+for pkg in libopenblas0-pthread libopenblas-dev python3-torch libbenchmark-dev time xvfb xauth; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")
 done
 if ((${#need[@]})); then
@@ -37,8 +37,11 @@ fi
 # shellcheck disable=SC2086
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DHEADSCOPE_BUILD_GUI=ON -DHEADSCOPE_BUILD_TESTS=OFF \
   -DHEADSCOPE_BUILD_BENCH=ON ${HEADSCOPE_BENCH_CMAKE_ARGS:-} >/dev/null
-cmake --build "$build" -j"$(nproc)" --target headscope-cli bench_engine headscope >/dev/null
+targets=(headscope-cli bench_engine headscope)
+# bench_blas: the engine's products against OpenBLAS (built when libopenblas-dev is installed).
+cmake --build "$build" --target help | grep -E '^(\.\.\. )?bench_blas(:|$)' >/dev/null && targets+=(bench_blas)
+cmake --build "$build" -j"$(nproc)" --target "${targets[@]}" >/dev/null
 
 cli="$(find "$build" -maxdepth 3 -name headscope-cli -type f -perm -u+x | head -n1)"
 exec /usr/bin/python3 "$root/tests/bench/engine_vs_torch.py" --cli "$cli" \
-  --bench-bin "$build/tests/bench/bench_engine" --gui "$build/headscope" "$@"
+  --bench-bin "$build/tests/bench/bench_engine" --blas-bin "$build/tests/bench/bench_blas" --gui "$build/headscope" "$@"

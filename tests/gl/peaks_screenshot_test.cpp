@@ -18,6 +18,7 @@
 #include "core/analysis/long_input.h"
 #include "core/formats/npy.h"
 #include "core/formats/safetensors.h"
+#include "core/model/attention_file.h"
 #include "core/model/compact_maps.h"
 #include "core/render/colormap.h"
 #include "screenshot_util.h"
@@ -136,6 +137,37 @@ TEST(PeaksScreenshot, EveryPeakIsDrawnInTheGridTheSingleHeadAndTheOverview) {
       }
     }
   }
+}
+
+// The 12 x 12 overview (issue 21): 144 maps come from one texture atlas, so ImGui draws them in a
+// few draw calls (one per row of maps between the row labels, not one per map), every cell still
+// has its colour, and a frame that changes nothing colours (uploads) no map again.
+TEST(OverviewScreenshot, ManyMapsDrawFromOneAtlasAndAStillFrameUploadsNothing) {
+  constexpr int kL = 12, kH = 12, T = 16;
+  // [L, H, T, T]: row 0 of every map attends to key 0 only (so every map's largest weight is 1,
+  // the overview's shared scale), the other rows a different spread per map.
+  std::vector<float> maps(size_t(kL * kH * T * T), 0.0f);
+  for (int m = 0; m < kL * kH; ++m) {
+    float* a = &maps[size_t(m) * T * T];
+    a[0] = 1.0f;
+    for (int i = 1; i < T; ++i) {
+      float sum = 0;
+      for (int j = 0; j < T; ++j) sum += a[i * T + j] = 1.0f + float((i * 7 + j * 3 + m * 5) % 11);
+      for (int j = 0; j < T; ++j) a[i * T + j] /= sum;
+    }
+  }
+  const fs::path dir = fs::path(HEADSCOPE_BINARY_DIR) / "tests" / "gl" / "out";
+  fs::create_directories(dir);
+  const std::string path = (dir / "overview_144.safetensors").string();
+  hs::write_safetensors(path, {{"attention", {{kL, kH, T, T}, maps}}});
+  const hs::gltest::Shot shot = hs::gltest::take_screenshot(
+      "overview_144", {"--attention", path, "--view", "heads", "--all-layers", "--width", "1600", "--height", "1000"});
+  ASSERT_EQ(shot.exit_code, 0) << shot.stderr_text;
+  hs::gltest::expect_cells_match(shot, hs::read_attention_file(path), "overview", kL * kH);
+  const auto& frame = shot.layout["frame"];
+  // Without the atlas each map is a draw call of its own (HEADSCOPE_HEATMAP_ATLAS=off: > 144).
+  EXPECT_LT(int(frame["draw_calls"]), 40) << "the 144 maps are not drawn from one texture";
+  EXPECT_EQ(int(frame["heatmap_renders"]), 0) << "the last of 4 still frames coloured maps again";
 }
 
 }  // namespace

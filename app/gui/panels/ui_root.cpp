@@ -174,6 +174,7 @@ void draw_app(AppState& state, const UiContext& ui) {
   if (sentence_bar) {
     ImGui::SetNextWindowPos(vp->WorkPos);
     ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x, top_h));
+    ImGui::SetNextWindowBgAlpha(0.0f);  // painted by the clear (see ##views)
     if (ImGui::Begin("##sentence", nullptr, kFixed)) draw_sentence(state, ui);
     ImGui::End();
   }
@@ -193,6 +194,7 @@ void draw_app(AppState& state, const UiContext& ui) {
   if (sidebar) {
     ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x, middle_y));
     ImGui::SetNextWindowSize(ImVec2(side_w, middle_h));
+    ImGui::SetNextWindowBgAlpha(0.0f);  // painted by the clear (see ##views)
     if (ImGui::Begin("##model", nullptr, kFixed & ~ImGuiWindowFlags_NoScrollbar)) draw_model(state, ui);
     ImGui::End();
     draw_splitter(state, ImVec2(vp->WorkPos.x + side_w, middle_y), middle_h, f / 17.0f);
@@ -204,12 +206,16 @@ void draw_app(AppState& state, const UiContext& ui) {
   view_ui.hide_maps = present && state.present.maps_hidden;
   ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + side_w, middle_y));
   ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x - side_w, middle_h));
+  // The frame is cleared to WindowBg (Window::render), so the tiled windows leave their background
+  // transparent: on a software rasteriser (llvmpipe) a full-window layer less every frame.
+  ImGui::SetNextWindowBgAlpha(0.0f);
   if (ImGui::Begin("##views", nullptr, kFixed)) draw_views(state, view_ui);
   ImGui::End();
 
   if (status_bar) {
     ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x, vp->WorkPos.y + vp->WorkSize.y - status_h));
     ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x, status_h));
+    ImGui::SetNextWindowBgAlpha(0.0f);  // painted by the clear (see ##views)
     if (ImGui::Begin("##status", nullptr, kFixed)) draw_status(state, ui);
     ImGui::End();
   }

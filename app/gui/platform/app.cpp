@@ -198,8 +198,11 @@ int App::run() {
     bench.begin_frame(window->glfw(), state);
     ImGui::NewFrame();
     images->set_run(ui.derived ? &ui.derived->run() : nullptr);
+    const int64_t renders_before = images->renders();
     draw_app(state, ui);
     ImGui::Render();
+    report.heatmap_renders = int(images->renders() - renders_before);
+    report.draw_calls = draw_calls(ImGui::GetDrawData());
     if (loop.after_frame() && shot) worker.wait_idle();
     if (shot && regions.busy()) regions.wait_idle();  // a zoomed region: its exact cells in the picture
     handle_ablation_requests(state, derived.get(), ablation);

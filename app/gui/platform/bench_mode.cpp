@@ -104,6 +104,8 @@ bool BenchMode::end_frame(const AppState& state, const UiContext& ui, const Fram
       const int drawn = int(report.heatmaps.size());
       heatmaps_min_ = heatmaps_min_ < 0 ? drawn : std::min(heatmaps_min_, drawn);
       heatmaps_max_ = std::max(heatmaps_max_, drawn);
+      renders_ += report.heatmap_renders;
+      draw_calls_max_ = std::max(draw_calls_max_, report.draw_calls);
       if (int(frame_ms_.size()) >= options_.frames) {
         check_layout(report);
         tokens_ = ui.derived->run().n_tokens(), layers_ = ui.derived->run().n_layers(), heads_ = ui.derived->run().n_heads();
@@ -199,7 +201,9 @@ bool BenchMode::finish(const UiContext& ui) {
                  {"heatmaps_min", std::max(0, heatmaps_min_)},
                  {"heatmaps_max", heatmaps_max_},
                  {"heatmaps_overlapping", overlapping_},
-                 {"heatmaps_outside_window", outside_}};
+                 {"heatmaps_outside_window", outside_},
+                 {"heatmap_renders", renders_},
+                 {"draw_calls_max", draw_calls_max_}};
   std::vector<double> latency, compute, longest, swap_in, frames;
   std::vector<int> tokens;
   for (const Keystroke& k : keys_) {

@@ -5,7 +5,8 @@
 //   frames      the time between consecutive frames (vsync off, glFinish after every swap, so
 //               the GPU work is counted): mean, median, p95, max, frames per second, how many
 //               heatmaps each frame drew (FrameReport) and how many of them overlap another or run
-//               past the window;
+//               past the window, maps coloured during them (0: nothing re-uploaded) and the most
+//               draw calls in one frame;
 //   keystrokes  time from a character typed into the sentence box (through GLFW's key and char
 //               callbacks of ImGui's backend: Ctrl+L, End, then one character per keystroke) to
 //               the end of the first frame that shows the maps of the new sentence, and the
@@ -74,6 +75,8 @@ class BenchMode {
   std::vector<double> frame_ms_;
   int heatmaps_min_ = -1, heatmaps_max_ = 0;
   int overlapping_ = 0, outside_ = 0;  // of the last timed frame's heatmaps (check_layout)
+  int64_t renders_ = 0;    // maps coloured during the timed frames (the screen is still: 0)
+  int draw_calls_max_ = 0; // ImGui draw commands, the most in one timed frame
   std::string expected_;  // the sentence after the current keystroke
   Keystroke current_;
   std::vector<Keystroke> keys_;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "app/gui/state/embedded.h"
@@ -25,22 +27,47 @@ GLuint make_texture(GLenum internal, int w, int h, GLenum format, GLenum type, c
 
 }  // namespace
 
+int draw_calls(const ImDrawData* data) {
+  int n = 0;
+  if (data)
+    for (int i = 0; i < data->CmdListsCount; ++i) n += data->CmdLists[i]->CmdBuffer.Size;
+  return n;
+}
+
 GlHeatmapImages::GlHeatmapImages()
     : program_(embedded_file("heatmap.vert.glsl"), embedded_file("heatmap.frag.glsl")) {
   glGenVertexArrays(1, &vao_);
+  const char* env = std::getenv("HEADSCOPE_HEATMAP_ATLAS");
+  atlas_on_ = !(env && std::string(env) == "off");
+  GLint max_side = 0;
+  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_side);
+  if (max_side < kAtlasSide) atlas_on_ = false;
+  if (atlas_on_) {
+    GLint old_fbo = 0;
+    glGetIntegerv(GL_FRAMEBUFFER_BINDING, &old_fbo);
+    atlas_ = make_texture(GL_RGBA8, kAtlasSide, kAtlasSide, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+    glGenFramebuffers(1, &atlas_fbo_);
+    glBindFramebuffer(GL_FRAMEBUFFER, atlas_fbo_);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, atlas_, 0);
+    glBindFramebuffer(GL_FRAMEBUFFER, GLuint(old_fbo));
+  }
 }
 
 GlHeatmapImages::~GlHeatmapImages() {
   for (auto& [key, e] : entries_) release(e);
   for (auto& [c, t] : colormaps_) glDeleteTextures(1, &t);
+  glDeleteTextures(1, &values_);
+  glDeleteFramebuffers(1, &atlas_fbo_);
+  glDeleteTextures(1, &atlas_);
   glDeleteVertexArrays(1, &vao_);
 }
 
 void GlHeatmapImages::release(Entry& e) {
   glDeleteFramebuffers(1, &e.fbo);
-  glDeleteTextures(1, &e.values);
   glDeleteTextures(1, &e.colours);
-  e.fbo = e.values = e.colours = 0;
+  e.fbo = e.colours = 0;
+  if (e.slot.valid() && e.atlas_epoch == atlas_epoch_) atlas_live_ -= int64_t(e.slot.w) * e.slot.h;
+  e.slot = Slot{};
 }
 
 GLuint GlHeatmapImages::colormap_texture(Colormap c) {
@@ -57,21 +84,28 @@ GLuint GlHeatmapImages::colormap_texture(Colormap c) {
   return t;
 }
 
-void GlHeatmapImages::render(Entry& e, const Map& map, int out_w, int out_h) {
+// Shelf packing with a gap of one texel around each slot (NEAREST sampling never reaches a
+// neighbour anyway; the gap keeps it so under any rounding of the UVs).
+GlHeatmapImages::Slot GlHeatmapImages::allocate(int w, int h) {
+  const int gw = w + 1, gh = h + 1;
+  for (Shelf& s : shelves_)
+    if (gh <= s.h && s.h <= gh + gh / 2 + 2 && s.x + gw <= kAtlasSide) {  // fits, without wasting most of the shelf
+      Slot slot{s.x, s.y, w, h};
+      s.x += gw;
+      return slot;
+    }
+  const int y = shelves_.empty() ? 0 : shelves_.back().y + shelves_.back().h;
+  if (y + gh > kAtlasSide) return Slot{};
+  shelves_.push_back(Shelf{y, gh, gw});
+  return Slot{0, y, w, h};
+}
+
+// t = the map on its colour scale, with the cells its layer's mask hides at kMaskedT, into the
+// scratch values texture.
+void GlHeatmapImages::upload_values(const Map& map, const ScaleRange& range) {
   const int rows = int(map.rows()), cols = int(map.cols());
-  GLint old_fbo = 0, old_viewport[4] = {}, old_program = 0, old_vao = 0, old_active = 0;
-  glGetIntegerv(GL_FRAMEBUFFER_BINDING, &old_fbo);
-  if (rows != e.rows || cols != e.cols || out_w != e.out_w || out_h != e.out_h || !e.fbo) {
-    release(e);
-    e.rows = rows, e.cols = cols, e.out_w = out_w, e.out_h = out_h;
-    e.values = make_texture(GL_R32F, cols, rows, GL_RED, GL_FLOAT, nullptr);
-    e.colours = make_texture(GL_RGBA8, out_w, out_h, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
-    glGenFramebuffers(1, &e.fbo);
-    glBindFramebuffer(GL_FRAMEBUFFER, e.fbo);
-    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, e.colours, 0);
-  }
   // t: [rows, cols] row-major, row 0 = first query = texel row 0 = top of the ImGui image.
-  Map t = scale_to_unit(map, e.range);
+  Map t = scale_to_unit(map, range);
   // A head's own map: cells its layer's mask hides are kMaskedT (the shader's masked colour).
   if (run_ && !run_->compact() && rows == cols && rows == run_->n_tokens()) {
     for (int l = 0; l < run_->n_layers(); ++l)
@@ -84,30 +118,44 @@ void GlHeatmapImages::render(Entry& e, const Map& map, int out_w, int out_h) {
                 if (!key_visible(cfg, i, j)) t(i, j) = kMaskedT;
         }
   }
-  glBindTexture(GL_TEXTURE_2D, e.values);
+  if (!values_ || cols > values_w_ || rows > values_h_) {
+    glDeleteTextures(1, &values_);
+    values_w_ = std::max(cols, values_w_), values_h_ = std::max(rows, values_h_);
+    values_ = make_texture(GL_R32F, values_w_, values_h_, GL_RED, GL_FLOAT, nullptr);
+  }
+  glBindTexture(GL_TEXTURE_2D, values_);
   glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
   glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, cols, rows, GL_RED, GL_FLOAT, t.data());
+}
 
-    glGetIntegerv(GL_VIEWPORT, old_viewport);
+// Colours the uploaded values into `target` of the framebuffer `fbo`.
+void GlHeatmapImages::colour(GLuint fbo, const Slot& target, int rows, int cols, Colormap colormap) {
+  ++renders_;
+  GLint old_fbo = 0, old_viewport[4] = {}, old_scissor[4] = {}, old_program = 0, old_vao = 0, old_active = 0;
+  glGetIntegerv(GL_FRAMEBUFFER_BINDING, &old_fbo);
+  glGetIntegerv(GL_VIEWPORT, old_viewport);
+  glGetIntegerv(GL_SCISSOR_BOX, old_scissor);
   glGetIntegerv(GL_CURRENT_PROGRAM, &old_program);
   glGetIntegerv(GL_VERTEX_ARRAY_BINDING, &old_vao);
   glGetIntegerv(GL_ACTIVE_TEXTURE, &old_active);
   const GLboolean blend = glIsEnabled(GL_BLEND), scissor = glIsEnabled(GL_SCISSOR_TEST);
 
-  glBindFramebuffer(GL_FRAMEBUFFER, e.fbo);
-  glViewport(0, 0, out_w, out_h);
+  glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+  glViewport(target.x, target.y, target.w, target.h);
+  glScissor(target.x, target.y, target.w, target.h);
   glDisable(GL_BLEND);
-  glDisable(GL_SCISSOR_TEST);
+  glEnable(GL_SCISSOR_TEST);
   glUseProgram(program_.id());
   glActiveTexture(GL_TEXTURE0);
-  glBindTexture(GL_TEXTURE_2D, e.values);
+  glBindTexture(GL_TEXTURE_2D, values_);
   glActiveTexture(GL_TEXTURE1);
-  glBindTexture(GL_TEXTURE_2D, colormap_texture(e.colormap));
+  glBindTexture(GL_TEXTURE_2D, colormap_texture(colormap));
   glUniform1i(program_.uniform("values"), 0);
   glUniform1i(program_.uniform("colormap"), 1);
   glUniform2i(program_.uniform("cells"), cols, rows);
-  glUniform2i(program_.uniform("pixels"), out_w, out_h);
-  const Rgb8 masked = masked_colour(e.colormap);
+  glUniform2i(program_.uniform("pixels"), target.w, target.h);
+  glUniform2i(program_.uniform("origin"), target.x, target.y);
+  const Rgb8 masked = masked_colour(colormap);
   glUniform3f(program_.uniform("masked"), masked.r / 255.0f, masked.g / 255.0f, masked.b / 255.0f);
   glBindVertexArray(vao_);
   glDrawArrays(GL_TRIANGLES, 0, 3);
@@ -117,24 +165,58 @@ void GlHeatmapImages::render(Entry& e, const Map& map, int out_w, int out_h) {
   glActiveTexture(GLenum(old_active));
   glBindFramebuffer(GL_FRAMEBUFFER, GLuint(old_fbo));
   glViewport(old_viewport[0], old_viewport[1], old_viewport[2], old_viewport[3]);
+  glScissor(old_scissor[0], old_scissor[1], old_scissor[2], old_scissor[3]);
   if (blend) glEnable(GL_BLEND);
-  if (scissor) glEnable(GL_SCISSOR_TEST);
+  if (!scissor) glDisable(GL_SCISSOR_TEST);
+}
+
+GlHeatmapImages::Entry& GlHeatmapImages::lookup(const std::string& key, uint64_t version, const Map& map,
+                                                const ScaleRange& range, Colormap colormap, ImVec2 pixels, bool shared) {
+  // One texel per cell, or per pixel where cells outnumber pixels (each the largest it covers).
+  const int rows = int(map.rows()), cols = int(map.cols());
+  const int out_w = std::clamp(int(std::lround(pixels.x)), 1, cols);
+  const int out_h = std::clamp(int(std::lround(pixels.y)), 1, rows);
+  Entry& e = entries_[key];
+  e.last_used = frame_;
+  const bool in_atlas = e.slot.valid() && e.atlas_epoch == atlas_epoch_;
+  const bool want_atlas = shared && atlas_on_ && out_w <= kAtlasMaxSide && out_h <= kAtlasMaxSide;
+  const bool placed = want_atlas ? in_atlas || e.fbo : e.fbo != 0;  // the atlas full: a texture of its own
+  const bool stale = !placed || e.version != version || e.range != range || e.colormap != colormap || e.rows != rows ||
+                     e.cols != cols || e.out_w != out_w || e.out_h != out_h;
+  if (!stale) return e;
+  e.version = version, e.range = range, e.colormap = colormap;
+  e.rows = rows, e.cols = cols;
+  // New data at the same size is coloured in place; a new size gets a new place.
+  const bool keep_slot = want_atlas && in_atlas && out_w == e.out_w && out_h == e.out_h;
+  const bool keep_own = !want_atlas && e.fbo && out_w == e.out_w && out_h == e.out_h;
+  if (!keep_slot && !keep_own) {
+    release(e);
+    e.out_w = out_w, e.out_h = out_h;
+    if (want_atlas) {
+      e.slot = allocate(out_w, out_h);
+      if (e.slot.valid()) e.atlas_epoch = atlas_epoch_, atlas_live_ += int64_t(out_w) * out_h;
+      else atlas_full_ = true;
+    }
+    if (!e.slot.valid()) {
+      e.colours = make_texture(GL_RGBA8, out_w, out_h, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+      GLint old_fbo = 0;
+      glGetIntegerv(GL_FRAMEBUFFER_BINDING, &old_fbo);
+      glGenFramebuffers(1, &e.fbo);
+      glBindFramebuffer(GL_FRAMEBUFFER, e.fbo);
+      glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, e.colours, 0);
+      glBindFramebuffer(GL_FRAMEBUFFER, GLuint(old_fbo));
+    }
+  }
+  upload_values(map, range);
+  if (e.slot.valid()) colour(atlas_fbo_, e.slot, rows, cols, colormap);
+  else colour(e.fbo, Slot{0, 0, out_w, out_h}, rows, cols, colormap);
+  return e;
 }
 
 ImTextureID GlHeatmapImages::image(const std::string& key, uint64_t version, const Map& map, const ScaleRange& range,
                                    Colormap colormap, ImVec2 pixels) {
   if (map.size() == 0) return ImTextureID(nullptr);
-  // One texel per cell, or per pixel where cells outnumber pixels (each the largest it covers).
-  const int out_w = std::clamp(int(std::lround(pixels.x)), 1, int(map.cols()));
-  const int out_h = std::clamp(int(std::lround(pixels.y)), 1, int(map.rows()));
-  Entry& e = entries_[key];
-  e.last_used = frame_;
-  const bool stale = !e.fbo || e.version != version || e.range != range || e.colormap != colormap ||
-                     e.rows != map.rows() || e.cols != map.cols() || e.out_w != out_w || e.out_h != out_h;
-  if (stale) {
-    e.version = version, e.range = range, e.colormap = colormap;
-    render(e, map, out_w, out_h);
-  }
+  const Entry& e = lookup(key, version, map, range, colormap, pixels, false);
   return reinterpret_cast<ImTextureID>(static_cast<intptr_t>(e.colours));
 }
 
@@ -150,6 +232,17 @@ ImTextureID GlHeatmapImages::rgba_image(const std::string& key, uint64_t version
   return reinterpret_cast<ImTextureID>(static_cast<intptr_t>(e.colours));
 }
 
+HeatmapTexture GlHeatmapImages::region(const std::string& key, uint64_t version, const Map& map, const ScaleRange& range,
+                                       Colormap colormap, ImVec2 pixels) {
+  if (map.size() == 0) return {};
+  const Entry& e = lookup(key, version, map, range, colormap, pixels, true);
+  if (!e.slot.valid()) return {reinterpret_cast<ImTextureID>(static_cast<intptr_t>(e.colours))};
+  const float s = 1.0f / float(kAtlasSide);
+  // Texel row y of the atlas is row y of the map's image: v grows downwards as ImGui draws it.
+  return {reinterpret_cast<ImTextureID>(static_cast<intptr_t>(atlas_)), ImVec2(float(e.slot.x) * s, float(e.slot.y) * s),
+          ImVec2(float(e.slot.x + e.out_w) * s, float(e.slot.y + e.out_h) * s)};
+}
+
 void GlHeatmapImages::end_frame(int max_idle) {
   ++frame_;
   for (auto it = entries_.begin(); it != entries_.end();) {
@@ -160,6 +253,17 @@ void GlHeatmapImages::end_frame(int max_idle) {
       ++it;
     }
   }
+  // The atlas ran out of room while most of it holds freed or resized maps: pack it again from
+  // scratch (the maps in it are coloured again when next drawn). Between frames, so no slot
+  // drawn this frame is overwritten before ImGui has drawn it.
+  if (atlas_full_ && atlas_live_ * 2 < int64_t(kAtlasSide) * kAtlasSide) {
+    for (auto& [key, e] : entries_)
+      if (e.slot.valid()) release(e);
+    shelves_.clear();
+    ++atlas_epoch_;
+    atlas_live_ = 0;
+  }
+  atlas_full_ = false;
 }
 
 }  // namespace hs::gui

@@ -1,18 +1,25 @@
 #pragma once
 // HeatmapImages on OpenGL: each map is uploaded as an R32F texture of t values (NEAREST),
-// coloured by the colormap shader into an RGBA8 texture with one texel per cell (or, when the map
-// is drawn on fewer pixels than it has cells, one texel per pixel holding the largest t it covers),
-// which ImGui then draws (NEAREST, so cells stay crisp). Work happens only when a map's data
-// version, scale range, colormap or drawn size change; maps unused for a while are freed.
+// coloured by the colormap shader into RGBA8 texels, one per cell (or, when the map is drawn on
+// fewer pixels than it has cells, one per pixel holding the largest t it covers), which ImGui then
+// draws (NEAREST, so cells stay crisp). region() puts maps of up to kAtlasMaxSide texels a side
+// into one shared atlas texture, so ImGui draws a screen of them (the 12 x 12 overview) in a few
+// draw calls instead of one per map; image() and larger maps get a texture of their own. Work
+// happens only when a map's data version, scale range, colormap or drawn size change; maps unused
+// for a while are freed. HEADSCOPE_HEATMAP_ATLAS=off gives every map its own texture (to compare).
 #include <glad/gl.h>
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "app/gui/platform/gl_program.h"
 #include "app/gui/widgets/ui_context.h"
 
 namespace hs::gui {
+
+// ImGui's draw commands in `data` (each one GL draw call).
+int draw_calls(const ImDrawData* data);
 
 class GlHeatmapImages final : public HeatmapImages {
  public:
@@ -21,34 +28,64 @@ class GlHeatmapImages final : public HeatmapImages {
   GlHeatmapImages(const GlHeatmapImages&) = delete;
   GlHeatmapImages& operator=(const GlHeatmapImages&) = delete;
 
-  ImTextureID image(const std::string& key, uint64_t version, const Map& map, const ScaleRange& range,
-                    Colormap colormap, ImVec2 pixels) override;
+  ImTextureID image(const std::string& key, uint64_t version, const Map& map, const ScaleRange& range, Colormap colormap,
+                    ImVec2 pixels) override;
   ImTextureID rgba_image(const std::string& key, uint64_t version, const RgbaPixels& pixels) override;
+  HeatmapTexture region(const std::string& key, uint64_t version, const Map& map, const ScaleRange& range,
+                        Colormap colormap, ImVec2 pixels) override;
   // Call once per frame: frees textures not used for `max_idle` frames.
   void end_frame(int max_idle = 120);
   // The run on screen: a map that is one of its heads' maps gets that layer's mask (causal,
   // window), so masked cells show the masked colour (core/render/colormap.h) as figures do.
   void set_run(const AttentionRun* run) { run_ = run; }
+  // Maps coloured (rendered) so far: tests and the benchmark check that a still frame renders none.
+  int64_t renders() const { return renders_; }
+
+  static constexpr int kAtlasSide = 2048;    // texels
+  static constexpr int kAtlasMaxSide = 512;  // larger maps get their own texture
 
  private:
+  // A place in the atlas: the texels [x, x + w) x [y, y + h), reusable by anything that fits.
+  struct Slot {
+    int x = -1, y = -1, w = 0, h = 0;
+    bool valid() const { return x >= 0; }
+  };
   struct Entry {
-    GLuint values = 0, colours = 0, fbo = 0;
-    int rows = 0, cols = 0;      // the map's cells (the values texture)
-    int out_w = 0, out_h = 0;    // the colour texture: min(cells, drawn pixels) on each axis
+    GLuint colours = 0, fbo = 0;  // a texture of its own (not in the atlas)
+    Slot slot;                    // or a region of the atlas
+    int rows = 0, cols = 0;       // the map's cells
+    int out_w = 0, out_h = 0;     // the coloured image: min(cells, drawn pixels) on each axis
     uint64_t version = 0;
     ScaleRange range;
     Colormap colormap = Colormap::viridis;
     int64_t last_used = 0;
+    uint64_t atlas_epoch = 0;     // the atlas packing the slot belongs to
   };
+  Entry& lookup(const std::string& key, uint64_t version, const Map& map, const ScaleRange& range, Colormap colormap,
+                ImVec2 pixels, bool shared);
   GLuint colormap_texture(Colormap c);
-  void render(Entry& e, const Map& map, int out_w, int out_h);
-  static void release(Entry& e);
+  void upload_values(const Map& map, const ScaleRange& range);
+  void colour(GLuint fbo, const Slot& target, int rows, int cols, Colormap colormap);
+  Slot allocate(int w, int h);
+  void release(Entry& e);
 
   GlProgram program_;
   GLuint vao_ = 0;
+  GLuint values_ = 0;  // scratch R32F texture of the map being coloured
+  int values_w_ = 0, values_h_ = 0;
+  GLuint atlas_ = 0, atlas_fbo_ = 0;
+  bool atlas_on_ = true;
+  // Shelf packing: rows of slots; a shelf is as tall as its first slot.
+  struct Shelf {
+    int y = 0, h = 0, x = 0;
+  };
+  std::vector<Shelf> shelves_;
+  uint64_t atlas_epoch_ = 1;
+  int64_t atlas_live_ = 0;      // texels of slots in use
+  bool atlas_full_ = false;     // an allocation failed this frame
   std::map<Colormap, GLuint> colormaps_;
   std::map<std::string, Entry> entries_;
-  int64_t frame_ = 0;
+  int64_t frame_ = 0, renders_ = 0;
   const AttentionRun* run_ = nullptr;
 };
 

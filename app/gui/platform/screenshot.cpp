@@ -75,6 +75,7 @@ bool write_screenshot(const std::string& path, int width, int height, const Fram
   j["panels"] = nlohmann::json::array();
   for (const DrawnPanel& p : report.panels)
     j["panels"].push_back({{"name", p.name}, {"text", p.text}, {"x0", p.min.x}, {"y0", p.min.y}, {"x1", p.max.x}, {"y1", p.max.y}});
+  j["frame"] = {{"heatmap_renders", report.heatmap_renders}, {"draw_calls", report.draw_calls}};
   j["fonts"] = {{"extra_glyphs", report.fonts.extra_glyphs},
                 {"missing_glyphs", report.fonts.missing_glyphs},
                 {"atlas_width", report.fonts.atlas_width},

@@ -123,8 +123,8 @@ HeatmapHit draw_heatmap(const UiContext& ui, const HeatmapSpec& spec, ImVec2 siz
     dl->AddText(font, qs, ImVec2((cmin.x + cmax.x - q.x) * 0.5f, (cmin.y + cmax.y - q.y) * 0.5f),
                 ImGui::GetColorU32(ImGuiCol_TextDisabled), "?");
   } else {
-    const ImTextureID tex = ui.images->image(spec.key, spec.version, *spec.map, spec.range, spec.colormap, pixels);
-    dl->AddImage(tex, cmin, cmax);
+    const HeatmapTexture tex = ui.images->region(spec.key, spec.version, *spec.map, spec.range, spec.colormap, pixels);
+    dl->AddImage(tex.id, cmin, cmax, tex.uv0, tex.uv1);
   }
   // A thin frame so a map's edge shows against the page (dark cells on black, light ones on white).
   if (ui.frame_maps) dl->AddRect(ImVec2(cmin.x - 1, cmin.y - 1), ImVec2(cmax.x + 1, cmax.y + 1), ImGui::GetColorU32(ImGuiCol_Border));

@@ -22,9 +22,16 @@ namespace hs::gui {
 // the largest value it covers (core/render/peak_reduce.h), so no peak disappears. The GL version
 // colours it on the GPU and caches it under `key` until version, range, colormap or size change;
 // the headless one returns a dummy id.
+// A texture and the part of it [uv0, uv1] that holds one map.
+struct HeatmapTexture {
+  ImTextureID id = ImTextureID(nullptr);
+  ImVec2 uv0{0, 0}, uv1{1, 1};
+};
+
 class HeatmapImages {
  public:
   virtual ~HeatmapImages() = default;
+  // A texture of its own holding the whole map (uv 0..1).
   virtual ImTextureID image(const std::string& key, uint64_t version, const Map& map, const ScaleRange& range,
                             Colormap colormap, ImVec2 pixels) = 0;
   // A ready picture (the Export dialog's preview: the export's own PNG, decoded), uploaded as it
@@ -32,6 +39,12 @@ class HeatmapImages {
   virtual ImTextureID rgba_image(const std::string& key, uint64_t version, const RgbaPixels& pixels) {
     (void)key, (void)version, (void)pixels;
     return ImTextureID(nullptr);
+  }
+  // The same image, possibly a region of a texture shared with other maps (the GL version packs
+  // small maps into one atlas so that ImGui draws many of them in one draw call).
+  virtual HeatmapTexture region(const std::string& key, uint64_t version, const Map& map, const ScaleRange& range,
+                                Colormap colormap, ImVec2 pixels) {
+    return {image(key, version, map, range, colormap, pixels)};
   }
 };
 
@@ -74,6 +87,8 @@ struct FrameReport {
   std::vector<DrawnHeatmap> heatmaps;
   std::vector<DrawnPanel> panels;
   DrawnFonts fonts;
+  int heatmap_renders = 0;  // maps coloured (uploaded to the GPU) this frame: none on a still screen
+  int draw_calls = 0;       // ImGui draw commands this frame (an atlas of maps draws many in one)
 };
 
 
