@@ -12,7 +12,7 @@ packages=(
   fonts-dejavu-core fonts-droid-fallback
   libgtest-dev libgmock-dev libbenchmark-dev
   python3-torch python3-numpy libopenblas0-pthread python3-sentencepiece
-  xvfb xauth poppler-utils
+  xvfb xauth xclip poppler-utils
   clang-14 libclang-rt-14-dev llvm-14
 )
 missing=()

@@ -29,9 +29,6 @@ std::string default_export_name(const AppState& state, const Derived& derived, c
 // The export at 72 dpi as PNG bytes, for the dialog's preview. Throws hs::Error.
 std::string export_preview_png(const AppState& state, const Derived& derived);
 
-// PNG bytes onto the X11 clipboard through xclip; IoError saying so when xclip is missing.
-std::string copy_png_to_clipboard(const std::string& png);
-
 // Writes the file; returns "wrote PATH". Throws hs::Error.
 std::string save_export(const AppState& state, const Derived& derived);
 
