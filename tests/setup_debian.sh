@@ -7,12 +7,12 @@
 set -euo pipefail
 packages=(
   build-essential cmake pkg-config
-  libeigen3-dev libcli11-dev nlohmann-json3-dev libpcre2-dev libicu-dev libcairo2-dev zlib1g-dev
+  libeigen3-dev libcli11-dev nlohmann-json3-dev libpcre2-dev libicu-dev libcairo2-dev libfontconfig-dev zlib1g-dev
   libimgui-dev libstb-dev libglfw3-dev python3-glad libgl-dev
   fonts-dejavu-core fonts-droid-fallback
   libgtest-dev libgmock-dev libbenchmark-dev
   python3-torch python3-numpy libopenblas0-pthread libopenblas-dev python3-sentencepiece
-  xvfb xauth poppler-utils
+  xvfb xauth xclip poppler-utils
   clang-14 libclang-rt-14-dev llvm-14
 )
 missing=()

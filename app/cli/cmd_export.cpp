@@ -241,7 +241,7 @@ Command add_export_command(CLI::App& app) {
   f.colorbar_option = sub->add_option("--colorbar-label", f.colorbar_label, "Colour bar label (\"\" for none)");
   sub->add_option("--style", f.style_file,
                   "Style file (JSON): font_size, title, show_title, labels, colorbar_label, gap, colormap, width, "
-                  "height; flags given as well win");
+                  "height, font (an installed family, e.g. \"DejaVu Serif\"); flags given as well win");
   return [o] { return run_export(*o); };
 }
 

@@ -115,13 +115,6 @@ std::string figure_bytes(const RunAnalysis& analysis, const Sweep* sweep, const 
   size.scale = spec.scale;
   size.width = spec.width;
   size.height = spec.height;
-  // Figures without a reflowing layout are fitted into the page (output units: PNG pixels).
-  FigureSize fitted = size;
-  if (spec.style.sized() && spec.width == 0 && spec.height == 0) {
-    const double unit = format == ExportFormat::png ? kPngPixelsPerPoint * spec.scale : 1.0;
-    fitted.width = int(std::lround(spec.style.page_width * unit));
-    fitted.height = int(std::lround(spec.style.page_height * unit));
-  }
   switch (spec.view) {
     case ExportView::heatmap: {
       HeatmapFigureExtras extras;
@@ -134,11 +127,11 @@ std::string figure_bytes(const RunAnalysis& analysis, const Sweep* sweep, const 
     case ExportView::difference:
     case ExportView::distance:
       return render_figure(difference_figure(analysis, spec.layer, spec.colours.colormap, pair_measure_of(spec.view),
-                                             head_order(analysis, spec)),
-                           figure_format(format), fitted);
+                                             head_order(analysis, spec), spec.style),
+                           figure_format(format), size);
     case ExportView::roles:
-      return render_figure(roles_figure(analysis, HeadRole(spec.role), spec.colours.colormap), figure_format(format),
-                           fitted);
+      return render_figure(roles_figure(analysis, HeadRole(spec.role), spec.colours.colormap, spec.style),
+                           figure_format(format), size);
     case ExportView::rollout: {
       const RunAnalysis r = rollout_as_run(analysis);
       HeatmapFigureExtras extras;
@@ -149,8 +142,8 @@ std::string figure_bytes(const RunAnalysis& analysis, const Sweep* sweep, const 
       return render_figure(heatmap_figure(r, 0, 0, spec.colours, spec.style, extras), figure_format(format), size);
     }
     case ExportView::sweep:
-      return render_figure(sweep_figure(analysis, *sweep_for(analysis, sweep), spec.colours.colormap), figure_format(format),
-                           fitted);
+      return render_figure(sweep_figure(analysis, *sweep_for(analysis, sweep), spec.colours.colormap, spec.style),
+                           figure_format(format), size);
   }
   return {};
 }

@@ -29,7 +29,8 @@ void set_colour(cairo_t* cr, Rgb8 c) { cairo_set_source_rgb(cr, c.r / 255.0, c.g
 
 }  // namespace
 
-Canvas::Canvas(cairo_t* cr, bool record_text) : cr_(cr), record_text_(record_text) {
+Canvas::Canvas(cairo_t* cr, bool record_text, std::string family)
+    : cr_(cr), record_text_(record_text), family_(family.empty() ? kFamilies[0] : std::move(family)) {
   // Unhinted metrics: the layout measured on a scratch surface holds on every surface.
   cairo_font_options_t* fo = cairo_font_options_create();
   cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
@@ -150,7 +151,7 @@ void Canvas::cells(double x, double y, double w, double h, int rows, int cols, c
 }
 
 void Canvas::set_font(const TextStyle& style, int family) {
-  cairo_select_font_face(cr_, kFamilies[family], CAIRO_FONT_SLANT_NORMAL,
+  cairo_select_font_face(cr_, family == 0 ? family_.c_str() : kFamilies[family], CAIRO_FONT_SLANT_NORMAL,
                          style.bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
   cairo_set_font_size(cr_, style.size);
 }
@@ -248,8 +249,8 @@ void Canvas::text(double x, double y, const std::string& text, const TextStyle& 
   cairo_restore(cr_);
 }
 
-MeasureCanvas::MeasureCanvas()
-    : surface_(cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1)), cr_(cairo_create(surface_)), canvas_(cr_, false) {
+MeasureCanvas::MeasureCanvas(const std::string& family)
+    : surface_(cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1)), cr_(cairo_create(surface_)), canvas_(cr_, false, family) {
   // Cairo hands out inert objects in an error state instead of NULL (out of memory): measuring
   // on them gives zeros, so say so instead of laying out a figure on nothing.
   if (cairo_status(cr_) != CAIRO_STATUS_SUCCESS) {
@@ -293,8 +294,10 @@ std::string svg_escape(const std::string& text) {
   return out;
 }
 
-std::string svg_text_layer(const std::vector<TextRun>& runs) {
-  std::string out = "<g font-family=\"DejaVu Sans, Verdana, sans-serif\" xml:space=\"preserve\">\n";
+std::string svg_text_layer(const std::vector<TextRun>& runs, const std::string& family) {
+  const std::string generic = family.find("Serif") != std::string::npos ? "serif" : "sans-serif";
+  std::string out = "<g font-family=\"" + (family.empty() ? std::string("DejaVu Sans, Verdana") : svg_escape(family)) + ", " +
+                    generic + "\" xml:space=\"preserve\">\n";
   char buf[256];
   for (const TextRun& r : runs) {
     std::snprintf(buf, sizeof buf, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.2f\"", r.x, r.y, r.size);

@@ -1,6 +1,7 @@
 #pragma once
 // What figures draw on: a cairo context (image, SVG or PDF surface) with the few primitives
-// figures need, in points. Text uses DejaVu Sans by name through cairo's font selection.
+// figures need, in points. Text uses DejaVu Sans by name through cairo's font selection, or the
+// family a figure's style names (FigureStyle::font, checked by check_font_family).
 // For SVG, text is not drawn as glyph outlines (cairo's SVG surface would turn it into
 // <symbol>/<use> paths) but recorded, and svg_text_layer() turns the record into real
 // <text> elements: labels stay searchable, selectable and editable.
@@ -42,8 +43,9 @@ struct TextRun {
 
 class Canvas {
  public:
-  // record_text: text is recorded for svg_text_layer() instead of drawn.
-  Canvas(cairo_t* cr, bool record_text);
+  // record_text: text is recorded for svg_text_layer() instead of drawn. family: the text's font
+  // family ("" DejaVu Sans); characters it lacks fall back as above.
+  Canvas(cairo_t* cr, bool record_text, std::string family = {});
 
   void fill_rect(double x, double y, double w, double h, Rgb8 colour);
   void stroke_rect(double x, double y, double w, double h, Rgb8 colour, double line_width);
@@ -74,7 +76,7 @@ class Canvas {
 
  private:
   struct FontRun {
-    int family = 0;  // index into the families tried: 0 is DejaVu Sans
+    int family = 0;  // index into the families tried: 0 is family_ (DejaVu Sans by default)
     std::string text;
   };
   void set_font(const TextStyle& style, int family = 0);
@@ -84,6 +86,7 @@ class Canvas {
 
   cairo_t* cr_;
   bool record_text_;
+  std::string family_;
   long max_rect_cells_ = 40000;
   std::vector<TextRun> recorded_;
   std::unordered_map<uint64_t, int> family_cache_;  // (code point, bold) -> family index
@@ -92,7 +95,7 @@ class Canvas {
 // A scratch canvas for measuring text while laying a figure out (no output).
 class MeasureCanvas {
  public:
-  MeasureCanvas();
+  explicit MeasureCanvas(const std::string& family = {});  // "" DejaVu Sans
   ~MeasureCanvas();
   MeasureCanvas(const MeasureCanvas&) = delete;
   MeasureCanvas& operator=(const MeasureCanvas&) = delete;
@@ -109,7 +112,7 @@ class MeasureCanvas {
 // Text for XML: &, <, >, " escaped; control characters (not allowed in XML) become U+FFFD.
 std::string svg_escape(const std::string& text);
 
-// The recorded text as one SVG <g> of <text> elements (font-family DejaVu Sans).
-std::string svg_text_layer(const std::vector<TextRun>& runs);
+// The recorded text as one SVG <g> of <text> elements (font-family `family`, "" DejaVu Sans).
+std::string svg_text_layer(const std::vector<TextRun>& runs, const std::string& family = {});
 
 }  // namespace hs

@@ -7,12 +7,16 @@
 #include "core/analysis/run_analysis.h"
 #include "core/render/colormap.h"
 #include "core/render/figure.h"
+#include "core/render/figure_style.h"
 
 namespace hs {
 
 // layer must be valid (export_view checks it). order: the heads' order along both axes (a
 // permutation, e.g. the clustering's leaf order; labels keep the real head index); empty: head order.
+// `style`: a page size reflows the table with fixed point-size text, title, labels, font
+// (core/render/table_figure.h).
 Figure difference_figure(const RunAnalysis& analysis, int layer, Colormap colormap,
-                         PairMeasure measure = PairMeasure::difference, const std::vector<int>& order = {});
+                         PairMeasure measure = PairMeasure::difference, const std::vector<int>& order = {},
+                         const FigureStyle& style = {});
 
 }  // namespace hs

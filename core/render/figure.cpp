@@ -77,7 +77,7 @@ std::vector<TextRun> draw_on(cairo_surface_t* surface, const Figure& fig, const 
   cairo_scale(cr, p.k, p.k);
   std::vector<TextRun> text;
   try {
-    Canvas canvas(cr, record_text);
+    Canvas canvas(cr, record_text, fig.font);
     fig.draw(canvas);  // may refuse (a cell image past cairo's limits)
     text = canvas.recorded_text();
   } catch (...) {
@@ -161,7 +161,7 @@ std::string render_svg(const Figure& fig, const Placement& p) {
   if (end == std::string::npos || open_end == std::string::npos || open_end > end) {
     throw IoError("cannot make the SVG: cairo's output has no <svg> element");
   }
-  bytes.insert(end, svg_text_layer(text));
+  bytes.insert(end, svg_text_layer(text, fig.font));
   // Heatmaps are embedded images: scaled nearest-neighbour in every viewer that reads either
   // spelling (SVG 1.1's optimizeSpeed; CSS's pixelated), as the PNG and the screen draw them.
   const std::string crisp = "<image image-rendering=\"optimizeSpeed\" style=\"image-rendering:pixelated\" ";

@@ -21,6 +21,7 @@ struct CellBlock {
 
 struct Figure {
   std::string title;             // also the document title of SVG and PDF files
+  std::string font;              // the text's font family ("" DejaVu Sans; FigureStyle::font)
   double width = 0, height = 0;  // natural size, points
   std::vector<CellBlock> cells;  // heatmaps: one block per head shown, in head order
   std::function<void(Canvas&)> draw;

@@ -169,13 +169,12 @@ void draw_colour_bar(Canvas& c, const ColourBar& bar, double x, double y, double
 
   const BarTicks ticks = bar_ticks(bar, height);
   const TextStyle tick_style{bar.tick_size, false, {0, 0, 0}};
-  MeasureCanvas m;
   double widest = 0;
   for (size_t i = 0; i < ticks.values.size(); ++i) {
     const double ty = y + height * (1.0 - bar_position(bar, ticks.values[i]));
     c.line(x + bar.width, ty, x + bar.width + 3, ty, kFrameColour, 0.6);
     c.text(x + bar.width + 6, ty, ticks.labels[i], tick_style, HAlign::left, VAlign::middle);
-    widest = std::max(widest, m.width(ticks.labels[i], tick_style));
+    widest = std::max(widest, c.text_width(ticks.labels[i], tick_style));
   }
   if (!bar.title.empty()) {
     const TextStyle title_style{bar.title_size, false, {0, 0, 0}};

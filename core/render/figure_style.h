@@ -2,8 +2,9 @@
 // How a figure is laid out beyond its data, set once for a paper's figures: the page size (the
 // figure is laid out for it, with text at fixed point sizes, instead of a fixed layout scaled),
 // the font size, the title, which axis labels are written, the colour bar's label and the gap
-// between panels. The CLI's --size 3.25x3.25in, --font-size, --title, --no-title, --labels,
-// --colorbar-label and --style FILE.json set it; so does the app's export dialog.
+// between panels, the font family. The CLI's --size 3.25x3.25in, --font-size, --font, --title,
+// --no-title, --labels, --colorbar-label and --style FILE.json set it; so does the app's export
+// dialog (and its settings file's export_style).
 #include <optional>
 #include <string>
 
@@ -25,6 +26,7 @@ struct FigureStyle {
   int label_every = 1;                        // LabelMode::every
   std::optional<std::string> colorbar_label;  // unset keeps the figure's own ("" writes none)
   double gap = -1;                            // points between heatmap panels; < 0: the layout's own
+  std::string font;  // font family of all the text, as installed ("" DejaVu Sans; check_font_family)
 
   bool sized() const { return page_width > 0 || page_height > 0; }
   // The text size of a sized or styled figure.
@@ -33,7 +35,7 @@ struct FigureStyle {
   bool operator==(const FigureStyle& o) const {
     return page_width == o.page_width && page_height == o.page_height && font_size == o.font_size &&
            show_title == o.show_title && title == o.title && labels == o.labels && label_every == o.label_every &&
-           colorbar_label == o.colorbar_label && gap == o.gap;
+           colorbar_label == o.colorbar_label && gap == o.gap && font == o.font;
   }
   bool operator!=(const FigureStyle& o) const { return !(*this == o); }
 };
@@ -55,7 +57,8 @@ bool parse_page_size(const std::string& text, double px_per_point, FigureStyle& 
 //   "font_size" (points, 4 to 72), "title" (string), "show_title" (bool), "labels" ("auto",
 //   "all", "none", "every N"), "colorbar_label" (string), "gap" (points, 0 to 100),
 //   "colormap" (viridis, magma, gray, cividis, rdbu), "width" / "height" (lengths as above, e.g.
-//   "3.25in").
+//   "3.25in"), "font" (an installed font family, e.g. "DejaVu Serif"; an unknown one is an error
+//   naming the installed families, never a silent substitute).
 // Unknown keys, wrong types and values out of range are FormatErrors naming the file and key.
 // `colormap` is set only when the file names one.
 void apply_style_json(const std::string& json_text, const std::string& file_name, FigureStyle& style,

@@ -209,7 +209,7 @@ Figure panels_figure(const RunAnalysis& analysis, const std::vector<Panel>& pane
     if (T > 1 && (configs.back().causal || configs.back().window >= 0)) p.legend = true;
   }
 
-  MeasureCanvas mc;
+  MeasureCanvas mc(style.font);
   p.sized = style.sized();
   if (p.sized && p.title && style.page_width > 0) {
     // A title wider than the page: a smaller font, down to 6 pt (past that it is cut by the page).
@@ -253,6 +253,7 @@ Figure panels_figure(const RunAnalysis& analysis, const std::vector<Panel>& pane
     g = lay_out(mc, p, best, best_cols, 0.5 * (fig.width - probe.width), 0.5 * (fig.height - probe.height));
   }
   fig.title = p.title_text;
+  fig.font = style.font;
   for (int k = 0; k < p.n; ++k) fig.cells.push_back({g.col_x(k % g.cols), g.row_y(k / g.cols), g.panel, g.panel, T, T});
 
   const Metrics m = p.m;

@@ -6,10 +6,12 @@
 #include "core/analysis/run_analysis.h"
 #include "core/render/colormap.h"
 #include "core/render/figure.h"
+#include "core/render/figure_style.h"
 
 namespace hs {
 
-// analysis.roles must hold scores (RunAnalysis::roles).
-Figure roles_figure(const RunAnalysis& analysis, HeadRole role, Colormap colormap);
+// analysis.roles must hold scores (RunAnalysis::roles). `style` as for the difference table
+// (core/render/table_figure.h).
+Figure roles_figure(const RunAnalysis& analysis, HeadRole role, Colormap colormap, const FigureStyle& style = {});
 
 }  // namespace hs

@@ -8,11 +8,16 @@
 #include "core/analysis/sweep_analysis.h"
 #include "core/render/colormap.h"
 #include "core/render/figure.h"
+#include "core/render/figure_style.h"
 
 namespace hs {
 
 // `sweep` of `analysis` (available, one point per head count, ascending); line colours come
 // from `colormap`. The subtitle says how many seeds each point averages.
-Figure sweep_figure(const RunAnalysis& analysis, const Sweep& sweep, Colormap colormap);
+// `style` with a page size reflows the three plots for it: text at the style's point size (8 pt
+// unless --font-size), the arrangement (3 x 1, 2 x 2 with the legend in the free corner, or
+// 1 x 3) that gives the largest plots, plots stretched to fill the page. Also title, font.
+// InputError naming the page when it is too small.
+Figure sweep_figure(const RunAnalysis& analysis, const Sweep& sweep, Colormap colormap, const FigureStyle& style = {});
 
 }  // namespace hs

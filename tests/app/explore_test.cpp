@@ -307,6 +307,7 @@ TEST_F(Explore, UiScaleStepsAndIsRemembered) {
   EXPECT_FALSE(state.show_frame_time) << "ms / frame is off by default";
   state.ui_scale = 1.3f;
   state.show_frame_time = true;
+  state.exporter.font = "DejaVu Serif";  // export_font: the exported figures' family, set once
   register_settings(&state);
   ImGui::MarkIniSettingsDirty();
   const std::string ini = ImGui::SaveIniSettingsToMemory();
@@ -318,6 +319,7 @@ TEST_F(Explore, UiScaleStepsAndIsRemembered) {
   ImGui::LoadIniSettingsFromMemory(ini.c_str(), ini.size());
   EXPECT_FLOAT_EQ(loaded.ui_scale, 1.3f);
   EXPECT_TRUE(loaded.show_frame_time);
+  EXPECT_EQ(loaded.exporter.font, "DejaVu Serif");
 }
 
 }  // namespace

@@ -169,6 +169,48 @@ TEST(ExportParity, DialogSettingsEqualCliFlags) {
   }
 }
 
+// Issue 20: the font set once in the app's settings (export_font) gives the file a style file's
+// "font" gives the CLI; an unknown family fails on the status line, naming it.
+TEST(ExportParity, SettingsFontEqualsStyleFileFont) {
+  const fs::path dir = fs::path(HEADSCOPE_BINARY_DIR) / "tests" / "app" / "export_parity_font";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  hs::gui::AppState state = hs::gui::default_app_state();
+  const auto derived = hs::gui::compute_derived(state.request, 1);
+  ASSERT_TRUE(derived);
+  const hs::ModelRequest& r = state.request;
+  std::ofstream(dir / "serif.json") << R"({"font": "DejaVu Serif"})";
+  hs::gui::ExportPanelState& e = state.exporter;
+  e.what = hs::gui::ExportWhat::difference;
+  e.size = "3.25x3.25in";
+  e.font = "DejaVu Serif";
+  e.folder = dir.string();
+  e.file_name = "app.svg";
+  e.save_requested = true;
+  hs::gui::StatusInfo status;
+  hs::gui::handle_export_requests(state, derived.get(), status);
+  ASSERT_FALSE(status.export_failed) << status.last_export;
+  const std::string cli = std::string(HEADSCOPE_BINARY_DIR) + "/headscope-cli export --sentence " + quote(r.sentence) +
+                          " --d-model " + std::to_string(r.attention.d_model) + " --heads " +
+                          std::to_string(r.attention.n_heads) + " --seed " + std::to_string(r.seed) +
+                          " --view distance --size 3.25x3.25in --style " + quote((dir / "serif.json").string()) +
+                          " --out " + quote((dir / "cli.svg").string());
+  ASSERT_EQ(std::system(cli.c_str()), 0) << cli;
+  const std::regex varying("(surface|image)[0-9]+");
+  const std::string a = std::regex_replace(slurp(dir / "app.svg"), varying, "#");
+  const std::string b = std::regex_replace(slurp(dir / "cli.svg"), varying, "#");
+  EXPECT_NE(a.find("font-family=\"DejaVu Serif, serif\""), std::string::npos);
+  EXPECT_TRUE(a == b) << "the app's file differs from the CLI's with the same style";
+
+  e.font = "No Such Family";
+  e.file_name = "bad.svg";
+  e.save_requested = true;
+  hs::gui::handle_export_requests(state, derived.get(), status);
+  EXPECT_TRUE(status.export_failed);
+  EXPECT_NE(status.last_export.find("font 'No Such Family' is not installed"), std::string::npos) << status.last_export;
+  EXPECT_FALSE(fs::exists(dir / "bad.svg"));
+}
+
 // Never overwrite silently: a save onto an existing file writes nothing until "Replace".
 TEST(ExportParity, ExistingFileIsNotOverwrittenWithoutConsent) {
   const fs::path dir = fs::path(HEADSCOPE_BINARY_DIR) / "tests" / "app" / "export_overwrite";

@@ -11,3 +11,9 @@ if(HEADSCOPE_TEST_PYTHON)
            COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/roles_export_cli.py $<TARGET_FILE:headscope-cli> ${HEADSCOPE_MODELS_DIR})
   set_tests_properties(export_roles_cli PROPERTIES LABELS "export;cli" TIMEOUT 300)
 endif()
+# Issue 20: difference table and sweep reflowed for a page, the style's font (pdfinfo, pdffonts).
+if(HEADSCOPE_TEST_PYTHON)
+  add_test(NAME export_reflow_pdf_cli
+           COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/reflow_pdf_cli.py $<TARGET_FILE:headscope-cli>)
+  set_tests_properties(export_reflow_pdf_cli PROPERTIES LABELS "export;cli" TIMEOUT 120)
+endif()

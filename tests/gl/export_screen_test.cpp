@@ -4,16 +4,21 @@
 #include <gtest/gtest.h>
 #include <stb_image.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <thread>
 
+#include "app/gui/actions/clipboard_image.h"
 #include "app/gui/actions/export_action.h"
 #include "app/gui/state/app_state.h"
 #include "app/gui/work/compute.h"
+#include "core/analysis/run_analysis.h"
+#include "core/export/export.h"
 #include "core/render/colormap.h"
 #include "core/render/figure.h"
 #include "core/render/heatmap_figure.h"
@@ -137,6 +142,71 @@ TEST(ExportScreen, LogScaledFirstKeyIgnoredHeadExportsAsShown) {
   EXPECT_EQ(masked, rows * (cols - 1) / 2) << "every cell above the diagonal is masked";
   EXPECT_LE(adjacent, rows * cols / 50) << "more than 2% of cells one table entry apart";
   EXPECT_GT(unlike_linear, rows * cols / 5) << "the export looks linear: the log scale was not applied";
+}
+
+
+// Copy the view as an image (issue 20): the PNG goes to the X11 clipboard through xclip, off the
+// UI thread, and `xclip -o -selection clipboard -t image/png` gives back the exported PNG byte for
+// byte. The copy needs an X server: this test runs itself again under xvfb-run (the child part).
+TEST(ClipboardImage, CopiedPngReadsBackFromTheClipboard) {
+  if (std::system("command -v xclip >/dev/null 2>&1") != 0) GTEST_SKIP() << "xclip is not installed (apt install xclip)";
+  if (!std::getenv("HEADSCOPE_CLIPBOARD_CHILD")) {
+    const std::string self = fs::read_symlink("/proc/self/exe").string();
+    const std::string cmd = "HEADSCOPE_CLIPBOARD_CHILD=1 xvfb-run -a " + quote(self) +
+                            " --gtest_filter=ClipboardImage.CopiedPngReadsBackFromTheClipboard > /dev/null 2>&1";
+    EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    return;
+  }
+  hs::ModelRequest r;
+  r.sentence = "the cat sat on the mat";
+  r.attention.d_model = 8;
+  r.attention.n_heads = 2;
+  const auto analysis = hs::analyse(r);
+  hs::ExportSpec spec;
+  spec.path = "clipboard.png";
+  const std::string png = hs::export_bytes(*analysis, nullptr, spec);
+  ASSERT_GT(png.size(), 1000u);
+  const auto job = hs::gui::start_png_copy(png);  // returns at once; the hand-over runs on its own thread
+  ASSERT_TRUE(job);
+  while (!job->done.load()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  EXPECT_TRUE(job->ok) << job->message;
+  std::string message;
+  ASSERT_NO_THROW(message = hs::gui::copy_png_to_clipboard(png)) << "a second copy replaces the first";
+  EXPECT_NE(message.find("copied the view as a"), std::string::npos) << message;
+  FILE* in = popen("xclip -o -selection clipboard -t image/png", "r");
+  ASSERT_NE(in, nullptr);
+  std::string back;
+  char buf[65536];
+  for (size_t n; (n = std::fread(buf, 1, sizeof buf, in)) > 0;) back.append(buf, n);
+  EXPECT_EQ(pclose(in), 0);
+  EXPECT_EQ(back.size(), png.size());
+  EXPECT_TRUE(back == png) << "the clipboard holds the exported PNG";
+
+  // The app's "Copy image": the request returns at once ("copying..."), a later frame reports.
+  hs::gui::AppState state = hs::gui::default_app_state();
+  const auto derived = hs::gui::compute_derived(state.request, 1);
+  ASSERT_TRUE(derived);
+  state.exporter.copy_image_requested = true;
+  hs::gui::StatusInfo status;
+  hs::gui::handle_export_requests(state, derived.get(), status);
+  EXPECT_FALSE(status.export_failed) << status.last_export;
+  for (int i = 0; i < 2000 && status.clipboard_copy; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    hs::gui::handle_export_requests(state, derived.get(), status);  // as each frame does
+  }
+  ASSERT_FALSE(status.clipboard_copy) << "the copy finished";
+  EXPECT_FALSE(status.export_failed) << status.last_export;
+  EXPECT_NE(status.last_export.find("copied the view as a"), std::string::npos) << status.last_export;
+  state.exporter.what = hs::gui::ExportWhat::view;
+  const std::string view_png = hs::export_bytes(*derived->analysis, derived->sweep.get(),
+                                                hs::gui::export_spec_for(state, *derived, "view.png"));
+  in = popen("xclip -o -selection clipboard -t image/png", "r");
+  ASSERT_NE(in, nullptr);
+  back.clear();
+  for (size_t n; (n = std::fread(buf, 1, sizeof buf, in)) > 0;) back.append(buf, n);
+  EXPECT_EQ(pclose(in), 0);
+  EXPECT_TRUE(back == view_png) << "the clipboard holds the view's PNG (" << back.size() << " vs " << view_png.size()
+                                << " bytes)";
 }
 
 }  // namespace

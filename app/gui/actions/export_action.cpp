@@ -1,5 +1,7 @@
 #include "app/gui/actions/export_action.h"
 
+#include "app/gui/actions/clipboard_image.h"
+
 #include <imgui.h>
 
 #include <algorithm>
@@ -11,6 +13,7 @@
 #include <new>
 
 #include "core/render/figure.h"
+#include "core/render/font_family.h"
 #include "core/analysis/induction_probe.h"
 #include "core/util/errors.h"
 
@@ -90,6 +93,8 @@ ExportSpec export_spec_for(const AppState& state, const Derived& derived, const 
   }
   spec.style.show_title = e.show_title;
   spec.style.title = e.show_title ? e.title : std::string();
+  // The settings file's export_font (as a style file's "font"): an unknown family says so.
+  if (!e.font.empty()) spec.style.font = check_font_family(e.font);
   if (!e.view_colours) {
     spec.colours.colormap = e.colormap;
     spec.colours.mode = e.scale_mode;
@@ -167,24 +172,17 @@ std::string export_preview_png(const AppState& state, const Derived& derived, do
   return export_bytes(*a, derived.sweep.get(), spec);
 }
 
-std::string copy_png_to_clipboard(const std::string& png) {
-  // GLFW puts only text on the clipboard; X11 images go through xclip when it is installed.
-  if (std::system("command -v xclip >/dev/null 2>&1") != 0) {
-    throw IoError("copying an image needs xclip (apt install xclip); Export... writes the PNG to a file");
-  }
-  FILE* pipe = popen("xclip -selection clipboard -t image/png -i >/dev/null 2>&1", "w");
-  if (!pipe) throw IoError("cannot start xclip");
-  const size_t wrote = std::fwrite(png.data(), 1, png.size(), pipe);
-  const int status = pclose(pipe);
-  if (wrote != png.size() || status != 0) throw IoError("xclip did not take the image (exit " + std::to_string(status) + ")");
-  return "copied the view as a " + std::to_string(png.size()) + "-byte PNG to the clipboard";
-}
-
 }  // namespace hs::gui
 
 namespace hs::gui {
 
 void handle_export_requests(AppState& state, const Derived* derived, StatusInfo& status) {
+  // A clipboard copy under way (its own thread): its outcome, once it has one.
+  if (status.clipboard_copy && status.clipboard_copy->done.load(std::memory_order_acquire)) {
+    status.last_export = status.clipboard_copy->message;
+    status.export_failed = !status.clipboard_copy->ok;
+    status.clipboard_copy.reset();
+  }
   ExportPanelState& e = state.exporter;
   const bool save = e.save_requested, copy = e.copy_requested, copy_image = e.copy_image_requested;
   e.save_requested = e.copy_requested = e.copy_image_requested = false;
@@ -216,8 +214,9 @@ void handle_export_requests(AppState& state, const Derived* derived, StatusInfo&
     if (copy_image) {
       AppState view = state;
       view.exporter.what = ExportWhat::view;
-      status.last_export = copy_png_to_clipboard(
-          export_bytes(*derived->analysis, derived->sweep.get(), export_spec_for(view, *derived, "clipboard.png")));
+      status.clipboard_copy =
+          start_png_copy(export_bytes(*derived->analysis, derived->sweep.get(), export_spec_for(view, *derived, "clipboard.png")));
+      status.last_export = "copying the view to the clipboard\u2026";
     }
     if (save || copy || copy_image) status.export_failed = false;
   } catch (const hs::Error& err) {

@@ -30,9 +30,6 @@ std::string default_export_name(const AppState& state, const Derived& derived, c
 // Throws hs::Error.
 std::string export_preview_png(const AppState& state, const Derived& derived, double scale = 0.5);
 
-// PNG bytes onto the X11 clipboard through xclip; IoError saying so when xclip is missing.
-std::string copy_png_to_clipboard(const std::string& png);
-
 // Writes the file; returns "wrote PATH". Throws hs::Error.
 std::string save_export(const AppState& state, const Derived& derived);
 

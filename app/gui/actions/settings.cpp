@@ -41,6 +41,7 @@ void read_line(ImGuiContext*, ImGuiSettingsHandler*, void* entry, const char* li
   if (key == "export_folder") s.exporter.folder = value;
   if (key == "session_folder") s.session.folder = value;
   if (key == "export_file" && !value.empty()) s.exporter.file_name = value;
+  if (key == "export_font") s.exporter.font = value;  // checked when exporting (an unknown family says so)
   // recent_model=PATH<TAB>TOKENIZER, newest first
   if (key == "recent_model" && !value.empty() && int(s.open_model.recent.size()) < kMaxRecentModels) {
     const size_t tab = value.find('\t');
@@ -61,6 +62,7 @@ void write_all(ImGuiContext*, ImGuiSettingsHandler* handler, ImGuiTextBuffer* ou
   out->appendf("export_folder=%s\n", s.exporter.folder.c_str());
   out->appendf("session_folder=%s\n", s.session.folder.c_str());
   out->appendf("export_file=%s\n", s.exporter.file_name.c_str());
+  out->appendf("export_font=%s\n", s.exporter.font.c_str());
   for (const RecentModel& m : s.open_model.recent) out->appendf("recent_model=%s\t%s\n", m.path.c_str(), m.tokenizer.c_str());
   out->appendf("\n");
 }

@@ -1,6 +1,8 @@
 #pragma once
 // Persisted preferences in imgui.ini (a "[headscope][prefs]" section next to ImGui's own):
-// sidebar width, colormap, colour scale, theme, export folder and file name, the recent models list.
+// sidebar width, colormap, colour scale, theme, export folder and file name, export_font (the font
+// family of exported figures, e.g. "export_font=DejaVu Serif", set once like a style file's
+// "font"), the recent models list.
 // Sentences and the open model are not persisted: the app opens on its command line or its
 // built-in default.
 #include "app/gui/state/app_state.h"

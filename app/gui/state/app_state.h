@@ -93,6 +93,7 @@ struct ExportPanelState {
   bool view_colours = true;         // the view's colormap and scale; else the two below
   Colormap colormap = Colormap::viridis;
   ScaleMode scale_mode = ScaleMode::linear;
+  std::string font;                 // font family of exported figures ("" DejaVu Sans); settings: export_font
   // Never overwrite silently: a save onto an existing file stops here until the user says yes.
   std::string confirm_path;         // the file that exists ("" none pending)
   bool overwrite_confirmed = false; // the next save may replace confirm_path

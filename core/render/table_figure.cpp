@@ -1,0 +1,242 @@
+#include "core/render/table_figure.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/render/canvas.h"
+#include "core/util/errors.h"
+
+namespace hs {
+namespace {
+
+constexpr Rgb8 kNoValue = {200, 200, 200};
+
+// Black on light cells, white on dark ones (relative luminance, Rec. 709 weights).
+Rgb8 ink_on(Rgb8 c) {
+  const double y = (0.2126 * c.r + 0.7152 * c.g + 0.0722 * c.b) / 255.0;
+  return y > 0.5 ? Rgb8{0, 0, 0} : Rgb8{255, 255, 255};
+}
+
+// The sizes a table uses, points: the long-standing constants, or all from one text size.
+struct Metrics {
+  double margin = kMargin, title = kTitleSize, axis_title = kAxisTitleSize, tick = kTickSize, caption = kTickSize;
+  double label_max = 10, label_min = 5.5, number_max = 10, number_min = 5, bar_width = kBarWidth;
+  double axis_pad = 8, label_pad = 5, axis_gap = 6, bar_gap = 16, title_gap = 10, caption_gap = 6;
+};
+
+Metrics metrics_for(const FigureStyle& style) {
+  Metrics m;
+  if (!style.styled()) return m;
+  const double f = style.text_size();
+  m.margin = std::max(2.0, 0.5 * f);
+  m.title = 1.15 * f, m.axis_title = f, m.tick = f, m.caption = f;
+  m.label_max = f, m.label_min = std::min(6.0, f);
+  m.number_max = f, m.number_min = std::min(6.0, f);
+  m.bar_width = std::max(5.0, 0.9 * f);
+  m.axis_pad = 0.4 * f, m.label_pad = 0.35 * f, m.axis_gap = 0.35 * f, m.bar_gap = 1.2 * f;
+  m.title_gap = 0.5 * f, m.caption_gap = 0.5 * f;
+  return m;
+}
+
+// Where everything goes for cells of `cell` points, the content's top left at (ox, oy).
+struct Layout {
+  double cell = 0, w = 0, h = 0;
+  double left = 0, top = 0;
+  double bar_x = 0, bar_h = 0;
+  double col_axis_y = 0, caption_y = 0;
+  double width = 0, height = 0;  // the content's extent
+  AxisLabels x_labels, y_labels;
+  TextStyle number_style;
+  bool numbers = false;
+  std::vector<std::string> caption_lines;
+};
+
+struct Plan {
+  const TableFigure* t = nullptr;
+  Metrics m;
+  int every = 0;
+  bool title = true;
+  std::string title_text;
+  ColourBar bar;
+  bool sized = false;
+  double caption_width = 0;  // sized: the page's width for the caption
+};
+
+Layout lay_out(MeasureCanvas& mc, const Plan& p, double cell, double ox, double oy) {
+  const TableFigure& t = *p.t;
+  const Metrics& m = p.m;
+  const int rows = int(t.values.rows()), cols = int(t.values.cols());
+  Layout g;
+  g.cell = cell;
+  g.w = cols * cell;
+  g.h = rows * cell;
+  g.x_labels = layout_axis_labels(mc, t.col_names, cell, true, m.label_max, m.label_min, p.every);
+  g.y_labels = layout_axis_labels(mc, t.row_names, cell, false, m.label_max, m.label_min, p.every);
+  g.number_style = TextStyle{std::min(m.number_max, cell / 3.3), false, {0, 0, 0}};
+  g.numbers = g.number_style.size >= m.number_min;
+  const double axis_title_h = m.axis_title * 1.5;
+  const double y_label_w = g.y_labels.extent > 0 ? g.y_labels.extent + m.label_pad : 0;
+  const double x_label_h = g.x_labels.extent > 0 ? g.x_labels.extent + m.label_pad : 0;
+  g.left = ox + m.margin + axis_title_h + m.axis_pad + y_label_w;
+  g.top = oy + (p.title ? m.margin + m.title * 1.4 + m.title_gap : m.margin);
+  g.bar_h = p.sized ? g.h : std::max(g.h, t.min_bar_height);
+  g.bar_x = g.left + g.w + m.bar_gap;
+  const double title_w = p.title ? mc.width(p.title_text, TextStyle{m.title, true, {0, 0, 0}}) : 0;
+  g.width = g.bar_x - ox + colour_bar_width(mc, p.bar, g.bar_h) + m.margin;
+  if (!p.sized) g.width = std::max(g.width, title_w + 2 * m.margin);
+  g.col_axis_y = g.top + g.h + x_label_h + m.axis_gap;
+  const double below = std::max(g.col_axis_y + axis_title_h, g.top + g.bar_h);
+  const TextStyle caption_style{m.caption, false, {64, 64, 64}};
+  if (!t.caption.empty()) {
+    const double room = p.sized ? p.caption_width - (g.left - ox) - m.margin : std::max(200.0, g.width - (g.left - ox) - m.margin);
+    g.caption_lines = wrap_text(mc, t.caption, caption_style, room);
+  }
+  g.caption_y = below + m.caption_gap;
+  g.height = (g.caption_lines.empty() ? below : g.caption_y + m.caption * 1.35 * double(g.caption_lines.size())) - oy + m.margin;
+  return g;
+}
+
+int label_every(const FigureStyle& style) {
+  switch (style.labels) {
+    case LabelMode::automatic: return 0;
+    case LabelMode::all: return 1;
+    case LabelMode::none: return -1;
+    case LabelMode::every: return std::max(1, style.label_every);
+  }
+  return 0;
+}
+
+std::string format_pt(double v) { return std::to_string(int(std::lround(v))); }
+
+}  // namespace
+
+std::vector<std::string> wrap_text(MeasureCanvas& m, const std::string& text, const TextStyle& style, double width) {
+  std::vector<std::string> lines;
+  std::string line, word;
+  const auto flush_word = [&] {
+    if (word.empty()) return;
+    const std::string joined = line.empty() ? word : line + " " + word;
+    if (!line.empty() && m.width(joined, style) > width) {
+      lines.push_back(line);
+      line = word;
+    } else {
+      line = joined;
+    }
+    word.clear();
+  };
+  for (char ch : text) {
+    if (ch == ' ') flush_word();
+    else word += ch;
+  }
+  flush_word();
+  if (!line.empty()) lines.push_back(line);
+  return lines;
+}
+
+Figure table_figure(const TableFigure& t, const FigureStyle& style) {
+  const int rows = int(t.values.rows()), cols = int(t.values.cols());
+  Plan p;
+  p.t = &t;
+  p.m = metrics_for(style);
+  p.every = label_every(style);
+  p.title = style.show_title;
+  p.title_text = style.title.empty() ? t.title : style.title;
+  p.bar = t.bar;
+  if (style.colorbar_label) p.bar.title = *style.colorbar_label;
+  p.bar.tick_size = p.m.tick;
+  p.bar.title_size = p.m.axis_title;
+  p.bar.width = p.m.bar_width;
+  p.sized = style.sized();
+
+  MeasureCanvas mc(style.font);
+  Figure fig;
+  Layout g;
+  if (!p.sized) {
+    g = lay_out(mc, p, t.natural_cell, 0, 0);
+    fig.width = g.width;
+    fig.height = g.height;
+  } else {
+    if (p.title && style.page_width > 0) {
+      // A title wider than the page: a smaller font, down to 6 pt (past that the page cuts it).
+      const double room = style.page_width - 2 * p.m.margin;
+      const double w = mc.width(p.title_text, TextStyle{p.m.title, true, {0, 0, 0}});
+      if (w > room) p.m.title = std::max(std::min(6.0, p.m.title), p.m.title * room / w);
+    }
+    // Without a width the caption wraps at what an inch a cell would take.
+    p.caption_width = style.page_width > 0 ? style.page_width : 72.0 * std::max(3, cols);
+    // The largest cell for which the table fits the page (0: that side is free).
+    auto fits = [&](double cell) {
+      const Layout l = lay_out(mc, p, cell, 0, 0);
+      return (style.page_width <= 0 || l.width <= style.page_width + 1e-9) &&
+             (style.page_height <= 0 || l.height <= style.page_height + 1e-9);
+    };
+    double lo = 1e-3, hi = 2000.0 / std::max(1, std::max(rows, cols)) + 100;
+    if (!fits(lo)) {
+      throw InputError("a page of " + format_pt(style.page_width) + " x " + format_pt(style.page_height) +
+                       " pt is too small for this table with " + format_pt(style.text_size()) +
+                       " pt text (give a larger --size, a smaller --font-size, or --labels none)");
+    }
+    for (int k = 0; k < 50; ++k) {
+      const double mid = 0.5 * (lo + hi);
+      (fits(mid) ? lo : hi) = mid;
+    }
+    const Layout probe = lay_out(mc, p, lo, 0, 0);
+    fig.width = style.page_width > 0 ? style.page_width : probe.width;
+    fig.height = style.page_height > 0 ? style.page_height : probe.height;
+    g = lay_out(mc, p, lo, 0.5 * (fig.width - probe.width), 0.5 * (fig.height - probe.height));
+  }
+  fig.title = p.title_text;
+  fig.font = style.font;
+  fig.cells.push_back({g.left, g.top, g.w, g.h, rows, cols});
+
+  const Metrics m = p.m;
+  const ColourBar bar = p.bar;
+  const double fig_w = fig.width;
+  const bool show_title = p.title;
+  const std::string title = p.title_text;
+  const Map values = t.values;
+  const int decimals = t.decimals;
+  const std::string row_axis = t.row_axis, col_axis = t.col_axis;
+  fig.draw = [=](Canvas& c) {
+    const TextStyle title_style{m.title, true, {0, 0, 0}};
+    const TextStyle axis_style{m.axis_title, false, {0, 0, 0}};
+    const TextStyle caption_style{m.caption, false, {64, 64, 64}};
+    const double centre = g.left + g.w / 2;
+    if (show_title) {
+      const double title_w = c.text_width(title, title_style);
+      const double lo = m.margin + title_w / 2, hi = fig_w - m.margin - title_w / 2;
+      c.text(lo <= hi ? std::clamp(centre, lo, hi) : fig_w / 2, g.top - m.title * 1.4 - m.title_gap, title, title_style,
+             HAlign::center, VAlign::top);
+    }
+    std::vector<Rgb8> colours(size_t(rows) * size_t(cols));
+    for (int i = 0; i < rows; ++i)
+      for (int j = 0; j < cols; ++j) {
+        const float v = values(i, j);
+        colours[size_t(i) * size_t(cols) + size_t(j)] = std::isnan(v) ? kNoValue : cell_colour(bar.colormap, v, float(bar.hi));
+      }
+    c.cells(g.left, g.top, g.w, g.h, rows, cols, colours);
+    c.stroke_rect(g.left, g.top, g.w, g.h, kFrameColour, 0.6);
+    if (g.numbers) {
+      for (int i = 0; i < rows; ++i)
+        for (int j = 0; j < cols; ++j) {
+          const float v = values(i, j);
+          TextStyle s = g.number_style;
+          s.colour = ink_on(colours[size_t(i) * size_t(cols) + size_t(j)]);
+          c.text(g.left + (j + 0.5) * g.cell, g.top + (i + 0.5) * g.cell, std::isnan(v) ? "\u2013" : format_number(v, decimals),
+                 s, HAlign::center, VAlign::middle);
+        }
+    }
+    draw_y_labels(c, g.y_labels, g.left - m.label_pad, g.top, g.cell);
+    draw_x_labels(c, g.x_labels, g.left, g.top + g.h + m.label_pad, g.cell);
+    draw_colour_bar(c, bar, g.bar_x, g.top, g.bar_h);
+    const double y_label_w = g.y_labels.extent > 0 ? g.y_labels.extent + m.label_pad : 0;
+    c.text(g.left - y_label_w - m.axis_pad - m.axis_title * 0.75, g.top + g.h / 2, row_axis, axis_style, HAlign::center,
+           VAlign::middle, true);
+    c.text(centre, g.col_axis_y, col_axis, axis_style, HAlign::center, VAlign::top);
+    for (size_t k = 0; k < g.caption_lines.size(); ++k)
+      c.text(g.left, g.caption_y + m.caption * 1.35 * double(k), g.caption_lines[k], caption_style, HAlign::left, VAlign::top);
+  };
+  return fig;
+}
+
+}  // namespace hs
