@@ -8,6 +8,7 @@
 #include "core/analysis/long_input.h"
 #include "core/analysis/rollout.h"
 #include "core/analysis/spectrum.h"
+#include "core/model/prefix_cache.h"
 #include "core/util/errors.h"
 
 namespace hs {
@@ -185,10 +186,18 @@ std::shared_ptr<const RunAnalysis> analyse(const ModelRequest& request, const An
   run_options.display_size = plan.display_size;
   run_options.keep_scores =
       options.spectrum && run_options.display_size == 0 && spectrum_fits(prepared->tokens(), prepared->maps());
+  if (options.prefix_cache) options.prefix_cache->reused = -1, options.prefix_cache->filled = false;
+  if (options.repeat == 1) run_options.prefix_cache = options.prefix_cache;
+  else if (options.prefix_cache) options.prefix_cache->clear();
   for (int i = 0; i < options.repeat; ++i) {
     const Clock::time_point t0 = Clock::now();
     a->run = prepared->run(run_options);
     a->engine_ms.push_back(ms_since(t0));
+  }
+  if (run_options.prefix_cache) {
+    a->reused_tokens = run_options.prefix_cache->reused;
+    // The cache holds the run inside this (immutable) analysis: no copy of its maps.
+    run_options.prefix_cache->keep(std::shared_ptr<const AttentionRun>(a, &a->run));
   }
   if (a->run.compact()) a->long_input_reason = plan.reason.empty() ? "asked for" : plan.reason;
   derive(*a);

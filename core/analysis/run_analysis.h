@@ -16,6 +16,7 @@
 namespace hs {
 
 class CheckpointCache;
+struct PrefixCache;
 
 struct HeadSpectrum {
   // Of the score matrix before the mask, S_h = q_h k_g^T / sqrt(d_head), largest first. [T];
@@ -52,6 +53,9 @@ struct AnalysisOptions {
   bool roles = true;                     // head role scores, with the induction probe where the model runs ids
   bool induction_probe = true;           // false: induction left unmeasured (the app measures it later: induction_probe.h)
   RoleOptions role_options;
+  // Live typing (core/model/prefix_cache.h): the previous run of a causal decoder, whose prefix
+  // this run reuses when the input starts the same; the new run is left in it. Used with repeat 1.
+  PrefixCache* prefix_cache = nullptr;
   // Sees the plan before the engine runs and may throw to refuse it at once (the CLI does when
   // its output needs whole maps that the rule would not keep).
   std::function<void(const MapPlan&)> check_plan;
@@ -79,6 +83,7 @@ struct RunAnalysis {
   std::string long_input_note;    // long-input mode: what the maps show and what is off
   HeadRoles roles;                // [layer][head] role scores and labels (head_roles.h)
   std::vector<double> engine_ms;  // engine time of each run (options.repeat of them)
+  int reused_tokens = -1;         // prefix tokens the engine took from AnalysisOptions::prefix_cache (-1: a whole run)
   double compute_ms = 0;          // the whole analysis, preparing included
 
   bool long_input() const { return run.compact(); }

@@ -146,6 +146,7 @@ void attend_all_heads(const float* q, int64_t ldq, const float* k, int64_t ldk, 
                       int64_t ldc) {
   announce_projection(observer, TensorKind::queries, layer, q, T, c.n_heads * c.head_width(), ldq);
   announce_projection(observer, TensorKind::keys, layer, k, T, c.kv_heads() * c.head_width(), ldk);
+  announce_projection(observer, TensorKind::values, layer, v, T, c.kv_heads() * c.head_width(), ldv);
   // Scores and context of every head: 2 T^2 dh multiply-adds each (stories260K's stay on one thread).
   threads = threads_for_work(threads, 2 * int64_t(T) * T * c.head_width() * c.n_heads);
   parallel_for(c.n_heads, threads, [&](int h) {

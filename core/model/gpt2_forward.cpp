@@ -82,15 +82,17 @@ Map Gpt2Model::forward_cached(const std::vector<int>& new_ids, KvCache& cache) c
   for (int t = 0; t < n; ++t) x.row(t) = w_.wte.row(new_ids[size_t(t)]) + w_.wpe.row(first + t);
   for (int l = 0; l < c.n_layers; ++l) {
     const Gpt2Layer& L = w_.layers[size_t(l)];
-    Map qkv = matmul(layer_norm(x, L.ln1_w, L.ln1_b, c.norm_eps), L.attn_w);  // [n, 3d]
+    Map qkv = matmul(layer_norm(x, L.ln1_w, L.ln1_b, c.norm_eps), L.attn_w, cache.threads);  // [n, 3d]
     qkv.rowwise() += L.attn_b.transpose();
     append_rows(cache.k[size_t(l)], qkv.middleCols(d, d));
     append_rows(cache.v[size_t(l)], qkv.rightCols(d));
-    const Map ctx = attend_cached(qkv.leftCols(d), cache.k[size_t(l)], cache.v[size_t(l)], ac, first);
-    Map out = matmul(ctx, L.proj_w);
+    const Map ctx = cache.rows ? attend_cached_rows(qkv.leftCols(d), cache.k[size_t(l)], cache.v[size_t(l)], ac, first,
+                                                    l, *cache.rows)
+                               : attend_cached(qkv.leftCols(d), cache.k[size_t(l)], cache.v[size_t(l)], ac, first);
+    Map out = matmul(ctx, L.proj_w, cache.threads);
     out.rowwise() += L.proj_b.transpose();
     x += out;
-    x += mlp(x, L, 1);
+    x += mlp(x, L, cache.threads);
   }
   cache.length += n;
   return layer_norm(x, w_.lnf_w, w_.lnf_b, c.norm_eps);

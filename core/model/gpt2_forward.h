@@ -54,6 +54,7 @@ class Gpt2Model : public TransformerModel {
   int max_positions() const override { return config_.max_positions; }
   Map forward(const std::vector<int>& ids, Observer* observer, int threads) const override;
   Map forward_cached(const std::vector<int>& new_ids, KvCache& cache) const override;
+  bool records_cached_rows() const override { return true; }
   Map logits(const Map& hidden, int threads) const override;
   bool runs_layers() const override { return true; }
   Map embed_tokens(const std::vector<int>& ids) const override;

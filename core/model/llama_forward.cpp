@@ -197,9 +197,10 @@ Map LlamaModel::forward_cached(const std::vector<int>& new_ids, KvCache& cache) 
   Map x = embed(new_ids);  // [n, d]
   for (int l = 0; l < c.n_layers; ++l) {
     const AttentionConfig ac = layer_attention(l);
-    layer_step(x, l, first, first + n, 1, nullptr, [&](const Map& q, Map k, Map v) {
+    layer_step(x, l, first, first + n, cache.threads, nullptr, [&](const Map& q, Map k, Map v) {
       append_rows(cache.k[size_t(l)], k);
       append_rows(cache.v[size_t(l)], v);
+      if (cache.rows) return attend_cached_rows(q, cache.k[size_t(l)], cache.v[size_t(l)], ac, first, l, *cache.rows);
       return attend_cached(q, cache.k[size_t(l)], cache.v[size_t(l)], ac, first);
     });
   }

@@ -99,6 +99,8 @@ class LlamaModel : public TransformerModel {
   int max_positions() const override { return config_.max_positions; }
   Map forward(const std::vector<int>& ids, Observer* observer, int threads) const override;
   Map forward_cached(const std::vector<int>& new_ids, KvCache& cache) const override;
+  // Not with LongRoPE, whose frequencies change with the sequence length.
+  bool records_cached_rows() const override { return config_.rope_global.type != RopeType::longrope; }
   Map logits(const Map& hidden, int threads) const override;
   std::vector<int> next_token_ids(const Map& hidden, int threads) const override;
   bool runs_layers() const override { return true; }

@@ -1,5 +1,7 @@
 #include "core/model/model_request.h"
 
+#include <sstream>
+
 #include "core/formats/npy.h"
 #include "core/model/attention_file.h"
 #include "core/model/attention_layer.h"
@@ -20,7 +22,10 @@ class PreparedLayer : public Prepared {
       : tokens_(std::move(tokens)), x_(std::move(x)), w_(std::move(w)), c_(c), kind_(std::move(kind)) {}
 
   AttentionRun run(const RunOptions& options) const override {
-    AttentionRun r = run_attention_layer(x_, w_, c_, tokens_, options);
+    // Live typing: the synthetic layer on a sentence is named by its settings and seed (a
+    // --weights file or an --input array runs whole).
+    AttentionRun r = run_attention_layer_cached(x_, w_, c_, tokens_, embedded_ && kind_ == "synthetic" ? cache_key() : "",
+                                                options);
     r.info.kind = kind_;
     r.info.name = kind_ + " d_model " + std::to_string(c_.d_model);
     return r;
@@ -50,6 +55,16 @@ class PreparedLayer : public Prepared {
     r.info.kind = kind_;
     r.info.name = kind_ + " d_model " + std::to_string(c_.d_model);
     return r;
+  }
+
+  // Everything the synthetic layer's weights and embeddings depend on besides the words.
+  std::string cache_key() const {
+    std::ostringstream k;
+    k.precision(9);
+    k << "synthetic " << c_.d_model << ' ' << c_.n_heads << ' ' << c_.n_kv_heads << ' ' << c_.d_head << ' ' << c_.causal
+      << ' ' << c_.window << ' ' << c_.temperature << ' ' << c_.scale << ' ' << c_.softcap << ' ' << c_.bias << ' '
+      << c_.scrambled_reshape << " seed " << seed_;
+    return k.str();
   }
 
   bool embedded_ = false;  // x_ embeds a sentence (not an --input array)

@@ -11,6 +11,7 @@ const char* tensor_kind_name(TensorKind kind) {
     case TensorKind::logits: return "logits";
     case TensorKind::queries: return "queries";
     case TensorKind::keys: return "keys";
+    case TensorKind::values: return "values";
   }
   return "?";
 }

@@ -14,6 +14,7 @@ enum class TensorKind {
   logits,     // [T, vocab] next-token logits of a language model (layer = -1, head = -1)
   queries,    // [T, H*dh] the q every head of `layer` used (after RoPE, scrambling), head = -1
   keys,       // [T, G*dh] the k every key/value head of `layer` used, head = -1
+  values,     // [T, G*dh] the v every key/value head of `layer` used, head = -1 (the prefix cache keeps them)
 };
 
 const char* tensor_kind_name(TensorKind kind);

@@ -6,6 +6,8 @@
 
 #include "core/model/attention_layer.h"
 #include "core/model/embedding.h"
+#include "core/model/prefix_cache.h"
+#include "core/model/transformer_ops.h"
 #include "core/text/word_tokenizer.h"
 #include "core/util/errors.h"
 
@@ -136,6 +138,89 @@ AttentionRun run_attention_layer(const Map& x, const AttentionWeights& weights, 
   run.queries = std::move(recorder.queries);
   run.keys = std::move(recorder.keys);
   run.output = std::move(recorder.output);
+  return run;
+}
+
+namespace {
+
+// The layer on tokens P .. T-1 only, rows 0 .. P-1 from the cache (same key, same first P tokens).
+AttentionRun run_layer_from_prefix(const Map& x, const AttentionWeights& w, const AttentionConfig& c,
+                                   std::vector<std::string> tokens, int P, const RunOptions& options,
+                                   PrefixCache& cache) {
+  const AttentionRun& old = *cache.run;
+  const int T = static_cast<int>(x.rows()), n = T - P;
+  const Map xn = x.bottomRows(n);  // [n, d_model]
+  // k, v: [T, G*dh], the cached prefix's rows, then the new ones; q: [n, H*dh] of the new rows.
+  Map k(T, w.w_k.rows()), v(T, w.w_v.rows());
+  k.topRows(P) = cache.keys[0].topRows(P);
+  v.topRows(P) = cache.values[0].topRows(P);
+  CachedRows rows;
+  rows.keep_scores = options.keep_scores;
+  Map out_new(n, c.d_model);  // [n, d_model]
+  if (n > 0) {
+    k.bottomRows(n) = (xn * w.w_k.transpose()).rowwise() + w.b_k.transpose();
+    v.bottomRows(n) = (xn * w.w_v.transpose()).rowwise() + w.b_v.transpose();
+    const Map q = (xn * w.w_q.transpose()).rowwise() + w.b_q.transpose();
+    const Map ctx = attend_cached_rows(q, k, v, c, P, 0, rows);  // [n, H*dh]
+    out_new = (ctx * w.w_o.transpose()).rowwise() + w.b_o.transpose();
+    // The overflow check of a whole run, on the new rows.
+    bool ok = out_new.allFinite();
+    for (const Map& a : rows.attention[0]) ok = ok && (a.rowwise().sum().array() - 1.0f).abs().maxCoeff() <= 1e-3f;
+    if (!ok) throw_overflow(x);
+  }
+  AttentionRun run;
+  run.tokens = std::move(tokens);
+  run.prompt_tokens = run.n_tokens();
+  run.info = layer_info(c, "weights");
+  assemble_prefix_maps(run, old, P, T, rows, options.keep_scores, {k});
+  run.output.resize(T, c.d_model);
+  run.output.topRows(P) = old.output.topRows(P);
+  if (n > 0) run.output.bottomRows(n) = out_new;
+  cache.tokens = run.tokens;
+  cache.keys = {std::move(k)};
+  cache.values = {std::move(v)};
+  cache.run.reset();  // the caller keeps the new run (PrefixCache::keep)
+  cache.reused = P;
+  cache.filled = true;
+  return run;
+}
+
+}  // namespace
+
+AttentionRun run_attention_layer_cached(const Map& x, const AttentionWeights& weights, const AttentionConfig& c,
+                                        std::vector<std::string> tokens, const std::string& key,
+                                        const RunOptions& options) {
+  PrefixCache* cache = options.prefix_cache;
+  RunOptions whole = options;
+  whole.prefix_cache = nullptr;
+  if (!cache) return run_attention_layer(x, weights, c, std::move(tokens), whole);
+  cache->reused = -1;
+  cache->filled = false;
+  // Only a causal layer's rows stay as they were when later tokens change; the scrambled lesson
+  // mixes tokens across heads.
+  const bool cacheable = c.causal && !c.scrambled_reshape && options.display_size == 0 && !options.observer &&
+                         !key.empty() && x.rows() == int64_t(tokens.size());
+  if (!cacheable) {
+    cache->clear();
+    return run_attention_layer(x, weights, c, std::move(tokens), whole);
+  }
+  c.validate();
+  check_tokens(x.rows(), c, options);
+  if (!cache->model && cache->key == key && cache->keep_scores == options.keep_scores && cache->run &&
+      cache->run->tokens == cache->tokens && cache->keys.size() == 1) {
+    const int P = shared_prefix(tokens, cache->tokens);
+    if (P > 0) return run_layer_from_prefix(x, weights, c, std::move(tokens), P, options, *cache);
+  }
+  KeyValueRecorder key_values(1);
+  whole.observer = &key_values;
+  AttentionRun run = run_attention_layer(x, weights, c, std::move(tokens), whole);
+  cache->clear();
+  cache->key = key;
+  cache->keep_scores = options.keep_scores;
+  cache->tokens = run.tokens;
+  cache->keys = std::move(key_values.keys);
+  cache->values = std::move(key_values.values);
+  cache->filled = true;
   return run;
 }
 

@@ -14,6 +14,8 @@
 
 namespace hs {
 
+struct PrefixCache;
+
 struct RunOptions {
   int threads = 0;              // <= 0: all cores
   bool keep_scores = false;     // also record raw scores (for singular values)
@@ -22,6 +24,9 @@ struct RunOptions {
   // a display map of at most display_size x display_size block maxima, run.map_factor says how
   // many tokens one cell spans, and run.exact gives exact rows. Scores are not kept.
   int display_size = 0;
+  // Live typing (core/model/prefix_cache.h): a causal decoder reuses the previous run's prefix
+  // from here and leaves its own run here. Null: every run is whole.
+  PrefixCache* prefix_cache = nullptr;
 };
 
 struct SyntheticSpec {
@@ -40,6 +45,14 @@ AttentionRun run_synthetic_tokens(const std::vector<std::string>& tokens, const 
 // Runs one layer with the given weights on x [T, d_model] (the --weights / --input mode).
 AttentionRun run_attention_layer(const Map& x, const AttentionWeights& weights, const AttentionConfig& c,
                                  std::vector<std::string> tokens, const RunOptions& options = {});
+
+// run_attention_layer for live typing (core/model/prefix_cache.h, options.prefix_cache set):
+// `key` names the layer (its settings, weights' seed and embedding), which the cache cannot tell
+// from a model object; a causal layer whose tokens start as the cached run's computes only the
+// new rows (x's rows must depend only on their own token and position). Otherwise a whole run.
+AttentionRun run_attention_layer_cached(const Map& x, const AttentionWeights& weights, const AttentionConfig& c,
+                                        std::vector<std::string> tokens, const std::string& key,
+                                        const RunOptions& options);
 
 // The longest sentence the engine accepts, in tokens.
 constexpr int kMaxTokens = 65536;

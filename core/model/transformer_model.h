@@ -19,10 +19,14 @@ namespace hs {
 // k[l], v[l]: [length, G*dh] (keys after RoPE). ids: the tokens at those positions, for a model
 // that must rerun them (Phi-3's LongRoPE switches every position's frequencies past its original
 // context, as transformers' generate() recomputes its cache there).
+// An incremental run (core/model/prefix_cache.h) also sets `rows` (the maps' rows of the new
+// queries are written there) and `threads` (for the products of many new rows).
 struct KvCache {
   std::vector<Map> k, v;
   std::vector<int> ids;
   int length = 0;
+  CachedRows* rows = nullptr;
+  int threads = 1;
 };
 
 class TransformerModel {
@@ -37,6 +41,9 @@ class TransformerModel {
   // Runs only the new tokens, attending to the cached positions too, and appends their keys and
   // values: the same hidden states as forward() on the whole sequence, without the maps.
   virtual Map forward_cached(const std::vector<int>& new_ids, KvCache& cache) const = 0;
+  // True when forward_cached writes the new queries' map rows into cache.rows (KvCache): the
+  // session may then run an edited input from its unchanged prefix (core/model/prefix_cache.h).
+  virtual bool records_cached_rows() const { return false; }
   // hidden [n, d_model] -> next-token logits [n, vocab], the product split over `threads`.
   virtual Map logits(const Map& hidden, int threads) const = 0;
   // The greedy next token after each row of hidden [n, d_model]: argmax_rows(logits(hidden)),

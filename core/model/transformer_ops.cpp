@@ -2,6 +2,7 @@
 
 #include <cassert>
 #include <cmath>
+#include <limits>
 
 #include "core/model/attention_layer.h"
 #include "core/util/kernels.h"
@@ -107,6 +108,41 @@ Map attend_cached(const Map& q, const Map& k, const Map& v, const AttentionConfi
       finish_scores(s.data(), visible, 1, 0, visible - 1, c);
       s = (s.array() - s.maxCoeff()).exp().matrix();
       s /= s.sum();
+      out.block(i, h * dh, 1, dh) = s * v.block(r.lo, g * dh, visible, dh);
+    }
+  }
+  return out;
+}
+
+Map attend_cached_rows(const Map& q, const Map& k, const Map& v, const AttentionConfig& c, int first_pos, int layer,
+                       CachedRows& rows) {
+  assert(c.causal && "cached decoding is causal");
+  const int n = static_cast<int>(q.rows()), dh = c.head_width(), group = c.group_size();
+  const int T = first_pos + n;
+  const float scale = c.score_scale();
+  const float neg_inf = -std::numeric_limits<float>::infinity();
+  if (rows.attention.size() <= size_t(layer)) rows.attention.resize(size_t(layer) + 1);
+  std::vector<Map>& att = rows.attention[size_t(layer)];
+  att.assign(size_t(c.n_heads), Map::Zero(n, T));
+  if (rows.keep_scores) {
+    if (rows.scores.size() <= size_t(layer)) rows.scores.resize(size_t(layer) + 1), rows.queries.resize(size_t(layer) + 1);
+    rows.scores[size_t(layer)].assign(size_t(c.n_heads), Map::Constant(n, T, neg_inf));
+    rows.queries[size_t(layer)] = q;
+  }
+  Map out(n, Eigen::Index(c.n_heads) * dh);
+  for (int h = 0; h < c.n_heads; ++h) {
+    const int g = h / group;
+    Map& a = att[size_t(h)];  // [n, T]
+    for (int i = 0; i < n; ++i) {
+      const KeyRange r = visible_keys(c, first_pos + i, T);  // keys r.lo .. first_pos + i
+      const int visible = r.hi - r.lo + 1;
+      // Row i's scores over the visible keys, as attend_one_head scales and finishes them.
+      float* row = a.row(i).data();
+      Eigen::Map<Eigen::RowVectorXf> s(row + r.lo, visible);
+      s.noalias() = (q.block(i, h * dh, 1, dh) * scale) * k.block(r.lo, g * dh, visible, dh).transpose();
+      finish_scores(row + r.lo, T, 1, 0, visible - 1, c);
+      if (rows.keep_scores) rows.scores[size_t(layer)][size_t(h)].row(i).segment(r.lo, visible) = s;
+      softmax_rows(row + r.lo, 1, visible, T);
       out.block(i, h * dh, 1, dh) = s * v.block(r.lo, g * dh, visible, dh);
     }
   }

@@ -41,6 +41,20 @@ void apply_rope(Map& m, int n_heads, int dh, float base, RopePairs pairs, int fi
 // (c's scale, soft-cap and temperature). `c` must be causal.
 Map attend_cached(const Map& q, const Map& k, const Map& v, const AttentionConfig& c, int first_pos);
 
+// The maps' rows of the new queries of an incremental run (core/model/prefix_cache.h), per layer
+// and head: row i is query first_pos + i over all first_pos + n keys, as the whole run's maps have it.
+struct CachedRows {
+  bool keep_scores = false;
+  std::vector<std::vector<Map>> attention;  // [layer][head] [n, T], masked cells 0, rows sum to 1
+  std::vector<std::vector<Map>> scores;     // [layer][head] [n, T], masked cells -inf (keep_scores)
+  std::vector<Map> queries;                 // [layer] [n, H*dh] after RoPE (keep_scores)
+};
+
+// attend_cached that also writes layer `layer`'s rows into `rows`, with the softmax attend_heads
+// uses (kernels.h softmax_rows), so the rows equal the whole run's.
+Map attend_cached_rows(const Map& q, const Map& k, const Map& v, const AttentionConfig& c, int first_pos, int layer,
+                       CachedRows& rows);
+
 // Appends rows to a cache matrix (keys or values of new positions).
 void append_rows(Map& cache, const Map& rows);
 

@@ -4,6 +4,7 @@
 
 #include "core/model/attention_check.h"
 #include "core/model/attention_layer.h"
+#include "core/model/prefix_cache.h"
 #include "core/model/synthetic_model.h"
 #include "core/model/transformer_ops.h"
 #include "core/util/errors.h"
@@ -89,8 +90,42 @@ AttentionRun TransformerSession::run_ids(const std::vector<int>& ids, const RunO
 }
 
 AttentionRun TransformerSession::run(const RunOptions& options) const {
-  const ModelInfo& info = model_->info();
   const std::vector<int> ids = continue_greedily();
+  PrefixCache* cache = options.prefix_cache;
+  if (!cache) return run_whole(ids, options, nullptr);
+  cache->reused = -1;
+  cache->filled = false;
+  // Only a causal decoder's rows stay as they were when later tokens change.
+  const bool cacheable = options.display_size == 0 && !options.observer && input_.type_ids.empty() &&
+                         model_->info().causal && model_->predicts_next_token() && model_->records_cached_rows();
+  if (!cacheable) {
+    cache->clear();
+    return run_whole(ids, options, nullptr);
+  }
+  if (cache->model == model_ && cache->keep_scores == options.keep_scores && cache->run &&
+      cache->run->token_ids == cache->ids && int(cache->keys.size()) == model_->info().n_layers) {
+    const int P = shared_prefix(ids, cache->ids);
+    if (P > 0) return run_from_prefix(ids, P, options, *cache);
+  }
+  return run_whole(ids, options, cache);
+}
+
+AttentionRun TransformerSession::run_header(const std::vector<int>& ids) const {
+  AttentionRun run;
+  run.info = model_->info();
+  run.token_ids = ids;
+  run.prompt_tokens = static_cast<int>(prompt_.size());
+  run.notes = notes_;
+  run.token_type_ids = input_.type_ids;
+  run.segment_b_start = input_.segment_b_start;
+  run.special_tokens = input_.special;
+  for (const int id : ids) run.tokens.push_back(tokenizer_->label(id));
+  return run;
+}
+
+AttentionRun TransformerSession::run_whole(const std::vector<int>& ids, const RunOptions& options,
+                                           PrefixCache* cache) const {
+  const ModelInfo& info = model_->info();
   const int T = static_cast<int>(ids.size());
 
   const bool compact = options.display_size > 0;  // long-input mode: no [T, T] map is held
@@ -98,7 +133,9 @@ AttentionRun TransformerSession::run(const RunOptions& options) const {
   MapRecorder recorder(compact ? 0 : info.n_layers, info.n_heads, options.keep_scores && !compact);
   CompactRecorder compact_recorder(compact ? info.n_layers : 0, info.n_heads, T, compact ? options.display_size : 1);
   AttentionRowCheck compact_check(&compact_recorder);  // long-input mode: rows checked as they stream
-  ObserverPair pair(compact ? static_cast<Observer*>(&compact_check) : &recorder, options.observer);
+  KeyValueRecorder key_values(cache ? info.n_layers : 0);
+  ObserverPair pair(compact ? static_cast<Observer*>(&compact_check) : &recorder,
+                    cache ? &key_values : options.observer);
   const bool typed = model_->type_vocab_size() > 0 && !input_.type_ids.empty();
   const Map hidden = typed ? model_->forward_segments(ids, input_.type_ids, &pair, options.threads)
                            : model_->forward(ids, &pair, options.threads);  // [T, d]
@@ -106,14 +143,7 @@ AttentionRun TransformerSession::run(const RunOptions& options) const {
   if (compact) compact_check.throw_if_bad(info.name);
   else check_attention_maps(recorder.attention, info.name);
 
-  AttentionRun run;
-  run.info = info;
-  run.token_ids = ids;
-  run.prompt_tokens = static_cast<int>(prompt_.size());
-  run.notes = notes_;
-  run.token_type_ids = input_.type_ids;
-  run.segment_b_start = input_.segment_b_start;
-  run.special_tokens = input_.special;
+  AttentionRun run = run_header(ids);
   // Next-token predictions: the logits when the observer asks for them, else only their argmax,
   // which a model computes without holding [T, vocab] (next_token_ids); none for encoders.
   const bool announce = options.observer && options.observer->wants(TensorKind::logits, -1, -1);
@@ -126,7 +156,6 @@ AttentionRun TransformerSession::run(const RunOptions& options) const {
   } else {
     run.next_token_ids = model_->next_token_ids(hidden, options.threads);
   }
-  for (const int id : ids) run.tokens.push_back(tokenizer_->label(id));
   for (const int id : run.next_token_ids) run.next_tokens.push_back(tokenizer_->label(id));
   if (compact) {
     std::vector<AttentionConfig> layers;
@@ -138,6 +167,55 @@ AttentionRun TransformerSession::run(const RunOptions& options) const {
     run.queries = std::move(recorder.queries);
     run.keys = std::move(recorder.keys);
   }
+  if (cache) {
+    cache->clear();
+    cache->model = model_;
+    cache->keep_scores = options.keep_scores;
+    cache->ids = ids;
+    cache->keys = std::move(key_values.keys);
+    cache->values = std::move(key_values.values);
+    cache->filled = true;
+  }
+  return run;
+}
+
+AttentionRun TransformerSession::run_from_prefix(const std::vector<int>& ids, int P, const RunOptions& options,
+                                                 PrefixCache& cache) const {
+  const ModelInfo& info = model_->info();
+  const AttentionRun& old = *cache.run;
+  const int T = static_cast<int>(ids.size()), n = T - P, L = info.n_layers, H = info.n_heads;
+  check_map_memory(T, int64_t(L) * H);
+  // The new positions P .. T-1 against the prefix's keys and values.
+  KvCache kv;
+  kv.length = P;
+  kv.ids.assign(ids.begin(), ids.begin() + P);
+  kv.threads = options.threads;
+  for (int l = 0; l < L; ++l) {
+    kv.k.push_back(cache.keys[size_t(l)].topRows(P));  // [P, G*dh]
+    kv.v.push_back(cache.values[size_t(l)].topRows(P));
+  }
+  CachedRows rows;  // [layer][head] [n, T]
+  rows.keep_scores = options.keep_scores;
+  kv.rows = &rows;
+  Map hidden;  // [n, d]
+  if (n > 0) hidden = model_->forward_cached(std::vector<int>(ids.begin() + P, ids.end()), kv);
+
+  AttentionRun run = run_header(ids);
+  assemble_prefix_maps(run, old, P, T, rows, options.keep_scores, kv.k);
+  check_attention_maps(run.attention, info.name);
+  run.next_token_ids.assign(old.next_token_ids.begin(), old.next_token_ids.begin() + P);
+  if (n > 0) {
+    const std::vector<int> next = model_->next_token_ids(hidden, options.threads);  // only the new positions
+    run.next_token_ids.insert(run.next_token_ids.end(), next.begin(), next.end());
+  }
+  for (const int id : run.next_token_ids) run.next_tokens.push_back(tokenizer_->label(id));
+
+  cache.ids = ids;
+  cache.keys = std::move(kv.k);
+  cache.values = std::move(kv.v);
+  cache.run.reset();  // the caller keeps the new run (PrefixCache::keep)
+  cache.reused = P;
+  cache.filled = true;
   return run;
 }
 

@@ -46,6 +46,14 @@ class TransformerSession : public Prepared {
   const SubwordTokenizer& tokenizer() const { return *tokenizer_; }
 
  private:
+  // run() on the whole sequence ids; with a cache, the keys and values of every layer go into it.
+  AttentionRun run_whole(const std::vector<int>& ids, const RunOptions& options, PrefixCache* cache) const;
+  // run() computing only rows P .. T-1; rows 0 .. P-1 come from the cache's run (same model, and
+  // ids start with its first P ids).
+  AttentionRun run_from_prefix(const std::vector<int>& ids, int P, const RunOptions& options, PrefixCache& cache) const;
+  // The run's tokens, notes and input description (everything but maps and predictions).
+  AttentionRun run_header(const std::vector<int>& ids) const;
+
   std::shared_ptr<const TransformerModel> model_;
   std::shared_ptr<const SubwordTokenizer> tokenizer_;
   std::vector<int> prompt_;

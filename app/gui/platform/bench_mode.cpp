@@ -130,6 +130,7 @@ bool BenchMode::end_frame(const AppState& state, const UiContext& ui, const Fram
         current_.latency_ms = ms_between(typed_at_, now);
         current_.swap_in_frame_ms = dt;
         current_.compute_ms = ui.derived->analysis->compute_ms;
+        current_.reused_tokens = ui.derived->analysis->reused_tokens;
         current_.tokens = ui.derived->run().n_tokens();
         keys_.push_back(current_);
         phase_ = Phase::settle, step_ = 0;
@@ -205,10 +206,11 @@ bool BenchMode::finish(const UiContext& ui) {
                  {"heatmap_renders", renders_},
                  {"draw_calls_max", draw_calls_max_}};
   std::vector<double> latency, compute, longest, swap_in, frames;
-  std::vector<int> tokens;
+  std::vector<int> tokens, reused;
   for (const Keystroke& k : keys_) {
     latency.push_back(k.latency_ms), compute.push_back(k.compute_ms), longest.push_back(k.longest_frame_ms);
     swap_in.push_back(k.swap_in_frame_ms), frames.push_back(k.frames), tokens.push_back(k.tokens);
+    reused.push_back(k.reused_tokens);
   }
   j["keystrokes"] = {{"count", keys_.size()},
                      {"latency_ms", latency},
@@ -218,7 +220,9 @@ bool BenchMode::finish(const UiContext& ui) {
                      {"frames_during_recompute_median", median(frames)},
                      {"longest_frame_during_recompute_ms", longest.empty() ? 0.0 : *std::max_element(longest.begin(), longest.end())},
                      {"swap_in_frame_ms_median", median(swap_in)},
-                     {"tokens", tokens}};
+                     {"tokens", tokens},
+                     {"reused_tokens", reused},
+                     {"compute_ms", compute}};
   try {
     write_file_atomic(options_.out, j.dump(1) + "\n");
   } catch (const std::exception& e) {

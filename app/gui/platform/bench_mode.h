@@ -58,6 +58,7 @@ class BenchMode {
   struct Keystroke {
     double latency_ms = 0;         // character typed -> frame with the new maps finished
     double compute_ms = 0;         // the worker's compute_derived time for it
+    int reused_tokens = -1;        // prefix tokens the worker took from the previous run (-1: a whole run)
     double longest_frame_ms = 0;   // longest frame while the worker recomputed
     double swap_in_frame_ms = 0;   // the frame that showed the new maps (texture uploads)
     int frames = 0;                // frames drawn while the worker recomputed

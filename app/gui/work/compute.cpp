@@ -25,9 +25,12 @@ ModelRequest fitted(ModelRequest r) {
 
 }  // namespace
 
-std::shared_ptr<Derived> compute_derived(const ModelRequest& request, int threads, CheckpointCache* checkpoints) {
+std::shared_ptr<Derived> compute_derived(const ModelRequest& request, int threads, CheckpointCache* checkpoints,
+                                         PrefixCache* prefix) {
   auto d = std::make_shared<Derived>();
-  d->analysis = analyse(fitted(request), app_options(threads, checkpoints));
+  AnalysisOptions options = app_options(threads, checkpoints);
+  options.prefix_cache = prefix;
+  d->analysis = analyse(fitted(request), options);
   return d;
 }
 

@@ -127,7 +127,7 @@ void DerivedWorker::loop() {
       return false;
     };
     const bool ok = attempt([&] {
-      d = compute_derived(request, 0, &checkpoints_);
+      d = compute_derived(request, 0, &checkpoints_, &prefix_);
       d->generation = generation;
       if (want_induction_) {
         try {

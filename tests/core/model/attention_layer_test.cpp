@@ -57,7 +57,8 @@ class RecordAll : public Observer {
       case TensorKind::context: rec.context[size_t(head)] = t; break;
       case TensorKind::output: rec.output = t; break;
       case TensorKind::queries:  // [T, H*dh] and [T, G*dh]: exact rows from them, compact_maps_test
-      case TensorKind::keys: EXPECT_EQ(head, -1); break;
+      case TensorKind::keys:
+      case TensorKind::values: EXPECT_EQ(head, -1); break;
       default: ADD_FAILURE() << "unexpected tensor kind " << tensor_kind_name(kind);
     }
   }

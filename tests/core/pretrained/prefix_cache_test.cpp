@@ -1,0 +1,326 @@
+// Live typing (issue 21): a run that starts from the previous run's prefix (core/model/prefix_cache.h)
+// equals a whole run of the new input, maps, scores, q, k and next-token predictions, for
+// stories260K (the real checkpoint), a random GPT-2-shaped model and the synthetic layer, for
+// every kind of edit: one token appended, several appended, an edit in the middle, tokens deleted
+// at the end, the same input again. Anything that changes the maps otherwise runs whole.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <memory>
+#include <random>
+
+#include "core/analysis/run_analysis.h"
+#include "core/model/checkpoint_cache.h"
+#include "core/model/gpt2_forward.h"
+#include "core/model/prefix_cache.h"
+#include "core/model/transformer_session.h"
+#include "core/util/errors.h"
+
+namespace hs {
+namespace {
+
+constexpr double kTol = 1e-5;  // maps, outputs (the brief's bound)
+// Scores, q and k before the softmax, relative to max(1, |value|): the new rows' products are
+// summed in another order (matrix-vector instead of packed) through every layer before them.
+constexpr double kTolScores = 1e-4;
+
+// Labels only ("t<id>"): the GPT-2-shaped model needs no real vocabulary.
+class NumberTokenizer : public SubwordTokenizer {
+ public:
+  explicit NumberTokenizer(int vocab) : vocab_(vocab) {}
+  std::vector<int> encode(std::string_view) const override { return {}; }
+  std::string piece_bytes(int id) const override { return "t" + std::to_string(id); }
+  std::string label(int id) const override { return piece_bytes(id); }
+  int vocab_size() const override { return vocab_; }
+
+ private:
+  int vocab_;
+};
+
+Map random_map(std::mt19937& rng, int rows, int cols, float std) {
+  std::normal_distribution<float> n(0.0f, std);
+  Map m(rows, cols);
+  for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = n(rng);
+  return m;
+}
+Vec random_vec(std::mt19937& rng, int n, float mean, float std) {
+  return (random_map(rng, n, 1, std).array() + mean).matrix();
+}
+
+// GPT-2's layout with random weights (large enough that heads are far from uniform).
+std::shared_ptr<const Gpt2Model> random_gpt2(int d, int heads, int layers, int vocab, int positions) {
+  std::mt19937 rng(5);
+  Gpt2Config c;
+  c.d_model = d, c.n_heads = heads, c.n_layers = layers, c.inner = 4 * d, c.vocab = vocab, c.max_positions = positions;
+  Gpt2Weights w;
+  w.wte = random_map(rng, vocab, d, 0.5f);
+  w.wpe = random_map(rng, positions, d, 0.3f);
+  for (int l = 0; l < layers; ++l) {
+    Gpt2Layer L;
+    L.ln1_w = random_vec(rng, d, 1.0f, 0.1f), L.ln1_b = random_vec(rng, d, 0.0f, 0.1f);
+    L.attn_w = random_map(rng, d, 3 * d, 0.35f), L.attn_b = random_vec(rng, 3 * d, 0.0f, 0.1f);
+    L.proj_w = random_map(rng, d, d, 0.1f), L.proj_b = random_vec(rng, d, 0.0f, 0.05f);
+    L.ln2_w = random_vec(rng, d, 1.0f, 0.1f), L.ln2_b = random_vec(rng, d, 0.0f, 0.1f);
+    L.fc_w = random_map(rng, d, 4 * d, 0.1f), L.fc_b = random_vec(rng, 4 * d, 0.0f, 0.05f);
+    L.out_w = random_map(rng, 4 * d, d, 0.05f), L.out_b = random_vec(rng, d, 0.0f, 0.05f);
+    w.layers.push_back(std::move(L));
+  }
+  w.lnf_w = random_vec(rng, d, 1.0f, 0.1f), w.lnf_b = random_vec(rng, d, 0.0f, 0.1f);
+  ModelInfo info;
+  info.kind = "gpt2", info.name = "random gpt2", info.family = "gpt2";
+  return std::make_shared<const Gpt2Model>(c, std::move(w), info);
+}
+
+double max_diff(const Map& a, const Map& b) {
+  if (a.rows() != b.rows() || a.cols() != b.cols()) return INFINITY;
+  double m = 0;
+  for (Eigen::Index i = 0; i < a.size(); ++i) {
+    const float x = a.data()[i], y = b.data()[i];
+    if (std::isinf(x) || std::isinf(y)) {
+      if (x != y) return INFINITY;  // masked cells: -inf in both
+      continue;
+    }
+    m = std::max(m, std::abs(double(x) - double(y)) / std::max(1.0, std::abs(double(y))));
+  }
+  return m;
+}
+
+void expect_same_run(const AttentionRun& got, const AttentionRun& want, const std::string& what) {
+  SCOPED_TRACE(what);
+  EXPECT_EQ(got.tokens, want.tokens);
+  EXPECT_EQ(got.token_ids, want.token_ids);
+  EXPECT_EQ(got.next_token_ids, want.next_token_ids);
+  EXPECT_EQ(got.next_tokens, want.next_tokens);
+  EXPECT_EQ(got.prompt_tokens, want.prompt_tokens);
+  ASSERT_EQ(got.n_layers(), want.n_layers());
+  ASSERT_EQ(got.scores.size(), want.scores.size());
+  ASSERT_EQ(got.queries.size(), want.queries.size());
+  ASSERT_EQ(got.keys.size(), want.keys.size());
+  for (size_t l = 0; l < want.attention.size(); ++l) {
+    ASSERT_EQ(got.attention[l].size(), want.attention[l].size());
+    for (size_t h = 0; h < want.attention[l].size(); ++h) {
+      EXPECT_LE(max_diff(got.attention[l][h], want.attention[l][h]), kTol) << "attention layer " << l << " head " << h;
+      if (l < want.scores.size()) {
+        EXPECT_LE(max_diff(got.scores[l][h], want.scores[l][h]), kTolScores) << "scores layer " << l << " head " << h;
+      }
+    }
+    if (l < want.queries.size()) {
+      EXPECT_LE(max_diff(got.queries[l], want.queries[l]), kTolScores) << "queries layer " << l;
+    }
+    if (l < want.keys.size()) {
+      EXPECT_LE(max_diff(got.keys[l], want.keys[l]), kTolScores) << "keys layer " << l;
+    }
+  }
+  EXPECT_EQ(got.output.size(), want.output.size());
+  if (want.output.size() > 0) {
+    EXPECT_LE(max_diff(got.output, want.output), kTol) << "output";
+  }
+}
+
+// One input after another, each with the prefix it shares with the one before.
+struct Step {
+  std::string what;
+  std::vector<int> ids;
+  int reused;  // expected PrefixCache::reused (-1: a whole run)
+};
+
+std::vector<Step> typing_steps(const std::vector<int>& base) {
+  std::vector<int> a = base;                       // T
+  std::vector<int> b = a;  b.push_back(7);         // + 1
+  std::vector<int> c = b;  c.insert(c.end(), {3, 9, 4, 11, 2});  // + 5
+  std::vector<int> d = c;  d[4] = d[4] == 5 ? 6 : 5;  // edit at position 4
+  std::vector<int> e = d;  e.resize(e.size() - 3);  // 3 deleted at the end
+  std::vector<int> f = {base[0] == 1 ? 2 : 1};     // the first token changes: nothing to reuse
+  f.insert(f.end(), e.begin() + 1, e.end());
+  return {{"first run", a, -1},
+          {"one token appended", b, int(a.size())},
+          {"five tokens appended", c, int(b.size())},
+          {"edit in the middle", d, 4},
+          {"three deleted at the end", e, int(e.size())},
+          {"identical input", e, int(e.size())},
+          {"first token changed", f, -1},
+          {"one appended after a whole run", [&] { auto g = f; g.push_back(8); return g; }(), int(f.size())}};
+}
+
+TEST(PrefixCache, Gpt2ShapedRandomModelEqualsWholeRuns) {
+  const auto model = random_gpt2(48, 4, 3, 97, 64);
+  const auto tok = std::make_shared<const NumberTokenizer>(97);
+  for (const bool keep_scores : {false, true}) {
+    PrefixCache cache;
+    for (const Step& s : typing_steps({5, 17, 33, 2, 8, 61, 40, 12, 90, 1, 14, 22})) {
+      RunOptions o;
+      o.threads = 1;
+      o.keep_scores = keep_scores;
+      const AttentionRun whole = TransformerSession(model, tok, s.ids, 0).run(o);
+      o.prefix_cache = &cache;
+      auto got = std::make_shared<const AttentionRun>(TransformerSession(model, tok, s.ids, 0).run(o));
+      EXPECT_EQ(cache.reused, s.reused) << s.what;
+      expect_same_run(*got, whole, s.what + (keep_scores ? ", scores kept" : ""));
+      cache.keep(got);
+    }
+  }
+}
+
+TEST(PrefixCache, Gpt2ShapedPrefixRowsAreTheOldRunsAndNewRowsAreComputed) {
+  // A regression guard for the assembly: the reused rows are the cached run's, bit for bit.
+  const auto model = random_gpt2(32, 2, 2, 50, 32);
+  const auto tok = std::make_shared<const NumberTokenizer>(50);
+  PrefixCache cache;
+  RunOptions o;
+  o.prefix_cache = &cache;
+  auto first = std::make_shared<const AttentionRun>(TransformerSession(model, tok, {1, 2, 3, 4, 5}, 0).run(o));
+  cache.keep(first);
+  const AttentionRun next = TransformerSession(model, tok, {1, 2, 3, 4, 5, 6}, 0).run(o);
+  EXPECT_EQ(cache.reused, 5);
+  for (int l = 0; l < 2; ++l)
+    for (int h = 0; h < 2; ++h) {
+      const Map& a = next.attention[size_t(l)][size_t(h)];
+      EXPECT_EQ(Map(a.topLeftCorner(5, 5)), first->attention[size_t(l)][size_t(h)]);
+      EXPECT_NEAR(a.row(5).sum(), 1.0f, 1e-5f);
+    }
+}
+
+TEST(PrefixCache, AnyOtherSettingRunsWhole) {
+  const auto model = random_gpt2(32, 2, 2, 50, 32);
+  const auto other = random_gpt2(32, 2, 2, 50, 32);  // the same weights, another model object
+  const auto tok = std::make_shared<const NumberTokenizer>(50);
+  const std::vector<int> ids = {1, 2, 3, 4, 5}, more = {1, 2, 3, 4, 5, 6};
+  const auto prime = [&](PrefixCache& cache) {
+    RunOptions o;
+    o.prefix_cache = &cache;
+    cache.keep(std::make_shared<const AttentionRun>(TransformerSession(model, tok, ids, 0).run(o)));
+  };
+  PrefixCache cache;
+  RunOptions o;
+  o.prefix_cache = &cache;
+  prime(cache);
+  TransformerSession(other, tok, more, 0).run(o);
+  EXPECT_EQ(cache.reused, -1) << "another model";
+  prime(cache);
+  RunOptions scores = o;
+  scores.keep_scores = true;
+  TransformerSession(model, tok, more, 0).run(scores);
+  EXPECT_EQ(cache.reused, -1) << "scores kept now";
+  prime(cache);
+  RunOptions compact = o;
+  compact.display_size = 2;
+  const AttentionRun c = TransformerSession(model, tok, more, 0).run(compact);
+  EXPECT_EQ(cache.reused, -1) << "long-input mode";
+  EXPECT_TRUE(c.compact());
+  EXPECT_TRUE(cache.ids.empty()) << "a run the cache cannot serve empties it";
+  prime(cache);
+  struct Hook : Observer {
+    bool wants(TensorKind, int, int) const override { return false; }
+    void on_tensor(TensorKind, int, int, const Map&) override {}
+  } hook;
+  RunOptions observed = o;
+  observed.observer = &hook;  // head ablation edits contexts through its hook
+  TransformerSession(model, tok, more, 0).run(observed);
+  EXPECT_EQ(cache.reused, -1) << "an observer";
+  prime(cache);
+  TransformerSession(model, tok, more, 2).run(o);  // generate: the ids after generation decide
+  EXPECT_EQ(cache.reused, 5) << "generated tokens continue the same prefix";
+  // The cache without its run (the caller did not keep it) serves nothing.
+  TransformerSession(model, tok, more, 0).run(o);
+  EXPECT_EQ(cache.reused, -1) << "no kept run";
+}
+
+// stories260K through analyse(), as the app's worker runs it (the checkpoint cache keeps the
+// model object, so the prefix cache can match it).
+TEST(PrefixCache, Stories260KThroughAnalyseEqualsWholeRuns) {
+  CheckpointCache checkpoints;
+  PrefixCache cache;
+  ModelRequest r;
+  r.model_path = "stories260K";  // the shipped copy (assets/models)
+  std::vector<int> base = {1, 403, 407, 261, 378, 11, 261, 402, 268, 447, 301, 285, 406, 309, 366, 313, 268, 282, 443, 271};
+  for (const Step& s : typing_steps(base)) {
+    r.input_ids = s.ids;
+    AnalysisOptions whole_options;
+    whole_options.maps = MapMode::whole;
+    whole_options.checkpoints = &checkpoints;
+    whole_options.induction_probe = false;
+    const auto whole = analyse(r, whole_options);
+    AnalysisOptions o = whole_options;
+    o.prefix_cache = &cache;
+    const auto got = analyse(r, o);
+    EXPECT_EQ(got->reused_tokens, s.reused) << s.what;
+    EXPECT_FALSE(got->run.scores.empty()) << "the app keeps scores for singular values at this length";
+    expect_same_run(got->run, whole->run, "stories260K, " + s.what);
+    // What the views read is derived from the maps: the same.
+    for (size_t l = 0; l < whole->spectrum.size(); ++l)
+      for (size_t h = 0; h < whole->spectrum[l].size(); ++h) {
+        EXPECT_NEAR(got->spectrum[l][h].mean_entropy, whole->spectrum[l][h].mean_entropy, 1e-4);
+        EXPECT_EQ(got->spectrum[l][h].score_rank, whole->spectrum[l][h].score_rank);
+      }
+  }
+}
+
+// The synthetic layer (causal), sentence edits through analyse() as the app types them.
+TEST(PrefixCache, CausalSyntheticLayerEqualsWholeRuns) {
+  struct Edit {
+    std::string what, sentence;
+    int reused;
+  };
+  const std::vector<Edit> edits = {
+      {"first run", "the cat sat on the mat", -1},
+      {"one word appended", "the cat sat on the mat today", 6},
+      {"several appended", "the cat sat on the mat today , said the old dog .", 7},
+      {"edit in the middle", "the cat ran on the mat today , said the old dog .", 2},
+      {"deleted at the end", "the cat ran on the mat today , said", 9},
+      {"identical input", "the cat ran on the mat today , said", 9},
+      {"first word changed", "a cat ran on the mat", -1},
+  };
+  for (const bool window : {false, true}) {
+    PrefixCache cache;
+    ModelRequest r;
+    r.attention.d_model = 16, r.attention.n_heads = 4, r.attention.causal = true, r.seed = 3;
+    if (window) r.attention.window = 2;
+    for (const Edit& e : edits) {
+      r.sentence = e.sentence;
+      AnalysisOptions o;
+      o.maps = MapMode::whole;
+      const auto whole = analyse(r, o);
+      o.prefix_cache = &cache;
+      const auto got = analyse(r, o);
+      EXPECT_EQ(got->reused_tokens, e.reused) << e.what;
+      EXPECT_FALSE(got->run.scores.empty());
+      expect_same_run(got->run, whole->run, "synthetic, " + e.what + (window ? ", window 2" : ""));
+    }
+  }
+}
+
+// Settings that change the maps but not the words: a whole run each time.
+TEST(PrefixCache, SyntheticSettingsAndBidirectionalLayersRunWhole) {
+  PrefixCache cache;
+  ModelRequest r;
+  r.attention.causal = true;
+  r.sentence = "the cat sat";
+  AnalysisOptions o;
+  o.prefix_cache = &cache;
+  analyse(r, o);
+  r.sentence = "the cat sat down";
+  r.seed = 1;  // other weights
+  EXPECT_EQ(analyse(r, o)->reused_tokens, -1) << "seed";
+  r.sentence = "the cat sat down here";
+  r.attention.temperature = 2.0f;
+  EXPECT_EQ(analyse(r, o)->reused_tokens, -1) << "temperature";
+  r.sentence = "the cat sat down here now";
+  EXPECT_EQ(analyse(r, o)->reused_tokens, 5) << "same settings again";
+  r.attention.causal = false;  // bidirectional: every row changes
+  r.sentence = "the cat sat down here now .";
+  const auto bidirectional = analyse(r, o);
+  EXPECT_EQ(bidirectional->reused_tokens, -1);
+  EXPECT_TRUE(cache.tokens.empty() && !cache.run) << "the cache is emptied";
+  r.attention.causal = true;
+  r.sentence = "the cat sat down here now . !";
+  EXPECT_EQ(analyse(r, o)->reused_tokens, -1) << "after a bidirectional run";
+  // A --weights layer or stories260K in between: nothing of theirs is taken for the synthetic layer.
+  ModelRequest stories;
+  stories.model_path = "stories260K";
+  stories.sentence = "the cat sat down here now . !";
+  analyse(stories, o);
+  EXPECT_EQ(analyse(r, o)->reused_tokens, -1) << "after another model";
+}
+
+}  // namespace
+}  // namespace hs
