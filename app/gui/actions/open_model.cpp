@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <filesystem>
 
+#include "app/gui/state/model_sentence.h"
+
 namespace hs::gui {
 namespace {
 
@@ -45,6 +47,7 @@ bool open_model_from_boxes(AppState& state) {
   m.checkpoint = true;
   clear_model_inputs(state.request);
   state.request.model_path = m.path;
+  state.request.sentence = sentence_for_model(state.request.sentence, m.path);
   state.request.tokenizer = m.tokenizer;
   m.seen_path = m.path;
   return true;

@@ -10,6 +10,7 @@
 #include "app/gui/actions/model_rules.h"
 #include "app/gui/actions/open_model.h"
 #include "app/gui/panels/panels.h"
+#include "app/gui/state/model_sentence.h"
 #include "app/gui/widgets/token_notes.h"
 #include "core/model/shipped_models.h"
 
@@ -38,7 +39,7 @@ void use_synthetic(AppState& state) {
   r.model_path.clear(), r.tokenizer.clear();
   r.generate = 0;
   clear_model_inputs(r);
-  if (r.sentence.empty()) r.sentence = default_app_state().request.sentence;
+  r.sentence = sentence_for_model(r.sentence, "");  // the user's own text stays
   state.open_model.checkpoint = false;
   state.open_model.seen_path.clear();
   state.open_model.error.clear();
