@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <random>
 #include <string>
@@ -63,16 +64,11 @@ TEST(SharedGrid, FourMapsInAWidePanelFillIt) {
   EXPECT_EQ(square.cols, 2) << "a square panel: 2 x 2";
 }
 
-// The share of the window the maps must cover, presenting at 1920x1080. Issue 19's target, 40%,
-// holds for grids of up to 16 maps; not met yet, held at their present floors: one map in the
-// Single head view (a square under the caption and the head's controls: ~22%) and grids of more
-// than 16 maps (3 x 8 side by side, a 5 x 8 overview: each row's head names and gaps; ~18%), and
-// a step comparing two models whose rows hold different numbers of heads (8 over 4: ~34%).
-float present_map_floor(View view, size_t maps, bool compare) {
-  if (view == View::head) return 0.20f;
-  if (compare && maps <= 16) return 0.30f;
-  return maps <= 16 ? 0.40f : 0.17f;
-}
+// The share of the window the maps must cover, presenting at 1920x1080: issue 19's 40% for every
+// map view (the Single head view and the all-layers overview with the caption beside the maps,
+// compared models with the height shared by need). Not met yet, held at its present floor: a step
+// comparing three models of 8 heads (24 maps in three rows, each with its label: ~32%).
+float present_map_floor(bool compare, size_t maps) { return compare && maps > 16 ? 0.32f : 0.40f; }
 
 class Presenting : public ::testing::Test {
  protected:
@@ -161,7 +157,9 @@ TEST_F(Presenting, EveryLessonStepsMapsCoverFortyPercentWithEighteenPixelLabels)
       // Charts and tables, no maps to measure: the sweep, the query's bars, the head-roles table.
       if (state.view == View::width || state.view == View::query || state.view == View::roles) continue;
       ASSERT_FALSE(report_.heatmaps.empty());
-      EXPECT_GE(map_share(), present_map_floor(state.view, report_.heatmaps.size(), !active_step(state)->compare.empty())) << report_.heatmaps.size() << " maps";
+      std::printf("%s step %zu (%s): maps %.3f%% of the window (%zu maps)\n", lesson->title.c_str(), i + 1,
+                  view_info(state.view).tab, map_share() * 100, report_.heatmaps.size());
+      EXPECT_GE(map_share(), present_map_floor(!active_step(state)->compare.empty(), report_.heatmaps.size())) << report_.heatmaps.size() << " maps";
       int labelled = 0;
       for (const DrawnHeatmap& h : report_.heatmaps) {
         if (h.label_px == 0) continue;

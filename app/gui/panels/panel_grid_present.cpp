@@ -51,6 +51,13 @@ float present_map_side(const RunAnalysis& d, ImVec2 area, bool col_labels) {
   return g.cell * float(d.map_labels.size());
 }
 
+float present_grid_height(const RunAnalysis& d, ImVec2 area, bool col_labels) {
+  const PresentGrid g = present_layout(d, area, col_labels);
+  if (g.cell <= 0) return area.y;
+  const float side = g.cell * float(d.map_labels.size());
+  return float(g.grid.rows) * (title_height() + side + map_gap()) + (col_labels ? g.labels.bottom : 0.0f);
+}
+
 float present_label_bottom(const RunAnalysis& d) {
   return fit_labels(d.map_labels, ImGui::GetFont(), 0, present_label_min(), present_label_min()).bottom;
 }
