@@ -12,7 +12,11 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <map>
+#include <regex>
 #include <random>
 #include <string>
 
@@ -379,6 +383,57 @@ TEST(LightTheme, DarkOnLightWithAColormapThatStandsOutFromThePage) {
   apply_style(1.0f, Theme::dark);
   EXPECT_EQ(current_theme(), Theme::dark);
   ImGui::DestroyContext();
+}
+
+// The colours that mean something (errors, warnings, the compared blocks' labels, generated
+// tokens, the sweep's lines) read on both pages, desktop and presenting.
+TEST(ThemeColours, EveryToneReadsOnItsPage) {
+  ImGui::CreateContext();
+  const Tone text_tones[] = {Tone::accent, Tone::secondary, Tone::error, Tone::warning, Tone::success, Tone::generated};
+  const Tone line_tones[] = {Tone::mark, Tone::group, Tone::series_blue, Tone::series_green, Tone::series_orange, Tone::series_grey};
+  for (Theme theme : {Theme::dark, Theme::light})
+    for (bool present : {false, true}) {
+      if (present) apply_presentation_style(1.6f, theme);
+      else apply_style(1.0f, theme);
+      const ImVec4 bg = background_colour();
+      for (Tone t : text_tones)
+        EXPECT_GE(contrast(tone(t), bg), 4.5f) << theme_name(theme) << (present ? " presenting" : "") << ", tone " << int(t);
+      for (Tone t : line_tones)
+        EXPECT_GE(contrast(tone(t), bg), 3.0f) << theme_name(theme) << (present ? " presenting" : "") << ", tone " << int(t);
+      // Faint lines are the text colour, so they darken on the light page.
+      const ImVec4 ink_colour = ImGui::ColorConvertU32ToFloat4(ink(1.0f));
+      EXPECT_GE(contrast(ink_colour, bg), 12.0f);
+    }
+  apply_style(1.0f, Theme::dark);
+  ImGui::DestroyContext();
+}
+
+// Review finding: panels drew with colour literals that ignored the light theme (white lines on
+// a white page). Colours come from theme.cpp's table; the files below hold the only literals
+// left: black or white text chosen against a colormap cell (draw_util.cpp), and two files other
+// work had open at the time (the export preview's paper and the heatmap's hover lines).
+TEST(ThemeColours, PanelsTakeTheirColoursFromTheTheme) {
+  namespace fs = std::filesystem;
+  const std::map<std::string, int> allowed = {{"draw_util.cpp", 2}, {"panel_export.cpp", 6}, {"heatmap_widget.cpp", 2}};
+  // IM_COL32(number, ...) or ImVec4(number, ...) with a visible alpha: a colour literal.
+  const std::regex literal(R"((IM_COL32|ImVec4)\(\s*[0-9.]+f?\s*,\s*[0-9.]+f?\s*,\s*[0-9.]+f?\s*,\s*([0-9.]+)f?\s*\))");
+  int files = 0;
+  for (const auto& e : fs::recursive_directory_iterator(fs::path(HEADSCOPE_SOURCE_DIR) / "app" / "gui")) {
+    const std::string name = e.path().filename().string();
+    if (e.path().extension() != ".cpp" || name == "theme.cpp") continue;
+    ++files;
+    std::ifstream in(e.path());
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    int found = 0;
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), literal); it != std::sregex_iterator(); ++it)
+      found += std::stof((*it)[2].str()) > 0;
+    if (name == "draw_util.cpp") {
+      EXPECT_EQ(found, 2) << "black or white on a colormap cell: the pattern finds literals";
+    }
+    const auto a = allowed.find(name);
+    EXPECT_LE(found, a == allowed.end() ? 0 : a->second) << e.path().string() << ": take the colour from theme.h (tone, ink, page)";
+  }
+  EXPECT_GT(files, 40);
 }
 
 TEST(LightTheme, RememberedInTheSettingsAndFollowedByThePresentationColormap) {

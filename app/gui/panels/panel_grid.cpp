@@ -69,8 +69,8 @@ void draw_layer_grid(AppState& state, const UiContext& ui, const RunAnalysis& d,
       const ImVec2 a(origin.x + c0 * g.tile_w - gap * 0.35f, origin.y + r * g.tile_h - 2);
       const ImVec2 b(origin.x + c1 * g.tile_w - gap * 0.45f, origin.y + (r + 1) * g.tile_h - gap * 0.4f);
       const bool odd = (start / group) % 2;
-      dl->AddRectFilled(a, b, odd ? IM_COL32(80, 120, 200, 34) : IM_COL32(255, 196, 64, 26), 6);
-      dl->AddRect(a, b, odd ? IM_COL32(110, 150, 230, 150) : IM_COL32(255, 196, 64, 120), 6, 0, 1.5f);
+      dl->AddRectFilled(a, b, odd ? tone_u32(Tone::group, 0.14f) : tone_u32(Tone::mark, 0.10f), 6);
+      dl->AddRect(a, b, odd ? tone_u32(Tone::group, 0.6f) : tone_u32(Tone::mark, 0.47f), 6, 0, 1.5f);
     }
   }
   for (int i = 0; i < heads; ++i) {
@@ -83,7 +83,7 @@ void draw_layer_grid(AppState& state, const UiContext& ui, const RunAnalysis& d,
     // Narrow tiles: the short name, so titles never run into each other.
     if (ImGui::CalcTextSize(title.c_str()).x > g.tile_w - gap) title = format("h%d", h);
     if (ImGui::CalcTextSize(title.c_str()).x > g.tile_w - gap) title.clear();
-    if (h == state.head) ImGui::TextColored(ImVec4(1.0f, 0.77f, 0.25f, 1.0f), "%s", title.c_str());
+    if (h == state.head) ImGui::TextColored(accent_text(), "%s", title.c_str());
     else ImGui::TextUnformatted(title.c_str());
     ImGui::SetCursorScreenPos(ImVec2(tile.x, tile.y + title_h));
     const Map& map = d.run.attention[size_t(layer)][size_t(h)];  // [T, T]
@@ -243,13 +243,13 @@ void draw_compare(AppState& state, const UiContext& ui, ImVec2 area, const Scale
     ImGui::SetCursorScreenPos(at);
     if (label_font) ImGui::PushFont(label_font);
     ImGui::PushTextWrapPos(at.x + w - ImGui::GetWindowPos().x);
-    ImGui::TextColored(b == 0 ? accent_text() : current_theme() == Theme::light ? ImVec4(0.12f, 0.33f, 0.70f, 1.0f) : ImVec4(0.55f, 0.75f, 1.0f, 1.0f), "%s", block_label(b).c_str());
+    ImGui::TextColored(b == 0 ? accent_text() : tone(Tone::secondary), "%s", block_label(b).c_str());
     ImGui::PopTextWrapPos();
     if (label_font) ImGui::PopFont();
     ImGui::SetCursorScreenPos(ImVec2(at.x, at.y + label_h));
     if (!x) {
       ImGui::PushTextWrapPos(at.x + w - ImGui::GetWindowPos().x);
-      ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.40f, 1.0f), "%s", d.compare[size_t(b - 1)].error.c_str());
+      ImGui::TextColored(tone(Tone::error), "%s", d.compare[size_t(b - 1)].error.c_str());
       ImGui::PopTextWrapPos();
       continue;
     }
@@ -286,7 +286,7 @@ void draw_all_layers(AppState& state, const UiContext& ui, ImVec2 area) {
     if (group > 1 && h % group == 0) {
       const bool odd = (h / group) % 2;
       dl->AddRectFilled(ImVec2(origin.x + left + h * side, origin.y + top - 5), ImVec2(origin.x + left + (h + group) * side - 4, origin.y + top - 2),
-                        odd ? IM_COL32(110, 150, 230, 220) : accent_colour(0.8f));
+                        odd ? tone_u32(Tone::group, 0.86f) : accent_colour(0.8f));
     }
   }
   const ScaleRange range = model_range(state, a);

@@ -88,7 +88,7 @@ void draw_present_layer_grid(AppState& state, const UiContext& ui, const RunAnal
       const ImVec2 a(cells_x + float(c0) * (side + gap) - gap * 0.4f, at.y + float(r) * (title_h + side + gap) - 2);
       const ImVec2 b(cells_x + float(c1) * (side + gap) - gap * 0.6f, at.y + float(r + 1) * (title_h + side + gap) - gap * 0.5f);
       const bool odd = (start / group) % 2;
-      dl->AddRect(a, b, odd ? IM_COL32(110, 150, 230, 200) : accent_colour(0.8f), 6, 0, 2.0f);
+      dl->AddRect(a, b, odd ? tone_u32(Tone::group, 0.8f) : accent_colour(0.8f), 6, 0, 2.0f);
     }
   }
   for (int h = 0; h < heads; ++h) {

@@ -96,7 +96,7 @@ void draw_lesson(AppState& state, const UiContext& ui) {
                       state.present.active ? "; H: hide or show the maps; P: pointer" : "");
   ImGui::PushTextWrapPos(0);
   if (state.lesson.captions) ImGui::TextUnformatted(step->caption.c_str());
-  if (needs_model(state, *step)) ImGui::TextColored(ImVec4(1.0f, 0.60f, 0.45f, 1.0f), "%s", kNeedsModel);
+  if (needs_model(state, *step)) ImGui::TextColored(tone(Tone::warning), "%s", kNeedsModel);
   if (state.present.active && state.present.maps_hidden) ImGui::TextColored(accent_text(), "%s", kHidden);
   ImGui::PopTextWrapPos();
   if (controls_row(state)) {

@@ -12,6 +12,7 @@
 #include "app/gui/panels/panels.h"
 #include "app/gui/state/model_sentence.h"
 #include "app/gui/widgets/token_notes.h"
+#include "app/gui/widgets/theme.h"
 #include "core/model/shipped_models.h"
 
 namespace hs::gui {
@@ -99,7 +100,7 @@ void open_box(AppState& state) {
     ImGui::TextDisabled("tokenizer found beside the checkpoint");
   }
   if (!m.error.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.40f, 1.0f));
+    ImGui::PushStyleColor(ImGuiCol_Text, tone(Tone::error));
     ImGui::TextWrapped("could not open: %s", m.error.c_str());
     ImGui::PopStyleColor();
   }
