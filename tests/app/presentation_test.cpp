@@ -20,6 +20,7 @@
 #include <random>
 #include <string>
 
+#include "headless_imgui.h"
 #include "app/gui/actions/lesson_player.h"
 #include "app/gui/actions/settings.h"
 #include "app/gui/panels/panels.h"
@@ -77,22 +78,9 @@ float present_map_floor(bool compare, size_t maps) { return compare && maps > 16
 class Presenting : public ::testing::Test {
  protected:
   void SetUp() override {
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;
-    io.DisplaySize = ImVec2(1920, 1080);
-    io.DeltaTime = 1.0f / 60.0f;
     // What the app builds when presenting: fonts and style at the presentation scale.
-    const float scale = PresentationState{}.font_scale;
-    const FontRanges ranges = font_ranges({});
-    ui_.fonts = load_fonts(scale, ranges);
-    apply_presentation_style(scale, Theme::dark);
-    unsigned char* pixels = nullptr;
-    int w = 0, h = 0;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
-    io.KeyMap[ImGuiKey_LeftArrow] = 263, io.KeyMap[ImGuiKey_RightArrow] = 262;
-    io.KeyMap[ImGuiKey_PageUp] = 266, io.KeyMap[ImGuiKey_PageDown] = 267, io.KeyMap[ImGuiKey_Home] = 268;
-    io.KeyMap[ImGuiKey_Escape] = 256;
+    hs::gui::test::start_headless_imgui(ImVec2(1920, 1080), ui_, PresentationState{}.font_scale, true, Theme::dark);
+    hs::gui::test::map_navigation_keys();
     ui_.images = &images_;
     ui_.report = &report_;
     for (const std::string& name : shipped_lessons()) lessons_.push_back(find_lesson(name));
@@ -101,22 +89,10 @@ class Presenting : public ::testing::Test {
   void TearDown() override { ImGui::DestroyContext(); }
 
   void frame(AppState& state, ImVec2 mouse = ImVec2(-FLT_MAX, -FLT_MAX), bool down = false) {
-    ImGuiIO& io = ImGui::GetIO();
-    io.MousePos = mouse;
-    io.MouseDown[0] = down;
-    report_.heatmaps.clear();
-    report_.panels.clear();
-    ImGui::NewFrame();
-    draw_app(state, ui_);
-    ImGui::Render();
+    hs::gui::test::app_frame(state, ui_, report_, mouse, down);
   }
 
-  void press(AppState& state, int key) {
-    ImGui::GetIO().KeysDown[key] = true;
-    frame(state);
-    ImGui::GetIO().KeysDown[key] = false;
-    frame(state);
-  }
+  void press(AppState& state, int key) { hs::gui::test::press_key(state, ui_, report_, key); }
 
   void compute(const AppState& state) {
     derived_ = compute_derived(state.request, 1);
@@ -213,14 +189,14 @@ TEST_F(Presenting, ThePointerRevealAndStepKeys) {
   frame(state);
   for (const DrawnHeatmap& h : report_.heatmaps) EXPECT_FALSE(h.hidden) << h.key;
   state.present.hide_each_step = true;
-  press(state, 267);  // Page Down (a presenter remote)
+  press(state, hs::gui::test::kKeyPageDown);  // a presenter remote
   EXPECT_EQ(state.lesson.step, 3);
   EXPECT_TRUE(state.present.maps_hidden) << "each new step waits for the class to guess";
-  press(state, 266);  // Page Up
+  press(state, hs::gui::test::kKeyPageUp);
   EXPECT_EQ(state.lesson.step, 2);
-  press(state, 262), press(state, 262);
+  press(state, hs::gui::test::kKeyRight), press(state, hs::gui::test::kKeyRight);
   EXPECT_EQ(state.lesson.step, 4);
-  press(state, 263);
+  press(state, hs::gui::test::kKeyLeft);
   EXPECT_EQ(state.lesson.step, 3);
   // The step counter, large: in the title font.
   frame(state);

@@ -202,10 +202,18 @@ void draw_head(AppState& state, const UiContext& ui) {
   const float used = L.cell * float(shown.cols()) + L.left;
   ImGui::SetCursorScreenPos(ImVec2(start.x + std::min(used, box.x) + 16, start.y));
   ImGui::BeginGroup();
-  if (bare) ImGui::TextColored(accent_text(), "%s", head_name(layer, head, d.run().n_layers()).c_str());
+  if (bare) {
+    // The head's name and facts above its colour bar, wrapped to the column.
+    ImGui::TextColored(accent_text(), "%s", head_name(layer, head, d.run().n_layers()).c_str());
+    ImGui::PushTextWrapPos(0);
+    head_facts(d, layer, head);
+    if (queries.size() == 1) draw_next_token_line(d.run(), queries[0]);
+    ImGui::PopTextWrapPos();
+  }
   ImGui::TextDisabled("%s\n%s", scale_caption(range).c_str(),
                       colours.fixed_max > 0 ? format("range: layer %d", layer).c_str() : "range: this head");
-  draw_colour_bar(ui, range, state.scale.colormap, ImVec2(bar_w, std::min(L.cell * float(shown.rows()), avail.y - ImGui::GetFontSize() * 6)));
+  const float bar_room = avail.y - (ImGui::GetCursorScreenPos().y - start.y) - ImGui::GetFontSize() * 3;
+  draw_colour_bar(ui, range, state.scale.colormap, ImVec2(bar_w, std::max(std::min(L.cell * float(shown.rows()), bare ? bar_room : avail.y - ImGui::GetFontSize() * 6), ImGui::GetFontSize() * 4)));
   if (region) {
     // What the zoomed map shows, and how to get back.
     const TokenRegion& r = region->region;
@@ -215,12 +223,6 @@ void draw_head(AppState& state, const UiContext& ui) {
     if (ImGui::SmallButton("whole map")) zoom = MapZoom{};
   } else {
     ImGui::TextDisabled("wheel: zoom");
-  }
-  if (bare) {
-    ImGui::PushTextWrapPos(0);
-    head_facts(d, layer, head);
-    if (queries.size() == 1) draw_next_token_line(d.run(), queries[0]);
-    ImGui::PopTextWrapPos();
   }
   ImGui::EndGroup();
 }
