@@ -221,6 +221,27 @@ TEST_F(OpenModel, Stories260KOpensOnASentenceInItsOwnWordsAndKeepsTheUsersText) 
   EXPECT_EQ(state_.request.sentence, "my dog ran home");
 }
 
+// Found by control_fuzz_test: from stories260K (its own sentence), opening a broken file put the
+// default sentence in the request; the failed open then brought the model back but not the
+// sentence, so a new request replaced the error with a good result and nothing was said.
+TEST_F(OpenModel, AFailedOpenBringsTheShownSentenceBackAndKeepsItsError) {
+  ASSERT_TRUE(click(id("stories260K (shipped)")));
+  settle();
+  ASSERT_TRUE(shown_);
+  const std::string lily = state_.request.sentence;
+  ASSERT_EQ(lily, model_example_sentence("stories260K"));
+  const fs::path bad = fs::temp_directory_path() / "headscope_open_model_garbage_sentence.bin";
+  write_garbage(bad);
+  state_.open_model.path = bad.string();
+  ASSERT_TRUE(open_model_from_boxes(state_));
+  EXPECT_NE(state_.request.sentence, lily) << "the open puts the default sentence in";
+  settle();
+  EXPECT_EQ(state_.request.sentence, lily) << "the shown model's sentence is back";
+  EXPECT_EQ(shown_->run().info.name, "stories260K");
+  EXPECT_FALSE(ui_.status.error.empty()) << "the failed open is reported";
+  EXPECT_FALSE(state_.open_model.error.empty());
+}
+
 TEST(ModelSentence, FollowsTheModelOnlyForAnExampleOrEmptySentence) {
   const std::string priya = default_app_state().request.sentence, lily = model_example_sentence("stories260K");
   EXPECT_NE(priya, lily);
@@ -228,11 +249,15 @@ TEST(ModelSentence, FollowsTheModelOnlyForAnExampleOrEmptySentence) {
     EXPECT_EQ(model_example_sentence(p), lily) << p;
   for (const char* p : {"", "teaching", "/x/gpt2", "/x/stories15M.bin"}) EXPECT_EQ(model_example_sentence(p), priya) << p;
   EXPECT_EQ(sentence_for_model(priya, "stories260K"), lily);
-  EXPECT_EQ(sentence_for_model("", "stories260K"), lily);
+  EXPECT_EQ(sentence_for_model("", "stories260K"), "") << "a checkpoint may generate from nothing";
   EXPECT_EQ(sentence_for_model(lily, ""), priya);
   EXPECT_EQ(sentence_for_model(lily, "/x/gpt2"), priya);
   EXPECT_EQ(sentence_for_model("the cat sat", "stories260K"), "the cat sat");
   EXPECT_EQ(sentence_for_model("the cat sat", ""), "the cat sat");
+  EXPECT_TRUE(is_example_sentence(priya));
+  EXPECT_TRUE(is_example_sentence(lily));
+  EXPECT_FALSE(is_example_sentence(""));
+  EXPECT_FALSE(is_example_sentence("the cat sat"));
 }
 
 TEST_F(OpenModel, CorruptFileShowsTheErrorAndKeepsThePreviousModel) {

@@ -40,7 +40,7 @@ void use_synthetic(AppState& state) {
   r.model_path.clear(), r.tokenizer.clear();
   r.generate = 0;
   clear_model_inputs(r);
-  r.sentence = sentence_for_model(r.sentence, "");  // the user's own text stays
+  r.sentence = r.sentence.empty() ? default_app_state().request.sentence : sentence_for_model(r.sentence, "");  // the user's own text stays
   state.open_model.checkpoint = false;
   state.open_model.seen_path.clear();
   state.open_model.error.clear();

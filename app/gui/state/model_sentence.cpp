@@ -25,9 +25,12 @@ std::string model_example_sentence(const std::string& model_path) {
   return is_stories260k(model_path) ? kStoriesSentence : default_app_state().request.sentence;
 }
 
+bool is_example_sentence(const std::string& sentence) {
+  return sentence == kStoriesSentence || sentence == default_app_state().request.sentence;
+}
+
 std::string sentence_for_model(const std::string& sentence, const std::string& model_path) {
-  const bool example = sentence.empty() || sentence == kStoriesSentence || sentence == default_app_state().request.sentence;
-  return example ? model_example_sentence(model_path) : sentence;
+  return is_example_sentence(sentence) ? model_example_sentence(model_path) : sentence;
 }
 
 }  // namespace hs::gui
