@@ -6,6 +6,7 @@
 #include <imgui.h>
 #include <imgui_internal.h>
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 
@@ -14,6 +15,7 @@
 #include "app/gui/panels/panels.h"
 #include "app/gui/state/selection.h"
 #include "app/gui/actions/settings.h"
+#include "app/gui/state/model_sentence.h"
 #include "app/gui/widgets/theme.h"
 #include "app/gui/widgets/token_notes.h"
 #include "app/gui/work/worker.h"
@@ -185,6 +187,77 @@ TEST_F(OpenModel, ShippedModelsOpenWithOneClick) {
   EXPECT_EQ(state_.request.model_path, "teaching");
   EXPECT_EQ(shown_->run().info.kind, "teaching");
   EXPECT_EQ(shown_->run().n_heads(), 4);
+}
+
+// Issue 19: the default sentence split into 28 pieces with stories260K ("Pri", "y", "a", ...).
+// Its one-click button now shows a sentence in its own words; the synthetic switch brings the
+// default back; a sentence the user typed stays through both.
+TEST_F(OpenModel, Stories260KOpensOnASentenceInItsOwnWordsAndKeepsTheUsersText) {
+  const std::string synthetic = state_.request.sentence;
+  ASSERT_EQ(synthetic, default_app_state().request.sentence);
+  ASSERT_TRUE(click(id("stories260K (shipped)")));
+  settle();
+  ASSERT_TRUE(shown_);
+  EXPECT_EQ(state_.request.sentence, model_example_sentence("stories260K"));
+  EXPECT_NE(state_.request.sentence, synthetic);
+  // Its tokens are words: one per word or punctuation mark, and <s> (the default: 28 for 11 words).
+  int words = 0;
+  for (size_t i = 0; i < state_.request.sentence.size(); ++i) {
+    const char c = state_.request.sentence[i], prev = i ? state_.request.sentence[i - 1] : ' ';
+    words += (std::isalpha((unsigned char)c) && !std::isalpha((unsigned char)prev)) || c == ',' || c == '.';
+  }
+  std::string pieces;
+  for (const std::string& t : shown_->run().tokens) pieces += "[" + t + "]";
+  EXPECT_LE(shown_->run().n_tokens(), words + 1) << shown_->run().n_tokens() << " tokens for " << words << " words: " << pieces;
+  ASSERT_TRUE(click(id("synthetic")));
+  settle();
+  EXPECT_EQ(state_.request.sentence, synthetic) << "back to the synthetic layer's sentence";
+  // The user's own text is never replaced.
+  state_.request.sentence = "my dog ran home";
+  ASSERT_TRUE(click(id("stories260K (shipped)")));
+  settle();
+  EXPECT_EQ(state_.request.sentence, "my dog ran home");
+  ASSERT_TRUE(click(id("synthetic")));
+  EXPECT_EQ(state_.request.sentence, "my dog ran home");
+}
+
+// Found by control_fuzz_test: from stories260K (its own sentence), opening a broken file put the
+// default sentence in the request; the failed open then brought the model back but not the
+// sentence, so a new request replaced the error with a good result and nothing was said.
+TEST_F(OpenModel, AFailedOpenBringsTheShownSentenceBackAndKeepsItsError) {
+  ASSERT_TRUE(click(id("stories260K (shipped)")));
+  settle();
+  ASSERT_TRUE(shown_);
+  const std::string lily = state_.request.sentence;
+  ASSERT_EQ(lily, model_example_sentence("stories260K"));
+  const fs::path bad = fs::temp_directory_path() / "headscope_open_model_garbage_sentence.bin";
+  write_garbage(bad);
+  state_.open_model.path = bad.string();
+  ASSERT_TRUE(open_model_from_boxes(state_));
+  EXPECT_NE(state_.request.sentence, lily) << "the open puts the default sentence in";
+  settle();
+  EXPECT_EQ(state_.request.sentence, lily) << "the shown model's sentence is back";
+  EXPECT_EQ(shown_->run().info.name, "stories260K");
+  EXPECT_FALSE(ui_.status.error.empty()) << "the failed open is reported";
+  EXPECT_FALSE(state_.open_model.error.empty());
+}
+
+TEST(ModelSentence, FollowsTheModelOnlyForAnExampleOrEmptySentence) {
+  const std::string priya = default_app_state().request.sentence, lily = model_example_sentence("stories260K");
+  EXPECT_NE(priya, lily);
+  for (const char* p : {"stories260K", "/x/stories260K.bin", "/x/stories260K/", "../shared/models/stories260K/stories260K.bin"})
+    EXPECT_EQ(model_example_sentence(p), lily) << p;
+  for (const char* p : {"", "teaching", "/x/gpt2", "/x/stories15M.bin"}) EXPECT_EQ(model_example_sentence(p), priya) << p;
+  EXPECT_EQ(sentence_for_model(priya, "stories260K"), lily);
+  EXPECT_EQ(sentence_for_model("", "stories260K"), "") << "a checkpoint may generate from nothing";
+  EXPECT_EQ(sentence_for_model(lily, ""), priya);
+  EXPECT_EQ(sentence_for_model(lily, "/x/gpt2"), priya);
+  EXPECT_EQ(sentence_for_model("the cat sat", "stories260K"), "the cat sat");
+  EXPECT_EQ(sentence_for_model("the cat sat", ""), "the cat sat");
+  EXPECT_TRUE(is_example_sentence(priya));
+  EXPECT_TRUE(is_example_sentence(lily));
+  EXPECT_FALSE(is_example_sentence(""));
+  EXPECT_FALSE(is_example_sentence("the cat sat"));
 }
 
 TEST_F(OpenModel, CorruptFileShowsTheErrorAndKeepsThePreviousModel) {

@@ -11,10 +11,16 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <map>
+#include <regex>
 #include <random>
 #include <string>
 
+#include "headless_imgui.h"
 #include "app/gui/actions/lesson_player.h"
 #include "app/gui/actions/settings.h"
 #include "app/gui/panels/panels.h"
@@ -63,36 +69,18 @@ TEST(SharedGrid, FourMapsInAWidePanelFillIt) {
   EXPECT_EQ(square.cols, 2) << "a square panel: 2 x 2";
 }
 
-// The share of the window the maps must cover, presenting at 1920x1080. Issue 19's target, 40%,
-// holds for grids of up to 16 maps; not met yet, held at their present floors: one map in the
-// Single head view (a square under the caption and the head's controls: ~22%) and grids of more
-// than 16 maps (3 x 8 side by side, a 5 x 8 overview: each row's head names and gaps; ~18%), and
-// a step comparing two models whose rows hold different numbers of heads (8 over 4: ~34%).
-float present_map_floor(View view, size_t maps, bool compare) {
-  if (view == View::head) return 0.20f;
-  if (compare && maps <= 16) return 0.30f;
-  return maps <= 16 ? 0.40f : 0.17f;
-}
+// The share of the window the maps must cover, presenting at 1920x1080: issue 19's 40% for every
+// map view (the Single head view and the all-layers overview with the caption beside the maps,
+// compared models with the height shared by need). Not met yet, held at its present floor: a step
+// comparing three models of 8 heads (24 maps in three rows, each with its label: ~32%).
+float present_map_floor(bool compare, size_t maps) { return compare && maps > 16 ? 0.32f : 0.40f; }
 
 class Presenting : public ::testing::Test {
  protected:
   void SetUp() override {
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;
-    io.DisplaySize = ImVec2(1920, 1080);
-    io.DeltaTime = 1.0f / 60.0f;
     // What the app builds when presenting: fonts and style at the presentation scale.
-    const float scale = PresentationState{}.font_scale;
-    const FontRanges ranges = font_ranges({});
-    ui_.fonts = load_fonts(scale, ranges);
-    apply_presentation_style(scale, Theme::dark);
-    unsigned char* pixels = nullptr;
-    int w = 0, h = 0;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
-    io.KeyMap[ImGuiKey_LeftArrow] = 263, io.KeyMap[ImGuiKey_RightArrow] = 262;
-    io.KeyMap[ImGuiKey_PageUp] = 266, io.KeyMap[ImGuiKey_PageDown] = 267, io.KeyMap[ImGuiKey_Home] = 268;
-    io.KeyMap[ImGuiKey_Escape] = 256;
+    hs::gui::test::start_headless_imgui(ImVec2(1920, 1080), ui_, PresentationState{}.font_scale, true, Theme::dark);
+    hs::gui::test::map_navigation_keys();
     ui_.images = &images_;
     ui_.report = &report_;
     for (const std::string& name : shipped_lessons()) lessons_.push_back(find_lesson(name));
@@ -101,22 +89,10 @@ class Presenting : public ::testing::Test {
   void TearDown() override { ImGui::DestroyContext(); }
 
   void frame(AppState& state, ImVec2 mouse = ImVec2(-FLT_MAX, -FLT_MAX), bool down = false) {
-    ImGuiIO& io = ImGui::GetIO();
-    io.MousePos = mouse;
-    io.MouseDown[0] = down;
-    report_.heatmaps.clear();
-    report_.panels.clear();
-    ImGui::NewFrame();
-    draw_app(state, ui_);
-    ImGui::Render();
+    hs::gui::test::app_frame(state, ui_, report_, mouse, down);
   }
 
-  void press(AppState& state, int key) {
-    ImGui::GetIO().KeysDown[key] = true;
-    frame(state);
-    ImGui::GetIO().KeysDown[key] = false;
-    frame(state);
-  }
+  void press(AppState& state, int key) { hs::gui::test::press_key(state, ui_, report_, key); }
 
   void compute(const AppState& state) {
     derived_ = compute_derived(state.request, 1);
@@ -161,7 +137,9 @@ TEST_F(Presenting, EveryLessonStepsMapsCoverFortyPercentWithEighteenPixelLabels)
       // Charts and tables, no maps to measure: the sweep, the query's bars, the head-roles table.
       if (state.view == View::width || state.view == View::query || state.view == View::roles) continue;
       ASSERT_FALSE(report_.heatmaps.empty());
-      EXPECT_GE(map_share(), present_map_floor(state.view, report_.heatmaps.size(), !active_step(state)->compare.empty())) << report_.heatmaps.size() << " maps";
+      std::printf("%s step %zu (%s): maps %.3f%% of the window (%zu maps)\n", lesson->title.c_str(), i + 1,
+                  view_info(state.view).tab, map_share() * 100, report_.heatmaps.size());
+      EXPECT_GE(map_share(), present_map_floor(!active_step(state)->compare.empty(), report_.heatmaps.size())) << report_.heatmaps.size() << " maps";
       int labelled = 0;
       for (const DrawnHeatmap& h : report_.heatmaps) {
         if (h.label_px == 0) continue;
@@ -211,14 +189,14 @@ TEST_F(Presenting, ThePointerRevealAndStepKeys) {
   frame(state);
   for (const DrawnHeatmap& h : report_.heatmaps) EXPECT_FALSE(h.hidden) << h.key;
   state.present.hide_each_step = true;
-  press(state, 267);  // Page Down (a presenter remote)
+  press(state, hs::gui::test::kKeyPageDown);  // a presenter remote
   EXPECT_EQ(state.lesson.step, 3);
   EXPECT_TRUE(state.present.maps_hidden) << "each new step waits for the class to guess";
-  press(state, 266);  // Page Up
+  press(state, hs::gui::test::kKeyPageUp);
   EXPECT_EQ(state.lesson.step, 2);
-  press(state, 262), press(state, 262);
+  press(state, hs::gui::test::kKeyRight), press(state, hs::gui::test::kKeyRight);
   EXPECT_EQ(state.lesson.step, 4);
-  press(state, 263);
+  press(state, hs::gui::test::kKeyLeft);
   EXPECT_EQ(state.lesson.step, 3);
   // The step counter, large: in the title font.
   frame(state);
@@ -381,6 +359,57 @@ TEST(LightTheme, DarkOnLightWithAColormapThatStandsOutFromThePage) {
   apply_style(1.0f, Theme::dark);
   EXPECT_EQ(current_theme(), Theme::dark);
   ImGui::DestroyContext();
+}
+
+// The colours that mean something (errors, warnings, the compared blocks' labels, generated
+// tokens, the sweep's lines) read on both pages, desktop and presenting.
+TEST(ThemeColours, EveryToneReadsOnItsPage) {
+  ImGui::CreateContext();
+  const Tone text_tones[] = {Tone::accent, Tone::secondary, Tone::error, Tone::warning, Tone::success, Tone::generated};
+  const Tone line_tones[] = {Tone::mark, Tone::group, Tone::series_blue, Tone::series_green, Tone::series_orange, Tone::series_grey};
+  for (Theme theme : {Theme::dark, Theme::light})
+    for (bool present : {false, true}) {
+      if (present) apply_presentation_style(1.6f, theme);
+      else apply_style(1.0f, theme);
+      const ImVec4 bg = background_colour();
+      for (Tone t : text_tones)
+        EXPECT_GE(contrast(tone(t), bg), 4.5f) << theme_name(theme) << (present ? " presenting" : "") << ", tone " << int(t);
+      for (Tone t : line_tones)
+        EXPECT_GE(contrast(tone(t), bg), 3.0f) << theme_name(theme) << (present ? " presenting" : "") << ", tone " << int(t);
+      // Faint lines are the text colour, so they darken on the light page.
+      const ImVec4 ink_colour = ImGui::ColorConvertU32ToFloat4(ink(1.0f));
+      EXPECT_GE(contrast(ink_colour, bg), 12.0f);
+    }
+  apply_style(1.0f, Theme::dark);
+  ImGui::DestroyContext();
+}
+
+// Review finding: panels drew with colour literals that ignored the light theme (white lines on
+// a white page). Colours come from theme.cpp's table; the files below hold the only literals
+// left: black or white text chosen against a colormap cell (draw_util.cpp), and two files other
+// work had open at the time (the export preview's paper and the heatmap's hover lines).
+TEST(ThemeColours, PanelsTakeTheirColoursFromTheTheme) {
+  namespace fs = std::filesystem;
+  const std::map<std::string, int> allowed = {{"draw_util.cpp", 2}, {"panel_export.cpp", 6}, {"heatmap_widget.cpp", 2}};
+  // IM_COL32(number, ...) or ImVec4(number, ...) with a visible alpha: a colour literal.
+  const std::regex literal(R"((IM_COL32|ImVec4)\(\s*[0-9.]+f?\s*,\s*[0-9.]+f?\s*,\s*[0-9.]+f?\s*,\s*([0-9.]+)f?\s*\))");
+  int files = 0;
+  for (const auto& e : fs::recursive_directory_iterator(fs::path(HEADSCOPE_SOURCE_DIR) / "app" / "gui")) {
+    const std::string name = e.path().filename().string();
+    if (e.path().extension() != ".cpp" || name == "theme.cpp") continue;
+    ++files;
+    std::ifstream in(e.path());
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    int found = 0;
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), literal); it != std::sregex_iterator(); ++it)
+      found += std::stof((*it)[2].str()) > 0;
+    if (name == "draw_util.cpp") {
+      EXPECT_EQ(found, 2) << "black or white on a colormap cell: the pattern finds literals";
+    }
+    const auto a = allowed.find(name);
+    EXPECT_LE(found, a == allowed.end() ? 0 : a->second) << e.path().string() << ": take the colour from theme.h (tone, ink, page)";
+  }
+  EXPECT_GT(files, 40);
 }
 
 TEST(LightTheme, RememberedInTheSettingsAndFollowedByThePresentationColormap) {

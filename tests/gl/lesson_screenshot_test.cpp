@@ -74,7 +74,9 @@ void expect_caption(const Shot& shot, const std::string& title) {
     found = true;
     EXPECT_EQ(std::string(p["text"]), title);
     const int x0 = int(p["x0"]), y0 = int(p["y0"]), x1 = int(p["x1"]), y1 = int(p["y1"]);
-    EXPECT_GT(x1 - x0, shot.width * 9 / 10);
+    // A strip across the window, or a column beside maps that the height holds (one map, the overview).
+    EXPECT_TRUE(x1 - x0 > shot.width * 9 / 10 || (y1 - y0 > shot.height * 3 / 4 && x1 - x0 > shot.width / 7))
+        << x0 << "," << y0 << " - " << x1 << "," << y1;
     EXPECT_GT(y1 - y0, 60);
     int bright = 0;
     for (int y = std::max(y0, 0); y < std::min(y1, shot.height); ++y)
@@ -120,12 +122,10 @@ INSTANTIATE_TEST_SUITE_P(MultiHeadAttention, LessonShot, ::testing::Values(1, 3,
 
 // Issue 19's target on screen: the heatmaps' cells (the sidecar's cell map) cover 40% of the
 // window and every token label drawn is 18 px tall or more.
-// Issue 19's 40% holds for grids of up to 16 maps; not met yet, held at their present floors: the
-// Single head view (one square under the caption and the head's controls, ~22%) and grids of more
-// than 16 maps (3 x 8 side by side, a 5 x 8 overview: each row's head names and gaps, ~18%), and a
-// step comparing two models whose rows hold different numbers of heads (8 over 4: ~34%).
-void expect_maps_fill_the_window(const Shot& shot, const std::string& what, const std::string& panel = "grid",
-                                 bool compare = false) {
+// Every map view holds the 40% (the Single head view and the all-layers overview with the caption
+// beside the maps, compared models with the height shared by need); not met yet, held at its
+// present floor: a step comparing three models of 8 heads (24 maps in three rows: ~32%).
+void expect_maps_fill_the_window(const Shot& shot, const std::string& what, bool compare = false) {
   double area = 0;
   int labelled = 0;
   for (const auto& h : shot.layout["heatmaps"]) {
@@ -138,7 +138,7 @@ void expect_maps_fill_the_window(const Shot& shot, const std::string& what, cons
   }
   const double share = area / (double(shot.width) * double(shot.height));
   const size_t maps = shot.layout["heatmaps"].size();
-  const double floor = panel == "head" ? 0.20 : maps > 16 ? 0.17 : compare ? 0.30 : 0.40;
+  const double floor = compare && maps > 16 ? 0.32 : 0.40;
   EXPECT_GE(share, floor) << what << ": the maps cover " << share * 100 << "% of the window (" << maps << " maps)";
   EXPECT_GT(labelled, 0) << what << ": no token labels";
   std::printf("%s: maps %.0f%% of the window, %d maps with labels\n", what.c_str(), share * 100, labelled);
@@ -193,7 +193,7 @@ TEST_P(ClassroomTarget, EveryStepOfEveryLessonFillsTheProjector) {
       // Charts and tables, no heatmaps to measure: the sweep, the query's bars, the head-roles table.
       const std::string panel = lesson.steps[i].session.view.panel;
       if (panel == "width" || panel == "query" || panel == "roles") continue;
-      expect_maps_fill_the_window(shot, what, panel, !lesson.steps[i].compare.empty());
+      expect_maps_fill_the_window(shot, what, !lesson.steps[i].compare.empty());
     }
   }
 }

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <filesystem>
 
+#include "app/gui/state/model_sentence.h"
+
 namespace hs::gui {
 namespace {
 
@@ -45,6 +47,7 @@ bool open_model_from_boxes(AppState& state) {
   m.checkpoint = true;
   clear_model_inputs(state.request);
   state.request.model_path = m.path;
+  state.request.sentence = sentence_for_model(state.request.sentence, m.path);
   state.request.tokenizer = m.tokenizer;
   m.seen_path = m.path;
   return true;
@@ -74,6 +77,10 @@ bool keep_shown_model(AppState& state, const Derived* shown, const std::string& 
     return false;
   }
   if (same_model(state.request, shown->analysis->request)) return false;
+  // The open put the failed model's example sentence in the request (model_sentence.h): the shown
+  // sentence comes back with the shown model, or the next result would hide the error (found by
+  // the control fuzz test). A sentence the user typed is not an example and stays.
+  if (is_example_sentence(state.request.sentence)) state.request.sentence = shown->analysis->request.sentence;
   state.open_model.error = error;
   state.request.model_path = shown->analysis->request.model_path;
   state.request.tokenizer = shown->analysis->request.tokenizer;

@@ -5,6 +5,7 @@
 
 #include "app/gui/actions/lesson_player.h"
 #include "app/gui/actions/unsaved_guard.h"
+#include "app/gui/state/model_sentence.h"
 #include "core/model/pretrained.h"
 #include "core/util/errors.h"
 
@@ -65,6 +66,7 @@ void open_path(AppState& state, const std::string& path) {
   if (!fs::exists(path, ec)) throw IoError("cannot open " + path + ": no such file or folder");
   clear_model_inputs(state.request);
   state.request.model_path = path;
+  state.request.sentence = sentence_for_model(state.request.sentence, path);
   state.request.tokenizer = fs::is_directory(path, ec) ? std::string() : find_llama2c_tokenizer(path);
 }
 

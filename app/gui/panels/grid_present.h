@@ -15,6 +15,9 @@ void draw_present_layer_grid(AppState& state, const UiContext& ui, const RunAnal
 
 // The side of one map that draw_present_layer_grid would draw in `area` (for arranging blocks).
 float present_map_side(const RunAnalysis& d, ImVec2 area, bool col_labels = true);
+// The height of what draw_present_layer_grid draws in `area`: less than area.y when the
+// width holds the maps (a lesson's stacked blocks give the rest to the others).
+float present_grid_height(const RunAnalysis& d, ImVec2 area, bool col_labels = true);
 // The column labels' margin under a grid of `d` (for arranging blocks).
 float present_label_bottom(const RunAnalysis& d);
 

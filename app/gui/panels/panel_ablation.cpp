@@ -15,6 +15,7 @@
 #include "app/gui/widgets/heatmap_widget.h"
 #include "app/gui/widgets/labels.h"
 #include "app/gui/work/ablation_job.h"
+#include "app/gui/widgets/theme.h"
 
 namespace hs::gui {
 namespace {
@@ -124,7 +125,7 @@ void result_view(AppState& state, const UiContext& ui, const AblationStatus& st,
                       a.base_loss, int(a.base_logprob.size()), ablation_mode_name(a.mode));
   ImGui::PopTextWrapPos();
   if (!a.complete)
-    ImGui::TextColored(ImVec4(1.0f, 0.77f, 0.25f, 1.0f), "Cancelled after %d of %d heads: the others are blank (0).", measured, L * H);
+    ImGui::TextColored(tone(Tone::warning), "Cancelled after %d of %d heads: the others are blank (0).", measured, L * H);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float bar_w = colour_bar_width();
   const float map_w = std::min(avail.x * 0.4f, avail.y * float(H) / float(std::max(L, 1)) + f * 3);
@@ -206,7 +207,7 @@ void draw_ablation(AppState& state, const UiContext& ui) {
   ImGui::PopTextWrapPos();
   if (!st.error.empty() && !st.running) {
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.40f, 1.0f), "Ablation failed: %s", st.error.c_str());
+    ImGui::TextColored(tone(Tone::error), "Ablation failed: %s", st.error.c_str());
     ImGui::PopTextWrapPos();
   }
   if (st.running || !st.result) {
@@ -216,7 +217,7 @@ void draw_ablation(AppState& state, const UiContext& ui) {
   const AblationMode shown_mode = state.ablation.mean ? AblationMode::mean : AblationMode::zero;
   const bool same_input = same_model_request(st.request, a.request);
   if (!same_input || st.result->mode != shown_mode) {
-    ImGui::TextColored(ImVec4(1.0f, 0.77f, 0.25f, 1.0f), "Stale, run again: %s since the last ablation.",
+    ImGui::TextColored(tone(Tone::warning), "Stale, run again: %s since the last ablation.",
                        same_input ? "the ablation mode changed" : "the sentence or model changed");
     return;
   }

@@ -2,6 +2,7 @@
 // colour bar; heads sharing a key/value head sit together in a marked box. Click opens a head
 // large. With several layers, a layers x heads overview.
 #include <algorithm>
+#include <vector>
 
 #include "app/gui/widgets/draw_util.h"
 #include "app/gui/widgets/grid_layout.h"
@@ -68,8 +69,8 @@ void draw_layer_grid(AppState& state, const UiContext& ui, const RunAnalysis& d,
       const ImVec2 a(origin.x + c0 * g.tile_w - gap * 0.35f, origin.y + r * g.tile_h - 2);
       const ImVec2 b(origin.x + c1 * g.tile_w - gap * 0.45f, origin.y + (r + 1) * g.tile_h - gap * 0.4f);
       const bool odd = (start / group) % 2;
-      dl->AddRectFilled(a, b, odd ? IM_COL32(80, 120, 200, 34) : IM_COL32(255, 196, 64, 26), 6);
-      dl->AddRect(a, b, odd ? IM_COL32(110, 150, 230, 150) : IM_COL32(255, 196, 64, 120), 6, 0, 1.5f);
+      dl->AddRectFilled(a, b, odd ? tone_u32(Tone::group, 0.14f) : tone_u32(Tone::mark, 0.10f), 6);
+      dl->AddRect(a, b, odd ? tone_u32(Tone::group, 0.6f) : tone_u32(Tone::mark, 0.47f), 6, 0, 1.5f);
     }
   }
   for (int i = 0; i < heads; ++i) {
@@ -82,7 +83,7 @@ void draw_layer_grid(AppState& state, const UiContext& ui, const RunAnalysis& d,
     // Narrow tiles: the short name, so titles never run into each other.
     if (ImGui::CalcTextSize(title.c_str()).x > g.tile_w - gap) title = format("h%d", h);
     if (ImGui::CalcTextSize(title.c_str()).x > g.tile_w - gap) title.clear();
-    if (h == state.head) ImGui::TextColored(ImVec4(1.0f, 0.77f, 0.25f, 1.0f), "%s", title.c_str());
+    if (h == state.head) ImGui::TextColored(accent_text(), "%s", title.c_str());
     else ImGui::TextUnformatted(title.c_str());
     ImGui::SetCursorScreenPos(ImVec2(tile.x, tile.y + title_h));
     const Map& map = d.run.attention[size_t(layer)][size_t(h)];  // [T, T]
@@ -130,18 +131,20 @@ ScaleRange compare_range(const AppState& state, const Derived& d) {
 void draw_compare(AppState& state, const UiContext& ui, ImVec2 area, const ScaleRange& range) {
   const Derived& d = *ui.derived;
   const int blocks = 1 + int(d.compare.size());
-  const float f = ImGui::GetFontSize(), gap = f * 1.2f;
+  // Presenting, the block labels are in the body font and the blocks closer: the maps get the room.
+  const bool present = state.present.active;
+  const float f = ImGui::GetFontSize(), gap = f * (present ? 0.6f : 1.2f);
+  ImFont* const label_font = present ? nullptr : ui.fonts.heading;
   const auto block_analysis = [&](int b) { return b == 0 ? d.analysis.get() : d.compare[size_t(b - 1)].analysis.get(); };
   const auto block_label = [&](int b) {
     return b == 0 ? "this step: " + describe(d.run().info, d.analysis->request.attention) : d.compare[size_t(b - 1)].label;
   };
   // Blocks in the arrangement (columns x rows) whose smallest map is largest; labels wrap.
-  if (ui.fonts.heading) ImGui::PushFont(ui.fonts.heading);
+  if (label_font) ImGui::PushFont(label_font);
   int best_cols = blocks;
   float best_side = -1, label_h = 0;
   // Presenting, blocks stacked in a column share the lowest block's column labels: only the last
   // row of blocks keeps that margin.
-  const bool present = state.present.active;
   const float shared_bottom = present ? present_label_bottom(*d.analysis) : 0.0f;
   const auto row_height = [&](int rows) { return (area.y - gap * float(rows - 1) - shared_bottom) / float(rows); };
   for (int cols = 1; cols <= blocks; ++cols) {
@@ -162,27 +165,91 @@ void draw_compare(AppState& state, const UiContext& ui, ImVec2 area, const Scale
     }
     if (side > best_side) best_side = side, best_cols = cols, label_h = lh;
   }
-  if (ui.fonts.heading) ImGui::PopFont();
+  // Presenting: rows of blocks share the height by need, not equally. A row whose maps are held
+  // by the width (eight heads side by side) keeps only the height it draws; the rest goes to the
+  // rows held by their height (a few heads that can grow). The arrangement with the most map area.
+  const auto row_heights = [&](int c, float lh, float* area_out) {
+    const int rows = (blocks + c - 1) / c;
+    const float bw = (area.x - gap * float(c - 1)) / float(c);
+    // The height row r draws when given `h`.
+    const auto need = [&](int r, float h) {
+      float n = lh;
+      for (int b = r * c; b < std::min(blocks, (r + 1) * c); ++b) {
+        const RunAnalysis* x = block_analysis(b);
+        if (!x || x->run.n_heads() == 0) continue;
+        const bool lowest = b + c >= blocks;
+        const float extra = lowest ? shared_bottom : 0.0f;
+        n = std::max(n, lh + present_grid_height(*x, ImVec2(bw, h - lh + extra), lowest) - extra);
+      }
+      return n;
+    };
+    std::vector<float> hs(size_t(rows), row_height(rows));
+    std::vector<bool> held(size_t(rows), false);
+    for (int round = 0; round < 4; ++round) {
+      float spare = 0;
+      int growing = 0;
+      for (int r = 0; r < rows; ++r) {
+        if (held[size_t(r)]) continue;
+        const float n = need(r, hs[size_t(r)]);
+        // Held by the width: more height would not grow its maps.
+        if (need(r, hs[size_t(r)] + f * 4) <= n + 1.0f) spare += hs[size_t(r)] - n, hs[size_t(r)] = n, held[size_t(r)] = true;
+        else ++growing;
+      }
+      if (spare <= 1.0f || growing == 0) break;
+      for (int r = 0; r < rows; ++r)
+        if (!held[size_t(r)]) hs[size_t(r)] += spare / float(growing);
+    }
+    if (area_out) {
+      float total = 0;
+      for (int b = 0; b < blocks; ++b) {
+        const RunAnalysis* x = block_analysis(b);
+        if (!x || x->run.n_heads() == 0) continue;
+        const bool lowest = b + c >= blocks;
+        const float side = present_map_side(*x, ImVec2(bw, hs[size_t(b / c)] - lh + (lowest ? shared_bottom : 0.0f)), lowest);
+        total += float(x->run.n_heads()) * side * side;
+      }
+      *area_out = total;
+    }
+    return hs;
+  };
+  if (present) {
+    float best_area = -1;
+    if (label_font) ImGui::PushFont(label_font);
+    for (int c = 1; c <= blocks; ++c) {
+      const float bw = (area.x - gap * float(c - 1)) / float(c);
+      float lh = 0, total = 0;
+      for (int b = 0; b < blocks; ++b) lh = std::max(lh, ImGui::CalcTextSize(block_label(b).c_str(), nullptr, false, bw).y);
+      lh += f * 0.5f;
+      row_heights(c, lh, &total);
+      if (total > best_area) best_area = total, best_cols = c, label_h = lh;
+    }
+    if (label_font) ImGui::PopFont();
+  }
+  if (label_font) ImGui::PopFont();
   const int cols = best_cols, rows = (blocks + cols - 1) / cols;
   const float w = (area.x - gap * float(cols - 1)) / float(cols), h = present ? row_height(rows) : (area.y - gap * float(rows - 1)) / float(rows);
+  std::vector<float> row_h(size_t(rows), h), row_y(size_t(rows), 0.0f);
+  if (present) row_h = row_heights(cols, label_h, nullptr);
+  for (int r = 1; r < rows; ++r) row_y[size_t(r)] = row_y[size_t(r - 1)] + row_h[size_t(r - 1)] + gap;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   for (int b = 0; b < blocks; ++b) {
     const RunAnalysis* x = block_analysis(b);
-    const ImVec2 at(origin.x + float(b % cols) * (w + gap), origin.y + float(b / cols) * (h + gap));
-    if (b % cols > 0) dl->AddLine(ImVec2(at.x - gap * 0.5f, at.y), ImVec2(at.x - gap * 0.5f, at.y + h), dim_text_colour(), 1.0f);
+    const float bh = row_h[size_t(b / cols)];
+    const ImVec2 at(origin.x + float(b % cols) * (w + gap), origin.y + row_y[size_t(b / cols)]);
+    if (b % cols > 0) dl->AddLine(ImVec2(at.x - gap * 0.5f, at.y), ImVec2(at.x - gap * 0.5f, at.y + bh), dim_text_colour(), 1.0f);
     if (b / cols > 0 && b % cols == 0)
       dl->AddLine(ImVec2(origin.x, at.y - gap * 0.5f), ImVec2(origin.x + area.x, at.y - gap * 0.5f), dim_text_colour(), 1.0f);
     ImGui::SetCursorScreenPos(at);
-    if (ui.fonts.heading) ImGui::PushFont(ui.fonts.heading);
+    if (label_font) ImGui::PushFont(label_font);
     ImGui::PushTextWrapPos(at.x + w - ImGui::GetWindowPos().x);
-    ImGui::TextColored(b == 0 ? accent_text() : current_theme() == Theme::light ? ImVec4(0.12f, 0.33f, 0.70f, 1.0f) : ImVec4(0.55f, 0.75f, 1.0f, 1.0f), "%s", block_label(b).c_str());
+    ImGui::TextColored(b == 0 ? accent_text() : tone(Tone::secondary), "%s", block_label(b).c_str());
     ImGui::PopTextWrapPos();
-    if (ui.fonts.heading) ImGui::PopFont();
+    if (label_font) ImGui::PopFont();
     ImGui::SetCursorScreenPos(ImVec2(at.x, at.y + label_h));
     if (!x) {
       ImGui::PushTextWrapPos(at.x + w - ImGui::GetWindowPos().x);
-      ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.40f, 1.0f), "%s", d.compare[size_t(b - 1)].error.c_str());
+      ImGui::TextColored(tone(Tone::error), "%s", d.compare[size_t(b - 1)].error.c_str());
       ImGui::PopTextWrapPos();
       continue;
     }
@@ -191,7 +258,7 @@ void draw_compare(AppState& state, const UiContext& ui, ImVec2 area, const Scale
     const std::string prefix = b == 0 ? "grid" : format("compare%d", b);
     if (present) {
       const bool lowest = b + cols >= blocks;  // no block below: this one shows the column labels
-      draw_present_layer_grid(state, ui, *x, d.generation, ImVec2(w, h - label_h + (lowest ? shared_bottom : 0.0f)), range,
+      draw_present_layer_grid(state, ui, *x, d.generation, ImVec2(w, bh - label_h + (lowest ? shared_bottom : 0.0f)), range,
                               prefix.c_str(), false, lowest);
     } else {
       draw_layer_grid(state, ui, *x, d.generation, ImVec2(w, h - label_h), range, prefix.c_str());
@@ -219,7 +286,7 @@ void draw_all_layers(AppState& state, const UiContext& ui, ImVec2 area) {
     if (group > 1 && h % group == 0) {
       const bool odd = (h / group) % 2;
       dl->AddRectFilled(ImVec2(origin.x + left + h * side, origin.y + top - 5), ImVec2(origin.x + left + (h + group) * side - 4, origin.y + top - 2),
-                        odd ? IM_COL32(110, 150, 230, 220) : accent_colour(0.8f));
+                        odd ? tone_u32(Tone::group, 0.86f) : accent_colour(0.8f));
     }
   }
   const ScaleRange range = model_range(state, a);
@@ -249,15 +316,21 @@ void draw_grid(AppState& state, const UiContext& ui) {
   const bool present = state.present.active;
   const bool bare = present && control_locked(state, "color_scale") && control_locked(state, "colormap");
   if (!bare) draw_scale_controls(state, d.run());
-  if (layers > 1 && (!bare || !control_locked(state, "layer"))) {
-    if (!bare) ImGui::SameLine();
+  // Presenting without the colour controls, the layer controls go in the colour bar's column:
+  // the maps get the line.
+  const bool layer_tools = layers > 1 && (!bare || !control_locked(state, "layer"));
+  const auto draw_layer_tools = [&] {
     ImGui::Checkbox("all layers", &state.grid.all_layers);
     if (!state.grid.all_layers) {
-      ImGui::SameLine();
+      if (!bare) ImGui::SameLine();
       ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.5f);
       ImGui::InputInt("layer", &state.layer);
       state.layer = std::clamp(state.layer, 0, layers - 1);
     }
+  };
+  if (layer_tools && !bare) {
+    ImGui::SameLine();
+    draw_layer_tools();
   }
   const bool overview = state.grid.all_layers && layers > 1;
   const bool compare = !overview && !d.compare.empty();
@@ -279,7 +352,8 @@ void draw_grid(AppState& state, const UiContext& ui) {
                                       : "Rows are queries, columns are keys; each row sums to 1. Click a head to open it.");
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   // Presenting: a bar just wide enough for its ticks (the caption above it wraps).
-  const float bar_w = present ? ImGui::CalcTextSize("0.000").x + ImGui::GetFontSize() * 1.6f + 8.0f : colour_bar_width();
+  float bar_w = present ? ImGui::CalcTextSize("0.000").x + ImGui::GetFontSize() * 1.6f + 8.0f : colour_bar_width();
+  if (layer_tools && bare) bar_w = std::max(bar_w, ImGui::CalcTextSize("all layers").x + ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + 4);
   const ImVec2 area(avail.x - bar_w - 12, avail.y);
   const ImVec2 start = ImGui::GetCursorScreenPos();
   const ScaleRange range = opened    ? layer_range(state, *d.analysis, state.layer)
@@ -293,6 +367,7 @@ void draw_grid(AppState& state, const UiContext& ui) {
   else draw_layer_grid(state, ui, *d.analysis, d.generation, area, range, "grid", per_head, state.grid.clustered);
   ImGui::SetCursorScreenPos(ImVec2(start.x + area.x + 12, start.y));
   ImGui::BeginGroup();
+  if (layer_tools && bare) draw_layer_tools();
   const std::string scope = opened ? format("range: layer %d", state.layer)
                             : overview ? "range: all layers" : compare ? "range: shared by all"
                             : per_head ? "range: each head\n(share of its max)"

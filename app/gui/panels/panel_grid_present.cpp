@@ -51,6 +51,13 @@ float present_map_side(const RunAnalysis& d, ImVec2 area, bool col_labels) {
   return g.cell * float(d.map_labels.size());
 }
 
+float present_grid_height(const RunAnalysis& d, ImVec2 area, bool col_labels) {
+  const PresentGrid g = present_layout(d, area, col_labels);
+  if (g.cell <= 0) return area.y;
+  const float side = g.cell * float(d.map_labels.size());
+  return float(g.grid.rows) * (title_height() + side + map_gap()) + (col_labels ? g.labels.bottom : 0.0f);
+}
+
 float present_label_bottom(const RunAnalysis& d) {
   return fit_labels(d.map_labels, ImGui::GetFont(), 0, present_label_min(), present_label_min()).bottom;
 }
@@ -81,7 +88,7 @@ void draw_present_layer_grid(AppState& state, const UiContext& ui, const RunAnal
       const ImVec2 a(cells_x + float(c0) * (side + gap) - gap * 0.4f, at.y + float(r) * (title_h + side + gap) - 2);
       const ImVec2 b(cells_x + float(c1) * (side + gap) - gap * 0.6f, at.y + float(r + 1) * (title_h + side + gap) - gap * 0.5f);
       const bool odd = (start / group) % 2;
-      dl->AddRect(a, b, odd ? IM_COL32(110, 150, 230, 200) : accent_colour(0.8f), 6, 0, 2.0f);
+      dl->AddRect(a, b, odd ? tone_u32(Tone::group, 0.8f) : accent_colour(0.8f), 6, 0, 2.0f);
     }
   }
   for (int h = 0; h < heads; ++h) {

@@ -10,6 +10,7 @@
 #include "app/gui/actions/lesson_player.h"
 #include "app/gui/panels/panels.h"
 #include "app/gui/state/selection.h"
+#include "app/gui/widgets/theme.h"
 #include "app/gui/widgets/token_notes.h"
 
 namespace hs::gui {
@@ -94,19 +95,27 @@ void draw_scale_controls(AppState& state, const AttentionRun& run) {
 void draw_head(AppState& state, const UiContext& ui) {
   const Derived& d = *ui.derived;
   if (d.run().n_heads() == 0) return;
-  head_picker(state, d);
-  ImGui::SameLine();
-  draw_scale_controls(state, d.run());
-  same_line_if_room("values");
-  ImGui::Checkbox("values", &state.head_view.show_values);
-  same_line_if_room("layer range");
-  ImGui::Checkbox("layer range", &state.head_view.layer_range);
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("Off: the head on its own colour range. On: on its layer's range, as in the grid, so a dim head looks dim.");
+  // Presenting a step that fixes the head and the colours: no control row, the map takes the
+  // full height; the head's name and facts go in the column beside it.
+  const bool bare = state.present.active && control_locked(state, "head") && control_locked(state, "layer") &&
+                    control_locked(state, "color_scale") && control_locked(state, "colormap");
+  if (!bare) {
+    head_picker(state, d);
+    ImGui::SameLine();
+    draw_scale_controls(state, d.run());
+    same_line_if_room("values");
+    ImGui::Checkbox("values", &state.head_view.show_values);
+    same_line_if_room("layer range");
+    ImGui::Checkbox("layer range", &state.head_view.layer_range);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("Off: the head on its own colour range. On: on its layer's range, as in the grid, so a dim head looks dim.");
+  }
   const int layer = state.layer, head = state.head;
-  head_facts(d, layer, head);
   const std::vector<int> queries = shown_queries(state, d.run().n_tokens());
-  if (queries.size() == 1) draw_next_token_line(d.run(), queries[0]);
+  if (!bare) {
+    head_facts(d, layer, head);
+    if (queries.size() == 1) draw_next_token_line(d.run(), queries[0]);
+  }
 
   const Map& map = d.run().attention[size_t(layer)][size_t(head)];  // [T, T]
   // One head on its own range (or its layer's, when asked), as an export of this view is.
@@ -193,9 +202,18 @@ void draw_head(AppState& state, const UiContext& ui) {
   const float used = L.cell * float(shown.cols()) + L.left;
   ImGui::SetCursorScreenPos(ImVec2(start.x + std::min(used, box.x) + 16, start.y));
   ImGui::BeginGroup();
+  if (bare) {
+    // The head's name and facts above its colour bar, wrapped to the column.
+    ImGui::TextColored(accent_text(), "%s", head_name(layer, head, d.run().n_layers()).c_str());
+    ImGui::PushTextWrapPos(0);
+    head_facts(d, layer, head);
+    if (queries.size() == 1) draw_next_token_line(d.run(), queries[0]);
+    ImGui::PopTextWrapPos();
+  }
   ImGui::TextDisabled("%s\n%s", scale_caption(range).c_str(),
                       colours.fixed_max > 0 ? format("range: layer %d", layer).c_str() : "range: this head");
-  draw_colour_bar(ui, range, state.scale.colormap, ImVec2(bar_w, std::min(L.cell * float(shown.rows()), avail.y - ImGui::GetFontSize() * 6)));
+  const float bar_room = avail.y - (ImGui::GetCursorScreenPos().y - start.y) - ImGui::GetFontSize() * 3;
+  draw_colour_bar(ui, range, state.scale.colormap, ImVec2(bar_w, std::max(std::min(L.cell * float(shown.rows()), bare ? bar_room : avail.y - ImGui::GetFontSize() * 6), ImGui::GetFontSize() * 4)));
   if (region) {
     // What the zoomed map shows, and how to get back.
     const TokenRegion& r = region->region;

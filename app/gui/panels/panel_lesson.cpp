@@ -53,8 +53,11 @@ void draw_lesson(AppState& state, const UiContext& ui) {
                                  ImVec2((p.x + sz.x) * fb.x, (p.y + sz.y) * fb.y)});
   }
   if (ui.fonts.title) ImGui::PushFont(ui.fonts.title);
+  ImGui::PushTextWrapPos(0);  // a caption column beside the maps is narrow
   ImGui::TextColored(accent_text(), "%s", step->title.c_str());
+  ImGui::PopTextWrapPos();
   if (ui.fonts.title) ImGui::PopFont();
+  const float title_w = ImGui::GetItemRectSize().x;
   // Right-aligned: position (in the title font when presenting, readable from the back) and stepping buttons.
   const bool big = state.present.active && ui.fonts.title;
   const std::string where = big ? format("%d / %d", i + 1, n) : format("step %d of %d", i + 1, n);
@@ -63,7 +66,10 @@ void draw_lesson(AppState& state, const UiContext& ui) {
   const float where_w = ImGui::CalcTextSize(where.c_str()).x;
   if (big) ImGui::PopFont();
   const float buttons_w = ImGui::CalcTextSize("< PreviousNext >").x + style.FramePadding.x * 4 + style.ItemSpacing.x * 2 + where_w;
-  ImGui::SameLine(std::max(ImGui::GetWindowContentRegionMax().x - buttons_w, ImGui::GetCursorPosX() + style.ItemSpacing.x));
+  // Beside the title when they fit, else right-aligned on the next line.
+  const float right = ImGui::GetWindowContentRegionMax().x - buttons_w;
+  if (title_w + style.ItemSpacing.x * 2 < right - ImGui::GetWindowContentRegionMin().x) ImGui::SameLine(right);
+  else ImGui::SetCursorPosX(std::max(right, ImGui::GetCursorPosX()));
   if (big) {
     ImGui::PushFont(ui.fonts.title);
     ImGui::TextUnformatted(where.c_str());
@@ -76,7 +82,8 @@ void draw_lesson(AppState& state, const UiContext& ui) {
     ImGui::AlignTextToFramePadding();
     ImGui::TextDisabled("%s", where.c_str());
   }
-  ImGui::SameLine();
+  // A column too narrow for the counter and both buttons: the buttons on the next line.
+  if (buttons_w <= ImGui::GetWindowContentRegionMax().x - ImGui::GetWindowContentRegionMin().x) ImGui::SameLine();
   ImGui::BeginDisabled(i == 0);
   if (ImGui::Button("< Previous")) go_to_step(state, i - 1);
   ImGui::EndDisabled();
@@ -89,7 +96,7 @@ void draw_lesson(AppState& state, const UiContext& ui) {
                       state.present.active ? "; H: hide or show the maps; P: pointer" : "");
   ImGui::PushTextWrapPos(0);
   if (state.lesson.captions) ImGui::TextUnformatted(step->caption.c_str());
-  if (needs_model(state, *step)) ImGui::TextColored(ImVec4(1.0f, 0.60f, 0.45f, 1.0f), "%s", kNeedsModel);
+  if (needs_model(state, *step)) ImGui::TextColored(tone(Tone::warning), "%s", kNeedsModel);
   if (state.present.active && state.present.maps_hidden) ImGui::TextColored(accent_text(), "%s", kHidden);
   ImGui::PopTextWrapPos();
   if (controls_row(state)) {

@@ -10,7 +10,9 @@
 #include "app/gui/actions/model_rules.h"
 #include "app/gui/actions/open_model.h"
 #include "app/gui/panels/panels.h"
+#include "app/gui/state/model_sentence.h"
 #include "app/gui/widgets/token_notes.h"
+#include "app/gui/widgets/theme.h"
 #include "core/model/shipped_models.h"
 
 namespace hs::gui {
@@ -38,7 +40,7 @@ void use_synthetic(AppState& state) {
   r.model_path.clear(), r.tokenizer.clear();
   r.generate = 0;
   clear_model_inputs(r);
-  if (r.sentence.empty()) r.sentence = default_app_state().request.sentence;
+  r.sentence = r.sentence.empty() ? default_app_state().request.sentence : sentence_for_model(r.sentence, "");  // the user's own text stays
   state.open_model.checkpoint = false;
   state.open_model.seen_path.clear();
   state.open_model.error.clear();
@@ -98,7 +100,7 @@ void open_box(AppState& state) {
     ImGui::TextDisabled("tokenizer found beside the checkpoint");
   }
   if (!m.error.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.40f, 1.0f));
+    ImGui::PushStyleColor(ImGuiCol_Text, tone(Tone::error));
     ImGui::TextWrapped("could not open: %s", m.error.c_str());
     ImGui::PopStyleColor();
   }

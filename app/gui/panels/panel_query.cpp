@@ -7,6 +7,7 @@
 #include "app/gui/panels/panels.h"
 #include "app/gui/state/selection.h"
 #include "app/gui/widgets/token_notes.h"
+#include "app/gui/widgets/theme.h"
 #include "core/analysis/query_profile.h"
 
 namespace hs::gui {
@@ -101,7 +102,7 @@ void draw_query(AppState& state, const UiContext& ui) {
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   for (int h = 0; h < heads; ++h) {
     const float y0 = o.y + h * row_h, y1 = y0 + row_h - std::max(2.0f, row_h * 0.12f);
-    if (h % 2 == 0) dl->AddRectFilled(ImVec2(o.x, y0), ImVec2(o.x + avail.x, y0 + row_h), IM_COL32(255, 255, 255, 7));
+    if (h % 2 == 0) dl->AddRectFilled(ImVec2(o.x, y0), ImVec2(o.x + avail.x, y0 + row_h), ink(0.03f));
     if (row_h >= f * 0.9f) {
       std::string name = head_name(layer, h, d.run().n_layers());
       if (group > 1) name += format(" (kv %d)", h / group);
@@ -130,7 +131,7 @@ void draw_query(AppState& state, const UiContext& ui) {
                             d.run().tokens[size_t(j)].c_str(), format_weight(v).c_str());
       }
     }
-    dl->AddLine(ImVec2(o.x + left, y1), ImVec2(o.x + avail.x, y1), IM_COL32(255, 255, 255, 40));
+    dl->AddLine(ImVec2(o.x + left, y1), ImVec2(o.x + avail.x, y1), ink(0.16f));
   }
   const float yl = o.y + heads * row_h + 4;
   if (per > 1) {

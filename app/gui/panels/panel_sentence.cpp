@@ -9,6 +9,7 @@
 #include "app/gui/widgets/token_notes.h"
 #include "app/gui/actions/lesson_player.h"
 #include "app/gui/panels/panels.h"
+#include "app/gui/widgets/theme.h"
 #include "core/model/hf_loaders.h"
 
 namespace hs::gui {
@@ -83,7 +84,7 @@ void draw_token_chips(AppState& state, const UiContext& ui) {
 
 void draw_sentence(AppState& state, const UiContext& ui) {
   if (ui.fonts.title) ImGui::PushFont(ui.fonts.title);
-  ImGui::TextColored(ImVec4(1.0f, 0.77f, 0.25f, 1.0f), "headscope");
+  ImGui::TextColored(accent_text(), "headscope");
   if (ui.fonts.title) ImGui::PopFont();
   ImGui::SameLine();
   ImGui::AlignTextToFramePadding();
@@ -141,7 +142,7 @@ void draw_sentence(AppState& state, const UiContext& ui) {
   // theirs in the model panel.
   if (ui.derived && state.request.attention_file.empty())
     for (const std::string& note : ui.derived->run().notes)
-      ImGui::TextColored(ImVec4(1.0f, 0.77f, 0.25f, 1.0f), "\xE2\x9A\xA0 %s", note.c_str());
+      ImGui::TextColored(tone(Tone::warning), "\xE2\x9A\xA0 %s", note.c_str());
 }
 
 }  // namespace hs::gui

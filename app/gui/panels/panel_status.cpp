@@ -6,6 +6,7 @@
 #include "app/gui/widgets/spinner.h"
 #include "app/gui/panels/panels.h"
 #include "app/gui/actions/unsaved_guard.h"
+#include "app/gui/widgets/theme.h"
 
 namespace hs::gui {
 
@@ -15,7 +16,7 @@ void draw_status(AppState& state, const UiContext& ui) {
     ImGui::SameLine();
     ImGui::TextDisabled("loading %s\xE2\x80\xA6", loading.c_str());
   } else if (!ui.status.error.empty()) {
-    ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.40f, 1.0f), "\xE2\x9A\xA0 %s", ui.status.error.c_str());
+    ImGui::TextColored(tone(Tone::error), "\xE2\x9A\xA0 %s", ui.status.error.c_str());
     if (ui.derived) {
       ImGui::SameLine();
       ImGui::TextDisabled("(showing the last good result)");
@@ -23,8 +24,8 @@ void draw_status(AppState& state, const UiContext& ui) {
   } else if (ui.status.computing) {
     ImGui::TextDisabled("computing...");
   } else if (!ui.status.last_export.empty()) {
-    if (ui.status.export_failed) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.40f, 1.0f), "%s", ui.status.last_export.c_str());
-    else ImGui::TextColored(ImVec4(0.55f, 0.85f, 0.60f, 1.0f), "%s", ui.status.last_export.c_str());
+    if (ui.status.export_failed) ImGui::TextColored(tone(Tone::error), "%s", ui.status.last_export.c_str());
+    else ImGui::TextColored(tone(Tone::success), "%s", ui.status.last_export.c_str());
   } else if (ui.derived) {
     const ModelInfo& info = ui.derived->run().info;
     ImGui::TextDisabled("%s  \xC2\xB7  %d tokens  \xC2\xB7  %d layer%s x %d heads  \xC2\xB7  computed in %.1f ms",

@@ -8,14 +8,13 @@
 #include "app/gui/widgets/draw_util.h"
 #include "app/gui/widgets/labels.h"
 #include "app/gui/panels/panels.h"
+#include "app/gui/widgets/theme.h"
 #include "core/analysis/long_input.h"
 #include "core/analysis/sweep_summary.h"
 
 namespace hs::gui {
 namespace {
 
-const ImU32 kBlue = IM_COL32(100, 160, 255, 255), kGreen = IM_COL32(90, 210, 150, 255);
-const ImU32 kOrange = IM_COL32(255, 170, 60, 255), kGrey = IM_COL32(170, 170, 180, 255);
 
 // The sweep's three charts in a column of `size` (the sweep is available).
 void draw_sweep(const AppState& state, const Sweep& sweep, ImVec2 size) {
@@ -35,19 +34,19 @@ void draw_sweep(const AppState& state, const Sweep& sweep, ImVec2 size) {
   int hovered = -1;
   ChartSpec diff = base;
   diff.title = "mean head distance  (0 to 1; no pair with one head)";
-  diff.series = {series("distance", &SweepPoint::mean_head_distance, kOrange)};
+  diff.series = {series("distance", &SweepPoint::mean_head_distance, tone_u32(Tone::series_orange))};
   hovered = std::max(hovered, draw_chart(diff, ImVec2(size.x, h)));
   ChartSpec entropy = base;
   entropy.title = "mean row entropy (nats)";
-  entropy.series = {series("entropy", &SweepPoint::mean_entropy, kGreen)};
+  entropy.series = {series("entropy", &SweepPoint::mean_entropy, tone_u32(Tone::series_green))};
   hovered = std::max(hovered, draw_chart(entropy, ImVec2(size.x, h)));
   ChartSpec rank = base;
   rank.title = "rank per head";
   rank.x_caption = format("heads  (d_model %d; d_head = d_model / heads)", sweep.d_model);
-  ChartSeries width{"d_head", {}, kGrey};
+  ChartSeries width{"d_head", {}, tone_u32(Tone::series_grey)};
   for (const SweepPoint& p : sweep.points) width.values.push_back(float(p.d_head));
-  rank.series = {width, series("score rank", &SweepPoint::mean_score_rank, kBlue),
-                 series("effective rank of A", &SweepPoint::mean_effective_rank, kGreen)};
+  rank.series = {width, series("score rank", &SweepPoint::mean_score_rank, tone_u32(Tone::series_blue)),
+                 series("effective rank of A", &SweepPoint::mean_effective_rank, tone_u32(Tone::series_green))};
   hovered = std::max(hovered, draw_chart(rank, ImVec2(size.x, h)));
   if (hovered >= 0) {
     const SweepPoint& p = sweep.points[size_t(hovered)];

@@ -146,6 +146,24 @@ void draw_pointer_highlight() {
   dl->AddCircle(m, r, accent_colour(0.85f), 48, std::max(3.0f, ImGui::GetFontSize() * 0.18f));
 }
 
+// Presenting a lesson, the caption goes beside the maps when the window's height is what holds
+// them: one large map (the Single head view, a head opened in the grid) or the all-layers
+// overview (a row per layer). Returns the caption column's width, 0 for a strip across the top.
+// The maps then take the full height and the width the column leaves: a single map needs about
+// its height plus its labels and colour bar, the overview heads / layers times that.
+float caption_column_width(const AppState& state, const UiContext& ui, float width, float height) {
+  if (!state.present.active || !state.lesson.lesson || !ui.derived) return 0;
+  const int heads = ui.derived->run().n_heads(), layers = ui.derived->run().n_layers();
+  float maps_w = 0;
+  if (state.view == View::head || (state.view == View::heads && state.grid.opened >= 0 && state.grid.opened < heads))
+    maps_w = height * 1.22f;
+  else if (state.view == View::heads && state.grid.all_layers && layers > 1 && ui.derived->compare.empty())
+    maps_w = height * 0.9f * float(heads) / float(layers) + ImGui::GetFontSize() * 9;
+  else
+    return 0;
+  return std::clamp(width - maps_w, width * 0.15f, width * 0.34f);
+}
+
 }  // namespace
 
 void draw_app(AppState& state, const UiContext& ui) {
@@ -179,11 +197,13 @@ void draw_app(AppState& state, const UiContext& ui) {
     ImGui::End();
   }
 
-  // The lesson's caption strip under the sentence, across the whole window.
-  const float lesson_h = std::min(lesson_panel_height(state, ui, vp->WorkSize.x), vp->WorkSize.y * 0.35f);
-  if (lesson_h > 0) {
+  // The lesson's caption strip under the sentence, across the whole window, or a column left of
+  // the maps when they are held by the height (caption_column_width).
+  const float column_w = caption_column_width(state, ui, vp->WorkSize.x, vp->WorkSize.y - top_h - status_h);
+  const float lesson_h = column_w > 0 ? 0.0f : std::min(lesson_panel_height(state, ui, vp->WorkSize.x), vp->WorkSize.y * 0.35f);
+  if (lesson_h > 0 || column_w > 0) {
     ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x, vp->WorkPos.y + top_h));
-    ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x, lesson_h));
+    ImGui::SetNextWindowSize(column_w > 0 ? ImVec2(column_w, vp->WorkSize.y - top_h - status_h) : ImVec2(vp->WorkSize.x, lesson_h));
     ImGui::PushStyleColor(ImGuiCol_WindowBg, ImGui::GetStyleColorVec4(ImGuiCol_ChildBg));
     if (ImGui::Begin("##lesson", nullptr, kFixed & ~ImGuiWindowFlags_NoScrollbar)) draw_lesson(state, ui);
     ImGui::End();
@@ -204,8 +224,8 @@ void draw_app(AppState& state, const UiContext& ui) {
   UiContext view_ui = ui;
   view_ui.frame_maps = present;
   view_ui.hide_maps = present && state.present.maps_hidden;
-  ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + side_w, middle_y));
-  ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x - side_w, middle_h));
+  ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + side_w + column_w, middle_y));
+  ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x - side_w - column_w, middle_h));
   // The frame is cleared to WindowBg (Window::render), so the tiled windows leave their background
   // transparent: on a software rasteriser (llvmpipe) a full-window layer less every frame.
   ImGui::SetNextWindowBgAlpha(0.0f);

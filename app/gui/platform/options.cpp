@@ -6,6 +6,7 @@
 
 #include "app/gui/actions/lesson_player.h"
 #include "app/gui/actions/session_bridge.h"
+#include "app/gui/state/model_sentence.h"
 #include "app/gui/widgets/theme.h"
 #include "core/util/errors.h"
 
@@ -78,11 +79,11 @@ void add_app_flags(CLI::App& app, Options& o) {
 
 AppState initial_state(const Options& o) {
   AppState s = default_app_state();
-  const std::string default_sentence = s.request.sentence;
   s.request = model_request(o.model);
   // The default sentence, unless the input is given otherwise (rows of a .npy, ids, maps from a
   // file) or a checkpoint generates from nothing (core's rule, as in headscope-cli).
-  if (wants_default_sentence(s.request)) s.request.sentence = default_sentence;
+  // stories260K gets a sentence in its own words (model_sentence.h).
+  if (wants_default_sentence(s.request)) s.request.sentence = model_example_sentence(s.request.model_path);
   if (const ViewInfo* v = find_view(o.view)) request_view(s, v->view);
   s.scale.colormap = parse_colormap(o.colormap);
   s.scale.mode = parse_scale_mode(o.scale);

@@ -5,6 +5,7 @@
 
 #include "app/gui/widgets/draw_util.h"
 #include "app/gui/widgets/labels.h"
+#include "app/gui/widgets/theme.h"
 
 namespace hs::gui {
 
@@ -68,14 +69,14 @@ int draw_chart(const ChartSpec& spec, ImVec2 size) {
     const float t = spec.log_y ? std::log(v / lo) / std::log(hi / lo) : (v - lo) / (hi - lo);
     return pmax.y - std::clamp(t, 0.0f, 1.0f) * (pmax.y - pmin.y);
   };
-  dl->AddRectFilled(pmin, pmax, IM_COL32(255, 255, 255, 8), 4);
+  dl->AddRectFilled(pmin, pmax, ink(0.03f), 4);
   if (spec.highlight_x >= 0 && spec.highlight_x < n)
     dl->AddRectFilled(ImVec2(px(float(spec.highlight_x)) - step * 0.5f, pmin.y), ImVec2(px(float(spec.highlight_x)) + step * 0.5f, pmax.y),
                       accent_colour(0.14f));
   // y grid and tick labels
   for (float v : ticks) {
     const float y = py(v);
-    dl->AddLine(ImVec2(pmin.x, y), ImVec2(pmax.x, y), IM_COL32(255, 255, 255, 22));
+    dl->AddLine(ImVec2(pmin.x, y), ImVec2(pmax.x, y), ink(0.09f));
     const std::string s = format("%.3g", double(v));
     dl->AddText(ImVec2(pmin.x - 6 - ImGui::CalcTextSize(s.c_str()).x, y - f * 0.5f), dim_text_colour(), s.c_str());
   }
@@ -102,7 +103,7 @@ int draw_chart(const ChartSpec& spec, ImVec2 size) {
     const float w = ImGui::CalcTextSize(spec.marker_label.c_str()).x;
     const float lx = x + 4 + w < legend_left ? x + 4 : x - 4 - w;
     const float ly = lx >= pmin.x && lx + w < legend_left ? pmin.y + 2 : pmin.y + 2 + f * 1.2f;
-    dl->AddRectFilled(ImVec2(lx - 2, ly), ImVec2(lx + w + 2, ly + f), IM_COL32(20, 22, 26, 200), 3);
+    dl->AddRectFilled(ImVec2(lx - 2, ly), ImVec2(lx + w + 2, ly + f), page(0.8f), 3);
     dl->AddText(ImVec2(lx, ly), accent_colour(), spec.marker_label.c_str());
   }
   // series (later ones on top), with a legend inside the plot's top right

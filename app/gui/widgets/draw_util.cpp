@@ -65,7 +65,7 @@ void help_marker(const char* text) {
 
 ImU32 accent_colour(float alpha) {
   // Amber on dark; on the light theme a darker orange that still stands out on white.
-  return current_theme() == Theme::light ? IM_COL32(214, 110, 0, int(alpha * 255.0f)) : IM_COL32(255, 196, 64, int(alpha * 255.0f));
+  return tone_u32(Tone::mark, alpha);
 }
 
 ImU32 dim_text_colour() { return ImGui::GetColorU32(ImGuiCol_TextDisabled); }

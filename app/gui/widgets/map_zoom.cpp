@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "app/gui/widgets/draw_util.h"
+#include "app/gui/widgets/theme.h"
 
 namespace hs::gui {
 
@@ -53,13 +54,13 @@ void draw_minimap(const UiContext& ui, const HeatmapSpec& whole, const MapZoom& 
   const ImVec2 max(hit.cells_max.x - 6, hit.cells_max.y - 6), min(max.x - side, max.y - side);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 fb = ImGui::GetIO().DisplayFramebufferScale;
-  dl->AddRectFilled(ImVec2(min.x - 3, min.y - 3), ImVec2(max.x + 3, max.y + 3), IM_COL32(0, 0, 0, 200), 3);
+  dl->AddRectFilled(ImVec2(min.x - 3, min.y - 3), ImVec2(max.x + 3, max.y + 3), page(0.8f), 3);
   dl->AddImage(ui.images->image(whole.key + " minimap", whole.version, *whole.map, whole.range, whole.colormap,
                                 ImVec2(side * fb.x, side * fb.y)),
                min, max);
   const ImVec2 a(min.x + z.x0 * side, min.y + z.y0 * side);
   const ImVec2 b(a.x + std::max(z.span * side, 2.0f), a.y + std::max(z.span * side, 2.0f));
-  dl->AddRect(a, b, IM_COL32(255, 255, 255, 255), 0, 0, 2.0f);
+  dl->AddRect(a, b, ink(1.0f), 0, 0, 2.0f);
   dl->AddRect(ImVec2(min.x - 1, min.y - 1), ImVec2(max.x + 1, max.y + 1), accent_colour(0.8f), 0, 0, 1.0f);
 }
 

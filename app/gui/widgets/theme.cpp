@@ -43,37 +43,83 @@ std::string find_fallback_font() {
 
 Theme g_theme = Theme::dark;  // mirrors ImGui's global style
 
-void light_colours(ImGuiStyle& s) {
-  ImGui::StyleColorsLight(&s);
-  ImVec4* c = s.Colors;
-  const ImVec4 blue(0.16f, 0.38f, 0.75f, 1.0f), accent(0.78f, 0.42f, 0.0f, 1.0f);
-  c[ImGuiCol_WindowBg] = ImVec4(0.97f, 0.97f, 0.96f, 1.0f);
-  c[ImGuiCol_ChildBg] = ImVec4(0.93f, 0.93f, 0.92f, 1.0f);
-  c[ImGuiCol_PopupBg] = ImVec4(1.0f, 1.0f, 1.0f, 0.98f);
-  c[ImGuiCol_MenuBarBg] = ImVec4(0.90f, 0.90f, 0.89f, 1.0f);
-  c[ImGuiCol_Border] = ImVec4(0.55f, 0.56f, 0.60f, 1.0f);
-  c[ImGuiCol_Text] = ImVec4(0.05f, 0.06f, 0.08f, 1.0f);
-  c[ImGuiCol_TextDisabled] = ImVec4(0.30f, 0.32f, 0.36f, 1.0f);
-  c[ImGuiCol_FrameBg] = ImVec4(0.86f, 0.87f, 0.89f, 1.0f);
-  c[ImGuiCol_FrameBgHovered] = ImVec4(0.80f, 0.83f, 0.88f, 1.0f);
-  c[ImGuiCol_FrameBgActive] = ImVec4(0.74f, 0.79f, 0.87f, 1.0f);
-  c[ImGuiCol_Button] = ImVec4(0.84f, 0.85f, 0.88f, 1.0f);
-  c[ImGuiCol_ButtonHovered] = ImVec4(0.76f, 0.80f, 0.88f, 1.0f);
-  c[ImGuiCol_ButtonActive] = blue;
-  c[ImGuiCol_Header] = ImVec4(0.78f, 0.83f, 0.92f, 1.0f);
-  c[ImGuiCol_HeaderHovered] = ImVec4(0.70f, 0.77f, 0.90f, 1.0f);
-  c[ImGuiCol_HeaderActive] = blue;
-  c[ImGuiCol_Tab] = ImVec4(0.86f, 0.86f, 0.86f, 1.0f);
-  c[ImGuiCol_TabHovered] = ImVec4(0.74f, 0.79f, 0.88f, 1.0f);
-  c[ImGuiCol_TabActive] = ImVec4(0.70f, 0.77f, 0.90f, 1.0f);
-  c[ImGuiCol_CheckMark] = accent;
-  c[ImGuiCol_SliderGrab] = accent;
-  c[ImGuiCol_SliderGrabActive] = ImVec4(0.60f, 0.32f, 0.0f, 1.0f);
-  c[ImGuiCol_TableHeaderBg] = ImVec4(0.86f, 0.87f, 0.89f, 1.0f);
-  c[ImGuiCol_TableRowBgAlt] = ImVec4(0, 0, 0, 0.04f);
-  c[ImGuiCol_PlotHistogram] = accent;
-  c[ImGuiCol_Separator] = ImVec4(0.60f, 0.62f, 0.66f, 1.0f);
+// One row per style colour: its value in the dark theme and in the light one. kKeep leaves
+// ImGui's own base (StyleColorsDark / StyleColorsLight) for that theme.
+const ImVec4 kKeep(-1, -1, -1, -1);
+struct StyleRow {
+  ImGuiCol col;
+  ImVec4 dark, light;
+};
+
+// The desktop style: a dark, high-contrast look, or dark text on a light page.
+const StyleRow kStyle[] = {
+    {ImGuiCol_WindowBg, {0.075f, 0.082f, 0.098f, 1.0f}, {0.97f, 0.97f, 0.96f, 1.0f}},
+    {ImGuiCol_ChildBg, {0.105f, 0.114f, 0.135f, 1.0f}, {0.93f, 0.93f, 0.92f, 1.0f}},
+    {ImGuiCol_PopupBg, {0.13f, 0.14f, 0.17f, 0.98f}, {1.0f, 1.0f, 1.0f, 0.98f}},
+    {ImGuiCol_MenuBarBg, kKeep, {0.90f, 0.90f, 0.89f, 1.0f}},
+    {ImGuiCol_Border, {0.25f, 0.27f, 0.32f, 1.0f}, {0.55f, 0.56f, 0.60f, 1.0f}},
+    {ImGuiCol_Text, {0.93f, 0.94f, 0.96f, 1.0f}, {0.05f, 0.06f, 0.08f, 1.0f}},
+    {ImGuiCol_TextDisabled, {0.58f, 0.61f, 0.67f, 1.0f}, {0.30f, 0.32f, 0.36f, 1.0f}},
+    {ImGuiCol_FrameBg, {0.17f, 0.18f, 0.22f, 1.0f}, {0.86f, 0.87f, 0.89f, 1.0f}},
+    {ImGuiCol_FrameBgHovered, {0.22f, 0.24f, 0.29f, 1.0f}, {0.80f, 0.83f, 0.88f, 1.0f}},
+    {ImGuiCol_FrameBgActive, {0.26f, 0.28f, 0.34f, 1.0f}, {0.74f, 0.79f, 0.87f, 1.0f}},
+    {ImGuiCol_Button, {0.20f, 0.22f, 0.27f, 1.0f}, {0.84f, 0.85f, 0.88f, 1.0f}},
+    {ImGuiCol_ButtonHovered, {0.27f, 0.30f, 0.37f, 1.0f}, {0.76f, 0.80f, 0.88f, 1.0f}},
+    {ImGuiCol_ButtonActive, {0.27f, 0.50f, 0.85f, 1.0f}, {0.16f, 0.38f, 0.75f, 1.0f}},
+    {ImGuiCol_Header, {0.22f, 0.26f, 0.34f, 1.0f}, {0.78f, 0.83f, 0.92f, 1.0f}},
+    {ImGuiCol_HeaderHovered, {0.27f, 0.33f, 0.44f, 1.0f}, {0.70f, 0.77f, 0.90f, 1.0f}},
+    {ImGuiCol_HeaderActive, {0.27f, 0.50f, 0.85f, 1.0f}, {0.16f, 0.38f, 0.75f, 1.0f}},
+    {ImGuiCol_Tab, {0.14f, 0.15f, 0.18f, 1.0f}, {0.86f, 0.86f, 0.86f, 1.0f}},
+    {ImGuiCol_TabHovered, {0.30f, 0.34f, 0.43f, 1.0f}, {0.74f, 0.79f, 0.88f, 1.0f}},
+    {ImGuiCol_TabActive, {0.24f, 0.28f, 0.37f, 1.0f}, {0.70f, 0.77f, 0.90f, 1.0f}},
+    {ImGuiCol_CheckMark, {1.0f, 0.77f, 0.25f, 1.0f}, {0.78f, 0.42f, 0.0f, 1.0f}},
+    {ImGuiCol_SliderGrab, {1.0f, 0.77f, 0.25f, 1.0f}, {0.78f, 0.42f, 0.0f, 1.0f}},
+    {ImGuiCol_SliderGrabActive, {1.0f, 0.85f, 0.45f, 1.0f}, {0.60f, 0.32f, 0.0f, 1.0f}},
+    {ImGuiCol_TableHeaderBg, {0.15f, 0.16f, 0.20f, 1.0f}, {0.86f, 0.87f, 0.89f, 1.0f}},
+    {ImGuiCol_TableRowBgAlt, {1, 1, 1, 0.03f}, {0, 0, 0, 0.04f}},
+    {ImGuiCol_PlotHistogram, {1.0f, 0.77f, 0.25f, 1.0f}, {0.78f, 0.42f, 0.0f, 1.0f}},
+    {ImGuiCol_Separator, {0.25f, 0.27f, 0.32f, 1.0f}, {0.60f, 0.62f, 0.66f, 1.0f}},
+};
+
+// Presentation mode on top of that: a black (white) page, white (black) text, stronger
+// secondary text and frames.
+const StyleRow kPresentation[] = {
+    {ImGuiCol_WindowBg, {0, 0, 0, 1}, {1, 1, 1, 1}},
+    {ImGuiCol_ChildBg, {0.06f, 0.06f, 0.07f, 1}, {0.95f, 0.95f, 0.94f, 1}},
+    {ImGuiCol_MenuBarBg, {0, 0, 0, 1}, kKeep},
+    {ImGuiCol_Text, {1, 1, 1, 1}, {0, 0, 0, 1}},
+    {ImGuiCol_TextDisabled, {0.80f, 0.82f, 0.86f, 1}, {0.22f, 0.23f, 0.26f, 1}},
+    {ImGuiCol_FrameBg, {0.16f, 0.16f, 0.19f, 1}, kKeep},
+    {ImGuiCol_Border, {0.55f, 0.58f, 0.65f, 1}, {0.35f, 0.36f, 0.40f, 1}},
+    {ImGuiCol_Button, {0.20f, 0.22f, 0.28f, 1}, kKeep},
+    {ImGuiCol_Tab, {0.10f, 0.10f, 0.12f, 1}, kKeep},
+    {ImGuiCol_TabActive, {0.30f, 0.36f, 0.50f, 1}, kKeep},
+};
+
+template <size_t N>
+void set_colours(ImGuiStyle& s, const StyleRow (&rows)[N], Theme theme) {
+  for (const StyleRow& r : rows) {
+    const ImVec4& v = theme == Theme::light ? r.light : r.dark;
+    if (v.w >= 0) s.Colors[r.col] = v;
+  }
 }
+
+// The colours that mean something, dark / light, in Tone's order. On the light page each is
+// darker so it keeps its contrast (tested against WCAG's ratios).
+const ImVec4 kTones[][2] = {
+    {{1.0f, 0.77f, 0.25f, 1.0f}, {0.64f, 0.31f, 0.0f, 1.0f}},     // accent: titles, the selected head
+    {{1.0f, 0.77f, 0.25f, 1.0f}, {0.84f, 0.43f, 0.0f, 1.0f}},     // mark: outlines and frames
+    {{0.55f, 0.75f, 1.0f, 1.0f}, {0.12f, 0.33f, 0.70f, 1.0f}},    // secondary: compared blocks' labels
+    {{0.43f, 0.59f, 0.90f, 1.0f}, {0.16f, 0.38f, 0.75f, 1.0f}},   // group: every other key/value group
+    {{1.0f, 0.45f, 0.40f, 1.0f}, {0.76f, 0.11f, 0.08f, 1.0f}},    // error
+    {{1.0f, 0.70f, 0.30f, 1.0f}, {0.62f, 0.33f, 0.0f, 1.0f}},     // warning
+    {{0.55f, 0.85f, 0.60f, 1.0f}, {0.08f, 0.45f, 0.18f, 1.0f}},   // success
+    {{0.50f, 0.80f, 1.0f, 1.0f}, {0.04f, 0.38f, 0.72f, 1.0f}},    // generated tokens
+    {{0.39f, 0.63f, 1.0f, 1.0f}, {0.10f, 0.35f, 0.80f, 1.0f}},    // series_blue
+    {{0.35f, 0.82f, 0.59f, 1.0f}, {0.05f, 0.50f, 0.28f, 1.0f}},   // series_green
+    {{1.0f, 0.67f, 0.24f, 1.0f}, {0.78f, 0.40f, 0.0f, 1.0f}},     // series_orange
+    {{0.67f, 0.67f, 0.71f, 1.0f}, {0.40f, 0.40f, 0.44f, 1.0f}},   // series_grey
+};
 
 }  // namespace
 
@@ -81,8 +127,26 @@ Theme current_theme() { return g_theme; }
 
 ImVec4 background_colour() { return ImGui::GetStyle().Colors[ImGuiCol_WindowBg]; }
 
-ImVec4 accent_text() {
-  return g_theme == Theme::light ? ImVec4(0.72f, 0.36f, 0.0f, 1.0f) : ImVec4(1.0f, 0.77f, 0.25f, 1.0f);
+ImVec4 accent_text() { return tone(Tone::accent); }
+
+ImVec4 tone(Tone t) { return kTones[size_t(t)][g_theme == Theme::light ? 1 : 0]; }
+
+ImU32 tone_u32(Tone t, float alpha) {
+  ImVec4 c = tone(t);
+  c.w *= alpha;
+  return ImGui::ColorConvertFloat4ToU32(c);
+}
+
+ImU32 ink(float alpha) {
+  ImVec4 c = ImGui::GetStyle().Colors[ImGuiCol_Text];
+  c.w = alpha;
+  return ImGui::ColorConvertFloat4ToU32(c);
+}
+
+ImU32 page(float alpha) {
+  ImVec4 c = background_colour();
+  c.w = alpha;
+  return ImGui::ColorConvertFloat4ToU32(c);
 }
 
 Colormap present_colormap(Theme theme) { return theme == Theme::light ? Colormap::viridis : Colormap::cividis; }
@@ -126,70 +190,22 @@ void apply_style(float scale, Theme theme) {
   g_theme = theme;
   ImGuiStyle& s = ImGui::GetStyle();
   s = ImGuiStyle();
-  ImGui::StyleColorsDark(&s);
+  if (theme == Theme::light) ImGui::StyleColorsLight(&s);
+  else ImGui::StyleColorsDark(&s);
   s.WindowRounding = 6, s.ChildRounding = 6, s.FrameRounding = 4, s.PopupRounding = 4, s.GrabRounding = 4;
   s.TabRounding = 4, s.ScrollbarRounding = 6;
   s.WindowPadding = ImVec2(12, 10), s.FramePadding = ImVec2(8, 5), s.ItemSpacing = ImVec2(10, 7);
   s.ItemInnerSpacing = ImVec2(6, 5), s.CellPadding = ImVec2(6, 3);
   s.WindowBorderSize = 0, s.ChildBorderSize = 1, s.FrameBorderSize = 0;
   s.ScrollbarSize = 14, s.GrabMinSize = 12;
-  ImVec4* c = s.Colors;
-  const ImVec4 bg(0.075f, 0.082f, 0.098f, 1.0f), panel(0.105f, 0.114f, 0.135f, 1.0f);
-  const ImVec4 accent(1.0f, 0.77f, 0.25f, 1.0f), blue(0.27f, 0.50f, 0.85f, 1.0f);
-  c[ImGuiCol_WindowBg] = bg;
-  c[ImGuiCol_ChildBg] = panel;
-  c[ImGuiCol_PopupBg] = ImVec4(0.13f, 0.14f, 0.17f, 0.98f);
-  c[ImGuiCol_Border] = ImVec4(0.25f, 0.27f, 0.32f, 1.0f);
-  c[ImGuiCol_Text] = ImVec4(0.93f, 0.94f, 0.96f, 1.0f);
-  c[ImGuiCol_TextDisabled] = ImVec4(0.58f, 0.61f, 0.67f, 1.0f);
-  c[ImGuiCol_FrameBg] = ImVec4(0.17f, 0.18f, 0.22f, 1.0f);
-  c[ImGuiCol_FrameBgHovered] = ImVec4(0.22f, 0.24f, 0.29f, 1.0f);
-  c[ImGuiCol_FrameBgActive] = ImVec4(0.26f, 0.28f, 0.34f, 1.0f);
-  c[ImGuiCol_Button] = ImVec4(0.20f, 0.22f, 0.27f, 1.0f);
-  c[ImGuiCol_ButtonHovered] = ImVec4(0.27f, 0.30f, 0.37f, 1.0f);
-  c[ImGuiCol_ButtonActive] = blue;
-  c[ImGuiCol_Header] = ImVec4(0.22f, 0.26f, 0.34f, 1.0f);
-  c[ImGuiCol_HeaderHovered] = ImVec4(0.27f, 0.33f, 0.44f, 1.0f);
-  c[ImGuiCol_HeaderActive] = blue;
-  c[ImGuiCol_Tab] = ImVec4(0.14f, 0.15f, 0.18f, 1.0f);
-  c[ImGuiCol_TabHovered] = ImVec4(0.30f, 0.34f, 0.43f, 1.0f);
-  c[ImGuiCol_TabActive] = ImVec4(0.24f, 0.28f, 0.37f, 1.0f);
-  c[ImGuiCol_CheckMark] = accent;
-  c[ImGuiCol_SliderGrab] = accent;
-  c[ImGuiCol_SliderGrabActive] = ImVec4(1.0f, 0.85f, 0.45f, 1.0f);
-  c[ImGuiCol_TableHeaderBg] = ImVec4(0.15f, 0.16f, 0.20f, 1.0f);
-  c[ImGuiCol_TableRowBgAlt] = ImVec4(1, 1, 1, 0.03f);
-  c[ImGuiCol_PlotHistogram] = accent;
-  c[ImGuiCol_Separator] = ImVec4(0.25f, 0.27f, 0.32f, 1.0f);
-  if (theme == Theme::light) light_colours(s);
+  set_colours(s, kStyle, theme);
   s.ScaleAllSizes(scale);
 }
 
 void apply_presentation_style(float scale, Theme theme) {
   apply_style(1.0f, theme);
   ImGuiStyle& s = ImGui::GetStyle();
-  ImVec4* c = s.Colors;
-  if (theme == Theme::light) {
-    c[ImGuiCol_WindowBg] = ImVec4(1, 1, 1, 1);
-    c[ImGuiCol_ChildBg] = ImVec4(0.95f, 0.95f, 0.94f, 1);
-    c[ImGuiCol_Text] = ImVec4(0, 0, 0, 1);
-    c[ImGuiCol_TextDisabled] = ImVec4(0.22f, 0.23f, 0.26f, 1);
-    c[ImGuiCol_Border] = ImVec4(0.35f, 0.36f, 0.40f, 1);
-    s.FrameBorderSize = 1;
-    s.ChildBorderSize = 1;
-    s.ScaleAllSizes(scale);
-    return;
-  }
-  c[ImGuiCol_WindowBg] = ImVec4(0, 0, 0, 1);
-  c[ImGuiCol_ChildBg] = ImVec4(0.06f, 0.06f, 0.07f, 1);
-  c[ImGuiCol_MenuBarBg] = ImVec4(0, 0, 0, 1);
-  c[ImGuiCol_Text] = ImVec4(1, 1, 1, 1);
-  c[ImGuiCol_TextDisabled] = ImVec4(0.80f, 0.82f, 0.86f, 1);
-  c[ImGuiCol_FrameBg] = ImVec4(0.16f, 0.16f, 0.19f, 1);
-  c[ImGuiCol_Border] = ImVec4(0.55f, 0.58f, 0.65f, 1);
-  c[ImGuiCol_Button] = ImVec4(0.20f, 0.22f, 0.28f, 1);
-  c[ImGuiCol_Tab] = ImVec4(0.10f, 0.10f, 0.12f, 1);
-  c[ImGuiCol_TabActive] = ImVec4(0.30f, 0.36f, 0.50f, 1);
+  set_colours(s, kPresentation, theme);
   s.FrameBorderSize = 1;
   s.ChildBorderSize = 1;
   s.ScaleAllSizes(scale);

@@ -25,6 +25,15 @@ Theme current_theme();
 ImVec4 background_colour();
 // Accent text (titles, the selected head): amber on dark, dark orange on light.
 ImVec4 accent_text();
+// Colours that mean something, in the current theme (theme.cpp's one table: each has a dark and
+// a light value; panels take their colours from here, not from literals).
+enum class Tone { accent, mark, secondary, group, error, warning, success, generated, series_blue, series_green, series_orange, series_grey };
+ImVec4 tone(Tone t);
+ImU32 tone_u32(Tone t, float alpha = 1.0f);
+// The text colour at `alpha`: faint lines, stripes and frames that read on either page.
+ImU32 ink(float alpha);
+// The page colour at `alpha`: backdrops behind labels drawn over maps.
+ImU32 page(float alpha);
 // The colormap a theme shows by default in presentation mode: cividis on black (colour-blind
 // safe), viridis on white (its dark low end stands out from the page).
 Colormap present_colormap(Theme theme);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "app/gui/widgets/labels.h"
+#include "app/gui/widgets/theme.h"
 
 namespace hs::gui {
 
@@ -12,7 +13,7 @@ bool is_generated(const AttentionRun& run, int i) {
 
 int first_generated(const AttentionRun& run) { return is_generated(run, run.prompt_tokens) ? run.prompt_tokens : -1; }
 
-ImVec4 generated_colour_vec() { return ImVec4(0.50f, 0.80f, 1.0f, 1.0f); }
+ImVec4 generated_colour_vec() { return tone(Tone::generated); }
 
 ImU32 generated_colour() { return ImGui::GetColorU32(generated_colour_vec()); }
 
