@@ -45,9 +45,27 @@ TEST(SharedGrid, PicksTheColumnCountWithTheLargestMapsAgainstBruteForce) {
     const int n = 1 + int(rng() % 24), group = 1 + int(rng() % 4);
     const float w = size(rng), h = size(rng), left = margin(rng), bottom = margin(rng), title = 20, gap = 8;
     const SharedGrid g = layout_shared_grid(n, group, w, h, title, gap, left, bottom);
+    // Every key/value group's box (around its tiles) must hold no other group's tile, so a box
+    // frames one group alone: groups side by side on a row, or groups filling whole rows.
+    const auto groups_stand_apart = [&](int cols) {
+      if (group <= 1) return true;
+      for (int start = 0; start < n; start += group) {
+        const int end = std::min(start + group, n);
+        int r0 = n, r1 = -1, c0 = n, c1 = -1;
+        for (int i = start; i < end; ++i) {
+          r0 = std::min(r0, i / cols), r1 = std::max(r1, i / cols);
+          c0 = std::min(c0, i % cols), c1 = std::max(c1, i % cols);
+        }
+        for (int i = 0; i < n; ++i) {
+          const bool inside = i / cols >= r0 && i / cols <= r1 && i % cols >= c0 && i % cols <= c1;
+          if (inside && (i < start || i >= end)) return false;
+        }
+      }
+      return true;
+    };
     float best = -1;
     for (int cols = 1; cols <= n; ++cols) {
-      if (group > 1 && group <= n && cols % group != 0 && cols != n) continue;
+      if (!groups_stand_apart(cols)) continue;
       const int rows = (n + cols - 1) / cols;
       best = std::max(best, std::min((w - left) / cols - gap, (h - bottom) / rows - title - gap));
     }
@@ -72,8 +90,9 @@ TEST(SharedGrid, FourMapsInAWidePanelFillIt) {
 // The share of the window the maps must cover, presenting at 1920x1080: issue 19's 40% for every
 // map view (the Single head view and the all-layers overview with the caption beside the maps,
 // compared models with the height shared by need). Not met yet, held at its present floor: a step
-// comparing three models of 8 heads (24 maps in three rows, each with its label: ~32%).
-float present_map_floor(bool compare, size_t maps) { return compare && maps > 16 ? 0.32f : 0.40f; }
+// comparing three models side by side (lesson 1 step 6: 3 x 4 maps, each block with its own row
+// labels: ~34%).
+float present_map_floor(size_t compared) { return compared >= 2 ? 0.34f : 0.40f; }
 
 class Presenting : public ::testing::Test {
  protected:
@@ -139,7 +158,7 @@ TEST_F(Presenting, EveryLessonStepsMapsCoverFortyPercentWithEighteenPixelLabels)
       ASSERT_FALSE(report_.heatmaps.empty());
       std::printf("%s step %zu (%s): maps %.3f%% of the window (%zu maps)\n", lesson->title.c_str(), i + 1,
                   view_info(state.view).tab, map_share() * 100, report_.heatmaps.size());
-      EXPECT_GE(map_share(), present_map_floor(!active_step(state)->compare.empty(), report_.heatmaps.size())) << report_.heatmaps.size() << " maps";
+      EXPECT_GE(map_share(), present_map_floor(active_step(state)->compare.size())) << report_.heatmaps.size() << " maps";
       int labelled = 0;
       for (const DrawnHeatmap& h : report_.heatmaps) {
         if (h.label_px == 0) continue;

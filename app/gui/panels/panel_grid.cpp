@@ -62,12 +62,13 @@ void draw_layer_grid(AppState& state, const UiContext& ui, const RunAnalysis& d,
   }
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  // Key/value groups: a tinted box behind each group's tiles (groups never wrap a row).
+  // Key/value groups: a tinted box behind each group's tiles (a group is whole rows or part of one).
   if (group > 1) {
     for (int start = 0; start < heads; start += group) {
       const int r = start / g.cols, c0 = start % g.cols, c1 = std::min(c0 + group, g.cols);
+      const int r1 = (std::min(start + group, heads) - 1) / g.cols + 1;
       const ImVec2 a(origin.x + c0 * g.tile_w - gap * 0.35f, origin.y + r * g.tile_h - 2);
-      const ImVec2 b(origin.x + c1 * g.tile_w - gap * 0.45f, origin.y + (r + 1) * g.tile_h - gap * 0.4f);
+      const ImVec2 b(origin.x + c1 * g.tile_w - gap * 0.45f, origin.y + r1 * g.tile_h - gap * 0.4f);
       const bool odd = (start / group) % 2;
       dl->AddRectFilled(a, b, odd ? tone_u32(Tone::group, 0.14f) : tone_u32(Tone::mark, 0.10f), 6);
       dl->AddRect(a, b, odd ? tone_u32(Tone::group, 0.6f) : tone_u32(Tone::mark, 0.47f), 6, 0, 1.5f);

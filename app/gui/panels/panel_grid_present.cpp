@@ -85,8 +85,9 @@ void draw_present_layer_grid(AppState& state, const UiContext& ui, const RunAnal
   if (group > 1) {
     for (int start = 0; start < heads; start += group) {
       const int r = start / g.grid.cols, c0 = start % g.grid.cols, c1 = std::min(c0 + group, g.grid.cols);
+      const int r1 = (std::min(start + group, heads) - 1) / g.grid.cols + 1;  // a group may fill whole rows
       const ImVec2 a(cells_x + float(c0) * (side + gap) - gap * 0.4f, at.y + float(r) * (title_h + side + gap) - 2);
-      const ImVec2 b(cells_x + float(c1) * (side + gap) - gap * 0.6f, at.y + float(r + 1) * (title_h + side + gap) - gap * 0.5f);
+      const ImVec2 b(cells_x + float(c1) * (side + gap) - gap * 0.6f, at.y + float(r1) * (title_h + side + gap) - gap * 0.5f);
       const bool odd = (start / group) % 2;
       dl->AddRect(a, b, odd ? tone_u32(Tone::group, 0.8f) : accent_colour(0.8f), 6, 0, 2.0f);
     }

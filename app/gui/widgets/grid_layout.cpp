@@ -5,8 +5,11 @@
 namespace hs::gui {
 namespace {
 
-// A column count that keeps every key/value group on one row.
-bool keeps_groups(int cols, int n, int group) { return group <= 1 || cols % group == 0 || cols == n || group > n; }
+// A column count whose key/value group boxes each frame one group: whole groups on a row, or each group
+// filling whole rows; one group of every head (multi-query) in any arrangement.
+bool keeps_groups(int cols, int n, int group) {
+  return group <= 1 || cols % group == 0 || group % cols == 0 || cols == n || group >= n;
+}
 
 }  // namespace
 
