@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
@@ -131,6 +132,16 @@ void apply_style_json(const std::string& json_text, const std::string& file_name
       throw FormatError(where(key) + ": " + e.what());
     }
   }
+}
+
+int label_every(const FigureStyle& style) {
+  switch (style.labels) {
+    case LabelMode::automatic: return 0;
+    case LabelMode::all: return 1;
+    case LabelMode::none: return -1;
+    case LabelMode::every: return std::max(1, style.label_every);
+  }
+  return 0;
 }
 
 }  // namespace hs

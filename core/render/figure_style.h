@@ -42,6 +42,8 @@ struct FigureStyle {
 
 // "auto", "all", "none", "every N" (or "every:N", N >= 1); InputError naming the text otherwise.
 void parse_label_mode(const std::string& text, FigureStyle& style);
+// The label step a layout uses for `style.labels`: 0 as many as fit, -1 none, else every N-th.
+int label_every(const FigureStyle& style);
 
 // A physical length: "3.25in", "8.5cm", "60mm", "234pt", "600px" (px at `px_per_point` pixels a
 // point) -> points. A bare number is refused (say which unit). InputError naming the text.

@@ -39,16 +39,6 @@ Metrics metrics_for(const FigureStyle& style, bool grid) {
   return m;
 }
 
-int label_every(const FigureStyle& style) {
-  switch (style.labels) {
-    case LabelMode::automatic: return 0;
-    case LabelMode::all: return 1;
-    case LabelMode::none: return -1;
-    case LabelMode::every: return std::max(1, style.label_every);
-  }
-  return 0;
-}
-
 // Cell size of the natural layout, points: big enough for readable labels, small enough that
 // long sentences fit.
 double natural_cell_size(int T, int n_panels) {

@@ -96,16 +96,6 @@ Layout lay_out(MeasureCanvas& mc, const Plan& p, double cell, double ox, double 
   return g;
 }
 
-int label_every(const FigureStyle& style) {
-  switch (style.labels) {
-    case LabelMode::automatic: return 0;
-    case LabelMode::all: return 1;
-    case LabelMode::none: return -1;
-    case LabelMode::every: return std::max(1, style.label_every);
-  }
-  return 0;
-}
-
 std::string format_pt(double v) { return std::to_string(int(std::lround(v))); }
 
 }  // namespace
