@@ -46,6 +46,18 @@ struct Case {
   bool layer_range = false;                              // the single head's "layer range"
 };
 
+// Presses Save in the Export dialog for `file` (in `folder`, or the dialog's own when empty) and
+// returns what the app's export of that frame reported.
+hs::gui::StatusInfo save_as(hs::gui::AppState& state, const hs::gui::Derived* derived, const std::string& file,
+                            const fs::path& folder = {}) {
+  if (!folder.empty()) state.exporter.folder = folder.string();
+  state.exporter.file_name = file;
+  state.exporter.save_requested = true;
+  hs::gui::StatusInfo status;
+  hs::gui::handle_export_requests(state, derived, status);
+  return status;
+}
+
 TEST(ExportParity, AppExportEqualsCliExport) {
   const fs::path dir = fs::path(HEADSCOPE_BINARY_DIR) / "tests" / "app" / "export_parity";
   fs::remove_all(dir);
@@ -78,11 +90,7 @@ TEST(ExportParity, AppExportEqualsCliExport) {
     state.difference.measure = c.measure;
     state.grid.per_head_range = c.per_head_range;
     state.head_view.layer_range = c.layer_range;
-    state.exporter.folder = (dir / "app").string();
-    state.exporter.file_name = c.file;
-    state.exporter.save_requested = true;
-    hs::gui::StatusInfo status;
-    hs::gui::handle_export_requests(state, derived.get(), status);
+    const hs::gui::StatusInfo status = save_as(state, derived.get(), c.file, dir / "app");
     ASSERT_FALSE(status.export_failed) << status.last_export;
     const std::string cli = std::string(HEADSCOPE_BINARY_DIR) + "/headscope-cli export" + model_flags + c.cli_view_flags +
                             " --out " + quote((dir / "cli" / c.file).string());
@@ -149,11 +157,7 @@ TEST(ExportParity, DialogSettingsEqualCliFlags) {
     e.view_colours = !c.magma_log;
     e.colormap = hs::Colormap::magma;
     e.scale_mode = hs::ScaleMode::log;
-    e.folder = (dir / "app").string();
-    e.file_name = c.file;
-    e.save_requested = true;
-    hs::gui::StatusInfo status;
-    hs::gui::handle_export_requests(state, derived.get(), status);
+    const hs::gui::StatusInfo status = save_as(state, derived.get(), c.file, dir / "app");
     ASSERT_FALSE(status.export_failed) << status.last_export;
     const std::string cli = std::string(HEADSCOPE_BINARY_DIR) + "/headscope-cli export" + model_flags + c.cli_flags +
                             " --out " + quote((dir / "cli" / c.file).string());
@@ -184,11 +188,7 @@ TEST(ExportParity, SettingsFontEqualsStyleFileFont) {
   e.what = hs::gui::ExportWhat::difference;
   e.size = "3.25x3.25in";
   e.font = "DejaVu Serif";
-  e.folder = dir.string();
-  e.file_name = "app.svg";
-  e.save_requested = true;
-  hs::gui::StatusInfo status;
-  hs::gui::handle_export_requests(state, derived.get(), status);
+  hs::gui::StatusInfo status = save_as(state, derived.get(), "app.svg", dir);
   ASSERT_FALSE(status.export_failed) << status.last_export;
   const std::string cli = std::string(HEADSCOPE_BINARY_DIR) + "/headscope-cli export --sentence " + quote(r.sentence) +
                           " --d-model " + std::to_string(r.attention.d_model) + " --heads " +
@@ -203,9 +203,7 @@ TEST(ExportParity, SettingsFontEqualsStyleFileFont) {
   EXPECT_TRUE(a == b) << "the app's file differs from the CLI's with the same style";
 
   e.font = "No Such Family";
-  e.file_name = "bad.svg";
-  e.save_requested = true;
-  hs::gui::handle_export_requests(state, derived.get(), status);
+  status = save_as(state, derived.get(), "bad.svg");
   EXPECT_TRUE(status.export_failed);
   EXPECT_NE(status.last_export.find("font 'No Such Family' is not installed"), std::string::npos) << status.last_export;
   EXPECT_FALSE(fs::exists(dir / "bad.svg"));
@@ -272,11 +270,7 @@ TEST(ExportParity, DefaultNamesSayWhatIsExported) {
 // PDF creation time masked.
 std::pair<std::string, std::string> app_and_cli(hs::gui::AppState& state, const hs::gui::Derived& derived,
                                                 const fs::path& dir, const std::string& file, const std::string& cli_flags) {
-  state.exporter.folder = (dir / "app").string();
-  state.exporter.file_name = file;
-  state.exporter.save_requested = true;
-  hs::gui::StatusInfo status;
-  hs::gui::handle_export_requests(state, &derived, status);
+  const hs::gui::StatusInfo status = save_as(state, &derived, file, dir / "app");
   EXPECT_FALSE(status.export_failed) << status.last_export;
   const std::string cli = std::string(HEADSCOPE_BINARY_DIR) + "/headscope-cli export" + cli_flags + " --out " +
                           quote((dir / "cli" / file).string());
@@ -342,10 +336,7 @@ TEST(ExportParity, RolesAndRolloutEqualCliExport) {
   // A roles figure shows one role: "all roles" as a figure is refused with a reason.
   state.exporter.what = hs::gui::ExportWhat::roles;
   state.exporter.role = -1;
-  state.exporter.file_name = "all.png";
-  state.exporter.save_requested = true;
-  hs::gui::StatusInfo status;
-  hs::gui::handle_export_requests(state, derived.get(), status);
+  const hs::gui::StatusInfo status = save_as(state, derived.get(), "all.png");
   EXPECT_TRUE(status.export_failed);
   EXPECT_NE(status.last_export.find("one role"), std::string::npos) << status.last_export;
   // The default names say what they are.
@@ -387,11 +378,7 @@ TEST(ExportParity, LongInputExportsLabelledBlockMaximaAsTheCli) {
                         << " bytes)";
   }
   for (const char* file : {"grid.csv"}) {  // the app's alone: the same core call as above
-    state.exporter.folder = (dir / "app").string();
-    state.exporter.file_name = file;
-    state.exporter.save_requested = true;
-    hs::gui::StatusInfo saved;
-    hs::gui::handle_export_requests(state, derived.get(), saved);
+    const hs::gui::StatusInfo saved = save_as(state, derived.get(), file, dir / "app");
     ASSERT_FALSE(saved.export_failed) << saved.last_export;
     EXPECT_NE(saved.last_export.find("(block maxima)"), std::string::npos) << saved.last_export;
   }
@@ -410,10 +397,7 @@ TEST(ExportParity, LongInputExportsLabelledBlockMaximaAsTheCli) {
   EXPECT_NE(fig.title.find("block maxima of 3 x 3 tokens"), std::string::npos) << fig.title;
   // Views that need whole maps still say so.
   state.view = hs::gui::View::difference;
-  state.exporter.file_name = "diff.png";
-  state.exporter.save_requested = true;
-  hs::gui::StatusInfo status;
-  hs::gui::handle_export_requests(state, derived.get(), status);
+  const hs::gui::StatusInfo status = save_as(state, derived.get(), "diff.png");
   EXPECT_TRUE(status.export_failed);
   EXPECT_NE(status.last_export.find("long-input mode"), std::string::npos) << status.last_export;
 }
@@ -438,11 +422,7 @@ TEST(ExportParity, PreviewIsTheExportRender) {
   // 3.25 x 2 in at 72 dpi: 234 x 144 pixels, one a point.
   EXPECT_EQ(e.preview->pixels.width, 234);
   EXPECT_EQ(e.preview->pixels.height, 144);
-  e.folder = dir.string();
-  e.file_name = "at72.png";
-  e.save_requested = true;
-  hs::gui::StatusInfo status;
-  hs::gui::handle_export_requests(state, derived.get(), status);
+  hs::gui::StatusInfo status = save_as(state, derived.get(), "at72.png", dir);
   ASSERT_FALSE(status.export_failed) << status.last_export;
   const std::string file = slurp(dir / "at72.png");
   EXPECT_TRUE(file == e.preview->png) << "the preview (" << e.preview->png.size() << " bytes) is not the export ("
@@ -478,9 +458,7 @@ TEST(ExportParity, PreviewIsTheExportRender) {
   EXPECT_EQ(e.preview->pixels.height, 72);
   EXPECT_DOUBLE_EQ(e.preview->width_pt, 234);
   e.dpi = float(72 * 117.0 / 234);  // 36 dpi
-  e.file_name = "at36.png";
-  e.save_requested = true;
-  hs::gui::handle_export_requests(state, derived.get(), status);
+  status = save_as(state, derived.get(), "at36.png");
   ASSERT_FALSE(status.export_failed) << status.last_export;
   EXPECT_TRUE(slurp(dir / "at36.png") == e.preview->png) << "the small preview is not the export at 36 dpi";
   // A setting the export refuses shows its reason instead of a picture.
