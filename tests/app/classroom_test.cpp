@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "headless_imgui.h"
+#include "headless_app.h"
 #include "app/gui/work/compute.h"
 #include "app/gui/state/derived.h"
 #include "app/gui/actions/lesson_player.h"
@@ -204,26 +204,13 @@ TEST(Lessons, LockedControlsFollowTheStep) {
   EXPECT_FALSE(control_locked(s, "d_model"));
 }
 
-class HeadlessLesson : public ::testing::Test {
+class HeadlessLesson : public hs::gui::test::HeadlessApp {
  protected:
+  HeadlessLesson() : HeadlessApp(ImVec2(1920, 1080)) {}
   void SetUp() override {
-    hs::gui::test::start_headless_imgui(ImVec2(1920, 1080), ui_);
-    ui_.images = &images_;
-    ui_.report = &report_;
+    HeadlessApp::SetUp();
     for (const std::string& name : shipped_lessons()) lessons_.push_back(find_lesson(name));
     ui_.lessons = &lessons_;
-  }
-  void TearDown() override { ImGui::DestroyContext(); }
-
-  void frame(AppState& state, ImVec2 mouse = ImVec2(-FLT_MAX, -FLT_MAX), bool down = false) {
-    ImGuiIO& io = ImGui::GetIO();
-    io.MousePos = mouse;
-    io.MouseDown[0] = down;
-    report_.heatmaps.clear();
-    report_.panels.clear();
-    ImGui::NewFrame();
-    draw_app(state, ui_);
-    ImGui::Render();
   }
 
   // What the worker does for the state: the maps and the step's compare entries.
@@ -239,9 +226,6 @@ class HeadlessLesson : public ::testing::Test {
     return n;
   }
 
-  UiContext ui_;
-  NullHeatmapImages images_;
-  FrameReport report_;
   std::vector<std::shared_ptr<const hs::Lesson>> lessons_;
   std::shared_ptr<Derived> derived_;
 };

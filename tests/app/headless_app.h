@@ -1,7 +1,7 @@
 #pragma once
 // A test fixture that draws the whole app headlessly (no window, no renderer), one frame at a
 // time, with the mouse where the test puts it, and keeps what each frame drew
-// (report_.heatmaps: every heatmap's key and rectangle). The panel, explore and ablation tests
+// (report_: every heatmap's key and rectangle, and the panels). The panel, explore and ablation tests
 // derive from it; a fixture that needs another display size passes it to the constructor.
 #include <gtest/gtest.h>
 #include <imgui.h>
@@ -29,15 +29,9 @@ class HeadlessApp : public ::testing::Test {
 
   // One frame of the whole app; the wheel turns for this frame only.
   void frame(AppState& state, ImVec2 mouse = ImVec2(-FLT_MAX, -FLT_MAX), bool down = false, float wheel = 0) {
-    ImGuiIO& io = ImGui::GetIO();
-    io.MousePos = mouse;
-    io.MouseDown[0] = down;
-    io.MouseWheel = wheel;
-    report_.heatmaps.clear();
-    ImGui::NewFrame();
-    draw_app(state, ui_);
-    ImGui::Render();
-    io.MouseWheel = 0;
+    ImGui::GetIO().MouseWheel = wheel;
+    app_frame(state, ui_, report_, mouse, down);
+    ImGui::GetIO().MouseWheel = 0;
   }
   // The heatmap the last frame drew under `key`, or null.
   const DrawnHeatmap* drawn(const std::string& key) const {
