@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -172,6 +173,33 @@ void write_directly(const std::string& path, const std::function<void(std::ostre
   if (!out || err) throw IoError("cannot write " + path + ": " + (err ? std::strerror(err) : "the write failed"));
 }
 
+// A new file ".hs-XXXXXX" in `folder`, as mkstemp makes it (six random letters or digits,
+// O_CREAT | O_EXCL, mode 0600), but registered for the signal handler *before* it is created: a
+// SIGTERM arriving between mkstemp's return and the registration used to leave the file behind.
+// A signal between registering and open() unlinks a name that does not exist yet (the process
+// then ends, so open() never runs). Returns the descriptor, or -1 with errno set.
+int create_registered_temp(const std::string& folder, std::string& tmp, int& slot) {
+  static const char kLetters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    unsigned char random[6];
+    if (::getrandom(random, sizeof random, 0) != ssize_t(sizeof random)) return -1;
+    tmp = folder + "/.hs-";
+    for (const unsigned char r : random) tmp += kLetters[r % (sizeof kLetters - 1)];
+    slot = register_temp(tmp);
+    const int fd = ::open(tmp.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd >= 0) return fd;
+    const int err = errno;
+    unregister_temp(slot);
+    slot = -1;
+    if (err != EEXIST) {
+      errno = err;
+      return -1;
+    }
+  }
+  errno = EEXIST;
+  return -1;
+}
+
 }  // namespace
 
 void write_file_atomic(const std::string& path, const std::function<void(std::ostream&)>& write) {
@@ -199,13 +227,13 @@ void write_file_atomic(const std::string& path, const std::function<void(std::os
     throw fail("the folder " + folder + " does not exist");
   }
 
-  std::string tmp = folder + "/.hs-XXXXXX";
-  const int fd = ::mkstemp(tmp.data());
+  std::string tmp;
+  int slot = -1;
+  const int fd = create_registered_temp(folder, tmp, slot);
   if (fd < 0) {
     const int err = errno;
     throw fail("cannot create a file in the folder " + folder + " (" + std::strerror(err) + ")");
   }
-  const int slot = register_temp(tmp);
   const auto discard = [&] {
     ::unlink(tmp.c_str());
     unregister_temp(slot);

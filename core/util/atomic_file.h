@@ -2,8 +2,8 @@
 // Files are written atomically: the bytes go to a temporary file beside the target, which is
 // flushed and renamed over it only when complete. A failure never leaves half a file.
 //
-// The folder may be hostile or shared (/tmp): the temporary file is made by mkstemp (O_EXCL, an
-// unpredictable name, so nothing planted there is followed) with a short name, ".hs-XXXXXX", so
+// The folder may be hostile or shared (/tmp): the temporary file is made as mkstemp makes it
+// (O_EXCL, an unpredictable name, so nothing planted there is followed) with a short name, ".hs-XXXXXX", so
 // any legal destination name works. A destination that is a symlink is written through: its
 // final target is replaced and the link stays. A read-only destination is refused, never
 // replaced. The destination keeps its mode (a new file gets 0666 minus the umask). Devices and
