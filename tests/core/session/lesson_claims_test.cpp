@@ -234,9 +234,10 @@ TEST_F(TrainedHeadsLesson, Step4HeadRolesRankTheTwoHeadsNearTheTop) {
   says(step(4), "Sort by the previous column: L1 h3 and L3 h6 are among the top three");
   EXPECT_EQ(step(4).session.view.panel, "roles");
   const std::vector<HeadIndex> ranked = rank_heads(story->roles, int(HeadRole::previous), true);
-  for (auto [l, h] : {std::pair{1, 3}, std::pair{3, 6}}) {
-    const auto it = std::find_if(ranked.begin(), ranked.begin() + 3, [&](const HeadIndex& x) { return x.layer == l && x.head == h; });
-    EXPECT_NE(it, ranked.begin() + 3) << "L" << l << " h" << h;
+  for (const HeadIndex want : {HeadIndex{1, 3}, HeadIndex{3, 6}}) {
+    const auto it = std::find_if(ranked.begin(), ranked.begin() + 3,
+                                 [&](const HeadIndex& x) { return x.layer == want.layer && x.head == want.head; });
+    EXPECT_NE(it, ranked.begin() + 3) << "L" << want.layer << " h" << want.head;
   }
 }
 
