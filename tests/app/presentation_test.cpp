@@ -189,7 +189,8 @@ TEST(PresentLabels, ThinnedRatherThanShrunk) {
 // Lesson 1 step 6 compares three models of 4 heads side by side (34% of the window when each
 // block kept its own row labels and the colour bar its column): one column of row labels on the
 // left serves all three blocks, so every map has one size, the maps of a row line up with the
-// labels, and the blocks stay apart (each under its own label).
+// labels, and the blocks stay apart (each under its own label); blocks that sharing would not
+// enlarge keep their own labels.
 TEST_F(Presenting, ModelsSideBySideShareOneRowLabelColumn) {
   AppState state = default_app_state();
   state.present.active = true;
@@ -227,6 +228,21 @@ TEST_F(Presenting, ModelsSideBySideShareOneRowLabelColumn) {
   EXPECT_LT(span("grid ").y, span("compare1 ").x);
   EXPECT_LT(span("compare1 ").y, span("compare2 ").x);
   EXPECT_GE(map_share(), kPresentMapFloor);
+
+  // Step 3's two blocks are held by the height: sharing would not make their maps larger, so each
+  // keeps its own row labels.
+  go_to_step(state, 2);
+  compute(state);
+  frame(state);
+  frame(state);
+  ASSERT_EQ(active_step(state)->compare.size(), 1u);
+  int grid_rows = 0, compare_rows = 0;
+  for (const DrawnHeatmap& h : report_.heatmaps) {
+    grid_rows += h.row_labels && h.key.rfind("grid ", 0) == 0;
+    compare_rows += h.row_labels && h.key.rfind("compare1 ", 0) == 0;
+  }
+  EXPECT_EQ(grid_rows, 2);
+  EXPECT_EQ(compare_rows, 2);
 }
 
 TEST_F(Presenting, ThePointerRevealAndStepKeys) {

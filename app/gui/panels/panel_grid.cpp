@@ -149,15 +149,16 @@ float draw_compare(AppState& state, const UiContext& ui, ImVec2 area, const Scal
   // row of blocks keeps that margin.
   const float shared_bottom = present ? present_label_bottom(*d.analysis) : 0.0f;
   const auto row_height = [&](int rows) { return (area.y - gap * float(rows - 1) - shared_bottom) / float(rows); };
-  // Presenting blocks side by side (one row) of the same sentence: one column of row labels, left
-  // of the first block, serves them all (every block draws with one cell size, so the rows line
-  // up); the other blocks keep no left margin: the maps get the width.
+  // Presenting blocks side by side (one row) of the same sentence, held by the width: one column
+  // of row labels, left of the first block, serves them all (every block draws with one cell
+  // size, so the rows line up); the other blocks keep no left margin: the maps get the width.
+  // Only when that makes the maps larger: otherwise each block keeps its own labels.
   bool same_tokens = present && blocks > 1;
   for (int b = 0; b < blocks && same_tokens; ++b) {
     const RunAnalysis* x = block_analysis(b);
     same_tokens = x && x->run.n_heads() > 0 && x->map_labels == d.analysis->map_labels;
   }
-  const auto shares_rows = [&](int c) { return same_tokens && c == blocks; };
+  bool share_chosen = false;
   // The label column's width, the other blocks' width and the grid every block draws with (the
   // smallest cell of any block's own).
   struct SideBySide {
@@ -249,26 +250,31 @@ float draw_compare(AppState& state, const UiContext& ui, ImVec2 area, const Scal
   float best_area = -1;
   if (present) {
     if (label_font) ImGui::PushFont(label_font);
-    for (int c = 1; c <= blocks; ++c) {
-      const float bw = (area.x - (shares_rows(c) ? present_label_left(*d.analysis) : 0.0f) - gap * float(c - 1)) / float(c);
-      float lh = 0, total = 0;
+    // The blocks' labels' height over blocks of width bw.
+    const auto labels_height = [&](float bw) {
+      float lh = 0;
       for (int b = 0; b < blocks; ++b) lh = std::max(lh, ImGui::CalcTextSize(block_label(b).c_str(), nullptr, false, bw).y);
-      lh += f * 0.5f;
-      if (shares_rows(c)) {
-        const SideBySide sbs = side_by_side(lh);
-        const float side = std::max(sbs.like.cell, 0.0f) * float(d.analysis->map_labels.size());
-        for (int b = 0; b < blocks; ++b) total += float(block_analysis(b)->run.n_heads()) * side * side;
-      } else {
-        row_heights(c, lh, &total);
+      return lh + f * 0.5f;
+    };
+    for (int c = 1; c <= blocks; ++c) {
+      const float lh = labels_height((area.x - gap * float(c - 1)) / float(c));
+      float total = 0;
+      row_heights(c, lh, &total);
+      if (total > best_area) best_area = total, best_cols = c, label_h = lh, share_chosen = false;
+      if (c == blocks && same_tokens) {  // side by side, one row-label column: 1% larger maps at least
+        const float shared_lh = labels_height((area.x - present_label_left(*d.analysis) - gap * float(c - 1)) / float(c));
+        const float side = std::max(side_by_side(shared_lh).like.cell, 0.0f) * float(d.analysis->map_labels.size());
+        float shared_total = 0;
+        for (int b = 0; b < blocks; ++b) shared_total += float(block_analysis(b)->run.n_heads()) * side * side;
+        if (shared_total > best_area * 1.01f) best_area = shared_total, best_cols = c, label_h = shared_lh, share_chosen = true;
       }
-      if (total > best_area) best_area = total, best_cols = c, label_h = lh;
     }
     if (label_font) ImGui::PopFont();
   }
   if (label_font) ImGui::PopFont();
   if (measure) return best_area;
   const int cols = best_cols, rows = (blocks + cols - 1) / cols;
-  const bool shared_rows = shares_rows(cols);
+  const bool shared_rows = share_chosen;
   const SideBySide sbs = shared_rows ? side_by_side(label_h) : SideBySide{};
   const float w = shared_rows ? sbs.bw : (area.x - gap * float(cols - 1)) / float(cols);
   const float h = present ? row_height(rows) : (area.y - gap * float(rows - 1)) / float(rows);
