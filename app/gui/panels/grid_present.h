@@ -2,24 +2,31 @@
 // Presentation mode's head grid (panel_grid_present.cpp): the maps as large as the area allows,
 // one set of token labels shared by the grid, and a lesson's clicked head opened large in place.
 #include "app/gui/state/app_state.h"
+#include "app/gui/widgets/present_grid.h"
 #include "app/gui/widgets/ui_context.h"
 
 namespace hs::gui {
 
 // Every head of the selected layer of `d` in `area`; `prefix` names the heatmaps ("grid",
 // "compare1", ...). With `per_head`, each head on its own range. Without `col_labels` the
-// column labels are left to the block below; `max_side` > 0 caps the maps (blocks alike).
+// column labels are left to the block below, without `row_labels` the row labels to the block
+// on the left; with `like`, the cell size, labels and height of that grid (blocks side by side
+// line up with the block whose row labels they share).
 void draw_present_layer_grid(AppState& state, const UiContext& ui, const RunAnalysis& d, uint64_t version, ImVec2 area,
                              const ScaleRange& range, const char* prefix, bool per_head, bool col_labels = true,
-                             float max_side = 0);
+                             bool row_labels = true, const PresentGrid* like = nullptr);
 
+// The grid draw_present_layer_grid would draw in `area` (for arranging blocks).
+PresentGrid present_grid(const RunAnalysis& d, ImVec2 area, bool col_labels = true, bool row_labels = true);
 // The side of one map that draw_present_layer_grid would draw in `area` (for arranging blocks).
 float present_map_side(const RunAnalysis& d, ImVec2 area, bool col_labels = true);
 // The height of what draw_present_layer_grid draws in `area`: less than area.y when the
 // width holds the maps (a lesson's stacked blocks give the rest to the others).
 float present_grid_height(const RunAnalysis& d, ImVec2 area, bool col_labels = true);
-// The column labels' margin under a grid of `d` (for arranging blocks).
+// The column labels' margin under a grid of `d` and the row labels' margin left of it, at the
+// smallest label size (for arranging blocks).
 float present_label_bottom(const RunAnalysis& d);
+float present_label_left(const RunAnalysis& d);
 
 // The layers x heads overview when presenting: every map with one shared set of token labels
 // (rows left of head 0, columns under the last layer), layer and head names outside.

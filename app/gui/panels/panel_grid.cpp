@@ -129,7 +129,8 @@ ScaleRange compare_range(const AppState& state, const Derived& d) {
   return scale_range(state.scale, m > 0 ? m : 1.0f);
 }
 
-void draw_compare(AppState& state, const UiContext& ui, ImVec2 area, const ScaleRange& range) {
+// Returns the maps' area of the arrangement chosen (presenting); with `measure`, only that (nothing drawn).
+float draw_compare(AppState& state, const UiContext& ui, ImVec2 area, const ScaleRange& range, bool measure = false) {
   const Derived& d = *ui.derived;
   const int blocks = 1 + int(d.compare.size());
   // Presenting, the block labels are in the body font and the blocks closer: the maps get the room.
@@ -148,6 +149,39 @@ void draw_compare(AppState& state, const UiContext& ui, ImVec2 area, const Scale
   // row of blocks keeps that margin.
   const float shared_bottom = present ? present_label_bottom(*d.analysis) : 0.0f;
   const auto row_height = [&](int rows) { return (area.y - gap * float(rows - 1) - shared_bottom) / float(rows); };
+  // Presenting blocks side by side (one row) of the same sentence, held by the width: one column
+  // of row labels, left of the first block, serves them all (every block draws with one cell
+  // size, so the rows line up); the other blocks keep no left margin: the maps get the width.
+  // Only when that makes the maps larger: otherwise each block keeps its own labels.
+  bool same_tokens = present && blocks > 1;
+  for (int b = 0; b < blocks && same_tokens; ++b) {
+    const RunAnalysis* x = block_analysis(b);
+    same_tokens = x && x->run.n_heads() > 0 && x->map_labels == d.analysis->map_labels;
+  }
+  bool share_chosen = false;
+  // The label column's width, the other blocks' width and the grid every block draws with (the
+  // smallest cell of any block's own).
+  struct SideBySide {
+    float left = 0, bw = 0;
+    PresentGrid like;
+  };
+  const auto side_by_side = [&](float lh) {
+    SideBySide s;
+    s.left = present_label_left(*d.analysis);
+    const float height = area.y - lh;  // one row of blocks, each with its column labels
+    for (int round = 0; round < 3; ++round) {  // larger maps, larger labels: a wider column
+      s.bw = (area.x - s.left - gap * float(blocks - 1)) / float(blocks);
+      const float left = present_grid(*d.analysis, ImVec2(s.bw + s.left, height)).labels.left;
+      if (left <= s.left + 0.5f) break;
+      s.left = left;
+    }
+    s.like.cell = -1;
+    for (int b = 0; b < blocks; ++b) {
+      const PresentGrid g = present_grid(*block_analysis(b), ImVec2(b == 0 ? s.bw + s.left : s.bw, height), true, b == 0);
+      if (s.like.cell < 0 || g.cell < s.like.cell) s.like = g;
+    }
+    return s;
+  };
   for (int cols = 1; cols <= blocks; ++cols) {
     const int rows = (blocks + cols - 1) / cols;
     const float bw = (area.x - gap * float(cols - 1)) / float(cols), bh = row_height(rows);
@@ -213,43 +247,61 @@ void draw_compare(AppState& state, const UiContext& ui, ImVec2 area, const Scale
     }
     return hs;
   };
+  float best_area = -1;
   if (present) {
-    float best_area = -1;
     if (label_font) ImGui::PushFont(label_font);
-    for (int c = 1; c <= blocks; ++c) {
-      const float bw = (area.x - gap * float(c - 1)) / float(c);
-      float lh = 0, total = 0;
+    // The blocks' labels' height over blocks of width bw.
+    const auto labels_height = [&](float bw) {
+      float lh = 0;
       for (int b = 0; b < blocks; ++b) lh = std::max(lh, ImGui::CalcTextSize(block_label(b).c_str(), nullptr, false, bw).y);
-      lh += f * 0.5f;
+      return lh + f * 0.5f;
+    };
+    for (int c = 1; c <= blocks; ++c) {
+      const float lh = labels_height((area.x - gap * float(c - 1)) / float(c));
+      float total = 0;
       row_heights(c, lh, &total);
-      if (total > best_area) best_area = total, best_cols = c, label_h = lh;
+      if (total > best_area) best_area = total, best_cols = c, label_h = lh, share_chosen = false;
+      if (c == blocks && same_tokens) {  // side by side, one row-label column: 1% larger maps at least
+        const float shared_lh = labels_height((area.x - present_label_left(*d.analysis) - gap * float(c - 1)) / float(c));
+        const float side = std::max(side_by_side(shared_lh).like.cell, 0.0f) * float(d.analysis->map_labels.size());
+        float shared_total = 0;
+        for (int b = 0; b < blocks; ++b) shared_total += float(block_analysis(b)->run.n_heads()) * side * side;
+        if (shared_total > best_area * 1.01f) best_area = shared_total, best_cols = c, label_h = shared_lh, share_chosen = true;
+      }
     }
     if (label_font) ImGui::PopFont();
   }
   if (label_font) ImGui::PopFont();
+  if (measure) return best_area;
   const int cols = best_cols, rows = (blocks + cols - 1) / cols;
-  const float w = (area.x - gap * float(cols - 1)) / float(cols), h = present ? row_height(rows) : (area.y - gap * float(rows - 1)) / float(rows);
+  const bool shared_rows = share_chosen;
+  const SideBySide sbs = shared_rows ? side_by_side(label_h) : SideBySide{};
+  const float w = shared_rows ? sbs.bw : (area.x - gap * float(cols - 1)) / float(cols);
+  const float h = present ? row_height(rows) : (area.y - gap * float(rows - 1)) / float(rows);
   std::vector<float> row_h(size_t(rows), h), row_y(size_t(rows), 0.0f);
-  if (present) row_h = row_heights(cols, label_h, nullptr);
+  if (present && !shared_rows) row_h = row_heights(cols, label_h, nullptr);
+  // A block's left edge and width: sharing the row labels, the first block also holds their column.
+  const auto block_x = [&](int c) { return float(c) * (w + gap) + (shared_rows && c > 0 ? sbs.left : 0.0f); };
+  const auto block_w = [&](int c) { return w + (shared_rows && c == 0 ? sbs.left : 0.0f); };
   for (int r = 1; r < rows; ++r) row_y[size_t(r)] = row_y[size_t(r - 1)] + row_h[size_t(r - 1)] + gap;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   for (int b = 0; b < blocks; ++b) {
     const RunAnalysis* x = block_analysis(b);
-    const float bh = row_h[size_t(b / cols)];
-    const ImVec2 at(origin.x + float(b % cols) * (w + gap), origin.y + row_y[size_t(b / cols)]);
+    const float bh = row_h[size_t(b / cols)], bw = block_w(b % cols);
+    const ImVec2 at(origin.x + block_x(b % cols), origin.y + row_y[size_t(b / cols)]);
     if (b % cols > 0) dl->AddLine(ImVec2(at.x - gap * 0.5f, at.y), ImVec2(at.x - gap * 0.5f, at.y + bh), dim_text_colour(), 1.0f);
     if (b / cols > 0 && b % cols == 0)
       dl->AddLine(ImVec2(origin.x, at.y - gap * 0.5f), ImVec2(origin.x + area.x, at.y - gap * 0.5f), dim_text_colour(), 1.0f);
     ImGui::SetCursorScreenPos(at);
     if (label_font) ImGui::PushFont(label_font);
-    ImGui::PushTextWrapPos(at.x + w - ImGui::GetWindowPos().x);
+    ImGui::PushTextWrapPos(at.x + bw - ImGui::GetWindowPos().x);
     ImGui::TextColored(b == 0 ? accent_text() : tone(Tone::secondary), "%s", block_label(b).c_str());
     ImGui::PopTextWrapPos();
     if (label_font) ImGui::PopFont();
     ImGui::SetCursorScreenPos(ImVec2(at.x, at.y + label_h));
     if (!x) {
-      ImGui::PushTextWrapPos(at.x + w - ImGui::GetWindowPos().x);
+      ImGui::PushTextWrapPos(at.x + bw - ImGui::GetWindowPos().x);
       ImGui::TextColored(tone(Tone::error), "%s", d.compare[size_t(b - 1)].error.c_str());
       ImGui::PopTextWrapPos();
       continue;
@@ -259,14 +311,15 @@ void draw_compare(AppState& state, const UiContext& ui, ImVec2 area, const Scale
     const std::string prefix = b == 0 ? "grid" : format("compare%d", b);
     if (present) {
       const bool lowest = b + cols >= blocks;  // no block below: this one shows the column labels
-      draw_present_layer_grid(state, ui, *x, d.generation, ImVec2(w, bh - label_h + (lowest ? shared_bottom : 0.0f)), range,
-                              prefix.c_str(), false, lowest);
+      draw_present_layer_grid(state, ui, *x, d.generation, ImVec2(bw, bh - label_h + (lowest ? shared_bottom : 0.0f)), range,
+                              prefix.c_str(), false, lowest, !shared_rows || b == 0, shared_rows ? &sbs.like : nullptr);
     } else {
       draw_layer_grid(state, ui, *x, d.generation, ImVec2(w, h - label_h), range, prefix.c_str());
     }
     ImGui::PopID();
   }
   ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + area.y));
+  return best_area;
 }
 
 void draw_all_layers(AppState& state, const UiContext& ui, ImVec2 area) {
@@ -355,7 +408,16 @@ void draw_grid(AppState& state, const UiContext& ui) {
   // Presenting: a bar just wide enough for its ticks (the caption above it wraps).
   float bar_w = present ? ImGui::CalcTextSize("0.000").x + ImGui::GetFontSize() * 1.6f + 8.0f : colour_bar_width();
   if (layer_tools && bare) bar_w = std::max(bar_w, ImGui::CalcTextSize("all layers").x + ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + 4);
-  const ImVec2 area(avail.x - bar_w - 12, avail.y);
+  // Presenting compared models side by side, the maps are held by the width: the colour bar goes
+  // across under them when that leaves the maps larger (its column is width they need).
+  const float across_h = colour_bar_across_height() + ImGui::GetFontSize() * 0.5f;
+  bool across = false;
+  if (present && compare && !opened && !(layer_tools && bare)) {
+    const ScaleRange r = compare_range(state, d);
+    across = draw_compare(state, ui, ImVec2(avail.x, avail.y - across_h), r, true) >
+             draw_compare(state, ui, ImVec2(avail.x - bar_w - 12, avail.y), r, true);
+  }
+  const ImVec2 area = across ? ImVec2(avail.x, avail.y - across_h) : ImVec2(avail.x - bar_w - 12, avail.y);
   const ImVec2 start = ImGui::GetCursorScreenPos();
   const ScaleRange range = opened    ? layer_range(state, *d.analysis, state.layer)
                            : overview ? model_range(state, *d.analysis)
@@ -366,6 +428,14 @@ void draw_grid(AppState& state, const UiContext& ui) {
   else if (overview) draw_all_layers(state, ui, area);
   else if (compare) draw_compare(state, ui, area, range);
   else draw_layer_grid(state, ui, *d.analysis, d.generation, area, range, "grid", per_head, state.grid.clustered);
+  if (across) {  // the caption, then the bar on the same line
+    const float f = ImGui::GetFontSize();
+    ImGui::SetCursorScreenPos(ImVec2(start.x, start.y + area.y + f * 0.5f));
+    ImGui::TextDisabled("%s", scale_caption(range).c_str());
+    ImGui::SameLine(0, f);
+    draw_colour_bar_across(ui, range, state.scale.colormap, ImVec2(std::min(area.x * 0.45f, f * 24), colour_bar_across_height()));
+    return;
+  }
   ImGui::SetCursorScreenPos(ImVec2(start.x + area.x + 12, start.y));
   ImGui::BeginGroup();
   if (layer_tools && bare) draw_layer_tools();

@@ -21,12 +21,6 @@ float title_size() { return present_label_min(); }
 float title_height() { return title_size() * 1.25f; }
 float map_gap() { return ImGui::GetFontSize() * 0.45f; }
 
-PresentGrid present_layout(const RunAnalysis& d, ImVec2 area, bool col_labels = true) {
-  const int heads = d.run.n_heads(), group = heads_per_group(d.run.info);
-  return layout_present_grid(heads, group, int(d.map_labels.size()), d.map_labels, ImGui::GetFont(), area, title_height(),
-                             map_gap(), present_label_min(), present_label_max(), col_labels);
-}
-
 void tooltip(const RunAnalysis& a, int layer, int head, const HeatmapHit& hit) {
   if (hit.row < 0) return;
   const float w = a.run.attention[size_t(layer)][size_t(head)](hit.row, hit.col);
@@ -46,13 +40,19 @@ void open_head(AppState& state, int layer, int head) {
   }
 }
 
+PresentGrid present_grid(const RunAnalysis& d, ImVec2 area, bool col_labels, bool row_labels) {
+  const int heads = d.run.n_heads(), group = heads_per_group(d.run.info);
+  return layout_present_grid(heads, group, int(d.map_labels.size()), d.map_labels, ImGui::GetFont(), area, title_height(),
+                             map_gap(), present_label_min(), present_label_max(), col_labels, row_labels);
+}
+
 float present_map_side(const RunAnalysis& d, ImVec2 area, bool col_labels) {
-  const PresentGrid g = present_layout(d, area, col_labels);
+  const PresentGrid g = present_grid(d, area, col_labels);
   return g.cell * float(d.map_labels.size());
 }
 
 float present_grid_height(const RunAnalysis& d, ImVec2 area, bool col_labels) {
-  const PresentGrid g = present_layout(d, area, col_labels);
+  const PresentGrid g = present_grid(d, area, col_labels);
   if (g.cell <= 0) return area.y;
   const float side = g.cell * float(d.map_labels.size());
   return float(g.grid.rows) * (title_height() + side + map_gap()) + (col_labels ? g.labels.bottom : 0.0f);
@@ -62,23 +62,30 @@ float present_label_bottom(const RunAnalysis& d) {
   return fit_labels(d.map_labels, ImGui::GetFont(), 0, present_label_min(), present_label_min()).bottom;
 }
 
+float present_label_left(const RunAnalysis& d) {
+  return fit_labels(d.map_labels, ImGui::GetFont(), 0, present_label_min(), present_label_min()).left;
+}
+
 void draw_present_layer_grid(AppState& state, const UiContext& ui, const RunAnalysis& d, uint64_t version, ImVec2 area,
-                             const ScaleRange& range, const char* prefix, bool per_head, bool col_labels, float max_side) {
+                             const ScaleRange& range, const char* prefix, bool per_head, bool col_labels, bool row_labels,
+                             const PresentGrid* like) {
   const int layer = std::min(state.layer, d.run.n_layers() - 1), heads = d.run.n_heads();
   const int group = heads_per_group(d.run.info);
-  PresentGrid g = present_layout(d, area, col_labels);
-  const float tokens = float(d.map_labels.size());
-  if (max_side > 0 && g.cell * tokens > max_side) {
-    g.cell = std::floor(max_side / tokens * 4.0f) / 4.0f;
-    g.labels.step = g.cell > 0 ? std::max(1, int(std::ceil(g.labels.size * 0.95f / g.cell))) : 1;
+  PresentGrid g = present_grid(d, area, col_labels, row_labels);
+  int rows_h = g.grid.rows;  // the rows the height is reckoned with (centring)
+  if (like) {
+    g.cell = like->cell;
+    g.labels = like->labels;
+    rows_h = like->grid.rows;
   }
   if (!col_labels) g.labels.bottom = 0;
+  if (!row_labels) g.labels.left = 0;
   if (g.cell <= 0) return;
   const float side = g.cell * float(d.map_labels.size()), gap = map_gap(), title_h = title_height();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   // Centred in the area: what the arrangement leaves over goes around it, not to one side.
   const float used_w = g.labels.left + float(g.grid.cols) * (side + gap);
-  const float used_h = float(g.grid.rows) * (title_h + side + gap) + g.labels.bottom;
+  const float used_h = float(rows_h) * (title_h + side + gap) + g.labels.bottom;
   const ImVec2 at(origin.x + std::max(0.0f, (area.x - used_w) * 0.5f), origin.y + std::max(0.0f, (area.y - used_h) * 0.3f));
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float cells_x = at.x + g.labels.left;
@@ -111,6 +118,7 @@ void draw_present_layer_grid(AppState& state, const UiContext& ui, const RunAnal
     spec.boundary = d.run.segment_b_start > 0 ? d.map_index(d.run.segment_b_start) : -1;
     share_labels(spec, g, h, heads);
     if (!col_labels) spec.col_labels = nullptr;
+    if (!row_labels) spec.row_labels = nullptr;
     const float x = spec.row_labels ? cell_at.x - g.labels.left : cell_at.x;
     ImGui::SetCursorScreenPos(ImVec2(x, cell_at.y + title_h));
     const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(cell_at.x + side - x, side + (spec.col_labels ? g.labels.bottom : 0)));

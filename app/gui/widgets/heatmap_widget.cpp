@@ -246,4 +246,37 @@ void draw_colour_bar(const UiContext& ui, const ScaleRange& range, Colormap colo
   }
 }
 
+float colour_bar_across_height() { return std::max(10.0f, ImGui::GetFontSize() * 0.9f) + 6.0f + ImGui::GetFontSize(); }
+
+void draw_colour_bar_across(const UiContext& ui, const ScaleRange& range, Colormap colormap, ImVec2 size) {
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImGui::Dummy(size);
+  const float f = ImGui::GetFontSize();
+  // Room at both ends for the end ticks' labels, centred under their ticks.
+  const float bar_h = std::max(10.0f, f * 0.9f), end = ImGui::CalcTextSize("0.000").x * 0.5f;
+  const ImVec2 bmin(origin.x + end, origin.y), bmax(origin.x + size.x - end, origin.y + bar_h);
+  if (bmax.x - bmin.x < 10) return;
+  // The bar is the colormap table itself: 256 columns, t from 0 (left) to 1 (right), linear 0..1.
+  Map ramp(1, 256);  // [1, 256]
+  for (int i = 0; i < 256; ++i) ramp(0, i) = float(i) / 255.0f;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImTextureID tex = ui.images->image("colour bar across", 1, ramp, ScaleRange{}, colormap, ImVec2(256, 1));
+  dl->AddImage(tex, bmin, bmax);
+  dl->AddRect(bmin, bmax, ImGui::GetColorU32(ImGuiCol_Border));
+  std::vector<float> ticks;
+  if (range.mode == ScaleMode::log) {
+    for (float v = range.hi; v >= range.lo * 0.999f; v /= 10.0f) ticks.push_back(v);
+  } else {
+    ticks = nice_ticks(range.lo, range.hi, std::clamp(int((bmax.x - bmin.x) / (f * 4.0f)), 2, 8));
+  }
+  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+  for (float v : ticks) {
+    const float t = std::clamp(scale_unit(range, v, 1.0f), 0.0f, 1.0f);
+    const float x = bmin.x + t * (bmax.x - bmin.x);
+    dl->AddLine(ImVec2(x, bmax.y), ImVec2(x, bmax.y + 4), text, 1.0f);
+    const std::string s = format_weight(v);
+    dl->AddText(ImVec2(x - ImGui::CalcTextSize(s.c_str()).x * 0.5f, bmax.y + 6), text, s.c_str());
+  }
+}
+
 }  // namespace hs::gui

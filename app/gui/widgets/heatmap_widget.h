@@ -69,6 +69,11 @@ HeatmapHit draw_heatmap(const UiContext& ui, const HeatmapSpec& spec, ImVec2 siz
 // A vertical colour bar with ticks, `size` including tick labels; caption from the range.
 void draw_colour_bar(const UiContext& ui, const ScaleRange& range, Colormap colormap, ImVec2 size);
 
+// A horizontal colour bar, low values on the left, `size` including the tick labels under it
+// (size.y: colour_bar_across_height()).
+void draw_colour_bar_across(const UiContext& ui, const ScaleRange& range, Colormap colormap, ImVec2 size);
+float colour_bar_across_height();
+
 // Width a colour bar needs for its tick labels at the current font.
 float colour_bar_width();
 

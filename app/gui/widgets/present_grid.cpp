@@ -38,21 +38,23 @@ LabelFit fit_labels(const std::vector<std::string>& labels, ImFont* font, float 
 }
 
 PresentGrid layout_present_grid(int n, int group, int tokens, const std::vector<std::string>& labels, ImFont* font,
-                                ImVec2 area, float title_h, float gap, float min_px, float max_px, bool col_labels) {
+                                ImVec2 area, float title_h, float gap, float min_px, float max_px, bool col_labels,
+                                bool row_labels) {
   PresentGrid g;
   if (n <= 0 || tokens <= 0) return g;
   const auto bottom = [&](const LabelFit& fit) { return col_labels ? fit.bottom : 0.0f; };
+  const auto left = [&](const LabelFit& fit) { return row_labels ? fit.left : 0.0f; };
   g.labels = fit_labels(labels, font, 0, min_px, min_px);
   for (int round = 0; round < 4; ++round) {
-    g.grid = layout_shared_grid(n, group, area.x, area.y, title_h, gap, g.labels.left, bottom(g.labels));
+    g.grid = layout_shared_grid(n, group, area.x, area.y, title_h, gap, left(g.labels), bottom(g.labels));
     g.cell = g.grid.side / float(tokens);
     const LabelFit next = fit_labels(labels, font, g.cell, min_px, max_px);
     // Larger cells give larger labels and wider margins: keep the margins that still fit.
-    const SharedGrid check = layout_shared_grid(n, group, area.x, area.y, title_h, gap, next.left, bottom(next));
+    const SharedGrid check = layout_shared_grid(n, group, area.x, area.y, title_h, gap, left(next), bottom(next));
     if (check.side / float(tokens) * 0.9f + 0.5f < next.size && next.size > g.labels.size) break;
     g.labels = next;
   }
-  g.grid = layout_shared_grid(n, group, area.x, area.y, title_h, gap, g.labels.left, bottom(g.labels));
+  g.grid = layout_shared_grid(n, group, area.x, area.y, title_h, gap, left(g.labels), bottom(g.labels));
   g.cell = std::floor(g.grid.side / float(tokens) * 4.0f) / 4.0f;
   g.labels.step = g.cell > 0 ? std::max(1, int(std::ceil(g.labels.size * 0.95f / g.cell))) : 1;
   return g;

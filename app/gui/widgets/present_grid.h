@@ -31,9 +31,11 @@ struct PresentGrid {
   float cell = 0;  // one cell's side
 };
 // Without `col_labels` the column labels are left to a grid below (a lesson's stacked compare
-// blocks share one set), so no bottom margin is kept.
+// blocks share one set), so no bottom margin is kept; without `row_labels` the row labels are
+// left to a grid on the left (compare blocks side by side), so no left margin is kept.
 PresentGrid layout_present_grid(int n, int group, int tokens, const std::vector<std::string>& labels, ImFont* font,
-                                ImVec2 area, float title_h, float gap, float min_px, float max_px, bool col_labels = true);
+                                ImVec2 area, float title_h, float gap, float min_px, float max_px, bool col_labels = true,
+                                bool row_labels = true);
 
 // The spec's fixed layout for a map at (row, col) of `g` holding map index i of n: row labels
 // on the first column, column labels on the lowest map of each column.
