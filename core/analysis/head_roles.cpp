@@ -64,7 +64,9 @@ int KeyMask::visible_count(int query, int n_keys) const {
 }
 
 HeadRoleScores head_role_scores(const Map& rows, const std::vector<int>& queries, const KeyMask& mask,
-                                const std::vector<int>& token_keys, int bos_id, const RoleOptions& options) {
+                                const std::vector<int>& token_keys, int bos_id, const RoleOptions& options,
+                                const std::vector<double>* row_entropy) {
+  assert((!row_entropy || int64_t(row_entropy->size()) == rows.rows()) && "one entropy per row");
   assert(int64_t(queries.size()) == rows.rows() && "one query index per row");
   const int T = int(rows.cols());
   const bool keyed = int(token_keys.size()) == T;
@@ -106,8 +108,10 @@ HeadRoleScores head_role_scores(const Map& rows, const std::vector<int>& queries
     local += a.segment(lo, hi - lo + 1).sum();
     // broadness: H_i / log(visible), H_i = -sum_j A_ij log A_ij with 0 log 0 = 0.
     double h = 0;
-    for (int j = 0; j < T; ++j)
-      if (a(j) > 0) h -= double(a(j)) * std::log(double(a(j)));
+    if (row_entropy) h = (*row_entropy)[size_t(r)];
+    else
+      for (int j = 0; j < T; ++j)
+        if (a(j) > 0) h -= double(a(j)) * std::log(double(a(j)));
     broad += std::clamp(h / std::log(double(visible)), 0.0, 1.0);
   }
   HeadRoleScores s;
@@ -192,7 +196,7 @@ KeyMask layer_key_mask(const ModelInfo& info, int layer) {
 
 HeadRoles compute_head_roles(const AttentionRun& run, int bos_id, const AttentionRun* probe,
                              const std::vector<int>& probe_ids, const RoleOptions& options, int sample_rows,
-                             int threads) {
+                             int threads, const RowEntropies* entropies) {
   HeadRoles out;
   out.options = options;
   const int T = run.n_tokens(), L = run.n_layers(), H = run.n_heads();
@@ -232,7 +236,9 @@ HeadRoles compute_head_roles(const AttentionRun& run, int bos_id, const Attentio
       for (size_t r = 0; r < queries.size(); ++r) rows.row(Eigen::Index(r)) = run.exact->row(l, h, queries[r]).transpose();
       s = head_role_scores(rows, queries, mask, keys, bos_id, options);
     } else {
-      s = head_role_scores(run.attention[size_t(l)][size_t(h)], queries, mask, keys, bos_id, options);
+      const bool have = entropies && entropies->size() == size_t(L) && (*entropies)[size_t(l)].size() == size_t(H);
+      s = head_role_scores(run.attention[size_t(l)][size_t(h)], queries, mask, keys, bos_id, options,
+                           have ? &(*entropies)[size_t(l)][size_t(h)] : nullptr);
     }
     if (with_probe) s[HeadRole::induction] = induction_score(probe->attention[size_t(l)][size_t(h)], offset, n);
     out.label[size_t(l)][size_t(h)] = strongest_role(s, options.threshold);

@@ -66,7 +66,7 @@ struct RoleOptions {
 // (whole maps: R = T, queries 0..T-1); token_keys: T ids (or any integer key per token, equal for
 // equal tokens; empty: no duplicate or BOS score); bos_id < 0: none. induction stays NaN here.
 HeadRoleScores head_role_scores(const Map& rows, const std::vector<int>& queries, const KeyMask& mask,
-                                const std::vector<int>& token_keys, int bos_id, const RoleOptions& options = {});
+                                const std::vector<int>& token_keys, int bos_id, const RoleOptions& options = {}, const std::vector<double>* row_entropy = nullptr);
 
 // Whole map [T, T] (rows sum to 1).
 HeadRoleScores head_role_scores(const Map& attention, const KeyMask& mask, const std::vector<int>& token_keys,
@@ -116,8 +116,11 @@ KeyMask layer_key_mask(const ModelInfo& info, int layer);
 // `probe_ids` (induction_probe_ids with options.probe_length) and fills the induction score.
 // Tokens are told apart by run.token_ids, else by their text. Heads are scored in parallel on up
 // to `threads` threads (<= 0: all cores).
+// `entropies` ([layer][head][row], whole maps only): each row's -sum_k A log A already summed (as
+// this sums it; run_analysis.h's RowSums), so that broadness does not take the logs again.
+using RowEntropies = std::vector<std::vector<std::vector<double>>>;
 HeadRoles compute_head_roles(const AttentionRun& run, int bos_id, const AttentionRun* probe,
                              const std::vector<int>& probe_ids, const RoleOptions& options = {}, int sample_rows = 128,
-                             int threads = 0);
+                             int threads = 0, const RowEntropies* entropies = nullptr);
 
 }  // namespace hs

@@ -1,6 +1,8 @@
 #include "core/analysis/run_analysis.h"
 
 #include <algorithm>
+#include <cassert>
+#include <cmath>
 #include <chrono>
 
 #include "core/analysis/head_stats.h"
@@ -10,6 +12,7 @@
 #include "core/analysis/spectrum.h"
 #include "core/model/prefix_cache.h"
 #include "core/util/errors.h"
+#include "core/util/parallel.h"
 
 namespace hs {
 namespace {
@@ -73,7 +76,8 @@ float max_outside_keys(const Map& m, const std::vector<bool>& special) {
   return best;
 }
 
-// Whole maps: largest weights, entropies and (when kept) the score matrices' singular values.
+// Whole maps: largest weights, entropies (from a.row_sums.entropy) and (when kept) the score
+// matrices' singular values.
 void fill_whole_maps(RunAnalysis& a) {
   const AttentionRun& r = a.run;
   for (size_t l = 0; l < r.attention.size(); ++l) {
@@ -85,7 +89,11 @@ void fill_whole_maps(RunAnalysis& a) {
       // "Ignore first key": key 0, or every special token's key column when the run has them.
       if (m.cols() > 1) a.layer_max_skip_first[l] = std::max(a.layer_max_skip_first[l], max_outside_keys(m, r.special_tokens));
       HeadSpectrum s;
-      s.mean_entropy = mean_entropy(m);
+      // mean_entropy(m), from the row entropies already summed.
+      const std::vector<double>& rows = a.row_sums.entropy[l][h];
+      Vec e(m.rows());
+      for (Eigen::Index i = 0; i < m.rows(); ++i) e[i] = static_cast<float>(rows[size_t(i)]);
+      s.mean_entropy = m.rows() ? e.mean() : 0.0f;
       const bool has_scores = l < r.scores.size() && h < r.scores[l].size() && r.scores[l][h].size() > 0;
       const bool has_qk = l < r.queries.size() && r.queries[l].size() > 0 && l < r.keys.size() && r.keys[l].size() > 0;
       const bool masked = r.info.causal || r.info.window >= 0;
@@ -105,6 +113,109 @@ void fill_whole_maps(RunAnalysis& a) {
   a.map_labels = r.tokens;
 }
 
+// Rows `from` .. T-1 of sum_k |A_a - A_b|(i, k) (double), rows before `from` from `old`.
+std::vector<double> pair_rows(const Map& x, const Map& y, const std::vector<double>* old, int from) {
+  assert(x.rows() == y.rows() && x.cols() == y.cols() && "heads of one layer share T");
+  std::vector<double> out(size_t(x.rows()));
+  if (old) std::copy(old->begin(), old->begin() + from, out.begin());
+  for (Eigen::Index i = old ? from : 0; i < x.rows(); ++i) out[size_t(i)] = (x.row(i) - y.row(i)).cwiseAbs().cast<double>().sum();
+  return out;
+}
+
+// Rows `from` .. T-1 of -sum_k A(i, k) log A(i, k) (double, as row_entropy sums it), rows before from `old`.
+std::vector<double> entropy_rows(const Map& m, const std::vector<double>* old, int from) {
+  std::vector<double> out(size_t(m.rows()));
+  if (old) std::copy(old->begin(), old->begin() + from, out.begin());
+  for (Eigen::Index i = old ? from : 0; i < m.rows(); ++i) {
+    double h = 0.0;
+    for (Eigen::Index j = 0; j < m.cols(); ++j) {
+      const double p = m(i, j);
+      if (p > 0.0) h -= p * std::log(p);
+    }
+    out[size_t(i)] = h;
+  }
+  return out;
+}
+
+// Whole maps: every layer's per-row sums (pairs of heads, entropies), rows 0 .. P-1 taken from
+// `prev` when given (its run's first P rows are this run's), then the head differences and
+// distances from them: difference = total / T^2, distance = 0.5 * total / T, total = sum_i over rows.
+void whole_map_rows(RunAnalysis& a, const RunAnalysis* prev, int P, int threads) {
+  const AttentionRun& r = a.run;
+  const int L = r.n_layers(), T = r.n_tokens();
+  a.row_sums.pair.assign(size_t(L), {});
+  a.row_sums.entropy.assign(size_t(L), {});
+  int64_t work = 0;
+  for (const LayerMaps& heads : r.attention) work += int64_t(heads.size()) * int64_t(heads.size() + 1) / 2 * (T - P) * T;
+  parallel_for(L, threads_for_work(threads, work * 4), [&](int l) {
+    const LayerMaps& heads = r.attention[size_t(l)];
+    const int H = int(heads.size());
+    auto& pairs = a.row_sums.pair[size_t(l)];
+    auto& entropy = a.row_sums.entropy[size_t(l)];
+    pairs.reserve(size_t(H) * size_t(std::max(0, H - 1)) / 2);
+    Map& difference = a.difference[size_t(l)];
+    Map& distance = a.distance[size_t(l)];
+    difference = Map::Zero(H, H), distance = Map::Zero(H, H);
+    for (int x = 0; x < H; ++x)
+      for (int y = x + 1; y < H; ++y) {
+        const std::vector<double>* old = prev ? &prev->row_sums.pair[size_t(l)][pairs.size()] : nullptr;
+        pairs.push_back(pair_rows(heads[size_t(x)], heads[size_t(y)], old, P));
+        double total = 0.0;
+        for (double v : pairs.back()) total += v;
+        const Map& m = heads[size_t(x)];
+        difference(x, y) = difference(y, x) = m.size() ? static_cast<float>(total / double(m.size())) : 0.0f;
+        distance(x, y) = distance(y, x) = m.rows() ? static_cast<float>(0.5 * total / double(m.rows())) : 0.0f;
+      }
+    for (int h = 0; h < H; ++h)
+      entropy.push_back(entropy_rows(heads[size_t(h)], prev ? &prev->row_sums.entropy[size_t(l)][size_t(h)] : nullptr, P));
+  });
+}
+
+// Attention rollout (rollout.h); with `prev` (its first P rows are this run's, the model causal),
+// rows 0 .. P-1 of every layer's rollout are the previous run's and only rows P .. T-1 are
+// multiplied: in a product of lower-triangular matrices row i reads rows 0 .. i. `keep`: leave
+// the per-layer rollouts in a.row_sums for the next run.
+void rollout_rows(RunAnalysis& a, const RunAnalysis* prev, int P, bool keep) {
+  if (!prev) {
+    if (!keep) {
+      a.rollout = attention_rollout(a.run.attention);
+      return;
+    }
+    // attention_rollout's steps, each layer's product kept.
+    const ModelMaps& maps = a.run.attention;
+    if (maps.empty() || maps[0].empty()) return;
+    const Eigen::Index T = maps[0][0].rows();
+    Map r = Map::Identity(T, T);  // [T, T]
+    for (const LayerMaps& heads : maps) {
+      Map mixed = Map::Zero(T, T);  // Â_l = 0.5 * mean_h A + 0.5 * I
+      for (const Map& m : heads) mixed += m;
+      mixed *= 0.5f / float(heads.size());
+      mixed.diagonal().array() += 0.5f;
+      r = mixed * r;
+      a.row_sums.rollout.push_back(r);
+    }
+    a.rollout = r;
+    return;
+  }
+  const AttentionRun& run = a.run;
+  const Eigen::Index T = run.n_tokens(), n = T - P;
+  for (size_t l = 0; l < run.attention.size(); ++l) {
+    const LayerMaps& heads = run.attention[l];
+    // Rows P .. T-1 of Â_l = 0.5 * mean_h A + 0.5 * I, [n, T].
+    Map mixed = Map::Zero(n, T);
+    for (const Map& m : heads) mixed += m.bottomRows(n);
+    mixed *= 0.5f / float(heads.size());
+    for (Eigen::Index i = 0; i < n; ++i) mixed(i, P + i) += 0.5f;
+    Map r(T, T);  // [T, T]
+    r.topRows(P).setZero();
+    r.topLeftCorner(P, P) = prev->row_sums.rollout[l].topLeftCorner(P, P);
+    if (l == 0) r.bottomRows(n) = mixed;
+    else r.bottomRows(n) = mixed * a.row_sums.rollout[l - 1];
+    a.row_sums.rollout.push_back(std::move(r));
+  }
+  if (!a.row_sums.rollout.empty()) a.rollout = a.row_sums.rollout.back();
+}
+
 // Long-input mode: the head distance over the exact rows of up to kDistanceSampleRows evenly
 // spaced queries (no whole map exists to average over every query).
 Map sampled_distance(const AttentionRun& r, int layer, int& rows_used) {
@@ -118,8 +229,10 @@ Map sampled_distance(const AttentionRun& r, int layer, int& rows_used) {
   return head_distance_of_rows(rows);
 }
 
-// Everything the views read, from a->run.
-void derive(RunAnalysis& a) {
+// Everything the views read, from a->run. `prev` (may be null): an analysis whose run's first P
+// rows of every map are this run's (a causal decoder's prefix cache), whose row sums are reused.
+// `keep_rollout`: keep every layer's rollout for such a next analysis.
+void derive(RunAnalysis& a, const RunAnalysis* prev = nullptr, int P = 0, bool keep_rollout = false, int threads = 0) {
   const size_t n_layers = size_t(a.run.n_layers());
   a.difference.resize(n_layers);
   a.distance.resize(n_layers);
@@ -127,34 +240,62 @@ void derive(RunAnalysis& a) {
   a.spectrum.assign(n_layers, {});
   a.layer_max.assign(n_layers, 0.0f);
   a.layer_max_skip_first.assign(n_layers, 0.0f);
+  Clock::time_point t = Clock::now();
+  const auto lap = [&t](double& part) {
+    const Clock::time_point now = Clock::now();
+    part += std::chrono::duration<double, std::milli>(now - t).count();
+    t = now;
+  };
+  const bool compact = a.run.compact();
+  if (!compact) {
+    whole_map_rows(a, prev, P, threads);
+    a.distance_rows = a.run.n_tokens();
+  }
   for (size_t l = 0; l < n_layers; ++l) {
-    const LayerMaps& heads = a.run.attention[l];
-    a.difference[l] = head_difference(heads);
-    if (!heads.empty()) a.average[l] = head_average(heads);
-    if (a.difference[l].size() > 0) a.difference_max = std::max(a.difference_max, a.difference[l].maxCoeff());
-    if (a.run.compact()) {
+    if (compact) {
+      a.difference[l] = head_difference(a.run.attention[l]);
       a.distance[l] = sampled_distance(a.run, int(l), a.distance_rows);
-    } else {
-      a.distance[l] = head_distance(heads);
-      a.distance_rows = a.run.n_tokens();
     }
+    if (a.difference[l].size() > 0) a.difference_max = std::max(a.difference_max, a.difference[l].maxCoeff());
     if (a.distance[l].size() > 0) a.distance_max = std::max(a.distance_max, a.distance[l].maxCoeff());
   }
-  if (a.run.compact()) fill_long_input(a);
+  lap(a.times.pairs);
+  for (size_t l = 0; l < n_layers; ++l)
+    if (!a.run.attention[l].empty()) a.average[l] = head_average(a.run.attention[l]);
+  lap(a.times.average);
+  if (compact) fill_long_input(a);
   else fill_whole_maps(a);
-  if (!a.run.compact() && a.run.n_tokens() <= kRolloutMaxTokens) a.rollout = attention_rollout(a.run.attention);
+  lap(a.times.per_head);
+  if (!compact && a.run.n_tokens() <= kRolloutMaxTokens) rollout_rows(a, prev, P, keep_rollout);
+  lap(a.times.rollout);
+}
+
+// The previous analysis of `cache` when this run took its first P >= 1 rows from it and both
+// have whole maps of the same shape (else null: a whole derive).
+const RunAnalysis* reusable(const std::shared_ptr<const void>& prev_any, const AttentionRun* prev_run,
+                            const RunAnalysis& a) {
+  const auto* prev = static_cast<const RunAnalysis*>(prev_any.get());
+  const int P = a.reused_tokens;
+  if (!prev || &prev->run != prev_run || P < 1 || a.run.compact() || prev->run.compact() || !a.run.info.causal)
+    return nullptr;
+  if (P > prev->run.n_tokens() || P > a.run.n_tokens() || prev->run.n_layers() != a.run.n_layers() ||
+      prev->run.n_heads() != a.run.n_heads() || prev->row_sums.entropy.size() != size_t(a.run.n_layers()))
+    return nullptr;
+  if (a.run.n_tokens() <= kRolloutMaxTokens && prev->row_sums.rollout.size() != size_t(a.run.n_layers())) return nullptr;
+  return prev;
 }
 
 // Role scores of the run, and the induction probe: the same model on [BOS] r r, n random ids
 // (shorter when the model's positions are few), whole maps.
-HeadRoles roles_of(const Prepared& prepared, const AttentionRun& run, const AnalysisOptions& options) {
+HeadRoles roles_of(const Prepared& prepared, const AttentionRun& run, const AnalysisOptions& options,
+                   const RowEntropies& entropies) {
   const Prepared::Vocabulary v = prepared.vocabulary();
   RoleOptions o = options.role_options;
   o.probe_length = fitted_probe_length(v, o.probe_length);
   ProbeRun probe;
   if (options.induction_probe) probe = run_induction_probe(prepared, o, options.threads);
   return compute_head_roles(run, v.bos_id, probe.ids.empty() ? nullptr : &probe.run, probe.ids, o, kDistanceSampleRows,
-                            options.threads);
+                            options.threads, &entropies);
 }
 
 }  // namespace
@@ -173,6 +314,7 @@ std::shared_ptr<const RunAnalysis> analyse(const ModelRequest& request, const An
   auto a = std::make_shared<RunAnalysis>();
   a->request = request;
   const std::unique_ptr<Prepared> prepared = prepare(request, options.checkpoints);
+  a->times.prepare = ms_since(start);
   RunOptions run_options;
   run_options.threads = options.threads;
   MapPlan plan;
@@ -189,10 +331,15 @@ std::shared_ptr<const RunAnalysis> analyse(const ModelRequest& request, const An
   if (options.prefix_cache) options.prefix_cache->reused = -1, options.prefix_cache->filled = false;
   if (options.repeat == 1) run_options.prefix_cache = options.prefix_cache;
   else if (options.prefix_cache) options.prefix_cache->clear();
+  // The previous analysis, whose row sums this one reuses when the engine reuses its prefix.
+  std::shared_ptr<const void> prev_analysis;
+  const AttentionRun* prev_run = nullptr;
+  if (run_options.prefix_cache) prev_analysis = run_options.prefix_cache->derived, prev_run = run_options.prefix_cache->run.get();
   for (int i = 0; i < options.repeat; ++i) {
     const Clock::time_point t0 = Clock::now();
     a->run = prepared->run(run_options);
     a->engine_ms.push_back(ms_since(t0));
+    a->times.engine += a->engine_ms.back();
   }
   if (run_options.prefix_cache) {
     a->reused_tokens = run_options.prefix_cache->reused;
@@ -200,8 +347,14 @@ std::shared_ptr<const RunAnalysis> analyse(const ModelRequest& request, const An
     run_options.prefix_cache->keep(std::shared_ptr<const AttentionRun>(a, &a->run));
   }
   if (a->run.compact()) a->long_input_reason = plan.reason.empty() ? "asked for" : plan.reason;
-  derive(*a);
-  if (options.roles) a->roles = roles_of(*prepared, a->run, options);
+  const RunAnalysis* prev = run_options.prefix_cache ? reusable(prev_analysis, prev_run, *a) : nullptr;
+  derive(*a, prev, prev ? a->reused_tokens : 0, run_options.prefix_cache != nullptr, options.threads);
+  prev_analysis.reset();  // the previous run's maps are freed here when the cache no longer holds them
+  const Clock::time_point roles_start = Clock::now();
+  if (options.roles) a->roles = roles_of(*prepared, a->run, options, a->row_sums.entropy);
+  a->times.roles = ms_since(roles_start);
+  // The next analysis may reuse this one's row sums (when the engine kept this run).
+  if (run_options.prefix_cache && run_options.prefix_cache->run) run_options.prefix_cache->derived = a;
   a->compute_ms = ms_since(start);
   return a;
 }
@@ -213,7 +366,9 @@ std::shared_ptr<const RunAnalysis> analyse_run(AttentionRun run, ModelRequest re
   a->run = std::move(run);
   if (a->run.compact()) a->long_input_reason = "asked for";
   derive(*a);
-  a->roles = compute_head_roles(a->run, -1, nullptr, {}, RoleOptions{}, kDistanceSampleRows);
+  const Clock::time_point roles_start = Clock::now();
+  a->roles = compute_head_roles(a->run, -1, nullptr, {}, RoleOptions{}, kDistanceSampleRows, 0, &a->row_sums.entropy);
+  a->times.roles = ms_since(roles_start);
   a->compute_ms = ms_since(start);
   return a;
 }

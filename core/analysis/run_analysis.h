@@ -61,6 +61,27 @@ struct AnalysisOptions {
   std::function<void(const MapPlan&)> check_plan;
 };
 
+// Where one analysis spent its time (ms), part by part: benchmarks read it (headscope --bench-frames).
+struct AnalysisTimes {
+  double prepare = 0;   // tokenizing, loading or finding the open checkpoint
+  double engine = 0;    // the forward pass(es)
+  double pairs = 0;     // head differences and distances
+  double average = 0;   // mean map over heads
+  double per_head = 0;  // largest weights, entropies, singular values
+  double rollout = 0;   // attention rollout
+  double roles = 0;     // role scores (and the induction probe when asked)
+};
+
+// Whole maps: per-query-row sums that the numbers above add up, kept so that the next analysis of
+// a causal decoder that reused this run's first P tokens (core/model/prefix_cache.h: rows 0 .. P-1
+// of every map unchanged) computes only rows P .. T-1. The totals are summed over rows in order
+// either way, so a reusing analysis gives the numbers of a whole one (rollout: within 1e-6).
+struct RowSums {
+  std::vector<std::vector<std::vector<double>>> pair;     // [layer][pair a < b, row-major][row i]: sum_k |A_a - A_b|(i, k)
+  std::vector<std::vector<std::vector<double>>> entropy;  // [layer][head][row i]: -sum_k A(i, k) log A(i, k), 0 log 0 = 0
+  std::vector<Map> rollout;  // [layer] rollout through layers 0 .. l, [T, T] (kept only for a prefix cache)
+};
+
 struct RunAnalysis {
   ModelRequest request;  // what produced this
   AttentionRun run;      // tokens, info, attention [layer][head] [T, T] (long-input: block maxima)
@@ -85,6 +106,8 @@ struct RunAnalysis {
   std::vector<double> engine_ms;  // engine time of each run (options.repeat of them)
   int reused_tokens = -1;         // prefix tokens the engine took from AnalysisOptions::prefix_cache (-1: a whole run)
   double compute_ms = 0;          // the whole analysis, preparing included
+  AnalysisTimes times;            // compute_ms part by part
+  RowSums row_sums;               // whole maps: what the next analysis on a longer input reuses
 
   bool long_input() const { return run.compact(); }
   // Token index <-> row/column of the maps (the same for whole maps; blocks of run.map_factor

@@ -25,6 +25,9 @@ struct PrefixCache {
   std::vector<int> ids;               // [T] token ids of the cached run
   std::vector<Map> keys, values;      // [layer] [T, G*dh]: what attention read (keys after RoPE)
   std::shared_ptr<const AttentionRun> run;  // the run itself (keep()); without it the next run is whole
+  // Whatever was derived from `run` that a later analysis may reuse for rows 0 .. P-1 as well
+  // (core/analysis/run_analysis.cpp keeps its RunAnalysis here, which holds `run`); emptied with run.
+  std::shared_ptr<const void> derived;
   int reused = -1;                    // of the newest run: prefix tokens taken from the cache, -1 when it ran whole
   bool filled = false;                // the newest run left its keys and values here (keep() takes only that run)
 

@@ -71,7 +71,13 @@ float scale_unit(const ScaleRange& range, float value, float row_max) {
 }
 
 Map scale_to_unit(const Map& map, const ScaleRange& range) {
-  Map t(map.rows(), map.cols());  // [rows, cols]
+  Map t;
+  scale_to_unit(map, range, t);
+  return t;
+}
+
+void scale_to_unit(const Map& map, const ScaleRange& range, Map& t) {
+  t.resize(map.rows(), map.cols());  // [rows, cols]
   const Eigen::Index first = (range.skip_first_column && map.cols() > 1) ? 1 : 0;
   for (Eigen::Index i = 0; i < map.rows(); ++i) {
     const float row_max =
@@ -81,7 +87,6 @@ Map scale_to_unit(const Map& map, const ScaleRange& range) {
       t(i, j) = u > 0.0f ? std::min(u, 1.0f) : 0.0f;  // NaN -> 0
     }
   }
-  return t;
 }
 
 float scale_value_at(const ScaleRange& range, float t) {

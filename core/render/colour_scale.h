@@ -86,6 +86,8 @@ float scale_unit(const ScaleRange& range, float value, float row_max);
 
 // t for every cell of `map` ([rows, cols] -> [rows, cols]): what the shader and figures colour.
 Map scale_to_unit(const Map& map, const ScaleRange& range);
+// The same into `out` (resized; its storage reused when large enough: the app colours many maps).
+void scale_to_unit(const Map& map, const ScaleRange& range, Map& out);
 
 // The value a colour-bar position t in [0, 1] stands for (row mode: fraction of the row max).
 float scale_value_at(const ScaleRange& range, float t);

@@ -393,6 +393,20 @@ def load_average():
 TYPING_TARGETS_MS = {"gpt2s": 150, "stories260K": 16, "synthetic": 16}
 
 
+def print_keystroke_parts(k):
+    """Where a keystroke's time went (medians): the worker's parts and the frame that swapped the maps in."""
+    parts = k.get("compute_parts_ms_median")
+    if parts:
+        print("    worker, median ms: " + ", ".join("%s %.1f" % (n, parts[n]) for n in
+                                                   ("prepare", "engine", "pairs", "average", "per_head", "rollout", "roles")))
+    swap = k.get("swap_in_frame_parts_ms_median")
+    if swap:
+        print("    first new result on screen %.1f ms after the key (median), every map new %.1f ms; swap-in frame "
+              "%.1f ms: panels %.1f (of which %d map uploads %.1f), GL drawing %.1f; longest frame meanwhile %.1f ms"
+              % (k.get("first_maps_ms_median", 0), k["median_ms"], k["swap_in_frame_ms_median"], swap["ui"],
+                 swap["maps_coloured"], swap["upload"], swap["render"], k["longest_frame_during_recompute_ms"]))
+
+
 def typing_bench(gui, work, keystrokes, gpt2, stories_args):
     """Live typing: one character typed at the end of the sentence, then the next once its maps are
     on screen, for the GPT-2-small-shaped checkpoint (the app run above), stories260K and the
@@ -423,6 +437,7 @@ def typing_bench(gui, work, keystrokes, gpt2, stories_args):
               "median %.1f ms; %d of %d keystrokes reused a prefix; load average (1 min) %s"
               % (label, k["tokens"][0] if k["tokens"] else 0, k["tokens"][-1] if k["tokens"] else 0, k["median_ms"],
                  k["max_ms"], target, verdict, k["compute_ms_median"], len(reused), k["count"], load_average()))
+        print_keystroke_parts(k)
         fields.append("key_%s_ms=%.1f/%.1f(target<=%d:%s,load=%s)" % (key, k["median_ms"], k["max_ms"], target, verdict,
                                                                      load_average()))
     return fields

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <cmath>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
@@ -29,6 +30,16 @@
 
 namespace hs::gui {
 namespace {
+
+// HEADSCOPE_UPLOAD_BUDGET: unset or unreadable -> `fallback`; "off" -> 0 (no limit); a positive number of ms.
+double upload_budget_ms(const char* env, double fallback) {
+  if (!env) return fallback;
+  const std::string s(env);
+  if (s == "off") return 0;
+  char* end = nullptr;
+  const double ms = std::strtod(s.c_str(), &end);
+  return end && *end == '\0' && ms > 0 && std::isfinite(ms) ? ms : fallback;
+}
 
 // $XDG_CONFIG_HOME/headscope (or ~/.config/headscope); empty when neither is set.
 std::filesystem::path config_dir() {
@@ -146,6 +157,11 @@ int App::run() {
     return 1;
   }
   ui.images = images.get();
+  // A keystroke's new maps are coloured over several frames, at most ~kUploadBudgetMs a frame
+  // (no frame waits for all 144 of them); screenshots colour every map at once.
+  // HEADSCOPE_UPLOAD_BUDGET=off colours them all in one frame (to compare), =MS sets the budget.
+  constexpr double kUploadBudgetMs = 12;
+  if (!shot) images->set_upload_budget_ms(upload_budget_ms(std::getenv("HEADSCOPE_UPLOAD_BUDGET"), kUploadBudgetMs));
   RegionMaps regions;  // zoomed maps, recomputed off the UI thread
   ui.regions = &regions;
   DerivedWorker worker;
@@ -162,7 +178,7 @@ int App::run() {
       window->cancel_close();
       ask_action(state, quit_action());
     }
-    window->process_events(shot || bench.active() || worker.busy() || ablation.busy());
+    window->process_events(shot || bench.active() || worker.busy() || ablation.busy() || report.heatmaps_pending > 0);
     // Dropped files open next frame: a .json as a session, anything else as a model checkpoint.
     for (std::string& path : window->take_dropped()) state.session.dropped.push_back(std::move(path));
     loop.before_frame();
@@ -199,8 +215,13 @@ int App::run() {
     ImGui::NewFrame();
     images->set_run(ui.derived ? &ui.derived->run() : nullptr);
     const int64_t renders_before = images->renders();
+    const double upload_before = images->upload_ms();
+    const auto ui_start = std::chrono::steady_clock::now();
     draw_app(state, ui);
     ImGui::Render();
+    images->end_colouring();
+    report.ui_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - ui_start).count();
+    report.upload_ms = images->upload_ms() - upload_before;
     report.heatmap_renders = int(images->renders() - renders_before);
     report.draw_calls = draw_calls(ImGui::GetDrawData());
     if (loop.after_frame() && shot) worker.wait_idle();
@@ -211,7 +232,10 @@ int App::run() {
     const std::string want_title = session_dirty(state) ? "headscope \xE2\x80\xA2 unsaved" : "headscope";
     if (want_title != title) window->set_title(title = want_title);
     int fb_w = 0, fb_h = 0;
+    const auto render_start = std::chrono::steady_clock::now();
     window->render(fb_w, fb_h);
+    report.render_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - render_start).count();
+    report.heatmaps_pending = images->pending();
     images->end_frame();
 
     const auto now = std::chrono::steady_clock::now();

@@ -87,7 +87,8 @@ bool BenchMode::end_frame(const AppState& state, const UiContext& ui, const Fram
   const Clock::time_point now = Clock::now();
   const double dt = ms_between(last_frame_, now);
   last_frame_ = now;
-  const double waited_s = ms_between(phase_ == Phase::wait_result ? typed_at_ : start_, now) / 1e3;
+  const double waited_s =
+      ms_between(phase_ == Phase::wait_result || phase_ == Phase::wait_maps ? typed_at_ : start_, now) / 1e3;
 
   switch (phase_) {
     case Phase::warmup:
@@ -127,20 +128,25 @@ bool BenchMode::end_frame(const AppState& state, const UiContext& ui, const Fram
       return true;
     case Phase::wait_result:
       if (ui.derived && ui.derived->analysis->request.sentence == expected_) {
-        current_.latency_ms = ms_between(typed_at_, now);
+        current_.first_maps_ms = ms_between(typed_at_, now);
         current_.swap_in_frame_ms = dt;
+        current_.swap_ui_ms = report.ui_ms, current_.swap_upload_ms = report.upload_ms;
+        current_.swap_render_ms = report.render_ms, current_.swap_renders = report.heatmap_renders;
         current_.compute_ms = ui.derived->analysis->compute_ms;
+        current_.parts = ui.derived->analysis->times;
         current_.reused_tokens = ui.derived->analysis->reused_tokens;
         current_.tokens = ui.derived->run().n_tokens();
-        keys_.push_back(current_);
-        phase_ = Phase::settle, step_ = 0;
-        return true;
+        phase_ = Phase::wait_maps;
+        return end_frame_maps(report, now, dt, true);
       }
       if (!busy && !ui.status.error.empty()) return fail("keystroke " + std::to_string(keys_.size() + 1) + ": " + ui.status.error);
       if (waited_s > kTimeoutS) return fail("no result " + std::to_string(int(kTimeoutS)) + " s after a keystroke");
       ++current_.frames;
       current_.longest_frame_ms = std::max(current_.longest_frame_ms, dt);
       return true;
+    case Phase::wait_maps:
+      if (waited_s > kTimeoutS) return fail("maps still not new " + std::to_string(int(kTimeoutS)) + " s after a keystroke");
+      return end_frame_maps(report, now, dt, false);
     case Phase::settle:
       if (busy) step_ = 0;
       else if (++step_ >= kSettleFrames) {
@@ -152,6 +158,20 @@ bool BenchMode::end_frame(const AppState& state, const UiContext& ui, const Fram
       return false;
   }
   return false;
+}
+
+// A frame after the keystroke's result arrived: the keystroke is done once no map on screen shows
+// older data (the app colours a keystroke's new maps over a few frames).
+bool BenchMode::end_frame_maps(const FrameReport& report, Clock::time_point now, double dt, bool first) {
+  (void)first;
+  ++current_.frames;
+  ++current_.map_frames;
+  current_.longest_frame_ms = std::max(current_.longest_frame_ms, dt);
+  if (report.heatmaps_pending > 0) return true;
+  current_.latency_ms = ms_between(typed_at_, now);
+  keys_.push_back(current_);
+  phase_ = Phase::settle, step_ = 0;
+  return true;
 }
 
 // Heatmaps whose cell areas overlap another's or run past the window: drawn, but not all seen.
@@ -205,12 +225,19 @@ bool BenchMode::finish(const UiContext& ui) {
                  {"heatmaps_outside_window", outside_},
                  {"heatmap_renders", renders_},
                  {"draw_calls_max", draw_calls_max_}};
-  std::vector<double> latency, compute, longest, swap_in, frames;
+  std::vector<double> latency, compute, longest, swap_in, frames, first_maps, map_frames;
+  std::vector<double> swap_ui, swap_upload, swap_render, swap_renders;
+  std::vector<double> prepare, engine, pairs, average, per_head, rollout, roles;
   std::vector<int> tokens, reused;
   for (const Keystroke& k : keys_) {
     latency.push_back(k.latency_ms), compute.push_back(k.compute_ms), longest.push_back(k.longest_frame_ms);
     swap_in.push_back(k.swap_in_frame_ms), frames.push_back(k.frames), tokens.push_back(k.tokens);
-    reused.push_back(k.reused_tokens);
+    reused.push_back(k.reused_tokens), first_maps.push_back(k.first_maps_ms), map_frames.push_back(k.map_frames);
+    swap_ui.push_back(k.swap_ui_ms), swap_upload.push_back(k.swap_upload_ms), swap_render.push_back(k.swap_render_ms);
+    swap_renders.push_back(k.swap_renders);
+    prepare.push_back(k.parts.prepare), engine.push_back(k.parts.engine), pairs.push_back(k.parts.pairs);
+    average.push_back(k.parts.average), per_head.push_back(k.parts.per_head), rollout.push_back(k.parts.rollout);
+    roles.push_back(k.parts.roles);
   }
   j["keystrokes"] = {{"count", keys_.size()},
                      {"latency_ms", latency},
@@ -220,6 +247,15 @@ bool BenchMode::finish(const UiContext& ui) {
                      {"frames_during_recompute_median", median(frames)},
                      {"longest_frame_during_recompute_ms", longest.empty() ? 0.0 : *std::max_element(longest.begin(), longest.end())},
                      {"swap_in_frame_ms_median", median(swap_in)},
+                     {"first_maps_ms_median", median(first_maps)},
+                     {"frames_to_every_map", map_frames},
+                     {"swap_in_frame_parts_ms_median",
+                      {{"ui", median(swap_ui)}, {"upload", median(swap_upload)}, {"render", median(swap_render)},
+                       {"maps_coloured", median(swap_renders)}}},
+                     {"compute_parts_ms_median",
+                      {{"prepare", median(prepare)}, {"engine", median(engine)}, {"pairs", median(pairs)},
+                       {"average", median(average)}, {"per_head", median(per_head)}, {"rollout", median(rollout)},
+                       {"roles", median(roles)}}},
                      {"tokens", tokens},
                      {"reused_tokens", reused},
                      {"compute_ms", compute}};

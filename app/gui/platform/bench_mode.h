@@ -9,14 +9,19 @@
 //               draw calls in one frame;
 //   keystrokes  time from a character typed into the sentence box (through GLFW's key and char
 //               callbacks of ImGui's backend: Ctrl+L, End, then one character per keystroke) to
-//               the end of the first frame that shows the maps of the new sentence, and the
-//               frames the window kept drawing while the worker recomputed (their longest one).
+//               the end of the first frame in which every map on screen shows the new sentence
+//               (the app colours a keystroke's maps over a few frames), the first frame with the
+//               new result, the frames the window kept drawing meanwhile (their longest one), the
+//               frame that swapped the result in (its panels, map uploads, GL drawing) and the
+//               worker's time part by part (AnalysisTimes: engine, head pairs, rollout, roles, ...).
 // It measures; it asserts no time. It exits 1 if the typed text never reaches the sentence or
 // no result comes back.
 #include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "core/analysis/run_analysis.h"
 
 struct GLFWwindow;
 namespace CLI {
@@ -54,18 +59,24 @@ class BenchMode {
 
  private:
   using Clock = std::chrono::steady_clock;
-  enum class Phase { warmup, frames, focus, type, wait_result, settle, done };
+  enum class Phase { warmup, frames, focus, type, wait_result, wait_maps, settle, done };
   struct Keystroke {
-    double latency_ms = 0;         // character typed -> frame with the new maps finished
+    double latency_ms = 0;         // character typed -> frame with every new map on screen finished
+    double first_maps_ms = 0;      // character typed -> the first frame with the new result (some maps may wait)
     double compute_ms = 0;         // the worker's compute_derived time for it
+    AnalysisTimes parts;           // ... part by part (core/analysis/run_analysis.h)
     int reused_tokens = -1;        // prefix tokens the worker took from the previous run (-1: a whole run)
-    double longest_frame_ms = 0;   // longest frame while the worker recomputed
-    double swap_in_frame_ms = 0;   // the frame that showed the new maps (texture uploads)
-    int frames = 0;                // frames drawn while the worker recomputed
+    double longest_frame_ms = 0;   // longest frame from the keystroke until every new map is on screen
+    double swap_in_frame_ms = 0;   // the frame that showed the new result (texture uploads)
+    double swap_ui_ms = 0, swap_upload_ms = 0, swap_render_ms = 0;  // ... its panels, uploads (part of ui), GL drawing
+    int swap_renders = 0;          // maps coloured in that frame
+    int frames = 0;                // frames drawn from the keystroke until every new map is on screen
+    int map_frames = 0;            // ... of which from the first with the new result (1: all maps in one frame)
     int tokens = 0;                // T after the keystroke
   };
 
   void check_layout(const FrameReport& report);
+  bool end_frame_maps(const FrameReport& report, Clock::time_point now, double dt, bool first);
   bool fail(const std::string& message);
   bool finish(const UiContext& ui);
 

@@ -1,6 +1,7 @@
 #include "app/gui/platform/gl_heatmap_images.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <string>
@@ -56,7 +57,7 @@ GlHeatmapImages::GlHeatmapImages()
 GlHeatmapImages::~GlHeatmapImages() {
   for (auto& [key, e] : entries_) release(e);
   for (auto& [c, t] : colormaps_) glDeleteTextures(1, &t);
-  glDeleteTextures(1, &values_);
+  for (GLuint& v : values_) glDeleteTextures(1, &v);
   glDeleteFramebuffers(1, &atlas_fbo_);
   glDeleteTextures(1, &atlas_);
   glDeleteVertexArrays(1, &vao_);
@@ -105,7 +106,8 @@ GlHeatmapImages::Slot GlHeatmapImages::allocate(int w, int h) {
 void GlHeatmapImages::upload_values(const Map& map, const ScaleRange& range) {
   const int rows = int(map.rows()), cols = int(map.cols());
   // t: [rows, cols] row-major, row 0 = first query = texel row 0 = top of the ImGui image.
-  Map t = scale_to_unit(map, range);
+  Map& t = scaled_;
+  scale_to_unit(map, range, t);
   // A head's own map: cells its layer's mask hides are kMaskedT (the shader's masked colour).
   if (run_ && !run_->compact() && rows == cols && rows == run_->n_tokens()) {
     for (int l = 0; l < run_->n_layers(); ++l)
@@ -113,61 +115,87 @@ void GlHeatmapImages::upload_values(const Map& map, const ScaleRange& range) {
         if (m.data() == map.data()) {
           const AttentionConfig cfg = layer_attention_config(run_->info, l);
           if (cfg.causal || cfg.window >= 0)
-            for (int i = 0; i < rows; ++i)
-              for (int j = 0; j < cols; ++j)
-                if (!key_visible(cfg, i, j)) t(i, j) = kMaskedT;
+            for (int i = 0; i < rows; ++i) {
+              // Row i sees the keys [lo, hi] (key_visible); the rest of the row is masked.
+              const KeyRange k = visible_keys(cfg, i, cols);
+              if (k.lo > k.hi) {
+                t.row(i).setConstant(kMaskedT);
+                continue;
+              }
+              if (k.lo > 0) t.row(i).head(k.lo).setConstant(kMaskedT);
+              if (k.hi < cols - 1) t.row(i).tail(cols - 1 - k.hi).setConstant(kMaskedT);
+            }
         }
   }
-  if (!values_ || cols > values_w_ || rows > values_h_) {
-    glDeleteTextures(1, &values_);
-    values_w_ = std::max(cols, values_w_), values_h_ = std::max(rows, values_h_);
-    values_ = make_texture(GL_R32F, values_w_, values_h_, GL_RED, GL_FLOAT, nullptr);
+  // A ring of scratch textures: the map coloured just before may still be drawing from the last
+  // one (writing a texture a queued draw reads makes the driver wait for that draw).
+  GLuint& values = values_[next_values_];
+  int& values_w = values_w_[next_values_];
+  int& values_h = values_h_[next_values_];
+  values_now_ = values;
+  if (!values || cols > values_w || rows > values_h) {
+    // Grown in steps of 64 texels: typing adds a token at a time, and a new texture's storage is
+    // allocated and cleared by the driver (page faults and a memset on llvmpipe).
+    const auto step = [](int n) { return (n + 63) / 64 * 64; };
+    glDeleteTextures(1, &values);
+    values_w = std::max(step(cols), values_w), values_h = std::max(step(rows), values_h);
+    values = make_texture(GL_R32F, values_w, values_h, GL_RED, GL_FLOAT, nullptr);
   }
-  glBindTexture(GL_TEXTURE_2D, values_);
+  values_now_ = values;
+  next_values_ = (next_values_ + 1) % kValueTextures;
+  glBindTexture(GL_TEXTURE_2D, values);
   glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
   glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, cols, rows, GL_RED, GL_FLOAT, t.data());
 }
 
-// Colours the uploaded values into `target` of the framebuffer `fbo`.
+// Colours the uploaded values into `target` of the framebuffer `fbo`. The GL state ImGui draws
+// with is saved at the first map of a frame and put back by end_colouring() (binding framebuffers
+// back and forth for every map would make the driver flush its work each time).
 void GlHeatmapImages::colour(GLuint fbo, const Slot& target, int rows, int cols, Colormap colormap) {
   ++renders_;
-  GLint old_fbo = 0, old_viewport[4] = {}, old_scissor[4] = {}, old_program = 0, old_vao = 0, old_active = 0;
-  glGetIntegerv(GL_FRAMEBUFFER_BINDING, &old_fbo);
-  glGetIntegerv(GL_VIEWPORT, old_viewport);
-  glGetIntegerv(GL_SCISSOR_BOX, old_scissor);
-  glGetIntegerv(GL_CURRENT_PROGRAM, &old_program);
-  glGetIntegerv(GL_VERTEX_ARRAY_BINDING, &old_vao);
-  glGetIntegerv(GL_ACTIVE_TEXTURE, &old_active);
-  const GLboolean blend = glIsEnabled(GL_BLEND), scissor = glIsEnabled(GL_SCISSOR_TEST);
-
-  glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+  if (!colouring_) {
+    colouring_ = true;
+    glGetIntegerv(GL_FRAMEBUFFER_BINDING, &saved_.fbo);
+    glGetIntegerv(GL_VIEWPORT, saved_.viewport);
+    glGetIntegerv(GL_SCISSOR_BOX, saved_.scissor);
+    glGetIntegerv(GL_CURRENT_PROGRAM, &saved_.program);
+    glGetIntegerv(GL_VERTEX_ARRAY_BINDING, &saved_.vao);
+    glGetIntegerv(GL_ACTIVE_TEXTURE, &saved_.active);
+    saved_.blend = glIsEnabled(GL_BLEND), saved_.scissor_test = glIsEnabled(GL_SCISSOR_TEST);
+    glDisable(GL_BLEND);
+    glEnable(GL_SCISSOR_TEST);
+    glUseProgram(program_.id());
+    glUniform1i(program_.uniform("values"), 0);
+    glUniform1i(program_.uniform("colormap"), 1);
+    glBindVertexArray(vao_);
+    bound_fbo_ = GLuint(-1);
+  }
+  if (bound_fbo_ != fbo) glBindFramebuffer(GL_FRAMEBUFFER, fbo), bound_fbo_ = fbo;
   glViewport(target.x, target.y, target.w, target.h);
   glScissor(target.x, target.y, target.w, target.h);
-  glDisable(GL_BLEND);
-  glEnable(GL_SCISSOR_TEST);
-  glUseProgram(program_.id());
   glActiveTexture(GL_TEXTURE0);
-  glBindTexture(GL_TEXTURE_2D, values_);
+  glBindTexture(GL_TEXTURE_2D, values_now_);
   glActiveTexture(GL_TEXTURE1);
   glBindTexture(GL_TEXTURE_2D, colormap_texture(colormap));
-  glUniform1i(program_.uniform("values"), 0);
-  glUniform1i(program_.uniform("colormap"), 1);
   glUniform2i(program_.uniform("cells"), cols, rows);
   glUniform2i(program_.uniform("pixels"), target.w, target.h);
   glUniform2i(program_.uniform("origin"), target.x, target.y);
   const Rgb8 masked = masked_colour(colormap);
   glUniform3f(program_.uniform("masked"), masked.r / 255.0f, masked.g / 255.0f, masked.b / 255.0f);
-  glBindVertexArray(vao_);
   glDrawArrays(GL_TRIANGLES, 0, 3);
+}
 
-  glBindVertexArray(GLuint(old_vao));
-  glUseProgram(GLuint(old_program));
-  glActiveTexture(GLenum(old_active));
-  glBindFramebuffer(GL_FRAMEBUFFER, GLuint(old_fbo));
-  glViewport(old_viewport[0], old_viewport[1], old_viewport[2], old_viewport[3]);
-  glScissor(old_scissor[0], old_scissor[1], old_scissor[2], old_scissor[3]);
-  if (blend) glEnable(GL_BLEND);
-  if (!scissor) glDisable(GL_SCISSOR_TEST);
+void GlHeatmapImages::end_colouring() {
+  if (!colouring_) return;
+  colouring_ = false;
+  glBindVertexArray(GLuint(saved_.vao));
+  glUseProgram(GLuint(saved_.program));
+  glActiveTexture(GLenum(saved_.active));
+  glBindFramebuffer(GL_FRAMEBUFFER, GLuint(saved_.fbo));
+  glViewport(saved_.viewport[0], saved_.viewport[1], saved_.viewport[2], saved_.viewport[3]);
+  glScissor(saved_.scissor[0], saved_.scissor[1], saved_.scissor[2], saved_.scissor[3]);
+  if (saved_.blend) glEnable(GL_BLEND);
+  if (!saved_.scissor_test) glDisable(GL_SCISSOR_TEST);
 }
 
 GlHeatmapImages::Entry& GlHeatmapImages::lookup(const std::string& key, uint64_t version, const Map& map,
@@ -184,6 +212,16 @@ GlHeatmapImages::Entry& GlHeatmapImages::lookup(const std::string& key, uint64_t
   const bool stale = !placed || e.version != version || e.range != range || e.colormap != colormap || e.rows != rows ||
                      e.cols != cols || e.out_w != out_w || e.out_h != out_h;
   if (!stale) return e;
+  // Over this frame's colouring budget: a map whose older picture is still in place shows it until
+  // a later frame (its new data is coloured then, in drawing order).
+  const bool has_old = e.out_w > 0 && (in_atlas || e.fbo);
+  // Also past the ring of scratch textures: the next upload would wait for the GPU to finish the
+  // frame's colouring so far (measured: a ~13 ms stall at the 33rd map on a loaded llvmpipe).
+  if (has_old && upload_budget_ms_ > 0 && (frame_upload_ms_ >= upload_budget_ms_ || frame_renders_ >= kValueTextures)) {
+    ++pending_;
+    return e;
+  }
+  const auto start = std::chrono::steady_clock::now();
   e.version = version, e.range = range, e.colormap = colormap;
   e.rows = rows, e.cols = cols;
   // New data at the same size is coloured in place; a new size gets a new place.
@@ -210,6 +248,9 @@ GlHeatmapImages::Entry& GlHeatmapImages::lookup(const std::string& key, uint64_t
   upload_values(map, range);
   if (e.slot.valid()) colour(atlas_fbo_, e.slot, rows, cols, colormap);
   else colour(e.fbo, Slot{0, 0, out_w, out_h}, rows, cols, colormap);
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  upload_ms_ += ms, frame_upload_ms_ += ms;
+  ++frame_renders_;
   return e;
 }
 
@@ -245,6 +286,9 @@ HeatmapTexture GlHeatmapImages::region(const std::string& key, uint64_t version,
 
 void GlHeatmapImages::end_frame(int max_idle) {
   ++frame_;
+  frame_upload_ms_ = 0;
+  frame_renders_ = 0;
+  pending_ = 0;
   for (auto it = entries_.begin(); it != entries_.end();) {
     if (frame_ - it->second.last_used > max_idle) {
       release(it->second);

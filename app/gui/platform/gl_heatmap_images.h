@@ -33,6 +33,9 @@ class GlHeatmapImages final : public HeatmapImages {
   ImTextureID rgba_image(const std::string& key, uint64_t version, const RgbaPixels& pixels) override;
   HeatmapTexture region(const std::string& key, uint64_t version, const Map& map, const ScaleRange& range,
                         Colormap colormap, ImVec2 pixels) override;
+  // Call after the frame's panels drew their maps and before ImGui's draw lists are rendered:
+  // puts back the GL state the maps were coloured with (colour()).
+  void end_colouring();
   // Call once per frame: frees textures not used for `max_idle` frames.
   void end_frame(int max_idle = 120);
   // The run on screen: a map that is one of its heads' maps gets that layer's mask (causal,
@@ -40,6 +43,15 @@ class GlHeatmapImages final : public HeatmapImages {
   void set_run(const AttentionRun* run) { run_ = run; }
   // Maps coloured (rendered) so far: tests and the benchmark check that a still frame renders none.
   int64_t renders() const { return renders_; }
+  // Time spent colouring maps so far (ms, CPU side: value upload and the colouring draw call).
+  double upload_ms() const { return upload_ms_; }
+  // Spreads new maps over frames: once a frame has spent `ms` colouring maps (or coloured as many
+  // as it has scratch textures), a map that already shows older data keeps showing it until a
+  // later frame (the 144 maps of a keystroke otherwise make one long frame). A map with nothing to show yet is always coloured. <= 0: no limit
+  // (screenshots, which must show every map's newest data).
+  void set_upload_budget_ms(double ms) { upload_budget_ms_ = ms; }
+  // Maps drawn this frame that still show older data.
+  int pending() const { return pending_; }
 
   static constexpr int kAtlasSide = 2048;    // texels
   static constexpr int kAtlasMaxSide = 512;  // larger maps get their own texture
@@ -71,8 +83,20 @@ class GlHeatmapImages final : public HeatmapImages {
 
   GlProgram program_;
   GLuint vao_ = 0;
-  GLuint values_ = 0;  // scratch R32F texture of the map being coloured
-  int values_w_ = 0, values_h_ = 0;
+  static constexpr int kValueTextures = 32;  // more than a frame's budget colours
+  GLuint values_[kValueTextures] = {};       // scratch R32F textures of the maps being coloured, used in turn
+  int values_w_[kValueTextures] = {}, values_h_[kValueTextures] = {};
+  int next_values_ = 0;
+  GLuint values_now_ = 0;  // the one holding the map being coloured
+  Map scaled_;             // scratch: the map on its colour scale
+  // The GL state saved at the frame's first colour() and put back by end_colouring().
+  struct SavedState {
+    GLint fbo = 0, viewport[4] = {}, scissor[4] = {}, program = 0, vao = 0, active = 0;
+    GLboolean blend = GL_FALSE, scissor_test = GL_FALSE;
+  };
+  SavedState saved_;
+  bool colouring_ = false;
+  GLuint bound_fbo_ = 0;
   GLuint atlas_ = 0, atlas_fbo_ = 0;
   bool atlas_on_ = true;
   // Shelf packing: rows of slots; a shelf is as tall as its first slot.
@@ -86,6 +110,10 @@ class GlHeatmapImages final : public HeatmapImages {
   std::map<Colormap, GLuint> colormaps_;
   std::map<std::string, Entry> entries_;
   int64_t frame_ = 0, renders_ = 0;
+  double upload_ms_ = 0, upload_budget_ms_ = 0;
+  double frame_upload_ms_ = 0;  // colouring time this frame
+  int frame_renders_ = 0;       // maps coloured this frame
+  int pending_ = 0;             // maps drawn with older data this frame
   const AttentionRun* run_ = nullptr;
 };
 

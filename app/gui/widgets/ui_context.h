@@ -89,6 +89,10 @@ struct FrameReport {
   DrawnFonts fonts;
   int heatmap_renders = 0;  // maps coloured (uploaded to the GPU) this frame: none on a still screen
   int draw_calls = 0;       // ImGui draw commands this frame (an atlas of maps draws many in one)
+  int heatmaps_pending = 0; // maps on screen still showing older data (their new data waits for a later frame)
+  double ui_ms = 0;         // the panels' drawing (draw_app and ImGui::Render), uploads included
+  double upload_ms = 0;     // ... of which colouring maps into textures
+  double render_ms = 0;     // GL drawing of ImGui's draw lists
 };
 
 

@@ -9,6 +9,7 @@
 #include <memory>
 #include <random>
 
+#include "core/analysis/head_stats.h"
 #include "core/analysis/run_analysis.h"
 #include "core/model/checkpoint_cache.h"
 #include "core/model/gpt2_forward.h"
@@ -225,6 +226,38 @@ TEST(PrefixCache, AnyOtherSettingRunsWhole) {
   EXPECT_EQ(cache.reused, -1) << "no kept run";
 }
 
+// What the views read, derived by analyse() from the previous analysis's row sums (rows 0 .. P-1)
+// and the new rows, equals the same numbers derived from scratch from the same maps
+// (analyse_run, compute_head_roles): bit for bit, the rollout within 1e-6.
+void expect_same_derived(const RunAnalysis& got, int bos_id, const std::string& what) {
+  const auto eager = analyse_run(got.run, got.request);
+  ASSERT_EQ(got.difference.size(), eager->difference.size()) << what;
+  for (size_t l = 0; l < eager->difference.size(); ++l) {
+    EXPECT_EQ((got.difference[l] - eager->difference[l]).cwiseAbs().maxCoeff(), 0.0f) << what << ", difference layer " << l;
+    EXPECT_EQ((got.distance[l] - eager->distance[l]).cwiseAbs().maxCoeff(), 0.0f) << what << ", distance layer " << l;
+    EXPECT_EQ(got.layer_max[l], eager->layer_max[l]) << what;
+    // Summed row by row: the whole-matrix sums head_difference / head_distance take, within 1e-6.
+    EXPECT_LE((got.difference[l] - head_difference(got.run.attention[l])).cwiseAbs().maxCoeff(), 1e-6f) << what;
+    EXPECT_LE((got.distance[l] - head_distance(got.run.attention[l])).cwiseAbs().maxCoeff(), 1e-6f) << what;
+    for (size_t h = 0; h < eager->spectrum[l].size(); ++h)
+      EXPECT_EQ(got.spectrum[l][h].mean_entropy, eager->spectrum[l][h].mean_entropy) << what << ", entropy " << l << "." << h;
+  }
+  EXPECT_EQ(got.difference_max, eager->difference_max) << what;
+  EXPECT_EQ(got.distance_max, eager->distance_max) << what;
+  ASSERT_EQ(got.rollout.rows(), eager->rollout.rows()) << what;
+  if (eager->rollout.size() > 0) EXPECT_LE((got.rollout - eager->rollout).cwiseAbs().maxCoeff(), 1e-6f) << what << ", rollout";
+  const HeadRoles roles = compute_head_roles(got.run, bos_id, nullptr, {}, got.roles.options, kDistanceSampleRows);
+  ASSERT_EQ(roles.scores.size(), got.roles.scores.size()) << what;
+  for (size_t l = 0; l < roles.scores.size(); ++l)
+    for (size_t h = 0; h < roles.scores[l].size(); ++h)
+      for (int k = 0; k < kHeadRoleCount; ++k) {
+        if (k == int(HeadRole::induction)) continue;  // measured on its own probe run, not on these maps
+        const float want = roles.scores[l][h].score[k], have = got.roles.scores[l][h].score[k];
+        if (std::isnan(want)) EXPECT_TRUE(std::isnan(have)) << what << ", role " << k;
+        else EXPECT_EQ(have, want) << what << ", role " << k << " of head " << l << "." << h;
+      }
+}
+
 // stories260K through analyse(), as the app's worker runs it (the checkpoint cache keeps the
 // model object, so the prefix cache can match it).
 TEST(PrefixCache, Stories260KThroughAnalyseEqualsWholeRuns) {
@@ -246,6 +279,7 @@ TEST(PrefixCache, Stories260KThroughAnalyseEqualsWholeRuns) {
     EXPECT_EQ(got->reused_tokens, s.reused) << s.what;
     EXPECT_FALSE(got->run.scores.empty()) << "the app keeps scores for singular values at this length";
     expect_same_run(got->run, whole->run, "stories260K, " + s.what);
+    expect_same_derived(*got, 1, "stories260K, " + s.what);
     // What the views read is derived from the maps: the same.
     for (size_t l = 0; l < whole->spectrum.size(); ++l)
       for (size_t h = 0; h < whole->spectrum[l].size(); ++h) {
@@ -285,6 +319,7 @@ TEST(PrefixCache, CausalSyntheticLayerEqualsWholeRuns) {
       EXPECT_EQ(got->reused_tokens, e.reused) << e.what;
       EXPECT_FALSE(got->run.scores.empty());
       expect_same_run(got->run, whole->run, "synthetic, " + e.what + (window ? ", window 2" : ""));
+      expect_same_derived(*got, -1, "synthetic, " + e.what + (window ? ", window 2" : ""));
     }
   }
 }
