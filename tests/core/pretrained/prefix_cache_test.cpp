@@ -253,8 +253,11 @@ void expect_same_derived(const RunAnalysis& got, int bos_id, const std::string& 
       for (int k = 0; k < kHeadRoleCount; ++k) {
         if (k == int(HeadRole::induction)) continue;  // measured on its own probe run, not on these maps
         const float want = roles.scores[l][h].score[k], have = got.roles.scores[l][h].score[k];
-        if (std::isnan(want)) EXPECT_TRUE(std::isnan(have)) << what << ", role " << k;
-        else EXPECT_EQ(have, want) << what << ", role " << k << " of head " << l << "." << h;
+        if (std::isnan(want)) {
+          EXPECT_TRUE(std::isnan(have)) << what << ", role " << k;
+        } else {
+          EXPECT_EQ(have, want) << what << ", role " << k << " of head " << l << "." << h;
+        }
       }
 }
 
