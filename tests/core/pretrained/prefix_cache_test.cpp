@@ -245,7 +245,9 @@ void expect_same_derived(const RunAnalysis& got, int bos_id, const std::string& 
   EXPECT_EQ(got.difference_max, eager->difference_max) << what;
   EXPECT_EQ(got.distance_max, eager->distance_max) << what;
   ASSERT_EQ(got.rollout.rows(), eager->rollout.rows()) << what;
-  if (eager->rollout.size() > 0) EXPECT_LE((got.rollout - eager->rollout).cwiseAbs().maxCoeff(), 1e-6f) << what << ", rollout";
+  if (eager->rollout.size() > 0) {
+    EXPECT_LE((got.rollout - eager->rollout).cwiseAbs().maxCoeff(), 1e-6f) << what << ", rollout";
+  }
   const HeadRoles roles = compute_head_roles(got.run, bos_id, nullptr, {}, got.roles.options, kDistanceSampleRows);
   ASSERT_EQ(roles.scores.size(), got.roles.scores.size()) << what;
   for (size_t l = 0; l < roles.scores.size(); ++l)
