@@ -216,6 +216,22 @@ float colour_bar_width() {
   return std::max(ImGui::CalcTextSize("0.000").x + ImGui::GetFontSize() * 1.6f, ImGui::CalcTextSize("range: layer 00").x) + 8.0f;
 }
 
+namespace {
+
+// The values ticked on a colour bar `length` pixels long: every power of ten on a log scale, else
+// nice values about `spacing` pixels apart (2 to `most` of them).
+std::vector<float> bar_ticks(const ScaleRange& range, float length, float spacing, int most) {
+  std::vector<float> ticks;
+  if (range.mode == ScaleMode::log) {
+    for (float v = range.hi; v >= range.lo * 0.999f; v /= 10.0f) ticks.push_back(v);
+  } else {
+    ticks = nice_ticks(range.lo, range.hi, std::clamp(int(length / spacing), 2, most));
+  }
+  return ticks;
+}
+
+}  // namespace
+
 void draw_colour_bar(const UiContext& ui, const ScaleRange& range, Colormap colormap, ImVec2 size) {
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImGui::Dummy(size);
@@ -230,14 +246,8 @@ void draw_colour_bar(const UiContext& ui, const ScaleRange& range, Colormap colo
   const ImTextureID tex = ui.images->image("colour bar", 1, ramp, ScaleRange{}, colormap, ImVec2(1, 256));
   dl->AddImage(tex, bmin, bmax);
   dl->AddRect(bmin, bmax, ImGui::GetColorU32(ImGuiCol_Border));
-  std::vector<float> ticks;
-  if (range.mode == ScaleMode::log) {
-    for (float v = range.hi; v >= range.lo * 0.999f; v /= 10.0f) ticks.push_back(v);
-  } else {
-    ticks = nice_ticks(range.lo, range.hi, std::clamp(int((bmax.y - bmin.y) / (f * 2.2f)), 2, 6));
-  }
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
-  for (float v : ticks) {
+  for (float v : bar_ticks(range, bmax.y - bmin.y, f * 2.2f, 6)) {
     const float t = std::clamp(scale_unit(range, v, 1.0f), 0.0f, 1.0f);
     const float y = bmax.y - t * (bmax.y - bmin.y);
     dl->AddLine(ImVec2(bmax.x, y), ImVec2(bmax.x + 4, y), text, 1.0f);
@@ -263,14 +273,8 @@ void draw_colour_bar_across(const UiContext& ui, const ScaleRange& range, Colorm
   const ImTextureID tex = ui.images->image("colour bar across", 1, ramp, ScaleRange{}, colormap, ImVec2(256, 1));
   dl->AddImage(tex, bmin, bmax);
   dl->AddRect(bmin, bmax, ImGui::GetColorU32(ImGuiCol_Border));
-  std::vector<float> ticks;
-  if (range.mode == ScaleMode::log) {
-    for (float v = range.hi; v >= range.lo * 0.999f; v /= 10.0f) ticks.push_back(v);
-  } else {
-    ticks = nice_ticks(range.lo, range.hi, std::clamp(int((bmax.x - bmin.x) / (f * 4.0f)), 2, 8));
-  }
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
-  for (float v : ticks) {
+  for (float v : bar_ticks(range, bmax.x - bmin.x, f * 4.0f, 8)) {
     const float t = std::clamp(scale_unit(range, v, 1.0f), 0.0f, 1.0f);
     const float x = bmin.x + t * (bmax.x - bmin.x);
     dl->AddLine(ImVec2(x, bmax.y), ImVec2(x, bmax.y + 4), text, 1.0f);
