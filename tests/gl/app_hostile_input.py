@@ -45,12 +45,20 @@ def run(args, display=True, timeout=60, memory=None):
     def limit():
         if memory and not SANITIZED:
             resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-    try:
-        p = subprocess.run(cmd, capture_output=True, timeout=timeout, env=env, cwd=WORK,
-                           preexec_fn=limit if memory else None)
-    except subprocess.TimeoutExpired:
-        return None, f"timed out after {timeout} s"
-    return p.returncode, p.stderr.decode("utf-8", "replace")
+    # xvfb-run itself can fail when tests run in parallel ("xvfb-run: error: Xvfb failed to start"
+    # after losing a race for a display number, exit 5 "problem while cleaning up temporary
+    # directory"): that is the harness, not the app, so the run is repeated.
+    for attempt in range(3):
+        try:
+            p = subprocess.run(cmd, capture_output=True, timeout=timeout, env=env, cwd=WORK,
+                               preexec_fn=limit if memory else None)
+        except subprocess.TimeoutExpired:
+            return None, f"timed out after {timeout} s"
+        err = p.stderr.decode("utf-8", "replace")
+        if not (display and "xvfb-run: error:" in err):
+            break
+        print(f"  (xvfb-run failed, not the app; again: {err.strip().splitlines()[-1]})")
+    return p.returncode, err
 
 
 def error_lines(stderr):

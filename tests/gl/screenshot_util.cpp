@@ -40,13 +40,16 @@ Shot take_screenshot(const std::string& name, const std::vector<std::string>& ar
   // No user config is read or written: imgui.ini lives under XDG_CONFIG_HOME and --screenshot skips it.
   const std::string env = "XDG_CONFIG_HOME=" + quote((dir / "config").string()) + " ";
   Shot s;
-  // xvfb-run -a can lose a race for a display number when tests run in parallel: retry then.
+  // xvfb-run itself can fail when tests run in parallel ("xvfb-run: error: Xvfb failed to start"
+  // after losing a race for a display number, or exit 5 "problem while cleaning up temporary
+  // directory"): that is the harness, not the app, so the run is repeated.
   for (int attempt = 0; attempt < 3; ++attempt) {
+    fs::remove(png);
     const int status = std::system((env + cmd).c_str());
     s.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     std::ifstream e(err);
     s.stderr_text.assign(std::istreambuf_iterator<char>(e), {});
-    if (fs::exists(png) || s.stderr_text.find("Xvfb failed") == std::string::npos) break;
+    if (s.stderr_text.find("xvfb-run: error:") == std::string::npos) break;
   }
   int channels = 0;
   unsigned char* data = stbi_load(png.c_str(), &s.width, &s.height, &channels, 3);
