@@ -47,16 +47,18 @@ Map head_average(const LayerMaps& heads) {
   return avg;
 }
 
+double row_entropy_at(const Map& a, Eigen::Index i) {
+  double h = 0.0;
+  for (Eigen::Index j = 0; j < a.cols(); ++j) {
+    const double p = a(i, j);
+    if (p > 0.0) h -= p * std::log(p);
+  }
+  return h;
+}
+
 Vec row_entropy(const Map& a) {
   Vec e(a.rows());
-  for (Eigen::Index i = 0; i < a.rows(); ++i) {
-    double h = 0.0;
-    for (Eigen::Index j = 0; j < a.cols(); ++j) {
-      const double p = a(i, j);
-      if (p > 0.0) h -= p * std::log(p);
-    }
-    e[i] = static_cast<float>(h);
-  }
+  for (Eigen::Index i = 0; i < a.rows(); ++i) e[i] = static_cast<float>(row_entropy_at(a, i));
   return e;
 }
 

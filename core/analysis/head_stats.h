@@ -25,6 +25,8 @@ Map head_average(const LayerMaps& heads);
 
 // Entropy of each query's row, in nats: H_i = -sum_j A_ij log A_ij (0 log 0 = 0). [T]
 Vec row_entropy(const Map& attention);
+// Row i's entropy, -sum_k A(i, k) log A(i, k) in double (0 log 0 = 0): what row_entropy rounds to float.
+double row_entropy_at(const Map& attention, Eigen::Index i);
 
 // Mean row entropy of one head.
 float mean_entropy(const Map& attention);

@@ -4,7 +4,7 @@
 
 namespace hs {
 
-Map attention_rollout(const ModelMaps& maps, int layers) {
+Map attention_rollout(const ModelMaps& maps, int layers, std::vector<Map>* each) {
   const int L = layers < 0 ? int(maps.size()) : std::min(layers, int(maps.size()));
   if (L == 0 || maps[0].empty()) return Map();
   const Eigen::Index T = maps[0][0].rows();
@@ -15,6 +15,7 @@ Map attention_rollout(const ModelMaps& maps, int layers) {
     mixed *= 0.5f / float(maps[size_t(l)].size());
     mixed.diagonal().array() += 0.5f;
     r = mixed * r;
+    if (each) each->push_back(r);
   }
   return r;
 }

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cassert>
-#include <cmath>
 #include <chrono>
 
 #include "core/analysis/head_stats.h"
@@ -126,14 +125,7 @@ std::vector<double> pair_rows(const Map& x, const Map& y, const std::vector<doub
 std::vector<double> entropy_rows(const Map& m, const std::vector<double>* old, int from) {
   std::vector<double> out(size_t(m.rows()));
   if (old) std::copy(old->begin(), old->begin() + from, out.begin());
-  for (Eigen::Index i = old ? from : 0; i < m.rows(); ++i) {
-    double h = 0.0;
-    for (Eigen::Index j = 0; j < m.cols(); ++j) {
-      const double p = m(i, j);
-      if (p > 0.0) h -= p * std::log(p);
-    }
-    out[size_t(i)] = h;
-  }
+  for (Eigen::Index i = old ? from : 0; i < m.rows(); ++i) out[size_t(i)] = row_entropy_at(m, i);
   return out;
 }
 
@@ -177,24 +169,7 @@ void whole_map_rows(RunAnalysis& a, const RunAnalysis* prev, int P, int threads)
 // the per-layer rollouts in a.row_sums for the next run.
 void rollout_rows(RunAnalysis& a, const RunAnalysis* prev, int P, bool keep) {
   if (!prev) {
-    if (!keep) {
-      a.rollout = attention_rollout(a.run.attention);
-      return;
-    }
-    // attention_rollout's steps, each layer's product kept.
-    const ModelMaps& maps = a.run.attention;
-    if (maps.empty() || maps[0].empty()) return;
-    const Eigen::Index T = maps[0][0].rows();
-    Map r = Map::Identity(T, T);  // [T, T]
-    for (const LayerMaps& heads : maps) {
-      Map mixed = Map::Zero(T, T);  // Â_l = 0.5 * mean_h A + 0.5 * I
-      for (const Map& m : heads) mixed += m;
-      mixed *= 0.5f / float(heads.size());
-      mixed.diagonal().array() += 0.5f;
-      r = mixed * r;
-      a.row_sums.rollout.push_back(r);
-    }
-    a.rollout = r;
+    a.rollout = attention_rollout(a.run.attention, -1, keep ? &a.row_sums.rollout : nullptr);
     return;
   }
   const AttentionRun& run = a.run;
