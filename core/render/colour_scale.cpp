@@ -78,6 +78,27 @@ Map scale_to_unit(const Map& map, const ScaleRange& range) {
 
 void scale_to_unit(const Map& map, const ScaleRange& range, Map& t) {
   t.resize(map.rows(), map.cols());  // [rows, cols]
+  if (range.mode == ScaleMode::linear) {
+    // colour_t's arithmetic, cell by cell, without its per-cell colormap test and the mode
+    // switch: the same floats, in a loop the compiler vectorises (the app scales 144 maps of
+    // 257 x 257 cells per keystroke on a GPT-2-small-shaped model).
+    const float hi = range.hi;
+    const float* in = map.data();
+    float* out = t.data();
+    const Eigen::Index n = map.size();
+    if (range.diverging) {
+      for (Eigen::Index k = 0; k < n; ++k) {
+        const float u = 0.5f + 0.5f * (in[k] / hi);
+        out[k] = u > 0.0f ? std::min(u, 1.0f) : 0.0f;  // NaN -> 0
+      }
+    } else {
+      for (Eigen::Index k = 0; k < n; ++k) {
+        const float u = in[k] / hi;
+        out[k] = u > 0.0f ? std::min(u, 1.0f) : 0.0f;  // NaN -> 0
+      }
+    }
+    return;
+  }
   const Eigen::Index first = (range.skip_first_column && map.cols() > 1) ? 1 : 0;
   for (Eigen::Index i = 0; i < map.rows(); ++i) {
     const float row_max =
