@@ -9,6 +9,7 @@
 
 #include "app/gui/state/embedded.h"
 #include "core/model/attention_layer.h"
+#include "core/render/peak_reduce.h"
 
 namespace hs::gui {
 namespace {
@@ -101,9 +102,13 @@ GlHeatmapImages::Slot GlHeatmapImages::allocate(int w, int h) {
   return Slot{0, y, w, h};
 }
 
-// t = the map on its colour scale, with the cells its layer's mask hides at kMaskedT, into the
-// scratch values texture.
-void GlHeatmapImages::upload_values(const Map& map, const ScaleRange& range) {
+// t = the map on its colour scale, with the cells its layer's mask hides at kMaskedT, reduced to
+// [out_h, out_w] by block_max when drawn on fewer pixels than it has cells, into the scratch
+// values texture. The reduction is the CPU renderer's own (core/render/peak_reduce.h), so the
+// screen keeps the peaks a figure keeps; done here, the upload and the shader's work shrink to the
+// drawn pixels (144 maps of 257 x 257 cells drawn at ~60 x 60: a quarter of the keystroke's
+// colouring time on llvmpipe went to the shader's loop over each pixel's block).
+void GlHeatmapImages::upload_values(const Map& map, const ScaleRange& range, int out_w, int out_h) {
   const int rows = int(map.rows()), cols = int(map.cols());
   // t: [rows, cols] row-major, row 0 = first query = texel row 0 = top of the ImGui image.
   Map& t = scaled_;
@@ -127,31 +132,37 @@ void GlHeatmapImages::upload_values(const Map& map, const ScaleRange& range) {
             }
         }
   }
+  const Map* upload = &t;
+  if (out_w < cols || out_h < rows) {
+    reduced_ = block_max(t, out_h, out_w);
+    upload = &reduced_;
+  }
+  const int up_rows = int(upload->rows()), up_cols = int(upload->cols());
   // A ring of scratch textures: the map coloured just before may still be drawing from the last
   // one (writing a texture a queued draw reads makes the driver wait for that draw).
   GLuint& values = values_[next_values_];
   int& values_w = values_w_[next_values_];
   int& values_h = values_h_[next_values_];
   values_now_ = values;
-  if (!values || cols > values_w || rows > values_h) {
+  if (!values || up_cols > values_w || up_rows > values_h) {
     // Grown in steps of 64 texels: typing adds a token at a time, and a new texture's storage is
     // allocated and cleared by the driver (page faults and a memset on llvmpipe).
     const auto step = [](int n) { return (n + 63) / 64 * 64; };
     glDeleteTextures(1, &values);
-    values_w = std::max(step(cols), values_w), values_h = std::max(step(rows), values_h);
+    values_w = std::max(step(up_cols), values_w), values_h = std::max(step(up_rows), values_h);
     values = make_texture(GL_R32F, values_w, values_h, GL_RED, GL_FLOAT, nullptr);
   }
   values_now_ = values;
   next_values_ = (next_values_ + 1) % kValueTextures;
   glBindTexture(GL_TEXTURE_2D, values);
   glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, cols, rows, GL_RED, GL_FLOAT, t.data());
+  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, up_cols, up_rows, GL_RED, GL_FLOAT, upload->data());
 }
 
 // Colours the uploaded values into `target` of the framebuffer `fbo`. The GL state ImGui draws
 // with is saved at the first map of a frame and put back by end_colouring() (binding framebuffers
 // back and forth for every map would make the driver flush its work each time).
-void GlHeatmapImages::colour(GLuint fbo, const Slot& target, int rows, int cols, Colormap colormap) {
+void GlHeatmapImages::colour(GLuint fbo, const Slot& target, Colormap colormap) {
   ++renders_;
   if (!colouring_) {
     colouring_ = true;
@@ -177,8 +188,6 @@ void GlHeatmapImages::colour(GLuint fbo, const Slot& target, int rows, int cols,
   glBindTexture(GL_TEXTURE_2D, values_now_);
   glActiveTexture(GL_TEXTURE1);
   glBindTexture(GL_TEXTURE_2D, colormap_texture(colormap));
-  glUniform2i(program_.uniform("cells"), cols, rows);
-  glUniform2i(program_.uniform("pixels"), target.w, target.h);
   glUniform2i(program_.uniform("origin"), target.x, target.y);
   const Rgb8 masked = masked_colour(colormap);
   glUniform3f(program_.uniform("masked"), masked.r / 255.0f, masked.g / 255.0f, masked.b / 255.0f);
@@ -245,9 +254,9 @@ GlHeatmapImages::Entry& GlHeatmapImages::lookup(const std::string& key, uint64_t
       glBindFramebuffer(GL_FRAMEBUFFER, GLuint(old_fbo));
     }
   }
-  upload_values(map, range);
-  if (e.slot.valid()) colour(atlas_fbo_, e.slot, rows, cols, colormap);
-  else colour(e.fbo, Slot{0, 0, out_w, out_h}, rows, cols, colormap);
+  upload_values(map, range, out_w, out_h);  // [out_h, out_w] values: one cell per pixel
+  if (e.slot.valid()) colour(atlas_fbo_, e.slot, colormap);
+  else colour(e.fbo, Slot{0, 0, out_w, out_h}, colormap);
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   upload_ms_ += ms, frame_upload_ms_ += ms;
   ++frame_renders_;

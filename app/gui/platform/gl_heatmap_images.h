@@ -1,7 +1,7 @@
 #pragma once
-// HeatmapImages on OpenGL: each map is uploaded as an R32F texture of t values (NEAREST),
-// coloured by the colormap shader into RGBA8 texels, one per cell (or, when the map is drawn on
-// fewer pixels than it has cells, one per pixel holding the largest t it covers), which ImGui then
+// HeatmapImages on OpenGL: each map is uploaded as an R32F texture of t values (NEAREST), one per
+// cell (or, when the map is drawn on fewer pixels than it has cells, one per pixel holding the
+// largest t it covers, reduced on the CPU), coloured by the colormap shader into RGBA8 texels, which ImGui then
 // draws (NEAREST, so cells stay crisp). region() puts maps of up to kAtlasMaxSide texels a side
 // into one shared atlas texture, so ImGui draws a screen of them (the 12 x 12 overview) in a few
 // draw calls instead of one per map; image() and larger maps get a texture of their own. Work
@@ -76,8 +76,8 @@ class GlHeatmapImages final : public HeatmapImages {
   Entry& lookup(const std::string& key, uint64_t version, const Map& map, const ScaleRange& range, Colormap colormap,
                 ImVec2 pixels, bool shared);
   GLuint colormap_texture(Colormap c);
-  void upload_values(const Map& map, const ScaleRange& range);
-  void colour(GLuint fbo, const Slot& target, int rows, int cols, Colormap colormap);
+  void upload_values(const Map& map, const ScaleRange& range, int out_w, int out_h);
+  void colour(GLuint fbo, const Slot& target, Colormap colormap);
   Slot allocate(int w, int h);
   void release(Entry& e);
 
@@ -89,6 +89,7 @@ class GlHeatmapImages final : public HeatmapImages {
   int next_values_ = 0;
   GLuint values_now_ = 0;  // the one holding the map being coloured
   Map scaled_;             // scratch: the map on its colour scale
+  Map reduced_;            // scratch: ... reduced to the drawn pixels
   // The GL state saved at the frame's first colour() and put back by end_colouring().
   struct SavedState {
     GLint fbo = 0, viewport[4] = {}, scissor[4] = {}, program = 0, vao = 0, active = 0;
