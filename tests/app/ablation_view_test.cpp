@@ -238,4 +238,66 @@ TEST_F(AblationView, InductionIsMeasuredWhenTheRolesViewIsShownNotWhileTyping) {
   EXPECT_EQ(loop.shown()->roles->probe_ids, full.probe_ids);
 }
 
+// Singular values are most of a small model's keystroke (stories260K: 19 of 20 ms): the app asks for
+// them only while Head width or Single head is on screen, and gets the CLI's numbers then.
+TEST_F(AblationView, SingularValuesAreComputedWhileAViewShowsThemNotWhileTyping) {
+  if (!have_stories()) GTEST_SKIP() << "stories260K not found in " << kStories << " (set -DHEADSCOPE_MODELS_DIR)";
+  AppState state = stories_state();
+  state.view = View::heads;
+  DerivedWorker worker;
+  FrameLoop loop(state, ui_, worker);
+  worker.wait_idle();
+  loop.before_frame();
+  ASSERT_TRUE(loop.shown());
+  const auto none = [](const Derived& d) {
+    for (const auto& layer : d.analysis->spectrum)
+      for (const hs::HeadSpectrum& s : layer)
+        if (s.singular_values.size() > 0) return false;
+    return true;
+  };
+  EXPECT_FALSE(loop.shown()->spectrum);
+  EXPECT_TRUE(none(*loop.shown())) << "the heads view does not show singular values";
+  state.request.sentence += " x";
+  EXPECT_TRUE(loop.after_frame());
+  worker.wait_idle();
+  loop.before_frame();
+  EXPECT_TRUE(none(*loop.shown())) << "typing in the heads view";
+  for (View v : {View::width, View::head}) {
+    state.view = View::heads;
+    state.request.sentence += "y";
+    ASSERT_TRUE(loop.after_frame());
+    worker.wait_idle();
+    loop.before_frame();
+    ASSERT_FALSE(loop.shown()->spectrum);
+    state.view = v;
+    EXPECT_TRUE(loop.after_frame()) << view_info(v).name << " asks for the singular values";
+    worker.wait_idle();
+    loop.before_frame();
+    ASSERT_TRUE(loop.shown()->spectrum);
+    EXPECT_EQ(loop.shown()->analysis->request.sentence, state.request.sentence);
+    hs::ModelRequest fitted = state.request;
+    fitted.fit_context = true;
+    const auto full = hs::analyse(fitted);  // the CLI's pipeline, singular values on
+    const auto& got = loop.shown()->analysis->spectrum;
+    ASSERT_EQ(got.size(), full->spectrum.size());
+    for (size_t l = 0; l < got.size(); ++l)
+      for (size_t h = 0; h < got[l].size(); ++h) {
+        ASSERT_GT(full->spectrum[l][h].singular_values.size(), 0);
+        ASSERT_EQ(got[l][h].singular_values.size(), full->spectrum[l][h].singular_values.size());
+        EXPECT_LE((got[l][h].singular_values - full->spectrum[l][h].singular_values).cwiseAbs().maxCoeff(), 1e-4f)
+            << view_info(v).name << ", layer " << l << " head " << h;
+        EXPECT_EQ(got[l][h].score_rank, full->spectrum[l][h].score_rank) << "layer " << l << " head " << h;
+      }
+    // Typing with the view on screen keeps them; leaving it keeps the result (nothing to compute).
+    state.request.sentence += "z";
+    ASSERT_TRUE(loop.after_frame());
+    worker.wait_idle();
+    loop.before_frame();
+    EXPECT_TRUE(loop.shown()->spectrum);
+    EXPECT_FALSE(none(*loop.shown()));
+    state.view = View::heads;
+    EXPECT_FALSE(loop.after_frame()) << "a view without singular values keeps the result that has them";
+  }
+}
+
 }  // namespace

@@ -45,6 +45,10 @@ void head_facts(const Derived& d, int layer, int head) {
                         format_weight(d.analysis->layer_max.empty() ? 0.0f : d.run().head_numbers[size_t(layer)][size_t(head)].max).c_str());
     return;
   }
+  if (!d.spectrum) {
+    ImGui::TextDisabled("mean row entropy %.2f nats  \xC2\xB7  score rank: computing...", double(s.mean_entropy));
+    return;
+  }
   if (s.singular_values.size() == 0) {
     ImGui::TextDisabled("mean row entropy %.2f nats  \xC2\xB7  score rank: off for this many tokens and maps (see Head width)",
                         double(s.mean_entropy));

@@ -65,6 +65,10 @@ void draw_spectra(const AppState& state, const Derived& d, ImVec2 size) {
   const int layer = state.layer, heads = d.run().n_heads(), tokens = d.run().n_tokens();
   const int d_head = d.run().info.d_head;
   const bool masked = d.run().info.causal || d.run().info.window >= 0;
+  if (!d.spectrum) {  // this result was computed while no view showed them: asked for now
+    ImGui::TextDisabled("computing the singular values...");
+    return;
+  }
   if (size_t(layer) >= d.analysis->spectrum.size() || d.analysis->spectrum[size_t(layer)].empty() ||
       d.analysis->spectrum[size_t(layer)][0].singular_values.size() == 0) {
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + size.x);

@@ -16,6 +16,8 @@ const std::vector<ViewInfo>& all_views() {
   return views;
 }
 
+bool shows_singular_values(View view) { return view == View::width || view == View::head; }
+
 const ViewInfo& view_info(View view) {
   for (const ViewInfo& v : all_views())
     if (v.view == view) return v;

@@ -21,6 +21,10 @@ struct ViewInfo {
 
 // Every view, in tab order.
 const std::vector<ViewInfo>& all_views();
+
+// The views that show singular values of the score matrices (Head width's chart and table, the
+// single head's facts): the app computes them only while one of these is on screen.
+bool shows_singular_values(View view);
 const ViewInfo& view_info(View view);
 
 // By --view name ("heads", ...); null when unknown.

@@ -6,12 +6,12 @@
 namespace hs::gui {
 namespace {
 
-AnalysisOptions app_options(int threads, CheckpointCache* checkpoints) {
+AnalysisOptions app_options(int threads, CheckpointCache* checkpoints, bool spectrum) {
   AnalysisOptions o;
   o.threads = threads;
   o.checkpoints = checkpoints;
   o.maps = MapMode::automatic;
-  o.spectrum = true;
+  o.spectrum = spectrum;
   o.induction_probe = false;  // measured when the Head roles view asks (worker.h: want_induction), not while typing
   return o;
 }
@@ -26,9 +26,10 @@ ModelRequest fitted(ModelRequest r) {
 }  // namespace
 
 std::shared_ptr<Derived> compute_derived(const ModelRequest& request, int threads, CheckpointCache* checkpoints,
-                                         PrefixCache* prefix) {
+                                         PrefixCache* prefix, bool spectrum) {
   auto d = std::make_shared<Derived>();
-  AnalysisOptions options = app_options(threads, checkpoints);
+  d->spectrum = spectrum;
+  AnalysisOptions options = app_options(threads, checkpoints, spectrum);
   options.prefix_cache = prefix;
   d->analysis = analyse(fitted(request), options);
   return d;
@@ -41,7 +42,7 @@ std::vector<CompareResult> compute_compare(const std::vector<CompareRequest>& en
     CompareResult r;
     r.label = e.label;
     try {
-      r.analysis = analyse(fitted(e.request), app_options(threads, checkpoints));
+      r.analysis = analyse(fitted(e.request), app_options(threads, checkpoints, false));  // maps side by side: no view of singular values
     } catch (const std::bad_alloc&) {
       r.error = "out of memory (try a shorter sentence, a smaller d_model or fewer heads)";
     } catch (const std::exception& ex) {

@@ -10,11 +10,12 @@
 
 namespace hs::gui {
 
-// The analysis of `request` with the app's rule for long inputs (automatic) and singular values;
-// no sweep yet. Throws hs::Error for bad requests. With a prefix cache (live typing), a causal
+// The analysis of `request` with the app's rule for long inputs (automatic) and, with `spectrum`,
+// singular values; no sweep yet. Throws hs::Error for bad requests. With a prefix cache (live typing), a causal
 // decoder computes only the rows after the prefix the input shares with the previous run.
 std::shared_ptr<Derived> compute_derived(const ModelRequest& request, int threads = 0,
-                                         CheckpointCache* checkpoints = nullptr, PrefixCache* prefix = nullptr);
+                                         CheckpointCache* checkpoints = nullptr, PrefixCache* prefix = nullptr,
+                                         bool spectrum = true);
 
 // Each entry through analyse(); a failing entry carries its error instead.
 std::vector<CompareResult> compute_compare(const std::vector<CompareRequest>& entries, int threads = 0,

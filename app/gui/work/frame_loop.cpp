@@ -4,15 +4,21 @@
 #include "app/gui/actions/lesson_player.h"
 #include "app/gui/actions/open_model.h"
 #include "app/gui/state/selection.h"
+#include "app/gui/state/views.h"
 #include "app/gui/actions/session_bridge.h"
 #include "app/gui/actions/unsaved_guard.h"
 
 namespace hs::gui {
 
 FrameLoop::FrameLoop(AppState& state, UiContext& ui, DerivedWorker& worker)
-    : state_(state), ui_(ui), worker_(worker), submitted_(state.request), submitted_compare_(compare_requests(state)) {
+    : state_(state),
+      ui_(ui),
+      worker_(worker),
+      submitted_(state.request),
+      submitted_compare_(compare_requests(state)),
+      submitted_spectrum_(shows_singular_values(state.view)) {
   mark_session_clean(state_);
-  worker_.submit(submitted_, submitted_compare_);
+  worker_.submit(submitted_, submitted_compare_, submitted_spectrum_);
 }
 
 bool FrameLoop::before_frame() {
@@ -48,14 +54,21 @@ bool FrameLoop::after_frame() {
   if (state_.view == View::roles && shown_ && !shown_->induction_checked) {
     worker_.want_induction();
     if (!worker_.busy() && same_model_request(shown_->analysis->request, submitted_) && same_model_request(state_.request, submitted_)) {
-      worker_.submit(submitted_, submitted_compare_);
+      worker_.submit(submitted_, submitted_compare_, submitted_spectrum_);
       return true;
     }
   }
-  if (same_model_request(state_.request, submitted_) && same_compare(compare, submitted_compare_)) return false;
+  // Singular values are computed while a view that shows them is on screen; one on screen now
+  // whose result lacks them has the current request computed again with them. A view without
+  // them keeps a result that has them.
+  const bool spectrum = shows_singular_values(state_.view);
+  if (same_model_request(state_.request, submitted_) && same_compare(compare, submitted_compare_) &&
+      (submitted_spectrum_ || !spectrum))
+    return false;
   submitted_ = state_.request;
   submitted_compare_ = std::move(compare);
-  worker_.submit(submitted_, submitted_compare_);
+  submitted_spectrum_ = spectrum;
+  worker_.submit(submitted_, submitted_compare_, submitted_spectrum_);
   return true;
 }
 

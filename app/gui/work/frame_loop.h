@@ -38,6 +38,7 @@ class FrameLoop {
   std::shared_ptr<const Derived> shown_;
   ModelRequest submitted_;
   std::vector<CompareRequest> submitted_compare_;
+  bool submitted_spectrum_ = false;  // the last submission asked for singular values
 };
 
 }  // namespace hs::gui

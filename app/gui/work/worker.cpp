@@ -19,12 +19,13 @@ DerivedWorker::~DerivedWorker() {
   thread_.join();
 }
 
-uint64_t DerivedWorker::submit(const ModelRequest& request, std::vector<CompareRequest> compare) {
+uint64_t DerivedWorker::submit(const ModelRequest& request, std::vector<CompareRequest> compare, bool spectrum) {
   uint64_t generation = 0;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     pending_ = request;
     pending_compare_ = std::move(compare);
+    pending_spectrum_ = spectrum;
     generation = ++submitted_;
   }
   wake_.notify_all();
@@ -91,6 +92,7 @@ void DerivedWorker::loop() {
     ModelRequest request;
     std::vector<CompareRequest> compare;
     uint64_t generation = 0;
+    bool spectrum = true;
     std::shared_ptr<const Sweep> sweep;
     ModelRequest sweep_request;
     {
@@ -101,6 +103,7 @@ void DerivedWorker::loop() {
       pending_.reset();
       compare = std::move(pending_compare_);
       pending_compare_.clear();
+      spectrum = pending_spectrum_;
       generation = submitted_;
       computing_ = true;
       sweep = sweep_;
@@ -127,7 +130,7 @@ void DerivedWorker::loop() {
       return false;
     };
     const bool ok = attempt([&] {
-      d = compute_derived(request, 0, &checkpoints_, &prefix_);
+      d = compute_derived(request, 0, &checkpoints_, &prefix_, spectrum);
       d->generation = generation;
       if (want_induction_) {
         try {

@@ -32,8 +32,8 @@ class DerivedWorker {
   DerivedWorker& operator=(const DerivedWorker&) = delete;
 
   // Queues a recompute; returns its generation. `compare` entries (a lesson step's side-by-side
-  // states) are computed with it and published in the same result.
-  uint64_t submit(const ModelRequest& request, std::vector<CompareRequest> compare = {});
+  // states) are computed with it and published in the same result; `spectrum`: with singular values.
+  uint64_t submit(const ModelRequest& request, std::vector<CompareRequest> compare = {}, bool spectrum = true);
   // The newest finished result not yet taken, if any.
   std::optional<WorkerResult> poll();
   bool busy() const;
@@ -57,6 +57,7 @@ class DerivedWorker {
   std::condition_variable idle_;
   std::optional<ModelRequest> pending_;
   std::vector<CompareRequest> pending_compare_;
+  bool pending_spectrum_ = true;
   uint64_t submitted_ = 0;  // generation of the newest submission
   uint64_t finished_ = 0;   // generation of the newest finished computation
   bool computing_ = false;
