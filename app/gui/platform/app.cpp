@@ -31,8 +31,9 @@
 namespace hs::gui {
 namespace {
 
-// HEADSCOPE_UPLOAD_BUDGET: unset or unreadable -> `fallback`; "off" -> 0 (no limit); a positive number of ms.
-double upload_budget_ms(const char* env, double fallback) {
+// HEADSCOPE_UPLOAD_BUDGET, HEADSCOPE_QUICK_RESULT: unset or unreadable -> `fallback`; "off" -> 0
+// (no limit; never waits); a positive number of ms.
+double ms_setting(const char* env, double fallback) {
   if (!env) return fallback;
   const std::string s(env);
   if (s == "off") return 0;
@@ -157,11 +158,19 @@ int App::run() {
     return 1;
   }
   ui.images = images.get();
-  // A keystroke's new maps are coloured over several frames, at most ~kUploadBudgetMs a frame
-  // (no frame waits for all 144 of them); screenshots colour every map at once.
+  // A keystroke's new maps are coloured over as many frames as it takes at ~kUploadBudgetMs a frame
+  // (the 144 of GPT-2-small-shaped's overview: ~20 ms on llvmpipe, one frame; a frame stays well
+  // under 50 ms); screenshots colour every map at once.
   // HEADSCOPE_UPLOAD_BUDGET=off colours them all in one frame (to compare), =MS sets the budget.
-  constexpr double kUploadBudgetMs = 12;
-  if (!shot) images->set_upload_budget_ms(upload_budget_ms(std::getenv("HEADSCOPE_UPLOAD_BUDGET"), kUploadBudgetMs));
+  constexpr double kUploadBudgetMs = 24;
+  // A recompute that took at most quick_ms last time is waited for, up to twice that, in the frame
+  // that asked for it: when it comes, that frame's picture (the old maps) is not drawn and the next
+  // frame follows at once with the new ones. A keystroke on a small model then shows its maps one
+  // frame sooner (on llvmpipe a 1600 x 1000 frame takes ~10 ms: the synthetic default's 25 ms per
+  // keystroke were two frames).
+  // HEADSCOPE_QUICK_RESULT=off never waits (to compare), =MS sets quick_ms (the wait is twice that).
+  const double quick_ms = ms_setting(std::getenv("HEADSCOPE_QUICK_RESULT"), 5);
+  if (!shot) images->set_upload_budget_ms(ms_setting(std::getenv("HEADSCOPE_UPLOAD_BUDGET"), kUploadBudgetMs));
   RegionMaps regions;  // zoomed maps, recomputed off the UI thread
   ui.regions = &regions;
   DerivedWorker worker;
@@ -169,6 +178,7 @@ int App::run() {
   AblationJob ablation(&worker.checkpoints());
   if (shot) worker.wait_idle();
   FrameReport report;
+  bool skip_picture = false;  // the last frame was not drawn: its result came while it ended
   auto last = std::chrono::steady_clock::now();
   std::string title = "headscope";
   for (int frame = 1;; ++frame) {
@@ -178,7 +188,8 @@ int App::run() {
       window->cancel_close();
       ask_action(state, quit_action());
     }
-    window->process_events(shot || bench.active() || worker.busy() || ablation.busy() || report.heatmaps_pending > 0);
+    window->process_events(shot || bench.active() || worker.busy() || ablation.busy() || report.heatmaps_pending > 0 ||
+                           skip_picture);
     // Dropped files open next frame: a .json as a session, anything else as a model checkpoint.
     for (std::string& path : window->take_dropped()) state.session.dropped.push_back(std::move(path));
     loop.before_frame();
@@ -224,7 +235,10 @@ int App::run() {
     report.upload_ms = images->upload_ms() - upload_before;
     report.heatmap_renders = int(images->renders() - renders_before);
     report.draw_calls = draw_calls(ImGui::GetDrawData());
-    if (loop.after_frame() && shot) worker.wait_idle();
+    const bool submitted = loop.after_frame();
+    if (submitted && shot) worker.wait_idle();
+    skip_picture = submitted && !shot && quick_ms > 0 && loop.last_worker_ms() <= quick_ms && worker.wait_result(2 * quick_ms);
+    report.picture_skipped = skip_picture;
     if (shot && regions.busy()) regions.wait_idle();  // a zoomed region: its exact cells in the picture
     handle_ablation_requests(state, derived.get(), ablation);
     if (shot) ablation.wait_idle();  // a screenshot shows the finished ablation
@@ -233,7 +247,7 @@ int App::run() {
     if (want_title != title) window->set_title(title = want_title);
     int fb_w = 0, fb_h = 0;
     const auto render_start = std::chrono::steady_clock::now();
-    window->render(fb_w, fb_h);
+    if (!skip_picture) window->render(fb_w, fb_h);
     report.render_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - render_start).count();
     report.heatmaps_pending = images->pending();
     images->end_frame();
@@ -260,7 +274,7 @@ int App::run() {
       }
       break;
     }
-    window->swap();
+    if (!skip_picture) window->swap();
     if (bench.active() && !bench.end_frame(state, ui, report, worker.busy())) {
       code = bench.exit_code();
       break;

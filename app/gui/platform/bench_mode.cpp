@@ -125,6 +125,7 @@ bool BenchMode::end_frame(const AppState& state, const UiContext& ui, const Fram
         return fail("the typed character did not reach the sentence: got \"" + state.request.sentence + "\"");
       phase_ = Phase::wait_result;
       current_.frames = 1, current_.longest_frame_ms = dt;
+      current_.skipped = report.picture_skipped ? 1 : 0;
       return true;
     case Phase::wait_result:
       if (ui.derived && ui.derived->analysis->request.sentence == expected_) {
@@ -142,6 +143,7 @@ bool BenchMode::end_frame(const AppState& state, const UiContext& ui, const Fram
       if (!busy && !ui.status.error.empty()) return fail("keystroke " + std::to_string(keys_.size() + 1) + ": " + ui.status.error);
       if (waited_s > kTimeoutS) return fail("no result " + std::to_string(int(kTimeoutS)) + " s after a keystroke");
       ++current_.frames;
+      current_.skipped += report.picture_skipped ? 1 : 0;
       current_.longest_frame_ms = std::max(current_.longest_frame_ms, dt);
       return true;
     case Phase::wait_maps:
@@ -225,13 +227,14 @@ bool BenchMode::finish(const UiContext& ui) {
                  {"heatmaps_outside_window", outside_},
                  {"heatmap_renders", renders_},
                  {"draw_calls_max", draw_calls_max_}};
-  std::vector<double> latency, compute, longest, swap_in, frames, first_maps, map_frames;
+  std::vector<double> latency, compute, longest, swap_in, frames, first_maps, map_frames, skipped;
   std::vector<double> swap_ui, swap_upload, swap_render, swap_renders;
   std::vector<double> prepare, engine, pairs, average, per_head, rollout, roles;
   std::vector<int> tokens, reused;
   for (const Keystroke& k : keys_) {
     latency.push_back(k.latency_ms), compute.push_back(k.compute_ms), longest.push_back(k.longest_frame_ms);
     swap_in.push_back(k.swap_in_frame_ms), frames.push_back(k.frames), tokens.push_back(k.tokens);
+    skipped.push_back(k.skipped);
     reused.push_back(k.reused_tokens), first_maps.push_back(k.first_maps_ms), map_frames.push_back(k.map_frames);
     swap_ui.push_back(k.swap_ui_ms), swap_upload.push_back(k.swap_upload_ms), swap_render.push_back(k.swap_render_ms);
     swap_renders.push_back(k.swap_renders);
@@ -249,6 +252,8 @@ bool BenchMode::finish(const UiContext& ui) {
                      {"swap_in_frame_ms_median", median(swap_in)},
                      {"first_maps_ms_median", median(first_maps)},
                      {"frames_to_every_map", map_frames},
+                     {"frames", frames},
+                     {"pictures_skipped", skipped},
                      {"swap_in_frame_parts_ms_median",
                       {{"ui", median(swap_ui)}, {"upload", median(swap_upload)}, {"render", median(swap_render)},
                        {"maps_coloured", median(swap_renders)}}},

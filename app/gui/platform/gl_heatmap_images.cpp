@@ -224,9 +224,10 @@ GlHeatmapImages::Entry& GlHeatmapImages::lookup(const std::string& key, uint64_t
   // Over this frame's colouring budget: a map whose older picture is still in place shows it until
   // a later frame (its new data is coloured then, in drawing order).
   const bool has_old = e.out_w > 0 && (in_atlas || e.fbo);
-  // Also past the ring of scratch textures: the next upload would wait for the GPU to finish the
-  // frame's colouring so far (measured: a ~13 ms stall at the 33rd map on a loaded llvmpipe).
-  if (has_old && upload_budget_ms_ > 0 && (frame_upload_ms_ >= upload_budget_ms_ || frame_renders_ >= kValueTextures)) {
+  // (Past the ring of scratch textures, an upload waits for the GPU to finish the colouring queued
+  // so far: a ~13 ms stall at the 33rd map once, when every map went up whole. Maps now go up at
+  // their drawn size, the wait is short, and it counts against the budget like the rest.)
+  if (has_old && upload_budget_ms_ > 0 && frame_upload_ms_ >= upload_budget_ms_) {
     ++pending_;
     return e;
   }
@@ -259,7 +260,6 @@ GlHeatmapImages::Entry& GlHeatmapImages::lookup(const std::string& key, uint64_t
   else colour(e.fbo, Slot{0, 0, out_w, out_h}, colormap);
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   upload_ms_ += ms, frame_upload_ms_ += ms;
-  ++frame_renders_;
   return e;
 }
 
@@ -296,7 +296,6 @@ HeatmapTexture GlHeatmapImages::region(const std::string& key, uint64_t version,
 void GlHeatmapImages::end_frame(int max_idle) {
   ++frame_;
   frame_upload_ms_ = 0;
-  frame_renders_ = 0;
   pending_ = 0;
   for (auto it = entries_.begin(); it != entries_.end();) {
     if (frame_ - it->second.last_used > max_idle) {

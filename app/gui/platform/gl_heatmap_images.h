@@ -45,8 +45,7 @@ class GlHeatmapImages final : public HeatmapImages {
   int64_t renders() const { return renders_; }
   // Time spent colouring maps so far (ms, CPU side: value upload and the colouring draw call).
   double upload_ms() const { return upload_ms_; }
-  // Spreads new maps over frames: once a frame has spent `ms` colouring maps (or coloured as many
-  // as it has scratch textures), a map that already shows older data keeps showing it until a
+  // Spreads new maps over frames: once a frame has spent `ms` colouring maps, a map that already shows older data keeps showing it until a
   // later frame (the 144 maps of a keystroke otherwise make one long frame). A map with nothing to show yet is always coloured. <= 0: no limit
   // (screenshots, which must show every map's newest data).
   void set_upload_budget_ms(double ms) { upload_budget_ms_ = ms; }
@@ -83,7 +82,7 @@ class GlHeatmapImages final : public HeatmapImages {
 
   GlProgram program_;
   GLuint vao_ = 0;
-  static constexpr int kValueTextures = 32;  // more than a frame's budget colours
+  static constexpr int kValueTextures = 32;
   GLuint values_[kValueTextures] = {};       // scratch R32F textures of the maps being coloured, used in turn
   int values_w_[kValueTextures] = {}, values_h_[kValueTextures] = {};
   int next_values_ = 0;
@@ -113,7 +112,6 @@ class GlHeatmapImages final : public HeatmapImages {
   int64_t frame_ = 0, renders_ = 0;
   double upload_ms_ = 0, upload_budget_ms_ = 0;
   double frame_upload_ms_ = 0;  // colouring time this frame
-  int frame_renders_ = 0;       // maps coloured this frame
   int pending_ = 0;             // maps drawn with older data this frame
   const AttentionRun* run_ = nullptr;
 };

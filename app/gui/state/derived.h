@@ -38,6 +38,7 @@ struct Derived {
   // while a view that shows them is on screen, since they are most of a small model's keystroke
   // (stories260K: 19 of 20 ms).
   bool spectrum = false;
+  double worker_ms = 0;  // the worker's time for this result (analysis, compare entries, induction)
 
   // The roles the views show: with induction when measured.
   const HeadRoles& shown_roles() const { return roles ? *roles : analysis->roles; }

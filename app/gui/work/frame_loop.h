@@ -28,6 +28,10 @@ class FrameLoop {
   // Returns true when it submitted.
   bool after_frame();
 
+  // The worker's time for the result on screen (ms; a large number before the first one): what
+  // the next recompute of the same model will likely take.
+  double last_worker_ms() const { return shown_ ? shown_->worker_ms : 1e9; }
+
   // The result on screen (null until the first good one).
   const std::shared_ptr<const Derived>& shown() const { return shown_; }
 

@@ -1,5 +1,6 @@
 #include "app/gui/work/worker.h"
 
+#include <chrono>
 #include <exception>
 #include <new>
 
@@ -44,6 +45,11 @@ bool DerivedWorker::busy() const {
   return computing_ || pending_.has_value();
 }
 
+bool DerivedWorker::wait_result(double ms) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  return ready_.wait_for(lock, std::chrono::duration<double, std::milli>(ms), [this] { return result_.has_value(); });
+}
+
 void DerivedWorker::wait_idle() {
   std::unique_lock<std::mutex> lock(mutex_);
   idle_.wait(lock, [this] { return !computing_ && !pending_.has_value(); });
@@ -57,6 +63,7 @@ void DerivedWorker::publish(WorkerResult r, bool last) {
     if (r.generation == submitted_ && r.generation >= finished_) {
       finished_ = r.generation;
       result_ = std::move(r);
+      ready_.notify_all();
     }
   }
   if (last) idle_.notify_all();
@@ -129,6 +136,7 @@ void DerivedWorker::loop() {
       }
       return false;
     };
+    const auto start = std::chrono::steady_clock::now();
     const bool ok = attempt([&] {
       d = compute_derived(request, 0, &checkpoints_, &prefix_, spectrum);
       d->generation = generation;
@@ -140,6 +148,7 @@ void DerivedWorker::loop() {
         }
       }
       d->compare = compute_compare(compare, 0, &checkpoints_);
+      d->worker_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     });
     const bool sweep_fresh = sweep && same_sweep_inputs(sweep_request, request);
     if (ok) {

@@ -37,6 +37,8 @@ class DerivedWorker {
   // The newest finished result not yet taken, if any.
   std::optional<WorkerResult> poll();
   bool busy() const;
+  // Blocks until a result is ready for poll() or `ms` have passed; true when one is ready.
+  bool wait_result(double ms);
   // Blocks until every submitted request has been computed (screenshots, tests).
   void wait_idle();
   // From now on every result carries the roles with induction (Derived::roles): the Head roles
@@ -55,6 +57,7 @@ class DerivedWorker {
   mutable std::mutex mutex_;
   std::condition_variable wake_;
   std::condition_variable idle_;
+  std::condition_variable ready_;  // a result was published
   std::optional<ModelRequest> pending_;
   std::vector<CompareRequest> pending_compare_;
   bool pending_spectrum_ = true;
