@@ -53,5 +53,39 @@ TEST(PeakReduce, BlockPeakNamesTheLargestCell) {
   EXPECT_EQ(block_max(nan, 2, 2)(0, 0), 0.0f) << "NaN counts as 0, as in the shader";
 }
 
+// block_max against the rule written out cell by cell (every pixel's block, its largest value, NaN
+// as 0, a block of masked cells only keeping the mask), for sizes that divide and that do not, with
+// masked triangles (a causal map) and NaN.
+TEST(PeakReduce, BlockMaxEqualsTheRuleCellByCell) {
+  for (int rows : {1, 5, 64, 257})
+    for (int cols : {1, 7, 257, 300}) {
+      Map t(rows, cols);
+      for (int r = 0; r < rows; ++r)
+        for (int c = 0; c < cols; ++c) t(r, c) = c > r ? -1.0f : std::fmod(float(r * 31 + c * 17) * 0.618f, 1.0f);
+      if (rows > 3 && cols > 3) t(3, 2) = std::nanf("");
+      for (int out_r : {1, 2, rows / 3 + 1, rows})
+        for (int out_c : {1, 3, cols / 4 + 1, cols}) {
+          const Map got = block_max(t, out_r, out_c);
+          ASSERT_EQ(got.rows(), std::min(out_r, rows));
+          ASSERT_EQ(got.cols(), std::min(out_c, cols));
+          for (int pr = 0; pr < got.rows(); ++pr)
+            for (int pc = 0; pc < got.cols(); ++pc) {
+              const int r0 = reduce_first(pr, rows, int(got.rows())), r1 = reduce_end(pr, rows, int(got.rows()));
+              const int c0 = reduce_first(pc, cols, int(got.cols())), c1 = reduce_end(pc, cols, int(got.cols()));
+              float want = 0.0f;
+              bool masked = true;
+              for (int r = r0; r < r1; ++r)
+                for (int c = c0; c < c1; ++c) {
+                  if (!(t(r, c) < 0.0f)) masked = false;
+                  if (t(r, c) > want) want = t(r, c);
+                }
+              if (masked) want = t(r0, c0);
+              ASSERT_EQ(got(pr, pc), want) << rows << " x " << cols << " on " << out_r << " x " << out_c << ", pixel (" << pr
+                                           << ", " << pc << ")";
+            }
+        }
+    }
+}
+
 }  // namespace
 }  // namespace hs
