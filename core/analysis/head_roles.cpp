@@ -6,6 +6,7 @@
 #include <limits>
 #include <unordered_map>
 #include <unordered_set>
+#include <vector>
 
 #include "core/model/rng.h"
 #include "core/util/errors.h"
@@ -71,6 +72,14 @@ HeadRoleScores head_role_scores(const Map& rows, const std::vector<int>& queries
   const int T = int(rows.cols());
   const bool keyed = int(token_keys.size()) == T;
   const bool has_bos = keyed && bos_id >= 0 && std::find(token_keys.begin(), token_keys.end(), bos_id) != token_keys.end();
+  // Where each key id occurs, in ascending order (the BOS keys; the earlier copies of token i): the
+  // sums below visit the same keys in the same order as a scan of the whole row, without the scan
+  // (it was most of the roles' time: 144 heads x T^2 comparisons per keystroke on GPT-2-small).
+  std::unordered_map<int, std::vector<int>> where;
+  if (keyed)
+    for (int j = 0; j < T; ++j) where[token_keys[size_t(j)]].push_back(j);
+  static const std::vector<int> none;
+  const std::vector<int>& bos_keys = has_bos ? where[bos_id] : none;
   double prev = 0, first = 0, bos = 0, self = 0, local = 0, dup = 0, broad = 0;
   int64_t n_after0 = 0, n_informative = 0, n_dup = 0;
   for (Eigen::Index r = 0; r < rows.rows(); ++r) {
@@ -81,19 +90,17 @@ HeadRoleScores head_role_scores(const Map& rows, const std::vector<int>& queries
       ++n_after0;
       prev += a(i - 1);
       first += a(0);
-      if (has_bos)
-        for (int j = 0; j < T; ++j)
-          if (token_keys[size_t(j)] == bos_id) bos += a(j);
+      for (int j : bos_keys) bos += a(j);
     }
-    if (keyed) {
+    if (keyed && i < T) {
       // Earlier copies of token i: keys j < i with the same id.
       double on_copies = 0;
       bool repeated = false;
-      for (int j = 0; j < i; ++j)
-        if (token_keys[size_t(j)] == token_keys[size_t(i)]) {
-          repeated = true;
-          on_copies += a(j);
-        }
+      for (int j : where[token_keys[size_t(i)]]) {
+        if (j >= i) break;
+        repeated = true;
+        on_copies += a(j);
+      }
       if (repeated) {
         ++n_dup;
         dup += on_copies;
