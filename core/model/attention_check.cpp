@@ -1,5 +1,6 @@
 #include "core/model/attention_check.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -28,13 +29,14 @@ void throw_bad_attention(const std::string& model, int layer, int head, int row,
   throw FormatError(msg.str());
 }
 
-void check_attention_maps(const ModelMaps& maps, const std::string& model) {
+void check_attention_maps(const ModelMaps& maps, const std::string& model, int first_row) {
   for (size_t l = 0; l < maps.size(); ++l)
     for (size_t h = 0; h < maps[l].size(); ++h) {
       const Map& a = maps[l][h];
+      const int row0 = std::min(std::max(first_row, 0), int(a.rows()));
       double sum = 0;
-      const int row = first_bad_row(a.data(), int(a.rows()), int(a.cols()), a.cols(), &sum);
-      if (row >= 0) throw_bad_attention(model, int(l), int(h), row, sum);
+      const int row = first_bad_row(a.data() + int64_t(row0) * a.cols(), int(a.rows()) - row0, int(a.cols()), a.cols(), &sum);
+      if (row >= 0) throw_bad_attention(model, int(l), int(h), row0 + row, sum);
     }
 }
 

@@ -24,8 +24,9 @@ int first_bad_row(const float* rows, int n_rows, int cols, int64_t ld, double* s
 // sum to nan, expected 1): the checkpoint's numbers overflow float32 in the forward pass".
 [[noreturn]] void throw_bad_attention(const std::string& model, int layer, int head, int row, double sum);
 
-// Checks whole maps [layer][head] (rows = queries); throws as above.
-void check_attention_maps(const ModelMaps& maps, const std::string& model);
+// Checks maps [layer][head] (rows = queries) from row `first_row` on (a prefix run: the rows
+// before it were checked in the run that made them); throws as above, naming the map's row.
+void check_attention_maps(const ModelMaps& maps, const std::string& model, int first_row = 0);
 
 // Forwards every call to `inner` and checks each streamed block of rows on the way.
 class AttentionRowCheck : public Observer {

@@ -63,15 +63,19 @@ void assemble_prefix_maps(AttentionRun& run, const AttentionRun& old, int P, int
   const float neg_inf = -std::numeric_limits<float>::infinity();
   for (size_t l = 0; l < L; ++l) {
     for (size_t h = 0; h < H; ++h) {
-      // A_h: the prefix's rows (0 past column P - 1: causal), then the new rows.
+      // A_h: the prefix's rows (0 past column P - 1: causal), then the new rows. Each cell is
+      // written once (no zero fill of what is copied over: for GPT-2 small that fill was as long
+      // as the copy).
       Map& a = run.attention[l][h];  // [T, T]
-      a = Map::Zero(T, T);
+      a.resize(T, T);
       a.topLeftCorner(P, P) = old.attention[l][h].topLeftCorner(P, P);
+      a.topRightCorner(P, n).setZero();
       if (n > 0) a.bottomRows(n) = rows.attention[l][h];
       if (!keep_scores) continue;
       Map& s = run.scores[l][h];  // [T, T], masked cells -inf
-      s = Map::Constant(T, T, neg_inf);
+      s.resize(T, T);
       s.topLeftCorner(P, P) = old.scores[l][h].topLeftCorner(P, P);
+      s.topRightCorner(P, n).setConstant(neg_inf);
       if (n > 0) s.bottomRows(n) = rows.scores[l][h];
     }
     if (keep_scores) {

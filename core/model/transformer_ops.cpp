@@ -10,14 +10,20 @@
 namespace hs {
 namespace {
 
-// Below this many rows a product is a few matrix-vector products: not worth packing w for.
+// Below this many rows a product is a few matrix-vector products (live typing's one new token):
+// not worth packing w for; the few-rows kernel reads w once instead.
 constexpr Eigen::Index kPackedMinRows = 8;
+static_assert(kPackedMinRows <= kFewRowsMax, "a few-rows product reads w once per kFewRowsMax rows");
 
-// x w, or x w^T with `w_transposed`, on the packed kernels.
+// x w, or x w^T with `w_transposed`, on the packed kernels (few rows: the few-rows kernel).
 Map packed_product(const Map& x, const Map& w, bool w_transposed, int threads) {
   Map y(x.rows(), w_transposed ? w.rows() : w.cols());
-  sgemm(int(y.rows()), int(y.cols()), int(x.cols()), 1.0f, x.data(), x.cols(), w.data(), w.cols(), w_transposed,
-        y.data(), y.cols(), false, threads);
+  if (x.rows() < kPackedMinRows)
+    sgemm_few_rows(int(y.rows()), int(y.cols()), int(x.cols()), x.data(), x.cols(), w.data(), w.cols(), w_transposed,
+                   y.data(), y.cols());
+  else
+    sgemm(int(y.rows()), int(y.cols()), int(x.cols()), 1.0f, x.data(), x.cols(), w.data(), w.cols(), w_transposed,
+          y.data(), y.cols(), false, threads);
   return y;
 }
 
@@ -25,12 +31,12 @@ Map packed_product(const Map& x, const Map& w, bool w_transposed, int threads) {
 
 Map matmul(const Map& x, const Map& w, int threads) {
   assert(x.cols() == w.rows() && "matmul: x [T, k] times w [k, n]");
-  return x.rows() < kPackedMinRows ? Map(x * w) : packed_product(x, w, false, threads);
+  return packed_product(x, w, false, threads);
 }
 
 Map matmul_wt(const Map& x, const Map& w, int threads) {
   assert(x.cols() == w.cols() && "matmul_wt: x [T, k] times w^T, w [n, k]");
-  return x.rows() < kPackedMinRows ? Map(x * w.transpose()) : packed_product(x, w, true, threads);
+  return packed_product(x, w, true, threads);
 }
 
 Map rms_norm(const Map& x, const Vec& w, float eps) {

@@ -202,7 +202,7 @@ AttentionRun TransformerSession::run_from_prefix(const std::vector<int>& ids, in
 
   AttentionRun run = run_header(ids);
   assemble_prefix_maps(run, old, P, T, rows, options.keep_scores, kv.k);
-  check_attention_maps(run.attention, info.name);
+  check_attention_maps(run.attention, info.name, P);  // rows 0 .. P-1 were checked in the run that made them
   run.next_token_ids.assign(old.next_token_ids.begin(), old.next_token_ids.begin() + P);
   if (n > 0) {
     const std::vector<int> next = model_->next_token_ids(hidden, options.threads);  // only the new positions

@@ -16,6 +16,16 @@ namespace hs {
 void sgemm(int M, int N, int K, float alpha, const float* A, int64_t lda, const float* B, int64_t ldb,
            bool b_transposed, float* C, int64_t ldc, bool accumulate = false, int threads = 1);
 
+// C [M, N] = A op(B) for a few rows of A (one new token, a handful of them): op(B) as in sgemm,
+// no alpha, no accumulation. Below kFewRowsMax rows a product is memory-bound on B (a weight of
+// K x N floats read for a few multiply-adds each), so each entry of B is read once per kFewRowsMax
+// rows of A, with no packing: B [K, N] streams k-major into M rows of C held in L1; B^T (B [N, K])
+// gives M x (a few) dot products at a time. Any M works (blocks of kFewRowsMax rows). One thread:
+// a second one did not make GPT-2 small's one-row products faster on 2 cores (memory-bound).
+constexpr int kFewRowsMax = 8;
+void sgemm_few_rows(int M, int N, int K, const float* A, int64_t lda, const float* B, int64_t ldb, bool b_transposed,
+                    float* C, int64_t ldc);
+
 // A left operand A [M, K] packed once, as the micro-kernels read it, for many products with
 // different right operands (the blocks of rows of a compact weight, each dequantized in turn and
 // multiplied by the same activations): packing A for every block cost as much as the products.

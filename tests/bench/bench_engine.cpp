@@ -4,6 +4,8 @@
 //                       args: T, threads (0 = all cores)
 //   BM_KernelSgemm      headscope's own packed SGEMM (core/util/kernels.h) at the layer's shapes,
 //                       args: M, N, K, B transposed
+//   BM_FewRows          the few-rows product (live typing's new token) against Eigen, args: M, N,
+//                       K, B transposed, Eigen
 //   BM_SoftmaxRows      the row softmax of one [T, T] map
 // tests/bench/run.sh runs these next to PyTorch; run this binary alone for a quick look.
 #include <benchmark/benchmark.h>
@@ -60,6 +62,30 @@ BENCHMARK(BM_KernelSgemm)
     ->Args({512, 512, 64, 1})               // one head's q k^T
     ->Args({512, 64, 512, 0})               // one head's A v
     ->Unit(benchmark::kMillisecond);
+
+// Live typing's products on a few rows (the new token) at GPT-2 small's shapes: the few-rows
+// kernel (eigen = 0) against Eigen's a * b (eigen = 1), which matmul used before. Args: M, N, K,
+// B transposed, eigen. One weight fits in L3 here; the 340 MB of all 48 stream from memory in the app.
+void BM_FewRows(benchmark::State& state) {
+  const int M = int(state.range(0)), N = int(state.range(1)), K = int(state.range(2));
+  const bool bt = state.range(3) != 0, eigen = state.range(4) != 0;
+  const hs::Map a = random_map(M, K, 1), b = bt ? random_map(N, K, 2) : random_map(K, N, 2);
+  hs::Map c(M, N);
+  for (auto _ : state) {
+    if (eigen && bt) c.noalias() = a * b.transpose();
+    else if (eigen) c.noalias() = a * b;
+    else hs::sgemm_few_rows(M, N, K, a.data(), K, b.data(), b.cols(), bt, c.data(), N);
+    benchmark::DoNotOptimize(c.data());
+  }
+  state.counters["GB/s"] = benchmark::Counter(4.0 * N * K, benchmark::Counter::kIsIterationInvariantRate,
+                                              benchmark::Counter::kIs1000);
+  state.SetLabel(eigen ? "eigen" : hs::kernel_isa());
+}
+BENCHMARK(BM_FewRows)
+    ->ArgsProduct({{1, 2}, {3 * kDModel}, {kDModel}, {0}, {0, 1}})  // qkv: x W_attn
+    ->ArgsProduct({{1, 2}, {kDModel}, {4 * kDModel}, {0}, {0, 1}})  // MLP out: h W_out
+    ->ArgsProduct({{1, 2}, {50257}, {kDModel}, {1}, {0, 1}})        // logits: h W_te^T
+    ->Unit(benchmark::kMicrosecond);
 
 void BM_SoftmaxRows(benchmark::State& state) {
   const int T = int(state.range(0));

@@ -2,12 +2,14 @@
 // equals a whole run of the new input, maps, scores, q, k and next-token predictions, for
 // stories260K (the real checkpoint), a random GPT-2-shaped model and the synthetic layer, for
 // every kind of edit: one token appended, several appended, an edit in the middle, tokens deleted
-// at the end, the same input again. Anything that changes the maps otherwise runs whole.
+// at the end, the same input again. Anything that changes the maps otherwise runs whole. A new row
+// that is not a distribution is caught on the prefix path too.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <memory>
 #include <random>
+#include <string>
 
 #include "core/analysis/head_stats.h"
 #include "core/analysis/run_analysis.h"
@@ -48,8 +50,10 @@ Vec random_vec(std::mt19937& rng, int n, float mean, float std) {
   return (random_map(rng, n, 1, std).array() + mean).matrix();
 }
 
-// GPT-2's layout with random weights (large enough that heads are far from uniform).
-std::shared_ptr<const Gpt2Model> random_gpt2(int d, int heads, int layers, int vocab, int positions) {
+// GPT-2's layout with random weights (large enough that heads are far from uniform); with
+// `nan_token`, that token's embedding is NaN (every row that reads it is not a distribution).
+std::shared_ptr<const Gpt2Model> random_gpt2(int d, int heads, int layers, int vocab, int positions,
+                                             int nan_token = -1) {
   std::mt19937 rng(5);
   Gpt2Config c;
   c.d_model = d, c.n_heads = heads, c.n_layers = layers, c.inner = 4 * d, c.vocab = vocab, c.max_positions = positions;
@@ -67,9 +71,21 @@ std::shared_ptr<const Gpt2Model> random_gpt2(int d, int heads, int layers, int v
     w.layers.push_back(std::move(L));
   }
   w.lnf_w = random_vec(rng, d, 1.0f, 0.1f), w.lnf_b = random_vec(rng, d, 0.0f, 0.1f);
+  if (nan_token >= 0) w.wte.row(nan_token).setConstant(std::nanf(""));
   ModelInfo info;
   info.kind = "gpt2", info.name = "random gpt2", info.family = "gpt2";
   return std::make_shared<const Gpt2Model>(c, std::move(w), info);
+}
+
+// The message of the FormatError `f` throws ("" when it throws none).
+template <typename F>
+std::string error_of(F f) {
+  try {
+    f();
+  } catch (const FormatError& e) {
+    return e.what();
+  }
+  return "";
 }
 
 double max_diff(const Map& a, const Map& b) {
@@ -179,6 +195,27 @@ TEST(PrefixCache, Gpt2ShapedPrefixRowsAreTheOldRunsAndNewRowsAreComputed) {
       EXPECT_EQ(Map(a.topLeftCorner(5, 5)), first->attention[size_t(l)][size_t(h)]);
       EXPECT_NEAR(a.row(5).sum(), 1.0f, 1e-5f);
     }
+}
+
+// The prefix path checks only the new rows (the old ones were checked when they were made): a
+// new row that is not a distribution still stops the run with the whole run's error, and the
+// cache it read is left as it was (the same cache then serves a clean token from the prefix).
+TEST(PrefixCache, NonFiniteNewRowIsCaughtOnThePrefixPath) {
+  const auto model = random_gpt2(32, 2, 2, 50, 32, /*nan_token=*/13);
+  const auto tok = std::make_shared<const NumberTokenizer>(50);
+  RunOptions o;
+  const std::string whole = error_of([&] { TransformerSession(model, tok, {1, 2, 3, 4, 5, 13}, 0).run(o); });
+  EXPECT_NE(whole.find("random gpt2: layer 0, head 0 is not a probability distribution (query 5's weights sum to "),
+            std::string::npos)
+      << whole;
+  PrefixCache cache;
+  o.prefix_cache = &cache;
+  cache.keep(std::make_shared<const AttentionRun>(TransformerSession(model, tok, {1, 2, 3, 4, 5}, 0).run(o)));
+  const std::string prefix = error_of([&] { TransformerSession(model, tok, {1, 2, 3, 4, 5, 13}, 0).run(o); });
+  EXPECT_EQ(prefix, whole);
+  const AttentionRun next = TransformerSession(model, tok, {1, 2, 3, 4, 5, 6}, 0).run(o);
+  EXPECT_EQ(cache.reused, 5);  // the path the failing run took
+  EXPECT_EQ(next.token_ids.size(), 6u);
 }
 
 TEST(PrefixCache, AnyOtherSettingRunsWhole) {

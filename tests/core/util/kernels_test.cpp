@@ -1,6 +1,6 @@
 // core/util/kernels: the packed SGEMM against Eigen over shapes that hit every edge (tiles,
-// blocks, threads, strides, transposes), a left operand packed once against sgemm, the softmax's
-// properties, and exp's accuracy against
+// blocks, threads, strides, transposes), a left operand packed once against sgemm, the few-rows
+// product against double precision, the softmax's properties, and exp's accuracy against
 // std::exp. tests.cmake runs this file once per instruction set (HEADSCOPE_KERNELS).
 #include "core/util/kernels.h"
 
@@ -78,6 +78,50 @@ TEST(Kernels, PackedLhsBlocksEqualOneSgemm) {
         ASSERT_EQ(0, std::memcmp(got.data(), want.data(), size_t(got.size()) * sizeof(float)))
             << "M " << M << " K " << K << (bt ? " B^T" : "") << ": largest difference " << (got - want).cwiseAbs().maxCoeff();
       }
+}
+
+// The few-rows product against a double-precision reference, entry by entry: a float sum of K
+// products, in any order, is within K u sum_k |a_k b_k| of the exact one (u = 2^-24); a lost or
+// doubled term is far outside. M = 1 .. kFewRowsMax and past it (blocks of rows), N and K off
+// every vector width, B and B^T, strided operands; C's border must survive.
+TEST(Kernels, FewRowsMatchDoublePrecision) {
+  uint64_t seed = 500;
+  for (int M = 1; M <= kFewRowsMax + 3; ++M)
+    for (int N : {1, 7, 17, 33, 529})
+      for (int K : {1, 5, 16, 17, 31, 259, 771})
+        for (bool bt : {false, true}) {
+          const Map a = random_map(M, K + 3, seed++), b = bt ? random_map(N, K + 2, seed++) : random_map(K, N + 5, seed++);
+          const Map c0 = random_map(M, N + 4, seed++);
+          Map c = c0;
+          sgemm_few_rows(M, N, K, a.data(), a.cols(), b.data(), b.cols(), bt, c.data(), c.cols());
+          for (int i = 0; i < M; ++i) {
+            for (int j = 0; j < N; ++j) {
+              double want = 0, size = 0;
+              for (int k = 0; k < K; ++k) {
+                const double p = double(a(i, k)) * double(bt ? b(j, k) : b(k, j));
+                want += p;
+                size += std::fabs(p);
+              }
+              const double bound = double(K) * std::ldexp(1.0, -24) * size + 1e-30;
+              ASSERT_LE(std::fabs(double(c(i, j)) - want), bound)
+                  << "M " << M << " N " << N << " K " << K << (bt ? " B^T" : "") << " at ("
+                  << i << ", " << j << "): " << c(i, j) << " vs " << want << ", isa " << kernel_isa();
+            }
+            for (int j = N; j < N + 4; ++j) ASSERT_EQ(c(i, j), c0(i, j)) << "wrote past row " << i << ", M " << M;
+          }
+        }
+}
+
+// Nothing to multiply: C is zeros (K = 0), nothing is written (M or N = 0).
+TEST(Kernels, FewRowsEmptyShapes) {
+  Map c = Map::Constant(2, 3, 7.0f);
+  const float a = 1.0f, b = 1.0f;
+  sgemm_few_rows(2, 3, 0, &a, 1, &b, 3, false, c.data(), 3);
+  EXPECT_EQ(c.cwiseAbs().maxCoeff(), 0.0f);
+  c.setConstant(7.0f);
+  sgemm_few_rows(0, 3, 4, &a, 4, &b, 3, true, c.data(), 3);
+  sgemm_few_rows(2, 0, 4, &a, 4, &b, 3, false, c.data(), 3);
+  EXPECT_EQ(c.minCoeff(), 7.0f);
 }
 
 TEST(Kernels, ExpWithinOnePpmOfStdExp) {
