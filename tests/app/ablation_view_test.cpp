@@ -300,4 +300,30 @@ TEST_F(AblationView, SingularValuesAreComputedWhileAViewShowsThemNotWhileTyping)
   }
 }
 
+// The head-count sweep (the synthetic model's Head width charts) likewise: not while typing in the
+// heads view, where it ran beside the next frame; computed once Head width is on screen.
+TEST_F(AblationView, TheSweepIsComputedWhenHeadWidthIsShownNotWhileTyping) {
+  AppState state;
+  state.request.sentence = "the cat sat on the mat";
+  state.view = View::heads;
+  DerivedWorker worker;
+  FrameLoop loop(state, ui_, worker);
+  worker.wait_idle();
+  loop.before_frame();
+  ASSERT_TRUE(loop.shown());
+  EXPECT_EQ(loop.shown()->sweep, nullptr);
+  state.request.sentence += " again";
+  ASSERT_TRUE(loop.after_frame());
+  worker.wait_idle();
+  loop.before_frame();
+  EXPECT_EQ(loop.shown()->sweep, nullptr) << "typing in the heads view";
+  state.view = View::width;
+  ASSERT_TRUE(loop.after_frame());
+  worker.wait_idle();
+  loop.before_frame();
+  ASSERT_NE(loop.shown()->sweep, nullptr);
+  EXPECT_TRUE(loop.shown()->sweep->available) << loop.shown()->sweep->note;
+  EXPECT_EQ(loop.shown()->analysis->request.sentence, state.request.sentence);
+}
+
 }  // namespace

@@ -34,9 +34,9 @@ struct Derived {
   // analyses without the probe, and measures it once the Head roles view is shown (once per model).
   std::shared_ptr<const HeadRoles> roles;       // null: not measured
   bool induction_checked = false;               // the worker tried (roles may stay null: no vocabulary)
-  // Singular values were asked for (analysis->spectrum has them where spectrum_fits allows): only
-  // while a view that shows them is on screen, since they are most of a small model's keystroke
-  // (stories260K: 19 of 20 ms).
+  // Singular values were asked for (analysis->spectrum has them where spectrum_fits allows), and the
+  // sweep after them: only while a view that shows them is on screen, since they are most of a small
+  // model's keystroke (stories260K: 19 of 20 ms; the synthetic default's sweep ran beside the next frame).
   bool spectrum = false;
   double worker_ms = 0;  // the worker's time for this result (analysis, compare entries, induction)
 

@@ -23,7 +23,8 @@ struct ViewInfo {
 const std::vector<ViewInfo>& all_views();
 
 // The views that show singular values of the score matrices (Head width's chart and table, the
-// single head's facts): the app computes them only while one of these is on screen.
+// single head's facts): the app computes them, and the head-count sweep, only while one of these
+// is on screen.
 bool shows_singular_values(View view);
 const ViewInfo& view_info(View view);
 

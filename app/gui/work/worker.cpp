@@ -117,8 +117,8 @@ void DerivedWorker::loop() {
       sweep_request = sweep_request_;
     }
     // Phase 1: the maps and per-head numbers, published at once. Phase 2 (only when the
-    // sentence, d_model or mask changed): the head-count sweep, published as a second result
-    // of the same generation.
+    // sentence, d_model or mask changed, and with `spectrum`: the Head width view on screen): the
+    // head-count sweep, published as a second result of the same generation.
     WorkerResult r;
     r.generation = generation;
     std::shared_ptr<Derived> d;
@@ -155,8 +155,8 @@ void DerivedWorker::loop() {
       d->sweep = sweep_fresh ? sweep : nullptr;
       r.derived = d;
     }
-    publish(std::move(r), !ok || sweep_fresh);
-    if (!ok || sweep_fresh) continue;
+    publish(std::move(r), !ok || sweep_fresh || !spectrum);
+    if (!ok || sweep_fresh || !spectrum) continue;
     WorkerResult r2;
     r2.generation = generation;
     std::shared_ptr<const Sweep> new_sweep;

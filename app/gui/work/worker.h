@@ -32,7 +32,9 @@ class DerivedWorker {
   DerivedWorker& operator=(const DerivedWorker&) = delete;
 
   // Queues a recompute; returns its generation. `compare` entries (a lesson step's side-by-side
-  // states) are computed with it and published in the same result; `spectrum`: with singular values.
+  // states) are computed with it and published in the same result; `spectrum`: with singular values
+  // and then the head-count sweep (the numbers of the views that show them; export computes a
+  // missing sweep itself).
   uint64_t submit(const ModelRequest& request, std::vector<CompareRequest> compare = {}, bool spectrum = true);
   // The newest finished result not yet taken, if any.
   std::optional<WorkerResult> poll();
