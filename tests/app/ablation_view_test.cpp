@@ -38,6 +38,12 @@ class AblationView : public test::HeadlessApp {
   std::shared_ptr<Derived> derived_;
 };
 
+// Waits for the worker and takes its newest result, as the next frame would.
+void settle(DerivedWorker& worker, FrameLoop& loop) {
+  worker.wait_idle();
+  loop.before_frame();
+}
+
 AppState stories_state() {
   AppState s = default_app_state();
   s.request.model_path = (kStories / "stories260K.bin").string();
@@ -246,8 +252,7 @@ TEST_F(AblationView, SingularValuesAreComputedWhileAViewShowsThemNotWhileTyping)
   state.view = View::heads;
   DerivedWorker worker;
   FrameLoop loop(state, ui_, worker);
-  worker.wait_idle();
-  loop.before_frame();
+  settle(worker, loop);
   ASSERT_TRUE(loop.shown());
   const auto none = [](const Derived& d) {
     for (const auto& layer : d.analysis->spectrum)
@@ -259,20 +264,17 @@ TEST_F(AblationView, SingularValuesAreComputedWhileAViewShowsThemNotWhileTyping)
   EXPECT_TRUE(none(*loop.shown())) << "the heads view does not show singular values";
   state.request.sentence += " x";
   EXPECT_TRUE(loop.after_frame());
-  worker.wait_idle();
-  loop.before_frame();
+  settle(worker, loop);
   EXPECT_TRUE(none(*loop.shown())) << "typing in the heads view";
   for (View v : {View::width, View::head}) {
     state.view = View::heads;
     state.request.sentence += "y";
     ASSERT_TRUE(loop.after_frame());
-    worker.wait_idle();
-    loop.before_frame();
+    settle(worker, loop);
     ASSERT_FALSE(loop.shown()->spectrum);
     state.view = v;
     EXPECT_TRUE(loop.after_frame()) << view_info(v).name << " asks for the singular values";
-    worker.wait_idle();
-    loop.before_frame();
+    settle(worker, loop);
     ASSERT_TRUE(loop.shown()->spectrum);
     EXPECT_EQ(loop.shown()->analysis->request.sentence, state.request.sentence);
     hs::ModelRequest fitted = state.request;
@@ -291,8 +293,7 @@ TEST_F(AblationView, SingularValuesAreComputedWhileAViewShowsThemNotWhileTyping)
     // Typing with the view on screen keeps them; leaving it keeps the result (nothing to compute).
     state.request.sentence += "z";
     ASSERT_TRUE(loop.after_frame());
-    worker.wait_idle();
-    loop.before_frame();
+    settle(worker, loop);
     EXPECT_TRUE(loop.shown()->spectrum);
     EXPECT_FALSE(none(*loop.shown()));
     state.view = View::heads;
@@ -308,19 +309,16 @@ TEST_F(AblationView, TheSweepIsComputedWhenHeadWidthIsShownNotWhileTyping) {
   state.view = View::heads;
   DerivedWorker worker;
   FrameLoop loop(state, ui_, worker);
-  worker.wait_idle();
-  loop.before_frame();
+  settle(worker, loop);
   ASSERT_TRUE(loop.shown());
   EXPECT_EQ(loop.shown()->sweep, nullptr);
   state.request.sentence += " again";
   ASSERT_TRUE(loop.after_frame());
-  worker.wait_idle();
-  loop.before_frame();
+  settle(worker, loop);
   EXPECT_EQ(loop.shown()->sweep, nullptr) << "typing in the heads view";
   state.view = View::width;
   ASSERT_TRUE(loop.after_frame());
-  worker.wait_idle();
-  loop.before_frame();
+  settle(worker, loop);
   ASSERT_NE(loop.shown()->sweep, nullptr);
   EXPECT_TRUE(loop.shown()->sweep->available) << loop.shown()->sweep->note;
   EXPECT_EQ(loop.shown()->analysis->request.sentence, state.request.sentence);
