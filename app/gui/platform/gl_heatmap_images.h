@@ -1,10 +1,10 @@
 #pragma once
 // HeatmapImages on OpenGL: each map is uploaded as an R32F texture of t values (NEAREST), one per
 // cell (or, when the map is drawn on fewer pixels than it has cells, one per pixel holding the
-// largest t it covers, reduced on the CPU), coloured by the colormap shader into RGBA8 texels, which ImGui then
-// draws (NEAREST, so cells stay crisp). region() puts maps of up to kAtlasMaxSide texels a side
-// into one shared atlas texture, so ImGui draws a screen of them (the 12 x 12 overview) in a few
-// draw calls instead of one per map; image() and larger maps get a texture of their own. Work
+// largest t it covers, reduced on the CPU), coloured by the colormap shader into RGBA8 texels,
+// which ImGui then draws (NEAREST, so cells stay crisp). region() puts maps of up to
+// kAtlasMaxSide texels a side into one shared atlas texture, so ImGui draws a screen of them (the
+// 12 x 12 overview) in a few draw calls instead of one per map; image() and larger maps get a texture of their own. Work
 // happens only when a map's data version, scale range, colormap or drawn size change; maps unused
 // for a while are freed. HEADSCOPE_HEATMAP_ATLAS=off gives every map its own texture (to compare).
 #include <glad/gl.h>
@@ -45,9 +45,10 @@ class GlHeatmapImages final : public HeatmapImages {
   int64_t renders() const { return renders_; }
   // Time spent colouring maps so far (ms, CPU side: value upload and the colouring draw call).
   double upload_ms() const { return upload_ms_; }
-  // Spreads new maps over frames: once a frame has spent `ms` colouring maps, a map that already shows older data keeps showing it until a
-  // later frame (the 144 maps of a keystroke otherwise make one long frame). A map with nothing to show yet is always coloured. <= 0: no limit
-  // (screenshots, which must show every map's newest data).
+  // Spreads new maps over frames: once a frame has spent `ms` colouring maps, a map that already
+  // shows older data keeps showing it until a later frame (a keystroke's maps would otherwise make
+  // one long frame). A map with nothing to show yet is always coloured. <= 0: no limit (screenshots,
+  // which must show every map's newest data).
   void set_upload_budget_ms(double ms) { upload_budget_ms_ = ms; }
   // Maps drawn this frame that still show older data.
   int pending() const { return pending_; }

@@ -42,7 +42,8 @@ std::vector<CompareResult> compute_compare(const std::vector<CompareRequest>& en
     CompareResult r;
     r.label = e.label;
     try {
-      r.analysis = analyse(fitted(e.request), app_options(threads, checkpoints, false));  // maps side by side: no view of singular values
+      // Maps side by side: no view of singular values.
+      r.analysis = analyse(fitted(e.request), app_options(threads, checkpoints, false));
     } catch (const std::bad_alloc&) {
       r.error = "out of memory (try a shorter sentence, a smaller d_model or fewer heads)";
     } catch (const std::exception& ex) {
