@@ -53,6 +53,7 @@ struct GridPanelState {
 struct HeadPanelState {
   bool show_values = false;  // print each cell's weight on it
   bool layer_range = false;  // the head on its layer's colour range (default: its own)
+  bool region_range = false; // zoomed: the colours span the visible region's weights (a long input's region looks dim on the head's)
   MapZoom zoom;              // wheel / drag / double-click (not part of a session)
 };
 
