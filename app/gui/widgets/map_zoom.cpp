@@ -61,6 +61,7 @@ void draw_minimap(const UiContext& ui, const HeatmapSpec& whole, const MapZoom& 
   const ImVec2 b(a.x + std::max(z.span * side, 2.0f), a.y + std::max(z.span * side, 2.0f));
   dl->AddRect(a, b, ink(1.0f), 0, 0, 2.0f);
   dl->AddRect(ImVec2(min.x - 1, min.y - 1), ImVec2(max.x + 1, max.y + 1), accent_colour(0.8f), 0, 0, 1.0f);
+  if (ui.report) ui.report->panels.push_back({"minimap", whole.key, ImVec2(min.x * fb.x, min.y * fb.y), ImVec2(max.x * fb.x, max.y * fb.y)});
 }
 
 int zoom_max_cells(float box_pixels) { return std::clamp(int(box_pixels) / 64 * 64, 64, 1024); }
