@@ -6,7 +6,7 @@
 //   whichever came last);
 // - nesting deeper than kMaxJsonDepth is refused: nlohmann copies and dumps values recursively,
 //   and a config.json with one unused key nested 10^6 deep overflowed the stack;
-// - more than kMaxJsonValues values are refused: "[[],[],...]" costs some 50 bytes of memory
+// - more than kMaxJsonValues values are refused: "[[],[],...]" costs some 64 bytes of memory
 //   per 3 bytes of file;
 // - the time is linear in the text (a parse callback made nlohmann rescan the parent after every
 //   object: 20,000 safetensors tensors took 25 s);
@@ -20,11 +20,11 @@
 namespace hs {
 
 constexpr size_t kMaxJsonDepth = 512;             // arrays and objects open at once; files use < 10
-constexpr size_t kMaxJsonValues = size_t(1) << 24;  // 16,777,216; a 262k-piece tokenizer.json has ~1.5M
+constexpr size_t kMaxJsonValues = size_t(1) << 23;  // 8,388,608 (~600 MB at worst); real files: < 2M
 
 // Parses [begin, end). Throws FormatError "<where>: not valid JSON (...)", "<where>: \"key\"
 // appears twice in one object", "<where>: JSON nested deeper than 512 levels" or "<where>: more
-// than 16,777,216 JSON values". `where` is usually the path, or "PATH: safetensors header".
+// than 8,388,608 JSON values". `where` is usually the path, or "PATH: safetensors header".
 nlohmann::json parse_json_strict(const char* begin, const char* end, const std::string& where);
 nlohmann::json parse_json_strict(const std::string& text, const std::string& where);
 

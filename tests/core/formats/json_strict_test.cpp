@@ -86,6 +86,14 @@ TEST(JsonStrict, ManyKeysAreRead) {
   EXPECT_EQ(j["t199999"]["data_offsets"][1], 4);
 }
 
+TEST(JsonStrict, MoreValuesThanTheLimitAreRefused) {
+  // The top array and kMaxJsonValues - 1 zeros: exactly the limit, read; one more zero: refused.
+  std::string text = "[0";
+  for (size_t i = 1; i + 1 < kMaxJsonValues; ++i) text += ",0";
+  EXPECT_EQ(parse_json_strict(text + "]", "f.json").size(), kMaxJsonValues - 1);
+  EXPECT_EQ(error_of(text + ",0]"), "f.json: more than 8,388,608 JSON values (the limit against files that would not fit in memory)");
+}
+
 TEST(JsonStrict, InvalidJsonKeepsItsMessageAndCutsTheTokenItEchoes) {
   EXPECT_NE(error_of(R"({"a": )").find("f.json: not valid JSON ("), std::string::npos);
   EXPECT_NE(error_of(R"({"a": 1} x)").find("f.json: not valid JSON ("), std::string::npos);
