@@ -130,6 +130,7 @@ struct SessionPanelState {
   SessionDialog dialog = SessionDialog::none;
   std::string folder;                      // remembered between saves/opens ("" = current folder)
   std::string file_name = "session.json";
+  bool named = false;                      // folder/file_name is this session's file (saved or opened): Ctrl+S saves there
   bool save_requested = false;
   bool open_requested = false;             // open folder/file_name
   std::vector<std::string> dropped;        // paths dropped on the window, opened next frame
