@@ -77,14 +77,27 @@ LessonStep read_step(const json& s, const std::string& where, const Session& pre
 
 }  // namespace
 
+const char* lesson_control_name(LessonControl control) {
+  // In LessonControl's order; the tabs are "tab:" and the app's --view names.
+  static const char* const names[] = {"sentence", "d_model", "heads", "kv_heads", "d_head", "causal", "window",
+                                      "temperature", "seed", "layer", "head", "queries", "panel", "color_scale",
+                                      "colormap", "tab:heads", "tab:head", "tab:query", "tab:difference",
+                                      "tab:average", "tab:width", "tab:roles", "tab:ablation"};
+  static_assert(sizeof(names) / sizeof(names[0]) == size_t(LessonControl::tab_ablation) + 1, "one name per LessonControl");
+  return names[size_t(control)];
+}
+
 const std::vector<std::string>& lesson_controls() {
-  static const std::vector<std::string> c = {"sentence", "d_model", "heads",  "kv_heads", "d_head",
-                                             "causal",   "window",  "temperature", "seed", "layer",
-                                             "head",     "queries", "panel",  "color_scale", "colormap",
-                                             // one tab each ("panel" frees them all): the app's --view names
-                                             "tab:heads", "tab:head", "tab:query", "tab:difference", "tab:average",
-                                             "tab:width", "tab:roles"};
+  static const std::vector<std::string> c = [] {
+    std::vector<std::string> all;
+    for (int i = 0; i <= int(LessonControl::tab_ablation); ++i) all.emplace_back(lesson_control_name(LessonControl(i)));
+    return all;
+  }();
   return c;
+}
+
+bool step_unlocks(const LessonStep& step, LessonControl control) {
+  return std::find(step.unlocked.begin(), step.unlocked.end(), lesson_control_name(control)) != step.unlocked.end();
 }
 
 Lesson parse_lesson(const std::string& text, const std::string& name) {

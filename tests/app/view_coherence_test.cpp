@@ -8,6 +8,7 @@
 #include <string>
 
 #include "app/gui/actions/session_bridge.h"
+#include "core/util/errors.h"
 #include "app/gui/state/derived.h"
 #include "app/gui/widgets/heatmap_widget.h"
 #include "app/gui/widgets/map_zoom.h"
@@ -143,6 +144,22 @@ TEST(MapVersion, FieldsNeverCollide) {
   region.row0 = 4;
   EXPECT_NE(region, map_version(7, 0, 1));
   EXPECT_EQ(map_version(7, 3, 5), map_version(7, 3, 5));
+}
+
+}  // namespace
+
+namespace {
+
+// Lesson locks are typed: every view's tab has its control, named "tab:" and the view's --view
+// name in lesson files, and every name a lesson may list is one control.
+TEST(LessonControls, EveryTabHasItsTypedControl) {
+  for (const ViewInfo& v : all_views())
+    EXPECT_EQ(std::string(hs::lesson_control_name(v.unlock)), std::string("tab:") + v.name) << v.name;
+  const auto& names = hs::lesson_controls();
+  for (size_t i = 0; i < names.size(); ++i) EXPECT_EQ(names[i], hs::lesson_control_name(hs::LessonControl(i)));
+  EXPECT_THROW(hs::parse_lesson(R"({"format": "headscope-lesson", "version": 1, "title": "t", "steps": [
+      {"title": "a", "caption": "b", "unlocked": ["colour_scale"]}]})", "t.json"), hs::FormatError)
+      << "a misspelt control in a lesson file is refused when it loads";
 }
 
 }  // namespace

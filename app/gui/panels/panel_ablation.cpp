@@ -107,12 +107,6 @@ void token_table(const HeadAblation& a, int layer, int head, ImVec2 size) {
   ImGui::EndTable();
 }
 
-void open_head(AppState& state, int layer, int head) {
-  if (control_locked(state, "panel")) return;  // a lesson step may keep its view
-  state.layer = layer, state.head = head;
-  request_view(state, View::head);
-}
-
 void result_view(AppState& state, const UiContext& ui, const AblationStatus& st, const HeadAblation& a) {
   const Derived& d = *ui.derived;
   const float f = ImGui::GetFontSize();

@@ -16,7 +16,7 @@ void draw_average(AppState& state, const UiContext& ui) {
   const int layer = state.layer, heads = d.run().n_heads();
   if (heads == 0 || size_t(layer) >= d.analysis->average.size() || d.analysis->average[size_t(layer)].size() == 0) return;
   // Presenting a step that fixes the colours: no toolbar or explanation, the maps get the room.
-  const bool bare = state.present.active && control_locked(state, "color_scale") && control_locked(state, "colormap");
+  const bool bare = state.present.active && control_locked(state, LessonControl::color_scale) && control_locked(state, LessonControl::colormap);
   if (!bare) draw_scale_controls(state, d.run());
   if (bare) {
   } else if (state.average.rollout && d.analysis->rollout.size() > 0)
@@ -68,7 +68,7 @@ void draw_average(AppState& state, const UiContext& ui) {
     const HeatmapSpec spec = heatmap_spec(format("average-heads L%d h%d", layer, h), map_version(d.generation, layer, h),
                                           head_map(d.run(), layer, h), range, state.scale.colormap, layer, h);
     const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(g.tile_w - gap, g.tile_h - gap - title_h));
-    if (hit.clicked && !control_locked(state, "panel")) {
+    if (hit.clicked && !control_locked(state, LessonControl::panel)) {
       state.head = h;
       request_view(state, View::head);
     }

@@ -100,7 +100,7 @@ void draw_layer_grid(AppState& state, const UiContext& ui, const RunAnalysis& d,
     const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(g.tile_w - gap, g.tile_h - gap - title_h));
     if (hit.hovered) cell_tooltip(d, layer, h, hit);
     if (hit.clicked) {  // a lesson step that keeps its view opens the head in place
-      if (hit.row >= 0 && !control_locked(state, "queries")) state.query.queries = {d.map_token(hit.row)};
+      if (hit.row >= 0 && !control_locked(state, LessonControl::queries)) state.query.queries = {d.map_token(hit.row)};
       open_head(state, layer, h);
     }
   }
@@ -370,11 +370,11 @@ void draw_grid(AppState& state, const UiContext& ui) {
   if (layers == 0 || d.run().n_heads() == 0) return;
   // Presenting a step that fixes the colours: no toolbar, the maps get the line.
   const bool present = state.present.active;
-  const bool bare = present && control_locked(state, "color_scale") && control_locked(state, "colormap");
+  const bool bare = present && control_locked(state, LessonControl::color_scale) && control_locked(state, LessonControl::colormap);
   if (!bare) draw_scale_controls(state, d.run());
   // Presenting without the colour controls, the layer controls go in the colour bar's column:
   // the maps get the line.
-  const bool layer_tools = layers > 1 && (!bare || !control_locked(state, "layer"));
+  const bool layer_tools = layers > 1 && (!bare || !control_locked(state, LessonControl::layer));
   const auto draw_layer_tools = [&] {
     ImGui::Checkbox("all layers", &state.grid.all_layers);
     if (!state.grid.all_layers) {

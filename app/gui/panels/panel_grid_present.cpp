@@ -30,16 +30,6 @@ void tooltip(const RunAnalysis& a, int layer, int head, const HeatmapHit& hit) {
 
 }  // namespace
 
-void open_head(AppState& state, int layer, int head) {
-  state.layer = layer;
-  state.head = head;
-  if (control_locked(state, "panel") && control_locked(state, "tab:head")) {
-    state.grid.opened = head;  // the step keeps its tab: open the head in place
-  } else {
-    request_view(state, View::head);
-  }
-}
-
 PresentGrid present_grid(const RunAnalysis& d, ImVec2 area, bool col_labels, bool row_labels) {
   const int heads = d.run.n_heads(), group = heads_per_group(d.run.info);
   return layout_present_grid(heads, group, int(d.map_labels.size()), d.map_labels, ImGui::GetFont(), area, title_height(),

@@ -21,14 +21,14 @@ const char* kScaleNames[] = {"linear", "log", "per-row normalised"};
 void head_picker(AppState& state, const Derived& d) {
   const int heads = d.run().n_heads(), layers = d.run().n_layers();
   if (layers > 1) {
-    LockScope lock(state, "layer");
+    LockScope lock(state, LessonControl::layer);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.5f);
     ImGui::InputInt("layer", &state.layer);
     ImGui::SameLine();
   }
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.5f);
   {
-    LockScope lock(state, "head");
+    LockScope lock(state, LessonControl::head);
     ImGui::InputInt("head", &state.head);
   }
   state.head = std::clamp(state.head, 0, heads - 1);
@@ -64,7 +64,7 @@ void head_facts(const Derived& d, int layer, int head) {
 
 void draw_scale_controls(AppState& state, const AttentionRun& run) {
   const float f = ImGui::GetFontSize();
-  if (state.present.active && control_locked(state, "color_scale") && control_locked(state, "colormap")) {
+  if (state.present.active && control_locked(state, LessonControl::color_scale) && control_locked(state, LessonControl::colormap)) {
     // Presenting a step that fixes the colours: a note instead of disabled controls.
     ImGui::AlignTextToFramePadding();
     ImGui::TextDisabled("%s scale, %s colours", state.scale.mode == ScaleMode::linear ? "linear"
@@ -74,7 +74,7 @@ void draw_scale_controls(AppState& state, const AttentionRun& run) {
     return;
   }
   int mode = int(state.scale.mode);
-  ImGui::BeginDisabled(control_locked(state, "color_scale"));
+  ImGui::BeginDisabled(control_locked(state, LessonControl::color_scale));
   ImGui::SetNextItemWidth(f * 9);
   if (ImGui::Combo("scale", &mode, kScaleNames, 3)) state.scale.mode = ScaleMode(mode);
   ImGui::SameLine();
@@ -88,7 +88,7 @@ void draw_scale_controls(AppState& state, const AttentionRun& run) {
   ImGui::EndDisabled();
   ImGui::SameLine();
   ImGui::SetNextItemWidth(f * 7);
-  LockScope lock(state, "colormap");
+  LockScope lock(state, LessonControl::colormap);
   if (ImGui::BeginCombo("colours", colormap_name(state.scale.colormap))) {
     for (Colormap c : all_colormaps())
       if (!colormap_is_diverging(c) && ImGui::Selectable(colormap_name(c), c == state.scale.colormap)) state.scale.colormap = c;
@@ -101,8 +101,8 @@ void draw_head(AppState& state, const UiContext& ui) {
   if (d.run().n_heads() == 0) return;
   // Presenting a step that fixes the head and the colours: no control row, the map takes the
   // full height; the head's name and facts go in the column beside it.
-  const bool bare = state.present.active && control_locked(state, "head") && control_locked(state, "layer") &&
-                    control_locked(state, "color_scale") && control_locked(state, "colormap");
+  const bool bare = state.present.active && control_locked(state, LessonControl::head) && control_locked(state, LessonControl::layer) &&
+                    control_locked(state, LessonControl::color_scale) && control_locked(state, LessonControl::colormap);
   if (!bare) {
     head_picker(state, d);
     ImGui::SameLine();

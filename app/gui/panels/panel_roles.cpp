@@ -25,12 +25,6 @@ const std::vector<std::string>& filter_labels() {
   return labels;
 }
 
-void open_head(AppState& state, int layer, int head) {
-  if (control_locked(state, "panel")) return;  // a lesson step may keep its view
-  state.layer = layer, state.head = head;
-  request_view(state, View::head);
-}
-
 // [layers, heads] of one role; unmeasured heads as 0 (their tooltip says so).
 Map role_map(const HeadRoles& roles, HeadRole role) {
   Map m = Map::Zero(roles.n_layers(), roles.n_heads());  // [L, H]
