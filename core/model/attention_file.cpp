@@ -1,9 +1,6 @@
 #include "core/model/attention_file.h"
 
-#include <sys/stat.h>
-
 #include <cmath>
-#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -12,6 +9,7 @@
 #include "core/formats/safetensors.h"
 #include "core/model/attention_layer.h"
 #include "core/util/errors.h"
+#include "core/util/file_read.h"
 #include "core/util/utf8.h"
 
 namespace hs {
@@ -23,10 +21,8 @@ bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-bool is_file(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
+// Token strings for kMaxTokens tokens and the optional keys fit many times over.
+constexpr size_t kMaxTokensJsonBytes = size_t(64) << 20;
 
 std::string base_name(const std::string& path) {
   const size_t slash = path.find_last_of('/');
@@ -150,14 +146,12 @@ Extras read_extras(const std::string& path, const Arrays& a) {
     return e;
   }
   const std::string side = path + ".tokens.json";
-  if (is_file(side)) {
+  if (path_exists(side)) {  // a FIFO or a device there is refused with what it is
     e.where = side;
-    std::ifstream in(side, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
+    const std::string text = read_file_limited(side, kMaxTokensJsonBytes, "a .tokens.json file");
     json j;
     try {
-      j = json::parse(text.str());
+      j = json::parse(text);
     } catch (const json::exception& ex) {
       throw FormatError(side + ": not valid JSON (" + ex.what() + ")");
     }
@@ -293,7 +287,7 @@ AttentionRun read_attention_file(const std::string& path) {
   if (!ends_with(path, ".safetensors") && !ends_with(path, ".npz")) {
     throw InputError("--attention " + path + ": expected a .safetensors or .npz file (see docs/attention-file.md)");
   }
-  if (!is_file(path)) throw IoError("--attention " + path + ": no such file");
+  if (const std::string why = not_a_file_reason(path); !why.empty()) throw IoError("--attention " + path + " " + why);
   Arrays arrays(path);
   const Layout layout = find_layout(path, arrays);
 
