@@ -1,7 +1,6 @@
 // `headscope-cli export`: figures (.png .svg .pdf) and data (.npy .csv .json) of one view, or
 // every head of every layer into a folder (see ../shared/CLI_CONTRACT.md).
 #include <cctype>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -15,9 +14,13 @@
 #include "core/export/export.h"
 #include "core/render/figure.h"
 #include "core/util/errors.h"
+#include "core/util/file_read.h"
 
 namespace hs::cli {
 namespace {
+
+// A style file holds a dozen keys; anything past this is not one.
+constexpr size_t kMaxStyleFileBytes = size_t(1) << 20;
 
 // The figure's look: page size with a unit, fonts, title, labels, a style file.
 struct FigureFlags {
@@ -62,12 +65,10 @@ struct ExportOptions {
 // The style file, then the flags over it.
 void apply_figure_flags(const FigureFlags& f, ExportSpec& spec, CLI::Option* colormap_option) {
   if (!f.style_file.empty()) {
-    std::ifstream in(f.style_file, std::ios::binary);
-    if (!in) throw IoError("cannot read the style file " + f.style_file);
-    std::ostringstream text;
-    text << in.rdbuf();
+    // A FIFO or a device is refused, not waited on or read forever; a style is a few hundred bytes.
+    const std::string text = read_file_limited(f.style_file, kMaxStyleFileBytes, "a style file");
     std::optional<Colormap> colormap;
-    apply_style_json(text.str(), f.style_file, spec.style, colormap);
+    apply_style_json(text, f.style_file, spec.style, colormap);
     if (colormap && colormap_option->count() == 0) spec.colours.colormap = *colormap;
   }
   if (f.font_size != 0) {
