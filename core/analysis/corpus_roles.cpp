@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdlib>
-#include <filesystem>
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -16,6 +15,7 @@
 #include "core/formats/json_strict.h"
 #include "core/model/checkpoint_cache.h"
 #include "core/util/errors.h"
+#include "core/util/file_read.h"
 #include "core/util/utf8.h"
 
 namespace hs {
@@ -167,12 +167,8 @@ bool read_line(std::streambuf& in, std::string& line, int64_t cap, bool& cut) {
 
 // Whole lines of the file (a last line without '\n' counts).
 int64_t count_lines(const std::string& path) {
-  std::error_code ec;
-  const std::filesystem::file_status st = std::filesystem::status(path, ec);
-  if (ec || !std::filesystem::exists(st)) throw IoError("cannot open the corpus " + path + ": no such file");
-  if (!std::filesystem::is_regular_file(st)) {
-    throw InputError("--corpus " + path + " is not a regular file (a device, pipe or folder); the corpus is read twice, "
-                     "once to count its lines, so give a file");
+  if (const std::string why = not_a_file_reason(path); !why.empty()) {
+    throw InputError("--corpus " + path + " " + why + "; the corpus is read twice, once to count its lines, so give a file");
   }
   std::ifstream f(path, std::ios::binary);
   if (!f) throw IoError("cannot open the corpus " + path);
