@@ -44,28 +44,21 @@ class Arrays {
   }
   std::vector<std::string> names() const { return st_ ? st_->names() : npz_->names(); }
   bool has(const std::string& n) const { return st_ ? st_->has(n) : npz_->has(n); }
-  // safetensors: from the header; .npz: read once and kept for values().
+  // From the header: safetensors' JSON, or the .npy header of the .npz entry (nothing else
+  // inflated, so the maps' size is checked before their bytes are).
   std::vector<int64_t> shape(const std::string& n) {
     if (st_) return st_->info(n).shape;
-    return cached(n).shape;
+    return npz_->layout(n).shape;
   }
   std::vector<float> values(const std::string& n) {
     if (st_) return st_->floats(n);
-    std::vector<float> v = std::move(cached(n).data);
-    cache_.erase(n);
-    return v;
+    return npz_->array(n).data;  // moved: a member of a temporary
   }
   const std::map<std::string, std::string>* metadata() const { return st_ ? &st_->metadata() : nullptr; }
 
  private:
-  NpyArray& cached(const std::string& n) {
-    auto it = cache_.find(n);
-    if (it == cache_.end()) it = cache_.emplace(n, npz_->array(n)).first;
-    return it->second;
-  }
   std::unique_ptr<SafetensorsFile> st_;
   std::unique_ptr<NpzFile> npz_;
-  std::map<std::string, NpyArray> cache_;
 };
 
 // Which arrays hold which layers: one stacked array, or one per layer.
@@ -318,7 +311,11 @@ AttentionRun read_attention_file(const std::string& path) {
   }
   if (T > kMaxTokens) throw InputError(path + ": the maps cover " + std::to_string(T) + " tokens; the limit is " + std::to_string(kMaxTokens));
   if (L > 4096 || H > kMaxHeads) throw InputError(path + ": " + std::to_string(L) + " layers x " + std::to_string(H) + " heads is more than headscope shows");
-  check_map_memory(T, L * H);
+  try {
+    check_map_memory(T, L * H);  // before any map is read or inflated
+  } catch (const InputError& e) {
+    throw InputError(path + ": " + e.what());
+  }
 
   AttentionRun run;
   run.info.kind = "attention-file";
