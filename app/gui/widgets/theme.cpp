@@ -30,7 +30,7 @@ std::string find_fallback_font() {
                          "/usr/share/fonts-droid-fallback/truetype/DroidSansFallback.ttf",
                          "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"};
   for (const char* f : files)
-    if (file_exists(f)) return f;
+    if (is_regular_file(f)) return f;
   return "";
 }
 
