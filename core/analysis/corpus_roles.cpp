@@ -176,7 +176,9 @@ bool read_line(std::streambuf& in, std::string& line, int64_t cap, bool& cut) {
 // Whole lines of the file (a last line without '\n' counts).
 int64_t count_lines(const std::string& path) {
   if (const std::string why = not_a_file_reason(path); !why.empty()) {
-    throw InputError("--corpus " + path + " " + why + "; the corpus is read twice, once to count its lines, so give a file");
+    if (!path_exists(path)) throw IoError("cannot open the corpus " + path + ": it " + why);
+    throw InputError("--corpus " + path + " " + why + " (the corpus must be a regular file: it is read twice, once to count "
+                     "its lines)");
   }
   std::ifstream f(path, std::ios::binary);
   if (!f) throw IoError("cannot open the corpus " + path);
