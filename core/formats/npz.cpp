@@ -122,7 +122,8 @@ std::string NpzFile::bytes(const std::string& name, const Entry& e, uint64_t mos
   const uint8_t* src = file_->data() + e.data;
   const bool whole = most >= e.size;
   std::string out;
-  out.reserve(size_t(std::min(most, e.size)));
+  // Room for what the entry can inflate to: deflate makes at most 1032 bytes of each byte.
+  out.reserve(size_t(std::min({most, e.size, e.compressed * 1032 + 64})));
   if (e.method == 0) {
     out.assign(reinterpret_cast<const char*>(src), size_t(std::min(most, e.size)));
   } else {
