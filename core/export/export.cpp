@@ -15,6 +15,7 @@
 #include "core/render/figure.h"
 #include "core/render/heatmap_figure.h"
 #include "core/render/roles_figure.h"
+#include "core/render/shown_map.h"
 #include "core/render/sweep_figure.h"
 #include "core/util/atomic_file.h"
 #include "core/util/errors.h"
@@ -139,6 +140,8 @@ std::string figure_bytes(const RunAnalysis& analysis, const Sweep* sweep, const 
       extras.title = figure_model_name(analysis.run) + " \u00b7 attention rollout through " + std::to_string(L) +
                      (L == 1 ? " layer" : " layers");
       extras.bar_title = "share of the input token";
+      const MapMask mask = rollout_map(analysis).mask;
+      extras.mask = &mask;
       return render_figure(heatmap_figure(r, 0, 0, spec.colours, spec.style, extras), figure_format(format), size);
     }
     case ExportView::sweep:

@@ -335,7 +335,7 @@ TEST(ExportLayout, LabelModesLengthsAndStyleFilesParseStrictly) {
   EXPECT_NE(error(R"({"font_size": "8"})").find("\"font_size\" must be a number"), std::string::npos);
   EXPECT_NE(error(R"({"font_size": 100})").find("from 4 to 72"), std::string::npos);
   EXPECT_NE(error(R"({"colormap": "jet"})").find("\"colormap\": unknown colormap 'jet'"), std::string::npos);
-  EXPECT_NE(error(R"({"font_size": 8,})").find("not JSON"), std::string::npos);
+  EXPECT_NE(error(R"({"font_size": 8,})").find("not valid JSON"), std::string::npos);
   EXPECT_NE(error(R"([8])").find("JSON object"), std::string::npos);
 }
 
