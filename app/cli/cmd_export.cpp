@@ -19,8 +19,8 @@
 namespace hs::cli {
 namespace {
 
-// A style file holds a dozen keys; anything past this is not one.
-constexpr size_t kMaxStyleFileBytes = size_t(1) << 20;
+// A style file holds a dozen keys; 16 MiB (as config.json) leaves room for long strings.
+constexpr size_t kMaxStyleFileBytes = size_t(16) << 20;
 
 // The figure's look: page size with a unit, fonts, title, labels, a style file.
 struct FigureFlags {
