@@ -1,7 +1,6 @@
 // `headscope-cli export`: figures (.png .svg .pdf) and data (.npy .csv .json) of one view, or
 // every head of every layer into a folder (see ../shared/CLI_CONTRACT.md).
 #include <cctype>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -15,9 +14,13 @@
 #include "core/export/export.h"
 #include "core/render/figure.h"
 #include "core/util/errors.h"
+#include "core/util/file_read.h"
 
 namespace hs::cli {
 namespace {
+
+// A style file holds a dozen keys; 16 MiB (as config.json) leaves room for long strings.
+constexpr size_t kMaxStyleFileBytes = size_t(16) << 20;
 
 // The figure's look: page size with a unit, fonts, title, labels, a style file.
 struct FigureFlags {
@@ -62,12 +65,15 @@ struct ExportOptions {
 // The style file, then the flags over it.
 void apply_figure_flags(const FigureFlags& f, ExportSpec& spec, CLI::Option* colormap_option) {
   if (!f.style_file.empty()) {
-    std::ifstream in(f.style_file, std::ios::binary);
-    if (!in) throw IoError("cannot read the style file " + f.style_file);
-    std::ostringstream text;
-    text << in.rdbuf();
+    // A FIFO or a device is refused, not waited on or read forever; a style is a few hundred bytes.
+    std::string text;
+    try {
+      text = read_file_limited(f.style_file, kMaxStyleFileBytes, "a style file");
+    } catch (const IoError& e) {
+      throw IoError(std::string("the style file: ") + e.what());
+    }
     std::optional<Colormap> colormap;
-    apply_style_json(text.str(), f.style_file, spec.style, colormap);
+    apply_style_json(text, f.style_file, spec.style, colormap);
     if (colormap && colormap_option->count() == 0) spec.colours.colormap = *colormap;
   }
   if (f.font_size != 0) {
@@ -227,14 +233,18 @@ Command add_export_command(CLI::App& app) {
                 "maxima, labelled as such (figure title and colour bar; CSV first line; NPY sidecar NAME.blocks.json; "
                 "JSON long_input.block_size)");
   CLI::Option* scale = sub->add_option("--scale", o->scale, "Figure size multiplier (PNG: 144 dpi at 1, 288 dpi at 2)")
+                           ->check(finite_number("scale"))
                            ->capture_default_str();
-  sub->add_option("--dpi", o->dpi, "PNG resolution in dots per inch (sets --scale to DPI / 144)")->excludes(scale);
+  sub->add_option("--dpi", o->dpi, "PNG resolution in dots per inch (sets --scale to DPI / 144)")
+      ->check(finite_number("dpi"))
+      ->excludes(scale);
   sub->add_option("--size", o->size,
                   "Page size with a unit (in, cm, mm, pt, px): 3.25x3.25in lays the figure out for that page with "
                   "fixed point-size text (0 for a free side); without a unit, WIDTHxHEIGHT output units (PNG pixels, "
                   "SVG/PDF points) and the figure fitted");
   FigureFlags& f = o->figure;
-  sub->add_option("--font-size", f.font_size, "Text size in points (default 8 with a page --size; else the natural layout's)");
+  sub->add_option("--font-size", f.font_size, "Text size in points (default 8 with a page --size; else the natural layout's)")
+      ->check(finite_number("font size"));
   f.title_option = sub->add_option("--title", f.title, "Title text instead of the model, layer and heads");
   sub->add_flag("--no-title", f.no_title, "No title");
   sub->add_option("--labels", f.labels, "Token labels: auto (as many as fit), all, none or \"every N\"");

@@ -1,9 +1,6 @@
 #include "core/model/attention_file.h"
 
-#include <sys/stat.h>
-
 #include <cmath>
-#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -13,6 +10,7 @@
 #include "core/formats/safetensors.h"
 #include "core/model/attention_layer.h"
 #include "core/util/errors.h"
+#include "core/util/file_read.h"
 #include "core/util/format.h"
 #include "core/util/utf8.h"
 
@@ -25,10 +23,8 @@ bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-bool is_file(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
+// Token strings for kMaxTokens tokens and the optional keys fit many times over.
+constexpr size_t kMaxTokensJsonBytes = size_t(64) << 20;
 
 std::string base_name(const std::string& path) {
   const size_t slash = path.find_last_of('/');
@@ -50,28 +46,21 @@ class Arrays {
   }
   std::vector<std::string> names() const { return st_ ? st_->names() : npz_->names(); }
   bool has(const std::string& n) const { return st_ ? st_->has(n) : npz_->has(n); }
-  // safetensors: from the header; .npz: read once and kept for values().
+  // From the header: safetensors' JSON, or the .npy header of the .npz entry (nothing else
+  // inflated, so the maps' size is checked before their bytes are).
   std::vector<int64_t> shape(const std::string& n) {
     if (st_) return st_->info(n).shape;
-    return cached(n).shape;
+    return npz_->layout(n).shape;
   }
   std::vector<float> values(const std::string& n) {
     if (st_) return st_->floats(n);
-    std::vector<float> v = std::move(cached(n).data);
-    cache_.erase(n);
-    return v;
+    return npz_->array(n).data;  // moved: a member of a temporary
   }
   const std::map<std::string, std::string>* metadata() const { return st_ ? &st_->metadata() : nullptr; }
 
  private:
-  NpyArray& cached(const std::string& n) {
-    auto it = cache_.find(n);
-    if (it == cache_.end()) it = cache_.emplace(n, npz_->array(n)).first;
-    return it->second;
-  }
   std::unique_ptr<SafetensorsFile> st_;
   std::unique_ptr<NpzFile> npz_;
-  std::map<std::string, NpyArray> cache_;
 };
 
 // Which arrays hold which layers: one stacked array, or one per layer.
@@ -150,12 +139,9 @@ Extras read_extras(const std::string& path, const Arrays& a) {
     return e;
   }
   const std::string side = path + ".tokens.json";
-  if (is_file(side)) {
+  if (path_exists(side)) {  // a FIFO or a device there is refused with what it is
     e.where = side;
-    std::ifstream in(side, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    const json j = parse_json_strict(text.str(), side);
+    const json j = parse_json_strict(read_file_limited(side, kMaxTokensJsonBytes, "a .tokens.json file"), side);
     if (j.is_array()) e.object["tokens"] = j;
     else if (j.is_object()) e.object = j;
     else throw FormatError(side + ": expected a list of token strings or an object with \"tokens\"");
@@ -288,7 +274,7 @@ AttentionRun read_attention_file(const std::string& path) {
   if (!ends_with(path, ".safetensors") && !ends_with(path, ".npz")) {
     throw InputError("--attention " + path + ": expected a .safetensors or .npz file (see docs/attention-file.md)");
   }
-  if (!is_file(path)) throw IoError("--attention " + path + ": no such file");
+  if (const std::string why = not_a_file_reason(path); !why.empty()) throw IoError("--attention " + path + " " + why);
   Arrays arrays(path);
   const Layout layout = find_layout(path, arrays);
 
@@ -319,7 +305,11 @@ AttentionRun read_attention_file(const std::string& path) {
   }
   if (T > kMaxTokens) throw InputError(path + ": the maps cover " + std::to_string(T) + " tokens; the limit is " + std::to_string(kMaxTokens));
   if (L > 4096 || H > kMaxHeads) throw InputError(path + ": " + std::to_string(L) + " layers x " + std::to_string(H) + " heads is more than headscope shows");
-  check_map_memory(T, L * H);
+  try {
+    check_map_memory(T, L * H);  // before any map is read or inflated
+  } catch (const InputError& e) {
+    throw InputError(path + ": " + e.what());
+  }
 
   AttentionRun run;
   run.info.kind = "attention-file";

@@ -2,7 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
+#include <unistd.h>
+
 #include <sstream>
 
 #include "core/formats/gguf.h"
@@ -10,6 +11,7 @@
 #include "core/model/quantized_matrix.h"
 #include "core/text/gguf_tokenizer.h"
 #include "core/util/errors.h"
+#include "core/util/file_read.h"
 #include "core/util/memory_info.h"
 #include "core/util/parallel.h"
 
@@ -220,9 +222,14 @@ const std::vector<std::string>& gguf_architectures() {
 }
 
 bool is_gguf_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
   char magic[4] = {};
-  return in.read(magic, 4) && magic[0] == 'G' && magic[1] == 'G' && magic[2] == 'U' && magic[3] == 'F';
+  try {
+    const OpenedFile f(path);  // a FIFO is refused, not waited on; the loader then says what it is
+    if (::read(f.fd(), magic, 4) != 4) return false;
+  } catch (const IoError&) {
+    return false;
+  }
+  return magic[0] == 'G' && magic[1] == 'G' && magic[2] == 'U' && magic[3] == 'F';
 }
 
 GgufModel load_gguf_model(const std::string& path, const std::string& sentence, int generate) {

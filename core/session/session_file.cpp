@@ -1,6 +1,7 @@
 #include "core/session/session_file.h"
 
 #include <algorithm>
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "core/formats/json_strict.h"
@@ -51,7 +52,10 @@ class Reader {
   void number(const char* key, float& out) const {
     if (const json* v = find(key)) {
       if (!v->is_number()) throw bad(key, "a number");
-      out = v->get<float>();
+      const double d = v->get<double>();
+      // 1e300 is a JSON number but no float: refused rather than read as inf.
+      if (!std::isfinite(float(d))) throw bad(key, "a number a float can hold (got " + v->dump() + ")");
+      out = float(d);
     }
   }
   void choice(const char* key, std::string& out, const std::vector<std::string>& allowed) const {

@@ -194,6 +194,7 @@ void read_normalizer(const json& j, const std::string& path, TokenizerPipeline& 
     const std::string type = type_of(s);
     const std::string where = path + ": normalizer " + excerpt(type);
     NormalizeStep n;
+    n.where = where;
     if (type == "Prepend") {
       n.kind = NormalizeStep::Kind::prepend;
       n.text = str_or(s, "prepend", "");

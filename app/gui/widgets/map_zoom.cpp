@@ -10,7 +10,8 @@ namespace hs::gui {
 
 float min_zoom_span(int tokens) { return tokens > 3 ? 3.0f / float(tokens) : 1.0f; }
 
-TokenRegion zoom_region(const MapZoom& z, int tokens) {
+TokenRegion zoom_region(const MapZoom& given, int tokens) {
+  const MapZoom z = zoom_in_range(given);
   const int T = std::max(tokens, 1);
   const auto range = [&](float a0) {
     const int first = std::clamp(int(std::floor(a0 * T)), 0, T - 1);
@@ -23,10 +24,12 @@ TokenRegion zoom_region(const MapZoom& z, int tokens) {
 }
 
 void zoom_at(MapZoom& z, float u, float v, float steps, int tokens) {
+  z = zoom_in_range(z);
   const float px = z.x0 + u * z.span, py = z.y0 + v * z.span;  // the point under the pointer, kept there
   z.span = std::clamp(z.span * std::pow(0.8f, steps), min_zoom_span(tokens), 1.0f);
   z.x0 = std::clamp(px - u * z.span, 0.0f, 1.0f - z.span);
   z.y0 = std::clamp(py - v * z.span, 0.0f, 1.0f - z.span);
+  z = zoom_in_range(z);  // a nan wheel step or pointer gives the whole map
 }
 
 bool zoom_by_mouse(MapZoom& z, const HeatmapHit& hit, int tokens) {
@@ -40,14 +43,17 @@ bool zoom_by_mouse(MapZoom& z, const HeatmapHit& hit, int tokens) {
     zoom_at(z, u, v, io.MouseWheel, tokens);
   }
   if (hit.drag.x != 0.0f || hit.drag.y != 0.0f) {
+    z = zoom_in_range(z);
     z.x0 = std::clamp(z.x0 - hit.drag.x / size.x * z.span, 0.0f, 1.0f - z.span);
     z.y0 = std::clamp(z.y0 - hit.drag.y / size.y * z.span, 0.0f, 1.0f - z.span);
+    z = zoom_in_range(z);
   }
   if (hit.double_clicked) z = MapZoom{};
   return z.x0 != before.x0 || z.y0 != before.y0 || z.span != before.span;
 }
 
-void draw_minimap(const UiContext& ui, const HeatmapSpec& whole, const MapZoom& z, float side) {
+void draw_minimap(const UiContext& ui, const HeatmapSpec& whole, const MapZoom& given, float side) {
+  const MapZoom z = zoom_in_range(given);
   if (!z.zoomed() || !whole.map || whole.map->size() == 0 || !(side >= 24)) return;
   const ImVec2 min(ImGui::GetCursorScreenPos().x + 3, ImGui::GetCursorScreenPos().y + 3), max(min.x + side, min.y + side);
   ImGui::Dummy(ImVec2(side + 6, side + 6));
