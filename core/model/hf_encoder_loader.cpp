@@ -90,11 +90,15 @@ void require_heads_divide(const HfConfig& cfg, int d, int heads, const char* d_k
   }
 }
 
-// ---------------------------------------------------------------- BERT layout
+// ---------------------------------------------------------------- layer names
 
-// Where one post-norm (BERT-layout) layer keeps its tensors, relative to "<layers>.<l>.".
-struct PostNormNames {
-  const char* layers;  // "encoder.layer" (BERT) or "transformer.layer" (DistilBERT)
+// Where one layer keeps its tensors, relative to "<layers>.<l>.". Post-norm layers (BERT) read
+// q, k, v, attention output, its LayerNorm, MLP in, out, its LayerNorm; pre-norm layers
+// (ModernBERT) the attention LayerNorm (none in layer 0), the fused q|k|v, attention output, the
+// MLP LayerNorm, MLP in and out.
+struct LayerNames {
+  const char* layers;  // "encoder.layer" (BERT), "transformer.layer" (DistilBERT), "layers" (ModernBERT)
+  const char* qkv;     // fused [3d, d]: q rows, then k, then v (qkv.view(T, 3, H, dh)); nullptr: the next three
   const char* query;
   const char* key;
   const char* value;
@@ -103,43 +107,71 @@ struct PostNormNames {
   const char* ffn_in;
   const char* ffn_out;
   const char* ffn_norm;
+  bool pre_norm;
+  int ffn_in_factor;        // rows of ffn_in per intermediate unit (GeGLU: 2, input and gate)
+  const char* ffn_in_what;  // ffn_in in messages
 };
 
-constexpr PostNormNames kBertNames = {"encoder.layer",
-                                      "attention.self.query",
-                                      "attention.self.key",
-                                      "attention.self.value",
-                                      "attention.output.dense",
-                                      "attention.output.LayerNorm",
-                                      "intermediate.dense",
-                                      "output.dense",
-                                      "output.LayerNorm"};
-constexpr PostNormNames kDistilbertNames = {"transformer.layer",
-                                            "attention.q_lin",
-                                            "attention.k_lin",
-                                            "attention.v_lin",
-                                            "attention.out_lin",
-                                            "sa_layer_norm",
-                                            "ffn.lin1",
-                                            "ffn.lin2",
-                                            "output_layer_norm"};
+// The three layouts, fields in LayerNames' order.
+constexpr LayerNames kBertNames = {"encoder.layer", nullptr, "attention.self.query", "attention.self.key", "attention.self.value",
+                                   "attention.output.dense", "attention.output.LayerNorm", "intermediate.dense", "output.dense",
+                                   "output.LayerNorm", false, 1, "feed-forward up projection"};
+constexpr LayerNames kDistilbertNames = {"transformer.layer", nullptr, "attention.q_lin", "attention.k_lin", "attention.v_lin",
+                                         "attention.out_lin", "sa_layer_norm", "ffn.lin1", "ffn.lin2",
+                                         "output_layer_norm", false, 1, "feed-forward up projection"};
+constexpr LayerNames kModernBertNames = {"layers", "attn.Wqkv", nullptr, nullptr, nullptr,
+                                         "attn.Wo", "attn_norm", "mlp.Wi", "mlp.Wo",
+                                         "mlp_norm", true, 2, "GeGLU input and gate projection"};
+
+// Which biases the layers have (ModernBERT: norm_bias, attention_bias, mlp_bias; BERT: all).
+struct LayerBiases {
+  bool norm = true, attention = true, mlp = true;
+};
+
+// Layer l's q, k, v projections: three tensors, or rows of the fused one.
+void load_qkv(const HfTensors& t, const std::string& b, const LayerNames& n, int64_t d, const std::string& layer, bool bias,
+              EncoderLayer& L) {
+  if (!n.qkv) {
+    linear_of(t, b + n.query, d, d, layer + "query projection", L.wq, L.bq, bias);
+    linear_of(t, b + n.key, d, d, layer + "key projection", L.wk, L.bk, bias);
+    linear_of(t, b + n.value, d, d, layer + "value projection", L.wv, L.bv, bias);
+    return;
+  }
+  Map qkv;  // [3d, d]
+  Vec qkv_b;
+  linear_of(t, b + n.qkv, 3 * d, d, layer + "fused Q/K/V projection", qkv, qkv_b, bias);
+  L.wq = qkv.topRows(d);
+  L.wk = qkv.middleRows(d, d);
+  L.wv = qkv.bottomRows(d);
+  if (bias) {
+    L.bq = qkv_b.head(d);
+    L.bk = qkv_b.segment(d, d);
+    L.bv = qkv_b.tail(d);
+  }
+}
 
 // Every layer's attention, LayerNorms and feed-forward under the names `n` (prefix `p`).
-void load_post_norm_layers(const HfTensors& t, const std::string& p, const PostNormNames& n, const EncoderConfig& c,
-                           EncoderWeights& w) {
+void load_layers(const HfTensors& t, const std::string& p, const LayerNames& n, const LayerBiases& biases, const EncoderConfig& c,
+                 EncoderWeights& w) {
   const int64_t d = c.d_model;
   for (int l = 0; l < c.n_layers; ++l) {
     const std::string b = p + n.layers + "." + std::to_string(l) + ".";
     const std::string layer = "layer " + std::to_string(l) + " ";
     EncoderLayer L;
-    linear_of(t, b + n.query, d, d, layer + "query projection", L.wq, L.bq);
-    linear_of(t, b + n.key, d, d, layer + "key projection", L.wk, L.bk);
-    linear_of(t, b + n.value, d, d, layer + "value projection", L.wv, L.bv);
-    linear_of(t, b + n.attn_out, d, d, layer + "attention output projection", L.wo, L.bo);
-    layer_norm_of(t, b + n.attn_norm, d, layer + "attention LayerNorm", L.attn_norm_w, L.attn_norm_b);
-    linear_of(t, b + n.ffn_in, c.inner, d, layer + "feed-forward up projection", L.w_in, L.b_in);
-    linear_of(t, b + n.ffn_out, d, c.inner, layer + "feed-forward down projection", L.w_out, L.b_out);
-    layer_norm_of(t, b + n.ffn_norm, d, layer + "feed-forward LayerNorm", L.ffn_norm_w, L.ffn_norm_b);
+    auto attn_norm = [&] {
+      layer_norm_of(t, b + n.attn_norm, d, layer + "attention LayerNorm", L.attn_norm_w, L.attn_norm_b, biases.norm);
+    };
+    auto ffn_norm = [&] {
+      layer_norm_of(t, b + n.ffn_norm, d, layer + "feed-forward LayerNorm", L.ffn_norm_w, L.ffn_norm_b, biases.norm);
+    };
+    if (n.pre_norm && l > 0) attn_norm();
+    load_qkv(t, b, n, d, layer, biases.attention, L);
+    linear_of(t, b + n.attn_out, d, d, layer + "attention output projection", L.wo, L.bo, biases.attention);
+    if (!n.pre_norm) attn_norm();
+    if (n.pre_norm) ffn_norm();
+    linear_of(t, b + n.ffn_in, n.ffn_in_factor * int64_t(c.inner), d, layer + n.ffn_in_what, L.w_in, L.b_in, biases.mlp);
+    linear_of(t, b + n.ffn_out, d, c.inner, layer + "feed-forward down projection", L.w_out, L.b_out, biases.mlp);
+    if (!n.pre_norm) ffn_norm();
     w.layers.push_back(std::move(L));
   }
 }
@@ -198,7 +230,7 @@ std::unique_ptr<EncoderModel> load_bert_like(const HfConfig& cfg, const HfTensor
     linear_of(t, p + "embeddings_project", d, e, "embedding projection (embedding_size -> hidden_size)", w.emb_project,
               w.emb_project_b);
   }
-  load_post_norm_layers(t, p, kBertNames, c, w);
+  load_layers(t, p, kBertNames, LayerBiases{}, c, w);
   return make_encoder(std::move(c), std::move(w), fam, name);
 }
 
@@ -226,7 +258,7 @@ std::unique_ptr<EncoderModel> load_distilbert(const HfConfig& cfg, const HfTenso
   // sinusoidal_pos_embds: the sinusoids are written into this table, which the file stores.
   w.position = t.matrix(p + "embeddings.position_embeddings.weight", c.positions, d, "position embedding");
   layer_norm_of(t, p + "embeddings.LayerNorm", d, "embedding LayerNorm", w.emb_norm_w, w.emb_norm_b);
-  load_post_norm_layers(t, p, kDistilbertNames, c, w);
+  load_layers(t, p, kDistilbertNames, LayerBiases{}, c, w);
   return make_encoder(std::move(c), std::move(w), fam, name);
 }
 
@@ -320,28 +352,7 @@ std::unique_ptr<EncoderModel> load_modernbert(const HfConfig& cfg, const HfTenso
   EncoderWeights w;
   w.word = t.matrix(p + "embeddings.tok_embeddings.weight", c.vocab, d, "token embedding");
   layer_norm_of(t, p + "embeddings.norm", d, "embedding LayerNorm", w.emb_norm_w, w.emb_norm_b, norm_bias);
-  for (int l = 0; l < c.n_layers; ++l) {
-    const std::string b = p + "layers." + std::to_string(l) + ".";
-    const std::string layer = "layer " + std::to_string(l) + " ";
-    EncoderLayer L;
-    if (l > 0) layer_norm_of(t, b + "attn_norm", d, layer + "attention LayerNorm", L.attn_norm_w, L.attn_norm_b, norm_bias);
-    Map qkv;  // [3d, d]: q rows, then k, then v (qkv.view(T, 3, H, dh))
-    Vec qkv_b;
-    linear_of(t, b + "attn.Wqkv", 3 * d, d, layer + "fused Q/K/V projection", qkv, qkv_b, attention_bias);
-    L.wq = qkv.topRows(d);
-    L.wk = qkv.middleRows(d, d);
-    L.wv = qkv.bottomRows(d);
-    if (attention_bias) {
-      L.bq = qkv_b.head(d);
-      L.bk = qkv_b.segment(d, d);
-      L.bv = qkv_b.tail(d);
-    }
-    linear_of(t, b + "attn.Wo", d, d, layer + "attention output projection", L.wo, L.bo, attention_bias);
-    layer_norm_of(t, b + "mlp_norm", d, layer + "feed-forward LayerNorm", L.ffn_norm_w, L.ffn_norm_b, norm_bias);
-    linear_of(t, b + "mlp.Wi", 2 * int64_t(c.inner), d, layer + "GeGLU input and gate projection", L.w_in, L.b_in, mlp_bias);
-    linear_of(t, b + "mlp.Wo", d, c.inner, layer + "feed-forward down projection", L.w_out, L.b_out, mlp_bias);
-    w.layers.push_back(std::move(L));
-  }
+  load_layers(t, p, kModernBertNames, LayerBiases{norm_bias, attention_bias, mlp_bias}, c, w);
   layer_norm_of(t, p + "final_norm", d, "final LayerNorm", w.final_norm_w, w.final_norm_b, norm_bias);
   return make_encoder(std::move(c), std::move(w), fam, name);
 }
@@ -349,6 +360,15 @@ std::unique_ptr<EncoderModel> load_modernbert(const HfConfig& cfg, const HfTenso
 }  // namespace
 
 bool is_hf_encoder_type(const std::string& model_type) { return family_of(model_type) != nullptr; }
+
+const std::vector<std::string>& hf_encoder_types() {
+  static const std::vector<std::string> types = [] {
+    std::vector<std::string> v;
+    for (const FamilyInfo& f : kEncoders) v.push_back(f.type);
+    return v;
+  }();
+  return types;
+}
 
 std::unique_ptr<EncoderModel> load_hf_encoder(const HfConfig& cfg, const HfTensors& t, const std::string& name) {
   const std::string type = cfg.string("model_type", "");
