@@ -53,9 +53,17 @@ double natural_cell_size(int T, int n_panels) {
   return T * c > 480 ? 480.0 / T : std::max(c, 120.0 / T);
 }
 
+// One map of the figure: a head's (layer, head), or another [T, T] map of the run (the layer's
+// average, the rollout), with the mask that hides its cells.
 struct Panel {
   int layer = 0, head = 0;
+  const Map* map = nullptr;  // [T, T], row = query i, col = key j
+  AttentionConfig mask;      // causal / window: cells it hides are drawn in the masked colour
 };
+
+Panel head_panel(const AttentionRun& run, int layer, int head) {
+  return {layer, head, &run.attention[size_t(layer)][size_t(head)], layer_attention_config(run.info, layer)};
+}
 
 // Everything a heatmap figure's drawing needs to know about where things go.
 struct Layout {
@@ -172,7 +180,7 @@ Figure panels_figure(const RunAnalysis& analysis, const std::vector<Panel>& pane
   p.title_text = style.title.empty() ? title : style.title;
 
   std::vector<const Map*> shown;
-  for (const Panel& q : panels) shown.push_back(&run.attention[size_t(q.layer)][size_t(q.head)]);
+  for (const Panel& q : panels) shown.push_back(q.map);
   const Colormap colormap = colours.colormap;
   // The range of each panel (ColourScale: shared by the panels, each its own, or fixed by the view).
   std::vector<ScaleRange> ranges;
@@ -193,11 +201,8 @@ Figure panels_figure(const RunAnalysis& analysis, const std::vector<Panel>& pane
   p.bar.title_size = p.m.axis_title;
   p.bar.width = p.m.bar_width;
   // Masked cells (a causal or window mask hides them): drawn in their own colour, with a legend.
-  std::vector<AttentionConfig> configs;
-  for (const Panel& q : panels) {
-    configs.push_back(layer_attention_config(run.info, q.layer));
-    if (T > 1 && (configs.back().causal || configs.back().window >= 0)) p.legend = true;
-  }
+  for (const Panel& q : panels)
+    if (T > 1 && (q.mask.causal || q.mask.window >= 0)) p.legend = true;
 
   MeasureCanvas mc(style.font);
   p.sized = style.sized();
@@ -249,7 +254,6 @@ Figure panels_figure(const RunAnalysis& analysis, const std::vector<Panel>& pane
   const Metrics m = p.m;
   const double fig_w = fig.width;
   const std::vector<CellBlock> blocks = fig.cells;
-  const AttentionRun* r = &run;
   const ColourBar bar = p.bar;
   const bool legend = p.legend, show_title = p.title;
   const std::string title_text = p.title_text;
@@ -267,7 +271,7 @@ Figure panels_figure(const RunAnalysis& analysis, const std::vector<Panel>& pane
     std::vector<Rgb8> cells;
     for (int k = 0; k < g.n; ++k) {
       const Panel& q = panels[size_t(k)];
-      const Map& a = r->attention[size_t(q.layer)][size_t(q.head)];  // [T, T], row = query i, col = key j
+      const Map& a = *q.map;  // [T, T], row = query i, col = key j
       const double px = blocks[size_t(k)].x, py = blocks[size_t(k)].y;
       const bool column_title = grid && (!overview || k < g.cols);
       if (column_title)
@@ -277,7 +281,7 @@ Figure panels_figure(const RunAnalysis& analysis, const std::vector<Panel>& pane
         c.text(x, py + g.panel / 2, "layer " + std::to_string(q.layer), panel_style, HAlign::center, VAlign::middle, true);
       }
       Map t = scale_to_unit(a, ranges[size_t(k)]);  // [T, T], what the app's shader colours
-      const AttentionConfig& cfg = configs[size_t(k)];
+      const AttentionConfig& cfg = q.mask;
       if (cfg.causal || cfg.window >= 0)
         for (int i = 0; i < T; ++i)
           for (int j = 0; j < T; ++j)
@@ -314,9 +318,9 @@ Figure heatmap_figure(const RunAnalysis& analysis, int layer, int head, const Co
   assert(layer >= 0 && layer < run.n_layers() && head < run.n_heads() && "checked by export_view");
   std::vector<Panel> panels;
   const bool ordered = head < 0 && int(extras.order.size()) == run.n_heads();
-  if (head >= 0) panels.push_back({layer, head});
-  else if (ordered) for (int h : extras.order) panels.push_back({layer, h});
-  else for (int h = 0; h < run.n_heads(); ++h) panels.push_back({layer, h});
+  if (head >= 0) panels.push_back(head_panel(run, layer, head));
+  else if (ordered) for (int h : extras.order) panels.push_back(head_panel(run, layer, h));
+  else for (int h = 0; h < run.n_heads(); ++h) panels.push_back(head_panel(run, layer, h));
   const bool grid = head < 0;
   const int n = int(panels.size());
   std::string title = figure_model_name(run) + " \u00b7 layer " + std::to_string(layer);
@@ -333,11 +337,25 @@ Figure overview_figure(const RunAnalysis& analysis, const ColourScale& colours, 
   const AttentionRun& run = analysis.run;
   std::vector<Panel> panels;
   for (int l = 0; l < run.n_layers(); ++l)
-    for (int h = 0; h < run.n_heads(); ++h) panels.push_back({l, h});
+    for (int h = 0; h < run.n_heads(); ++h) panels.push_back(head_panel(run, l, h));
   assert(!panels.empty() && "checked by export_view");
   const std::string title = figure_model_name(run) + " \u00b7 layers 0\u2013" + std::to_string(run.n_layers() - 1) +
                             " \u00b7 heads 0\u2013" + std::to_string(run.n_heads() - 1);
   return panels_figure(analysis, panels, true, true, title, colours, style);
+}
+
+}  // namespace hs
+
+namespace hs {
+
+Figure map_figure(const RunAnalysis& analysis, const Map& map, const AttentionConfig& mask, const ColourScale& colours,
+                  const FigureStyle& style, const HeatmapFigureExtras& extras) {
+  assert(map.rows() == analysis.run.n_tokens() && map.cols() == map.rows() && "a [T, T] map of the run");
+  Panel panel;
+  panel.map = &map;
+  panel.mask = mask;
+  return panels_figure(analysis, {panel}, false, false, extras.title, colours, style,
+                       extras.bar_title.empty() ? "attention weight" : extras.bar_title);
 }
 
 }  // namespace hs

@@ -229,4 +229,23 @@ Figure table_figure(const TableFigure& t, const FigureStyle& style) {
   return fig;
 }
 
+double natural_table_cell(int rows, int cols) {
+  const int n = std::max({rows, cols, 1});
+  const double cell = std::clamp(420.0 / n, 12.0, 44.0);
+  return n * cell > 900 ? 900.0 / n : cell;
+}
+
+TableFigure layers_heads_table(Map values) {
+  TableFigure t;
+  t.values = std::move(values);
+  const int rows = int(t.values.rows()), cols = int(t.values.cols());
+  t.natural_cell = natural_table_cell(rows, cols);
+  t.min_bar_height = 120;
+  for (int l = 0; l < rows; ++l) t.row_names.push_back("L" + std::to_string(l));
+  for (int k = 0; k < cols; ++k) t.col_names.push_back("h" + std::to_string(k));
+  t.row_axis = "layer";
+  t.col_axis = "head";
+  return t;
+}
+
 }  // namespace hs
