@@ -80,7 +80,7 @@ Figure query_figure(const RunAnalysis& analysis, int layer, const std::vector<in
   };
   // Natural: columns as the heatmap's cells, rows tall enough for a value above a bar; a page
   // stretches both to fill it.
-  double col = std::clamp(360.0 / bars, 3.0, 30.0), row = std::max(2.9 * f, 28.0);
+  double col = std::clamp(480.0 / bars, 3.0, 36.0), row = std::max(2.9 * f, 28.0);
   AxisLabels labels = lay_labels(col);
   auto below = [&](const AxisLabels& l) { return 5 + (l.extent > 0 ? l.extent + 3 : 0) + 5 + axis_size * 1.5 + margin; };
   double bar_w = colour_bar_width(mc, bar, row * H);
@@ -121,10 +121,18 @@ Figure query_figure(const RunAnalysis& analysis, int layer, const std::vector<in
         }
         const float v = profile(h, b), t = v / top;
         const double yb = y1 - t * (y1 - y0 - 2);
-        if (v > 0) c.fill_rect(x0, yb, w, y1 - yb, colormap_lookup(colormap, t));
+        const Rgb8 colour = colormap_lookup(colormap, t);
+        if (v > 0) c.fill_rect(x0, yb, w, y1 - yb, colour);
+        // The weight above its bar when there is room for it, else inside the bar's top (as the app).
         const std::string value = format_number(v, 2);
-        if (v > 0 && row >= 2.6 * f && yb - value_size * 1.1 >= y0 && c.text_width(value, value_style) + 2 < col)
+        if (!(v >= 0.005f && row >= 2.6 * f && c.text_width(value, value_style) + 2 < col)) continue;  // not "0.00"
+        if (yb - value_size * 1.1 >= y0) {
           c.text(x0 + w / 2, yb - 1, value, value_style, HAlign::center, VAlign::bottom);
+        } else {
+          TextStyle inside = value_style;
+          inside.colour = ink_on(colour);
+          c.text(x0 + w / 2, yb + 1, value, inside, HAlign::center, VAlign::top);
+        }
       }
       c.line(left, y1, left + col * bars, y1, {170, 170, 170}, 0.5);
     }

@@ -45,7 +45,8 @@ Figure all_roles_figure(const RunAnalysis& analysis, Colormap colormap, const Fi
   }
   if (t.row_names.empty()) t.row_names.push_back("");
   for (int r = 0; r < kHeadRoleCount; ++r) t.col_names.push_back(head_role_name(HeadRole(r)));
-  t.natural_cell = natural_table_cell(int(t.values.rows()), int(t.values.cols()));
+  // Rows of heads up to 900 points tall, cells of up to 26 points (room for the numbers).
+  t.natural_cell = std::clamp(900.0 / double(t.values.rows()), 12.0, 26.0);
   t.min_bar_height = 120;
   t.row_axis = "head \u00b7 its label";
   t.col_axis = "role";

@@ -43,18 +43,25 @@ Figure spectrum_figure(const RunAnalysis& analysis, int layer, Colormap colormap
   }
   const int k_lo = int(std::floor(std::log10(lo))), k_hi = std::max(k_lo + 1, int(std::ceil(std::log10(hi))));
   const int k_step = std::max(1, (k_hi - k_lo + 5) / 6);
+  const int k_top = k_lo + k_step * ((k_hi - k_lo + k_step - 1) / k_step);  // the axis ends on a labelled tick
 
   const bool styled = style.styled();
   const double f = styled ? style.text_size() : kTickSize;
-  const double margin = styled ? std::max(2.0, 0.5 * f) : kMargin, title_size = styled ? 1.15 * f : kTitleSize;
+  const double margin = styled ? std::max(2.0, 0.5 * f) : kMargin;
+  double title_size = styled ? 1.15 * f : kTitleSize;
   const double axis_size = styled ? f : kAxisTitleSize;
   const std::string title = style.title.empty() ? figure_model_name(run) + " \u00b7 layer " + std::to_string(layer) +
                                                       " \u00b7 singular values of each head's scores Q K\u1d40 / \u221ad_head"
                                                 : style.title;
   MeasureCanvas mc(style.font);
+  if (style.page_width > 0 && style.show_title) {
+    // A title wider than the page: a smaller font, down to 6 pt (past that the page cuts it).
+    const double room = style.page_width - 2 * margin, w = mc.width(title, TextStyle{title_size, true, {}});
+    if (w > room) title_size = std::max(std::min(6.0, title_size), title_size * room / w);
+  }
   const TextStyle tick_style{f, false, {0, 0, 0}};
   double tick_w = 0;
-  for (int k = k_lo; k <= k_hi; k += k_step) tick_w = std::max(tick_w, mc.width(power_of_ten(k), tick_style));
+  for (int k = k_lo; k <= k_top; k += k_step) tick_w = std::max(tick_w, mc.width(power_of_ten(k), tick_style));
   std::vector<std::string> legend;
   double legend_w = 0;
   if (H <= 16) {
@@ -66,7 +73,7 @@ Figure spectrum_figure(const RunAnalysis& analysis, int layer, Colormap colormap
   const double title_h = style.show_title ? margin + title_size * 1.4 + 0.6 * f : margin;
   const double left = margin + axis_size * 1.5 + tick_w + 6;
   const double below = 5 + f * 1.3 + 4 + axis_size * 1.5 + margin;
-  const double right = (legend.empty() ? 0 : 12 + legend_w) + margin;
+  const double right = (legend.empty() ? 0 : 12 + legend_w + 0.5 * f) + margin;
   double plot_w = 300, plot_h = 220;
   if (style.page_width > 0) plot_w = style.page_width - left - right;
   if (style.page_height > 0) plot_h = style.page_height - title_h - below;
@@ -90,9 +97,9 @@ Figure spectrum_figure(const RunAnalysis& analysis, int layer, Colormap colormap
     const double top = title_h, bottom = top + plot_h;
     auto x_of = [&](double i) { return left + plot_w * (i + 0.5) / n; };
     auto y_of = [&](double v) {
-      return bottom - plot_h * (std::log10(v) - k_lo) / double(k_hi - k_lo);
+      return bottom - plot_h * (std::log10(v) - k_lo) / double(k_top - k_lo);
     };
-    for (int k = k_lo; k <= k_hi; k += k_step) {
+    for (int k = k_lo; k <= k_top; k += k_step) {
       c.line(left, y_of(std::pow(10.0, k)), left + plot_w, y_of(std::pow(10.0, k)), kGridColour, 0.5);
       c.text(left - 5, y_of(std::pow(10.0, k)), power_of_ten(k), tick_style, HAlign::right, VAlign::middle);
     }
@@ -132,6 +139,8 @@ Figure width_figure(const RunAnalysis& analysis, const Sweep* sweep, int layer, 
   if (!spectrum) return sweep_figure(analysis, *sweep, colormap, style);
   FigureStyle left = style, right = style;
   if (style.page_width > 0) left.page_width = style.page_width * 0.6, right.page_width = style.page_width * 0.4;
+  // Beside the sweep, whose title names the model, the chart names its layer alone.
+  right.title = "layer " + std::to_string(layer) + " \u00b7 singular values of each head's Q K\u1d40 / \u221ad_head";
   const Figure sweep_part = sweep_figure(analysis, *sweep, colormap, left);
   return figures_side_by_side({sweep_part, spectrum_figure(analysis, layer, colormap, right)}, style.sized() ? 0 : 12);
 }

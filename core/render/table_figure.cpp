@@ -11,12 +11,6 @@ namespace {
 
 constexpr Rgb8 kNoValue = {200, 200, 200};
 
-// Black on light cells, white on dark ones (relative luminance, Rec. 709 weights).
-Rgb8 ink_on(Rgb8 c) {
-  const double y = (0.2126 * c.r + 0.7152 * c.g + 0.0722 * c.b) / 255.0;
-  return y > 0.5 ? Rgb8{0, 0, 0} : Rgb8{255, 255, 255};
-}
-
 // The sizes a table uses, points: the long-standing constants, or all from one text size.
 struct Metrics {
   double margin = kMargin, title = kTitleSize, axis_title = kAxisTitleSize, tick = kTickSize, caption = kTickSize;
