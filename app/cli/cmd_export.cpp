@@ -299,9 +299,9 @@ Command add_export_command(CLI::App& app) {
   sub->add_flag("--whole-maps", o->whole_maps,
                 "Export whole T x T maps even past the long-input rule (2048 tokens or 1 GiB of maps)");
   sub->add_flag("--long-input", o->long_input,
-                "Long-input mode (as the app past 2048 tokens): the heatmap and overview views export each head's block "
-                "maxima, labelled as such (figure title and colour bar; CSV first line; NPY sidecar NAME.blocks.json; "
-                "JSON long_input.block_size)");
+                "Long-input mode (as the app past 2048 tokens): the heads, head, heatmap and overview views export each "
+                "head's block maxima, labelled as such (figure title and colour bar; CSV first line; NPY sidecar NAME.blocks.json; "
+                "JSON long_input.block_size); the query view its exact rows");
   CLI::Option* scale = sub->add_option("--scale", o->scale, "Figure size multiplier (PNG: 144 dpi at 1, 288 dpi at 2)")
                            ->capture_default_str();
   sub->add_option("--dpi", o->dpi, "PNG resolution in dots per inch (sets --scale to DPI / 144)")->excludes(scale);

@@ -56,7 +56,8 @@ void check_layer_head(const RunAnalysis& analysis, const ExportSpec& spec, bool 
     throw InputError(std::string("the ") + export_view_name(spec.view) +
                      " view needs whole T x T maps, and this run keeps only block maxima (long-input mode: " +
                      analysis.long_input_reason +
-                     "); the heads, head and query views (and .json) export the block maxima; headscope-cli export "
+                     "); the heads, head, heatmap and overview views (and .json) export the block maxima, the query "
+                     "view the exact rows; headscope-cli export "
                      "--whole-maps keeps whole maps, or shorten the input");
   }
   const int L = run.n_layers(), H = run.n_heads();

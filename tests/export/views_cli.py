@@ -196,6 +196,11 @@ def test_layer(name, margs, ref, layer):
     check(len(blocks) == H and all(b.startswith("query\\key,") for b in blocks), f"{name} matrix layout: {len(blocks)} blocks")
     one = read(export(args + ["--head", "0"], f"{name}_h0.csv")).decode("utf-8")
     check(one.startswith("query\\key,"), f"{name} --head .csv: not the contract's matrix: {one[:40]!r}")
+    # long-input mode's .json too: its block maxima and head numbers of that layer alone
+    j = json.loads(read(export(args + ["--long-input"], f"{name}_L_long.json")))
+    li = j["long_input"]
+    check(j.get("layers") == [layer] and len(li["block_maxima"]) == 1 and len(li["head_numbers"]) == 1,
+          f"{name} --long-input --layer .json: layers {j.get('layers')}, {len(li['block_maxima'])} layers of block maxima")
     # the other per-layer views follow --layer too
     for view, shape in (("query", (1, H, n)), ("average", (1, n, n)), ("width", (1, H, n))):
         got = np.load(export(args + ["--view", view], f"{name}_L_{view}.npy")).shape
