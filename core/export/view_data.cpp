@@ -5,6 +5,7 @@
 #include "core/analysis/query_profile.h"
 #include "core/formats/csv.h"
 #include "core/formats/npy.h"
+#include "core/util/errors.h"
 
 namespace hs {
 namespace {
@@ -62,6 +63,12 @@ Map spectrum_table(const RunAnalysis& analysis, int layer) {
 
 }  // namespace
 
+void check_tidy_csv_rows(int64_t rows) {
+  if (rows <= kMaxTidyCsvRows) return;
+  throw InputError("the tidy CSV would have " + std::to_string(rows) + " rows (one per cell; at most " +
+                   std::to_string(kMaxTidyCsvRows) + ", about 1 GB): give --layer L or --head H, or write .npy");
+}
+
 std::vector<int> exported_layers(int n_layers, bool every_layer, int layer) {
   if (!every_layer) return {layer};
   std::vector<int> all;
@@ -77,6 +84,8 @@ std::string layers_attention_npy(const AttentionRun& run, const std::vector<int>
 }
 
 std::string attention_tidy_csv(const AttentionRun& run, const std::vector<int>& layers, int head) {
+  const int64_t T = run.n_tokens();
+  check_tidy_csv_rows(int64_t(layers.size()) * (head >= 0 ? 1 : run.n_heads()) * T * T);
   std::ostringstream out;
   out << "layer,head,query,key,query_token,key_token,weight\n";
   const std::vector<std::string> tokens = csv_fields(run.tokens);
@@ -95,6 +104,8 @@ std::string average_npy(const RunAnalysis& analysis, const std::vector<int>& lay
 }
 
 std::string average_tidy_csv(const RunAnalysis& analysis, const std::vector<int>& layers) {
+  const int64_t T = analysis.run.n_tokens();
+  check_tidy_csv_rows(int64_t(layers.size()) * T * T);
   std::ostringstream out;
   out << "layer,query,key,query_token,key_token,weight\n";
   const std::vector<std::string> tokens = csv_fields(analysis.run.tokens);

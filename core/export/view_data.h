@@ -11,6 +11,7 @@
 // n = the number of layers written. Tidy CSVs have one header row and one row per cell, loadable
 // as one table (pandas.read_csv); tokens are quoted as RFC 4180 asks (core/formats/csv.h); masked
 // cells (keys a causal or windowed query cannot see) hold weight 0.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,11 @@
 #include "core/analysis/run_analysis.h"
 
 namespace hs {
+
+// A tidy CSV of more rows than this (about 1 GB of text) is refused: give one layer or one head.
+constexpr int64_t kMaxTidyCsvRows = 20'000'000;
+// InputError when a tidy CSV of `rows` rows would pass kMaxTidyCsvRows, naming the count.
+void check_tidy_csv_rows(int64_t rows);
 
 // Every layer, or `layer` alone.
 std::vector<int> exported_layers(int n_layers, bool every_layer, int layer);

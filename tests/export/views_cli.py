@@ -254,6 +254,8 @@ def test_refusals(margs):
     error("--all-layers with a query figure", ["export"] + margs + ["--view", "query", "--all-layers", "--out", x],
           ["--all-layers"])
     error("--rollout with heads", ["export"] + margs + ["--rollout", "--out", x], ["--rollout"])
+    long = ["--sentence", " ".join(f"w{i}" for i in range(1600)), "--d-model", "16", "--heads", "8"]
+    error("a tidy CSV past 20 million rows", ["export"] + long + ["--out", out("big.csv")], ["rows", "--head"])
     error("bad --csv-layout", ["export"] + margs + ["--csv-layout", "wide", "--out", out("x.csv")], ["wide", "tidy"])
 
 
