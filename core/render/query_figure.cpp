@@ -63,8 +63,8 @@ Figure query_figure(const RunAnalysis& analysis, int layer, const std::vector<in
   bar.colormap = colormap;
   bar.lo = 0;
   bar.hi = top;
-  bar.title = queries.size() == 1 ? "attention weight" : "summed attention weight";
-  if (per > 1) bar.title = "largest " + bar.title + " in a group of keys";
+  bar.title = queries.size() == 1 ? "attention weight" : "summed weight";
+  if (per > 1) bar.title = "largest " + bar.title + " of a bar's keys";
   if (style.colorbar_label) bar.title = *style.colorbar_label;
   bar.tick_size = f, bar.title_size = axis_size, bar.width = styled ? std::max(5.0, 0.9 * f) : kBarWidth;
 
@@ -80,7 +80,7 @@ Figure query_figure(const RunAnalysis& analysis, int layer, const std::vector<in
   };
   // Natural: columns as the heatmap's cells, rows tall enough for a value above a bar; a page
   // stretches both to fill it.
-  double col = std::clamp(480.0 / bars, 3.0, 36.0), row = std::max(2.9 * f, 28.0);
+  double col = std::clamp(480.0 / bars, 3.0, 36.0), row = std::max({2.9 * f, 28.0, 200.0 / H});  // few heads: rows tall enough for the bar's title
   AxisLabels labels = lay_labels(col);
   auto below = [&](const AxisLabels& l) { return 5 + (l.extent > 0 ? l.extent + 3 : 0) + 5 + axis_size * 1.5 + margin; };
   double bar_w = colour_bar_width(mc, bar, row * H);
@@ -115,8 +115,8 @@ Figure query_figure(const RunAnalysis& analysis, int layer, const std::vector<in
       c.text(left - 0.6 * f, (y0 + y1) / 2, head_names[size_t(h)], name_style, HAlign::right, VAlign::middle);
       for (int b = 0; b < bars; ++b) {
         const double x0 = left + b * col + col * 0.1, w = col * 0.8;
-        if (masked[size_t(b)]) {
-          c.fill_rect(x0, y0 + 2, w, y1 - y0 - 2, masked_colour);
+        if (masked[size_t(b)]) {  // the whole slot, so that a run of masked keys reads as one band
+          c.fill_rect(left + b * col, y0 + 2, col, y1 - y0 - 2, masked_colour);
           continue;
         }
         const float v = profile(h, b), t = v / top;
