@@ -403,7 +403,7 @@ CorpusRoleStats read_corpus_stats(std::istream& in, const std::string& where) {
       if (!header_seen) {
         header_seen = true;
         if (j.value("format", std::string()) != "headscope head roles corpus") fail("no \"format\": \"headscope head roles corpus\" header");
-        if (j.value("version", 0) != 1) fail("version " + j.value("version", json()).dump() + " is not 1");
+        if (j.value("version", 0) != 1) fail("version " + json_excerpt(j.value("version", json())) + " is not 1");
         if (j.at("roles") != role_names()) fail("the roles are not " + role_names().dump());
         const json& m = j.at("model");
         s.model_name = m.at("name").get<std::string>();

@@ -1,7 +1,6 @@
 #include "core/analysis/rollout.h"
 
 #include <algorithm>
-#include <cstdint>
 
 namespace hs {
 
@@ -19,19 +18,6 @@ Map attention_rollout(const ModelMaps& maps, int layers, std::vector<Map>* each)
     if (each) each->push_back(r);
   }
   return r;
-}
-
-AttentionConfig rollout_mask(const ModelInfo& info, int n_layers) {
-  AttentionConfig mask;
-  mask.causal = n_layers > 0;
-  int64_t window = 0;
-  for (int l = 0; l < n_layers; ++l) {
-    const AttentionConfig c = layer_attention_config(info, l);
-    mask.causal = mask.causal && c.causal;
-    window = window < 0 || c.window < 0 ? -1 : std::min<int64_t>(window + c.window, INT32_MAX);
-  }
-  mask.window = n_layers > 0 ? int(window) : -1;
-  return mask;
 }
 
 }  // namespace hs

@@ -7,7 +7,6 @@
 // Row i of R is a distribution over input tokens; causal models keep R lower triangular.
 #include <vector>
 
-#include "core/model/model_run.h"
 #include "core/util/tensor.h"
 
 namespace hs {
@@ -16,10 +15,5 @@ namespace hs {
 // (-1: all). Returns [T, T]; empty for no layers. With `each`, every layer's product R_l is
 // appended to it as well (a prefix-reusing analysis multiplies only new rows onto them).
 Map attention_rollout(const ModelMaps& maps, int layers = -1, std::vector<Map>* each = nullptr);
-
-// The cells of the rollout through `n_layers` layers that no path reaches, as one mask: causal
-// when every layer is; a window of W_1 + ... + W_L when every layer has one (a path takes at
-// most W_l steps back in layer l); else none. The mask the rollout's cells are drawn under.
-AttentionConfig rollout_mask(const ModelInfo& info, int n_layers);
 
 }  // namespace hs

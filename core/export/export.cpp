@@ -14,13 +14,13 @@
 #include "core/export/export_data.h"
 #include "core/export/maps_json.h"
 #include "core/export/view_data.h"
-#include "core/analysis/rollout.h"
 #include "core/render/ablation_figure.h"
 #include "core/render/difference_figure.h"
 #include "core/render/figure.h"
 #include "core/render/heatmap_figure.h"
 #include "core/render/query_figure.h"
 #include "core/render/roles_figure.h"
+#include "core/render/shown_map.h"
 #include "core/render/spectrum_figure.h"
 #include "core/render/sweep_figure.h"
 #include "core/util/atomic_file.h"
@@ -151,6 +151,19 @@ std::shared_ptr<const HeadAblation> ablation_for(const RunAnalysis& analysis, co
   }
 }
 
+// A map of the run that is no head's (the rollout, a layer's average), drawn as one head is, with
+// the mask that travels with it (core/render/shown_map.h).
+std::string one_map_figure(const RunAnalysis& analysis, const ShownMap& map, HeatmapFigureExtras extras,
+                           const ColourScale& colours, const ExportSpec& spec, ExportFormat format, const FigureSize& size) {
+  RunAnalysis r;
+  r.run.tokens = analysis.run.tokens;
+  r.run.info = analysis.run.info;
+  r.run.special_tokens = analysis.run.special_tokens;
+  r.run.attention = {{*map.cells}};
+  extras.mask = &map.mask;
+  return render_figure(heatmap_figure(r, 0, 0, colours, spec.style, extras), figure_format(format), size);
+}
+
 std::vector<int> head_order(const RunAnalysis& analysis, const ExportSpec& spec) {
   if (!spec.cluster_order) return {};
   return cluster_heads(analysis.distance[size_t(spec.layer)]).order;
@@ -197,9 +210,7 @@ std::string figure_bytes(const RunAnalysis& analysis, const Sweep* sweep, const 
       extras.title = figure_model_name(analysis.run) + " \u00b7 attention rollout through " + std::to_string(L) +
                      (L == 1 ? " layer" : " layers");
       extras.bar_title = "share of the input token";
-      return render_figure(map_figure(analysis, analysis.rollout, rollout_mask(analysis.run.info, L), spec.colours,
-                                      spec.style, extras),
-                           figure_format(format), size);
+      return one_map_figure(analysis, rollout_map(analysis), extras, spec.colours, spec, format, size);
     }
     case ExportView::average: {
       // On the layer's range, as the app shows the average beside its heads.
@@ -212,9 +223,7 @@ std::string figure_bytes(const RunAnalysis& analysis, const Sweep* sweep, const 
       extras.title = figure_model_name(analysis.run) + " \u00b7 layer " + std::to_string(spec.layer) + " \u00b7 mean of " +
                      std::to_string(H) + (H == 1 ? " head" : " heads");
       extras.bar_title = "mean attention weight";
-      return render_figure(map_figure(analysis, analysis.average[l], layer_attention_config(analysis.run.info, spec.layer),
-                                      colours, spec.style, extras),
-                           figure_format(format), size);
+      return one_map_figure(analysis, average_map(analysis, spec.layer), extras, colours, spec, format, size);
     }
     case ExportView::query:
       return render_figure(query_figure(analysis, spec.layer, shown_queries(analysis, spec), spec.colours.colormap, spec.style),

@@ -8,10 +8,12 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/formats/json_strict.h"
 #include "core/formats/npz.h"
 #include "core/formats/safetensors.h"
 #include "core/model/attention_layer.h"
 #include "core/util/errors.h"
+#include "core/util/format.h"
 #include "core/util/utf8.h"
 
 namespace hs {
@@ -141,11 +143,9 @@ Extras read_extras(const std::string& path, const Arrays& a) {
         e.object[key] = value;
         continue;
       }
-      try {
-        e.object[key] = json::parse(value);
-      } catch (const json::exception&) {
-        e.object[key] = value;  // left as text; checked where it is used
-      }
+      // Text that is not JSON is left as text, checked where it is used.
+      std::optional<json> parsed = parse_json_if_json(value, e.where + " \"" + excerpt(key) + "\"");
+      e.object[key] = parsed ? std::move(*parsed) : json(value);
     }
     return e;
   }
@@ -155,12 +155,7 @@ Extras read_extras(const std::string& path, const Arrays& a) {
     std::ifstream in(side, std::ios::binary);
     std::stringstream text;
     text << in.rdbuf();
-    json j;
-    try {
-      j = json::parse(text.str());
-    } catch (const json::exception& ex) {
-      throw FormatError(side + ": not valid JSON (" + ex.what() + ")");
-    }
+    const json j = parse_json_strict(text.str(), side);
     if (j.is_array()) e.object["tokens"] = j;
     else if (j.is_object()) e.object = j;
     else throw FormatError(side + ": expected a list of token strings or an object with \"tokens\"");
@@ -183,7 +178,7 @@ std::vector<std::string> tokens_of(const Extras& e, int64_t T, std::vector<std::
   const json& t = e.object["tokens"];
   if (!t.is_array()) throw FormatError(e.where + ": \"tokens\" is not a JSON list of strings");
   for (const json& s : t) {
-    if (!s.is_string()) throw FormatError(e.where + ": \"tokens\" holds " + s.dump() + "; expected strings");
+    if (!s.is_string()) throw FormatError(e.where + ": \"tokens\" holds " + json_excerpt(s) + "; expected strings");
     tokens.push_back(utf8_repair(s.get<std::string>()));
   }
   if (int64_t(tokens.size()) != T) {
@@ -201,7 +196,7 @@ void read_optional(const Extras& e, AttentionRun& run, int T) {
     if (!ids.is_array() || int(ids.size()) != T) throw FormatError(e.where + ": \"token_ids\" must list " + std::to_string(T) + " integers");
     for (const json& v : ids) {
       if (!v.is_number_integer() || v.get<int64_t>() < 0 || v.get<int64_t>() > (int64_t(1) << 30)) {
-        throw FormatError(e.where + ": \"token_ids\" holds " + v.dump() + "; expected token ids");
+        throw FormatError(e.where + ": \"token_ids\" holds " + json_excerpt(v) + "; expected token ids");
       }
       run.token_ids.push_back(v.get<int>());
     }
@@ -212,7 +207,7 @@ void read_optional(const Extras& e, AttentionRun& run, int T) {
     run.special_tokens.assign(size_t(T), false);
     for (const json& v : s) {
       if (!v.is_number_integer() || v.get<int64_t>() < 0 || v.get<int64_t>() >= T) {
-        throw FormatError(e.where + ": \"special_tokens\" holds " + v.dump() + "; expected token indices 0.." + std::to_string(T - 1));
+        throw FormatError(e.where + ": \"special_tokens\" holds " + json_excerpt(v) + "; expected token indices 0.." + std::to_string(T - 1));
       }
       run.special_tokens[size_t(v.get<int64_t>())] = true;
     }
@@ -220,7 +215,7 @@ void read_optional(const Extras& e, AttentionRun& run, int T) {
   if (o.contains("segment_b_start") && !o["segment_b_start"].is_null()) {
     const json& s = o["segment_b_start"];
     if (!s.is_number_integer() || s.get<int64_t>() < -1 || s.get<int64_t>() >= T) {
-      throw FormatError(e.where + ": \"segment_b_start\" is " + s.dump() + "; expected -1 or a token index 0.." + std::to_string(T - 1));
+      throw FormatError(e.where + ": \"segment_b_start\" is " + json_excerpt(s) + "; expected -1 or a token index 0.." + std::to_string(T - 1));
     }
     run.segment_b_start = s.get<int>();
   }

@@ -5,9 +5,11 @@
 #include <cmath>
 #include <sstream>
 
+#include "core/formats/json_strict.h"
 #include "core/model/attention_config.h"
 #include "core/model/hf_loaders.h"
 #include "core/util/errors.h"
+#include "core/util/format.h"
 
 namespace hs {
 namespace {
@@ -86,13 +88,13 @@ RopeSpec read_rope_scaling(const json& rs, const std::string& where, const HfCon
   RopeSpec s;
   s.max_positions = max_positions;
   if (rs.is_null()) return s;
-  if (!rs.is_object()) throw FormatError(where + " is " + rs.dump() + "; expected an object or null");
+  if (!rs.is_object()) throw FormatError(where + " is " + json_excerpt(rs) + "; expected an object or null");
   auto number = [&](const char* key, double fallback, bool required) {
     if (!rs.contains(key) || rs[key].is_null()) {
       if (required) throw FormatError(where + "." + key + " is missing (needed by its rope type)");
       return fallback;
     }
-    if (!rs[key].is_number()) throw FormatError(where + "." + key + " is " + rs[key].dump() + "; expected a number");
+    if (!rs[key].is_number()) throw FormatError(where + "." + key + " is " + json_excerpt(rs[key]) + "; expected a number");
     const double v = rs[key].get<double>();
     if (!std::isfinite(v)) throw FormatError(where + "." + key + " is not a finite number");
     return v;
@@ -157,12 +159,12 @@ RopeSpec read_rope_scaling(const json& rs, const std::string& where, const HfCon
       if (!rs.contains(key) || !rs[key].is_array()) throw FormatError(where + "." + key + " is missing (a list of numbers)");
       std::vector<double>& out = std::string(key) == "short_factor" ? s.short_factor : s.long_factor;
       for (const json& v : rs[key]) {
-        if (!v.is_number() || !(v.get<double>() > 0.0)) throw FormatError(where + "." + key + " holds " + v.dump() + "; expected positive numbers");
+        if (!v.is_number() || !(v.get<double>() > 0.0)) throw FormatError(where + "." + key + " holds " + json_excerpt(v) + "; expected positive numbers");
         out.push_back(v.get<double>());
       }
     }
   } else {
-    throw InputError(where + " type \"" + type + "\" is not supported (default, linear, dynamic, yarn, llama3, longrope)");
+    throw InputError(where + " type \"" + excerpt(type) + "\" is not supported (default, linear, dynamic, yarn, llama3, longrope)");
   }
   return s;
 }
@@ -181,7 +183,7 @@ std::vector<bool> local_layers(const HfConfig& cfg, Family family, int n_layers,
       const std::string t = types[size_t(l)].is_string() ? types[size_t(l)].get<std::string>() : types[size_t(l)].dump();
       if (t == "sliding_attention") local[size_t(l)] = true;
       else if (t != "full_attention") {
-        throw InputError(cfg.path() + ": layer_types[" + std::to_string(l) + "] is \"" + t +
+        throw InputError(cfg.path() + ": layer_types[" + std::to_string(l) + "] is \"" + excerpt(t) +
                          "\"; headscope runs full_attention and sliding_attention layers");
       }
     }
@@ -252,7 +254,7 @@ std::unique_ptr<LlamaModel> load_hf_decoder(const HfConfig& top, const HfTensors
   const FamilyDefaults* fam = nullptr;
   for (const FamilyDefaults& f : kFamilies)
     if (type == f.type) fam = &f;
-  if (!fam) throw InputError(top.path() + ": model_type \"" + type + "\" is not a RoPE decoder family headscope reads");
+  if (!fam) throw InputError(top.path() + ": model_type \"" + excerpt(type) + "\" is not a RoPE decoder family headscope reads");
   const Family family = fam->family;
   // Structural sizes are required at the top level (their absence means a broken file); a nested
   // text_config leaves out whatever equals Gemma3TextConfig's defaults.
@@ -365,10 +367,10 @@ std::unique_ptr<LlamaModel> load_hf_decoder(const HfConfig& top, const HfTensors
     const std::string act = cfg.string("hidden_activation", "gelu_pytorch_tanh");
     if (act == "gelu_pytorch_tanh" || act == "gelu_new" || act == "gelu_fast") c.activation = GateActivation::gelu_tanh;
     else if (act == "gelu") c.activation = GateActivation::gelu;
-    else throw InputError(cfg.path() + ": hidden_activation \"" + act + "\" is not supported (gelu_pytorch_tanh, gelu)");
+    else throw InputError(cfg.path() + ": hidden_activation \"" + excerpt(act) + "\" is not supported (gelu_pytorch_tanh, gelu)");
   } else {
     const std::string act = cfg.string("hidden_act", "silu");
-    if (act != "silu") throw InputError(cfg.path() + ": hidden_act \"" + act + "\" is not supported (silu only)");
+    if (act != "silu") throw InputError(cfg.path() + ": hidden_act \"" + excerpt(act) + "\" is not supported (silu only)");
   }
   if (cfg.boolean("mlp_bias", false)) throw InputError(cfg.path() + ": mlp_bias true is not supported");
 

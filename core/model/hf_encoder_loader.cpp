@@ -6,9 +6,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/formats/json_strict.h"
 #include "core/model/attention_config.h"
 #include "core/model/hf_loaders.h"
 #include "core/util/errors.h"
+#include "core/util/format.h"
 
 namespace hs {
 namespace {
@@ -45,7 +47,7 @@ EncoderActivation activation_of(const HfConfig& cfg, const std::string& key, con
   if (act == "gelu_new" || act == "gelu_pytorch_tanh" || act == "gelu_fast") return EncoderActivation::gelu_tanh;
   if (act == "relu") return EncoderActivation::relu;
   if (act == "silu" || act == "swish") return EncoderActivation::silu;
-  throw InputError(cfg.path() + ": " + key + " \"" + act +
+  throw InputError(cfg.path() + ": " + key + " \"" + excerpt(act) +
                    "\" is not supported (gelu, gelu_new, gelu_pytorch_tanh, gelu_fast, relu, silu)");
 }
 
@@ -168,7 +170,7 @@ std::unique_ptr<EncoderModel> load_bert_like(const HfConfig& cfg, const HfTensor
   require_heads_divide(cfg, c.d_model, c.n_heads, "hidden_size", "num_attention_heads");
   const std::string position_type = cfg.string("position_embedding_type", "absolute");
   if (position_type != "absolute") {
-    throw InputError(cfg.path() + ": position_embedding_type \"" + position_type +
+    throw InputError(cfg.path() + ": position_embedding_type \"" + excerpt(position_type) +
                      "\" is not supported; headscope runs learned absolute positions (\"absolute\")");
   }
   if (cfg.boolean("is_decoder", false)) {
@@ -235,18 +237,18 @@ std::unique_ptr<EncoderModel> load_distilbert(const HfConfig& cfg, const HfTenso
 double modernbert_theta(const HfConfig& cfg, const char* type, const char* old_key, double fallback) {
   if (cfg.has("rope_parameters")) {
     const json& rp = cfg.json()["rope_parameters"];
-    if (!rp.is_object()) throw FormatError(cfg.path() + ": rope_parameters is " + rp.dump() + "; expected an object");
+    if (!rp.is_object()) throw FormatError(cfg.path() + ": rope_parameters is " + json_excerpt(rp) + "; expected an object");
     if (rp.contains(type) && !rp[type].is_null()) {
       const json& p = rp[type];
-      if (!p.is_object()) throw FormatError(cfg.path() + ": rope_parameters." + type + " is " + p.dump() + "; expected an object");
+      if (!p.is_object()) throw FormatError(cfg.path() + ": rope_parameters." + type + " is " + json_excerpt(p) + "; expected an object");
       const std::string kind = p.contains("rope_type") && p["rope_type"].is_string() ? p["rope_type"].get<std::string>() : "default";
       if (kind != "default") {
-        throw InputError(cfg.path() + ": rope_parameters." + type + ".rope_type \"" + kind +
+        throw InputError(cfg.path() + ": rope_parameters." + type + ".rope_type \"" + excerpt(kind) +
                          "\" is not supported for modernbert (default)");
       }
       if (p.contains("rope_theta")) {
         if (!p["rope_theta"].is_number() || !(p["rope_theta"].get<double>() > 0.0) || !std::isfinite(p["rope_theta"].get<double>())) {
-          throw FormatError(cfg.path() + ": rope_parameters." + type + ".rope_theta is " + p["rope_theta"].dump() +
+          throw FormatError(cfg.path() + ": rope_parameters." + type + ".rope_theta is " + json_excerpt(p["rope_theta"]) +
                             "; expected a positive number");
         }
         return p["rope_theta"].get<double>();
@@ -296,11 +298,11 @@ std::unique_ptr<EncoderModel> load_modernbert(const HfConfig& cfg, const HfTenso
     for (int l = 0; l < c.n_layers; ++l) {
       const std::string ty = types[size_t(l)].is_string() ? types[size_t(l)].get<std::string>() : types[size_t(l)].dump();
       if (ty != "sliding_attention" && ty != "full_attention") {
-        throw InputError(cfg.path() + ": layer_types[" + std::to_string(l) + "] is \"" + ty +
+        throw InputError(cfg.path() + ": layer_types[" + std::to_string(l) + "] is \"" + excerpt(ty) +
                          "\"; modernbert has full_attention and sliding_attention layers");
       }
       if ((ty == "sliding_attention") != is_local[size_t(l)]) {
-        throw InputError(cfg.path() + ": layer_types[" + std::to_string(l) + "] is \"" + ty +
+        throw InputError(cfg.path() + ": layer_types[" + std::to_string(l) + "] is \"" + excerpt(ty) +
                          "\" but global_attn_every_n_layers " + std::to_string(every) + " makes layer " + std::to_string(l) +
                          (is_local[size_t(l)] ? " local" : " global") + "; headscope runs them only when they agree");
       }
@@ -351,7 +353,7 @@ bool is_hf_encoder_type(const std::string& model_type) { return family_of(model_
 std::unique_ptr<EncoderModel> load_hf_encoder(const HfConfig& cfg, const HfTensors& t, const std::string& name) {
   const std::string type = cfg.string("model_type", "");
   const FamilyInfo* fam = family_of(type);
-  if (!fam) throw InputError(cfg.path() + ": model_type \"" + type + "\" is not an encoder family headscope reads");
+  if (!fam) throw InputError(cfg.path() + ": model_type \"" + excerpt(type) + "\" is not an encoder family headscope reads");
   switch (fam->family) {
     case Family::distilbert: return load_distilbert(cfg, t, *fam, name);
     case Family::modernbert: return load_modernbert(cfg, t, *fam, name);

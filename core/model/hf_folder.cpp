@@ -7,6 +7,7 @@
 #include "core/model/hf_loaders.h"
 #include "core/text/tokenizer_folder.h"  // the tokenizer: tokenizer.json, vocab.json + merges.txt, tokenizer.model or vocab.txt
 #include "core/util/errors.h"
+#include "core/util/format.h"
 #include "core/util/memory.h"
 
 namespace hs {
@@ -38,7 +39,7 @@ HfModel load_hf_folder(const std::string& dir) {
   if (std::find(types.begin(), types.end(), type) == types.end()) {
     std::string list;
     for (const std::string& t : types) list += (list.empty() ? "" : ", ") + t;
-    throw InputError(config.path() + ": model_type \"" + type + "\" is not supported; headscope reads " + list +
+    throw InputError(config.path() + ": model_type \"" + excerpt(type) + "\" is not supported; headscope reads " + list +
                      " folders and llama2.c checkpoints");
   }
   HfModel out;

@@ -7,10 +7,10 @@
 #include <vector>
 
 #include "core/analysis/run_analysis.h"
-#include "core/model/attention_config.h"
 #include "core/render/colour_scale.h"
 #include "core/render/figure.h"
 #include "core/render/figure_style.h"
+#include "core/render/map_mask.h"
 
 namespace hs {
 
@@ -21,6 +21,9 @@ struct HeatmapFigureExtras {
   std::vector<int> order;  // empty: head order
   std::string title;       // empty: "model · layer L · head(s)"
   std::string bar_title;   // empty: "attention weight"
+  // The maps' mask when they are not the run's own heads (the rollout drawn as a one-map run):
+  // null, the layer's (core/render/map_mask.h).
+  const MapMask* mask = nullptr;
 };
 
 // head >= 0: that head alone; head < 0: every head of the layer as a grid.
@@ -29,12 +32,6 @@ struct HeatmapFigureExtras {
 // Cells a causal or window mask hides are drawn in the colormap's masked colour, with a legend.
 Figure heatmap_figure(const RunAnalysis& analysis, int layer, int head, const ColourScale& colours,
                       const FigureStyle& style = {}, const HeatmapFigureExtras& extras = {});
-
-// One [T, T] map of the run that is no single head's (the layer's head average, the attention
-// rollout), laid out, coloured and labelled as one head is, its cells hidden by `mask` (causal /
-// window) in the masked colour with the legend. extras.title names it. `map` must outlive the figure.
-Figure map_figure(const RunAnalysis& analysis, const Map& map, const AttentionConfig& mask, const ColourScale& colours,
-                  const FigureStyle& style = {}, const HeatmapFigureExtras& extras = {});
 
 // Every head of every layer: a layers x heads grid of maps ("layer l" left of each row, "head h"
 // above each column) sharing one colour bar (per map with colours.per_map).

@@ -5,10 +5,10 @@
 #include <cmath>
 
 #include "core/analysis/query_profile.h"
-#include "core/model/attention_layer.h"
 #include "core/render/canvas.h"
 #include "core/render/figure_parts.h"
 #include "core/render/heatmap_figure.h"
+#include "core/render/map_mask.h"
 #include "core/util/errors.h"
 
 namespace hs {
@@ -38,12 +38,12 @@ Figure query_figure(const RunAnalysis& analysis, int layer, const std::vector<in
   const int bars = int(profile.cols());
   const float top = std::max(profile.size() > 0 ? profile.maxCoeff() : 0.0f, 1e-6f);
   // A key no chosen query may see (every one of them masked from it): the masked colour.
-  const AttentionConfig mask = layer_attention_config(run.info, layer);
+  const MapMask mask = layer_mask(run, layer);  // the layer's mask travels with its maps (map_mask.h)
   std::vector<bool> masked(size_t(bars), false), is_query(size_t(bars), false);
   for (int b = 0; b < bars; ++b) {
     bool all = true;
     for (int j = b * per; j < std::min(T, (b + 1) * per); ++j)
-      for (int q : queries) all = all && !key_visible(mask, q, j);
+      for (int q : queries) all = all && mask.hides_token(q, j);
     masked[size_t(b)] = all;
   }
   for (int q : queries) is_query[size_t(q / per)] = true;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "core/formats/json_strict.h"
 #include "core/util/atomic_file.h"
 #include "core/util/errors.h"
 
@@ -62,7 +63,7 @@ LessonStep read_step(const json& s, const std::string& where, const Session& pre
       if (!e.is_string() || std::find(known.begin(), known.end(), e.get<std::string>()) == known.end()) {
         std::string list;
         for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
-        throw FormatError(where + ".unlocked: " + e.dump() + " is not a control (known: " + list + ")");
+        throw FormatError(where + ".unlocked: " + json_excerpt(e) + " is not a control (known: " + list + ")");
       }
       step.unlocked.push_back(e.get<std::string>());
     }
@@ -88,12 +89,7 @@ const std::vector<std::string>& lesson_controls() {
 
 Lesson parse_lesson(const std::string& text, const std::string& name) {
   if (text.size() > kMaxLessonBytes) throw FormatError(name + ": too large for a lesson file (limit 4 MiB)");
-  json j;
-  try {
-    j = json::parse(text);
-  } catch (const json::exception& e) {
-    throw FormatError(name + ": not valid JSON (" + std::string(e.what()) + ")");
-  }
+  json j = parse_json_strict(text, name);
   if (!j.is_object() || !j.contains("format") || j["format"] != "headscope-lesson") {
     throw FormatError(name + ": not a headscope lesson (expected \"format\": \"headscope-lesson\")");
   }
@@ -101,7 +97,7 @@ Lesson parse_lesson(const std::string& text, const std::string& name) {
     throw FormatError(name + ": \"version\" must be a whole number >= 1");
   }
   if (j["version"].get<long long>() > kLessonVersion) {
-    throw FormatError(name + ": written for a newer headscope (lesson version " + j["version"].dump() +
+    throw FormatError(name + ": written for a newer headscope (lesson version " + json_excerpt(j["version"]) +
                       "); this one reads versions up to " + std::to_string(kLessonVersion));
   }
   Lesson lesson;

@@ -39,6 +39,10 @@ if(TARGET headscope)
     headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/zoom_screenshot_test.cpp headscope_gltest)
     target_link_libraries(zoom_screenshot_test PRIVATE nlohmann_json::nlohmann_json)
     add_dependencies(zoom_screenshot_test headscope)
+    # Masked cells are the masked colour in every view and lesson step, and every map has a colour bar.
+    headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/mask_bars_screenshot_test.cpp headscope_gltest)
+    target_link_libraries(mask_bars_screenshot_test PRIVATE nlohmann_json::nlohmann_json)
+    add_dependencies(mask_bars_screenshot_test headscope)
     # Chinese and Japanese drawn from the fallback font, not as boxes (issue 14).
     headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/fonts_screenshot_test.cpp headscope_gltest)
     target_link_libraries(fonts_screenshot_test PRIVATE nlohmann_json::nlohmann_json)

@@ -224,7 +224,6 @@ int App::run() {
     if (shot || bench.active()) io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
     bench.begin_frame(window->glfw(), state);
     ImGui::NewFrame();
-    images->set_run(ui.derived ? &ui.derived->run() : nullptr);
     const int64_t renders_before = images->renders();
     const double upload_before = images->upload_ms();
     const auto ui_start = std::chrono::steady_clock::now();

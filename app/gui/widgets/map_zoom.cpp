@@ -47,21 +47,21 @@ bool zoom_by_mouse(MapZoom& z, const HeatmapHit& hit, int tokens) {
   return z.x0 != before.x0 || z.y0 != before.y0 || z.span != before.span;
 }
 
-void draw_minimap(const UiContext& ui, const HeatmapSpec& whole, const MapZoom& z, const HeatmapHit& hit) {
-  if (!z.zoomed() || !whole.map || whole.map->size() == 0) return;
-  const float side = std::min(hit.cells_max.x - hit.cells_min.x, hit.cells_max.y - hit.cells_min.y) * 0.24f;
-  if (side < 24) return;
-  const ImVec2 max(hit.cells_max.x - 6, hit.cells_max.y - 6), min(max.x - side, max.y - side);
+void draw_minimap(const UiContext& ui, const HeatmapSpec& whole, const MapZoom& z, float side) {
+  if (!z.zoomed() || !whole.map || whole.map->size() == 0 || !(side >= 24)) return;
+  const ImVec2 min(ImGui::GetCursorScreenPos().x + 3, ImGui::GetCursorScreenPos().y + 3), max(min.x + side, min.y + side);
+  ImGui::Dummy(ImVec2(side + 6, side + 6));
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 fb = ImGui::GetIO().DisplayFramebufferScale;
   dl->AddRectFilled(ImVec2(min.x - 3, min.y - 3), ImVec2(max.x + 3, max.y + 3), page(0.8f), 3);
-  dl->AddImage(ui.images->image(whole.key + " minimap", whole.version, *whole.map, whole.range, whole.colormap,
+  dl->AddImage(ui.images->image(whole.key + " minimap", whole.version, shown_map(whole), whole.range, whole.colormap,
                                 ImVec2(side * fb.x, side * fb.y)),
                min, max);
   const ImVec2 a(min.x + z.x0 * side, min.y + z.y0 * side);
   const ImVec2 b(a.x + std::max(z.span * side, 2.0f), a.y + std::max(z.span * side, 2.0f));
   dl->AddRect(a, b, ink(1.0f), 0, 0, 2.0f);
   dl->AddRect(ImVec2(min.x - 1, min.y - 1), ImVec2(max.x + 1, max.y + 1), accent_colour(0.8f), 0, 0, 1.0f);
+  if (ui.report) ui.report->panels.push_back({"minimap", whole.key, ImVec2(min.x * fb.x, min.y * fb.y), ImVec2(max.x * fb.x, max.y * fb.y)});
 }
 
 int zoom_max_cells(float box_pixels) { return std::clamp(int(box_pixels) / 64 * 64, 64, 1024); }

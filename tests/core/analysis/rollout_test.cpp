@@ -4,10 +4,6 @@
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
-
-#include "core/model/attention_layer.h"
-
 namespace hs {
 namespace {
 
@@ -40,47 +36,6 @@ TEST(Rollout, TwoLayersComposeWithTheResidualIdentity) {
   EXPECT_TRUE(attention_rollout(maps).isApprox(hat1 * hat0, 1e-6f));
   EXPECT_TRUE(attention_rollout(maps, 1).isApprox(hat0, 1e-6f)) << "first layer only";
   EXPECT_EQ(attention_rollout(ModelMaps{}).size(), 0);
-}
-
-// A causal window of W per layer: query i sees keys i - W .. i, so the rollout through L layers
-// reaches back L * W (a path of one step per layer) and no further; the mask says exactly that.
-Map causal_window(int T, int W) {
-  Map a = Map::Zero(T, T);
-  for (int i = 0; i < T; ++i) {
-    const int lo = std::max(0, i - W);
-    a.row(i).segment(lo, i - lo + 1).setConstant(1.0f / float(i - lo + 1));
-  }
-  return a;
-}
-
-TEST(Rollout, MaskOfWindowedLayersIsTheirSummedWindow) {
-  const int T = 12, W = 2, L = 3;
-  ModelInfo info;
-  info.causal = true;
-  info.window = W;
-  ModelMaps maps;
-  for (int l = 0; l < L; ++l) maps.push_back({causal_window(T, W)});
-  const Map r = attention_rollout(maps);
-  const AttentionConfig mask = rollout_mask(info, L);
-  EXPECT_TRUE(mask.causal);
-  EXPECT_EQ(mask.window, L * W);
-  for (int i = 0; i < T; ++i)
-    for (int j = 0; j < T; ++j)
-      EXPECT_EQ(r(i, j) > 0.0f, key_visible(mask, i, j)) << "cell " << i << ", " << j << ": rollout " << r(i, j);
-  // Layer 0's own mask (window 2) would hide cells the rollout fills.
-  EXPECT_GT(r(T - 1, T - 1 - L * W), 0.0f);
-}
-
-TEST(Rollout, MaskOfGlobalOrBidirectionalLayers) {
-  ModelInfo info;
-  info.causal = true;
-  info.layer_windows = {4, -1, 4};  // a global layer reaches every earlier key
-  EXPECT_TRUE(rollout_mask(info, 3).causal);
-  EXPECT_EQ(rollout_mask(info, 3).window, -1);
-  info.causal = false;
-  info.layer_windows.clear();
-  EXPECT_FALSE(rollout_mask(info, 2).causal);
-  EXPECT_EQ(rollout_mask(info, 2).window, -1);
 }
 
 }  // namespace
