@@ -24,6 +24,9 @@ constexpr Rgb8 kGridColour = {220, 220, 220};
 constexpr size_t kMaxLabelCodePoints = 16;
 std::string display_label(const std::string& token);
 
+// Black on light cells, white on dark ones (relative luminance, Rec. 709 weights).
+Rgb8 ink_on(Rgb8 c);
+
 struct AxisLabels {
   std::vector<std::string> text;  // per cell, display form; "" where thinned out
   TextStyle style;
