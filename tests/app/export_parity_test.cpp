@@ -15,6 +15,7 @@
 #include "app/gui/actions/export_action.h"
 #include "app/gui/actions/export_preview.h"
 #include "app/gui/work/compute.h"
+#include "core/analysis/head_ablation.h"
 #include "core/analysis/long_input.h"
 #include "core/export/block_maxima_export.h"
 #include "core/render/heatmap_figure.h"
@@ -462,6 +463,55 @@ TEST(ExportParity, PreviewIsTheExportRender) {
   hs::gui::update_export_preview(state, *derived, 30.0);
   hs::gui::update_export_preview(state, *derived, 31.0);
   EXPECT_FALSE(e.preview->error.empty());
+}
+
+}  // namespace
+
+namespace {
+
+// Every app view, exported through the Export dialog as shown, equals `headscope-cli export --view
+// V` with V the view's own --view name (the app's vocabulary is the CLI's), figure and data alike.
+TEST(ExportParity, EveryAppViewEqualsTheCliViewOfItsName) {
+  if (!fs::exists(kStories / "stories260K.bin") || !fs::exists(kStories / "tok512.bin"))
+    GTEST_SKIP() << "stories260K not found in " << kStories;
+  const fs::path dir = fs::path(HEADSCOPE_BINARY_DIR) / "tests" / "app" / "export_parity_views";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "app");
+  fs::create_directories(dir / "cli");
+  hs::gui::AppState state = hs::gui::default_app_state();
+  state.request.model_path = (kStories / "stories260K.bin").string();
+  state.request.tokenizer = (kStories / "tok512.bin").string();
+  state.request.sentence = "Once upon a time, there was a little girl named Lily.";
+  state.scale.colormap = hs::Colormap::magma;
+  state.layer = 1, state.head = 3;
+  const auto derived = hs::gui::compute_derived(state.request, 1);
+  ASSERT_TRUE(derived);
+  const hs::HeadAblation ablation = hs::ablate_heads(state.request);
+  const std::string model = " --model " + quote(state.request.model_path) + " --tokenizer " + quote(state.request.tokenizer) +
+                            " --sentence " + quote(state.request.sentence) + " --colormap magma --layer 1";
+  for (const hs::gui::ViewInfo& v : hs::gui::all_views()) {
+    state.view = v.view;
+    std::string flags = model + " --view " + v.name;
+    if (v.view == hs::gui::View::head) flags += " --head 3";
+    for (const char* ext : {"png", "npy"}) {
+      const std::string file = std::string(v.name) + "." + ext;
+      SCOPED_TRACE(file);
+      state.exporter.what = hs::gui::ExportWhat::view;
+      state.exporter.file_name = file;
+      state.exporter.folder = (dir / "app").string();
+      state.exporter.save_requested = true;
+      hs::gui::StatusInfo status;
+      hs::gui::handle_export_requests(state, derived.get(), status, v.view == hs::gui::View::ablation ? &ablation : nullptr);
+      ASSERT_FALSE(status.export_failed) << status.last_export;
+      const std::string cli = std::string(HEADSCOPE_BINARY_DIR) + "/headscope-cli export" + flags + " --out " +
+                              quote((dir / "cli" / file).string());
+      ASSERT_EQ(std::system(cli.c_str()), 0) << cli;
+      const std::string a = slurp(dir / "app" / file), b = slurp(dir / "cli" / file);
+      ASSERT_FALSE(a.empty());
+      EXPECT_TRUE(a == b) << "the app's " << v.name << " view as " << ext << " (" << a.size()
+                          << " bytes) differs from the CLI's (" << b.size() << " bytes): " << cli;
+    }
+  }
 }
 
 }  // namespace

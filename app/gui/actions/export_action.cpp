@@ -32,6 +32,11 @@ ExportSpec view_spec(const AppState& state, const Derived& derived, View view, c
     spec.view = ExportView::distance;  // the measure the table is coloured by
   spec.head = v.export_selected_head ? state.head : -1;
   const RunAnalysis& a = *derived.analysis;
+  // What the view shows beyond a layer and a head: the query rows, the rollout, every role, the mode.
+  if (view == View::query) spec.queries = shown_queries(state, a.run.n_tokens());
+  if (view == View::average && state.average.rollout && a.rollout.size() > 0) spec.view = ExportView::rollout;
+  if (view == View::roles) spec.role = -1;
+  if (view == View::ablation) spec.ablation_mode = state.ablation.mean ? AblationMode::mean : AblationMode::zero;
   const size_t layer = size_t(std::clamp(state.layer, 0, std::max(a.run.n_layers() - 1, 0)));
   const float layer_max = layer < a.layer_max.size()
                               ? (state.scale.ignore_first_key ? a.layer_max_skip_first[layer] : a.layer_max[layer])
@@ -122,6 +127,12 @@ std::string default_export_name(const AppState& state, const Derived& derived, c
   std::string what;
   switch (spec.view) {
     case ExportView::heatmap: what = layer + (spec.head >= 0 ? "_h" + std::to_string(spec.head) : "_heads"); break;
+    case ExportView::heads: what = layer + "_heads"; break;
+    case ExportView::head: what = layer + "_h" + std::to_string(spec.head); break;
+    case ExportView::query: what = layer + "_query"; break;
+    case ExportView::average: what = layer + "_average"; break;
+    case ExportView::width: what = "_width"; break;
+    case ExportView::ablation: what = "_ablation"; break;
     case ExportView::overview: what = "_overview"; break;
     case ExportView::difference: what = layer + "_difference"; break;
     case ExportView::distance: what = layer + "_distance"; break;
@@ -132,7 +143,23 @@ std::string default_export_name(const AppState& state, const Derived& derived, c
   return model + what + "." + extension;
 }
 
-std::string save_export(const AppState& state, const Derived& derived) {
+const HeadAblation* current_ablation(const AppState& state, const AblationStatus& status) {
+  const AblationMode mode = state.ablation.mean ? AblationMode::mean : AblationMode::zero;
+  if (!status.result || status.mode != mode || !same_model_request(status.request, state.request)) return nullptr;
+  return status.result.get();
+}
+
+namespace {
+
+// The app never runs an ablation on the UI thread: its export needs the view's own result.
+void check_ablation(const ExportSpec& spec, const HeadAblation* ablation) {
+  if (spec.view == ExportView::ablation && !ablation)
+    throw InputError("the Ablation view has no result for this sentence and mode yet: run it there first");
+}
+
+}  // namespace
+
+std::string save_export(const AppState& state, const Derived& derived, const HeadAblation* ablation) {
   const std::string path = export_path(state.exporter);
   // The JSON holds the head roles: with induction, measured now if the Head roles view has not yet.
   const RunAnalysis* a = derived.analysis.get();
@@ -144,24 +171,26 @@ std::string save_export(const AppState& state, const Derived& derived) {
     with_roles->roles = derived.roles ? *derived.roles : with_induction(a->roles, measure_induction(a->request));
     a = with_roles.get();
   }
-  export_view(*a, derived.sweep.get(), spec);
+  check_ablation(spec, ablation);
+  export_view(*a, derived.sweep.get(), spec, ablation);
   std::error_code ec;
   const std::filesystem::path absolute = std::filesystem::absolute(path, ec);
   return "wrote " + (ec ? path : absolute.string()) + (derived.run().compact() ? " (block maxima)" : "");
 }
 
-std::string current_csv(const AppState& state, const Derived& derived) {
+std::string current_csv(const AppState& state, const Derived& derived, const HeadAblation* ablation) {
   AppState copy = state;
   copy.exporter.what = ExportWhat::view;
   ExportSpec spec = export_spec_for(copy, derived, "clipboard.csv");
-  if (spec.view == ExportView::heatmap) spec.head = state.head;
-  return export_bytes(*derived.analysis, derived.sweep.get(), spec);
+  if (spec.view == ExportView::heatmap || spec.view == ExportView::heads) spec.view = ExportView::head, spec.head = state.head;
+  check_ablation(spec, ablation);
+  return export_bytes(*derived.analysis, derived.sweep.get(), spec, ablation);
 }
 
-std::string export_preview_png(const AppState& state, const Derived& derived, double scale) {
+std::string export_preview_png(const AppState& state, const Derived& derived, double scale, const HeadAblation* ablation) {
   ExportSpec spec = export_spec_for(state, derived, "preview.png");
   spec.scale = scale;  // a preview's resolution, not the file's
-  if (spec.view == ExportView::roles && spec.role < 0) throw InputError("every role at once is data (NPY, CSV, JSON): no figure to preview");
+  check_ablation(spec, ablation);
   const RunAnalysis* a = derived.analysis.get();
   RunAnalysis with_roles;
   if (spec.view == ExportView::roles && derived.roles) {  // the roles the file gets (save_export)
@@ -169,14 +198,14 @@ std::string export_preview_png(const AppState& state, const Derived& derived, do
     with_roles.roles = *derived.roles;
     a = &with_roles;
   }
-  return export_bytes(*a, derived.sweep.get(), spec);
+  return export_bytes(*a, derived.sweep.get(), spec, ablation);
 }
 
 }  // namespace hs::gui
 
 namespace hs::gui {
 
-void handle_export_requests(AppState& state, const Derived* derived, StatusInfo& status) {
+void handle_export_requests(AppState& state, const Derived* derived, StatusInfo& status, const HeadAblation* ablation) {
   // A clipboard copy under way (its own thread): its outcome, once it has one.
   if (status.clipboard_copy && status.clipboard_copy->done.load(std::memory_order_acquire)) {
     status.last_export = status.clipboard_copy->message;
@@ -202,20 +231,21 @@ void handle_export_requests(AppState& state, const Derived* derived, StatusInfo&
       } else {
         e.confirm_path.clear();
         e.overwrite_confirmed = false;
-        status.last_export = save_export(state, *derived);
+        status.last_export = save_export(state, *derived, ablation);
         e.dialog_open = false;
       }
     }
     if (copy) {
-      const std::string csv = current_csv(state, *derived);
+      const std::string csv = current_csv(state, *derived, ablation);
       ImGui::SetClipboardText(csv.c_str());
       status.last_export = "copied " + std::to_string(csv.size()) + " bytes of CSV to the clipboard";
     }
     if (copy_image) {
       AppState view = state;
       view.exporter.what = ExportWhat::view;
-      status.clipboard_copy =
-          start_png_copy(export_bytes(*derived->analysis, derived->sweep.get(), export_spec_for(view, *derived, "clipboard.png")));
+      const ExportSpec spec = export_spec_for(view, *derived, "clipboard.png");
+      check_ablation(spec, ablation);
+      status.clipboard_copy = start_png_copy(export_bytes(*derived->analysis, derived->sweep.get(), spec, ablation));
       status.last_export = "copying the view to the clipboard\u2026";
     }
     if (save || copy || copy_image) status.export_failed = false;

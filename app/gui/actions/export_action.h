@@ -4,6 +4,7 @@
 // there and go to the status line.
 #include <string>
 
+#include "app/gui/state/ablation_status.h"
 #include "app/gui/state/app_state.h"
 #include "app/gui/state/derived.h"
 #include "app/gui/state/status.h"
@@ -28,13 +29,19 @@ std::string default_export_name(const AppState& state, const Derived& derived, c
 
 // The export as PNG bytes at `scale` (0.5: 72 dpi, one pixel a point), for the dialog's preview.
 // Throws hs::Error.
-std::string export_preview_png(const AppState& state, const Derived& derived, double scale = 0.5);
+// `ablation`: the Ablation view's result for what is on screen (current_ablation), or null (its
+// export then asks for a run first).
+std::string export_preview_png(const AppState& state, const Derived& derived, double scale = 0.5,
+                               const HeadAblation* ablation = nullptr);
 
 // Writes the file; returns "wrote PATH". Throws hs::Error.
-std::string save_export(const AppState& state, const Derived& derived);
+std::string save_export(const AppState& state, const Derived& derived, const HeadAblation* ablation = nullptr);
+
+// The ablation result the Ablation view shows as current (made for this request and mode), or null.
+const HeadAblation* current_ablation(const AppState& state, const AblationStatus& status);
 
 // CSV of the current map (one head, or the difference table). Throws hs::Error.
-std::string current_csv(const AppState& state, const Derived& derived);
+std::string current_csv(const AppState& state, const Derived& derived, const HeadAblation* ablation = nullptr);
 
 }  // namespace hs::gui
 
@@ -43,6 +50,7 @@ namespace hs::gui {
 // Carries out save/copy requests set by the export panel; the outcome goes to `status`. A save
 // onto an existing file writes nothing: it sets exporter.confirm_path and waits until
 // exporter.overwrite_confirmed is set for that path (the dialog's "Replace").
-void handle_export_requests(AppState& state, const Derived* derived, StatusInfo& status);
+void handle_export_requests(AppState& state, const Derived* derived, StatusInfo& status,
+                            const HeadAblation* ablation = nullptr);
 
 }  // namespace hs::gui

@@ -24,9 +24,11 @@ std::string export_preview_key(const AppState& state, const Derived& derived, in
   return k.str();
 }
 
-void update_export_preview(AppState& state, const Derived& derived, double now, int max_side_px) {
+void update_export_preview(AppState& state, const Derived& derived, double now, int max_side_px,
+                           const HeadAblation* ablation) {
   ExportPanelState& e = state.exporter;
-  const std::string key = export_preview_key(state, derived, max_side_px);
+  // The ablation result the figure shows is part of what it depends on.
+  const std::string key = export_preview_key(state, derived, max_side_px) + "|" + std::to_string(reinterpret_cast<uintptr_t>(ablation));
   if (e.preview && e.preview->key == key) return;
   if (key != e.preview_wanted) {
     e.preview_wanted = key;
@@ -37,7 +39,7 @@ void update_export_preview(AppState& state, const Derived& derived, double now, 
   p->key = key;
   p->version = (e.preview ? e.preview->version : 0) + 1;
   try {
-    p->png = export_preview_png(state, derived, 0.5);
+    p->png = export_preview_png(state, derived, 0.5, ablation);
     p->pixels = decode_png(p->png);
     p->width_pt = p->pixels.width;  // 72 dpi: a pixel a point
     p->height_pt = p->pixels.height;
@@ -45,7 +47,7 @@ void update_export_preview(AppState& state, const Derived& derived, double now, 
     if (max_side_px > 0 && side > max_side_px) {
       // Larger than the box: drawn again at the resolution that fits, so text stays sharp.
       p->scale = 0.5 * double(max_side_px) / double(side);
-      p->png = export_preview_png(state, derived, p->scale);
+      p->png = export_preview_png(state, derived, p->scale, ablation);
       p->pixels = decode_png(p->png);
     }
   } catch (const std::exception& err) {

@@ -31,6 +31,8 @@ std::string export_preview_key(const AppState& state, const Derived& derived, in
 // Called every frame the dialog is open (`now`: seconds). Renders when the key has not changed for
 // kPreviewRestSeconds (at once when there is no preview yet): at 72 dpi, and again at the scale
 // that fits `max_side_px` (> 0) when 72 dpi is larger. Errors go into preview->error.
-void update_export_preview(AppState& state, const Derived& derived, double now, int max_side_px = 0);
+// `ablation`: the Ablation view's current result (export_action.h's current_ablation), or null.
+void update_export_preview(AppState& state, const Derived& derived, double now, int max_side_px = 0,
+                           const HeadAblation* ablation = nullptr);
 
 }  // namespace hs::gui

@@ -94,7 +94,7 @@ void draw_preview(AppState& state, const UiContext& ui) {
   // The box: 24 lines of text on the longest side, in framebuffer pixels (the texture is shown 1:1).
   const float fb_scale = std::max(ImGui::GetIO().DisplayFramebufferScale.x, 1.0f);
   const float box = ImGui::GetFontSize() * 24;
-  update_export_preview(state, *ui.derived, ImGui::GetTime(), int(box * fb_scale));
+  update_export_preview(state, *ui.derived, ImGui::GetTime(), int(box * fb_scale), current_ablation(state, ui.ablation));
   const std::shared_ptr<const ExportPreview> p = state.exporter.preview;
   if (!p) return;
   if (!p->error.empty()) {

@@ -46,7 +46,7 @@ bool FrameLoop::before_frame() {
 }
 
 bool FrameLoop::after_frame() {
-  handle_export_requests(state_, shown_.get(), ui_.status);
+  handle_export_requests(state_, shown_.get(), ui_.status, current_ablation(state_, ui_.ablation));
   handle_session_requests(state_, ui_.status);
   std::vector<CompareRequest> compare = compare_requests(state_);
   // The Head roles view on screen: induction is measured (once per model) for this and every later
