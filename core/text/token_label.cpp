@@ -10,6 +10,7 @@ namespace hs {
 namespace {
 
 const char* const kDot = "\xC2\xB7";            // U+00B7 middle dot: a space
+const char* const kOpenBox = "\xE2\x90\xA3";  // U+2423: a token of spaces only
 const char* const kContinued = "\xE2\x80\xA6";  // U+2026: this token's bytes start a character completed later
 constexpr uint32_t kSpaceMark = 0x2581;         // "▁", the loaders' space
 
@@ -136,11 +137,12 @@ std::string label_of(const std::vector<Unit>& units, const std::vector<ByteChar>
     }
   }
   if (!any) return "\xE2\x88\x85";  // "∅"
-  if (all_space && out.empty()) {
-    TokenLabelOptions dots = o;
-    dots.space = SpaceMark::dot;
+  // A token of spaces only: an open box per space ("␣"), in either mode; a lone dot would read
+  // like the full stop ".".
+  if (all_space && o.space != SpaceMark::text) {
+    out.clear();
     for (size_t u = 0; u < units.size(); ++u)
-      if (units[u].token == t) append_char(out, units[u].value, dots, named);
+      if (units[u].token == t) out += kOpenBox;
   }
   return out;
 }

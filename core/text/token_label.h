@@ -1,7 +1,8 @@
 #pragma once
 // How a token reads on an axis, on screen and in figures alike (one rule for both):
 //   - a space (the loaders' "▁" U+2581, or a plain " ") is a thin middle dot "·" (SpaceMark::dot),
-//     or nothing (SpaceMark::none; a token of spaces only still shows its dots);
+//     or nothing (SpaceMark::none); a token of spaces only is an open box "␣" per space either way
+//     (a lone dot would read like a full stop);
 //   - byte-fallback pieces "<0xE6><0x88><0x91>" that spell a character, within a token or across
 //     consecutive tokens, show the character on the token whose byte completes it; a token whose
 //     bytes only start it shows "…" (its continuation follows); bytes that spell nothing stay

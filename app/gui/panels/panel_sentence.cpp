@@ -23,7 +23,8 @@ void draw_token_chips(AppState& state, const UiContext& ui) {
   if (generated > 0) ImGui::TextDisabled("%d + %d generated tokens", run.prompt_tokens, generated);
   else ImGui::TextDisabled("%d tokens", int(tokens.size()));
   if (!run.token_ids.empty() && ImGui::IsItemHovered())
-    ImGui::SetTooltip("Sub-word tokens as the model sees them: \xC2\xB7 marks a space (View menu: or nothing), "
+    ImGui::SetTooltip("Sub-word tokens as the model sees them: \xC2\xB7 marks a space (View menu: or nothing), \xE2\x90\xA3 a "
+                      "token that is only a space, "
                       "\xE2\x80\xA6 a byte that starts a character the next token completes, U+1F600 a character "
                       "the font cannot draw. Hover a chip for its bytes.%s",
                       generated > 0 ? "\nBlue chips are tokens the model generated." : "");

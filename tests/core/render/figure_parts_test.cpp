@@ -22,7 +22,7 @@ TEST(DisplayLabel, KeepsNonAsciiIntact) {
 TEST(DisplayLabel, ShowsControlCharactersAndBlanks) {
   EXPECT_EQ(display_label("\n"), "\u21b5");
   EXPECT_EQ(display_label("a\tb"), "a\u21e5b");
-  EXPECT_EQ(display_label("  "), "\u00b7\u00b7");
+  EXPECT_EQ(display_label("  "), "\u2423\u2423");
   EXPECT_EQ(display_label(""), "\u2205");
   EXPECT_EQ(display_label(" the"), "\u00b7the");  // a leading space is part of the token
 }

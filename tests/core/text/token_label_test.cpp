@@ -18,7 +18,9 @@ TEST(TokenLabel, SpaceIsAThinDotOrNothingNeverTheBar) {
   TokenLabelOptions none;
   none.space = SpaceMark::none;
   EXPECT_EQ(token_label(t, 1, none), "Once");
-  EXPECT_EQ(token_label(t, 2, none), "\xC2\xB7") << "a token of spaces only keeps its dot";
+  EXPECT_EQ(token_label(t, 2, none), "\xE2\x90\xA3") << "a token of spaces only is an open box, not a dot like \".\"";
+  EXPECT_EQ(token_label(t, 2), "\xE2\x90\xA3");
+  EXPECT_NE(token_label({"."}, 0), token_label({"\xE2\x96\x81"}, 0));
   EXPECT_EQ(token_label(t, 3, none), "time");
   for (const std::string& s : token_labels(t)) EXPECT_EQ(s.find("\xE2\x96\x81"), std::string::npos) << s;
 }
