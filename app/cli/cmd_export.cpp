@@ -1,7 +1,6 @@
 // `headscope-cli export`: figures (.png .svg .pdf) and data (.npy .csv .json) of one view, or
 // every head of every layer into a folder (see ../shared/CLI_CONTRACT.md).
 #include <cctype>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -15,9 +14,13 @@
 #include "core/export/export.h"
 #include "core/render/figure.h"
 #include "core/util/errors.h"
+#include "core/util/file_read.h"
 
 namespace hs::cli {
 namespace {
+
+// A style file holds a dozen keys; 16 MiB (as config.json) leaves room for long strings.
+constexpr size_t kMaxStyleFileBytes = size_t(16) << 20;
 
 // The figure's look: page size with a unit, fonts, title, labels, a style file.
 struct FigureFlags {
@@ -47,6 +50,11 @@ struct ExportOptions {
   bool long_input = false;
   std::string size;
   std::string role;
+  std::string queries;
+  std::string csv_layout = "auto";
+  std::string ablation_mode = "zero";
+  bool all_layers = false;
+  bool rollout = false;
   std::string order = "model";
   FigureFlags figure;
   int layer = 0;
@@ -58,17 +66,22 @@ struct ExportOptions {
   CLI::Option* role_option = nullptr;
   CLI::Option* layer_option = nullptr;
   CLI::Option* colormap_option = nullptr;
+  CLI::Option* query_option = nullptr;
+  CLI::Option* ablation_mode_option = nullptr;
 };
 
 // The style file, then the flags over it.
 void apply_figure_flags(const FigureFlags& f, ExportSpec& spec, CLI::Option* colormap_option) {
   if (!f.style_file.empty()) {
-    std::ifstream in(f.style_file, std::ios::binary);
-    if (!in) throw IoError("cannot read the style file " + f.style_file);
-    std::ostringstream text;
-    text << in.rdbuf();
+    // A FIFO or a device is refused, not waited on or read forever; a style is a few hundred bytes.
+    std::string text;
+    try {
+      text = read_file_limited(f.style_file, kMaxStyleFileBytes, "a style file");
+    } catch (const IoError& e) {
+      throw IoError(std::string("the style file: ") + e.what());
+    }
     std::optional<Colormap> colormap;
-    apply_style_json(text.str(), f.style_file, spec.style, colormap);
+    apply_style_json(text, f.style_file, spec.style, colormap);
     if (colormap && colormap_option->count() == 0) spec.colours.colormap = *colormap;
   }
   if (f.font_size != 0) {
@@ -113,6 +126,68 @@ void parse_size(const std::string& text, ExportSpec& spec) {
   }
 }
 
+// "3" or "2,5,7" -> token indices (checked against the input by export).
+std::vector<int> parse_queries(const std::string& text) {
+  std::vector<int> queries;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    size_t used = 0;
+    int q = -1;
+    try {
+      q = std::stoi(item, &used);
+    } catch (const std::logic_error&) {
+      used = 0;
+    }
+    if (used == 0 || used != item.size() || q < 0) {
+      throw InputError("--query '" + text + "' is not a list of token indices (e.g. 7 or 2,5,7; 0 is the first token)");
+    }
+    queries.push_back(q);
+  }
+  if (queries.empty()) throw InputError("--query needs at least one token index (e.g. 7 or 2,5,7)");
+  return queries;
+}
+
+// The flags that belong to one view, and the layer flags, checked against the view.
+void check_view_flags(const ExportOptions& o, ExportSpec& spec) {
+  const ExportView v = spec.view;
+  const bool head_given = o.head_option->count() > 0;
+  const bool whole_model = v == ExportView::roles || v == ExportView::rollout || v == ExportView::ablation;
+  if (whole_model && head_given) {
+    throw InputError("--head is for the head and heatmap views; the " + o.view + " view covers the whole model");
+  }
+  if (head_given && (v == ExportView::heads || v == ExportView::query || v == ExportView::average || v == ExportView::width)) {
+    throw InputError("--head is for --view head (one head); the " + o.view + " view shows every head of the layer");
+  }
+  if (whole_model && (o.layer_option->count() > 0 || o.all_layers)) {
+    throw InputError("--layer is for the views drawn per layer; the " + o.view + " view covers every layer");
+  }
+  if (o.all_layers && o.layer_option->count() > 0) throw InputError("give either --layer L or --all-layers, not both");
+  spec.layers = o.all_layers ? LayerScope::every : o.layer_option->count() > 0 ? LayerScope::one : LayerScope::unset;
+  const bool figure = !o.out.empty() && export_format_is_figure(export_format_of(o.out));
+  const bool heads_figure = v == ExportView::heads || v == ExportView::overview || (v == ExportView::heatmap && !head_given);
+  if (o.all_layers && figure && !heads_figure) {
+    throw InputError("a " + o.view + " figure shows one layer (--layer L); --all-layers is for data files (.npy, .csv, .json) "
+                     "and --view heads (the figure of every layer's heads)");
+  }
+  if (o.query_option->count() > 0) {
+    if (v != ExportView::query) throw InputError("--query is for --view query");
+    spec.queries = parse_queries(o.queries);
+  }
+  if (o.rollout) {
+    if (v != ExportView::average && v != ExportView::rollout) throw InputError("--rollout is for --view average");
+    spec.view = ExportView::rollout;
+  }
+  if (o.ablation_mode_option->count() > 0) {
+    if (v != ExportView::ablation) throw InputError("--ablation-mode is for --view ablation");
+    if (o.ablation_mode != "zero" && o.ablation_mode != "mean") {
+      throw InputError("--ablation-mode '" + o.ablation_mode + "' is not a mode; expected zero or mean");
+    }
+    spec.ablation_mode = o.ablation_mode == "mean" ? AblationMode::mean : AblationMode::zero;
+  }
+  spec.csv_layout = parse_csv_layout(o.csv_layout);
+}
+
 int run_export(const ExportOptions& o) {
   if (o.out.empty() == o.out_dir.empty()) throw InputError("give exactly one of --out FILE or --out-dir DIR");
   if (o.format_option->count() > 0 && o.out_dir.empty()) {
@@ -126,20 +201,10 @@ int run_export(const ExportOptions& o) {
     throw InputError("head (" + std::to_string(o.head) + ") must be 0 or more; leave --head out for all heads");
   }
   spec.view = parse_export_view(o.view);
-  const bool whole_model = spec.view == ExportView::roles || spec.view == ExportView::rollout;
-  if (whole_model && o.head_option->count() > 0) {
-    throw InputError("--head is for the heatmap view; the " + o.view + " view covers the whole model");
-  }
-  if ((spec.view == ExportView::roles || spec.view == ExportView::rollout) && o.layer_option->count() > 0) {
-    throw InputError("--layer is for the heatmap and difference views; the " + o.view + " view covers every layer");
-  }
+  check_view_flags(o, spec);
   if (o.role_option->count() > 0) {
     if (spec.view != ExportView::roles) throw InputError("--role is for --view roles");
     spec.role = int(parse_head_role(o.role));
-  } else if (spec.view == ExportView::roles && !o.out.empty() && export_format_is_figure(export_format_of(o.out))) {
-    throw InputError("--view roles draws one role's layers x heads map: give --role (previous, first, bos, self, local, "
-                     "duplicate, induction or broadness); every role at once is data (--out FILE.npy, .csv or .json) or "
-                     "--out-dir");
   }
   if (o.order != "model" && o.order != "cluster") throw InputError("--order '" + o.order + "' is not an order; expected model or cluster");
   spec.cluster_order = o.order == "cluster";
@@ -156,7 +221,7 @@ int run_export(const ExportOptions& o) {
   if (!o.out.empty()) export_format_of(o.out);  // a bad extension fails before the model runs
 
   AnalysisOptions options;
-  options.spectrum = false;  // no figure shows singular values
+  options.spectrum = spec.view == ExportView::width;  // only the width view shows singular values
   if (o.long_input && o.whole_maps) throw InputError("give either --long-input or --whole-maps, not both");
   options.maps = o.whole_maps ? MapMode::whole : o.long_input ? MapMode::long_input : MapMode::automatic;
   if (!o.long_input) {
@@ -199,15 +264,32 @@ Command add_export_command(CLI::App& app) {
                   "(difference view: layer{L}_difference, sweep: sweep, json: maps.json)");
   o->format_option = sub->add_option("--format", o->format, "With --out-dir: png, svg, pdf, npy, csv or json")
                          ->capture_default_str();
-  o->layer_option = sub->add_option("--layer", o->layer, "Layer to export")->capture_default_str();
+  o->layer_option = sub->add_option("--layer", o->layer,
+                                    "Layer to export (default 0). Given, it is the only layer in every format: .npy "
+                                    "[1, n_heads, T, T], .json's per-layer arrays with \"layers\": [L], .csv that "
+                                    "layer. Left out, data files hold every layer")
+                        ->capture_default_str();
+  sub->add_flag("--all-layers", o->all_layers,
+                "Every layer: data files (as without --layer), and the heads figure of every layer x head (the overview)");
   o->head_option = sub->add_option("--head", o->head, "One head; without it, every head of the layer (images: a grid)");
-  sub->add_option("--view", o->view, "heatmap, difference (mean |A_a - A_b| over cells), distance (mean total variation per query "
-                  "row, 0 to 1 at any length), sweep (head-count plot), roles (one role's score, layers x heads; --role), "
-                  "rollout (attention rollout through every layer, T x T) or overview (every layer x head in one figure)")
+  sub->add_option("--view", o->view, export_view_help())->capture_default_str();
+  o->query_option = sub->add_option("--query", o->queries,
+                                    "--view query: the query tokens whose rows are summed, as indices (7, or 2,5,7; "
+                                    "default the last token)");
+  sub->add_flag("--rollout", o->rollout, "--view average: the attention rollout through every layer instead (= --view rollout)");
+  o->ablation_mode_option = sub->add_option("--ablation-mode", o->ablation_mode,
+                                            "--view ablation: knock a head out by zero (its output 0) or mean (its "
+                                            "output's mean over the sentence)")
+                                ->capture_default_str();
+  sub->add_option("--csv-layout", o->csv_layout,
+                  "Maps as .csv: auto (one map, e.g. --head: the query\\key matrix; else tidy), tidy (header "
+                  "layer,head,query,key,query_token,key_token,weight, a row per cell; masked cells, keys a causal or "
+                  "windowed query cannot see, have weight 0) or matrix (the layer's query\\key tables, one per head, "
+                  "separated by an empty line)")
       ->capture_default_str();
   o->role_option = sub->add_option("--role", o->role,
-                                   "--view roles: previous, first, bos, self, local, duplicate, induction or broadness "
-                                   "(with --out-dir: every role when left out)");
+                                   "--view roles: one role's layers x heads map (previous, first, bos, self, local, "
+                                   "duplicate, induction or broadness); left out, every role of every head");
   sub->add_option("--order", o->order,
                   "Head grid and difference/distance figures: model (head order) or cluster (each layer's heads by "
                   "average-linkage clustering of the head distance, similar heads together; labels keep the real index)")
@@ -225,18 +307,22 @@ Command add_export_command(CLI::App& app) {
   sub->add_flag("--whole-maps", o->whole_maps,
                 "Export whole T x T maps even past the long-input rule (2048 tokens or 1 GiB of maps)");
   sub->add_flag("--long-input", o->long_input,
-                "Long-input mode (as the app past 2048 tokens): the heatmap and overview views export each head's block "
-                "maxima, labelled as such (figure title and colour bar; CSV first line; NPY sidecar NAME.blocks.json; "
-                "JSON long_input.block_size)");
+                "Long-input mode (as the app past 2048 tokens): the heads, head, heatmap and overview views export each "
+                "head's block maxima, labelled as such (figure title and colour bar; CSV first line; NPY sidecar NAME.blocks.json; "
+                "JSON long_input.block_size); the query view its exact rows");
   CLI::Option* scale = sub->add_option("--scale", o->scale, "Figure size multiplier (PNG: 144 dpi at 1, 288 dpi at 2)")
+                           ->check(finite_number("scale"))
                            ->capture_default_str();
-  sub->add_option("--dpi", o->dpi, "PNG resolution in dots per inch (sets --scale to DPI / 144)")->excludes(scale);
+  sub->add_option("--dpi", o->dpi, "PNG resolution in dots per inch (sets --scale to DPI / 144)")
+      ->check(finite_number("dpi"))
+      ->excludes(scale);
   sub->add_option("--size", o->size,
                   "Page size with a unit (in, cm, mm, pt, px): 3.25x3.25in lays the figure out for that page with "
                   "fixed point-size text (0 for a free side); without a unit, WIDTHxHEIGHT output units (PNG pixels, "
                   "SVG/PDF points) and the figure fitted");
   FigureFlags& f = o->figure;
-  sub->add_option("--font-size", f.font_size, "Text size in points (default 8 with a page --size; else the natural layout's)");
+  sub->add_option("--font-size", f.font_size, "Text size in points (default 8 with a page --size; else the natural layout's)")
+      ->check(finite_number("font size"));
   f.title_option = sub->add_option("--title", f.title, "Title text instead of the model, layer and heads");
   sub->add_flag("--no-title", f.no_title, "No title");
   sub->add_option("--labels", f.labels, "Token labels: auto (as many as fit), all, none or \"every N\"");

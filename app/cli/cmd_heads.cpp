@@ -199,6 +199,7 @@ Command add_heads_command(CLI::App& app) {
   sub->add_option("--local-window", options->local_window, "Keys fewer than this many positions away count as local")
       ->capture_default_str();
   sub->add_option("--threshold", options->threshold, "A head is labelled with its strongest role at or above this score")
+      ->check(float_between("threshold", 0, 1))
       ->capture_default_str();
   options->json_option = sub->add_option("--json", options->json, "Write the head_roles object as JSON to FILE ('-' for standard output)");
   options->threads_option = sub->add_option("--threads", options->threads, "Cap the engine's threads (default: all cores)");

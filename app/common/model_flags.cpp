@@ -29,21 +29,13 @@ bool parse_whole(const std::string& text, long long& out) {
   return errno != ERANGE;
 }
 
-// A float32 from lo to hi, compared as the float the option holds (also refuses nan, inf, text).
-CLI::Validator float_between(const std::string& name, float lo, float hi) {
-  std::ostringstream range;
-  range << lo << " - " << hi;
-  return CLI::Validator(
-      [name, lo, hi](std::string& text) -> std::string {
-        char* end = nullptr;
-        const double v = std::strtod(text.c_str(), &end);
-        const float f = static_cast<float>(v);
-        if (!text.empty() && end == text.c_str() + text.size() && f >= lo && f <= hi) return "";
-        std::ostringstream msg;
-        msg << name << " (" << shown(text) << ") must be a number from " << lo << " to " << hi;
-        return msg.str();
-      },
-      "[" + range.str() + "]");
+// The whole text as a number that stays finite as a float32; false for nan, inf, 1e999, text.
+bool parse_finite(const std::string& text, float& out) {
+  if (text.empty()) return false;
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  out = static_cast<float>(v);
+  return end == text.c_str() + text.size() && std::isfinite(v) && std::isfinite(out);
 }
 
 constexpr const char* kSeedRange = "0 to 18446744073709551615";
@@ -59,6 +51,29 @@ bool parse_seed(const std::string& text, uint64_t& out) {
 }
 
 }  // namespace
+
+CLI::Validator float_between(const std::string& name, float lo, float hi) {
+  std::ostringstream range;
+  range << lo << " - " << hi;
+  return CLI::Validator(
+      [name, lo, hi](std::string& text) -> std::string {
+        float f = 0;
+        if (parse_finite(text, f) && f >= lo && f <= hi) return "";
+        std::ostringstream msg;
+        msg << name << " (" << shown(text) << ") must be a number from " << lo << " to " << hi;
+        return msg.str();
+      },
+      "[" + range.str() + "]");
+}
+
+CLI::Validator finite_number(const std::string& name) {
+  return CLI::Validator(
+      [name](std::string& text) -> std::string {
+        float f = 0;
+        return parse_finite(text, f) ? "" : name + " (" + shown(text) + ") must be a finite number (not nan or inf)";
+      },
+      "NUMBER");
+}
 
 // Checked on the text, before CLI11 converts it (CLI11 prefixes the flag): "--window: window (-3)
 // must be a whole number from 0 to 2147483647", also for values an int cannot hold, which CLI11

@@ -37,6 +37,13 @@ void add_model_flags(CLI::App& app, ModelFlags& flags);
 // PositiveNumber ("0.000000 to 1.797e308"); values an int cannot hold are refused, not wrapped.
 CLI::Validator whole_number(const std::string& name, long long lo, long long hi);
 
+// Validators for a float flag, checked on its text before CLI11 converts it; nan, inf, -inf and
+// values a float cannot hold (1e999) are refused with one line: "--zoom: zoom (nan) must be a
+// number from 0 to 1", "--dpi: dpi (inf) must be a finite number (not nan or inf)". Every float
+// flag of the CLI and the app uses one of them (list flags such as --zoom check each element).
+CLI::Validator float_between(const std::string& name, float lo, float hi);
+CLI::Validator finite_number(const std::string& name);
+
 // The request after parsing (window and seed folded in, id lists parsed).
 ModelRequest model_request(const ModelFlags& flags);
 

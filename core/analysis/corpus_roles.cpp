@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdlib>
-#include <filesystem>
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -16,6 +15,7 @@
 #include "core/formats/json_strict.h"
 #include "core/model/checkpoint_cache.h"
 #include "core/util/errors.h"
+#include "core/util/file_read.h"
 #include "core/util/utf8.h"
 
 namespace hs {
@@ -109,6 +109,14 @@ void CorpusRoleStats::merge(const CorpusRoleStats& o, const std::string& name) {
       o.options.probe_length != options.probe_length || o.options.probe_seed != options.probe_seed) {
     refuse("its settings (local_window, threshold, probe) differ");
   }
+  // Each shard's counts were read within kMaxCorpusCount and its lines; their sums must stay so.
+  if (o.lines.in_shard > corpus_lines - lines.in_shard) {
+    refuse("with it the shards hold " + std::to_string(lines.in_shard) + " + " + std::to_string(o.lines.in_shard) +
+           " lines, more than the corpus's " + std::to_string(corpus_lines));
+  }
+  if (o.lines.tokens > kMaxCorpusCount - lines.tokens) {
+    refuse("with it the shards count more than " + std::to_string(kMaxCorpusCount) + " tokens");
+  }
   const bool both_scored = n_layers > 0 && o.n_layers > 0;
   if (both_scored) {
     if (o.model_name != model_name || o.model_kind != model_kind || o.n_layers != n_layers || o.n_heads != n_heads) {
@@ -167,12 +175,10 @@ bool read_line(std::streambuf& in, std::string& line, int64_t cap, bool& cut) {
 
 // Whole lines of the file (a last line without '\n' counts).
 int64_t count_lines(const std::string& path) {
-  std::error_code ec;
-  const std::filesystem::file_status st = std::filesystem::status(path, ec);
-  if (ec || !std::filesystem::exists(st)) throw IoError("cannot open the corpus " + path + ": no such file");
-  if (!std::filesystem::is_regular_file(st)) {
-    throw InputError("--corpus " + path + " is not a regular file (a device, pipe or folder); the corpus is read twice, "
-                     "once to count its lines, so give a file");
+  if (const std::string why = not_a_file_reason(path); !why.empty()) {
+    if (!path_exists(path)) throw IoError("cannot open the corpus " + path + ": it " + why);
+    throw InputError("--corpus " + path + " " + why + " (the corpus must be a regular file: it is read twice, once to count "
+                     "its lines)");
   }
   std::ifstream f(path, std::ios::binary);
   if (!f) throw IoError("cannot open the corpus " + path);
@@ -382,6 +388,12 @@ CorpusRoleStats read_corpus_stats(std::istream& in, const std::string& where) {
     if (!v.is_number_integer() || v.get<int64_t>() < 0) fail(std::string(what) + " is not a whole number");
     return v.get<int64_t>();
   };
+  // A count: 0 to kMaxCorpusCount, and at most `most` (what it counts a part of).
+  const auto count = [&](const json& v, const char* what, int64_t most = kMaxCorpusCount) -> int64_t {
+    const int64_t x = integer(v, what);
+    if (x > most) fail(std::string(what) + " is " + std::to_string(x) + "; expected 0 to " + std::to_string(most));
+    return x;
+  };
   const auto bounded = [&](const json& v, int64_t lo, int64_t hi, const char* what) -> int64_t {
     const int64_t x = integer(v, what);
     if (x < lo || x > hi) fail(std::string(what) + " is " + std::to_string(x) + "; expected " + std::to_string(lo) + " to " + std::to_string(hi));
@@ -403,7 +415,7 @@ CorpusRoleStats read_corpus_stats(std::istream& in, const std::string& where) {
       if (!header_seen) {
         header_seen = true;
         if (j.value("format", std::string()) != "headscope head roles corpus") fail("no \"format\": \"headscope head roles corpus\" header");
-        if (j.value("version", 0) != 1) fail("version " + j.value("version", json()).dump() + " is not 1");
+        if (j.value("version", 0) != 1) fail("version " + json_excerpt(j.value("version", json())) + " is not 1");
         if (j.at("roles") != role_names()) fail("the roles are not " + role_names().dump());
         const json& m = j.at("model");
         s.model_name = m.at("name").get<std::string>();
@@ -419,19 +431,23 @@ CorpusRoleStats read_corpus_stats(std::istream& in, const std::string& where) {
         s.options.probe_seed = st.at("probe_seed").get<uint64_t>();
         if (!j.at("probe").is_null()) s.probe_ids = j.at("probe").get<std::vector<int>>();
         s.corpus = j.at("corpus").at("path").get<std::string>();
-        s.corpus_lines = integer(j.at("corpus").at("lines"), "corpus.lines");
+        s.corpus_lines = count(j.at("corpus").at("lines"), "corpus.lines");
         s.shard_count = int(bounded(j.at("shard").at("count"), 1, 1000000000, "shard.count"));
         s.shard_indices.clear();
         for (const json& i : j.at("shard").at("indices"))
           s.shard_indices.push_back(int(bounded(i, 0, s.shard_count - 1, "shard.indices")));
         const json& c = j.at("lines");
-        s.lines.in_shard = integer(c.at("in_shard"), "lines.in_shard");
-        s.lines.scored = integer(c.at("scored"), "lines.scored");
-        s.lines.blank = integer(c.at("blank"), "lines.blank");
-        s.lines.invalid_utf8 = integer(c.at("invalid_utf8"), "lines.invalid_utf8");
-        s.lines.rejected = integer(c.at("rejected"), "lines.rejected");
-        s.lines.cut = integer(c.at("cut"), "lines.cut");
-        s.lines.tokens = integer(j.at("tokens"), "tokens");
+        // Every line of the shard is scored, blank, invalid or rejected; cut lines were scored.
+        CorpusLineCounts& n = s.lines;
+        n.in_shard = count(c.at("in_shard"), "lines.in_shard (at most corpus.lines)", s.corpus_lines);
+        n.scored = count(c.at("scored"), "lines.scored (at most lines.in_shard)", n.in_shard);
+        n.blank = count(c.at("blank"), "lines.blank (with the scored, at most lines.in_shard)", n.in_shard - n.scored);
+        n.invalid_utf8 = count(c.at("invalid_utf8"), "lines.invalid_utf8 (with the scored and blank, at most lines.in_shard)",
+                               n.in_shard - n.scored - n.blank);
+        n.rejected = count(c.at("rejected"), "lines.rejected (with the other skipped, at most lines.in_shard)",
+                           n.in_shard - n.scored - n.blank - n.invalid_utf8);
+        n.cut = count(c.at("cut"), "lines.cut (at most lines.scored)", n.scored);
+        n.tokens = count(j.at("tokens"), "tokens");
         s.stats.assign(size_t(s.n_layers), std::vector<std::array<RunningStat, kHeadRoleCount>>(size_t(s.n_heads)));
         s.induction.assign(size_t(s.n_layers), std::vector<float>(size_t(s.n_heads), std::nanf("")));
         continue;
@@ -448,7 +464,7 @@ CorpusRoleStats read_corpus_stats(std::istream& in, const std::string& where) {
           continue;
         }
         RunningStat& st = s.stats[size_t(expected_layer)][size_t(expected_head)][size_t(r)];
-        st.n = integer(j.at("n").at(name), "n");
+        st.n = count(j.at("n").at(name), "n (at most lines.scored)", s.lines.scored);
         if (st.n > 0) {
           st.mean = real(j.at("mean").at(name), "mean");
           st.m2 = real(j.at("m2").at(name), "m2");

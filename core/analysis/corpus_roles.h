@@ -43,6 +43,11 @@ struct ShardSpec {
 // Throws InputError naming the text and what is expected ("3/2": the index must be below the count).
 ShardSpec parse_shard(const std::string& text);
 
+// The most any count of a result may be (lines, sentences, tokens, a role's n): 2^53, exact as a
+// double; a merge refuses shards whose lines add up to more than the corpus's or whose tokens
+// add up to more than this, so no sum wraps.
+constexpr int64_t kMaxCorpusCount = int64_t(1) << 53;
+
 // Lines longer than this are cut here (at a character boundary) before tokenizing, with a note.
 constexpr int64_t kCorpusMaxLineBytes = 1 << 20;
 

@@ -4,6 +4,7 @@
 #include <cassert>
 #include <chrono>
 
+#include "core/analysis/analysis_cache.h"
 #include "core/analysis/head_stats.h"
 #include "core/analysis/induction_probe.h"
 #include "core/analysis/long_input.h"
@@ -245,20 +246,47 @@ void derive(RunAnalysis& a, const RunAnalysis* prev = nullptr, int P = 0, bool k
   lap(a.times.rollout);
 }
 
-// The previous analysis of `cache` when this run took its first P >= 1 rows from it and both
-// have whole maps of the same shape (else null: a whole derive).
-const RunAnalysis* reusable(const std::shared_ptr<const void>& prev_any, const AttentionRun* prev_run,
-                            const RunAnalysis& a) {
-  const auto* prev = static_cast<const RunAnalysis*>(prev_any.get());
-  const int P = a.reused_tokens;
-  if (!prev || &prev->run != prev_run || P < 1 || a.run.compact() || prev->run.compact() || !a.run.info.causal)
-    return nullptr;
-  if (P > prev->run.n_tokens() || P > a.run.n_tokens() || prev->run.n_layers() != a.run.n_layers() ||
-      prev->run.n_heads() != a.run.n_heads() || prev->row_sums.entropy.size() != size_t(a.run.n_layers()))
-    return nullptr;
-  if (a.run.n_tokens() <= kRolloutMaxTokens && prev->row_sums.rollout.size() != size_t(a.run.n_layers())) return nullptr;
-  return prev;
+// The plan of a run: tokens, maps, whole maps or long-input mode and why.
+MapPlan plan_of(const Prepared& prepared, const AnalysisOptions& options) {
+  MapPlan plan;
+  plan.tokens = prepared.tokens();
+  plan.maps = prepared.maps();
+  plan.display_size = chosen_display_size(options, plan.tokens, plan.maps);
+  plan.reason = long_input_reason(plan.tokens, plan.maps);
+  // Maps read from a file are whole already (the reader checked they fit): shown as they are.
+  if (prepared.whole_maps_only() && options.maps == MapMode::automatic) plan.display_size = 0, plan.reason.clear();
+  return plan;
 }
+
+// Live typing for one analysis: the engine's prefix cache (null: a whole run; timing runs with
+// repeat > 1 empty it) and the previous analysis, whose row sums this one reuses when the engine
+// reuses its prefix.
+struct LiveTyping {
+  PrefixCache* engine = nullptr;
+  AnalysisCache* analyses = nullptr;
+  std::shared_ptr<const RunAnalysis> previous;
+
+  explicit LiveTyping(const AnalysisOptions& options) : analyses(options.analysis_cache) {
+    PrefixCache* cache = options.prefix_cache;
+    if (cache) cache->reused = -1, cache->filled = false;
+    if (cache && options.repeat == 1) engine = cache;
+    else if (cache) cache->clear();
+    if (analyses) previous = analyses->previous(engine);
+    if (analyses && !engine) analyses->clear();
+  }
+  // After the engine ran: the cache holds the run inside `a` (immutable once handed out: no copy
+  // of its maps); the previous analysis is now held only by `previous`.
+  void ran(const std::shared_ptr<RunAnalysis>& a) {
+    if (!engine) return;
+    a->reused_tokens = engine->reused;
+    engine->keep(std::shared_ptr<const AttentionRun>(a, &a->run));
+    if (analyses) analyses->clear();
+  }
+  // The next analysis may reuse the row sums of `a` (when the engine kept its run).
+  void done(std::shared_ptr<const RunAnalysis> a) {
+    if (engine && analyses) analyses->keep(std::move(a), *engine);
+  }
+};
 
 // Role scores of the run, and the induction probe: the same model on [BOS] r r, n random ids
 // (shorter when the model's positions are few), whole maps.
@@ -290,46 +318,30 @@ std::shared_ptr<const RunAnalysis> analyse(const ModelRequest& request, const An
   a->request = request;
   const std::unique_ptr<Prepared> prepared = prepare(request, options.checkpoints);
   a->times.prepare = ms_since(start);
+  const MapPlan plan = plan_of(*prepared, options);
+  if (options.check_plan) options.check_plan(plan);
   RunOptions run_options;
   run_options.threads = options.threads;
-  MapPlan plan;
-  plan.tokens = prepared->tokens();
-  plan.maps = prepared->maps();
-  plan.display_size = chosen_display_size(options, plan.tokens, plan.maps);
-  plan.reason = long_input_reason(plan.tokens, plan.maps);
-  // Maps read from a file are whole already (the reader checked they fit): shown as they are.
-  if (prepared->whole_maps_only() && options.maps == MapMode::automatic) plan.display_size = 0, plan.reason.clear();
-  if (options.check_plan) options.check_plan(plan);
   run_options.display_size = plan.display_size;
   run_options.keep_scores =
       options.spectrum && run_options.display_size == 0 && spectrum_fits(prepared->tokens(), prepared->maps());
-  if (options.prefix_cache) options.prefix_cache->reused = -1, options.prefix_cache->filled = false;
-  if (options.repeat == 1) run_options.prefix_cache = options.prefix_cache;
-  else if (options.prefix_cache) options.prefix_cache->clear();
-  // The previous analysis, whose row sums this one reuses when the engine reuses its prefix.
-  std::shared_ptr<const void> prev_analysis;
-  const AttentionRun* prev_run = nullptr;
-  if (run_options.prefix_cache) prev_analysis = run_options.prefix_cache->derived, prev_run = run_options.prefix_cache->run.get();
+  LiveTyping live(options);
+  run_options.prefix_cache = live.engine;
   for (int i = 0; i < options.repeat; ++i) {
     const Clock::time_point t0 = Clock::now();
     a->run = prepared->run(run_options);
     a->engine_ms.push_back(ms_since(t0));
     a->times.engine += a->engine_ms.back();
   }
-  if (run_options.prefix_cache) {
-    a->reused_tokens = run_options.prefix_cache->reused;
-    // The cache holds the run inside this (immutable) analysis: no copy of its maps.
-    run_options.prefix_cache->keep(std::shared_ptr<const AttentionRun>(a, &a->run));
-  }
+  live.ran(a);
   if (a->run.compact()) a->long_input_reason = plan.reason.empty() ? "asked for" : plan.reason;
-  const RunAnalysis* prev = run_options.prefix_cache ? reusable(prev_analysis, prev_run, *a) : nullptr;
-  derive(*a, prev, prev ? a->reused_tokens : 0, run_options.prefix_cache != nullptr, options.threads);
-  prev_analysis.reset();  // the previous run's maps are freed here when the cache no longer holds them
+  const RunAnalysis* prev = reusable_rows(live.previous.get(), *a);
+  derive(*a, prev, prev ? a->reused_tokens : 0, live.engine != nullptr, options.threads);
+  live.previous.reset();  // the previous run's maps are freed here when the cache no longer holds them
   const Clock::time_point roles_start = Clock::now();
   if (options.roles) a->roles = roles_of(*prepared, a->run, options, a->row_sums.entropy);
   a->times.roles = ms_since(roles_start);
-  // The next analysis may reuse this one's row sums (when the engine kept this run).
-  if (run_options.prefix_cache && run_options.prefix_cache->run) run_options.prefix_cache->derived = a;
+  live.done(a);
   a->compute_ms = ms_since(start);
   return a;
 }

@@ -15,6 +15,7 @@
 
 namespace hs {
 
+class AnalysisCache;
 class CheckpointCache;
 struct PrefixCache;
 
@@ -56,6 +57,9 @@ struct AnalysisOptions {
   // Live typing (core/model/prefix_cache.h): the previous run of a causal decoder, whose prefix
   // this run reuses when the input starts the same; the new run is left in it. Used with repeat 1.
   PrefixCache* prefix_cache = nullptr;
+  // With prefix_cache: the previous analysis (analysis_cache.h), whose row sums this one reuses
+  // for the rows the engine reused; this analysis is left in it.
+  AnalysisCache* analysis_cache = nullptr;
   // Sees the plan before the engine runs and may throw to refuse it at once (the CLI does when
   // its output needs whole maps that the rule would not keep).
   std::function<void(const MapPlan&)> check_plan;
@@ -73,7 +77,7 @@ struct AnalysisTimes {
 };
 
 // Whole maps: per-query-row sums that the numbers above add up, kept so that the next analysis of
-// a causal decoder that reused this run's first P tokens (core/model/prefix_cache.h: rows 0 .. P-1
+// a causal decoder that reused this run's first P tokens (analysis_cache.h: rows 0 .. P-1
 // of every map unchanged) computes only rows P .. T-1. The totals are summed over rows in order
 // either way, so a reusing analysis gives the numbers of a whole one (rollout: within 1e-6).
 struct RowSums {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/analysis/head_ablation.h"
 #include "core/analysis/run_analysis.h"
 #include "core/analysis/sweep_analysis.h"
 #include "core/render/colour_scale.h"
@@ -17,12 +18,47 @@
 
 namespace hs {
 
-// heatmap: attention maps; difference / distance: the [H, H] head-pair table in that measure
-// (core/analysis/run_analysis.h, PairMeasure); sweep: the head-count sweep; roles: one head role's
-// scores, [n_layers, n_heads] (core/analysis/head_roles.h); rollout: the attention rollout [T, T]
-// (core/analysis/rollout.h); overview: every head of every layer as one layers x heads figure
-// (data: as heatmap without a head).
-enum class ExportView { heatmap, difference, distance, sweep, roles, rollout, overview };
+// One name per app view (app/gui/state/views.h), the same in the app and `headscope-cli export
+// --view`; the older names stay as views of their own (their bytes never change):
+//   heads       every head of `layer` as a grid (data: attention maps, see export_data.h)
+//   head        one head (spec.head, -1 meaning head 0)
+//   query       where the chosen query tokens look, head by head (core/analysis/query_profile.h)
+//   difference  the [H, H] head-pair table, mean |A_a - A_b| (distance: mean total variation)
+//   average     the layer's head-averaged map (rollout: the attention rollout through every layer)
+//   width       the head-count sweep plots and each head's singular values (sweep: the plots alone)
+//   roles       one head role's scores, layers x heads (spec.role), or every role of every head
+//   ablation    the change in next-token loss with each head knocked out, [n_layers, n_heads]
+//   heatmap     heads without a head, head with one; overview: every head of every layer
+enum class ExportView {
+  heatmap, difference, distance, sweep, roles, rollout, overview,
+  heads, head, query, average, width, ablation
+};
+
+// A --view name: the app's names first (tab order), then the older names with what they alias.
+struct ExportViewName {
+  ExportView view;
+  const char* name;
+  const char* alias_of;  // "" for the app's own views; else the app view this older name shows (part of)
+  const char* help;      // one line for --help
+};
+// Every name parse_export_view knows, the app's views first in tab order.
+const std::vector<ExportViewName>& export_view_names();
+// "heads, head, query, ... (aliases: heatmap = heads/head, ...)": the --help text of --view.
+std::string export_view_help();
+
+// How a .csv lays out maps: automatic (one map, e.g. --head: the query\key matrix; else tidy),
+// tidy (one row per cell with its layer, head, query, key, both tokens and the weight), matrix
+// (one query\key table per head of the layer, separated by an empty line: the older layout).
+enum class CsvLayout { automatic, tidy, matrix };
+CsvLayout parse_csv_layout(const std::string& name);
+
+// Which layers an export holds (the views drawn per layer: heads, query, average, width; and
+// every view's .json):
+//   unset  (no --layer)     data files every layer (as always), figures `layer`
+//   one    (--layer L)      `layer` alone in every format: .npy [1, n_heads, T, T] (heads), the
+//                           .json's per-layer arrays that layer only with "layers": [L]
+//   every  (--all-layers)   every layer; the heads figure is the overview (every layer x head)
+enum class LayerScope { unset, one, every };
 
 struct ExportSpec {
   std::string path;
@@ -32,7 +68,11 @@ struct ExportSpec {
   ColourScale colours;        // the view's colour scale as shown (heatmaps; the other views use its colormap)
   double scale = 1.0;         // figure size multiplier (PNG: 144 dpi at 1)
   int width = 0, height = 0;  // > 0: output size (PNG pixels, SVG/PDF points), figure fitted
-  int role = -1;              // roles view: a HeadRole (-1: every role, for export_all only)
+  int role = -1;              // roles view: a HeadRole (-1: every role)
+  LayerScope layers = LayerScope::unset;
+  CsvLayout csv_layout = CsvLayout::automatic;
+  std::vector<int> queries;   // query view: the query tokens whose rows are summed (empty: the last token)
+  AblationMode ablation_mode = AblationMode::zero;  // ablation view
   // Figures of the head grid and the head-pair table: each layer's heads in the leaf order of their
   // clustering (core/analysis/head_clustering.h: average linkage on the head distance). Data files
   // keep head order.
@@ -44,7 +84,7 @@ struct ExportSpec {
 
 enum class ExportFormat { png, svg, pdf, npy, csv, json };
 
-// "heatmap", "difference", "distance", "sweep", "roles", "rollout", "overview"; parse throws InputError listing them.
+// By name (export_view_names); parse throws InputError listing them.
 ExportView parse_export_view(const std::string& name);
 const char* export_view_name(ExportView view);
 
@@ -53,16 +93,20 @@ ExportFormat export_format_of(const std::string& path);
 const char* export_format_extension(ExportFormat format);  // "png", ...
 bool export_format_is_figure(ExportFormat format);
 
-// Every function below exports `analysis` (core/analysis/run_analysis.h) and, for the sweep view,
-// `sweep` (the one the app already holds, or null: then it is computed here).
+// Every function below exports `analysis` (core/analysis/run_analysis.h) and, for the sweep and
+// width views, `sweep` (the one the app already holds, or null: then it is computed here), for the
+// ablation view `ablation` (the app's, or null: computed here with spec.ablation_mode; InputError for
+// a model without a next-token loss, e.g. the synthetic layer).
 
 // The bytes export_view would write (for a preview or the clipboard). Throws InputError for
 // a layer/head out of range (naming the valid range), a bad size, or a sweep of a run that
 // is not synthetic.
-std::string export_bytes(const RunAnalysis& analysis, const Sweep* sweep, const ExportSpec& spec);
+std::string export_bytes(const RunAnalysis& analysis, const Sweep* sweep, const ExportSpec& spec,
+                         const HeadAblation* ablation = nullptr);
 
 // Writes spec.path atomically; IoError when the folder is missing or not writable.
-void export_view(const RunAnalysis& analysis, const Sweep* sweep, const ExportSpec& spec);
+void export_view(const RunAnalysis& analysis, const Sweep* sweep, const ExportSpec& spec,
+                 const HeadAblation* ablation = nullptr);
 
 // Batch export into `dir` (created if missing), in the format `extension` ("png", "svg", ...):
 //   heatmap:    one file per head of every layer, layer{L}_head{H}.{ext}
@@ -74,6 +118,7 @@ void export_view(const RunAnalysis& analysis, const Sweep* sweep, const ExportSp
 //   json:       maps.json (the whole run is one object)
 // `base` gives the view, colours and size. Returns the paths written, in order.
 std::vector<std::string> export_all(const RunAnalysis& analysis, const Sweep* sweep, const std::string& dir,
-                                    const ExportSpec& base, const std::string& extension = "png");
+                                    const ExportSpec& base, const std::string& extension = "png",
+                                    const HeadAblation* ablation = nullptr);
 
 }  // namespace hs

@@ -98,11 +98,7 @@ std::string roles_csv(const HeadRoles& roles, HeadRole role) {
   out << '\n';
   for (int l = 0; l < roles.n_layers(); ++l) {
     out << "layer " << l;
-    for (int h = 0; h < roles.n_heads(); ++h) {
-      char buf[32];
-      std::snprintf(buf, sizeof buf, ",%.9g", double(t(l, h)));
-      out << (std::isnan(t(l, h)) ? "," : buf);
-    }
+    for (int h = 0; h < roles.n_heads(); ++h) out << ',' << csv_number(t(l, h));
     out << '\n';
   }
   return out.str();
@@ -150,11 +146,8 @@ std::string sweep_csv(const std::vector<SweepPoint>& points) {
   for (const SweepPoint& p : points) {
     out << p.n_heads << ',' << p.d_head << ',' << p.param_count;
     for (float v : {p.mean_head_difference, p.mean_entropy, p.mean_score_rank, p.mean_effective_rank,
-                    p.mean_head_distance}) {
-      char buf[32];
-      std::snprintf(buf, sizeof buf, ",%.9g", double(v));
-      out << (std::isnan(v) ? "," : buf);  // no value (one head: no pair), not 0
-    }
+                    p.mean_head_distance})
+      out << ',' << csv_number(v);  // NaN: no value (one head: no pair), not 0
     out << '\n';
   }
   return out.str();

@@ -33,15 +33,25 @@ void write_list(std::ostream& out, size_t n, F&& item) {
 
 // Long-input mode (headscope-cli maps --long-input --json): no whole map exists, so instead of
 // "attention" the block maxima and the exact per-head numbers.
-void write_long_input_json(std::ostream& out, const RunAnalysis& analysis) {
+// Layers 0 .. n-1, or only_layer alone (>= 0: export --layer L).
+std::vector<size_t> picked_layers(size_t n, int only_layer) {
+  std::vector<size_t> picked;
+  for (size_t l = 0; l < n; ++l)
+    if (only_layer < 0 || int(l) == only_layer) picked.push_back(l);
+  return picked;
+}
+
+void write_long_input_json(std::ostream& out, const RunAnalysis& analysis, int only_layer) {
   const AttentionRun& run = analysis.run;
   const int p = run.attention.empty() || run.attention[0].empty() ? 0 : int(run.attention[0][0].rows());
   out << ",\n\"long_input\":{\"reason\":" << json_string(analysis.long_input_reason) << ",\"tokens\":" << run.n_tokens()
       << ",\"block_size\":" << run.map_factor << ",\"display_size\":" << p << ",\"distance_rows\":" << analysis.distance_rows
       << ",\n\"block_labels\":";
   write_list(out, analysis.map_labels.size(), [&](size_t i) { out << json_string(analysis.map_labels[i]); });
+  std::vector<size_t> layers = picked_layers(run.head_numbers.size(), only_layer);
   out << ",\n\"head_numbers\":";
-  write_list(out, run.head_numbers.size(), [&](size_t l) {
+  write_list(out, layers.size(), [&](size_t k) {
+    const size_t l = layers[k];
     write_list(out, run.head_numbers[l].size(), [&](size_t h) {
       const HeadNumbers& n = run.head_numbers[l][h];
       out << "{\"mean_entropy\":";
@@ -53,9 +63,11 @@ void write_long_input_json(std::ostream& out, const RunAnalysis& analysis) {
       out << '}';
     });
   });
+  layers = picked_layers(run.attention.size(), only_layer);
   out << ",\n\"block_maxima\":";
-  write_list(out, run.attention.size(), [&](size_t l) {
-    write_list(out, run.attention[l].size(), [&](size_t h) { write_json_matrix(out, run.attention[l][h]); });
+  write_list(out, layers.size(), [&](size_t k) {
+    const LayerMaps& maps = run.attention[layers[k]];
+    write_list(out, maps.size(), [&](size_t h) { write_json_matrix(out, maps[h]); });
   });
   out << '}';
 }
@@ -123,29 +135,36 @@ void write_maps_json(std::ostream& out, const RunAnalysis& analysis, const MapsJ
   out << ",\n\"config\":";
   write_config(out, run.info);
   out << ",\n\"param_count\":" << run.info.param_count;
+  // The layers written: every one, or extras.only_layer alone.
+  auto pick = [&](size_t n) { return picked_layers(n, extras.only_layer); };
+  std::vector<size_t> layers = pick(run.attention.size());
+  if (extras.only_layer >= 0) out << ",\n\"layers\":[" << extras.only_layer << ']';
   if (run.compact()) {
-    write_long_input_json(out, analysis);
+    write_long_input_json(out, analysis, extras.only_layer);
   } else {
     out << ",\n\"attention\":";
-    write_list(out, run.attention.size(), [&](size_t l) {
-      write_list(out, run.attention[l].size(), [&](size_t h) { write_json_matrix(out, run.attention[l][h]); });
+    write_list(out, layers.size(), [&](size_t k) {
+      const LayerMaps& maps = run.attention[layers[k]];
+      write_list(out, maps.size(), [&](size_t h) { write_json_matrix(out, maps[h]); });
     });
   }
+  layers = pick(analysis.difference.size());
   out << ",\n\"head_difference\":";
-  write_list(out, analysis.difference.size(), [&](size_t l) { write_json_matrix(out, analysis.difference[l]); });
+  write_list(out, layers.size(), [&](size_t k) { write_json_matrix(out, analysis.difference[layers[k]]); });
+  layers = pick(analysis.distance.size());
   out << ",\n\"head_distance\":";
-  write_list(out, analysis.distance.size(), [&](size_t l) { write_json_matrix(out, analysis.distance[l]); });
+  write_list(out, layers.size(), [&](size_t k) { write_json_matrix(out, analysis.distance[layers[k]]); });
   // Heads ordered by average-linkage clustering of each layer's head distance, with the merges.
   out << ",\n\"head_clusters\":";
-  write_list(out, analysis.distance.size(), [&](size_t l) {
-    const HeadClustering c = cluster_heads(analysis.distance[l]);
+  write_list(out, layers.size(), [&](size_t k) {
+    const HeadClustering c = cluster_heads(analysis.distance[layers[k]]);
     out << "{\"order\":";
     write_list(out, c.order.size(), [&](size_t i) { out << c.order[i]; });
     out << ",\"merges\":";
-    write_list(out, c.merges.size(), [&](size_t k) {
-      out << '[' << c.merges[k].a << ',' << c.merges[k].b << ',';
-      write_json_float(out, c.merges[k].distance);
-      out << ',' << c.merges[k].size << ']';
+    write_list(out, c.merges.size(), [&](size_t m) {
+      out << '[' << c.merges[m].a << ',' << c.merges[m].b << ',';
+      write_json_float(out, c.merges[m].distance);
+      out << ',' << c.merges[m].size << ']';
     });
     out << '}';
   });
@@ -160,6 +179,13 @@ void write_maps_json(std::ostream& out, const RunAnalysis& analysis, const MapsJ
   if (run.output.size() > 0) {
     out << ",\n\"output\":";
     write_json_matrix(out, run.output);
+  }
+  if (extras.ablation) {
+    out << ",\n\"head_ablation\":{\"mode\":" << json_string(ablation_mode_name(extras.ablation->mode)) << ",\"base_loss\":";
+    write_json_float(out, float(extras.ablation->base_loss));
+    out << ",\"delta_loss\":";
+    write_json_matrix(out, extras.ablation->delta_loss);
+    out << '}';
   }
   if (extras.compute_ms_median) {
     out << ",\n\"timing\":{\"compute_ms_median\":" << *extras.compute_ms_median << ",\"repeat\":" << extras.repeat

@@ -10,6 +10,7 @@
 #include <ostream>
 #include <string>
 
+#include "core/analysis/head_ablation.h"
 #include "core/analysis/run_analysis.h"
 
 namespace hs {
@@ -18,6 +19,11 @@ struct MapsJsonExtras {
   std::optional<double> compute_ms_median;  // adds "timing": {"compute_ms_median": M}
   int threads = 0;
   int repeat = 0;
+  // >= 0: attention, head_difference, head_distance and head_clusters hold this layer alone, and
+  // "layers": [only_layer] says which (export --layer L). -1: every layer.
+  int only_layer = -1;
+  // Adds "head_ablation": {"mode", "base_loss", "delta_loss" [layer][head] (null: not run)}.
+  const HeadAblation* ablation = nullptr;
 };
 
 // The "head_roles" object (also what `headscope-cli heads --json` writes): the role names, their

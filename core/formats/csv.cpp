@@ -1,6 +1,7 @@
 #include "core/formats/csv.h"
 
 #include <cassert>
+#include <cmath>
 #include <cstdio>
 
 namespace hs {
@@ -18,6 +19,13 @@ std::string csv_field(std::string_view text) {
   return out;
 }
 
+std::string csv_number(double v) {
+  if (std::isnan(v)) return {};
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+
 void write_matrix_csv(std::ostream& out, const Map& m, const std::vector<std::string>& row_labels,
                       const std::vector<std::string>& col_labels, std::string_view corner) {
   assert(Eigen::Index(row_labels.size()) == m.rows() && Eigen::Index(col_labels.size()) == m.cols() &&
@@ -29,7 +37,7 @@ void write_matrix_csv(std::ostream& out, const Map& m, const std::vector<std::st
   for (Eigen::Index i = 0; i < m.rows(); ++i) {
     out << csv_field(row_labels[size_t(i)]);
     for (Eigen::Index j = 0; j < m.cols(); ++j) {
-      std::snprintf(buf, sizeof buf, "%.9g", double(m(i, j)));
+      std::snprintf(buf, sizeof buf, "%.9g", double(m(i, j)));  // NaN as "nan", as it always was
       out << ',' << buf;
     }
     out << '\n';

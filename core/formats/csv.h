@@ -12,6 +12,8 @@
 namespace hs {
 
 std::string csv_field(std::string_view text);
+// A number as %.9g; NaN (no value) as an empty field.
+std::string csv_number(double v);
 
 // First row: `corner`, then the column labels; then one row per matrix row: its label, then
 // the values. m: [rows, cols]; the label counts must match.

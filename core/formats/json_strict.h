@@ -1,18 +1,39 @@
 #pragma once
-// JSON read from files, strictly: nlohmann keeps the last of a key repeated in one object
-// without a word, so a safetensors header naming a tensor twice, or a vocabulary listing a piece
-// twice, was read as whichever came last. Here a repeated key is a FormatError naming the file
-// and the key; and ids are range-checked before they are cut to an int (2^40 became 0).
+// JSON read from files, strictly, and the one JSON reader of the program (every file it reads
+// goes through here):
+// - a repeated key in one object is a FormatError naming the file and the key (nlohmann alone
+//   keeps the last one without a word, so a safetensors header naming a tensor twice was read as
+//   whichever came last);
+// - nesting deeper than kMaxJsonDepth is refused: nlohmann copies and dumps values recursively,
+//   and a config.json with one unused key nested 10^6 deep overflowed the stack;
+// - more than kMaxJsonValues values are refused: "[[],[],...]" costs some 64 bytes of memory
+//   per 3 bytes of file;
+// - the time is linear in the text (a parse callback made nlohmann rescan the parent after every
+//   object: 20,000 safetensors tensors took 25 s);
+// - ids are range-checked before they are cut to an int (2^40 became 0).
+#include <cstddef>
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 namespace hs {
 
-// Parses [begin, end). Throws FormatError "<where>: not valid JSON (...)" or "<where>: \"key\"
-// appears twice in one object". `where` is usually the path, or "PATH: safetensors header".
+constexpr size_t kMaxJsonDepth = 512;             // arrays and objects open at once; files use < 10
+constexpr size_t kMaxJsonValues = size_t(1) << 23;  // 8,388,608 (~600 MB at worst); real files: < 2M
+
+// Parses [begin, end). Throws FormatError "<where>: not valid JSON (...)", "<where>: \"key\"
+// appears twice in one object", "<where>: JSON nested deeper than 512 levels" or "<where>: more
+// than 8,388,608 JSON values". `where` is usually the path, or "PATH: safetensors header".
 nlohmann::json parse_json_strict(const char* begin, const char* end, const std::string& where);
 nlohmann::json parse_json_strict(const std::string& text, const std::string& where);
+
+// For text that may be JSON or plain text (safetensors metadata strings): nullopt when it is not
+// valid JSON; JSON that breaks a rule above still throws.
+std::optional<nlohmann::json> parse_json_if_json(const std::string& text, const std::string& where);
+
+// A value for a message: its JSON text cut to kExcerptCodePoints ("[[[[[[...").
+std::string json_excerpt(const nlohmann::json& v);
 
 // An integer in [lo, hi] (0 <= hi), or a FormatError: "<what> is not an integer (...)", "<what> is
 // 1099511627776; expected a whole number from 0 to 4194303".

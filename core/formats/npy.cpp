@@ -116,7 +116,7 @@ std::string shape_string(const std::vector<int64_t>& shape) {
 
 }  // namespace
 
-NpyArray parse_npy(std::string_view b, const std::string& name) {
+NpyLayout parse_npy_layout(std::string_view b, const std::string& name) {
   static const char kMagic[] = "\x93NUMPY";
   if (b.size() < 10 || std::memcmp(b.data(), kMagic, 6) != 0) {
     throw FormatError(name + ": not a .npy file (expected the magic bytes \\x93NUMPY at the start)");
@@ -127,7 +127,7 @@ NpyArray parse_npy(std::string_view b, const std::string& name) {
   if (b.size() < size_t(8 + len_bytes)) throw FormatError(name + ": .npy file is truncated inside its header");
   const size_t header_len = read_le(b, 8, len_bytes);
   const size_t data_start = size_t(8 + len_bytes) + header_len;
-  if (header_len > 1 << 20 || data_start > b.size()) {
+  if (header_len > kMaxNpyHeaderBytes || data_start > b.size()) {
     throw FormatError(name + ": .npy header length " + std::to_string(header_len) + " exceeds the file size " +
                       std::to_string(b.size()));
   }
@@ -140,17 +140,29 @@ NpyArray parse_npy(std::string_view b, const std::string& name) {
   else if (descr == "<f8" || descr == "=f8" || descr == "f8") elem = 8;
   else throw FormatError(name + ": .npy dtype '" + descr + "' is not supported; expected float32 ('<f4')");
 
-  NpyArray arr;
-  int64_t count = 1;
+  NpyLayout layout;
   for (const int64_t dim : header.shape) {
-    if (dim != 0 && count > kMaxNpyElements / dim) {
+    if (dim != 0 && layout.count > kMaxNpyElements / dim) {
       throw FormatError(name + ": .npy shape " + shape_text + " exceeds the limit of 2^31 elements");
     }
-    count *= dim;
+    layout.count *= dim;
   }
-  arr.shape = header.shape;
+  layout.shape = header.shape;
+  layout.value_bytes = elem;
+  layout.data_offset = data_start;
+  return layout;
+}
+
+NpyArray parse_npy(std::string_view b, const std::string& name) {
+  const NpyLayout layout = parse_npy_layout(b, name);
+  const int64_t count = layout.count;
+  const int elem = layout.value_bytes;
+  const size_t data_start = layout.data_offset;
+  NpyArray arr;
+  arr.shape = layout.shape;
   const size_t need = size_t(count) * size_t(elem);
   if (b.size() - data_start < need) {
+    const std::string shape_text = shape_string(layout.shape);
     throw FormatError(name + ": .npy data is truncated: shape " + shape_text + " needs " + std::to_string(need) +
                       " bytes, the file has " + std::to_string(b.size() - data_start));
   }

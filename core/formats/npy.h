@@ -16,6 +16,23 @@ struct NpyArray {
   std::vector<float> data;  // C order
 };
 
+// The longest .npy header read (numpy writes a few hundred bytes).
+constexpr size_t kMaxNpyHeaderBytes = size_t(1) << 20;
+
+// What a .npy header says, checked as parse_npy checks it: magic, version, dtype (float32 or
+// float64), C order, shape of at most 2^31 elements. The data follows at data_offset.
+struct NpyLayout {
+  std::vector<int64_t> shape;
+  int64_t count = 1;    // elements
+  int value_bytes = 4;  // 4 (float32) or 8 (float64)
+  size_t data_offset = 0;
+  uint64_t file_bytes() const { return uint64_t(data_offset) + uint64_t(count) * uint64_t(value_bytes); }
+};
+
+// The header alone: `bytes` needs to hold the magic and the header (at most 12 +
+// kMaxNpyHeaderBytes), not the data. FormatError naming `name` when it is broken.
+NpyLayout parse_npy_layout(std::string_view bytes, const std::string& name);
+
 // Parses .npy bytes; `name` is used in error messages (usually the file path).
 NpyArray parse_npy(std::string_view bytes, const std::string& name);
 // Memory-maps the file (a regular file only: devices and FIFOs are refused with what they are)

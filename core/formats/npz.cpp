@@ -117,12 +117,15 @@ const NpzFile::Entry& NpzFile::entry(const std::string& name) const {
 
 uint64_t NpzFile::array_bytes(const std::string& name) const { return entry(name).size; }
 
-std::string NpzFile::bytes(const std::string& name, const Entry& e) const {
+std::string NpzFile::bytes(const std::string& name, const Entry& e, uint64_t most) const {
   const std::string where = path() + ": array '" + name + "'";
   const uint8_t* src = file_->data() + e.data;
+  const bool whole = most >= e.size;
   std::string out;
+  // Room for what the entry can inflate to: deflate makes at most 1032 bytes of each byte.
+  out.reserve(size_t(std::min({most, e.size, e.compressed * 1032 + 64})));
   if (e.method == 0) {
-    out.assign(reinterpret_cast<const char*>(src), size_t(e.size));
+    out.assign(reinterpret_cast<const char*>(src), size_t(std::min(most, e.size)));
   } else {
     // Raw deflate (no zlib header), inflated a block at a time, never past the declared size.
     z_stream z{};
@@ -130,7 +133,7 @@ std::string NpzFile::bytes(const std::string& name, const Entry& e) const {
     uint64_t consumed = 0;
     int status = Z_OK;
     std::vector<unsigned char> block(1 << 16);
-    while (status != Z_STREAM_END) {
+    while (status != Z_STREAM_END && (whole || out.size() < most)) {
       const uInt in = uInt(std::min<uint64_t>(e.compressed - consumed, 1u << 30));
       z.next_in = const_cast<Bytef*>(src + consumed);
       z.avail_in = in;
@@ -155,11 +158,16 @@ std::string NpzFile::bytes(const std::string& name, const Entry& e) const {
       out.append(reinterpret_cast<const char*>(block.data()), produced);
     }
     inflateEnd(&z);
+    if (!whole) {
+      out.resize(std::min<size_t>(out.size(), size_t(most)));
+      return out;
+    }
     if (out.size() != e.size) {
       throw FormatError(where + ": inflates to " + std::to_string(out.size()) + " bytes; the directory says " +
                         std::to_string(e.size));
     }
   }
+  if (!whole) return out;
   uLong crc = crc32(0L, Z_NULL, 0);
   for (size_t off = 0; off < out.size(); off += 1u << 30)
     crc = crc32(crc, reinterpret_cast<const Bytef*>(out.data() + off), uInt(std::min<size_t>(out.size() - off, 1u << 30)));
@@ -167,9 +175,24 @@ std::string NpzFile::bytes(const std::string& name, const Entry& e) const {
   return out;
 }
 
+NpyLayout NpzFile::layout(const std::string& name) const {
+  const Entry& e = entry(name);
+  const std::string where = path() + ": array '" + name + "'";
+  const NpyLayout layout = parse_npy_layout(bytes(name, e, 12 + kMaxNpyHeaderBytes), where);
+  if (layout.file_bytes() != e.size) {
+    std::string shape;
+    for (size_t i = 0; i < layout.shape.size(); ++i) shape += (i ? ", " : "") + std::to_string(layout.shape[i]);
+    throw FormatError(where + " declares " + std::to_string(e.size) + " bytes once inflated, but its .npy header (shape [" +
+                      shape + "], " + (layout.value_bytes == 4 ? "float32" : "float64") + ") needs " +
+                      std::to_string(layout.file_bytes()));
+  }
+  return layout;
+}
+
 NpyArray NpzFile::array(const std::string& name) const {
   const Entry& e = entry(name);
-  return parse_npy(bytes(name, e), path() + ": array '" + name + "'");
+  layout(name);  // the declared size is what the header's shape needs (at most 2^31 values)
+  return parse_npy(bytes(name, e, e.size), path() + ": array '" + name + "'");
 }
 
 }  // namespace hs

@@ -9,6 +9,7 @@
 #include "core/util/atomic_file.h"
 #include "core/util/errors.h"
 #include "core/util/finite.h"
+#include "core/util/format.h"
 
 namespace hs {
 namespace {
@@ -21,7 +22,7 @@ DType parse_dtype(const std::string& s, const std::string& where) {
       {"I32", DType::I32}, {"I16", DType::I16}, {"I8", DType::I8},     {"U8", DType::U8},   {"BOOL", DType::BOOL}};
   for (const auto& [name, t] : kTable)
     if (s == name) return t;
-  throw FormatError(where + " has dtype '" + s + "', which headscope does not read (quantized formats are not supported; expected F32, F16 or BF16)");
+  throw FormatError(where + " has dtype '" + excerpt(s) + "', which headscope does not read (quantized formats are not supported; expected F32, F16 or BF16)");
 }
 
 }  // namespace
@@ -117,7 +118,7 @@ SafetensorsFile::SafetensorsFile(const std::string& path) : file_(std::make_shar
           if (m->is_string()) metadata_[m.key()] = m->get<std::string>();
       continue;
     }
-    const std::string where = path + ": tensor '" + name + "'";
+    const std::string where = path + ": tensor '" + excerpt(name) + "'";
     const auto& t = it.value();
     if (!t.is_object() || !t.contains("dtype") || !t.contains("shape") || !t.contains("data_offsets") ||
         !t["dtype"].is_string() || !t["shape"].is_array() || !t["data_offsets"].is_array() || t["data_offsets"].size() != 2) {
@@ -159,7 +160,7 @@ SafetensorsFile::SafetensorsFile(const std::string& path) : file_(std::make_shar
     const auto& [b0, e0, n0] = ranges[i - 1];
     const auto& [b1, e1, n1] = ranges[i];
     if (b1 < e0) {
-      throw FormatError(path + ": tensors '" + n0 + "' [" + std::to_string(b0) + ", " + std::to_string(e0) + "] and '" + n1 +
+      throw FormatError(path + ": tensors '" + excerpt(n0) + "' [" + std::to_string(b0) + ", " + std::to_string(e0) + "] and '" + excerpt(n1) +
                         "' [" + std::to_string(b1) + ", " + std::to_string(e1) + "] have overlapping data_offsets");
     }
   }
@@ -172,7 +173,7 @@ const TensorInfo& SafetensorsFile::info(const std::string& name) const {
     int shown = 0;
     for (const auto& [n, _] : tensors_) {
       if (shown++ == 6) { have += ", ..."; break; }
-      have += (have.empty() ? "" : ", ") + n;
+      have += (have.empty() ? "" : ", ") + excerpt(n);
     }
     throw FormatError(path() + ": tensor '" + name + "' is missing (the file has: " + (have.empty() ? "none" : have) + ")");
   }

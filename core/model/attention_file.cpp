@@ -1,17 +1,17 @@
 #include "core/model/attention_file.h"
 
-#include <sys/stat.h>
-
 #include <cmath>
-#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/formats/json_strict.h"
 #include "core/formats/npz.h"
 #include "core/formats/safetensors.h"
 #include "core/model/attention_layer.h"
 #include "core/util/errors.h"
+#include "core/util/file_read.h"
+#include "core/util/format.h"
 #include "core/util/utf8.h"
 
 namespace hs {
@@ -23,10 +23,8 @@ bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-bool is_file(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
+// Token strings for kMaxTokens tokens and the optional keys fit many times over.
+constexpr size_t kMaxTokensJsonBytes = size_t(64) << 20;
 
 std::string base_name(const std::string& path) {
   const size_t slash = path.find_last_of('/');
@@ -48,28 +46,21 @@ class Arrays {
   }
   std::vector<std::string> names() const { return st_ ? st_->names() : npz_->names(); }
   bool has(const std::string& n) const { return st_ ? st_->has(n) : npz_->has(n); }
-  // safetensors: from the header; .npz: read once and kept for values().
+  // From the header: safetensors' JSON, or the .npy header of the .npz entry (nothing else
+  // inflated, so the maps' size is checked before their bytes are).
   std::vector<int64_t> shape(const std::string& n) {
     if (st_) return st_->info(n).shape;
-    return cached(n).shape;
+    return npz_->layout(n).shape;
   }
   std::vector<float> values(const std::string& n) {
     if (st_) return st_->floats(n);
-    std::vector<float> v = std::move(cached(n).data);
-    cache_.erase(n);
-    return v;
+    return npz_->array(n).data;  // moved: a member of a temporary
   }
   const std::map<std::string, std::string>* metadata() const { return st_ ? &st_->metadata() : nullptr; }
 
  private:
-  NpyArray& cached(const std::string& n) {
-    auto it = cache_.find(n);
-    if (it == cache_.end()) it = cache_.emplace(n, npz_->array(n)).first;
-    return it->second;
-  }
   std::unique_ptr<SafetensorsFile> st_;
   std::unique_ptr<NpzFile> npz_;
-  std::map<std::string, NpyArray> cache_;
 };
 
 // Which arrays hold which layers: one stacked array, or one per layer.
@@ -141,26 +132,16 @@ Extras read_extras(const std::string& path, const Arrays& a) {
         e.object[key] = value;
         continue;
       }
-      try {
-        e.object[key] = json::parse(value);
-      } catch (const json::exception&) {
-        e.object[key] = value;  // left as text; checked where it is used
-      }
+      // Text that is not JSON is left as text, checked where it is used.
+      std::optional<json> parsed = parse_json_if_json(value, e.where + " \"" + excerpt(key) + "\"");
+      e.object[key] = parsed ? std::move(*parsed) : json(value);
     }
     return e;
   }
   const std::string side = path + ".tokens.json";
-  if (is_file(side)) {
+  if (path_exists(side)) {  // a FIFO or a device there is refused with what it is
     e.where = side;
-    std::ifstream in(side, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    json j;
-    try {
-      j = json::parse(text.str());
-    } catch (const json::exception& ex) {
-      throw FormatError(side + ": not valid JSON (" + ex.what() + ")");
-    }
+    const json j = parse_json_strict(read_file_limited(side, kMaxTokensJsonBytes, "a .tokens.json file"), side);
     if (j.is_array()) e.object["tokens"] = j;
     else if (j.is_object()) e.object = j;
     else throw FormatError(side + ": expected a list of token strings or an object with \"tokens\"");
@@ -183,7 +164,7 @@ std::vector<std::string> tokens_of(const Extras& e, int64_t T, std::vector<std::
   const json& t = e.object["tokens"];
   if (!t.is_array()) throw FormatError(e.where + ": \"tokens\" is not a JSON list of strings");
   for (const json& s : t) {
-    if (!s.is_string()) throw FormatError(e.where + ": \"tokens\" holds " + s.dump() + "; expected strings");
+    if (!s.is_string()) throw FormatError(e.where + ": \"tokens\" holds " + json_excerpt(s) + "; expected strings");
     tokens.push_back(utf8_repair(s.get<std::string>()));
   }
   if (int64_t(tokens.size()) != T) {
@@ -201,7 +182,7 @@ void read_optional(const Extras& e, AttentionRun& run, int T) {
     if (!ids.is_array() || int(ids.size()) != T) throw FormatError(e.where + ": \"token_ids\" must list " + std::to_string(T) + " integers");
     for (const json& v : ids) {
       if (!v.is_number_integer() || v.get<int64_t>() < 0 || v.get<int64_t>() > (int64_t(1) << 30)) {
-        throw FormatError(e.where + ": \"token_ids\" holds " + v.dump() + "; expected token ids");
+        throw FormatError(e.where + ": \"token_ids\" holds " + json_excerpt(v) + "; expected token ids");
       }
       run.token_ids.push_back(v.get<int>());
     }
@@ -212,7 +193,7 @@ void read_optional(const Extras& e, AttentionRun& run, int T) {
     run.special_tokens.assign(size_t(T), false);
     for (const json& v : s) {
       if (!v.is_number_integer() || v.get<int64_t>() < 0 || v.get<int64_t>() >= T) {
-        throw FormatError(e.where + ": \"special_tokens\" holds " + v.dump() + "; expected token indices 0.." + std::to_string(T - 1));
+        throw FormatError(e.where + ": \"special_tokens\" holds " + json_excerpt(v) + "; expected token indices 0.." + std::to_string(T - 1));
       }
       run.special_tokens[size_t(v.get<int64_t>())] = true;
     }
@@ -220,7 +201,7 @@ void read_optional(const Extras& e, AttentionRun& run, int T) {
   if (o.contains("segment_b_start") && !o["segment_b_start"].is_null()) {
     const json& s = o["segment_b_start"];
     if (!s.is_number_integer() || s.get<int64_t>() < -1 || s.get<int64_t>() >= T) {
-      throw FormatError(e.where + ": \"segment_b_start\" is " + s.dump() + "; expected -1 or a token index 0.." + std::to_string(T - 1));
+      throw FormatError(e.where + ": \"segment_b_start\" is " + json_excerpt(s) + "; expected -1 or a token index 0.." + std::to_string(T - 1));
     }
     run.segment_b_start = s.get<int>();
   }
@@ -293,7 +274,7 @@ AttentionRun read_attention_file(const std::string& path) {
   if (!ends_with(path, ".safetensors") && !ends_with(path, ".npz")) {
     throw InputError("--attention " + path + ": expected a .safetensors or .npz file (see docs/attention-file.md)");
   }
-  if (!is_file(path)) throw IoError("--attention " + path + ": no such file");
+  if (const std::string why = not_a_file_reason(path); !why.empty()) throw IoError("--attention " + path + " " + why);
   Arrays arrays(path);
   const Layout layout = find_layout(path, arrays);
 
@@ -324,7 +305,11 @@ AttentionRun read_attention_file(const std::string& path) {
   }
   if (T > kMaxTokens) throw InputError(path + ": the maps cover " + std::to_string(T) + " tokens; the limit is " + std::to_string(kMaxTokens));
   if (L > 4096 || H > kMaxHeads) throw InputError(path + ": " + std::to_string(L) + " layers x " + std::to_string(H) + " heads is more than headscope shows");
-  check_map_memory(T, L * H);
+  try {
+    check_map_memory(T, L * H);  // before any map is read or inflated
+  } catch (const InputError& e) {
+    throw InputError(path + ": " + e.what());
+  }
 
   AttentionRun run;
   run.info.kind = "attention-file";

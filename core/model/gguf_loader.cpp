@@ -2,37 +2,22 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
+#include <unistd.h>
+
 #include <sstream>
 
 #include "core/formats/gguf.h"
 #include "core/model/attention_config.h"
+#include "core/model/families.h"
 #include "core/model/quantized_matrix.h"
 #include "core/text/gguf_tokenizer.h"
 #include "core/util/errors.h"
+#include "core/util/file_read.h"
 #include "core/util/memory_info.h"
 #include "core/util/parallel.h"
 
 namespace hs {
 namespace {
-
-enum class Arch { llama, qwen2, qwen3, phi3, gemma, gemma2, gemma3 };
-
-struct ArchName {
-  Arch arch;
-  const char* name;
-};
-
-constexpr ArchName kArchs[] = {{Arch::llama, "llama"}, {Arch::qwen2, "qwen2"}, {Arch::qwen3, "qwen3"}, {Arch::phi3, "phi3"},
-                               {Arch::gemma, "gemma"}, {Arch::gemma2, "gemma2"}, {Arch::gemma3, "gemma3"}};
-
-bool is_gemma(Arch a) { return a == Arch::gemma || a == Arch::gemma2 || a == Arch::gemma3; }
-
-std::string num(double v) {
-  std::ostringstream s;
-  s << v;
-  return s.str();
-}
 
 std::string file_stem(const std::string& path) {
   const size_t slash = path.find_last_of('/');
@@ -80,7 +65,7 @@ class Metadata {
     if (!has(name)) return fallback;
     const double v = f_.get_float(key(name));
     if (!std::isfinite(v) || v < 0.0 || (v == 0.0 && !allow_zero)) {
-      throw FormatError(f_.path() + ": metadata '" + key(name) + "' is " + num(v) + "; expected a positive number");
+      throw FormatError(f_.path() + ": metadata '" + key(name) + "' is " + number_text(v) + "; expected a positive number");
     }
     return v;
   }
@@ -160,21 +145,19 @@ int64_t activation_bytes(const LlamaConfig& c, int64_t T, int threads) {
 // (one bool per layer, true = local; or a period n: layer l local unless l % n == n - 1), else
 // `period` (0: every layer).
 std::vector<bool> local_layers(const GgufFile& f, const Metadata& m, int n_layers, int period) {
-  std::vector<bool> local(size_t(n_layers), true);
   if (const GgufValue* p = m.find("attention.sliding_window_pattern")) {
     if (p->is_array() && p->element_type() == GgufType::boolean) {
       if (p->size() != uint64_t(n_layers)) {
         throw FormatError(f.path() + ": metadata '" + m.key("attention.sliding_window_pattern") + "' has " +
                           std::to_string(p->size()) + " entries; expected one per layer (" + std::to_string(n_layers) + ")");
       }
+      std::vector<bool> local(static_cast<size_t>(n_layers));
       for (int l = 0; l < n_layers; ++l) local[size_t(l)] = p->bool_at(uint64_t(l));
       return local;
     }
     period = int(m.count("attention.sliding_window_pattern", 1, 1 << 20));
   }
-  if (period > 0)
-    for (int l = 0; l < n_layers; ++l) local[size_t(l)] = l % period < period - 1;
-  return local;
+  return periodic_local_layers(n_layers, period);
 }
 
 // RoPE of the global layers from rope.freq_base and rope.scaling.* (llama.cpp's defaults: type
@@ -208,228 +191,199 @@ RopeSpec read_rope(const GgufFile& f, const Metadata& m, int rotary_dim, int con
   return s;
 }
 
-}  // namespace
+// ---------------------------------------------------------------- the steps of load_gguf_model
 
-const std::vector<std::string>& gguf_architectures() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> v;
-    for (const ArchName& a : kArchs) v.push_back(a.name);
-    return v;
-  }();
-  return names;
-}
-
-bool is_gguf_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  char magic[4] = {};
-  return in.read(magic, 4) && magic[0] == 'G' && magic[1] == 'G' && magic[2] == 'U' && magic[3] == 'F';
-}
-
-GgufModel load_gguf_model(const std::string& path, const std::string& sentence, int generate) {
-  const auto file = std::make_shared<const GgufFile>(path);
-  const GgufFile& f = *file;
+// The family of general.architecture, or an InputError listing the ones headscope runs.
+const DecoderFamily& gguf_family(const GgufFile& f) {
   const std::string arch_name = f.get_string("general.architecture");
-  const ArchName* found = nullptr;
-  for (const ArchName& a : kArchs)
-    if (arch_name == a.name) found = &a;
-  if (!found) {
-    std::string list;
-    for (const ArchName& a : kArchs) list += (list.empty() ? "" : ", ") + std::string(a.name);
-    throw InputError(path + ": GGUF architecture \"" + arch_name + "\" is not supported (headscope runs " + list + ")");
-  }
-  const Arch arch = found->arch;
-  const Metadata m(f, arch_name);
+  if (const DecoderFamily* found = family_of_gguf_arch(arch_name)) return *found;
+  std::string list;
+  for (const std::string& a : gguf_architectures()) list += (list.empty() ? "" : ", ") + a;
+  throw InputError(f.path() + ": GGUF architecture \"" + arch_name + "\" is not supported (headscope runs " + list + ")");
+}
+
+// The shapes, heads and RMSNorm epsilon; `rotary_dim` (rope.dimension_count) and `context`
+// (context_length) for RoPE. A mixture of experts is refused.
+LlamaConfig read_shapes(const GgufFile& f, const Metadata& m, const DecoderFamily& fam, int& rotary_dim, int& context) {
+  const std::string& path = f.path();
   if (m.count_or("expert_count", 0, 1 << 20, 0) > 0) {
     throw InputError(path + ": a mixture of experts (" + m.key("expert_count") + " " + std::to_string(m.count("expert_count", 0, 1 << 20)) +
                      ") is not supported; headscope runs dense decoders");
   }
-
-  // ---- shapes
   LlamaConfig c;
   c.d_model = int(m.count("embedding_length", 1, kMaxDModel));
   c.n_layers = int(m.count("block_count", 1, 1024));
   c.hidden = int(m.count("feed_forward_length", 1, 1 << 20));
   c.n_heads = int(m.count("attention.head_count", 1, kMaxHeads));
   c.n_kv_heads = int(m.count_or("attention.head_count_kv", 1, c.n_heads, c.n_heads));
-  if (c.n_heads % c.n_kv_heads != 0) {
-    throw FormatError(path + ": " + m.key("attention.head_count_kv") + " (" + std::to_string(c.n_kv_heads) + ") must divide " +
-                      m.key("attention.head_count") + " (" + std::to_string(c.n_heads) + ")");
-  }
-  if (!m.has("attention.key_length") && c.d_model % c.n_heads != 0) {
-    throw FormatError(path + ": " + m.key("attention.head_count") + " (" + std::to_string(c.n_heads) + ") must divide " +
-                      m.key("embedding_length") + " (" + std::to_string(c.d_model) + ") when there is no key_length");
-  }
-  c.d_head = int(m.count_or("attention.key_length", 2, 4096, c.d_model / c.n_heads));
-  const int64_t value_length = m.count_or("attention.value_length", 1, 4096, m.has("attention.key_length") ? c.d_head : c.d_model / c.n_heads);
-  if (value_length != c.d_head) {
-    throw InputError(path + ": " + m.key("attention.value_length") + " (" + std::to_string(value_length) + ") differs from " +
-                     m.key("attention.key_length") + " (" + std::to_string(c.d_head) + "); headscope runs heads whose keys and values are equally wide");
-  }
-  if (c.d_head % 2 != 0) throw FormatError(path + ": key_length " + std::to_string(c.d_head) + " must be even for RoPE");
-  const int rotary_dim = int(m.count_or("rope.dimension_count", 2, c.d_head, c.d_head));
+  const bool has_key_length = m.has("attention.key_length");
+  const ShapeKeys keys{path, m.key("attention.head_count"), m.key("attention.head_count_kv"), m.key("embedding_length"), "key_length",
+                       " when there is no key_length"};
+  check_decoder_shape(c, has_key_length, [&](int per_head) {
+    const int d_head = int(m.count_or("attention.key_length", 2, 4096, per_head));
+    const int64_t value_length = m.count_or("attention.value_length", 1, 4096, has_key_length ? d_head : per_head);
+    if (value_length != d_head) {
+      throw InputError(path + ": " + m.key("attention.value_length") + " (" + std::to_string(value_length) + ") differs from " +
+                       m.key("attention.key_length") + " (" + std::to_string(d_head) + "); headscope runs heads whose keys and values are equally wide");
+    }
+    return d_head;
+  }, keys);
+  rotary_dim = int(m.count_or("rope.dimension_count", 2, c.d_head, c.d_head));
   if (rotary_dim % 2 != 0) throw FormatError(path + ": " + m.key("rope.dimension_count") + " (" + std::to_string(rotary_dim) + ") must be even");
-  if (arch == Arch::llama && rotary_dim != c.d_head) {
-    throw FormatError(path + ": " + m.key("rope.dimension_count") + " is " + std::to_string(rotary_dim) +
-                      "; the llama architecture rotates the whole head (" + std::to_string(c.d_head) + ")");
+  if (fam.has(kPermutedRope) && rotary_dim != c.d_head) {
+    throw FormatError(path + ": " + m.key("rope.dimension_count") + " is " + std::to_string(rotary_dim) + "; the " + fam.gguf_arch +
+                      " architecture rotates the whole head (" + std::to_string(c.d_head) + ")");
   }
   if (!f.has(m.key("attention.layer_norm_rms_epsilon"))) {
     throw FormatError(path + ": metadata '" + m.key("attention.layer_norm_rms_epsilon") + "' is missing (the RMSNorm epsilon)");
   }
   c.norm_eps = float(m.positive("attention.layer_norm_rms_epsilon", 1e-6));
-  const int context = int(m.count("context_length", 1, 1 << 30));
+  context = int(m.count("context_length", 1, 1 << 30));
   c.max_positions = std::min(context, 1 << 24);
+  return c;
+}
 
-  // ---- tensors (no weight data is read: matrices stay mapped; only vectors are copied)
-  Tensors t(file);
-  LlamaWeights w;
+// Layer l's tensors under llama.cpp's names (blk.<l>.*).
+LlamaLayer read_layer(Tensors& t, const LlamaConfig& c, const DecoderFamily& fam, int l) {
+  const int64_t d = c.d_model, q = int64_t(c.n_heads) * c.d_head, kv = int64_t(c.n_kv_heads) * c.d_head, dh = c.d_head;
+  const std::string b = "blk." + std::to_string(l) + ".";
+  const std::string layer = "layer " + std::to_string(l) + " ";
+  const bool biases_optional = fam.gguf_biases == Biases::configured;
+  LlamaLayer L;
+  L.attn_norm = t.vector(b + "attn_norm.weight", d, layer + "attention RMSNorm");
+  if (t.has(b + "attn_qkv.weight") && fam.has(kFused)) {
+    // Fused rows q | k | v: [H*dh + 2*G*dh, d].
+    const QuantizedMatrix qkv = t.matrix(b + "attn_qkv.weight", q + 2 * kv, d);
+    L.wq = qkv.row_range(0, q);
+    L.wk = qkv.row_range(q, kv);
+    L.wv = qkv.row_range(q + kv, kv);
+  } else {
+    L.wq = t.matrix(b + "attn_q.weight", q, d);
+    L.wk = t.matrix(b + "attn_k.weight", kv, d);
+    L.wv = t.matrix(b + "attn_v.weight", kv, d);
+  }
+  L.wo = t.matrix(b + "attn_output.weight", d, q);
+  if (fam.gguf_biases == Biases::qkv || (biases_optional && t.has(b + "attn_q.bias"))) {
+    L.bq = t.vector(b + "attn_q.bias", q, layer + "query bias");
+    L.bk = t.vector(b + "attn_k.bias", kv, layer + "key bias");
+    L.bv = t.vector(b + "attn_v.bias", kv, layer + "value bias");
+  }
+  if (biases_optional && t.has(b + "attn_output.bias")) L.bo = t.vector(b + "attn_output.bias", d, layer + "output bias");
+  if (fam.has(kQkNorm)) {
+    L.q_norm = t.vector(b + "attn_q_norm.weight", dh, layer + "per-head query RMSNorm");
+    L.k_norm = t.vector(b + "attn_k_norm.weight", dh, layer + "per-head key RMSNorm");
+  }
+  if (fam.has(kSandwichNorms)) {
+    L.post_attn_norm = t.vector(b + "post_attention_norm.weight", d, layer + "attention output RMSNorm");
+    L.post_ffn_norm = t.vector(b + "post_ffw_norm.weight", d, layer + "MLP output RMSNorm");
+  }
+  L.ffn_norm = t.vector(b + "ffn_norm.weight", d, layer + "MLP RMSNorm");
+  if (fam.has(kFused) && !t.has(b + "ffn_gate.weight")) {
+    // ffn_up holds gate | up: [2 * hidden, d] (GGML's swiglu: SiLU of the first half times the second).
+    const QuantizedMatrix gate_up = t.matrix(b + "ffn_up.weight", 2 * int64_t(c.hidden), d);
+    L.w1 = gate_up.row_range(0, c.hidden);
+    L.w3 = gate_up.row_range(c.hidden, c.hidden);
+  } else {
+    L.w1 = t.matrix(b + "ffn_gate.weight", c.hidden, d);
+    L.w3 = t.matrix(b + "ffn_up.weight", c.hidden, d);
+  }
+  L.w2 = t.matrix(b + "ffn_down.weight", d, c.hidden);
+  return L;
+}
+
+// The embedding (its rows set c.vocab), the final norm, the output projection and every layer.
+// No weight data is read: matrices stay mapped; only vectors are copied.
+LlamaWeights read_weights(Tensors& t, const GgufFile& f, LlamaConfig& c, const DecoderFamily& fam) {
   const GgufTensor& embd = f.tensor("token_embd.weight");
   if (embd.dims.size() != 2 || embd.dims[0] != c.d_model) {
-    throw FormatError(path + ": tensor 'token_embd.weight' has shape " + embd.dims_text() + " (ne[0] first); expected [" +
+    throw FormatError(f.path() + ": tensor 'token_embd.weight' has shape " + embd.dims_text() + " (ne[0] first); expected [" +
                       std::to_string(c.d_model) + ", vocabulary]");
   }
   if (embd.dims[1] < 1 || embd.dims[1] > (1 << 22)) {
-    throw FormatError(path + ": tensor 'token_embd.weight' has " + std::to_string(embd.dims[1]) + " rows; expected 1 to 4194304 tokens");
+    throw FormatError(f.path() + ": tensor 'token_embd.weight' has " + std::to_string(embd.dims[1]) + " rows; expected 1 to 4194304 tokens");
   }
   c.vocab = int(embd.dims[1]);
-  const int64_t d = c.d_model, q = int64_t(c.n_heads) * c.d_head, kv = int64_t(c.n_kv_heads) * c.d_head, dh = c.d_head;
-  w.embedding = t.matrix("token_embd.weight", c.vocab, d);
-  w.final_norm = t.vector("output_norm.weight", d, "final RMSNorm");
+  LlamaWeights w;
+  w.embedding = t.matrix("token_embd.weight", c.vocab, c.d_model);
+  w.final_norm = t.vector("output_norm.weight", c.d_model, "final RMSNorm");
   // llama.cpp ties the output projection to the embedding when output.weight is absent (Gemma always).
-  if (!is_gemma(arch) && t.has("output.weight")) w.classifier = t.matrix("output.weight", c.vocab, d);
+  if (!fam.has(kGemma) && t.has("output.weight")) w.classifier = t.matrix("output.weight", c.vocab, c.d_model);
+  for (int l = 0; l < c.n_layers; ++l) w.layers.push_back(read_layer(t, c, fam, l));
+  return w;
+}
 
-  const bool biases_required = arch == Arch::qwen2;
-  const bool biases_optional = arch == Arch::llama;
-  for (int l = 0; l < c.n_layers; ++l) {
-    const std::string b = "blk." + std::to_string(l) + ".";
-    const std::string layer = "layer " + std::to_string(l) + " ";
-    LlamaLayer L;
-    L.attn_norm = t.vector(b + "attn_norm.weight", d, layer + "attention RMSNorm");
-    if (t.has(b + "attn_qkv.weight") && arch == Arch::phi3) {
-      // Fused rows q | k | v: [H*dh + 2*G*dh, d].
-      const QuantizedMatrix qkv = t.matrix(b + "attn_qkv.weight", q + 2 * kv, d);
-      L.wq = qkv.row_range(0, q);
-      L.wk = qkv.row_range(q, kv);
-      L.wv = qkv.row_range(q + kv, kv);
-    } else {
-      L.wq = t.matrix(b + "attn_q.weight", q, d);
-      L.wk = t.matrix(b + "attn_k.weight", kv, d);
-      L.wv = t.matrix(b + "attn_v.weight", kv, d);
+// Positive, finite factors of a RoPE tensor of rotary_dim / 2 floats, appended to `out`.
+void read_rope_factors(Tensors& t, const std::string& path, const char* name, int rotary_dim, const std::string& what,
+                       std::vector<double>& out, bool say_where) {
+  const Vec v = t.vector(name, rotary_dim / 2, what);
+  for (Eigen::Index i = 0; i < v.size(); ++i) {
+    if (!(v[i] > 0.0f) || !std::isfinite(v[i])) {
+      throw FormatError(path + ": tensor '" + name + "' holds " + number_text(v[i]) + (say_where ? " at " + std::to_string(i) : "") +
+                        "; expected positive factors");
     }
-    L.wo = t.matrix(b + "attn_output.weight", d, q);
-    if (biases_required || (biases_optional && t.has(b + "attn_q.bias"))) {
-      L.bq = t.vector(b + "attn_q.bias", q, layer + "query bias");
-      L.bk = t.vector(b + "attn_k.bias", kv, layer + "key bias");
-      L.bv = t.vector(b + "attn_v.bias", kv, layer + "value bias");
-    }
-    if (biases_optional && t.has(b + "attn_output.bias")) L.bo = t.vector(b + "attn_output.bias", d, layer + "output bias");
-    if (arch == Arch::qwen3 || arch == Arch::gemma3) {
-      L.q_norm = t.vector(b + "attn_q_norm.weight", dh, layer + "per-head query RMSNorm");
-      L.k_norm = t.vector(b + "attn_k_norm.weight", dh, layer + "per-head key RMSNorm");
-    }
-    if (arch == Arch::gemma2 || arch == Arch::gemma3) {
-      L.post_attn_norm = t.vector(b + "post_attention_norm.weight", d, layer + "attention output RMSNorm");
-      L.post_ffn_norm = t.vector(b + "post_ffw_norm.weight", d, layer + "MLP output RMSNorm");
-    }
-    L.ffn_norm = t.vector(b + "ffn_norm.weight", d, layer + "MLP RMSNorm");
-    if (arch == Arch::phi3 && !t.has(b + "ffn_gate.weight")) {
-      // ffn_up holds gate | up: [2 * hidden, d] (GGML's swiglu: SiLU of the first half times the second).
-      const QuantizedMatrix gate_up = t.matrix(b + "ffn_up.weight", 2 * int64_t(c.hidden), d);
-      L.w1 = gate_up.row_range(0, c.hidden);
-      L.w3 = gate_up.row_range(c.hidden, c.hidden);
-    } else {
-      L.w1 = t.matrix(b + "ffn_gate.weight", c.hidden, d);
-      L.w3 = t.matrix(b + "ffn_up.weight", c.hidden, d);
-    }
-    L.w2 = t.matrix(b + "ffn_down.weight", d, c.hidden);
-    w.layers.push_back(std::move(L));
+    out.push_back(v[i]);
   }
+}
 
-  // ---- RoPE, attention layout, family options
-  c.rope = arch == Arch::llama ? RopePairs::adjacent : RopePairs::half;
+// RoPE: the pairs, the base, rope.scaling.* and the factors a file may hold as tensors (Llama 3's
+// rope_freqs; Phi-3 128k's LongRoPE: short factors up to the original context, long ones past it).
+void read_rope_config(LlamaConfig& c, Tensors& t, const GgufFile& f, const Metadata& m, const DecoderFamily& fam, int rotary_dim,
+                      int context) {
+  c.rope = fam.has(kPermutedRope) ? RopePairs::adjacent : RopePairs::half;
   c.rope_theta = float(m.positive("rope.freq_base", 10000.0));
   c.rope_global = read_rope(f, m, rotary_dim, context);
+  RopeSpec& s = c.rope_global;
   if (t.has("rope_freqs.weight")) {
-    const Vec factors = t.vector("rope_freqs.weight", rotary_dim / 2, "RoPE frequency factors [rope.dimension_count / 2]");
-    for (Eigen::Index i = 0; i < factors.size(); ++i) {
-      if (!(factors[i] > 0.0f) || !std::isfinite(factors[i])) {
-        throw FormatError(path + ": tensor 'rope_freqs.weight' holds " + num(factors[i]) + " at " + std::to_string(i) + "; expected positive factors");
-      }
-      c.rope_global.freq_factors.push_back(factors[i]);
-    }
+    read_rope_factors(t, f.path(), "rope_freqs.weight", rotary_dim, "RoPE frequency factors [rope.dimension_count / 2]",
+                      s.freq_factors, true);
   }
-  if (t.has("rope_factors_long.weight") || t.has("rope_factors_short.weight")) {
-    // LongRoPE (Phi-3 128k): short factors up to the original context, long ones past it.
-    RopeSpec& s = c.rope_global;
-    if (s.type != RopeType::plain || !s.freq_factors.empty()) {
-      throw InputError(path + ": rope_factors_long/short together with other RoPE scaling is not supported");
-    }
-    s.type = RopeType::longrope;
-    s.original_max_positions = int(m.count_or("rope.scaling.original_context_length", 1, 1 << 30, context));
-    s.factor = double(context) / s.original_max_positions;
-    s.attention_factor = m.positive("rope.scaling.attn_factor", 0.0);
-    for (const char* name : {"rope_factors_long.weight", "rope_factors_short.weight"}) {
-      const Vec v = t.vector(name, rotary_dim / 2, "LongRoPE factors [rope.dimension_count / 2]");
-      std::vector<double>& out = std::string(name) == "rope_factors_long.weight" ? s.long_factor : s.short_factor;
-      for (Eigen::Index i = 0; i < v.size(); ++i) {
-        if (!(v[i] > 0.0f) || !std::isfinite(v[i])) throw FormatError(path + ": tensor '" + name + "' holds " + num(v[i]) + "; expected positive factors");
-        out.push_back(v[i]);
-      }
-    }
+  if (!t.has("rope_factors_long.weight") && !t.has("rope_factors_short.weight")) return;
+  if (s.type != RopeType::plain || !s.freq_factors.empty()) {
+    throw InputError(f.path() + ": rope_factors_long/short together with other RoPE scaling is not supported");
   }
+  s.type = RopeType::longrope;
+  s.original_max_positions = int(m.count_or("rope.scaling.original_context_length", 1, 1 << 30, context));
+  s.factor = double(context) / s.original_max_positions;
+  s.attention_factor = m.positive("rope.scaling.attn_factor", 0.0);
+  const std::string what = "LongRoPE factors [rope.dimension_count / 2]";
+  read_rope_factors(t, f.path(), "rope_factors_long.weight", rotary_dim, what, s.long_factor, false);
+  read_rope_factors(t, f.path(), "rope_factors_short.weight", rotary_dim, what, s.short_factor, false);
+}
 
-  // Sliding windows (engine window W = S - 1: a query sees itself and the S - 1 keys before it).
+// Sliding windows (engine window W = S - 1: a query sees itself and the S - 1 keys before it),
+// Gemma 3's local RoPE, the score scale, soft-caps, Gemma's activation and embedding scale.
+void read_layout(LlamaConfig& c, const GgufFile& f, const Metadata& m, const DecoderFamily& fam, int rotary_dim) {
+  const WindowKey& wk = fam.gguf_window;
   int window = 0;
-  int period = 0;  // 0: every layer local when there is a window
-  switch (arch) {
-    case Arch::gemma2:
-      window = int(m.count_or("attention.sliding_window", 1, 1 << 30, 4096));
-      period = 2;  // even layers local, odd global
-      break;
-    case Arch::gemma3:
-      window = int(m.count("attention.sliding_window", 1, 1 << 30));
-      period = 6;  // five local layers, then a global one
-      break;
-    case Arch::phi3:
-    case Arch::llama:
-      window = int(m.count_or("attention.sliding_window", 0, 1 << 30, 0));  // 0 (Phi-4): none
-      break;
-    default: break;  // qwen2, qwen3 (the file cannot say whether use_sliding_window was on), gemma: none
-  }
-  if (window > 0) {
-    const std::vector<bool> local = local_layers(f, m, c.n_layers, period);
-    for (int l = 0; l < c.n_layers; ++l) c.layer_windows.push_back(local[size_t(l)] ? window - 1 : -1);
-  }
-  if (arch == Arch::gemma3) {
+  if (wk.required) window = int(m.count("attention.sliding_window", 1, 1 << 30));
+  else if (wk.read) window = int(m.count_or("attention.sliding_window", wk.fallback > 0 ? 1 : 0, 1 << 30, wk.fallback));
+  if (window > 0) c.layer_windows = layer_windows(window, local_layers(f, m, c.n_layers, fam.local_period));
+  if (fam.has(kLocalRope)) {
     c.use_local_rope = true;
     c.rope_local.theta = m.positive("rope.freq_base_swa", 10000.0);
     c.rope_local.rotary_dim = rotary_dim;
   }
-
   // Score scale: attention.scale when given; Gemma 2 / 3 as llama.cpp: 1/sqrt(key_length), except
   // the 27B models (46 / 62 layers), whose query_pre_attn_scalar is embedding_length / head_count.
   if (m.has("attention.scale")) {
     c.attn_scale = float(m.positive("attention.scale", 0.0));
-  } else if ((arch == Arch::gemma2 && c.n_layers == 46) || (arch == Arch::gemma3 && c.n_layers == 62)) {
+  } else if (c.n_layers == fam.gguf_large_layers) {
     c.attn_scale = float(1.0 / std::sqrt(double(c.d_model / c.n_heads)));
   }
-  if (arch == Arch::gemma2) {
-    c.attn_softcap = float(m.positive("attn_logit_softcapping", 50.0, true));
-    c.final_softcap = float(m.positive("final_logit_softcapping", 30.0, true));
+  if (fam.attn_softcap > 0.0f || fam.final_softcap > 0.0f) {
+    c.attn_softcap = float(m.positive("attn_logit_softcapping", fam.attn_softcap, true));
+    c.final_softcap = float(m.positive("final_logit_softcapping", fam.final_softcap, true));
   }
-  if (is_gemma(arch)) {
+  if (fam.has(kGemma)) {
     c.activation = GateActivation::gelu_tanh;
     c.embed_scale = std::sqrt(float(c.d_model));  // llama.cpp: sqrtf(n_embd) in float32
   }
+}
 
-  // ---- tokenizer, then the memory a run needs, before anything is computed
-  std::shared_ptr<const SubwordTokenizer> tokenizer = load_gguf_tokenizer(f);
-  if (tokenizer->vocab_size() > c.vocab) {
-    throw FormatError(path + ": the tokenizer has " + std::to_string(tokenizer->vocab_size()) +
-                      " tokens but token_embd.weight has only " + std::to_string(c.vocab) + " rows");
-  }
-  const int bos = int(f.get_int_or("tokenizer.ggml.bos_token_id", -1));
+// The memory a run of `tokens` positions needs, refused with the numbers when it exceeds what is available.
+GgufMemory check_memory(const std::string& path, const LlamaConfig& c, const Tensors& t, int64_t tokens) {
   GgufMemory memory;
-  memory.tokens = std::max<int64_t>(1, int64_t(tokenizer->encode(sentence).size())) + std::max(generate, 0);
+  memory.tokens = tokens;
   memory.mapped = t.mapped();
   memory.copied = t.copied();
   memory.activations = activation_bytes(c, memory.tokens, resolve_threads(0));
@@ -441,10 +395,57 @@ GgufModel load_gguf_model(const std::string& path, const std::string& sentence, 
                      " of activations and maps); " + format_bytes(available.bytes) + " is available (" + available.source +
                      "). Free memory, shorten the sentence or use a smaller or more quantized file");
   }
+  return memory;
+}
+
+}  // namespace
+
+const std::vector<std::string>& gguf_architectures() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> v;
+    for (const DecoderFamily& f : decoder_families())
+      if (f.gguf_arch) v.push_back(f.gguf_arch);
+    return v;
+  }();
+  return names;
+}
+
+bool is_gguf_file(const std::string& path) {
+  char magic[4] = {};
+  try {
+    const OpenedFile f(path);  // a FIFO is refused, not waited on; the loader then says what it is
+    if (::read(f.fd(), magic, 4) != 4) return false;
+  } catch (const IoError&) {
+    return false;
+  }
+  return magic[0] == 'G' && magic[1] == 'G' && magic[2] == 'U' && magic[3] == 'F';
+}
+
+GgufModel load_gguf_model(const std::string& path, const std::string& sentence, int generate) {
+  const auto file = std::make_shared<const GgufFile>(path);
+  const GgufFile& f = *file;
+  const DecoderFamily& fam = gguf_family(f);
+  const Metadata m(f, fam.gguf_arch);
+  int rotary_dim = 0, context = 0;
+  LlamaConfig c = read_shapes(f, m, fam, rotary_dim, context);
+  Tensors t(file);
+  LlamaWeights w = read_weights(t, f, c, fam);
+  read_rope_config(c, t, f, m, fam, rotary_dim, context);
+  read_layout(c, f, m, fam, rotary_dim);
+
+  // The tokenizer, then the memory a run needs, before anything is computed.
+  std::shared_ptr<const SubwordTokenizer> tokenizer = load_gguf_tokenizer(f);
+  if (tokenizer->vocab_size() > c.vocab) {
+    throw FormatError(path + ": the tokenizer has " + std::to_string(tokenizer->vocab_size()) +
+                      " tokens but token_embd.weight has only " + std::to_string(c.vocab) + " rows");
+  }
+  const int bos = int(f.get_int_or("tokenizer.ggml.bos_token_id", -1));
+  const int64_t tokens = std::max<int64_t>(1, int64_t(tokenizer->encode(sentence).size())) + std::max(generate, 0);
+  const GgufMemory memory = check_memory(path, c, t, tokens);
 
   ModelInfo info;
   info.kind = "gguf";
-  info.family = arch_name;
+  info.family = fam.gguf_arch;
   info.name = f.get_string_or("general.name", file_stem(path));
   if (info.name.empty()) info.name = file_stem(path);
   GgufModel out;

@@ -19,8 +19,9 @@
 //           local RoPE base 10000 unscaled. Gemma's norms were stored as 1 + w by the converter.
 //           The score scale is 1/sqrt(key_length), or 1/sqrt(embedding_length / head_count) for
 //           the 27B models (46 and 62 layers), as llama.cpp decides it (GGUF has no key for it).
-// Anything else is refused by name. Every tensor's name, shape and type is checked before any
-// weight is built; the tokenizer is the file's own (core/text/gguf_tokenizer.h).
+// The rows of core/model/families.h say which of these each architecture has. Anything else is
+// refused by name. Every tensor's name, shape and type is checked before any weight is built; the
+// tokenizer is the file's own (core/text/gguf_tokenizer.h).
 #include <cstdint>
 #include <memory>
 #include <string>

@@ -38,7 +38,7 @@ int HfConfig::integer(const std::string& key, int64_t lo, int64_t hi, std::optio
     throw FormatError(path_ + ": \"" + key + "\" is missing");
   }
   const nlohmann::json& v = j_[key];
-  if (!v.is_number_integer()) throw FormatError(path_ + ": \"" + key + "\" is " + v.dump() + "; expected an integer");
+  if (!v.is_number_integer()) throw FormatError(path_ + ": \"" + key + "\" is " + json_excerpt(v) + "; expected an integer");
   const int64_t x = v.get<int64_t>();
   if (x < lo || x > hi) {
     throw FormatError(path_ + ": \"" + key + "\" is " + std::to_string(x) + "; expected " + std::to_string(lo) + ".." +
@@ -50,7 +50,7 @@ int HfConfig::integer(const std::string& key, int64_t lo, int64_t hi, std::optio
 double HfConfig::number(const std::string& key, double fallback) const {
   if (!has(key)) return fallback;
   const nlohmann::json& v = j_[key];
-  if (!v.is_number()) throw FormatError(path_ + ": \"" + key + "\" is " + v.dump() + "; expected a number");
+  if (!v.is_number()) throw FormatError(path_ + ": \"" + key + "\" is " + json_excerpt(v) + "; expected a number");
   return v.get<double>();
 }
 
@@ -59,7 +59,7 @@ float HfConfig::positive_float(const std::string& key, double fallback, double m
   const float f = static_cast<float>(v);
   if (!(f > 0.0f) || !std::isfinite(f) || double(f) > max) {
     std::ostringstream msg;
-    msg << path_ << ": \"" << key << "\" is " << (has(key) ? j_[key].dump() : std::to_string(v))
+    msg << path_ << ": \"" << key << "\" is " << (has(key) ? json_excerpt(j_[key]) : std::to_string(v))
         << "; expected a number greater than 0 and at most " << max;
     throw FormatError(msg.str());
   }
@@ -69,14 +69,14 @@ float HfConfig::positive_float(const std::string& key, double fallback, double m
 bool HfConfig::boolean(const std::string& key, bool fallback) const {
   if (!has(key)) return fallback;
   const nlohmann::json& v = j_[key];
-  if (!v.is_boolean()) throw FormatError(path_ + ": \"" + key + "\" is " + v.dump() + "; expected true or false");
+  if (!v.is_boolean()) throw FormatError(path_ + ": \"" + key + "\" is " + json_excerpt(v) + "; expected true or false");
   return v.get<bool>();
 }
 
 std::string HfConfig::string(const std::string& key, const std::string& fallback) const {
   if (!has(key)) return fallback;
   const nlohmann::json& v = j_[key];
-  if (!v.is_string()) throw FormatError(path_ + ": \"" + key + "\" is " + v.dump() + "; expected a string");
+  if (!v.is_string()) throw FormatError(path_ + ": \"" + key + "\" is " + json_excerpt(v) + "; expected a string");
   return v.get<std::string>();
 }
 

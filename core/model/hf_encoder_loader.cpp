@@ -6,9 +6,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/formats/json_strict.h"
 #include "core/model/attention_config.h"
 #include "core/model/hf_loaders.h"
 #include "core/util/errors.h"
+#include "core/util/format.h"
 
 namespace hs {
 namespace {
@@ -45,7 +47,7 @@ EncoderActivation activation_of(const HfConfig& cfg, const std::string& key, con
   if (act == "gelu_new" || act == "gelu_pytorch_tanh" || act == "gelu_fast") return EncoderActivation::gelu_tanh;
   if (act == "relu") return EncoderActivation::relu;
   if (act == "silu" || act == "swish") return EncoderActivation::silu;
-  throw InputError(cfg.path() + ": " + key + " \"" + act +
+  throw InputError(cfg.path() + ": " + key + " \"" + excerpt(act) +
                    "\" is not supported (gelu, gelu_new, gelu_pytorch_tanh, gelu_fast, relu, silu)");
 }
 
@@ -88,11 +90,15 @@ void require_heads_divide(const HfConfig& cfg, int d, int heads, const char* d_k
   }
 }
 
-// ---------------------------------------------------------------- BERT layout
+// ---------------------------------------------------------------- layer names
 
-// Where one post-norm (BERT-layout) layer keeps its tensors, relative to "<layers>.<l>.".
-struct PostNormNames {
-  const char* layers;  // "encoder.layer" (BERT) or "transformer.layer" (DistilBERT)
+// Where one layer keeps its tensors, relative to "<layers>.<l>.". Post-norm layers (BERT) read
+// q, k, v, attention output, its LayerNorm, MLP in, out, its LayerNorm; pre-norm layers
+// (ModernBERT) the attention LayerNorm (none in layer 0), the fused q|k|v, attention output, the
+// MLP LayerNorm, MLP in and out.
+struct LayerNames {
+  const char* layers;  // "encoder.layer" (BERT), "transformer.layer" (DistilBERT), "layers" (ModernBERT)
+  const char* qkv;     // fused [3d, d]: q rows, then k, then v (qkv.view(T, 3, H, dh)); nullptr: the next three
   const char* query;
   const char* key;
   const char* value;
@@ -101,43 +107,71 @@ struct PostNormNames {
   const char* ffn_in;
   const char* ffn_out;
   const char* ffn_norm;
+  bool pre_norm;
+  int ffn_in_factor;        // rows of ffn_in per intermediate unit (GeGLU: 2, input and gate)
+  const char* ffn_in_what;  // ffn_in in messages
 };
 
-constexpr PostNormNames kBertNames = {"encoder.layer",
-                                      "attention.self.query",
-                                      "attention.self.key",
-                                      "attention.self.value",
-                                      "attention.output.dense",
-                                      "attention.output.LayerNorm",
-                                      "intermediate.dense",
-                                      "output.dense",
-                                      "output.LayerNorm"};
-constexpr PostNormNames kDistilbertNames = {"transformer.layer",
-                                            "attention.q_lin",
-                                            "attention.k_lin",
-                                            "attention.v_lin",
-                                            "attention.out_lin",
-                                            "sa_layer_norm",
-                                            "ffn.lin1",
-                                            "ffn.lin2",
-                                            "output_layer_norm"};
+// The three layouts, fields in LayerNames' order.
+constexpr LayerNames kBertNames = {"encoder.layer", nullptr, "attention.self.query", "attention.self.key", "attention.self.value",
+                                   "attention.output.dense", "attention.output.LayerNorm", "intermediate.dense", "output.dense",
+                                   "output.LayerNorm", false, 1, "feed-forward up projection"};
+constexpr LayerNames kDistilbertNames = {"transformer.layer", nullptr, "attention.q_lin", "attention.k_lin", "attention.v_lin",
+                                         "attention.out_lin", "sa_layer_norm", "ffn.lin1", "ffn.lin2",
+                                         "output_layer_norm", false, 1, "feed-forward up projection"};
+constexpr LayerNames kModernBertNames = {"layers", "attn.Wqkv", nullptr, nullptr, nullptr,
+                                         "attn.Wo", "attn_norm", "mlp.Wi", "mlp.Wo",
+                                         "mlp_norm", true, 2, "GeGLU input and gate projection"};
+
+// Which biases the layers have (ModernBERT: norm_bias, attention_bias, mlp_bias; BERT: all).
+struct LayerBiases {
+  bool norm = true, attention = true, mlp = true;
+};
+
+// Layer l's q, k, v projections: three tensors, or rows of the fused one.
+void load_qkv(const HfTensors& t, const std::string& b, const LayerNames& n, int64_t d, const std::string& layer, bool bias,
+              EncoderLayer& L) {
+  if (!n.qkv) {
+    linear_of(t, b + n.query, d, d, layer + "query projection", L.wq, L.bq, bias);
+    linear_of(t, b + n.key, d, d, layer + "key projection", L.wk, L.bk, bias);
+    linear_of(t, b + n.value, d, d, layer + "value projection", L.wv, L.bv, bias);
+    return;
+  }
+  Map qkv;  // [3d, d]
+  Vec qkv_b;
+  linear_of(t, b + n.qkv, 3 * d, d, layer + "fused Q/K/V projection", qkv, qkv_b, bias);
+  L.wq = qkv.topRows(d);
+  L.wk = qkv.middleRows(d, d);
+  L.wv = qkv.bottomRows(d);
+  if (bias) {
+    L.bq = qkv_b.head(d);
+    L.bk = qkv_b.segment(d, d);
+    L.bv = qkv_b.tail(d);
+  }
+}
 
 // Every layer's attention, LayerNorms and feed-forward under the names `n` (prefix `p`).
-void load_post_norm_layers(const HfTensors& t, const std::string& p, const PostNormNames& n, const EncoderConfig& c,
-                           EncoderWeights& w) {
+void load_layers(const HfTensors& t, const std::string& p, const LayerNames& n, const LayerBiases& biases, const EncoderConfig& c,
+                 EncoderWeights& w) {
   const int64_t d = c.d_model;
   for (int l = 0; l < c.n_layers; ++l) {
     const std::string b = p + n.layers + "." + std::to_string(l) + ".";
     const std::string layer = "layer " + std::to_string(l) + " ";
     EncoderLayer L;
-    linear_of(t, b + n.query, d, d, layer + "query projection", L.wq, L.bq);
-    linear_of(t, b + n.key, d, d, layer + "key projection", L.wk, L.bk);
-    linear_of(t, b + n.value, d, d, layer + "value projection", L.wv, L.bv);
-    linear_of(t, b + n.attn_out, d, d, layer + "attention output projection", L.wo, L.bo);
-    layer_norm_of(t, b + n.attn_norm, d, layer + "attention LayerNorm", L.attn_norm_w, L.attn_norm_b);
-    linear_of(t, b + n.ffn_in, c.inner, d, layer + "feed-forward up projection", L.w_in, L.b_in);
-    linear_of(t, b + n.ffn_out, d, c.inner, layer + "feed-forward down projection", L.w_out, L.b_out);
-    layer_norm_of(t, b + n.ffn_norm, d, layer + "feed-forward LayerNorm", L.ffn_norm_w, L.ffn_norm_b);
+    auto attn_norm = [&] {
+      layer_norm_of(t, b + n.attn_norm, d, layer + "attention LayerNorm", L.attn_norm_w, L.attn_norm_b, biases.norm);
+    };
+    auto ffn_norm = [&] {
+      layer_norm_of(t, b + n.ffn_norm, d, layer + "feed-forward LayerNorm", L.ffn_norm_w, L.ffn_norm_b, biases.norm);
+    };
+    if (n.pre_norm && l > 0) attn_norm();
+    load_qkv(t, b, n, d, layer, biases.attention, L);
+    linear_of(t, b + n.attn_out, d, d, layer + "attention output projection", L.wo, L.bo, biases.attention);
+    if (!n.pre_norm) attn_norm();
+    if (n.pre_norm) ffn_norm();
+    linear_of(t, b + n.ffn_in, n.ffn_in_factor * int64_t(c.inner), d, layer + n.ffn_in_what, L.w_in, L.b_in, biases.mlp);
+    linear_of(t, b + n.ffn_out, d, c.inner, layer + "feed-forward down projection", L.w_out, L.b_out, biases.mlp);
+    if (!n.pre_norm) ffn_norm();
     w.layers.push_back(std::move(L));
   }
 }
@@ -168,7 +202,7 @@ std::unique_ptr<EncoderModel> load_bert_like(const HfConfig& cfg, const HfTensor
   require_heads_divide(cfg, c.d_model, c.n_heads, "hidden_size", "num_attention_heads");
   const std::string position_type = cfg.string("position_embedding_type", "absolute");
   if (position_type != "absolute") {
-    throw InputError(cfg.path() + ": position_embedding_type \"" + position_type +
+    throw InputError(cfg.path() + ": position_embedding_type \"" + excerpt(position_type) +
                      "\" is not supported; headscope runs learned absolute positions (\"absolute\")");
   }
   if (cfg.boolean("is_decoder", false)) {
@@ -196,7 +230,7 @@ std::unique_ptr<EncoderModel> load_bert_like(const HfConfig& cfg, const HfTensor
     linear_of(t, p + "embeddings_project", d, e, "embedding projection (embedding_size -> hidden_size)", w.emb_project,
               w.emb_project_b);
   }
-  load_post_norm_layers(t, p, kBertNames, c, w);
+  load_layers(t, p, kBertNames, LayerBiases{}, c, w);
   return make_encoder(std::move(c), std::move(w), fam, name);
 }
 
@@ -224,7 +258,7 @@ std::unique_ptr<EncoderModel> load_distilbert(const HfConfig& cfg, const HfTenso
   // sinusoidal_pos_embds: the sinusoids are written into this table, which the file stores.
   w.position = t.matrix(p + "embeddings.position_embeddings.weight", c.positions, d, "position embedding");
   layer_norm_of(t, p + "embeddings.LayerNorm", d, "embedding LayerNorm", w.emb_norm_w, w.emb_norm_b);
-  load_post_norm_layers(t, p, kDistilbertNames, c, w);
+  load_layers(t, p, kDistilbertNames, LayerBiases{}, c, w);
   return make_encoder(std::move(c), std::move(w), fam, name);
 }
 
@@ -235,18 +269,18 @@ std::unique_ptr<EncoderModel> load_distilbert(const HfConfig& cfg, const HfTenso
 double modernbert_theta(const HfConfig& cfg, const char* type, const char* old_key, double fallback) {
   if (cfg.has("rope_parameters")) {
     const json& rp = cfg.json()["rope_parameters"];
-    if (!rp.is_object()) throw FormatError(cfg.path() + ": rope_parameters is " + rp.dump() + "; expected an object");
+    if (!rp.is_object()) throw FormatError(cfg.path() + ": rope_parameters is " + json_excerpt(rp) + "; expected an object");
     if (rp.contains(type) && !rp[type].is_null()) {
       const json& p = rp[type];
-      if (!p.is_object()) throw FormatError(cfg.path() + ": rope_parameters." + type + " is " + p.dump() + "; expected an object");
+      if (!p.is_object()) throw FormatError(cfg.path() + ": rope_parameters." + type + " is " + json_excerpt(p) + "; expected an object");
       const std::string kind = p.contains("rope_type") && p["rope_type"].is_string() ? p["rope_type"].get<std::string>() : "default";
       if (kind != "default") {
-        throw InputError(cfg.path() + ": rope_parameters." + type + ".rope_type \"" + kind +
+        throw InputError(cfg.path() + ": rope_parameters." + type + ".rope_type \"" + excerpt(kind) +
                          "\" is not supported for modernbert (default)");
       }
       if (p.contains("rope_theta")) {
         if (!p["rope_theta"].is_number() || !(p["rope_theta"].get<double>() > 0.0) || !std::isfinite(p["rope_theta"].get<double>())) {
-          throw FormatError(cfg.path() + ": rope_parameters." + type + ".rope_theta is " + p["rope_theta"].dump() +
+          throw FormatError(cfg.path() + ": rope_parameters." + type + ".rope_theta is " + json_excerpt(p["rope_theta"]) +
                             "; expected a positive number");
         }
         return p["rope_theta"].get<double>();
@@ -296,11 +330,11 @@ std::unique_ptr<EncoderModel> load_modernbert(const HfConfig& cfg, const HfTenso
     for (int l = 0; l < c.n_layers; ++l) {
       const std::string ty = types[size_t(l)].is_string() ? types[size_t(l)].get<std::string>() : types[size_t(l)].dump();
       if (ty != "sliding_attention" && ty != "full_attention") {
-        throw InputError(cfg.path() + ": layer_types[" + std::to_string(l) + "] is \"" + ty +
+        throw InputError(cfg.path() + ": layer_types[" + std::to_string(l) + "] is \"" + excerpt(ty) +
                          "\"; modernbert has full_attention and sliding_attention layers");
       }
       if ((ty == "sliding_attention") != is_local[size_t(l)]) {
-        throw InputError(cfg.path() + ": layer_types[" + std::to_string(l) + "] is \"" + ty +
+        throw InputError(cfg.path() + ": layer_types[" + std::to_string(l) + "] is \"" + excerpt(ty) +
                          "\" but global_attn_every_n_layers " + std::to_string(every) + " makes layer " + std::to_string(l) +
                          (is_local[size_t(l)] ? " local" : " global") + "; headscope runs them only when they agree");
       }
@@ -318,28 +352,7 @@ std::unique_ptr<EncoderModel> load_modernbert(const HfConfig& cfg, const HfTenso
   EncoderWeights w;
   w.word = t.matrix(p + "embeddings.tok_embeddings.weight", c.vocab, d, "token embedding");
   layer_norm_of(t, p + "embeddings.norm", d, "embedding LayerNorm", w.emb_norm_w, w.emb_norm_b, norm_bias);
-  for (int l = 0; l < c.n_layers; ++l) {
-    const std::string b = p + "layers." + std::to_string(l) + ".";
-    const std::string layer = "layer " + std::to_string(l) + " ";
-    EncoderLayer L;
-    if (l > 0) layer_norm_of(t, b + "attn_norm", d, layer + "attention LayerNorm", L.attn_norm_w, L.attn_norm_b, norm_bias);
-    Map qkv;  // [3d, d]: q rows, then k, then v (qkv.view(T, 3, H, dh))
-    Vec qkv_b;
-    linear_of(t, b + "attn.Wqkv", 3 * d, d, layer + "fused Q/K/V projection", qkv, qkv_b, attention_bias);
-    L.wq = qkv.topRows(d);
-    L.wk = qkv.middleRows(d, d);
-    L.wv = qkv.bottomRows(d);
-    if (attention_bias) {
-      L.bq = qkv_b.head(d);
-      L.bk = qkv_b.segment(d, d);
-      L.bv = qkv_b.tail(d);
-    }
-    linear_of(t, b + "attn.Wo", d, d, layer + "attention output projection", L.wo, L.bo, attention_bias);
-    layer_norm_of(t, b + "mlp_norm", d, layer + "feed-forward LayerNorm", L.ffn_norm_w, L.ffn_norm_b, norm_bias);
-    linear_of(t, b + "mlp.Wi", 2 * int64_t(c.inner), d, layer + "GeGLU input and gate projection", L.w_in, L.b_in, mlp_bias);
-    linear_of(t, b + "mlp.Wo", d, c.inner, layer + "feed-forward down projection", L.w_out, L.b_out, mlp_bias);
-    w.layers.push_back(std::move(L));
-  }
+  load_layers(t, p, kModernBertNames, LayerBiases{norm_bias, attention_bias, mlp_bias}, c, w);
   layer_norm_of(t, p + "final_norm", d, "final LayerNorm", w.final_norm_w, w.final_norm_b, norm_bias);
   return make_encoder(std::move(c), std::move(w), fam, name);
 }
@@ -348,10 +361,19 @@ std::unique_ptr<EncoderModel> load_modernbert(const HfConfig& cfg, const HfTenso
 
 bool is_hf_encoder_type(const std::string& model_type) { return family_of(model_type) != nullptr; }
 
+const std::vector<std::string>& hf_encoder_types() {
+  static const std::vector<std::string> types = [] {
+    std::vector<std::string> v;
+    for (const FamilyInfo& f : kEncoders) v.push_back(f.type);
+    return v;
+  }();
+  return types;
+}
+
 std::unique_ptr<EncoderModel> load_hf_encoder(const HfConfig& cfg, const HfTensors& t, const std::string& name) {
   const std::string type = cfg.string("model_type", "");
   const FamilyInfo* fam = family_of(type);
-  if (!fam) throw InputError(cfg.path() + ": model_type \"" + type + "\" is not an encoder family headscope reads");
+  if (!fam) throw InputError(cfg.path() + ": model_type \"" + excerpt(type) + "\" is not an encoder family headscope reads");
   switch (fam->family) {
     case Family::distilbert: return load_distilbert(cfg, t, *fam, name);
     case Family::modernbert: return load_modernbert(cfg, t, *fam, name);

@@ -4,9 +4,11 @@
 #include <new>
 
 #include "core/model/encoder_tokenizer.h"
+#include "core/model/families.h"
 #include "core/model/hf_loaders.h"
 #include "core/text/tokenizer_folder.h"  // the tokenizer: tokenizer.json, vocab.json + merges.txt, tokenizer.model or vocab.txt
 #include "core/util/errors.h"
+#include "core/util/format.h"
 #include "core/util/memory.h"
 
 namespace hs {
@@ -21,10 +23,15 @@ std::string folder_name(std::string dir) {
 }  // namespace
 
 const std::vector<std::string>& hf_model_types() {
-  static const std::vector<std::string> types = {"gpt2",   "llama",      "qwen2",   "qwen3",       "mistral",
-                                                 "phi3",   "gemma",      "gemma2",  "gemma3_text", "gemma3",
-                                                 "bert",   "roberta",    "xlm-roberta", "distilbert", "electra",
-                                                 "modernbert"};
+  static const std::vector<std::string> types = [] {
+    std::vector<std::string> v = {"gpt2"};
+    for (const DecoderFamily& f : decoder_families()) {
+      v.push_back(f.hf_type);
+      if (f.hf_outer_type) v.push_back(f.hf_outer_type);
+    }
+    for (const std::string& t : hf_encoder_types()) v.push_back(t);
+    return v;
+  }();
   return types;
 }
 
@@ -38,7 +45,7 @@ HfModel load_hf_folder(const std::string& dir) {
   if (std::find(types.begin(), types.end(), type) == types.end()) {
     std::string list;
     for (const std::string& t : types) list += (list.empty() ? "" : ", ") + t;
-    throw InputError(config.path() + ": model_type \"" + type + "\" is not supported; headscope reads " + list +
+    throw InputError(config.path() + ": model_type \"" + excerpt(type) + "\" is not supported; headscope reads " + list +
                      " folders and llama2.c checkpoints");
   }
   HfModel out;

@@ -1,8 +1,8 @@
 #pragma once
 // Hugging Face model folders: config.json + model.safetensors (or sharded with
 // model.safetensors.index.json) + tokenizer files, for model_type gpt2, the RoPE decoder
-// families (llama, qwen2, qwen3, mistral, phi3, gemma, gemma2, gemma3_text, gemma3's text model)
-// and the encoder families (bert, roberta, xlm-roberta, distilbert, electra, modernbert).
+// families (core/model/families.h) and the encoder families (bert, roberta, xlm-roberta,
+// distilbert, electra, modernbert).
 #include <memory>
 #include <string>
 

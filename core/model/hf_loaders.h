@@ -15,11 +15,11 @@ namespace hs {
 // model_type "gpt2": [transformer.]wte/wpe/h.N.{ln_1,attn.c_attn,attn.c_proj,ln_2,mlp.c_fc,mlp.c_proj}/ln_f.
 std::unique_ptr<Gpt2Model> load_hf_gpt2(const HfConfig& config, const HfTensors& tensors, const std::string& name);
 
-// The RoPE decoder families, model_type llama, qwen2, qwen3, mistral, phi3, gemma, gemma2,
-// gemma3_text (and gemma3, whose text_config is read): model.embed_tokens, model.layers.N.{
-// input_layernorm, self_attn.{q,k,v,o}_proj (phi3: qkv_proj), self_attn.{q,k}_norm (qwen3,
-// gemma3), post_attention_layernorm, pre/post_feedforward_layernorm (gemma2/3),
-// mlp.{gate,up,down}_proj (phi3: gate_up_proj)}, model.norm, lm_head (ignored when tied).
+// The RoPE decoder families of core/model/families.h (a multimodal gemma3's text_config is
+// read): model.embed_tokens, model.layers.N.{input_layernorm, self_attn.{q,k,v,o}_proj (fused:
+// qkv_proj), self_attn.{q,k}_norm (kQkNorm), post_attention_layernorm,
+// pre/post_feedforward_layernorm (kSandwichNorms), mlp.{gate,up,down}_proj (fused: gate_up_proj)},
+// model.norm, lm_head (ignored when tied).
 std::unique_ptr<LlamaModel> load_hf_decoder(const HfConfig& config, const HfTensors& tensors, const std::string& name);
 
 // The encoder families, model_type bert, roberta, xlm-roberta, distilbert, electra (BERT's layout:
@@ -31,6 +31,8 @@ std::unique_ptr<LlamaModel> load_hf_decoder(const HfConfig& config, const HfTens
 // "electra.", "model."), "model." or none.
 std::unique_ptr<EncoderModel> load_hf_encoder(const HfConfig& config, const HfTensors& tensors, const std::string& name);
 bool is_hf_encoder_type(const std::string& model_type);
+// The encoder model_types, in the order messages list them.
+const std::vector<std::string>& hf_encoder_types();
 
 // The model_types load_hf_folder reads, in the order its messages list them.
 const std::vector<std::string>& hf_model_types();

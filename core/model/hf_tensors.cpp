@@ -5,6 +5,7 @@
 #include "core/formats/json_strict.h"
 #include "core/util/errors.h"
 #include "core/util/file_read.h"
+#include "core/util/format.h"
 
 namespace hs {
 namespace {
@@ -32,9 +33,9 @@ HfTensors::HfTensors(const std::string& dir) {
     }
     std::map<std::string, const SafetensorsFile*> opened;
     for (auto it = j["weight_map"].begin(); it != j["weight_map"].end(); ++it) {
-      if (!it.value().is_string()) throw FormatError(index + ": the shard of '" + it.key() + "' is not a file name");
+      if (!it.value().is_string()) throw FormatError(index + ": the shard of '" + excerpt(it.key()) + "' is not a file name");
       const std::string shard = it.value().get<std::string>();
-      if (shard.find('/') != std::string::npos) throw FormatError(index + ": shard '" + shard + "' is not a file in the folder");
+      if (shard.find('/') != std::string::npos) throw FormatError(index + ": shard '" + excerpt(shard) + "' is not a file in the folder");
       if (!opened.count(shard)) {
         files_.push_back(std::make_unique<SafetensorsFile>(dir + "/" + shard));
         opened[shard] = files_.back().get();
@@ -51,7 +52,7 @@ HfTensors::HfTensors(const std::string& dir) {
     for (const std::string& name : f->names()) {
       const auto [it, added] = where_.emplace(name, f.get());
       if (!added) {
-        throw FormatError(dir + ": tensor '" + name + "' is in both " + it->second->path() + " and " + f->path() +
+        throw FormatError(dir + ": tensor '" + excerpt(name) + "' is in both " + it->second->path() + " and " + f->path() +
                           " (a checkpoint holds each tensor once)");
       }
     }

@@ -7,7 +7,6 @@ namespace hs {
 
 void PrefixCache::keep(std::shared_ptr<const AttentionRun> r) {
   const bool same = model ? r && r->token_ids == ids : r && !key.empty() && r->tokens == tokens;
-  derived.reset();
   if (filled && same) run = std::move(r);
   else clear();
   filled = false;
@@ -21,7 +20,6 @@ void PrefixCache::clear() {
   keys.clear();
   values.clear();
   run.reset();
-  derived.reset();
 }
 
 int shared_prefix(const std::vector<int>& a, const std::vector<int>& b) {

@@ -17,23 +17,23 @@
 
 namespace hs {
 
+class TransformerModel;
+
 struct PrefixCache {
-  std::shared_ptr<const void> model;  // the model object that made it (held, so its address is never reused)
+  std::shared_ptr<const TransformerModel> model;  // the model object that made it; null for the synthetic layer
   std::string key;                    // or, for the synthetic layer (made anew by every prepare()), its settings
   std::vector<std::string> tokens;    // ... and its words (it has no ids)
   bool keep_scores = false;           // the run kept scores, queries and keys
   std::vector<int> ids;               // [T] token ids of the cached run
   std::vector<Map> keys, values;      // [layer] [T, G*dh]: what attention read (keys after RoPE)
   std::shared_ptr<const AttentionRun> run;  // the run itself (keep()); without it the next run is whole
-  // Whatever was derived from `run` that a later analysis may reuse for rows 0 .. P-1 as well
-  // (core/analysis/run_analysis.cpp keeps its RunAnalysis here, which holds `run`); emptied with run.
-  std::shared_ptr<const void> derived;
   int reused = -1;                    // of the newest run: prefix tokens taken from the cache, -1 when it ran whole
   bool filled = false;                // the newest run left its keys and values here (keep() takes only that run)
 
   // Takes `r` as the cached run when it is the run whose keys and values were just left here (the
   // session hands its run out by value; analyse() keeps it in its RunAnalysis and gives it back
-  // here); anything else empties the cache. A caller that runs a model sets filled = false first.
+  // here; core/analysis/analysis_cache.h keeps that analysis); anything else empties the cache. A
+  // caller that runs a model sets filled = false first.
   void keep(std::shared_ptr<const AttentionRun> r);
   void clear();
 };

@@ -52,6 +52,8 @@ void Canvas::stroke_rect(double x, double y, double w, double h, Rgb8 colour, do
   cairo_stroke(cr_);
 }
 
+void Canvas::translate(double dx, double dy) { cairo_translate(cr_, dx, dy); }
+
 void Canvas::line(double x0, double y0, double x1, double y1, Rgb8 colour, double line_width, bool dashed) {
   set_colour(cr_, colour);
   cairo_set_line_width(cr_, line_width);

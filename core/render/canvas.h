@@ -63,6 +63,8 @@ class Canvas {
   // pixels at kVectorImageDpi (a map with more cells than that is drawn as block maxima).
   int image_pixels(double length) const;
   bool is_vector() const;
+  // Moves the origin by (dx, dy) points for what is drawn next (a figure placed inside another).
+  void translate(double dx, double dy);
 
   double text_width(const std::string& text, const TextStyle& style);
   // Whether one of the families text is drawn in has a glyph for the code point (else a box).

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/util/errors.h"
+#include "core/util/format.h"
 
 namespace hs {
 namespace detail {
@@ -43,7 +44,7 @@ const char* colormap_name(Colormap c) {
 Colormap parse_colormap(const std::string& name) {
   for (Colormap c : all_colormaps())
     if (name == colormap_name(c)) return c;
-  throw InputError("unknown colormap '" + name + "'; expected viridis, magma, gray, cividis or rdbu");
+  throw InputError("unknown colormap '" + excerpt(name) + "'; expected viridis, magma, gray, cividis or rdbu");
 }
 
 bool colormap_is_diverging(Colormap c) { return c == Colormap::rdbu; }

@@ -188,4 +188,28 @@ std::string render_figure(const Figure& figure, FigureFormat format, const Figur
   return {};
 }
 
+Figure figures_side_by_side(const std::vector<Figure>& parts, double gap) {
+  Figure fig;
+  std::vector<double> xs;
+  for (const Figure& part : parts) {
+    if (!xs.empty()) fig.width += gap;
+    xs.push_back(fig.width);
+    for (CellBlock b : part.cells) {
+      b.x += fig.width;
+      fig.cells.push_back(b);
+    }
+    fig.width += part.width;
+    fig.height = std::max(fig.height, part.height);
+  }
+  if (!parts.empty()) fig.title = parts.front().title, fig.font = parts.front().font;
+  fig.draw = [parts, xs](Canvas& c) {
+    for (size_t k = 0; k < parts.size(); ++k) {
+      c.translate(xs[k], 0);
+      parts[k].draw(c);
+      c.translate(-xs[k], 0);
+    }
+  };
+  return fig;
+}
+
 }  // namespace hs

@@ -48,6 +48,10 @@ struct FigureSize {
                               // the aspect ratio.
 };
 
+// Figures in a row, tops aligned, `gap` points apart; the title is the first part's. Cell blocks
+// are moved along.
+Figure figures_side_by_side(const std::vector<Figure>& parts, double gap);
+
 FigurePlacement figure_placement(const Figure& figure, FigureFormat format, const FigureSize& size);
 
 // Throws InputError for a bad scale or size (naming the value), IoError if cairo fails.

@@ -186,4 +186,9 @@ void draw_masked_legend(Canvas& c, Colormap colormap, double x, double y, double
   c.text(x + side * 1.6, y + side / 2, "masked", TextStyle{text_size, false, {0, 0, 0}}, HAlign::left, VAlign::middle);
 }
 
+Rgb8 ink_on(Rgb8 c) {
+  const double y = (0.2126 * c.r + 0.7152 * c.g + 0.0722 * c.b) / 255.0;
+  return y > 0.5 ? Rgb8{0, 0, 0} : Rgb8{255, 255, 255};
+}
+
 }  // namespace hs

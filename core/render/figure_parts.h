@@ -28,6 +28,9 @@ constexpr size_t kMaxLabelCodePoints = 16;
 std::string display_label(const std::vector<std::string>& tokens, size_t i, MeasureCanvas* m, SpaceMark space);
 std::string display_label(const std::string& token);  // one token alone, spaces as dots
 
+// Black on light cells, white on dark ones (relative luminance, Rec. 709 weights).
+Rgb8 ink_on(Rgb8 c);
+
 struct AxisLabels {
   std::vector<std::string> text;  // per cell, display form; "" where thinned out
   TextStyle style;

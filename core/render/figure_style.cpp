@@ -7,8 +7,10 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "core/formats/json_strict.h"
 #include "core/render/font_family.h"
 #include "core/util/errors.h"
+#include "core/util/format.h"
 
 namespace hs {
 
@@ -21,12 +23,12 @@ void parse_label_mode(const std::string& text, FigureStyle& style) {
     char* end = nullptr;
     const long v = std::strtol(n.c_str(), &end, 10);
     if (n.empty() || *end != '\0' || v < 1 || v > 100000) {
-      throw InputError("labels '" + text + "': N must be a whole number from 1 to 100000 (e.g. \"every 5\")");
+      throw InputError("labels '" + excerpt(text) + "': N must be a whole number from 1 to 100000 (e.g. \"every 5\")");
     }
     style.labels = LabelMode::every;
     style.label_every = int(v);
   } else {
-    throw InputError("labels '" + text + "' is not one of auto, all, none or \"every N\"");
+    throw InputError("labels '" + excerpt(text) + "' is not one of auto, all, none or \"every N\"");
   }
 }
 
@@ -39,15 +41,15 @@ double parse_length(const std::string& text, double px_per_point) {
   char* end = nullptr;
   const double v = std::strtod(text.c_str(), &end);
   const std::string unit = end ? std::string(end) : std::string();
-  if (end == text.c_str()) throw InputError("length '" + text + "' is not a number with a unit (in, cm, mm, pt or px)");
+  if (end == text.c_str()) throw InputError("length '" + excerpt(text) + "' is not a number with a unit (in, cm, mm, pt or px)");
   for (const Unit& u : units) {
     if (unit != u.name) continue;
     if (!std::isfinite(v) || v < 0 || v * u.points > 14400) {
-      throw InputError("length '" + text + "' must be from 0 to 200in (14400pt)");
+      throw InputError("length '" + excerpt(text) + "' must be from 0 to 200in (14400pt)");
     }
     return v * u.points;
   }
-  throw InputError("length '" + text + "' has no unit: give in, cm, mm, pt or px (e.g. 3.25in)");
+  throw InputError("length '" + excerpt(text) + "' has no unit: give in, cm, mm, pt or px (e.g. 3.25in)");
 }
 
 namespace {
@@ -67,7 +69,7 @@ bool parse_page_size(const std::string& text, double px_per_point, FigureStyle& 
       break;
     }
   if (x == std::string::npos) {
-    if (has_unit(text)) throw InputError("page size '" + text + "' is not WIDTHxHEIGHT with a unit (e.g. 3.25x3.25in, 8x6cm, 0x2in)");
+    if (has_unit(text)) throw InputError("page size '" + excerpt(text) + "' is not WIDTHxHEIGHT with a unit (e.g. 3.25x3.25in, 8x6cm, 0x2in)");
     return false;
   }
   std::string w = text.substr(0, x), h = text.substr(x + 1);
@@ -81,24 +83,19 @@ bool parse_page_size(const std::string& text, double px_per_point, FigureStyle& 
   if (!has_unit(h)) h += unit_of(w);
   style.page_width = parse_length(w, px_per_point);
   style.page_height = parse_length(h, px_per_point);
-  if (style.page_width < 36 && style.page_width != 0) throw InputError("page size '" + text + "': the width must be at least 0.5in (36pt)");
-  if (style.page_height < 36 && style.page_height != 0) throw InputError("page size '" + text + "': the height must be at least 0.5in (36pt)");
-  if (style.page_width == 0 && style.page_height == 0) throw InputError("page size '" + text + "': give at least one side");
+  if (style.page_width < 36 && style.page_width != 0) throw InputError("page size '" + excerpt(text) + "': the width must be at least 0.5in (36pt)");
+  if (style.page_height < 36 && style.page_height != 0) throw InputError("page size '" + excerpt(text) + "': the height must be at least 0.5in (36pt)");
+  if (style.page_width == 0 && style.page_height == 0) throw InputError("page size '" + excerpt(text) + "': give at least one side");
   return true;
 }
 
 void apply_style_json(const std::string& json_text, const std::string& file_name, FigureStyle& style,
                       std::optional<Colormap>& colormap) {
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(json_text);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw FormatError(file_name + ": not JSON (" + e.what() + ")");
-  }
+  const nlohmann::json j = parse_json_strict(json_text, file_name);
   if (!j.is_object()) throw FormatError(file_name + ": a style is a JSON object ({\"font_size\": 8, ...})");
-  auto where = [&](const std::string& key) { return file_name + ": \"" + key + "\""; };
+  auto where = [&](const std::string& key) { return file_name + ": \"" + excerpt(key) + "\""; };
   auto number = [&](const std::string& key, const nlohmann::json& v, double lo, double hi) {
-    if (!v.is_number()) throw FormatError(where(key) + " must be a number, not " + v.dump());
+    if (!v.is_number()) throw FormatError(where(key) + " must be a number, not " + json_excerpt(v));
     const double x = v.get<double>();
     if (!(x >= lo && x <= hi)) {
       throw FormatError(where(key) + " (" + v.dump() + ") must be from " + std::to_string(int(lo)) + " to " +
@@ -107,7 +104,7 @@ void apply_style_json(const std::string& json_text, const std::string& file_name
     return x;
   };
   auto string = [&](const std::string& key, const nlohmann::json& v) {
-    if (!v.is_string()) throw FormatError(where(key) + " must be a string, not " + v.dump());
+    if (!v.is_string()) throw FormatError(where(key) + " must be a string, not " + json_excerpt(v));
     return v.get<std::string>();
   };
   for (const auto& [key, v] : j.items()) {
@@ -123,7 +120,7 @@ void apply_style_json(const std::string& json_text, const std::string& file_name
       else if (key == "font") style.font = check_font_family(string(key, v));
       else if (key == "space_mark") style.space_mark = parse_space_mark(string(key, v));
       else if (key == "show_title") {
-        if (!v.is_boolean()) throw FormatError(where(key) + " must be true or false, not " + v.dump());
+        if (!v.is_boolean()) throw FormatError(where(key) + " must be true or false, not " + json_excerpt(v));
         style.show_title = v.get<bool>();
       } else {
         throw FormatError(where(key) + " is not a style key; expected font_size, title, show_title, labels, "

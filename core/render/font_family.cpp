@@ -7,6 +7,7 @@
 #include <set>
 
 #include "core/util/errors.h"
+#include "core/util/format.h"
 
 namespace hs {
 namespace {
@@ -43,7 +44,7 @@ std::string check_font_family(const std::string& family) {
     if (lower(name) == lower(family)) return name;
   std::string list;
   for (const std::string& name : all) list += (list.empty() ? "" : ", ") + name;
-  throw InputError("font '" + family + "' is not installed; installed families: " +
+  throw InputError("font '" + excerpt(family) + "' is not installed; installed families: " +
                    (list.empty() ? std::string("none found by fontconfig") : list));
 }
 

@@ -9,6 +9,7 @@
 #include "core/render/colour_scale.h"
 #include "core/render/figure_parts.h"
 #include "core/render/peak_reduce.h"
+#include "core/render/shown_map.h"
 #include "core/util/errors.h"
 
 namespace hs {
@@ -55,6 +56,7 @@ double natural_cell_size(int T, int n_panels) {
 
 struct Panel {
   int layer = 0, head = 0;
+  MapMask mask;  // the cells no query of this map could see (core/render/map_mask.h)
 };
 
 // Everything a heatmap figure's drawing needs to know about where things go.
@@ -195,11 +197,8 @@ Figure panels_figure(const RunAnalysis& analysis, const std::vector<Panel>& pane
   p.bar.title_size = p.m.axis_title;
   p.bar.width = p.m.bar_width;
   // Masked cells (a causal or window mask hides them): drawn in their own colour, with a legend.
-  std::vector<AttentionConfig> configs;
-  for (const Panel& q : panels) {
-    configs.push_back(layer_attention_config(run.info, q.layer));
-    if (T > 1 && (configs.back().causal || configs.back().window >= 0)) p.legend = true;
-  }
+  for (const Panel& q : panels)
+    if (q.mask.any()) p.legend = true;
 
   MeasureCanvas mc(style.font);
   p.sized = style.sized();
@@ -269,7 +268,6 @@ Figure panels_figure(const RunAnalysis& analysis, const std::vector<Panel>& pane
     std::vector<Rgb8> cells;
     for (int k = 0; k < g.n; ++k) {
       const Panel& q = panels[size_t(k)];
-      const Map& a = r->attention[size_t(q.layer)][size_t(q.head)];  // [T, T], row = query i, col = key j
       const double px = blocks[size_t(k)].x, py = blocks[size_t(k)].y;
       const bool column_title = grid && (!overview || k < g.cols);
       if (column_title)
@@ -278,12 +276,8 @@ Figure panels_figure(const RunAnalysis& analysis, const std::vector<Panel>& pane
         const double x = g.left - (g.y_labels.extent > 0 ? g.y_labels.extent + m.label_pad : 0) - g.row_title_w / 2;
         c.text(x, py + g.panel / 2, "layer " + std::to_string(q.layer), panel_style, HAlign::center, VAlign::middle, true);
       }
-      Map t = scale_to_unit(a, ranges[size_t(k)]);  // [T, T], what the app's shader colours
-      const AttentionConfig& cfg = configs[size_t(k)];
-      if (cfg.causal || cfg.window >= 0)
-        for (int i = 0; i < T; ++i)
-          for (int j = 0; j < T; ++j)
-            if (!key_visible(cfg, i, j)) t(i, j) = kMaskedT;
+      Map t;  // [T, T], what the app's shader colours: the mask travels with the map (shown_map.h)
+      scale_shown({&r->attention[size_t(q.layer)][size_t(q.head)], q.mask, T}, ranges[size_t(k)], t);
       // Fewer pixels than cells (a PNG, or SVG/PDF at kVectorImageDpi): each pixel the largest
       // cell it covers, as on screen.
       const int pixels = c.image_pixels(g.panel);
@@ -316,9 +310,10 @@ Figure heatmap_figure(const RunAnalysis& analysis, int layer, int head, const Co
   assert(layer >= 0 && layer < run.n_layers() && head < run.n_heads() && "checked by export_view");
   std::vector<Panel> panels;
   const bool ordered = head < 0 && int(extras.order.size()) == run.n_heads();
-  if (head >= 0) panels.push_back({layer, head});
-  else if (ordered) for (int h : extras.order) panels.push_back({layer, h});
-  else for (int h = 0; h < run.n_heads(); ++h) panels.push_back({layer, h});
+  const MapMask mask = extras.mask ? *extras.mask : layer_mask(run, layer);
+  if (head >= 0) panels.push_back({layer, head, mask});
+  else if (ordered) for (int h : extras.order) panels.push_back({layer, h, mask});
+  else for (int h = 0; h < run.n_heads(); ++h) panels.push_back({layer, h, mask});
   const bool grid = head < 0;
   const int n = int(panels.size());
   std::string title = figure_model_name(run) + " \u00b7 layer " + std::to_string(layer);
@@ -335,7 +330,7 @@ Figure overview_figure(const RunAnalysis& analysis, const ColourScale& colours, 
   const AttentionRun& run = analysis.run;
   std::vector<Panel> panels;
   for (int l = 0; l < run.n_layers(); ++l)
-    for (int h = 0; h < run.n_heads(); ++h) panels.push_back({l, h});
+    for (int h = 0; h < run.n_heads(); ++h) panels.push_back({l, h, layer_mask(run, l)});
   assert(!panels.empty() && "checked by export_view");
   const std::string title = figure_model_name(run) + " \u00b7 layers 0\u2013" + std::to_string(run.n_layers() - 1) +
                             " \u00b7 heads 0\u2013" + std::to_string(run.n_heads() - 1);

@@ -10,6 +10,7 @@
 #include "core/render/colour_scale.h"
 #include "core/render/figure.h"
 #include "core/render/figure_style.h"
+#include "core/render/map_mask.h"
 
 namespace hs {
 
@@ -20,6 +21,9 @@ struct HeatmapFigureExtras {
   std::vector<int> order;  // empty: head order
   std::string title;       // empty: "model · layer L · head(s)"
   std::string bar_title;   // empty: "attention weight"
+  // The maps' mask when they are not the run's own heads (the rollout drawn as a one-map run):
+  // null, the layer's (core/render/map_mask.h).
+  const MapMask* mask = nullptr;
 };
 
 // head >= 0: that head alone; head < 0: every head of the layer as a grid.

@@ -14,4 +14,9 @@ namespace hs {
 // (core/render/table_figure.h).
 Figure roles_figure(const RunAnalysis& analysis, HeadRole role, Colormap colormap, const FigureStyle& style = {});
 
+// Every role of every head, as the app's Head roles view lists them: a row per head ("L0 h3 ·
+// previous": its label after the dot, none when no role clears the threshold), a column per role,
+// scores on the same 0 to 1 colour bar, not measured grey with a dash.
+Figure all_roles_figure(const RunAnalysis& analysis, Colormap colormap, const FigureStyle& style = {});
+
 }  // namespace hs

@@ -11,12 +11,6 @@ namespace {
 
 constexpr Rgb8 kNoValue = {200, 200, 200};
 
-// Black on light cells, white on dark ones (relative luminance, Rec. 709 weights).
-Rgb8 ink_on(Rgb8 c) {
-  const double y = (0.2126 * c.r + 0.7152 * c.g + 0.0722 * c.b) / 255.0;
-  return y > 0.5 ? Rgb8{0, 0, 0} : Rgb8{255, 255, 255};
-}
-
 // The sizes a table uses, points: the long-standing constants, or all from one text size.
 struct Metrics {
   double margin = kMargin, title = kTitleSize, axis_title = kAxisTitleSize, tick = kTickSize, caption = kTickSize;
@@ -227,6 +221,25 @@ Figure table_figure(const TableFigure& t, const FigureStyle& style) {
       c.text(g.left, g.caption_y + m.caption * 1.35 * double(k), g.caption_lines[k], caption_style, HAlign::left, VAlign::top);
   };
   return fig;
+}
+
+double natural_table_cell(int rows, int cols) {
+  const int n = std::max({rows, cols, 1});
+  const double cell = std::clamp(420.0 / n, 12.0, 44.0);
+  return n * cell > 900 ? 900.0 / n : cell;
+}
+
+TableFigure layers_heads_table(Map values) {
+  TableFigure t;
+  t.values = std::move(values);
+  const int rows = int(t.values.rows()), cols = int(t.values.cols());
+  t.natural_cell = natural_table_cell(rows, cols);
+  t.min_bar_height = 120;
+  for (int l = 0; l < rows; ++l) t.row_names.push_back("L" + std::to_string(l));
+  for (int k = 0; k < cols; ++k) t.col_names.push_back("h" + std::to_string(k));
+  t.row_axis = "layer";
+  t.col_axis = "head";
+  return t;
 }
 
 }  // namespace hs

@@ -28,6 +28,12 @@ struct TableFigure {
   double min_bar_height = 0;       // points, the natural layout's least colour bar height
 };
 
+// A layers x heads table of `values` ([n_layers, n_heads], NaN: no value): rows "L0", ...,
+// columns "h0", ..., cells sized for the natural layout; the caller adds title, bar and caption.
+TableFigure layers_heads_table(Map values);
+// Natural cell side for a table of rows x cols: 12 to 44 points, the table within 900.
+double natural_table_cell(int rows, int cols);
+
 // InputError naming the page when it is too small for the table at the style's text size.
 Figure table_figure(const TableFigure& table, const FigureStyle& style = {});
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "core/formats/json_strict.h"
 #include "core/util/atomic_file.h"
 #include "core/util/errors.h"
 
@@ -62,7 +63,7 @@ LessonStep read_step(const json& s, const std::string& where, const Session& pre
       if (!e.is_string() || std::find(known.begin(), known.end(), e.get<std::string>()) == known.end()) {
         std::string list;
         for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
-        throw FormatError(where + ".unlocked: " + e.dump() + " is not a control (known: " + list + ")");
+        throw FormatError(where + ".unlocked: " + json_excerpt(e) + " is not a control (known: " + list + ")");
       }
       step.unlocked.push_back(e.get<std::string>());
     }
@@ -76,24 +77,32 @@ LessonStep read_step(const json& s, const std::string& where, const Session& pre
 
 }  // namespace
 
+const char* lesson_control_name(LessonControl control) {
+  // In LessonControl's order; the tabs are "tab:" and the app's --view names.
+  static const char* const names[] = {"sentence", "d_model", "heads", "kv_heads", "d_head", "causal", "window",
+                                      "temperature", "seed", "layer", "head", "queries", "panel", "color_scale",
+                                      "colormap", "tab:heads", "tab:head", "tab:query", "tab:difference",
+                                      "tab:average", "tab:width", "tab:roles", "tab:ablation"};
+  static_assert(sizeof(names) / sizeof(names[0]) == size_t(LessonControl::tab_ablation) + 1, "one name per LessonControl");
+  return names[size_t(control)];
+}
+
 const std::vector<std::string>& lesson_controls() {
-  static const std::vector<std::string> c = {"sentence", "d_model", "heads",  "kv_heads", "d_head",
-                                             "causal",   "window",  "temperature", "seed", "layer",
-                                             "head",     "queries", "panel",  "color_scale", "colormap",
-                                             // one tab each ("panel" frees them all): the app's --view names
-                                             "tab:heads", "tab:head", "tab:query", "tab:difference", "tab:average",
-                                             "tab:width", "tab:roles"};
+  static const std::vector<std::string> c = [] {
+    std::vector<std::string> all;
+    for (int i = 0; i <= int(LessonControl::tab_ablation); ++i) all.emplace_back(lesson_control_name(LessonControl(i)));
+    return all;
+  }();
   return c;
+}
+
+bool step_unlocks(const LessonStep& step, LessonControl control) {
+  return std::find(step.unlocked.begin(), step.unlocked.end(), lesson_control_name(control)) != step.unlocked.end();
 }
 
 Lesson parse_lesson(const std::string& text, const std::string& name) {
   if (text.size() > kMaxLessonBytes) throw FormatError(name + ": too large for a lesson file (limit 4 MiB)");
-  json j;
-  try {
-    j = json::parse(text);
-  } catch (const json::exception& e) {
-    throw FormatError(name + ": not valid JSON (" + std::string(e.what()) + ")");
-  }
+  json j = parse_json_strict(text, name);
   if (!j.is_object() || !j.contains("format") || j["format"] != "headscope-lesson") {
     throw FormatError(name + ": not a headscope lesson (expected \"format\": \"headscope-lesson\")");
   }
@@ -101,7 +110,7 @@ Lesson parse_lesson(const std::string& text, const std::string& name) {
     throw FormatError(name + ": \"version\" must be a whole number >= 1");
   }
   if (j["version"].get<long long>() > kLessonVersion) {
-    throw FormatError(name + ": written for a newer headscope (lesson version " + j["version"].dump() +
+    throw FormatError(name + ": written for a newer headscope (lesson version " + json_excerpt(j["version"]) +
                       "); this one reads versions up to " + std::to_string(kLessonVersion));
   }
   Lesson lesson;

@@ -39,10 +39,19 @@ struct Lesson {
   std::vector<LessonStep> steps;
 };
 
-// Names a step may unlock: sentence, d_model, heads, kv_heads, d_head, causal, window,
-// temperature, seed, layer, head, queries, panel (every tab), color_scale, colormap, and one tab
-// each: tab:heads, tab:head, tab:query, tab:difference, tab:average, tab:width, tab:roles.
+// The controls a step may unlock, typed: the app asks control_locked(state, LessonControl::heads),
+// so a misspelt control is a compile error, and a lesson file's names are checked against this
+// one table when it loads (an unknown name is refused). `panel` frees every tab; tab_* one each.
+enum class LessonControl {
+  sentence, d_model, heads, kv_heads, d_head, causal, window, temperature, seed, layer, head, queries, panel,
+  color_scale, colormap, tab_heads, tab_head, tab_query, tab_difference, tab_average, tab_width, tab_roles, tab_ablation,
+};
+// Its name in lesson files: "sentence", ..., "color_scale", "colormap", "tab:heads", ..., "tab:ablation".
+const char* lesson_control_name(LessonControl control);
+// Every control's name, in the enum's order (lesson files may list these in "unlocked").
 const std::vector<std::string>& lesson_controls();
+// True when `step` lists `control` in its "unlocked".
+bool step_unlocks(const LessonStep& step, LessonControl control);
 
 // Throws FormatError naming the file, the step (1-based) and the key at fault.
 Lesson parse_lesson(const std::string& text, const std::string& name);

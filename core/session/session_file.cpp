@@ -1,11 +1,14 @@
 #include "core/session/session_file.h"
 
 #include <algorithm>
+#include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "core/formats/json_strict.h"
 #include "core/render/colormap.h"
 #include "core/util/atomic_file.h"
 #include "core/util/errors.h"
+#include "core/util/format.h"
 
 namespace hs {
 namespace {
@@ -49,7 +52,10 @@ class Reader {
   void number(const char* key, float& out) const {
     if (const json* v = find(key)) {
       if (!v->is_number()) throw bad(key, "a number");
-      out = v->get<float>();
+      const double d = v->get<double>();
+      // 1e300 is a JSON number but no float: refused rather than read as inf.
+      if (!std::isfinite(float(d))) throw bad(key, "a number a float can hold (got " + v->dump() + ")");
+      out = float(d);
     }
   }
   void choice(const char* key, std::string& out, const std::vector<std::string>& allowed) const {
@@ -58,7 +64,7 @@ class Reader {
     if (std::find(allowed.begin(), allowed.end(), s) == allowed.end()) {
       std::string list;
       for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-      throw bad(key, "one of " + list + " (got '" + s + "')");
+      throw bad(key, "one of " + list + " (got '" + excerpt(s) + "')");
     }
     out = s;
   }
@@ -162,12 +168,7 @@ Session parse_session(const std::string& text, const std::string& name, const Se
   if (text.size() > kMaxSessionBytes) {
     throw FormatError(name + ": " + std::to_string(text.size()) + " bytes is too large for a session file (limit 4 MiB)");
   }
-  json j;
-  try {
-    j = json::parse(text);
-  } catch (const json::exception& e) {
-    throw FormatError(name + ": not valid JSON (" + std::string(e.what()) + ")");
-  }
+  json j = parse_json_strict(text, name);
   if (!j.is_object()) throw FormatError(name + ": a session file must be a JSON object");
   if (!j.contains("format") || j["format"] != "headscope-session") {
     throw FormatError(name + ": not a headscope session (expected \"format\": \"headscope-session\")");

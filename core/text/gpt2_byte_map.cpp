@@ -3,7 +3,9 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
+#include <algorithm>
 #include <array>
+#include <new>
 #include <unordered_map>
 
 #include "core/util/utf8.h"
@@ -118,9 +120,45 @@ std::string spell_white_space(const std::string& p) {
 
 struct RegexSplitter::Impl {
   pcre2_code* code = nullptr;
+  std::string where;
 };
 
+namespace {
+
+struct MatchDataFree {
+  void operator()(pcre2_match_data* m) const { pcre2_match_data_free(m); }
+};
+struct MatchContextFree {
+  void operator()(pcre2_match_context* c) const { pcre2_match_context_free(c); }
+};
+
+// A match attempt runs under 2^8 match-limit units, then again under twice as many while it
+// needs more, up to 2^23: what is charged is at most 4 times what it needed.
+constexpr uint64_t kFirstMatchLimit = uint64_t(1) << 8;
+constexpr uint64_t kLastMatchLimit = uint64_t(1) << 23;
+constexpr int kMatchLimitStep = 1;  // bits
+
+[[noreturn]] void throw_regex_error(const std::string& where, int rc, size_t at, const RegexBudget& budget) {
+  const std::string sentence = "a sentence of " + std::to_string(budget.bytes) + " bytes";
+  if (rc == PCRE2_ERROR_MATCHLIMIT) {
+    throw InputError(where + ": the pattern's backtracking spent the regex budget of " + std::to_string(budget.total) +
+                     " steps for " + sentence + " (2^22 + 2^12 a byte) at byte " + std::to_string(at) +
+                     ": the pattern backtracks catastrophically on this text");
+  }
+  if (rc == PCRE2_ERROR_HEAPLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT) {
+    throw InputError(where + ": matching the pattern at byte " + std::to_string(at) + " of " + sentence +
+                     " passes the regex budget's " + (rc == PCRE2_ERROR_HEAPLIMIT ? "memory limit (64 MiB)" : "depth limit"));
+  }
+  PCRE2_UCHAR message[256];
+  pcre2_get_error_message(rc, message, sizeof message);
+  throw InputError(where + ": matching the pattern at byte " + std::to_string(at) + " of " + sentence + " failed: " +
+                   reinterpret_cast<const char*>(message));
+}
+
+}  // namespace
+
 RegexSplitter::RegexSplitter(const std::string& raw_pattern, const std::string& where) : impl_(std::make_unique<Impl>()) {
+  impl_->where = where;
   int error = 0;
   PCRE2_SIZE offset = 0;
   const auto compile = [&](const std::string& pattern) {
@@ -145,43 +183,73 @@ RegexSplitter::~RegexSplitter() {
   if (impl_ && impl_->code) pcre2_code_free(impl_->code);
 }
 
+// Leftmost-first matching by hand: one attempt anchored at each position in turn (what an
+// unanchored pcre2_match does inside, but it applies the match limit to each position anew, so
+// one call's work had no bound). Each attempt is charged the limit it ran under.
 template <typename F>
-void RegexSplitter::for_each_match(std::string_view text, F&& f) const {
-  pcre2_match_data* md = pcre2_match_data_create_from_pattern(impl_->code, nullptr);
+void RegexSplitter::for_each_match(std::string_view text, RegexBudget& budget, F&& f) const {
+  if (!utf8_is_valid(text)) throw InputError(impl_->where + ": the text to match is not valid UTF-8");
+  const std::unique_ptr<pcre2_match_data, MatchDataFree> md(pcre2_match_data_create_from_pattern(impl_->code, nullptr));
+  const std::unique_ptr<pcre2_match_context, MatchContextFree> context(pcre2_match_context_create(nullptr));
+  if (!md || !context) throw std::bad_alloc();
+  pcre2_set_heap_limit(context.get(), kRegexHeapLimitKiB);
+  pcre2_set_depth_limit(context.get(), kRegexDepthLimit);
   const auto subject = reinterpret_cast<PCRE2_SPTR>(text.data());
+  const auto matches_at = [&](size_t at) {
+    for (uint64_t limit = kFirstMatchLimit;; limit <<= kMatchLimitStep) {
+      const uint64_t charged = std::min(limit, budget.left);
+      pcre2_set_match_limit(context.get(), uint32_t(charged));
+      const int rc = pcre2_match(impl_->code, subject, text.size(), at, PCRE2_ANCHORED | PCRE2_NO_UTF_CHECK, md.get(),
+                                 context.get());
+      budget.left -= charged;
+      if (rc >= 0) return true;
+      if (rc == PCRE2_ERROR_NOMATCH) return false;
+      if (rc != PCRE2_ERROR_MATCHLIMIT || budget.left == 0 || limit >= kLastMatchLimit) {
+        throw_regex_error(impl_->where, rc, at, budget);
+      }
+    }
+  };
+  const auto next_code_point = [&](size_t at) {
+    size_t len = 1;
+    utf8_decode(text, at, len);
+    return at + len;
+  };
   size_t pos = 0, gap_begin = 0;
   while (pos <= text.size()) {
-    const int rc = pcre2_match(impl_->code, subject, text.size(), pos, 0, md, nullptr);
-    if (rc < 0) break;  // no match (or a matching limit): the rest is a gap
-    const PCRE2_SIZE* ov = pcre2_get_ovector_pointer(md);
-    const size_t begin = ov[0], end = ov[1];
-    if (end == begin) {  // empty match: step over one code point
-      size_t len = 1;
-      if (begin >= text.size()) break;
-      utf8_decode(text, begin, len);
-      pos = begin + len;
+    if (!matches_at(pos)) {
+      if (pos == text.size()) break;
+      pos = next_code_point(pos);
       continue;
     }
-    f(gap_begin, begin, end);
+    const size_t end = pcre2_get_ovector_pointer(md.get())[1];
+    if (end <= pos) {  // empty match: step over one code point
+      if (pos == text.size()) break;
+      pos = next_code_point(pos);
+      continue;
+    }
+    if (!f(gap_begin, pos, end)) return;
     gap_begin = pos = end;
   }
   f(gap_begin, text.size(), text.size());  // the gap after the last match (maybe empty)
-  pcre2_match_data_free(md);
 }
 
-void RegexSplitter::split(std::string_view text, bool keep_matches, bool keep_gaps, std::vector<std::string>& out) const {
-  for_each_match(text, [&](size_t gap_begin, size_t begin, size_t end) {
+void RegexSplitter::split(std::string_view text, bool keep_matches, bool keep_gaps, std::vector<std::string>& out,
+                          RegexBudget& budget) const {
+  for_each_match(text, budget, [&](size_t gap_begin, size_t begin, size_t end) {
     if (keep_gaps && begin > gap_begin) out.emplace_back(text.substr(gap_begin, begin - gap_begin));
     if (keep_matches && end > begin) out.emplace_back(text.substr(begin, end - begin));
+    return true;
   });
 }
 
-std::string RegexSplitter::replace_all(std::string_view text, std::string_view content) const {
+std::string RegexSplitter::replace_all(std::string_view text, std::string_view content, size_t max_bytes,
+                                       RegexBudget& budget) const {
   std::string out;
-  out.reserve(text.size());
-  for_each_match(text, [&](size_t gap_begin, size_t begin, size_t end) {
+  out.reserve(std::min(text.size(), max_bytes));
+  for_each_match(text, budget, [&](size_t gap_begin, size_t begin, size_t end) {
     out.append(text.substr(gap_begin, begin - gap_begin));
     if (end > begin) out.append(content);
+    return out.size() <= max_bytes;
   });
   return out;
 }

@@ -1,5 +1,6 @@
 #include "core/text/normalizers.h"
 
+#include "core/util/errors.h"
 #include "core/util/utf8.h"
 
 namespace hs {
@@ -7,9 +8,18 @@ namespace {
 
 const std::string kSpaceSymbol = "\xE2\x96\x81";  // ▁ U+2581
 
-void replace_all(std::string& s, const std::string& from, const std::string& to) {
-  if (from.empty()) return;
-  for (size_t pos = 0; (pos = s.find(from, pos)) != std::string::npos; pos += to.size()) s.replace(pos, from.size(), to);
+// Every `from` in s (left to right, not overlapping) replaced by `to`, in one pass; stops once the
+// result passes max_bytes (the caller refuses it).
+std::string replaced(const std::string& s, const std::string& from, const std::string& to, size_t max_bytes) {
+  if (from.empty()) return s;
+  std::string out;
+  size_t pos = 0;
+  for (size_t hit; (hit = s.find(from, pos)) != std::string::npos && out.size() <= max_bytes; pos = hit + from.size()) {
+    out.append(s, pos, hit - pos);
+    out.append(to);
+  }
+  if (out.size() <= max_bytes) out.append(s, pos, std::string::npos);
+  return out;
 }
 
 // Keeps the code points `keep` accepts, each replaced by what `map` makes of it.
@@ -96,13 +106,13 @@ bool is_bert_punctuation(char32_t c) {
   return ascii_punct || unicode_is_punctuation(c);
 }
 
-std::string SentencePieceNormalizer::normalize(std::string_view text, bool first) const {
+std::string SentencePieceNormalizer::normalize(std::string_view text, bool first, size_t max_bytes) const {
   const bool with_prefix = first || !prefix_first_only;
   // 1. Rules, one match at a time from the left: (normalized piece, source bytes consumed).
   std::string ruled;
   ruled.reserve(text.size() + 8);
   std::vector<size_t> piece_ends;  // where each piece ends in `ruled` (for the whitespace pass)
-  for (size_t pos = 0; pos < text.size();) {
+  for (size_t pos = 0; pos < text.size() && ruled.size() <= max_bytes;) {
     if (const auto [length, value] = user_defined.longest_prefix(text, pos); length > 0) {
       (void)value;
       ruled.append(text, pos, length);
@@ -149,15 +159,28 @@ std::string SentencePieceNormalizer::normalize(std::string_view text, bool first
   return out;
 }
 
-std::string NormalizeStep::apply(std::string t, bool first) const {
+size_t normalized_size_limit(size_t text_bytes) { return kNormalizedGrowth * text_bytes + kNormalizedSlack; }
+
+std::string NormalizeStep::apply(std::string t, bool first, size_t max_bytes, RegexBudget& budget) const {
+  const size_t given = t.size();
+  std::string out = run(std::move(t), first, max_bytes, budget);
+  if (out.size() > max_bytes) {
+    throw InputError((where.empty() ? std::string("the tokenizer's normalizer") : where) + " turns " + std::to_string(given) +
+                     " bytes of text into more than " + std::to_string(max_bytes) + " (the limit: " +
+                     std::to_string(kNormalizedGrowth) + " times the text plus " + std::to_string(kNormalizedSlack) +
+                     " bytes)");
+  }
+  return out;
+}
+
+std::string NormalizeStep::run(std::string t, bool first, size_t max_bytes, RegexBudget& budget) const {
   switch (kind) {
     case Kind::prepend:
       return t.empty() ? t : text + t;
     case Kind::replace:
-      replace_all(t, text, content);
-      return t;
+      return replaced(t, text, content, max_bytes);
     case Kind::replace_regex:
-      return regex->replace_all(t, content);
+      return regex->replace_all(t, content, max_bytes, budget);
     case Kind::unicode:
       return unicode_normalize(t, form);
     case Kind::lowercase:
@@ -172,9 +195,9 @@ std::string NormalizeStep::apply(std::string t, bool first) const {
     case Kind::bert:
       return bert_normalize(std::move(t), *this);
     case Kind::precompiled:
-      return charsmap->normalize_graphemes(t);
+      return charsmap->normalize_graphemes(t, max_bytes);
     case Kind::sentencepiece:
-      return sentencepiece->normalize(t, first);
+      return sentencepiece->normalize(t, first, max_bytes);
   }
   return t;
 }

@@ -16,6 +16,7 @@
 //                    the lowercase setting), lowercase
 //   Precompiled      SentencePiece's rules, as Hugging Face applies them (precompiled_charsmap.h)
 //   SentencePiece    tokenizer.model's normalizer (SentencePieceNormalizer below)
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -46,8 +47,9 @@ struct SentencePieceNormalizer {
   // legacy=false. SentencePiece itself (and legacy=true) gives each piece its own.
   bool prefix_first_only = false;
 
-  // first: the text starts the input (no special token before it).
-  std::string normalize(std::string_view text, bool first) const;
+  // first: the text starts the input (no special token before it). Stops once the output passes
+  // max_bytes (the caller refuses it).
+  std::string normalize(std::string_view text, bool first, size_t max_bytes = SIZE_MAX) const;
 };
 
 struct NormalizeStep {
@@ -63,11 +65,24 @@ struct NormalizeStep {
   bool strip_accents = true, lowercase = true;         // bert
   std::shared_ptr<const PrecompiledCharsMap> charsmap;  // precompiled
   std::shared_ptr<const SentencePieceNormalizer> sentencepiece;
+  std::string where;  // "tokenizer.json: normalizer Replace", for messages
 
   // The step applied to valid UTF-8 text. `first`: the text starts the input (SentencePiece's
-  // dummy prefix when only the first piece gets one).
-  std::string apply(std::string text, bool first) const;
+  // dummy prefix when only the first piece gets one). InputError naming `where` when the result
+  // would pass max_bytes (normalized_size_limit of the text the normalizers started from): a
+  // Replace of "a" by a megabyte would otherwise make gigabytes of a short sentence.
+  // A regex Replace is charged to `budget`.
+  std::string apply(std::string text, bool first, size_t max_bytes, RegexBudget& budget) const;
+
+ private:
+  std::string run(std::string text, bool first, size_t max_bytes, RegexBudget& budget) const;
 };
+
+// The most normalizers may make of a text of `text_bytes` bytes: 64 times it plus 4 KiB (NFKC
+// grows a character at most 18-fold; a Prepend adds a few bytes).
+constexpr size_t kNormalizedGrowth = 64;
+constexpr size_t kNormalizedSlack = 4096;
+size_t normalized_size_limit(size_t text_bytes);
 
 // True for the CJK ideograph blocks BERT puts spaces around (U+4E00-9FFF, 3400-4DBF,
 // 20000-2A6DF, 2A700-2B73F, 2B740-2B81F, 2B920-2CEAF, F900-FAFF, 2F800-2FA1F).

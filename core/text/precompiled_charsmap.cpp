@@ -83,12 +83,13 @@ bool PrecompiledCharsMap::first_rule(std::string_view chunk, std::string_view& o
   return found;
 }
 
-std::string PrecompiledCharsMap::normalize_graphemes(std::string_view text) const {
+std::string PrecompiledCharsMap::normalize_graphemes(std::string_view text, size_t max_bytes) const {
   if (units_.empty()) return std::string(text);
   std::string out;
   out.reserve(text.size());
   size_t begin = 0;
   for (const size_t end : grapheme_ends(text)) {
+    if (out.size() > max_bytes) break;
     const std::string_view grapheme = text.substr(begin, end - begin);
     begin = end;
     std::string_view rule;

@@ -29,7 +29,8 @@ class PrecompiledCharsMap {
   // cluster shorter than 6 bytes is replaced whole by the replacement of the SHORTEST rule that
   // matches its start, if any; otherwise each of its code points is replaced by its own rule's
   // replacement, or kept.
-  std::string normalize_graphemes(std::string_view text) const;
+  // Stops once the output passes max_bytes (the caller refuses it).
+  std::string normalize_graphemes(std::string_view text, size_t max_bytes = SIZE_MAX) const;
 
   bool empty() const { return units_.empty(); }
 

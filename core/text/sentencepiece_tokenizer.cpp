@@ -117,6 +117,7 @@ std::unique_ptr<TokenizerPipeline> sentencepiece_tokenizer(const SentencePiecePr
   NormalizeStep step;
   step.kind = NormalizeStep::Kind::sentencepiece;
   step.sentencepiece = std::move(normalizer);
+  step.where = where + ": normalizer";
   tok->normalizers.push_back(std::move(step));
 
   const auto find = [&](const std::string& piece) {

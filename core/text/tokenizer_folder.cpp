@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/formats/json_strict.h"
 #include "core/formats/mapped_file.h"
 #include "core/text/gpt2_tokenizer.h"
 #include "core/text/sentencepiece_tokenizer.h"
@@ -29,19 +30,14 @@ std::string read_text(const std::string& path) {
 
 json read_config(const std::string& path) {
   if (path.empty() || !is_file(path)) return json::object();
-  json j;
-  try {
-    j = json::parse(read_text(path));
-  } catch (const json::exception& e) {
-    throw FormatError(path + ": not valid JSON (" + e.what() + ")");
-  }
+  const json j = parse_json_strict(read_text(path), path);
   if (!j.is_object()) throw FormatError(path + ": expected a JSON object");
   return j;
 }
 
 bool config_bool(const json& c, const char* key, bool fallback, const std::string& path) {
   if (!c.contains(key) || c[key].is_null()) return fallback;
-  if (!c[key].is_boolean()) throw FormatError(path + ": \"" + key + "\" is " + c[key].dump() + "; expected true or false");
+  if (!c[key].is_boolean()) throw FormatError(path + ": \"" + key + "\" is " + json_excerpt(c[key]) + "; expected true or false");
   return c[key].get<bool>();
 }
 
@@ -52,7 +48,7 @@ std::string config_token(const json& c, const char* key, const std::string& fall
   const json& v = c[key];
   if (v.is_string()) return v.get<std::string>();
   if (v.is_object() && v.contains("content") && v["content"].is_string()) return v["content"].get<std::string>();
-  throw FormatError(path + ": \"" + key + "\" is " + v.dump().substr(0, 60) + "; expected a token string");
+  throw FormatError(path + ": \"" + key + "\" is " + json_excerpt(v) + "; expected a token string");
 }
 
 }  // namespace

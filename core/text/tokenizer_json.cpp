@@ -10,6 +10,7 @@
 #include "core/text/unigram_model.h"
 #include "core/text/wordpiece_model.h"
 #include "core/util/errors.h"
+#include "core/util/format.h"
 #include "core/util/utf8.h"
 
 namespace hs {
@@ -101,9 +102,9 @@ std::vector<std::string> vocab_in_id_order(const json& m, const std::string& pat
   std::vector<std::string> pieces(n);
   std::vector<bool> seen(n, false);
   for (auto it = m["vocab"].begin(); it != m["vocab"].end(); ++it) {
-    const int id = id_value(it.value(), path + ": model.vocab[\"" + utf8_repair(it.key()) + "\"]");
+    const int id = id_value(it.value(), path + ": model.vocab[\"" + excerpt(it.key()) + "\"]");
     if (size_t(id) >= n || seen[size_t(id)]) {
-      throw FormatError(path + ": model.vocab gives \"" + utf8_repair(it.key()) + "\" id " + std::to_string(id) +
+      throw FormatError(path + ": model.vocab gives \"" + excerpt(it.key()) + "\" id " + std::to_string(id) +
                         "; expected each of 0.." + std::to_string(n - 1) + " once");
     }
     seen[size_t(id)] = true;
@@ -160,7 +161,7 @@ std::unique_ptr<PieceModel> read_unigram(const json& m, const std::string& path)
   for (size_t i = 0; i < v.size(); ++i) {
     const json& e = v[i];
     if (!e.is_array() || e.size() != 2 || !e[0].is_string() || !e[1].is_number()) {
-      throw FormatError(path + ": model.vocab[" + std::to_string(i) + "] is " + e.dump().substr(0, 60) + "; expected [piece, score]");
+      throw FormatError(path + ": model.vocab[" + std::to_string(i) + "] is " + json_excerpt(e) + "; expected [piece, score]");
     }
     pieces.push_back(e[0].get<std::string>());
     scores.push_back(e[1].get<double>());
@@ -185,14 +186,15 @@ ModelParts read_model(const json& m, const std::string& path) {
     if (m.contains("max_input_chars_per_word")) max_chars = id_value(m["max_input_chars_per_word"], path + ": model.max_input_chars_per_word");
     return {std::make_unique<WordPieceModel>(vocab_in_id_order(m, path), str_or(m, "unk_token", "[UNK]"), prefix, max_chars, path), prefix};
   }
-  throw FormatError(path + ": model type \"" + type + "\" is not supported (BPE, Unigram and WordPiece are)");
+  throw FormatError(path + ": model type \"" + excerpt(type) + "\" is not supported (BPE, Unigram and WordPiece are)");
 }
 
 void read_normalizer(const json& j, const std::string& path, TokenizerPipeline& tok) {
   for (const json& s : steps_of(j, "normalizers")) {
     const std::string type = type_of(s);
-    const std::string where = path + ": normalizer " + type;
+    const std::string where = path + ": normalizer " + excerpt(type);
     NormalizeStep n;
+    n.where = where;
     if (type == "Prepend") {
       n.kind = NormalizeStep::Kind::prepend;
       n.text = str_or(s, "prepend", "");
@@ -248,7 +250,7 @@ void read_normalizer(const json& j, const std::string& path, TokenizerPipeline& 
 void read_pre_tokenizer(const json& j, const std::string& path, TokenizerPipeline& tok) {
   for (const json& s : steps_of(j, "pretokenizers")) {
     const std::string type = type_of(s);
-    const std::string where = path + ": pre_tokenizer " + type;
+    const std::string where = path + ": pre_tokenizer " + excerpt(type);
     PreTokenizeStep p;
     if (type == "ByteLevel") {
       p.kind = PreTokenizeStep::Kind::byte_level;
@@ -259,11 +261,11 @@ void read_pre_tokenizer(const json& j, const std::string& path, TokenizerPipelin
       p.kind = PreTokenizeStep::Kind::metaspace;
       p.replacement = str_or(s, "replacement", "\xE2\x96\x81");
       if (p.replacement.empty() || utf8_length(p.replacement) != 1) {
-        throw FormatError(where + " has replacement \"" + utf8_repair(p.replacement) + "\"; expected one character");
+        throw FormatError(where + " has replacement \"" + excerpt(p.replacement) + "\"; expected one character");
       }
       const std::string scheme = str_or(s, "prepend_scheme", bool_or(s, "add_prefix_space", true) ? "always" : "never");
       if (scheme != "always" && scheme != "first" && scheme != "never") {
-        throw FormatError(where + " has prepend_scheme \"" + scheme + "\"; expected always, first or never");
+        throw FormatError(where + " has prepend_scheme \"" + excerpt(scheme) + "\"; expected always, first or never");
       }
       p.prepend = scheme == "first" ? PreTokenizeStep::Prepend::first
                   : scheme == "never" ? PreTokenizeStep::Prepend::never : PreTokenizeStep::Prepend::always;
@@ -274,7 +276,7 @@ void read_pre_tokenizer(const json& j, const std::string& path, TokenizerPipelin
       const std::string behavior = str_or(s, "behavior", "Isolated");
       if (bool_or(s, "invert", false)) throw FormatError(where + " with invert true is not supported");
       if (behavior != "Isolated" && behavior != "Removed") {
-        throw FormatError(where + " with behavior " + behavior + " is not supported (Isolated, Removed)");
+        throw FormatError(where + " with behavior " + excerpt(behavior) + " is not supported (Isolated, Removed)");
       }
       p.kind = PreTokenizeStep::Kind::split;
       p.keep_matches = behavior == "Isolated";
@@ -303,7 +305,7 @@ void read_pre_tokenizer(const json& j, const std::string& path, TokenizerPipelin
     } else if (type == "Punctuation") {
       const std::string behavior = str_or(s, "behavior", "Isolated");
       if (behavior != "Isolated" && behavior != "Removed") {
-        throw FormatError(where + " with behavior " + behavior + " is not supported (Isolated, Removed)");
+        throw FormatError(where + " with behavior " + excerpt(behavior) + " is not supported (Isolated, Removed)");
       }
       p.kind = PreTokenizeStep::Kind::punctuation;
       p.keep_matches = behavior == "Isolated";
@@ -331,16 +333,16 @@ std::vector<TemplateItem> read_template(const json& s, const char* key, const st
     TemplateItem item;
     if (piece.is_object() && piece.contains("Sequence") && piece["Sequence"].is_object()) {
       const std::string id = str_or(piece["Sequence"], "id", "A");
-      if (id != "A" && id != "B") throw FormatError(where + "'s " + key + " template has sequence \"" + id + "\"; expected A or B");
+      if (id != "A" && id != "B") throw FormatError(where + "'s " + key + " template has sequence \"" + excerpt(id) + "\"; expected A or B");
       item.kind = id == "A" ? TemplateItem::Kind::sequence_a : TemplateItem::Kind::sequence_b;
       if (piece["Sequence"].contains("type_id")) item.type_id = id_value(piece["Sequence"]["type_id"], where + "'s type_id");
     } else if (piece.is_object() && piece.contains("SpecialToken") && piece["SpecialToken"].is_object()) {
       const std::string id = str_or(piece["SpecialToken"], "id", "");
       if (!specials.contains(id) || !specials[id].is_object() || !specials[id].contains("ids") || !specials[id]["ids"].is_array()) {
-        throw FormatError(where + " uses special token \"" + utf8_repair(id) + "\" without ids");
+        throw FormatError(where + " uses special token \"" + excerpt(id) + "\" without ids");
       }
       item.kind = TemplateItem::Kind::special;
-      for (const json& v : specials[id]["ids"]) item.ids.push_back(id_value(v, where + "'s special token \"" + utf8_repair(id) + "\""));
+      for (const json& v : specials[id]["ids"]) item.ids.push_back(id_value(v, where + "'s special token \"" + excerpt(id) + "\""));
       if (piece["SpecialToken"].contains("type_id")) item.type_id = id_value(piece["SpecialToken"]["type_id"], where + "'s type_id");
     } else {
       throw FormatError(where + "'s " + key + " template has an item that is neither {\"Sequence\": ...} nor {\"SpecialToken\": ...}");
@@ -354,7 +356,7 @@ void read_post_processor(const json& j, const std::string& path, TokenizerPipeli
   int templates = 0;
   for (const json& s : steps_of(j, "processors")) {
     const std::string type = type_of(s);
-    const std::string where = path + ": post_processor " + type;
+    const std::string where = path + ": post_processor " + excerpt(type);
     if (type == "ByteLevel") continue;  // only adjusts offsets
     if (++templates > 1) throw FormatError(path + ": post_processor has more than one processor that adds tokens");
     if (type == "TemplateProcessing") {
@@ -384,7 +386,7 @@ std::unique_ptr<TokenizerPipeline> load_tokenizer_json(const std::string& path) 
       if (!a.is_object() || !a.contains("content") || !a["content"].is_string() || !a.contains("id")) {
         throw FormatError(path + ": an added_tokens entry lacks an integer id or a content string");
       }
-      added.push_back({a["content"].get<std::string>(), id_value(a["id"], path + ": the id of added token \"" + utf8_repair(a["content"].get<std::string>()) + "\""), bool_or(a, "special", false),
+      added.push_back({a["content"].get<std::string>(), id_value(a["id"], path + ": the id of added token \"" + excerpt(a["content"].get<std::string>()) + "\""), bool_or(a, "special", false),
                        bool_or(a, "lstrip", false), bool_or(a, "rstrip", false)});
     }
   }

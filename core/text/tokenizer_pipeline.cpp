@@ -69,12 +69,13 @@ int TokenizerPipeline::vocab_size() const {
 
 TokenizerPipeline::Sequence TokenizerPipeline::encode_sequence(std::string_view raw) const {
   const std::string text = utf8_repair(raw);
+  RegexBudget budget(text.size());
   Sequence out;
   size_t pos = 0, segment_begin = 0;
   bool first = true;
   const auto segment = [&](size_t end) {
     if (end <= segment_begin) return;
-    encode_segment(text.substr(segment_begin, end - segment_begin), first, out.ids);
+    encode_segment(text.substr(segment_begin, end - segment_begin), first, out.ids, budget);
     out.special.resize(out.ids.size(), false);
   };
   while (pos < text.size()) {
@@ -145,8 +146,9 @@ Encoding TokenizerPipeline::frame(std::string_view a, std::optional<std::string_
   return e;
 }
 
-void TokenizerPipeline::encode_segment(std::string text, bool first, std::vector<int>& out) const {
-  for (const NormalizeStep& n : normalizers) text = n.apply(std::move(text), first);
+void TokenizerPipeline::encode_segment(std::string text, bool first, std::vector<int>& out, RegexBudget& budget) const {
+  const size_t max_bytes = normalized_size_limit(text.size());
+  for (const NormalizeStep& n : normalizers) text = n.apply(std::move(text), first, max_bytes, budget);
   std::vector<std::string> words{text};
   for (const PreTokenizeStep& p : pre_tokenizers) {
     std::vector<std::string> next;
@@ -154,15 +156,15 @@ void TokenizerPipeline::encode_segment(std::string text, bool first, std::vector
       std::string word = words[w];
       switch (p.kind) {
         case PreTokenizeStep::Kind::split:
-          p.regex->split(word, p.keep_matches, true, next);
+          p.regex->split(word, p.keep_matches, true, next, budget);
           break;
         case PreTokenizeStep::Kind::digits:
-          p.regex->split(word, true, true, next);
+          p.regex->split(word, true, true, next, budget);
           break;
         case PreTokenizeStep::Kind::byte_level: {
           if (p.add_prefix_space && w == 0 && !starts_with(word, " ")) word = " " + word;
           std::vector<std::string> parts;
-          if (p.regex) p.regex->split(word, true, true, parts);
+          if (p.regex) p.regex->split(word, true, true, parts, budget);
           else parts.push_back(word);
           for (const std::string& part : parts) next.push_back(gpt2_bytes_to_unicode(part));
           break;

@@ -72,7 +72,8 @@ class TokenizerPipeline : public SubwordTokenizer {
   Sequence encode_sequence(std::string_view text) const;
   // encode_pair's work; labels only when asked (encode() needs the ids alone).
   Encoding frame(std::string_view a, std::optional<std::string_view> b, bool with_labels) const;
-  void encode_segment(std::string text, bool first, std::vector<int>& out) const;
+  // budget: the regex matching of the whole text the segment is part of.
+  void encode_segment(std::string text, bool first, std::vector<int>& out, RegexBudget& budget) const;
   const AddedToken* added_token(int id) const;
 
   std::unique_ptr<PieceModel> model_;

@@ -48,8 +48,10 @@ std::vector<WordToken> tokenize_words(std::string_view sentence) {
     PCRE2_SIZE start = 0;
     const auto* subject = reinterpret_cast<PCRE2_SPTR>(text.data());
     while (start < text.size()) {
+      // The pattern is fixed and linear (no nested repeats): PCRE2's default limits never bind.
       const int rc = pcre2_match(re, subject, text.size(), start, PCRE2_NO_UTF_CHECK, match.get(), nullptr);
-      if (rc < 0) break;
+      if (rc == PCRE2_ERROR_NOMATCH) break;
+      if (rc < 0) throw InputError("the sentence could not be split into words (PCRE2 error " + std::to_string(rc) + ")");
       const PCRE2_SIZE* ov = pcre2_get_ovector_pointer(match.get());
       if (ov[1] <= ov[0]) break;  // the pattern never matches empty; guard anyway
       tokens.push_back({text.substr(ov[0], ov[1] - ov[0]), ov[0], ov[1]});

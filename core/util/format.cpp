@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <vector>
 
+#include "core/util/utf8.h"
+
 namespace hs {
 
 std::string format(const char* fmt, ...) {
@@ -31,6 +33,18 @@ std::string format_count(int64_t n) {
     out += digits[i];
   }
   return n < 0 ? "-" + out : out;
+}
+
+std::string excerpt(std::string_view text, size_t max_code_points) {
+  // A code point takes at most 4 bytes (an invalid byte counts as one), so this head holds more
+  // than max_code_points code points whenever it is shorter than the text.
+  const std::string_view head = text.substr(0, 4 * (max_code_points + 1));
+  std::string out = utf8_repair(head);
+  const bool cut = head.size() < text.size() || utf8_length(out) > max_code_points;
+  if (cut) out = utf8_prefix(out, max_code_points);
+  for (char& c : out)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) c = ' ';
+  return cut ? out + "..." : out;
 }
 
 }  // namespace hs

@@ -4,6 +4,8 @@ if(TARGET headscope_gui)
   headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/gui_logic_test.cpp headscope_gui)
   # Exploring (issue 22): zoom to exact cells in long inputs, hover tokens, labels, chips, undo, keys.
   headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/explore_test.cpp headscope_gui)
+  # A view agrees with what the user did: drag vs click, zoom per head, region range, Ctrl+S, texture versions.
+  headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/view_coherence_test.cpp headscope_gui)
   # Opening checkpoints from the model panel (stories260K from HEADSCOPE_MODELS_DIR when present).
   headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/open_model_test.cpp headscope_gui)
   target_compile_definitions(open_model_test PRIVATE HEADSCOPE_MODELS_DIR="${HEADSCOPE_MODELS_DIR}")

@@ -15,6 +15,18 @@ if(HEADSCOPE_TEST_PYTHON)
   add_test(NAME cli_hostile_input
            COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/hostile_input.py $<TARGET_FILE:headscope-cli>)
   set_tests_properties(cli_hostile_input PROPERTIES LABELS "cli" TIMEOUT 120)
+  # Hostile JSON (issue 28): nesting past 512 levels in every JSON file, 1 MB values in messages,
+  # 10^5 tensors and added tokens (quadratic parsing before).
+  add_test(NAME cli_hostile_json
+           COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/hostile_json.py $<TARGET_FILE:headscope-cli>)
+  set_tests_properties(cli_hostile_json PROPERTIES LABELS "cli" TIMEOUT 300)
+endif()
+# Hostile files, round 2 (issue 28): nan through float flags, regex backtracking, FIFOs and
+# /dev/zero, decompression and normalisation bombs, corpus counts that overflow.
+if(HEADSCOPE_TEST_PYTHON)
+  add_test(NAME cli_hostile_files
+           COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/hostile_files.py $<TARGET_FILE:headscope-cli>)
+  set_tests_properties(cli_hostile_files PROPERTIES LABELS "cli" TIMEOUT 300)
 endif()
 # headscope-cli heads and the maps JSON's head_roles (issue 18).
 if(HEADSCOPE_TEST_PYTHON)

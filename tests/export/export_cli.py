@@ -158,7 +158,7 @@ def test_errors():
         (["--out", os.path.join(bad, "missing", "x.png")], ["cannot write", "missing"]),
         (["--out", os.path.join(bad, "x.png"), "--head", "9"], ["head 9", "0 to 3"]),
         (["--out", os.path.join(bad, "x.png"), "--layer", "2"], ["layer 2", "0 to 0"]),
-        (["--out", os.path.join(bad, "x.png"), "--view", "pie"], ["'pie'", "heatmap, difference, distance, sweep, roles, rollout or overview"]),
+        (["--out", os.path.join(bad, "x.png"), "--view", "pie"], ["'pie'", "heads, head, query, difference, average, width, roles, ablation", "heatmap", "overview", "distance", "rollout", "sweep"]),
         (["--out", os.path.join(bad, "x.pdf"), "--size", "3.25x3.25furlong"], ["--size", "unit"]),
         (["--out", os.path.join(bad, "x.pdf"), "--size", "0.2x0.2in"], ["--size", "0.5in"]),
         (["--out", os.path.join(bad, "x.pdf"), "--labels", "some"], ["labels 'some'", "every N"]),

@@ -17,3 +17,10 @@ if(HEADSCOPE_TEST_PYTHON)
            COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/reflow_pdf_cli.py $<TARGET_FILE:headscope-cli>)
   set_tests_properties(export_reflow_pdf_cli PROPERTIES LABELS "export;cli" TIMEOUT 120)
 endif()
+# Issue 36: every app view name is an export view (old names kept), --layer the same in every data
+# format, the tidy CSV one table.
+if(HEADSCOPE_TEST_PYTHON)
+  add_test(NAME export_views_cli
+           COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/views_cli.py $<TARGET_FILE:headscope-cli> ${HEADSCOPE_MODELS_DIR})
+  set_tests_properties(export_views_cli PROPERTIES LABELS "export;cli" TIMEOUT 600)
+endif()

@@ -148,6 +148,28 @@ def check_sessions_and_lessons():
     os.remove(huge)
 
 
+def check_nested_json():
+    """Issue 28: a session or lesson file nested 10^6 deep (a stack overflow in a recursive copy or
+    dump before), and one whose key repeats, each refused with one line naming the file."""
+    deep = "[" * 1_000_000 + "]" * 1_000_000
+    session = path("deep_session.json")
+    with open(session, "w") as f:
+        f.write('{"format": "headscope-session", "version": 1, "input": {"sentence": ' + deep + "}}")
+    expect_error("a session nested 10^6 deep", [session, "--screenshot", path("s.png"), "--frames", "2"],
+                 must_contain=("deep_session.json", "nested deeper than 512"), only_line=True)
+    lesson = path("deep_lesson.json")
+    with open(lesson, "w") as f:
+        f.write('{"format": "headscope-lesson", "version": 1, "title": "t", "steps": [{"title": "a", "caption": "b", '
+                '"session": {"view": ' + deep + "}}]}")
+    expect_error("--lesson nested 10^6 deep", ["--lesson", lesson, "--screenshot", path("s.png"), "--frames", "2"],
+                 must_contain=("deep_lesson.json", "nested deeper than 512"), only_line=True)
+    twice = path("twice_lesson.json")
+    with open(twice, "w") as f:
+        f.write('{"format": "headscope-lesson", "version": 1, "title": "t", "title": "u", "steps": []}')
+    expect_error("--lesson with a key twice", ["--lesson", twice, "--screenshot", path("s.png"), "--frames", "2"],
+                 must_contain=("twice_lesson.json", '"title" appears twice'), only_line=True)
+
+
 def check_no_display():
     expect_error("no display (DISPLAY unset, no xvfb)", ["--frames", "1"], display=False, only_line=True,
                  must_contain=("no display",))
@@ -173,6 +195,7 @@ def main():
         WORK = work
         check_screenshot_destinations()
         check_sessions_and_lessons()
+        check_nested_json()
         check_no_display()
         check_numeric_flags()
     print(f"{passed} passed, {len(failures)} failed")

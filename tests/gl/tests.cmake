@@ -39,6 +39,10 @@ if(TARGET headscope)
     headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/zoom_screenshot_test.cpp headscope_gltest)
     target_link_libraries(zoom_screenshot_test PRIVATE nlohmann_json::nlohmann_json)
     add_dependencies(zoom_screenshot_test headscope)
+    # Masked cells are the masked colour in every view and lesson step, and every map has a colour bar.
+    headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/mask_bars_screenshot_test.cpp headscope_gltest)
+    target_link_libraries(mask_bars_screenshot_test PRIVATE nlohmann_json::nlohmann_json)
+    add_dependencies(mask_bars_screenshot_test headscope)
     # Chinese and Japanese drawn from the fallback font, not as boxes (issue 14).
     headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/fonts_screenshot_test.cpp headscope_gltest)
     target_link_libraries(fonts_screenshot_test PRIVATE nlohmann_json::nlohmann_json)
@@ -50,6 +54,12 @@ if(TARGET headscope)
                COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/app_hostile_input.py
                        $<TARGET_FILE:headscope> ${HEADSCOPE_XVFB_RUN})
       set_tests_properties(app_hostile_input PROPERTIES LABELS "gl" TIMEOUT 300)
+      # Round 2 (issue 28): nan and inf through float flags (--zoom crashed the minimap), and a
+      # tokenizer regex that backtracks catastrophically (the app never came back).
+      add_test(NAME app_hostile_flags
+               COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/app_hostile_flags.py
+                       $<TARGET_FILE:headscope> ${HEADSCOPE_XVFB_RUN})
+      set_tests_properties(app_hostile_flags PROPERTIES LABELS "gl" TIMEOUT 300)
     endif()
     # The app's export of a log-scaled, first-key-ignored head equals the window, cell by cell.
     if(TARGET headscope_gui)

@@ -31,13 +31,18 @@ void handle_app_keys(AppState& state, bool have_result) {
   // mouse click gives the arrows back to the heads and queries.
   if (named(ImGuiKey_Tab)) state.keyboard_nav = true;
   if (named(ImGuiKey_Escape) || ImGui::IsMouseClicked(ImGuiMouseButton_Left)) state.keyboard_nav = false;
+  // Open, save and export work from anywhere, a text box too (none of them uses these keys).
+  // Ctrl+S always saves: to the session's file once it has one, else it asks for a name.
+  if (io.KeyCtrl && ImGui::IsKeyPressed(kKeyO, false)) state.session.dialog = SessionDialog::open;
+  if (io.KeyCtrl && ImGui::IsKeyPressed(kKeyS, false)) {
+    if (state.session.named) state.session.save_requested = true;
+    else state.session.dialog = SessionDialog::save;
+  }
+  if (io.KeyCtrl && ImGui::IsKeyPressed(kKeyE, false) && have_result) state.exporter.open_requested = true;
   if (io.WantTextInput) return;  // the text box has its own undo and shortcuts
   if (io.KeyCtrl) {
     if (key(kKeyZ)) (io.KeyShift ? redo(state) : undo(state));
     if (key(kKeyY)) redo(state);
-    if (ImGui::IsKeyPressed(kKeyO, false)) state.session.dialog = SessionDialog::open;
-    if (ImGui::IsKeyPressed(kKeyS, false)) state.session.dialog = SessionDialog::save;
-    if (ImGui::IsKeyPressed(kKeyE, false) && have_result) state.exporter.open_requested = true;
     if (!state.present.active) {  // presenting, Ctrl +/- size the presentation font (lesson_player.h)
       if (key(kKeyEqual) || key(kKeypadAdd)) step_ui_scale(state, 1);
       if (key(kKeyMinus) || key(kKeypadSubtract)) step_ui_scale(state, -1);

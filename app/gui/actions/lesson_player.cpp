@@ -78,15 +78,20 @@ const LessonStep* active_step(const AppState& state) {
   return &lesson->steps[size_t(state.lesson.step)];
 }
 
-bool control_locked(const AppState& state, const char* control) {
+bool control_locked(const AppState& state, LessonControl control) {
   const LessonStep* step = active_step(state);
-  if (!step) return false;
-  return std::find(step->unlocked.begin(), step->unlocked.end(), control) == step->unlocked.end();
+  return step && !step_unlocks(*step, control);
 }
 
 bool tab_unlocked(const AppState& state, View view) {
-  if (!control_locked(state, "panel") || view == state.view) return true;
-  return !control_locked(state, (std::string("tab:") + view_info(view).name).c_str());
+  if (!control_locked(state, LessonControl::panel) || view == state.view) return true;
+  return !control_locked(state, view_info(view).unlock);
+}
+
+void open_head(AppState& state, int layer, int head) {
+  state.layer = layer, state.head = head;
+  if (tab_unlocked(state, View::head)) request_view(state, View::head);
+  else if (state.view == View::heads) state.grid.opened = head;  // the step keeps its tab: in place
 }
 
 std::vector<CompareRequest> compare_requests(const AppState& state) {
@@ -133,7 +138,7 @@ bool handle_lesson_keys(AppState& state) {
   return true;
 }
 
-LockScope::LockScope(const AppState& state, const char* control) : locked_(control_locked(state, control)) {
+LockScope::LockScope(const AppState& state, LessonControl control) : locked_(control_locked(state, control)) {
   if (locked_) ImGui::BeginDisabled();
 }
 

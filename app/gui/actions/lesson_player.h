@@ -31,11 +31,16 @@ void go_to_step(AppState& state, int step);
 const LessonStep* active_step(const AppState& state);
 
 // True when a lesson step is active and does not list `control` in its `unlocked`.
-bool control_locked(const AppState& state, const char* control);
+bool control_locked(const AppState& state, LessonControl control);
 
 // True when the view's tab may be chosen: no lesson, or the step unlocks "panel" or
 // "tab:<view>" (e.g. "tab:difference"), or it is the step's own view.
 bool tab_unlocked(const AppState& state, View view);
+
+// Opens head (layer, head) in the Single head view, as clicking a map does anywhere. A lesson step
+// that keeps its tab (the Single head tab locked) opens it in place in the Heads grid instead, and
+// elsewhere only selects it.
+void open_head(AppState& state, int layer, int head);
 
 // The active step's compare entries as worker requests (empty without a lesson).
 std::vector<CompareRequest> compare_requests(const AppState& state);
@@ -52,7 +57,7 @@ bool handle_lesson_keys(AppState& state);
 // RAII: ImGui::BeginDisabled while `control` is locked by the active lesson step.
 class LockScope {
  public:
-  LockScope(const AppState& state, const char* control);
+  LockScope(const AppState& state, LessonControl control);
   ~LockScope();
   LockScope(const LockScope&) = delete;
   LockScope& operator=(const LockScope&) = delete;

@@ -90,6 +90,7 @@ void open_paths(AppState& state, const std::vector<std::string>& paths, StatusIn
       if (is_json(path)) {
         s.folder = fs::path(path).parent_path().string();
         s.file_name = fs::path(path).filename().string();
+        s.named = true;
         mark_session_clean(state);  // what is on screen is what the file holds
       }
     } catch (const std::bad_alloc&) {
@@ -109,6 +110,7 @@ void run_action(AppState& state, const GuardedAction& action, StatusInfo& status
       break;
     case GuardedKind::reset:
       reset_session(state);
+      state.session.named = false;
       mark_session_clean(state);
       status.error.clear();
       status.export_failed = false;
@@ -140,6 +142,7 @@ void handle_session_requests(AppState& state, StatusInfo& status) {
       save_session(path, session_from_state(state));  // atomic: a failure leaves the old file
       status.export_failed = false;
       status.last_export = "saved session " + path;
+      s.named = true;
       mark_session_clean(state);
       saved_for_unsaved(state, true);
     } catch (const std::bad_alloc&) {

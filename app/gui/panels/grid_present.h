@@ -37,7 +37,5 @@ void draw_present_all_layers(AppState& state, const UiContext& ui, const Derived
 void draw_opened_head(AppState& state, const UiContext& ui, const RunAnalysis& d, uint64_t version, ImVec2 area,
                       const ScaleRange& range);
 
-// What a click on head h does: open its tab, or in a lesson that keeps its tab open it in place.
-void open_head(AppState& state, int layer, int head);
 
 }  // namespace hs::gui

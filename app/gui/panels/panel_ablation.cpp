@@ -107,12 +107,6 @@ void token_table(const HeadAblation& a, int layer, int head, ImVec2 size) {
   ImGui::EndTable();
 }
 
-void open_head(AppState& state, int layer, int head) {
-  if (control_locked(state, "panel")) return;  // a lesson step may keep its view
-  state.layer = layer, state.head = head;
-  request_view(state, View::head);
-}
-
 void result_view(AppState& state, const UiContext& ui, const AblationStatus& st, const HeadAblation& a) {
   const Derived& d = *ui.derived;
   const float f = ImGui::GetFontSize();
@@ -134,7 +128,7 @@ void result_view(AppState& state, const UiContext& ui, const AblationStatus& st,
   for (int h = 0; h < H; ++h) head_names.push_back(format("h%d", h));
   const Map map = loss_map(a);  // [L, H]
   const ScaleRange range = scale_range(ColourScale{ScaleMode::linear, false, kAblationColours}, largest_change(a));
-  HeatmapSpec spec = heatmap_spec("ablation", st.serial, map, range, kAblationColours);
+  HeatmapSpec spec = heatmap_spec("ablation", map_version(st.serial), plain_map(map), range, kAblationColours);
   spec.row_labels = &layer_names;
   spec.col_labels = &head_names;
   spec.label_font_max = f * 0.85f;
@@ -173,12 +167,15 @@ void result_view(AppState& state, const UiContext& ui, const AblationStatus& st,
   if (layer < r.run.n_layers() && head < r.run.n_heads()) {
     const Map& m = r.run.attention[size_t(layer)][size_t(head)];  // [T, T]
     const float map_h = avail.y - (ImGui::GetCursorScreenPos().y - start.y) - f * 0.5f;
-    if (m.size() > 0 && map_h > f * 4) {
+    const float bar_h = colour_bar_across_height();
+    if (m.size() > 0 && map_h > f * 4 + bar_h) {
       const ScaleRange att = scale_range(state.scale, colour_scale_max({&m}, state.scale.ignore_first_key, &r.run.special_tokens));
-      HeatmapSpec hs = heatmap_spec(format("ablation map L%d h%d", layer, head), d.generation, m, att, state.scale.colormap, layer, head);
+      HeatmapSpec hs = heatmap_spec(format("ablation map L%d h%d", layer, head), map_version(d.generation, layer, head),
+                                    head_map(r.run, layer, head), att, state.scale.colormap, layer, head);
       hs.row_labels = hs.col_labels = &r.map_labels;
       hs.label_font_max = f * 0.8f;
-      const HeatmapHit mh = draw_heatmap(ui, hs, ImVec2(right_w, map_h));
+      const HeatmapHit mh = draw_heatmap(ui, hs, ImVec2(right_w, map_h - bar_h - f * 0.3f));
+      draw_colour_bar_across(ui, att, state.scale.colormap, ImVec2(std::min(right_w, f * 20), bar_h));
       if (mh.hovered && mh.row >= 0) ImGui::SetTooltip("%s%s", cell_text(r, mh.row, mh.col, m(mh.row, mh.col)).c_str(), block_note(mh).c_str());
       if (mh.double_clicked) open_head(state, layer, head);
     }

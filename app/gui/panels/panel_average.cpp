@@ -16,7 +16,7 @@ void draw_average(AppState& state, const UiContext& ui) {
   const int layer = state.layer, heads = d.run().n_heads();
   if (heads == 0 || size_t(layer) >= d.analysis->average.size() || d.analysis->average[size_t(layer)].size() == 0) return;
   // Presenting a step that fixes the colours: no toolbar or explanation, the maps get the room.
-  const bool bare = state.present.active && control_locked(state, "color_scale") && control_locked(state, "colormap");
+  const bool bare = state.present.active && control_locked(state, LessonControl::color_scale) && control_locked(state, LessonControl::colormap);
   if (!bare) draw_scale_controls(state, d.run());
   if (bare) {
   } else if (state.average.rollout && d.analysis->rollout.size() > 0)
@@ -44,12 +44,16 @@ void draw_average(AppState& state, const UiContext& ui) {
                       "multiplied from the first layer to the last. Row i: how much output position i draws on each "
                       "input token. Off in long-input mode and past %d tokens.", kRolloutMaxTokens);
   const ScaleRange rollout_range = scale_range(state.scale, rollout ? d.analysis->rollout.maxCoeff() : 1.0f);
-  HeatmapSpec avg = rollout ? heatmap_spec("rollout", d.generation, d.analysis->rollout, rollout_range, state.scale.colormap)
-                            : heatmap_spec(format("average L%d", layer), d.generation, d.analysis->average[size_t(layer)],
-                                           range, state.scale.colormap, layer);
+  HeatmapSpec avg = rollout ? heatmap_spec("rollout", map_version(d.generation), rollout_map(*d.analysis), rollout_range,
+                                           state.scale.colormap)
+                            : heatmap_spec(format("average L%d", layer), map_version(d.generation, layer),
+                                           average_map(*d.analysis, layer), range, state.scale.colormap, layer);
   avg.row_labels = avg.col_labels = &d.analysis->map_labels;
   avg.label_font_max = f * 0.85f;
-  const HeatmapHit avg_hit = draw_heatmap(ui, avg, ImVec2(left_w - gap, avail.y - title_h * 2));
+  // The rollout is on its own scale: its own bar under it (the layer's bar is on the right).
+  const float across_h = rollout ? colour_bar_across_height() + f * 0.4f : 0.0f;
+  const HeatmapHit avg_hit = draw_heatmap(ui, avg, ImVec2(left_w - gap, avail.y - title_h * 2 - across_h));
+  if (rollout) draw_colour_bar_across(ui, rollout_range, state.scale.colormap, ImVec2(std::min(left_w - gap, f * 20), colour_bar_across_height()));
   if (avg_hit.hovered && avg_hit.row >= 0)
     ImGui::SetTooltip("%s", cell_text(*d.analysis, avg_hit.row, avg_hit.col, (*avg.map)(avg_hit.row, avg_hit.col),
                                       rollout ? "rollout" : "mean weight").c_str());
@@ -61,10 +65,10 @@ void draw_average(AppState& state, const UiContext& ui) {
     ImGui::SetCursorScreenPos(tile);
     ImGui::TextUnformatted(head_name(layer, h, d.run().n_layers()).c_str());
     ImGui::SetCursorScreenPos(ImVec2(tile.x, tile.y + title_h));
-    const HeatmapSpec spec = heatmap_spec(format("average-heads L%d h%d", layer, h), d.generation,
-                                          d.run().attention[size_t(layer)][size_t(h)], range, state.scale.colormap, layer, h);
+    const HeatmapSpec spec = heatmap_spec(format("average-heads L%d h%d", layer, h), map_version(d.generation, layer, h),
+                                          head_map(d.run(), layer, h), range, state.scale.colormap, layer, h);
     const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(g.tile_w - gap, g.tile_h - gap - title_h));
-    if (hit.clicked && !control_locked(state, "panel")) {
+    if (hit.clicked && !control_locked(state, LessonControl::panel)) {
       state.head = h;
       request_view(state, View::head);
     }

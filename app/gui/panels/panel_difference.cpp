@@ -111,11 +111,20 @@ void draw_dendrogram(const HeadClustering& c, const std::vector<int>& order, ImV
                       "groups join, the more they differ (right edge: %.3f).", double(top_distance));
 }
 
+// A zoomed pair: the minimap of `whole` (`side` pixels), the tokens in view and the way back.
+void zoom_note(const UiContext& ui, const RegionMap& r, const HeatmapSpec& whole, MapZoom& zoom, float side) {
+  draw_minimap(ui, whole, zoom, side);
+  ImGui::SameLine();
+  ImGui::BeginGroup();
+  ImGui::TextDisabled("queries %d-%d, keys %d-%d: %s", r.region.row0, r.region.row1 - 1, r.region.col0, r.region.col1 - 1,
+                      r.factor == 1 ? "exact cells" : format("blocks of %d x %d tokens", r.factor, r.factor).c_str());
+  if (ImGui::SmallButton("whole maps")) zoom = MapZoom{};
+  ImGui::EndGroup();
+}
+
 void side_by_side(AppState& state, const UiContext& ui, int a, int b, ImVec2 size) {
   const Derived& d = *ui.derived;
   const int layer = state.layer;
-  const Map& whole_a = d.run().attention[size_t(layer)][size_t(a)];
-  const Map& whole_b = d.run().attention[size_t(layer)][size_t(b)];
   // Zoomed (wheel, drag; double-click resets; the three maps together): the visible tokens of
   // both heads at the finest detail there is (map_region.h), exact cells when few are in view.
   MapZoom& zoom = state.difference.zoom;
@@ -132,48 +141,54 @@ void side_by_side(AppState& state, const UiContext& ui, int a, int b, ImVec2 siz
       rb = std::make_shared<const RegionMap>(coarse_region(d.run(), layer, b, r, cells));
     }
   }
-  const Map& ma = ra ? ra->cells : whole_a;
-  const Map& mb = rb ? rb->cells : whole_b;
-  const Map diff = abs_difference(ma, mb);  // [T, T] (zoomed: the region's cells)
+  // The maps with their layer's mask; zoomed, the mask of the region's tokens.
+  const ShownMap shown_a = head_map(d.run(), layer, a), shown_b = head_map(d.run(), layer, b);
+  const ShownMap sa = ra ? derived_map(ra->cells, shown_a, ra->region.row0, ra->region.col0, ra->factor) : shown_a;
+  const ShownMap sb = rb ? derived_map(rb->cells, shown_b, rb->region.row0, rb->region.col0, rb->factor) : shown_b;
+  const Map diff = abs_difference(*sa.cells, *sb.cells);  // [T, T] (zoomed: the region's cells)
   const ScaleRange range = scale_range(state.scale, d.analysis->layer_max[size_t(layer)]);
   ColourScale diff_settings;
   const ScaleRange diff_range = scale_range(diff_settings, std::max(diff.maxCoeff(), 1e-6f));
-  uint64_t version = d.generation * 1048576 + uint64_t(layer) * 65536 + uint64_t(a) * 256 + uint64_t(b);
-  if (ra) version = version * 31 + uint64_t(ra->region.row0) * 1000003u + uint64_t(ra->region.col0) * 7919u +
-                    uint64_t(ra->region.rows()) * 131u + uint64_t(ra->factor);
+  MapVersion version = map_version(d.generation, layer);
+  if (ra) version.row0 = ra->region.row0, version.col0 = ra->region.col0, version.rows = ra->region.rows(),
+          version.cols = ra->region.cols(), version.factor = ra->factor, version.exact = ra->exact && rb->exact;
   struct Part {
     const char* key;
     std::string title;
-    const Map* map;
+    ShownMap map;
     ScaleRange range;
     Colormap colours;
     int head;
   };
   const Part parts[] = {
-      {"pair a", head_name(layer, a, d.run().n_layers()), &ma, range, state.scale.colormap, a},
-      {"pair b", head_name(layer, b, d.run().n_layers()), &mb, range, state.scale.colormap, b},
+      {"pair a", head_name(layer, a, d.run().n_layers()), sa, range, state.scale.colormap, a},
+      {"pair b", head_name(layer, b, d.run().n_layers()), sb, range, state.scale.colormap, b},
       {"pair diff",
        format("|difference|  (distance %.3f, difference %.4f)", double(d.analysis->distance[size_t(layer)](a, b)),
               double(d.analysis->difference[size_t(layer)](a, b))),
-       &diff, diff_range, kDifferenceColours, -1},
+       derived_map(diff, sa), diff_range, kDifferenceColours, -1},
   };
+  const float bar_h = colour_bar_across_height(), f = ImGui::GetFontSize();
   for (int i = 0; i < 3; ++i) {
     if (i > 0) ImGui::SameLine();
     ImGui::BeginGroup();
     ImGui::TextUnformatted(parts[i].title.c_str());
-    HeatmapSpec spec = heatmap_spec(parts[i].key, version, *parts[i].map, parts[i].range, parts[i].colours, layer, parts[i].head);
+    MapVersion v = version;
+    v.head = parts[i].head >= 0 ? parts[i].head : a, v.other = parts[i].head >= 0 ? -1 : b;
+    HeatmapSpec spec = heatmap_spec(parts[i].key, v, parts[i].map, parts[i].range, parts[i].colours, layer, parts[i].head);
     spec.row_labels = spec.col_labels = &d.analysis->map_labels;
     if (ra) spec.row_labels = &ra->row_labels, spec.col_labels = &ra->col_labels;
-    spec.label_font_max = ImGui::GetFontSize() * 0.85f;
-    const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(w, size.y - ImGui::GetFontSize() * 1.5f));
+    spec.label_font_max = f * 0.85f;
+    const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(w, size.y - f * 1.9f - bar_h));
     zoom_by_mouse(zoom, hit, T);
-    if (i < 2) {
-      HeatmapSpec whole = heatmap_spec(parts[i].key, version, i == 0 ? whole_a : whole_b, range, state.scale.colormap, layer, parts[i].head);
-      draw_minimap(ui, whole, zoom, hit);
-    }
+    // The pair on the layer's scale (one bar under the first), the |difference| on its own; under
+    // the second, zoomed, where the maps are: the first head's whole map small (never over cells).
+    if (i != 1) draw_colour_bar_across(ui, parts[i].range, parts[i].colours, ImVec2(std::min(w, f * 18), bar_h));
+    if (i == 1 && ra) zoom_note(ui, *ra, heatmap_spec("pair a", map_version(d.generation, layer, a), shown_a, range,
+                                                      state.scale.colormap, layer, a), zoom, bar_h);
     if (hit.hovered && hit.row >= 0) {
       const char* what = i == 2 ? "|difference|" : "weight";
-      const float value = (*parts[i].map)(hit.row, hit.col);
+      const float value = (*parts[i].map.cells)(hit.row, hit.col);
       std::string text;
       if (ra) {
         const TokenRegion cell = ra->cell_tokens(hit.row, hit.col);
@@ -187,12 +202,6 @@ void side_by_side(AppState& state, const UiContext& ui, int a, int b, ImVec2 siz
       ImGui::SetTooltip("%s", text.c_str());
     }
     ImGui::EndGroup();
-  }
-  if (ra) {
-    ImGui::TextDisabled("queries %d-%d, keys %d-%d: %s", ra->region.row0, ra->region.row1 - 1, ra->region.col0, ra->region.col1 - 1,
-                        ra->factor == 1 ? "exact cells" : format("blocks of %d x %d tokens", ra->factor, ra->factor).c_str());
-    ImGui::SameLine();
-    if (ImGui::SmallButton("whole maps")) zoom = MapZoom{};
   }
 }
 
@@ -261,7 +270,7 @@ void draw_difference(AppState& state, const UiContext& ui) {
   std::vector<std::string> names;
   for (int i = 0; i < heads; ++i) names.push_back(format("h%d", order[size_t(i)]));
   HeatmapSpec spec = heatmap_spec(measure == PairMeasure::distance ? "distance matrix" : "difference matrix",
-                                  (d.generation * 1024 + uint64_t(layer)) * 2 + (clustered ? 1 : 0), ordered,
+                                  map_version(d.generation, layer, -1, (clustered ? 2 : 0) + int(measure)), plain_map(ordered),
                                   scale_range(ColourScale{}, shown_max), kDifferenceColours, layer);
   spec.row_labels = spec.col_labels = &names;
   const float dendro_w = clustered ? f * 5 : 0.0f;

@@ -89,7 +89,9 @@ void draw_layer_grid(AppState& state, const UiContext& ui, const RunAnalysis& d,
     ImGui::SetCursorScreenPos(ImVec2(tile.x, tile.y + title_h));
     const Map& map = d.run.attention[size_t(layer)][size_t(h)];  // [T, T]
     const ScaleRange own = per_head ? scale_range(state.scale, colour_scale_max({&map}, state.scale.ignore_first_key, &d.run.special_tokens)) : range;
-    HeatmapSpec spec = heatmap_spec(format("%s L%d h%d", prefix, layer, h), version, map, own, state.scale.colormap, layer, h);
+    HeatmapSpec spec = heatmap_spec(format("%s L%d h%d", prefix, layer, h), map_version(version, layer, h), head_map(d.run, layer, h),
+                                    own, state.scale.colormap, layer, h);
+    spec.relative_bar = per_head;
     spec.row_labels = spec.col_labels = &d.map_labels;
     spec.selected = h == state.head;
     spec.first_generated = d.map_index(first_generated(d.run));
@@ -98,7 +100,7 @@ void draw_layer_grid(AppState& state, const UiContext& ui, const RunAnalysis& d,
     const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(g.tile_w - gap, g.tile_h - gap - title_h));
     if (hit.hovered) cell_tooltip(d, layer, h, hit);
     if (hit.clicked) {  // a lesson step that keeps its view opens the head in place
-      if (hit.row >= 0 && !control_locked(state, "queries")) state.query.queries = {d.map_token(hit.row)};
+      if (hit.row >= 0 && !control_locked(state, LessonControl::queries)) state.query.queries = {d.map_token(hit.row)};
       open_head(state, layer, h);
     }
   }
@@ -348,7 +350,7 @@ void draw_all_layers(AppState& state, const UiContext& ui, ImVec2 area) {
     dl->AddText(ImVec2(origin.x, origin.y + top + l * side + side * 0.5f - f * 0.5f), dim_text_colour(), format("L%d", l).c_str());
     for (int h = 0; h < heads; ++h) {
       ImGui::SetCursorScreenPos(ImVec2(origin.x + left + h * side, origin.y + top + l * side));
-      HeatmapSpec spec = heatmap_spec(format("overview L%d h%d", l, h), d.generation, d.run().attention[size_t(l)][size_t(h)],
+      HeatmapSpec spec = heatmap_spec(format("overview L%d h%d", l, h), map_version(d.generation, l, h), head_map(d.run(), l, h),
                                       range, state.scale.colormap, l, h);
       spec.selected = l == state.layer && h == state.head;
       spec.boundary = d.run().segment_b_start > 0 ? d.analysis->map_index(d.run().segment_b_start) : -1;
@@ -368,11 +370,11 @@ void draw_grid(AppState& state, const UiContext& ui) {
   if (layers == 0 || d.run().n_heads() == 0) return;
   // Presenting a step that fixes the colours: no toolbar, the maps get the line.
   const bool present = state.present.active;
-  const bool bare = present && control_locked(state, "color_scale") && control_locked(state, "colormap");
+  const bool bare = present && control_locked(state, LessonControl::color_scale) && control_locked(state, LessonControl::colormap);
   if (!bare) draw_scale_controls(state, d.run());
   // Presenting without the colour controls, the layer controls go in the colour bar's column:
   // the maps get the line.
-  const bool layer_tools = layers > 1 && (!bare || !control_locked(state, "layer"));
+  const bool layer_tools = layers > 1 && (!bare || !control_locked(state, LessonControl::layer));
   const auto draw_layer_tools = [&] {
     ImGui::Checkbox("all layers", &state.grid.all_layers);
     if (!state.grid.all_layers) {

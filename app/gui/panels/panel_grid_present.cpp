@@ -30,16 +30,6 @@ void tooltip(const RunAnalysis& a, int layer, int head, const HeatmapHit& hit) {
 
 }  // namespace
 
-void open_head(AppState& state, int layer, int head) {
-  state.layer = layer;
-  state.head = head;
-  if (control_locked(state, "panel") && control_locked(state, "tab:head")) {
-    state.grid.opened = head;  // the step keeps its tab: open the head in place
-  } else {
-    request_view(state, View::head);
-  }
-}
-
 PresentGrid present_grid(const RunAnalysis& d, ImVec2 area, bool col_labels, bool row_labels) {
   const int heads = d.run.n_heads(), group = heads_per_group(d.run.info);
   return layout_present_grid(heads, group, int(d.map_labels.size()), d.map_labels, ImGui::GetFont(), area, title_height(),
@@ -111,7 +101,9 @@ void draw_present_layer_grid(AppState& state, const UiContext& ui, const RunAnal
     const Map& map = d.run.attention[size_t(layer)][size_t(h)];  // [T, T]
     const ScaleRange own =
         per_head ? scale_range(state.scale, colour_scale_max({&map}, state.scale.ignore_first_key, &d.run.special_tokens)) : range;
-    HeatmapSpec spec = heatmap_spec(format("%s L%d h%d", prefix, layer, h), version, map, own, state.scale.colormap, layer, h);
+    HeatmapSpec spec = heatmap_spec(format("%s L%d h%d", prefix, layer, h), map_version(version, layer, h), head_map(d.run, layer, h),
+                                    own, state.scale.colormap, layer, h);
+    spec.relative_bar = per_head;
     spec.row_labels = spec.col_labels = &d.map_labels;
     spec.selected = h == state.head;
     spec.first_generated = d.map_index(first_generated(d.run));
@@ -166,7 +158,7 @@ void draw_present_all_layers(AppState& state, const UiContext& ui, const Derived
     const float y = origin.y + top + float(l) * (side + gap);
     dl->AddText(ImVec2(x0 - fit.left - name_w, y + side * 0.5f - f * 0.5f), dim_text_colour(), format("L%d", l).c_str());
     for (int h = 0; h < heads; ++h) {
-      HeatmapSpec spec = heatmap_spec(format("overview L%d h%d", l, h), d.generation, d.run().attention[size_t(l)][size_t(h)],
+      HeatmapSpec spec = heatmap_spec(format("overview L%d h%d", l, h), map_version(d.generation, l, h), head_map(d.run(), l, h),
                                       range, state.scale.colormap, l, h);
       spec.row_labels = spec.col_labels = &a.map_labels;
       spec.selected = l == state.layer && h == state.head;
@@ -194,7 +186,7 @@ void draw_opened_head(AppState& state, const UiContext& ui, const RunAnalysis& d
   const ImVec2 box(area.x, area.y - top);
   const PresentGrid g = layout_present_grid(1, 1, int(d.map_labels.size()), d.map_labels, ImGui::GetFont(), box, 0, 0,
                                             present_label_min(), present_label_max());
-  HeatmapSpec spec = heatmap_spec(format("opened L%d h%d", layer, h), version, d.run.attention[size_t(layer)][size_t(h)],
+  HeatmapSpec spec = heatmap_spec(format("opened L%d h%d", layer, h), map_version(version, layer, h), head_map(d.run, layer, h),
                                   range, state.scale.colormap, layer, h);
   spec.row_labels = spec.col_labels = &d.map_labels;
   spec.first_generated = d.map_index(first_generated(d.run));

@@ -21,14 +21,14 @@ const char* kScaleNames[] = {"linear", "log", "per-row normalised"};
 void head_picker(AppState& state, const Derived& d) {
   const int heads = d.run().n_heads(), layers = d.run().n_layers();
   if (layers > 1) {
-    LockScope lock(state, "layer");
+    LockScope lock(state, LessonControl::layer);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.5f);
     ImGui::InputInt("layer", &state.layer);
     ImGui::SameLine();
   }
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.5f);
   {
-    LockScope lock(state, "head");
+    LockScope lock(state, LessonControl::head);
     ImGui::InputInt("head", &state.head);
   }
   state.head = std::clamp(state.head, 0, heads - 1);
@@ -64,7 +64,7 @@ void head_facts(const Derived& d, int layer, int head) {
 
 void draw_scale_controls(AppState& state, const AttentionRun& run) {
   const float f = ImGui::GetFontSize();
-  if (state.present.active && control_locked(state, "color_scale") && control_locked(state, "colormap")) {
+  if (state.present.active && control_locked(state, LessonControl::color_scale) && control_locked(state, LessonControl::colormap)) {
     // Presenting a step that fixes the colours: a note instead of disabled controls.
     ImGui::AlignTextToFramePadding();
     ImGui::TextDisabled("%s scale, %s colours", state.scale.mode == ScaleMode::linear ? "linear"
@@ -74,7 +74,7 @@ void draw_scale_controls(AppState& state, const AttentionRun& run) {
     return;
   }
   int mode = int(state.scale.mode);
-  ImGui::BeginDisabled(control_locked(state, "color_scale"));
+  ImGui::BeginDisabled(control_locked(state, LessonControl::color_scale));
   ImGui::SetNextItemWidth(f * 9);
   if (ImGui::Combo("scale", &mode, kScaleNames, 3)) state.scale.mode = ScaleMode(mode);
   ImGui::SameLine();
@@ -88,7 +88,7 @@ void draw_scale_controls(AppState& state, const AttentionRun& run) {
   ImGui::EndDisabled();
   ImGui::SameLine();
   ImGui::SetNextItemWidth(f * 7);
-  LockScope lock(state, "colormap");
+  LockScope lock(state, LessonControl::colormap);
   if (ImGui::BeginCombo("colours", colormap_name(state.scale.colormap))) {
     for (Colormap c : all_colormaps())
       if (!colormap_is_diverging(c) && ImGui::Selectable(colormap_name(c), c == state.scale.colormap)) state.scale.colormap = c;
@@ -101,8 +101,8 @@ void draw_head(AppState& state, const UiContext& ui) {
   if (d.run().n_heads() == 0) return;
   // Presenting a step that fixes the head and the colours: no control row, the map takes the
   // full height; the head's name and facts go in the column beside it.
-  const bool bare = state.present.active && control_locked(state, "head") && control_locked(state, "layer") &&
-                    control_locked(state, "color_scale") && control_locked(state, "colormap");
+  const bool bare = state.present.active && control_locked(state, LessonControl::head) && control_locked(state, LessonControl::layer) &&
+                    control_locked(state, LessonControl::color_scale) && control_locked(state, LessonControl::colormap);
   if (!bare) {
     head_picker(state, d);
     ImGui::SameLine();
@@ -126,11 +126,11 @@ void draw_head(AppState& state, const UiContext& ui) {
   const float layer_max = state.scale.ignore_first_key ? d.analysis->layer_max_skip_first[size_t(layer)]
                                                        : d.analysis->layer_max[size_t(layer)];
   const ColourScale colours = view_colour_scale(state, View::head, layer_max);
-  const ScaleRange range =
+  ScaleRange range =
       scale_range(colours, colours.fixed_max > 0 ? colours.fixed_max : colour_scale_max({&map}, colours.ignore_first_key, &d.run().special_tokens));
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float bar_w = colour_bar_width();
-  HeatmapSpec whole = heatmap_spec("head view", d.generation * 4096 + uint64_t(layer) * 64 + uint64_t(head), map, range,
+  HeatmapSpec whole = heatmap_spec("head view", map_version(d.generation, layer, head), head_map(d.run(), layer, head), range,
                                    state.scale.colormap, layer, head);
   whole.row_labels = whole.col_labels = &d.analysis->map_labels;
   whole.highlight_row = queries.size() == 1 ? d.analysis->map_index(queries[0]) : -1;
@@ -142,6 +142,7 @@ void draw_head(AppState& state, const UiContext& ui) {
   // exact cells once few enough are in view, also in long-input mode (map_region.h).
   const int T = d.run().n_tokens();
   MapZoom& zoom = state.head_view.zoom;
+  zoom_follow(zoom, layer, head);  // another head opens on its whole map
   std::shared_ptr<const RegionMap> region;
   HeatmapSpec spec = whole;
   if (zoom.zoomed()) {
@@ -149,10 +150,16 @@ void draw_head(AppState& state, const UiContext& ui) {
     region = region_now(ui.regions, {d.analysis, layer, head, zoom_region(zoom, T), zoom_max_cells(box.y * fb)});
     const TokenRegion& r = region->region;
     const int f = region->factor;
-    spec.map = &region->cells;
+    // The region's cells carry the mask of the tokens they cover.
+    const ShownMap cells = derived_map(region->cells, shown_map(whole), r.row0, r.col0, f);
+    spec.map = cells.cells, spec.mask = cells.mask;
     spec.row_labels = &region->row_labels, spec.col_labels = &region->col_labels;
-    spec.version = whole.version * 31 + uint64_t(r.row0) * 1000003u + uint64_t(r.col0) * 7919u + uint64_t(r.rows()) * 131u +
-                   uint64_t(f) * 17u + (region->exact ? 1u : 0u);
+    spec.version.row0 = r.row0, spec.version.col0 = r.col0, spec.version.rows = r.rows(), spec.version.cols = r.cols();
+    spec.version.factor = f, spec.version.exact = region->exact;
+    if (state.head_view.region_range) {
+      range = scale_range(colours, colour_scale_max({&region->cells}, colours.ignore_first_key && r.col0 == 0, nullptr));
+      spec.range = range;
+    }
     const auto cell_of = [&](int token, int first) { return token < first ? -1 : (token - first) / f; };
     spec.highlight_row = queries.size() == 1 ? cell_of(queries[0], r.row0) : -1;
     const int gen = first_generated(d.run());
@@ -163,7 +170,6 @@ void draw_head(AppState& state, const UiContext& ui) {
   const HeatmapHit hit = draw_heatmap(ui, spec, box);
   const HeatmapLayout L = layout_heatmap(spec, box, ImGui::GetFont(), ImGui::GetFontSize());
   zoom_by_mouse(zoom, hit, T);
-  draw_minimap(ui, whole, zoom, hit);
   if (state.head_view.show_values && L.cell >= ImGui::GetFontSize() * 2.2f) {
     // Numbers on the cells, black or white to stay readable.
     ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -201,7 +207,8 @@ void draw_head(AppState& state, const UiContext& ui) {
     if (region && !region->exact) ImGui::TextDisabled("computing the exact cells\xE2\x80\xA6");
     ImGui::EndTooltip();
   }
-  if (hit.clicked && hit.row >= 0 && hit.drag.x == 0 && hit.drag.y == 0)
+  // On release, so that a drag that pans the zoomed map keeps the selected query.
+  if (hit.released_click && hit.row >= 0)
     state.query.queries = {region ? region->cell_tokens(hit.row, hit.col).row0 : d.analysis->map_token(hit.row)};
   const float used = L.cell * float(shown.cols()) + L.left;
   ImGui::SetCursorScreenPos(ImVec2(start.x + std::min(used, box.x) + 16, start.y));
@@ -215,9 +222,15 @@ void draw_head(AppState& state, const UiContext& ui) {
     ImGui::PopTextWrapPos();
   }
   ImGui::TextDisabled("%s\n%s", scale_caption(range).c_str(),
-                      colours.fixed_max > 0 ? format("range: layer %d", layer).c_str() : "range: this head");
-  const float bar_room = avail.y - (ImGui::GetCursorScreenPos().y - start.y) - ImGui::GetFontSize() * 3;
-  draw_colour_bar(ui, range, state.scale.colormap, ImVec2(bar_w, std::max(std::min(L.cell * float(shown.rows()), bare ? bar_room : avail.y - ImGui::GetFontSize() * 6), ImGui::GetFontSize() * 4)));
+                      region && state.head_view.region_range ? "range: this region"
+                      : colours.fixed_max > 0                ? format("range: layer %d", layer).c_str()
+                                                             : "range: this head");
+  // Zoomed, the column also holds the region's note, its controls and the minimap under the bar.
+  const float fs = ImGui::GetFontSize(), minimap = std::min({bar_w * 2.2f, fs * 8, std::max(24.0f, avail.y * 0.2f)});
+  const float below = region ? fs * 6.5f + minimap : fs * 3;
+  const float bar_room = avail.y - (ImGui::GetCursorScreenPos().y - start.y) - below;
+  draw_colour_bar(ui, range, state.scale.colormap,
+                  ImVec2(bar_w, std::max(std::min(L.cell * float(shown.rows()), bar_room), fs * 4)));
   if (region) {
     // What the zoomed map shows, and how to get back.
     const TokenRegion& r = region->region;
@@ -225,6 +238,9 @@ void draw_head(AppState& state, const UiContext& ui) {
                         region->factor == 1 ? "exact cells" : region->exact ? format("blocks of %d x %d", region->factor, region->factor).c_str()
                                                                            : "computing\xE2\x80\xA6");
     if (ImGui::SmallButton("whole map")) zoom = MapZoom{};
+    ImGui::Checkbox("region range", &state.head_view.region_range);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Colours span the weights of the region in view (else the whole head's).");
+    draw_minimap(ui, whole, zoom, minimap);
   } else {
     ImGui::TextDisabled("wheel: zoom");
   }

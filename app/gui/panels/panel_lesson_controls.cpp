@@ -33,7 +33,8 @@ int choice_row(const char* id, const std::vector<int>& options, int current) {
 }  // namespace
 
 bool lesson_controls_unlocked(const AppState& state) {
-  for (const char* c : {"d_model", "heads", "kv_heads", "d_head", "causal", "window", "temperature", "seed"})
+  for (const LessonControl c : {LessonControl::d_model, LessonControl::heads, LessonControl::kv_heads, LessonControl::d_head,
+                                LessonControl::causal, LessonControl::window, LessonControl::temperature, LessonControl::seed})
     if (!control_locked(state, c)) return true;
   return false;
 }
@@ -48,20 +49,20 @@ void draw_lesson_controls(AppState& state, const UiContext& ui) {
   };
   ImGui::AlignTextToFramePadding();
   ImGui::TextColored(accent_text(), "Try it yourself:");
-  if (!control_locked(state, "d_model")) {
+  if (!control_locked(state, LessonControl::d_model)) {
     next(f * 10);
     int d = c.d_model;
     ImGui::SetNextItemWidth(f * 5);
     if (ImGui::InputInt("d_model", &d)) set_d_model(c, std::clamp(d, 1, kMaxUiDModel));
   }
-  if (!control_locked(state, "heads")) {
+  if (!control_locked(state, LessonControl::heads)) {
     next(f * 8);
     ImGui::TextUnformatted("heads");
     ImGui::SameLine();
     const int h = choice_row("heads", head_count_options(c.d_model), c.n_heads);
     if (h > 0) set_heads(c, h);
   }
-  if (!control_locked(state, "kv_heads")) {
+  if (!control_locked(state, LessonControl::kv_heads)) {
     next(f * 12);
     ImGui::TextUnformatted("key/value heads");
     ImGui::SameLine();
@@ -70,11 +71,11 @@ void draw_lesson_controls(AppState& state, const UiContext& ui) {
     ImGui::SameLine();
     ImGui::TextDisabled("(%s)", kv_kind(c.kv_heads(), c.n_heads));
   }
-  if (!control_locked(state, "causal")) {
+  if (!control_locked(state, LessonControl::causal)) {
     next(f * 8);
     ImGui::Checkbox("causal mask", &c.causal);
   }
-  if (!control_locked(state, "window")) {
+  if (!control_locked(state, LessonControl::window)) {
     next(f * 18);
     bool windowed = c.window >= 0;
     if (ImGui::Checkbox("sliding window", &windowed)) c.window = windowed ? state.model.window_size : -1;
@@ -84,12 +85,12 @@ void draw_lesson_controls(AppState& state, const UiContext& ui) {
       if (ImGui::SliderInt("##W", &state.model.window_size, 0, 16, "W = %d")) c.window = state.model.window_size;
     }
   }
-  if (!control_locked(state, "temperature")) {
+  if (!control_locked(state, LessonControl::temperature)) {
     next(f * 14);
     ImGui::SetNextItemWidth(f * 8);
     ImGui::SliderFloat("temperature", &c.temperature, 0.05f, 5.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
   }
-  if (!control_locked(state, "seed")) {
+  if (!control_locked(state, LessonControl::seed)) {
     next(f * 10);
     int seed = int(state.request.seed);
     ImGui::SetNextItemWidth(f * 5);

@@ -50,7 +50,7 @@ void draw_shape(AppState& state) {
   int d_model = c.d_model;
   ImGui::SetNextItemWidth(width * 0.5f);
   {
-    LockScope lock(state, "d_model");  // a lesson step may lock it
+    LockScope lock(state, LessonControl::d_model);  // a lesson step may lock it
     if (ImGui::InputInt("d_model", &d_model, 1, 8)) set_d_model(c, d_model);
   }
   ImGui::SameLine();
@@ -60,7 +60,7 @@ void draw_shape(AppState& state) {
   if (!decoupled) {
     ImGui::Text("heads");
     help_marker(heads_rule_text(c.d_model).c_str());
-    LockScope lock(state, "heads");
+    LockScope lock(state, LessonControl::heads);
     const int h = option_buttons("heads", head_count_options(c.d_model), c.n_heads, width);
     if (h > 0) set_heads(c, h);
     ImGui::PushTextWrapPos(0);
@@ -68,14 +68,14 @@ void draw_shape(AppState& state) {
     ImGui::PopTextWrapPos();
   } else {
     int heads = c.n_heads, d_head = c.d_head;
-    LockScope lock(state, "d_head");
+    LockScope lock(state, LessonControl::d_head);
     ImGui::SetNextItemWidth(width * 0.5f);
     if (ImGui::SliderInt("heads", &heads, 1, std::max(16, c.n_heads))) set_heads(c, heads);
     ImGui::SetNextItemWidth(width * 0.5f);
     if (ImGui::SliderInt("head width", &d_head, 1, std::max(64, c.d_head))) c.d_head = std::max(d_head, 1);
   }
   {
-    LockScope lock(state, "d_head");
+    LockScope lock(state, LessonControl::d_head);
     if (ImGui::Checkbox("decoupled head width", &decoupled)) set_decoupled(c, decoupled);
   }
   help_marker("Usually d_head = d_model / heads. Decoupled: choose the head width yourself; "
@@ -87,7 +87,7 @@ void draw_groups(AppState& state) {
   ImGui::Text("key/value heads");
   help_marker("Grouped-query attention: query head h reads key/value head h / (heads / groups). "
               "Fewer key/value heads shrink the KV cache; MQA keeps just one.");
-  LockScope lock(state, "kv_heads");
+  LockScope lock(state, LessonControl::kv_heads);
   if (ImGui::BeginTable("kv", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
     ImGui::TableSetupColumn("groups");
     ImGui::TableSetupColumn("kind");
@@ -115,12 +115,12 @@ void draw_mask_and_seed(AppState& state) {
   AttentionConfig& c = state.request.attention;
   const float width = ImGui::GetContentRegionAvail().x;
   {
-    LockScope lock(state, "causal");
+    LockScope lock(state, LessonControl::causal);
     ImGui::Checkbox("causal mask", &c.causal);
   }
   help_marker("Query i only sees keys j <= i (as in a decoder). Masked cells are exactly 0.");
   bool windowed = c.window >= 0;
-  ImGui::BeginDisabled(control_locked(state, "window"));
+  ImGui::BeginDisabled(control_locked(state, LessonControl::window));
   if (ImGui::Checkbox("sliding window", &windowed)) c.window = windowed ? state.model.window_size : -1;
   if (windowed) {
     ImGui::SameLine();
@@ -128,14 +128,14 @@ void draw_mask_and_seed(AppState& state) {
     if (ImGui::SliderInt("##window", &state.model.window_size, 0, 16, "W = %d")) c.window = state.model.window_size;
   }
   ImGui::EndDisabled();
-  ImGui::BeginDisabled(control_locked(state, "temperature"));
+  ImGui::BeginDisabled(control_locked(state, LessonControl::temperature));
   ImGui::SetNextItemWidth(width * 0.55f);
   ImGui::SliderFloat("temperature", &c.temperature, 0.05f, 5.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
   help_marker("Scores are divided by the temperature before the softmax: low = sharp, high = flat.");
   ImGui::EndDisabled();
   int seed = int(state.request.seed);
   ImGui::SetNextItemWidth(width * 0.55f);
-  LockScope lock(state, "seed");
+  LockScope lock(state, LessonControl::seed);
   if (ImGui::InputInt("seed", &seed)) state.request.seed = uint64_t(std::max(seed, 0));
 }
 

@@ -25,12 +25,6 @@ const std::vector<std::string>& filter_labels() {
   return labels;
 }
 
-void open_head(AppState& state, int layer, int head) {
-  if (control_locked(state, "panel")) return;  // a lesson step may keep its view
-  state.layer = layer, state.head = head;
-  request_view(state, View::head);
-}
-
 // [layers, heads] of one role; unmeasured heads as 0 (their tooltip says so).
 Map role_map(const HeadRoles& roles, HeadRole role) {
   Map m = Map::Zero(roles.n_layers(), roles.n_heads());  // [L, H]
@@ -108,7 +102,9 @@ void roles_table(AppState& state, const HeadRoles& roles, ImVec2 size, bool scro
 void role_heatmaps(AppState& state, const UiContext& ui, const HeadRoles& roles, ImVec2 size, int group = 1) {
   const Derived& d = *ui.derived;
   const float f = ImGui::GetFontSize(), title_h = f * 1.4f, gap = f * 0.6f;
-  const GridLayout g = layout_grid(kHeadRoleCount, group, size.x, size.y, title_h, gap);
+  // The scores' colour bar under the tiles (every role on one 0..1 scale).
+  const float bar_h = colour_bar_across_height();
+  const GridLayout g = layout_grid(kHeadRoleCount, group, size.x, size.y - bar_h - gap, title_h, gap);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   std::vector<std::string> layer_names, head_names;
   for (int l = 0; l < roles.n_layers(); ++l) layer_names.push_back(format("L%d", l));
@@ -123,7 +119,7 @@ void role_heatmaps(AppState& state, const UiContext& ui, const HeadRoles& roles,
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", head_role_definition(role));
     ImGui::SetCursorScreenPos(ImVec2(tile.x, tile.y + title_h));
     const Map map = role_map(roles, role);  // [L, H]
-    HeatmapSpec spec = heatmap_spec(format("role %s", head_role_name(role)), d.generation, map, range, kRoleColours);
+    HeatmapSpec spec = heatmap_spec(format("role %s", head_role_name(role)), map_version(d.generation, -1, -1, r), plain_map(map), range, kRoleColours);
     spec.row_labels = &layer_names;
     spec.col_labels = &head_names;
     spec.label_font_max = f * 0.8f;
@@ -137,6 +133,9 @@ void role_heatmaps(AppState& state, const UiContext& ui, const HeadRoles& roles,
     }
     if (hit.clicked && hit.row >= 0) open_head(state, hit.row, hit.col);
   }
+  const float rows = std::ceil(float(kHeadRoleCount) / float(std::max(g.cols, 1)));
+  ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + std::min(rows * g.tile_h, size.y - bar_h)));
+  draw_colour_bar_across(ui, range, kRoleColours, ImVec2(std::min(size.x, f * 18), bar_h));
   ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + size.y));
 }
 

@@ -114,7 +114,7 @@ void draw_sentence(AppState& state, const UiContext& ui) {
     ImGui::InputText("##sentence", &note, ImGuiInputTextFlags_ReadOnly);
     ImGui::EndDisabled();
   } else {
-    LockScope lock(state, "sentence");
+    LockScope lock(state, LessonControl::sentence);
     ImGui::InputTextWithHint("##sentence", "type a sentence (Ctrl+L)", &state.request.sentence);
   }
   if (pair) {
@@ -122,7 +122,7 @@ void draw_sentence(AppState& state, const UiContext& ui) {
     ImGui::TextDisabled("B");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(boxes_w * 0.4f - ImGui::GetStyle().ItemSpacing.x);
-    LockScope lock(state, "sentence");
+    LockScope lock(state, LessonControl::sentence);
     ImGui::InputTextWithHint("##sentence_b", "second sentence (optional)", &state.request.sentence_b);
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("Sentence B of a pair: the model reads [CLS] A [SEP] B [SEP] (RoBERTa: <s> A </s></s> B </s>),\n"

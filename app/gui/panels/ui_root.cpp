@@ -179,7 +179,7 @@ void draw_app(AppState& state, const UiContext& ui) {
   // the controls it unlocks in the caption strip (no side column), the status line only to
   // report an error.
   const bool lesson_present = present && state.lesson.lesson != nullptr;
-  const bool sentence_bar = !lesson_present || !control_locked(state, "sentence");
+  const bool sentence_bar = !lesson_present || !control_locked(state, LessonControl::sentence);
   const bool status_bar = !present || !ui.status.error.empty();
   const float status_h = status_bar ? f + style.WindowPadding.y * 2 + 2 : 0.0f;
   const float title_f = ui.fonts.title ? ui.fonts.title->FontSize : f;

@@ -28,6 +28,7 @@
 #include "app/gui/work/worker.h"
 #include "core/text/token_label.h"
 #include "core/util/errors.h"
+#include "core/util/file_read.h"
 
 namespace hs::gui {
 namespace {
@@ -54,13 +55,22 @@ std::filesystem::path config_dir() {
 
 // imgui.ini in the config folder (created when missing); none for screenshots and benchmarks,
 // which must not depend on or change a person's settings.
+// Window layout and a few settings: a few KiB.
+constexpr size_t kMaxIniBytes = size_t(1) << 20;
+
 std::string ini_path(bool persistent) {
   if (!persistent) return "";
   const std::filesystem::path dir = config_dir();
   std::error_code ec;
   if (dir.empty()) return "";
   std::filesystem::create_directories(dir, ec);
-  return ec ? "" : (dir / "imgui.ini").string();
+  if (ec) return "";
+  const std::string path = (dir / "imgui.ini").string();
+  if (path_exists(path) && !is_regular_file(path)) {  // a FIFO would block the read and the save
+    std::cerr << "warning: the settings are neither read nor saved: " << path << " " << not_a_file_reason(path) << "\n";
+    return "";
+  }
+  return path;
 }
 
 // The shipped lessons for the Lessons menu (a broken one is reported and left out).
@@ -131,8 +141,16 @@ int App::run() {
   register_settings(&state);  // before the first frame reads imgui.ini
   ImGuiIO& io = ImGui::GetIO();
   if (io.IniFilename) {
-    // Read now rather than in the first frame, so that the command line wins over the settings.
-    ImGui::LoadIniSettingsFromDisk(io.IniFilename);
+    // Read now rather than in the first frame, so that the command line wins over the settings;
+    // through the bounded reader (ImGui's own reader trusts the file's size).
+    if (is_regular_file(io.IniFilename)) {
+      try {
+        const std::string ini = read_file_limited(io.IniFilename, kMaxIniBytes, "a settings file (imgui.ini)");
+        ImGui::LoadIniSettingsFromMemory(ini.data(), ini.size());
+      } catch (const Error& e) {
+        std::cerr << "warning: " << e.what() << "\n";
+      }
+    }
     Theme flag_theme = state.theme;
     if (parse_theme(o.theme, flag_theme)) state.theme = flag_theme;
   }
@@ -227,7 +245,6 @@ int App::run() {
     if (shot || bench.active()) io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
     bench.begin_frame(window->glfw(), state);
     ImGui::NewFrame();
-    images->set_run(ui.derived ? &ui.derived->run() : nullptr);
     const int64_t renders_before = images->renders();
     const double upload_before = images->upload_ms();
     const auto ui_start = std::chrono::steady_clock::now();

@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "app/gui/state/embedded.h"
-#include "core/model/attention_layer.h"
 #include "core/render/peak_reduce.h"
 
 namespace hs::gui {
@@ -102,36 +101,16 @@ GlHeatmapImages::Slot GlHeatmapImages::allocate(int w, int h) {
   return Slot{0, y, w, h};
 }
 
-// t = the map on its colour scale, with the cells its layer's mask hides at kMaskedT, reduced to
-// [out_h, out_w] by block_max when drawn on fewer pixels than it has cells, into the scratch
-// values texture. The reduction is the CPU renderer's own (core/render/peak_reduce.h), so the
-// screen keeps the peaks a figure keeps; done here, the upload and the shader's work shrink to the
-// drawn pixels (the 12 x 12 overview of 257 x 257 cells drawn at ~60 x 60 pixels each: on
-// llvmpipe the swap-in frame's GL drawing took 16 ms with the shader looping over each block, 7 now).
-void GlHeatmapImages::upload_values(const Map& map, const ScaleRange& range, int out_w, int out_h) {
-  const int rows = int(map.rows()), cols = int(map.cols());
+// t = the map on its colour scale, with the cells its mask hides at kMaskedT (the mask travels
+// with the map: core/render/shown_map.h), reduced to [out_h, out_w] by block_max when drawn on
+// fewer pixels than it has cells, into the scratch values texture. The reduction is the CPU
+// renderer's own (core/render/peak_reduce.h), so the screen keeps the peaks a figure keeps; done
+// here, the upload and the shader's work shrink to the drawn pixels.
+void GlHeatmapImages::upload_values(const ShownMap& map, const ScaleRange& range, int out_w, int out_h) {
+  const int rows = int(map.cells->rows()), cols = int(map.cells->cols());
   // t: [rows, cols] row-major, row 0 = first query = texel row 0 = top of the ImGui image.
   Map& t = scaled_;
-  scale_to_unit(map, range, t);
-  // A head's own map: cells its layer's mask hides are kMaskedT (the shader's masked colour).
-  if (run_ && !run_->compact() && rows == cols && rows == run_->n_tokens()) {
-    for (int l = 0; l < run_->n_layers(); ++l)
-      for (const Map& m : run_->attention[size_t(l)])
-        if (m.data() == map.data()) {
-          const AttentionConfig cfg = layer_attention_config(run_->info, l);
-          if (cfg.causal || cfg.window >= 0)
-            for (int i = 0; i < rows; ++i) {
-              // Row i sees the keys [lo, hi] (key_visible); the rest of the row is masked.
-              const KeyRange k = visible_keys(cfg, i, cols);
-              if (k.lo > k.hi) {
-                t.row(i).setConstant(kMaskedT);
-                continue;
-              }
-              if (k.lo > 0) t.row(i).head(k.lo).setConstant(kMaskedT);
-              if (k.hi < cols - 1) t.row(i).tail(cols - 1 - k.hi).setConstant(kMaskedT);
-            }
-        }
-  }
+  scale_shown(map, range, t);
   const Map* upload = &t;
   if (out_w < cols || out_h < rows) {
     reduced_ = block_max(t, out_h, out_w);
@@ -207,10 +186,10 @@ void GlHeatmapImages::end_colouring() {
   if (!saved_.scissor_test) glDisable(GL_SCISSOR_TEST);
 }
 
-GlHeatmapImages::Entry& GlHeatmapImages::lookup(const std::string& key, uint64_t version, const Map& map,
+GlHeatmapImages::Entry& GlHeatmapImages::lookup(const std::string& key, const MapVersion& version, const ShownMap& map,
                                                 const ScaleRange& range, Colormap colormap, ImVec2 pixels, bool shared) {
   // One texel per cell, or per pixel where cells outnumber pixels (each the largest it covers).
-  const int rows = int(map.rows()), cols = int(map.cols());
+  const int rows = int(map.cells->rows()), cols = int(map.cells->cols());
   const int out_w = std::clamp(int(std::lround(pixels.x)), 1, cols);
   const int out_h = std::clamp(int(std::lround(pixels.y)), 1, rows);
   Entry& e = entries_[key];
@@ -218,7 +197,7 @@ GlHeatmapImages::Entry& GlHeatmapImages::lookup(const std::string& key, uint64_t
   const bool in_atlas = e.slot.valid() && e.atlas_epoch == atlas_epoch_;
   const bool want_atlas = shared && atlas_on_ && out_w <= kAtlasMaxSide && out_h <= kAtlasMaxSide;
   const bool placed = want_atlas ? in_atlas || e.fbo : e.fbo != 0;  // the atlas full: a texture of its own
-  const bool stale = !placed || e.version != version || e.range != range || e.colormap != colormap || e.rows != rows ||
+  const bool stale = !placed || e.version != version || e.mask != map.mask || e.range != range || e.colormap != colormap || e.rows != rows ||
                      e.cols != cols || e.out_w != out_w || e.out_h != out_h;
   if (!stale) return e;
   // Over this frame's colouring budget: a map whose older picture is still in place shows it until
@@ -232,7 +211,7 @@ GlHeatmapImages::Entry& GlHeatmapImages::lookup(const std::string& key, uint64_t
     return e;
   }
   const auto start = std::chrono::steady_clock::now();
-  e.version = version, e.range = range, e.colormap = colormap;
+  e.version = version, e.mask = map.mask, e.range = range, e.colormap = colormap;
   e.rows = rows, e.cols = cols;
   // New data at the same size is coloured in place; a new size gets a new place.
   const bool keep_slot = want_atlas && in_atlas && out_w == e.out_w && out_h == e.out_h;
@@ -263,9 +242,9 @@ GlHeatmapImages::Entry& GlHeatmapImages::lookup(const std::string& key, uint64_t
   return e;
 }
 
-ImTextureID GlHeatmapImages::image(const std::string& key, uint64_t version, const Map& map, const ScaleRange& range,
-                                   Colormap colormap, ImVec2 pixels) {
-  if (map.size() == 0) return ImTextureID(nullptr);
+ImTextureID GlHeatmapImages::image(const std::string& key, const MapVersion& version, const ShownMap& map,
+                                   const ScaleRange& range, Colormap colormap, ImVec2 pixels) {
+  if (!map.cells || map.cells->size() == 0) return ImTextureID(nullptr);
   const Entry& e = lookup(key, version, map, range, colormap, pixels, false);
   return reinterpret_cast<ImTextureID>(static_cast<intptr_t>(e.colours));
 }
@@ -274,17 +253,17 @@ ImTextureID GlHeatmapImages::rgba_image(const std::string& key, uint64_t version
   if (pixels.width <= 0 || pixels.height <= 0) return ImTextureID(nullptr);
   Entry& e = entries_[key];
   e.last_used = frame_;
-  if (!e.colours || e.version != version || e.out_w != pixels.width || e.out_h != pixels.height) {
+  if (!e.colours || e.picture != version || e.out_w != pixels.width || e.out_h != pixels.height) {
     release(e);
-    e.version = version, e.out_w = pixels.width, e.out_h = pixels.height;
+    e.picture = version, e.out_w = pixels.width, e.out_h = pixels.height;
     e.colours = make_texture(GL_RGBA8, pixels.width, pixels.height, GL_RGBA, GL_UNSIGNED_BYTE, pixels.rgba.data());
   }
   return reinterpret_cast<ImTextureID>(static_cast<intptr_t>(e.colours));
 }
 
-HeatmapTexture GlHeatmapImages::region(const std::string& key, uint64_t version, const Map& map, const ScaleRange& range,
-                                       Colormap colormap, ImVec2 pixels) {
-  if (map.size() == 0) return {};
+HeatmapTexture GlHeatmapImages::region(const std::string& key, const MapVersion& version, const ShownMap& map,
+                                       const ScaleRange& range, Colormap colormap, ImVec2 pixels) {
+  if (!map.cells || map.cells->size() == 0) return {};
   const Entry& e = lookup(key, version, map, range, colormap, pixels, true);
   if (!e.slot.valid()) return {reinterpret_cast<ImTextureID>(static_cast<intptr_t>(e.colours))};
   const float s = 1.0f / float(kAtlasSide);

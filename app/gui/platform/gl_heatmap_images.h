@@ -28,19 +28,16 @@ class GlHeatmapImages final : public HeatmapImages {
   GlHeatmapImages(const GlHeatmapImages&) = delete;
   GlHeatmapImages& operator=(const GlHeatmapImages&) = delete;
 
-  ImTextureID image(const std::string& key, uint64_t version, const Map& map, const ScaleRange& range, Colormap colormap,
-                    ImVec2 pixels) override;
+  ImTextureID image(const std::string& key, const MapVersion& version, const ShownMap& map, const ScaleRange& range,
+                    Colormap colormap, ImVec2 pixels) override;
   ImTextureID rgba_image(const std::string& key, uint64_t version, const RgbaPixels& pixels) override;
-  HeatmapTexture region(const std::string& key, uint64_t version, const Map& map, const ScaleRange& range,
+  HeatmapTexture region(const std::string& key, const MapVersion& version, const ShownMap& map, const ScaleRange& range,
                         Colormap colormap, ImVec2 pixels) override;
   // Call after the frame's panels drew their maps and before ImGui's draw lists are rendered:
   // puts back the GL state the maps were coloured with (colour()).
   void end_colouring();
   // Call once per frame: frees textures not used for `max_idle` frames.
   void end_frame(int max_idle = 120);
-  // The run on screen: a map that is one of its heads' maps gets that layer's mask (causal,
-  // window), so masked cells show the masked colour (core/render/colormap.h) as figures do.
-  void set_run(const AttentionRun* run) { run_ = run; }
   // Maps coloured (rendered) so far: tests and the benchmark check that a still frame renders none.
   int64_t renders() const { return renders_; }
   // Time spent colouring maps so far (ms, CPU side: value upload and the colouring draw call).
@@ -67,16 +64,18 @@ class GlHeatmapImages final : public HeatmapImages {
     Slot slot;                    // or a region of the atlas
     int rows = 0, cols = 0;       // the map's cells
     int out_w = 0, out_h = 0;     // the coloured image: min(cells, drawn pixels) on each axis
-    uint64_t version = 0;
+    MapVersion version;
+    MapMask mask;
+    uint64_t picture = 0;         // rgba_image's version
     ScaleRange range;
     Colormap colormap = Colormap::viridis;
     int64_t last_used = 0;
     uint64_t atlas_epoch = 0;     // the atlas packing the slot belongs to
   };
-  Entry& lookup(const std::string& key, uint64_t version, const Map& map, const ScaleRange& range, Colormap colormap,
-                ImVec2 pixels, bool shared);
+  Entry& lookup(const std::string& key, const MapVersion& version, const ShownMap& map, const ScaleRange& range,
+                Colormap colormap, ImVec2 pixels, bool shared);
   GLuint colormap_texture(Colormap c);
-  void upload_values(const Map& map, const ScaleRange& range, int out_w, int out_h);
+  void upload_values(const ShownMap& map, const ScaleRange& range, int out_w, int out_h);
   void colour(GLuint fbo, const Slot& target, Colormap colormap);
   Slot allocate(int w, int h);
   void release(Entry& e);
@@ -114,7 +113,6 @@ class GlHeatmapImages final : public HeatmapImages {
   double upload_ms_ = 0, upload_budget_ms_ = 0;
   double frame_upload_ms_ = 0;  // colouring time this frame
   int pending_ = 0;             // maps drawn with older data this frame
-  const AttentionRun* run_ = nullptr;
 };
 
 }  // namespace hs::gui

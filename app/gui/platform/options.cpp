@@ -68,7 +68,7 @@ void add_app_flags(CLI::App& app, Options& o) {
                  "wheel, a drag and a double-click do it in the window)")
       ->delimiter(',')
       ->expected(3)
-      ->check(CLI::Range(0.0, 1.0));
+      ->check(float_between("zoom", 0, 1));
   app.add_flag("--present", o.present, "Presentation mode: full screen, large fonts, high contrast (F5 toggles, Esc leaves)");
   app.add_option("--theme", o.theme, "Look: dark or light (dark on light, for projectors and print); remembered")
       ->check(CLI::IsMember({"dark", "light"}));
@@ -95,8 +95,8 @@ AppState initial_state(const Options& o) {
     if (!(o.zoom[2] > 0.0f)) throw InputError("--zoom: the span (" + std::to_string(o.zoom[2]) + ") must be more than 0");
     MapZoom z;
     z.span = o.zoom[2];
-    z.x0 = std::min(o.zoom[0], 1.0f - z.span), z.y0 = std::min(o.zoom[1], 1.0f - z.span);
-    s.head_view.zoom = s.difference.zoom = z;
+    z.x0 = o.zoom[0], z.y0 = o.zoom[1];
+    s.head_view.zoom = s.difference.zoom = zoom_in_range(z);
   }
   s.grid.clustered = s.difference.clustered = o.clustered;
   s.ablation.run_requested = !o.ablate.empty();

@@ -70,8 +70,26 @@ bool write_screenshot(const std::string& path, int width, int height, const Fram
                              {"label_px", h.label_px},
                              {"row_labels", h.row_labels},
                              {"col_labels", h.col_labels},
-                             {"hidden", h.hidden}});
+                             {"hidden", h.hidden},
+                             {"mask", {{"causal", h.mask.causal},
+                                       {"window", h.mask.window},
+                                       {"row0", h.mask.row0},
+                                       {"col0", h.mask.col0},
+                                       {"factor", h.mask.factor},
+                                       {"tokens", h.tokens}}},
+                             {"relative_bar", h.relative_bar}});
   }
+  // Every colour bar drawn: each map's range has one (relative_bar: a 0..1 share of its own largest).
+  j["bars"] = nlohmann::json::array();
+  for (const DrawnBar& b : report.bars)
+    j["bars"].push_back({{"scale", scale_mode_name(b.range.mode)},
+                         {"lo", b.range.lo},
+                         {"hi", b.range.hi},
+                         {"colormap", colormap_name(b.colormap)},
+                         {"x0", b.min.x},
+                         {"y0", b.min.y},
+                         {"x1", b.max.x},
+                         {"y1", b.max.y}});
   j["panels"] = nlohmann::json::array();
   for (const DrawnPanel& p : report.panels)
     j["panels"].push_back({{"name", p.name}, {"text", p.text}, {"x0", p.min.x}, {"y0", p.min.y}, {"x1", p.max.x}, {"y1", p.max.y}});

@@ -54,6 +54,7 @@ struct GridPanelState {
 struct HeadPanelState {
   bool show_values = false;  // print each cell's weight on it
   bool layer_range = false;  // the head on its layer's colour range (default: its own)
+  bool region_range = false; // zoomed: the colours span the visible region's weights (a long input's region looks dim on the head's)
   MapZoom zoom;              // wheel / drag / double-click (not part of a session)
 };
 
@@ -130,6 +131,7 @@ struct SessionPanelState {
   SessionDialog dialog = SessionDialog::none;
   std::string folder;                      // remembered between saves/opens ("" = current folder)
   std::string file_name = "session.json";
+  bool named = false;                      // folder/file_name is this session's file (saved or opened): Ctrl+S saves there
   bool save_requested = false;
   bool open_requested = false;             // open folder/file_name
   std::vector<std::string> dropped;        // paths dropped on the window, opened next frame

@@ -4,14 +4,15 @@ namespace hs::gui {
 
 const std::vector<ViewInfo>& all_views() {
   static const std::vector<ViewInfo> views = {
-      {View::heads, "heads", "Heads", "grid", ExportView::heatmap, false},
-      {View::head, "head", "Single head", "head", ExportView::heatmap, true},
-      {View::query, "query", "Query", "query", ExportView::heatmap, true},
-      {View::difference, "difference", "Head difference", "difference", ExportView::difference, false},
-      {View::average, "average", "Average", "average", ExportView::heatmap, false},  // exports the layer's heads
-      {View::width, "width", "Head width", "width", ExportView::sweep, false},
-      {View::roles, "roles", "Head roles", "roles", ExportView::heatmap, true},  // exports the selected head
-      {View::ablation, "ablation", "Ablation", "ablation", ExportView::heatmap, true},  // exports the selected head
+      {View::heads, "heads", "Heads", "grid", ExportView::heatmap, false, LessonControl::tab_heads},
+      {View::head, "head", "Single head", "head", ExportView::heatmap, true, LessonControl::tab_head},
+      {View::query, "query", "Query", "query", ExportView::heatmap, true, LessonControl::tab_query},
+      {View::difference, "difference", "Head difference", "difference", ExportView::difference, false,
+       LessonControl::tab_difference},
+      {View::average, "average", "Average", "average", ExportView::heatmap, false, LessonControl::tab_average},  // exports the layer's heads
+      {View::width, "width", "Head width", "width", ExportView::sweep, false, LessonControl::tab_width},
+      {View::roles, "roles", "Head roles", "roles", ExportView::heatmap, true, LessonControl::tab_roles},  // exports the selected head
+      {View::ablation, "ablation", "Ablation", "ablation", ExportView::heatmap, true, LessonControl::tab_ablation},  // exports the selected head
   };
   return views;
 }

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/export/export.h"
+#include "core/session/lesson_file.h"
 
 namespace hs::gui {
 
@@ -17,6 +18,7 @@ struct ViewInfo {
   const char* session;   // session files' "panel" (core/session/session_file.h): "grid"
   ExportView export_view;
   bool export_selected_head;  // export the selected head (else every head of the layer)
+  LessonControl unlock;       // what a lesson step unlocks to let the user choose this tab
 };
 
 // Every view, in tab order.

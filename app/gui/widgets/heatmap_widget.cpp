@@ -22,17 +22,32 @@ float widest_label(const std::vector<std::string>* labels, ImFont* font, float s
 
 }  // namespace
 
-HeatmapSpec heatmap_spec(std::string key, uint64_t version, const Map& map, const ScaleRange& range, Colormap colormap,
-                         int layer, int head) {
+HeatmapSpec heatmap_spec(std::string key, const MapVersion& version, const ShownMap& map, const ScaleRange& range,
+                         Colormap colormap, int layer, int head) {
   HeatmapSpec spec;
   spec.key = std::move(key);
   spec.version = version;
-  spec.map = &map;
+  spec.map = map.cells;
+  spec.mask = map.mask;
+  spec.tokens = map.tokens;
   spec.range = range;
   spec.colormap = colormap;
   spec.layer = layer;
   spec.head = head;
   return spec;
+}
+
+HeatmapSpec heatmap_spec(std::string key, uint64_t version, const Map& map, const ScaleRange& range, Colormap colormap,
+                         int layer, int head) {
+  return heatmap_spec(std::move(key), map_version(version), plain_map(map), range, colormap, layer, head);
+}
+
+ShownMap shown_map(const HeatmapSpec& spec) { return {spec.map, spec.mask, spec.tokens}; }
+
+MapVersion map_version(uint64_t source, int layer, int head, int other) {
+  MapVersion v;
+  v.source = source, v.layer = layer, v.head = head, v.other = other;
+  return v;
 }
 
 HeatmapLayout layout_heatmap(const HeatmapSpec& spec, ImVec2 size, ImFont* font, float font_size) {
@@ -100,6 +115,8 @@ HeatmapHit draw_heatmap(const UiContext& ui, const HeatmapSpec& spec, ImVec2 siz
   hit.hovered = ImGui::IsItemHovered();
   hit.clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
   hit.double_clicked = hit.hovered && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left);
+  hit.released_click = hit.hovered && ImGui::IsItemDeactivated() && ImGui::IsMouseReleased(ImGuiMouseButton_Left) &&
+                       ImGui::GetIO().MouseDragMaxDistanceSqr[ImGuiMouseButton_Left] < 9.0f;
   if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 3.0f)) hit.drag = ImGui::GetIO().MouseDelta;
   const int rows = int(spec.map->rows()), cols = int(spec.map->cols());
   ImFont* font = ImGui::GetFont();
@@ -123,20 +140,24 @@ HeatmapHit draw_heatmap(const UiContext& ui, const HeatmapSpec& spec, ImVec2 siz
     dl->AddText(font, qs, ImVec2((cmin.x + cmax.x - q.x) * 0.5f, (cmin.y + cmax.y - q.y) * 0.5f),
                 ImGui::GetColorU32(ImGuiCol_TextDisabled), "?");
   } else {
-    const HeatmapTexture tex = ui.images->region(spec.key, spec.version, *spec.map, spec.range, spec.colormap, pixels);
+    const HeatmapTexture tex = ui.images->region(spec.key, spec.version, shown_map(spec), spec.range, spec.colormap, pixels);
     dl->AddImage(tex.id, cmin, cmax, tex.uv0, tex.uv1);
   }
   // A thin frame so a map's edge shows against the page (dark cells on black, light ones on white).
   if (ui.frame_maps) dl->AddRect(ImVec2(cmin.x - 1, cmin.y - 1), ImVec2(cmax.x + 1, cmax.y + 1), ImGui::GetColorU32(ImGuiCol_Border));
   if (ui.report) {
-    ui.report->heatmaps.push_back({spec.key, spec.layer, spec.head, rows, cols, texels_x, texels_y,
-                                   ImVec2(cmin.x * fb.x, cmin.y * fb.y), ImVec2(cmax.x * fb.x, cmax.y * fb.y), spec.range,
-                                   spec.colormap});
-    DrawnHeatmap& r = ui.report->heatmaps.back();
+    DrawnHeatmap& r = ui.report->heatmaps.emplace_back();
+    r.key = spec.key, r.layer = spec.layer, r.head = spec.head, r.rows = rows, r.cols = cols;
+    r.texels_x = texels_x, r.texels_y = texels_y;
+    r.min = ImVec2(cmin.x * fb.x, cmin.y * fb.y), r.max = ImVec2(cmax.x * fb.x, cmax.y * fb.y);
+    r.range = spec.range, r.colormap = spec.colormap;
     r.label_px = L.label_size * fb.y;
     r.row_labels = L.label_size > 0 && spec.row_labels;
     r.col_labels = L.label_size > 0 && spec.col_labels;
     r.hidden = ui.hide_maps;
+    r.mask = spec.mask;
+    r.tokens = spec.tokens;
+    r.relative_bar = spec.relative_bar;
   }
 
   const ImVec2 mouse = ImGui::GetIO().MousePos;
@@ -230,6 +251,12 @@ std::vector<float> bar_ticks(const ScaleRange& range, float length, float spacin
   return ticks;
 }
 
+void report_bar(const UiContext& ui, const ScaleRange& range, Colormap colormap, ImVec2 bmin, ImVec2 bmax) {
+  if (!ui.report) return;
+  const ImVec2 fb = ImGui::GetIO().DisplayFramebufferScale;
+  ui.report->bars.push_back({range, colormap, ImVec2(bmin.x * fb.x, bmin.y * fb.y), ImVec2(bmax.x * fb.x, bmax.y * fb.y)});
+}
+
 }  // namespace
 
 void draw_colour_bar(const UiContext& ui, const ScaleRange& range, Colormap colormap, ImVec2 size) {
@@ -243,8 +270,9 @@ void draw_colour_bar(const UiContext& ui, const ScaleRange& range, Colormap colo
   Map ramp(256, 1);  // [256, 1]
   for (int i = 0; i < 256; ++i) ramp(i, 0) = float(255 - i) / 255.0f;
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const ImTextureID tex = ui.images->image("colour bar", 1, ramp, ScaleRange{}, colormap, ImVec2(1, 256));
+  const ImTextureID tex = ui.images->image(std::string("colour bar ") + colormap_name(colormap), map_version(1), plain_map(ramp), ScaleRange{}, colormap, ImVec2(1, 256));
   dl->AddImage(tex, bmin, bmax);
+  report_bar(ui, range, colormap, bmin, bmax);
   dl->AddRect(bmin, bmax, ImGui::GetColorU32(ImGuiCol_Border));
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
   for (float v : bar_ticks(range, bmax.y - bmin.y, f * 2.2f, 6)) {
@@ -270,8 +298,9 @@ void draw_colour_bar_across(const UiContext& ui, const ScaleRange& range, Colorm
   Map ramp(1, 256);  // [1, 256]
   for (int i = 0; i < 256; ++i) ramp(0, i) = float(i) / 255.0f;
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const ImTextureID tex = ui.images->image("colour bar across", 1, ramp, ScaleRange{}, colormap, ImVec2(256, 1));
+  const ImTextureID tex = ui.images->image(std::string("colour bar across ") + colormap_name(colormap), map_version(1), plain_map(ramp), ScaleRange{}, colormap, ImVec2(256, 1));
   dl->AddImage(tex, bmin, bmax);
+  report_bar(ui, range, colormap, bmin, bmax);
   dl->AddRect(bmin, bmax, ImGui::GetColorU32(ImGuiCol_Border));
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
   for (float v : bar_ticks(range, bmax.x - bmin.x, f * 4.0f, 8)) {

@@ -10,9 +10,14 @@ namespace hs::gui {
 
 struct HeatmapSpec {
   std::string key;       // unique per map on screen; also the ImGui id
-  uint64_t version = 0;  // changes when the map's data changes
+  MapVersion version;    // changes when the map's data changes
   const Map* map = nullptr;  // [rows, cols], row = query, col = key
+  MapMask mask;              // the cells no query could see (they travel with the map: core/render/shown_map.h)
+  int tokens = 0;            // the full map's side the mask refers to
   ScaleRange range;
+  // The colour bar that explains the colours is on a 0..1 share of the map's own largest value
+  // (each head on its own range) rather than on `range` itself.
+  bool relative_bar = false;
   Colormap colormap = Colormap::viridis;
   const std::vector<std::string>* row_labels = nullptr;  // query tokens (left)
   const std::vector<std::string>* col_labels = nullptr;  // key tokens (bottom)
@@ -32,7 +37,8 @@ struct HeatmapSpec {
 
 struct HeatmapHit {
   bool hovered = false;
-  bool clicked = false;
+  bool clicked = false;          // pressed this frame
+  bool released_click = false;   // released this frame where it was pressed, without dragging (a drag pans a zoomed map)
   bool double_clicked = false;
   // The cell under the mouse, -1 outside the cells. Where one pixel shows several cells (their
   // largest value), the largest cell of the block under the mouse, and the block's size.
@@ -55,8 +61,15 @@ struct HeatmapLayout {
 
 // What every heatmap states: its key, the data and its version, the scale and colours, and which
 // layer and head it shows (-1: none). Callers add labels, highlights and selection.
+HeatmapSpec heatmap_spec(std::string key, const MapVersion& version, const ShownMap& map, const ScaleRange& range,
+                         Colormap colormap, int layer = -1, int head = -1);
+// Cells with no mask (a table of heads, of layers x heads), `version` its source.
 HeatmapSpec heatmap_spec(std::string key, uint64_t version, const Map& map, const ScaleRange& range, Colormap colormap,
                          int layer = -1, int head = -1);
+// The map spec draws, with its mask (for the minimap and the texture cache).
+ShownMap shown_map(const HeatmapSpec& spec);
+// A version for the maps of one result: `source` (Derived::generation), layer and head.
+MapVersion map_version(uint64_t source, int layer = -1, int head = -1, int other = -1);
 
 HeatmapLayout layout_heatmap(const HeatmapSpec& spec, ImVec2 size, ImFont* font, float font_size);
 
@@ -66,7 +79,8 @@ std::string block_note(const HeatmapHit& hit);
 // Draws the heatmap in a box of `size` at the cursor and advances the cursor past it.
 HeatmapHit draw_heatmap(const UiContext& ui, const HeatmapSpec& spec, ImVec2 size);
 
-// A vertical colour bar with ticks, `size` including tick labels; caption from the range.
+// A vertical colour bar with ticks, `size` including tick labels; caption from the range. Both
+// bars report themselves (FrameReport::bars), so a test can see that every map's colours are explained.
 void draw_colour_bar(const UiContext& ui, const ScaleRange& range, Colormap colormap, ImVec2 size);
 
 // A horizontal colour bar, low values on the left, `size` including the tick labels under it

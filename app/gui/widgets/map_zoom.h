@@ -22,8 +22,9 @@ void zoom_at(MapZoom& z, float u, float v, float steps, int tokens);
 // changed.
 bool zoom_by_mouse(MapZoom& z, const HeatmapHit& hit, int tokens);
 
-// The whole map small in the bottom-right corner of the drawn cells, the visible part outlined.
-void draw_minimap(const UiContext& ui, const HeatmapSpec& whole, const MapZoom& z, const HeatmapHit& hit);
+// The whole map small, `side` pixels a side, at the cursor (beside the zoomed map, never over its
+// cells), the visible part outlined. Draws nothing when not zoomed.
+void draw_minimap(const UiContext& ui, const HeatmapSpec& whole, const MapZoom& z, float side);
 
 // Cells a region may have a side: about the box's pixels, in steps of 64, at most 1024.
 int zoom_max_cells(float box_pixels);

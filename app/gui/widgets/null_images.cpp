@@ -2,10 +2,11 @@
 
 namespace hs::gui {
 
-ImTextureID NullHeatmapImages::image(const std::string& key, uint64_t version, const Map& map, const ScaleRange& range,
-                                     Colormap colormap, ImVec2 pixels) {
+ImTextureID NullHeatmapImages::image(const std::string& key, const MapVersion& version, const ShownMap& map,
+                                     const ScaleRange& range, Colormap colormap, ImVec2 pixels) {
   (void)key, (void)version, (void)colormap;
-  const Map t = scale_to_unit(map, range);  // exercise the same path the GL cache uses
+  Map t;
+  scale_shown(map, range, t);  // exercise the same path the GL cache uses
   (void)t, (void)pixels;
   return ImGui::GetIO().Fonts->TexID;
 }

@@ -1,25 +1,18 @@
 #include "app/gui/widgets/theme.h"
 
-#include <cstdio>
 #include <string>
 #include <vector>
 
+#include "core/util/file_read.h"
+
 namespace hs::gui {
 namespace {
-
-bool file_exists(const std::string& path) {
-  if (FILE* f = std::fopen(path.c_str(), "rb")) {
-    std::fclose(f);
-    return true;
-  }
-  return false;
-}
 
 std::string find_font(const char* file) {
   const char* dirs[] = {"/usr/share/fonts/truetype/dejavu/", "/usr/share/fonts/TTF/", "/usr/share/fonts/dejavu/",
                         "/usr/local/share/fonts/"};
   for (const char* d : dirs)
-    if (file_exists(std::string(d) + file)) return std::string(d) + file;
+    if (is_regular_file(std::string(d) + file)) return std::string(d) + file;
   return "";
 }
 
@@ -42,12 +35,12 @@ std::vector<std::string> find_fallback_fonts() {
                        "/usr/share/fonts-droid-fallback/truetype/DroidSansFallback.ttf",
                        "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"};
   for (const char* f : cjk)
-    if (file_exists(f)) {
+    if (is_regular_file(f)) {
       found.push_back(f);
       break;
     }
   for (const char* f : {"/usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf", "/usr/share/fonts/truetype/Symbola.ttf"})
-    if (file_exists(f)) {
+    if (is_regular_file(f)) {
       found.push_back(f);
       break;
     }

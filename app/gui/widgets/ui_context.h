@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "app/gui/state/ablation_status.h"
@@ -13,6 +14,7 @@
 #include "app/gui/state/status.h"
 #include "core/render/colour_scale.h"
 #include "core/render/png_pixels.h"
+#include "core/render/shown_map.h"
 #include "core/session/lesson_file.h"
 
 namespace hs::gui {
@@ -22,6 +24,21 @@ namespace hs::gui {
 // the largest value it covers (core/render/peak_reduce.h), so no peak disappears. The GL version
 // colours it on the GPU and caches it under `key` until version, range, colormap or size change;
 // the headless one returns a dummy id.
+// What a map's cells are, field by field: equal versions, the same cells (the cache keeps a
+// texture until its version changes). Typed rather than packed into one number, so no two maps
+// share a version by arithmetic (layer 0 head 64 was layer 1 head 0 when heads were packed in 6 bits).
+struct MapVersion {
+  uint64_t source = 0;        // the result the cells come from: Derived::generation, a job's serial
+  int layer = -1, head = -1;  // the map's layer and head (-1: not one)
+  int other = -1;             // what else picks the cells: a pair's second head, a measure, an order
+  int row0 = 0, col0 = 0, rows = 0, cols = 0, factor = 1;  // a region of the map (rows 0: the whole map)
+  bool exact = true;          // a region's exact cells (false: the coarse ones meanwhile)
+
+  auto tie() const { return std::tie(source, layer, head, other, row0, col0, rows, cols, factor, exact); }
+  bool operator==(const MapVersion& o) const { return tie() == o.tie(); }
+  bool operator!=(const MapVersion& o) const { return !(*this == o); }
+};
+
 // A texture and the part of it [uv0, uv1] that holds one map.
 struct HeatmapTexture {
   ImTextureID id = ImTextureID(nullptr);
@@ -31,8 +48,9 @@ struct HeatmapTexture {
 class HeatmapImages {
  public:
   virtual ~HeatmapImages() = default;
-  // A texture of its own holding the whole map (uv 0..1).
-  virtual ImTextureID image(const std::string& key, uint64_t version, const Map& map, const ScaleRange& range,
+  // A texture of its own holding the whole map (uv 0..1); the cells the map's mask hides in the
+  // colormap's masked colour.
+  virtual ImTextureID image(const std::string& key, const MapVersion& version, const ShownMap& map, const ScaleRange& range,
                             Colormap colormap, ImVec2 pixels) = 0;
   // A ready picture (the Export dialog's preview: the export's own PNG, decoded), uploaded as it
   // is and cached under `key` until `version` changes. Null where there is no GPU (headless).
@@ -42,15 +60,15 @@ class HeatmapImages {
   }
   // The same image, possibly a region of a texture shared with other maps (the GL version packs
   // small maps into one atlas so that ImGui draws many of them in one draw call).
-  virtual HeatmapTexture region(const std::string& key, uint64_t version, const Map& map, const ScaleRange& range,
-                                Colormap colormap, ImVec2 pixels) {
+  virtual HeatmapTexture region(const std::string& key, const MapVersion& version, const ShownMap& map,
+                                const ScaleRange& range, Colormap colormap, ImVec2 pixels) {
     return {image(key, version, map, range, colormap, pixels)};
   }
 };
 
 class NullHeatmapImages final : public HeatmapImages {
  public:
-  ImTextureID image(const std::string& key, uint64_t version, const Map& map, const ScaleRange& range,
+  ImTextureID image(const std::string& key, const MapVersion& version, const ShownMap& map, const ScaleRange& range,
                     Colormap colormap, ImVec2 pixels) override;
 };
 
@@ -66,6 +84,16 @@ struct DrawnHeatmap {
   float label_px = 0;                      // token labels' font size in framebuffer pixels (0: none)
   bool row_labels = false, col_labels = false;  // which labels this map draws (presentation shares them)
   bool hidden = false;                     // presentation's reveal: hidden until shown
+  MapMask mask;                            // the cells no query could see (drawn in the masked colour)
+  int tokens = 0;                          // the full map's side the mask refers to
+  bool relative_bar = false;               // its colour bar shows a share of its own largest value
+};
+
+// A colour bar drawn this frame (framebuffer pixels): every map's range should have one.
+struct DrawnBar {
+  ScaleRange range;
+  Colormap colormap = Colormap::viridis;
+  ImVec2 min, max;
 };
 
 // A panel drawn this frame (the lesson caption), in framebuffer pixels, with its text.
@@ -85,6 +113,7 @@ struct DrawnFonts {
 
 struct FrameReport {
   std::vector<DrawnHeatmap> heatmaps;
+  std::vector<DrawnBar> bars;
   std::vector<DrawnPanel> panels;
   DrawnFonts fonts;
   int heatmap_renders = 0;  // maps coloured (uploaded to the GPU) this frame: none on a still screen

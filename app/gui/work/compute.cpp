@@ -26,11 +26,12 @@ ModelRequest fitted(ModelRequest r) {
 }  // namespace
 
 std::shared_ptr<Derived> compute_derived(const ModelRequest& request, int threads, CheckpointCache* checkpoints,
-                                         PrefixCache* prefix, bool spectrum) {
+                                         LiveTypingCaches* live, bool spectrum) {
   auto d = std::make_shared<Derived>();
   d->spectrum = spectrum;
   AnalysisOptions options = app_options(threads, checkpoints, spectrum);
-  options.prefix_cache = prefix;
+  options.prefix_cache = live ? &live->engine : nullptr;
+  options.analysis_cache = live ? &live->analyses : nullptr;
   d->analysis = analyse(fitted(request), options);
   return d;
 }

@@ -5,16 +5,24 @@
 #include <vector>
 
 #include "app/gui/state/derived.h"
+#include "core/analysis/analysis_cache.h"
 #include "core/model/checkpoint_cache.h"
 #include "core/model/prefix_cache.h"
 
 namespace hs::gui {
 
+// Live typing: the previous run's keys and values (the engine's) and its analysis (the row sums),
+// kept by the worker between edits.
+struct LiveTypingCaches {
+  PrefixCache engine;
+  AnalysisCache analyses;
+};
+
 // The analysis of `request` with the app's rule for long inputs (automatic) and, with `spectrum`,
-// singular values; no sweep yet. Throws hs::Error for bad requests. With a prefix cache (live typing), a causal
+// singular values; no sweep yet. Throws hs::Error for bad requests. With live-typing caches, a causal
 // decoder computes only the rows after the prefix the input shares with the previous run.
 std::shared_ptr<Derived> compute_derived(const ModelRequest& request, int threads = 0,
-                                         CheckpointCache* checkpoints = nullptr, PrefixCache* prefix = nullptr,
+                                         CheckpointCache* checkpoints = nullptr, LiveTypingCaches* live = nullptr,
                                          bool spectrum = true);
 
 // Each entry through analyse(); a failing entry carries its error instead.

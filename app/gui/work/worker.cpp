@@ -138,7 +138,7 @@ void DerivedWorker::loop() {
     };
     const auto start = std::chrono::steady_clock::now();
     const bool ok = attempt([&] {
-      d = compute_derived(request, 0, &checkpoints_, &prefix_, spectrum);
+      d = compute_derived(request, 0, &checkpoints_, &live_, spectrum);
       d->generation = generation;
       if (want_induction_) {
         try {

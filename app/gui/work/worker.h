@@ -75,7 +75,7 @@ class DerivedWorker {
   ModelRequest induction_request_;  // ... its request without the sentence
   bool have_induction_ = false;
   CheckpointCache checkpoints_;  // the open checkpoint, not read again on every edit
-  PrefixCache prefix_;           // the previous run, whose prefix an edit at the end reuses (worker thread only)
+  LiveTypingCaches live_;        // the previous run and its analysis, whose prefix an edit at the end reuses (worker thread only)
   std::thread thread_;
 };
 

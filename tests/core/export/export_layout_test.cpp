@@ -144,6 +144,35 @@ TEST(ExportLayout, TwelveByTwelveOverviewAtT256StaysUnderFiveMegabytes) {
   }
 }
 
+// Every cell of the figure's first map in the PNG: the masked colour where (causal, window) hides
+// it, a colormap entry elsewhere. Returns the masked cells counted.
+int expect_masked_cells(const RunAnalysis& a, const ExportSpec& spec, const Figure& fig, const std::string& name,
+                        bool causal, int window) {
+  const FigurePlacement p = figure_placement(fig, FigureFormat::png, {});
+  const Png png(bytes_of(a, spec, name));
+  EXPECT_TRUE(png.ok());
+  if (!png.ok()) return 0;
+  const CellBlock& b = fig.cells.at(0);
+  const Colormap cm = spec.colours.colormap;
+  const auto& table = colormap_table(cm);
+  int masked = 0;
+  for (int i = 0; i < b.rows; ++i)
+    for (int j = 0; j < b.cols; ++j) {
+      const bool hidden = (causal && j > i) || (window >= 0 && std::abs(i - j) > window);
+      const Rgb8 got = png.at(int(p.ox + p.k * (b.x + (j + 0.5) * b.width / b.cols)),
+                              int(p.oy + p.k * (b.y + (i + 0.5) * b.height / b.rows)));
+      bool in_table = false;
+      for (const Rgb8& c : table) in_table = in_table || same(c, got);
+      if (hidden) {
+        EXPECT_TRUE(same(got, masked_colour(cm))) << name << ": cell (" << i << ", " << j << ") is masked";
+        ++masked;
+      } else {
+        EXPECT_TRUE(in_table) << name << ": cell (" << i << ", " << j << ") has a weight";
+      }
+    }
+  return masked;
+}
+
 TEST(ExportLayout, MaskedCellsHaveAColourNoWeightHas) {
   for (Colormap cm : all_colormaps()) {
     for (const Rgb8& c : colormap_table(cm)) EXPECT_FALSE(same(c, masked_colour(cm))) << colormap_name(cm);
@@ -159,26 +188,7 @@ TEST(ExportLayout, MaskedCellsHaveAColourNoWeightHas) {
     spec.head = 1;
     spec.colours.colormap = Colormap::magma;
     const Figure fig = heatmap_figure(*a, 0, 1, spec.colours);
-    const FigurePlacement p = figure_placement(fig, FigureFormat::png, {});
-    const Png png(bytes_of(*a, spec, "head.png"));
-    ASSERT_TRUE(png.ok());
-    const CellBlock& b = fig.cells.at(0);
-    const auto& table = colormap_table(Colormap::magma);
-    int masked = 0;
-    for (int i = 0; i < b.rows; ++i)
-      for (int j = 0; j < b.cols; ++j) {
-        const bool hidden = (k.causal && j > i) || (k.window >= 0 && std::abs(i - j) > k.window);
-        const Rgb8 got = png.at(int(p.ox + p.k * (b.x + (j + 0.5) * b.width / b.cols)),
-                                int(p.oy + p.k * (b.y + (i + 0.5) * b.height / b.rows)));
-        bool in_table = false;
-        for (const Rgb8& c : table) in_table = in_table || same(c, got);
-        if (hidden) {
-          EXPECT_TRUE(same(got, masked_colour(Colormap::magma))) << "cell (" << i << ", " << j << ") is masked";
-          ++masked;
-        } else {
-          EXPECT_TRUE(in_table) << "cell (" << i << ", " << j << ") has a weight";
-        }
-      }
+    const int masked = expect_masked_cells(*a, spec, fig, "head.png", k.causal, k.window);
     EXPECT_GT(masked, 0);
     spec.path = "head.svg";
     EXPECT_NE(export_bytes(*a, nullptr, spec).find(">masked</text>"), std::string::npos) << "a legend entry";
@@ -187,6 +197,22 @@ TEST(ExportLayout, MaskedCellsHaveAColourNoWeightHas) {
   const auto open = synthetic(12, 2, false);
   ExportSpec spec;
   EXPECT_EQ(bytes_of(*open, spec, "grid.svg").find(">masked</text>"), std::string::npos);
+}
+
+// The layer's head average and the rollout carry their mask as a head's map does (issue 36): the
+// average of a windowed causal layer is grey where the layer's mask hides a key. (One map's figure:
+// its cells lie where one head's do.)
+TEST(ExportLayout, AverageAndRolloutDrawTheirMask) {
+  const auto a = synthetic(12, 2, true, 3);
+  ExportSpec spec;
+  spec.colours.colormap = Colormap::magma;
+  const Figure one = heatmap_figure(*a, 0, 0, spec.colours);
+  spec.view = ExportView::average;
+  EXPECT_GT(expect_masked_cells(*a, spec, one, "average.png", true, 3), 0);
+  spec.path = "average.svg";
+  EXPECT_NE(export_bytes(*a, nullptr, spec).find(">masked</text>"), std::string::npos) << "a legend entry";
+  spec.view = ExportView::rollout;
+  EXPECT_GT(expect_masked_cells(*a, spec, one, "rollout.png", true, 3), 0);
 }
 
 // The smallest font-size of the SVG's text, and its width and height attributes.
@@ -335,7 +361,7 @@ TEST(ExportLayout, LabelModesLengthsAndStyleFilesParseStrictly) {
   EXPECT_NE(error(R"({"font_size": "8"})").find("\"font_size\" must be a number"), std::string::npos);
   EXPECT_NE(error(R"({"font_size": 100})").find("from 4 to 72"), std::string::npos);
   EXPECT_NE(error(R"({"colormap": "jet"})").find("\"colormap\": unknown colormap 'jet'"), std::string::npos);
-  EXPECT_NE(error(R"({"font_size": 8,})").find("not JSON"), std::string::npos);
+  EXPECT_NE(error(R"({"font_size": 8,})").find("not valid JSON"), std::string::npos);
   EXPECT_NE(error(R"([8])").find("JSON object"), std::string::npos);
 }
 

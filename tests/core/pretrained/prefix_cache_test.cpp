@@ -11,6 +11,7 @@
 #include <random>
 #include <string>
 
+#include "core/analysis/analysis_cache.h"
 #include "core/analysis/head_stats.h"
 #include "core/analysis/run_analysis.h"
 #include "core/model/checkpoint_cache.h"
@@ -397,6 +398,35 @@ TEST(PrefixCache, SyntheticSettingsAndBidirectionalLayersRunWhole) {
   stories.sentence = "the cat sat down here now . !";
   analyse(stories, o);
   EXPECT_EQ(analyse(r, o)->reused_tokens, -1) << "after another model";
+}
+
+// As the app's worker runs it: with an analysis cache beside the prefix cache, an analysis takes
+// the previous one's row sums for the reused rows (it is handed back only while the engine keeps
+// its run) and its numbers are those of a whole analysis.
+TEST(PrefixCache, AnalysisCacheLendsThePreviousRowSums) {
+  PrefixCache engine;
+  AnalysisCache analyses;
+  ModelRequest r;
+  r.attention.d_model = 16, r.attention.n_heads = 4, r.attention.causal = true, r.seed = 5;
+  AnalysisOptions o;
+  o.maps = MapMode::whole;
+  o.prefix_cache = &engine;
+  o.analysis_cache = &analyses;
+  r.sentence = "the cat sat on the mat";
+  std::shared_ptr<const RunAnalysis> before = analyse(r, o);
+  EXPECT_EQ(analyses.previous(&engine), before) << "the first analysis is kept";
+  for (const char* sentence : {"the cat sat on the mat today", "the cat sat on the mat today , said the dog",
+                              "the cat ran on the mat"}) {
+    r.sentence = sentence;
+    const auto got = analyse(r, o);
+    EXPECT_GT(got->reused_tokens, 0) << sentence;
+    EXPECT_EQ(analyses.previous(&engine), got) << sentence;
+    expect_same_derived(*got, -1, std::string("analysis cache, ") + sentence);
+  }
+  EXPECT_EQ(analyses.previous(nullptr), nullptr) << "nothing without the engine's cache";
+  r.attention.causal = false;  // a whole run: the engine keeps nothing, neither does the analysis cache
+  analyse(r, o);
+  EXPECT_EQ(analyses.previous(&engine), nullptr);
 }
 
 }  // namespace

@@ -56,6 +56,10 @@ TEST(LessonFile, MalformedLessonsNameStepAndKey) {
       {head + R"([{"title": "a", "caption": "b", "unlocked": ["warp"]}]})", "\"warp\" is not a control"},
       {head + R"([{"title": "a", "caption": "b", "compare": [{"session": {}}]}]})", "compare[0] needs a \"label\""},
       {head + R"([{"title": "a", "caption": "b", "needs_pretrained": "yes"}]})", "needs_pretrained must be true or false"},
+      {head + R"([{"title": "a", "caption": "b", "session": {"view": )" + std::string(100000, '[') + std::string(100000, ']') + "}}]}",
+       "l.json: JSON nested deeper than 512 levels"},
+      {head + R"([{"title": "a", "caption": "b", "unlocked": [")" + std::string(100000, 'x') + R"("]}]})",
+       "unlocked: \"" + std::string(59, 'x') + "... is not a control"},  // cut to 60 characters
   };
   for (const auto& [text, expected] : cases) {
     const std::string msg = message_of(text);

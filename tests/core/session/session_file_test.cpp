@@ -119,6 +119,11 @@ TEST(SessionFile, MalformedFilesNameTheProblem) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"", "not valid JSON"},
       {"[1, 2]", "must be a JSON object"},
+      {R"({"format": "headscope-session", "version": 1, "view": {"panel": "grid", "panel": "difference"}})",
+       "\"panel\" appears twice"},
+      {R"({"format": "headscope-session", "version": 1, "input": {"sentence": )" + std::string(100000, '[') +
+           std::string(100000, ']') + "}}",
+       "JSON nested deeper than 512 levels"},
       {R"({"version": 1})", "not a headscope session"},
       {R"({"format": "headscope-lesson", "version": 1})", "not a headscope session"},
       {R"({"format": "headscope-session"})", "version"},

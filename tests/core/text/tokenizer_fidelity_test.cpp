@@ -35,7 +35,8 @@ using nlohmann::json;
 
 std::vector<std::string> split(const std::string& pattern, const std::string& text) {
   std::vector<std::string> out;
-  RegexSplitter(pattern, "test").split(text, true, true, out);
+  RegexBudget budget(text.size());
+  RegexSplitter(pattern, "test").split(text, true, true, out, budget);
   return out;
 }
 

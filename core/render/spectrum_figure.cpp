@@ -1,0 +1,148 @@
+#include "core/render/spectrum_figure.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+
+#include "core/render/canvas.h"
+#include "core/render/figure_parts.h"
+#include "core/render/heatmap_figure.h"
+#include "core/render/sweep_figure.h"
+#include "core/util/errors.h"
+
+namespace hs {
+namespace {
+
+std::string power_of_ten(int k) { return k == 0 ? "1" : k == 1 ? "10" : "1e" + std::to_string(k); }
+
+}  // namespace
+
+bool has_spectrum(const RunAnalysis& analysis, int layer) {
+  if (layer < 0 || size_t(layer) >= analysis.spectrum.size() || analysis.spectrum[size_t(layer)].empty()) return false;
+  for (const HeadSpectrum& s : analysis.spectrum[size_t(layer)])
+    if (s.singular_values.size() == 0) return false;
+  return true;
+}
+
+Figure spectrum_figure(const RunAnalysis& analysis, int layer, Colormap colormap, const FigureStyle& style) {
+  const AttentionRun& run = analysis.run;
+  assert(has_spectrum(analysis, layer) && "checked by export");
+  const std::vector<HeadSpectrum>& heads = analysis.spectrum[size_t(layer)];
+  const int H = int(heads.size()), n = int(heads.front().singular_values.size()), d_head = run.info.d_head;
+  const bool masked = run.info.causal || run.info.window >= 0;
+  // Each head's values down to a floor 1e-7 below its largest (the rest is numerically zero).
+  std::vector<std::vector<double>> values;
+  double hi = 0, lo = 1e300;
+  for (const HeadSpectrum& s : heads) {
+    const double floor = std::max(double(s.singular_values(0)), 1e-30) * 1e-7;
+    std::vector<double> v;
+    for (Eigen::Index i = 0; i < s.singular_values.size(); ++i) v.push_back(std::max(double(s.singular_values(i)), floor));
+    hi = std::max(hi, v.front());
+    lo = std::min(lo, *std::min_element(v.begin(), v.end()));
+    values.push_back(std::move(v));
+  }
+  const int k_lo = int(std::floor(std::log10(lo))), k_hi = std::max(k_lo + 1, int(std::ceil(std::log10(hi))));
+  const int k_step = std::max(1, (k_hi - k_lo + 5) / 6);
+  const int k_top = k_lo + k_step * ((k_hi - k_lo + k_step - 1) / k_step);  // the axis ends on a labelled tick
+
+  const bool styled = style.styled();
+  const double f = styled ? style.text_size() : kTickSize;
+  const double margin = styled ? std::max(2.0, 0.5 * f) : kMargin;
+  double title_size = styled ? 1.15 * f : kTitleSize;
+  const double axis_size = styled ? f : kAxisTitleSize;
+  const std::string title = style.title.empty() ? figure_model_name(run) + " \u00b7 layer " + std::to_string(layer) +
+                                                      " \u00b7 singular values of each head's scores Q K\u1d40 / \u221ad_head"
+                                                : style.title;
+  MeasureCanvas mc(style.font);
+  if (style.page_width > 0 && style.show_title) {
+    // A title wider than the page: a smaller font, down to 6 pt (past that the page cuts it).
+    const double room = style.page_width - 2 * margin, w = mc.width(title, TextStyle{title_size, true, {}});
+    if (w > room) title_size = std::max(std::min(6.0, title_size), title_size * room / w);
+  }
+  const TextStyle tick_style{f, false, {0, 0, 0}};
+  double tick_w = 0;
+  for (int k = k_lo; k <= k_top; k += k_step) tick_w = std::max(tick_w, mc.width(power_of_ten(k), tick_style));
+  std::vector<std::string> legend;
+  double legend_w = 0;
+  if (H <= 16) {
+    for (int h = 0; h < H; ++h) {
+      legend.push_back("head " + std::to_string(h));
+      legend_w = std::max(legend_w, 22 + mc.width(legend.back(), tick_style));
+    }
+  }
+  const double title_h = style.show_title ? margin + title_size * 1.4 + 0.6 * f : margin;
+  const double left = margin + axis_size * 1.5 + tick_w + 6;
+  const double below = 5 + f * 1.3 + 4 + axis_size * 1.5 + margin;
+  const double right = (legend.empty() ? 0 : 12 + legend_w + 0.5 * f) + margin;
+  double plot_w = 300, plot_h = 220;
+  if (style.page_width > 0) plot_w = style.page_width - left - right;
+  if (style.page_height > 0) plot_h = style.page_height - title_h - below;
+  if (style.page_width > 0 && style.page_height <= 0) plot_h = plot_w * 0.73;
+  if (style.page_height > 0 && style.page_width <= 0) plot_w = plot_h / 0.73;
+  if (!(plot_w > 4 * f && plot_h > 3 * f)) {
+    throw InputError("a page of " + std::to_string(int(std::lround(style.page_width))) + " x " +
+                     std::to_string(int(std::lround(style.page_height))) +
+                     " pt is too small for the singular-value chart (give a larger --size or a smaller --font-size)");
+  }
+  Figure fig;
+  fig.title = title;
+  fig.font = style.font;
+  const double title_w = style.show_title ? mc.width(title, TextStyle{title_size, true, {}}) + 2 * margin : 0;
+  fig.width = style.page_width > 0 ? style.page_width : std::max(left + plot_w + right, title_w);
+  fig.height = style.page_height > 0 ? style.page_height : title_h + plot_h + below;
+  const bool show_title = style.show_title;
+  const double fig_w = fig.width;
+  fig.draw = [=](Canvas& c) {
+    if (show_title) c.text(fig_w / 2, margin, title, TextStyle{title_size, true, {0, 0, 0}}, HAlign::center, VAlign::top);
+    const double top = title_h, bottom = top + plot_h;
+    auto x_of = [&](double i) { return left + plot_w * (i + 0.5) / n; };
+    auto y_of = [&](double v) {
+      return bottom - plot_h * (std::log10(v) - k_lo) / double(k_top - k_lo);
+    };
+    for (int k = k_lo; k <= k_top; k += k_step) {
+      c.line(left, y_of(std::pow(10.0, k)), left + plot_w, y_of(std::pow(10.0, k)), kGridColour, 0.5);
+      c.text(left - 5, y_of(std::pow(10.0, k)), power_of_ten(k), tick_style, HAlign::right, VAlign::middle);
+    }
+    const Ticks xt = nice_ticks(1, n, 8);
+    for (double v : xt.values) {
+      c.line(x_of(v - 1), bottom, x_of(v - 1), bottom + 3, kFrameColour, 0.6);
+      c.text(x_of(v - 1), bottom + 5, format_number(v, 0), tick_style, HAlign::center, VAlign::top);
+    }
+    if (d_head < n) {
+      const double x = (x_of(d_head - 1) + x_of(d_head)) / 2;
+      c.line(x, top, x, bottom, {120, 120, 120}, 1.0, true);
+      c.text(x + 3, top + 3, "d_head = " + std::to_string(d_head), tick_style, HAlign::left, VAlign::top);
+    }
+    for (int h = 0; h < H; ++h) {
+      const Rgb8 colour = colormap_lookup(colormap, H == 1 ? 0.6f : 0.15f + 0.8f * float(h) / float(H - 1));
+      const std::vector<double>& v = values[size_t(h)];
+      for (size_t i = 0; i + 1 < v.size(); ++i) c.line(x_of(double(i)), y_of(v[i]), x_of(double(i + 1)), y_of(v[i + 1]), colour, 1.3);
+      if (!legend.empty()) {
+        const double ly = top + 4 + h * f * 1.35, lx = left + plot_w + 12;
+        c.line(lx, ly + f * 0.5, lx + 16, ly + f * 0.5, colour, 2.0);
+        c.text(lx + 22, ly + f * 0.5, legend[size_t(h)], tick_style, HAlign::left, VAlign::middle);
+      }
+    }
+    c.stroke_rect(left, top, plot_w, plot_h, kFrameColour, 0.6);
+    const TextStyle axis_style{axis_size, false, {0, 0, 0}};
+    c.text(left + plot_w / 2, bottom + 5 + f * 1.3 + 4, masked ? "index (Q K\u1d40 before the mask)" : "singular value index",
+           axis_style, HAlign::center, VAlign::top);
+    c.text(margin + axis_size * 0.75, top + plot_h / 2, "singular value (log)", axis_style, HAlign::center, VAlign::middle, true);
+  };
+  return fig;
+}
+
+Figure width_figure(const RunAnalysis& analysis, const Sweep* sweep, int layer, Colormap colormap, const FigureStyle& style) {
+  const bool spectrum = has_spectrum(analysis, layer);
+  assert((sweep || spectrum) && "checked by export");
+  if (!sweep) return spectrum_figure(analysis, layer, colormap, style);
+  if (!spectrum) return sweep_figure(analysis, *sweep, colormap, style);
+  FigureStyle left = style, right = style;
+  if (style.page_width > 0) left.page_width = style.page_width * 0.6, right.page_width = style.page_width * 0.4;
+  // Beside the sweep, whose title names the model, the chart names its layer alone.
+  right.title = "layer " + std::to_string(layer) + " \u00b7 singular values of each head's Q K\u1d40 / \u221ad_head";
+  const Figure sweep_part = sweep_figure(analysis, *sweep, colormap, left);
+  return figures_side_by_side({sweep_part, spectrum_figure(analysis, layer, colormap, right)}, style.sized() ? 0 : 12);
+}
+
+}  // namespace hs
