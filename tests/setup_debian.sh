@@ -9,7 +9,7 @@ packages=(
   build-essential cmake pkg-config
   libeigen3-dev libcli11-dev nlohmann-json3-dev libpcre2-dev libicu-dev libcairo2-dev libfontconfig-dev zlib1g-dev
   libimgui-dev libstb-dev libglfw3-dev python3-glad libgl-dev
-  fonts-dejavu-core fonts-droid-fallback
+  fonts-dejavu-core fonts-droid-fallback fonts-symbola
   libgtest-dev libgmock-dev libbenchmark-dev
   python3-torch python3-numpy libopenblas0-pthread libopenblas-dev python3-sentencepiece
   xvfb xauth xclip poppler-utils

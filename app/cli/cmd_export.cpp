@@ -28,6 +28,7 @@ struct FigureFlags {
   std::string title;
   bool no_title = false;
   std::string labels;
+  std::string space_mark;
   std::string colorbar_label;
   std::string style_file;
   CLI::Option* title_option = nullptr;
@@ -96,6 +97,7 @@ void apply_figure_flags(const FigureFlags& f, ExportSpec& spec, CLI::Option* col
   }
   if (f.no_title) spec.style.show_title = false;
   if (!f.labels.empty()) parse_label_mode(f.labels, spec.style);
+  if (!f.space_mark.empty()) spec.style.space_mark = parse_space_mark(f.space_mark);
   if (f.colorbar_option->count() > 0) spec.style.colorbar_label = f.colorbar_label;
 }
 
@@ -324,10 +326,13 @@ Command add_export_command(CLI::App& app) {
   f.title_option = sub->add_option("--title", f.title, "Title text instead of the model, layer and heads");
   sub->add_flag("--no-title", f.no_title, "No title");
   sub->add_option("--labels", f.labels, "Token labels: auto (as many as fit), all, none or \"every N\"");
+  sub->add_option("--space-mark", f.space_mark,
+                  "A token's space on the axes: dot (a thin \xC2\xB7 before the word, the default) or none; as the app's "
+                  "View menu sets it");
   f.colorbar_option = sub->add_option("--colorbar-label", f.colorbar_label, "Colour bar label (\"\" for none)");
   sub->add_option("--style", f.style_file,
                   "Style file (JSON): font_size, title, show_title, labels, colorbar_label, gap, colormap, width, "
-                  "height, font (an installed family, e.g. \"DejaVu Serif\"); flags given as well win");
+                  "height, space_mark, font (an installed family, e.g. \"DejaVu Serif\"); flags given as well win");
   return [o] { return run_export(*o); };
 }
 

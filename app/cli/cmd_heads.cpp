@@ -77,7 +77,7 @@ struct Row {
 };
 
 std::string cell(float v) {
-  if (std::isnan(v)) return "     -";
+  if (std::isnan(v)) return std::string(6 - std::string(kNotMeasuredMark).size(), ' ') + kNotMeasuredMark;
   char buf[16];
   std::snprintf(buf, sizeof buf, "%6.3f", double(v));
   return buf;
@@ -175,11 +175,10 @@ int run_heads(const HeadsOptions& o) {
     std::snprintf(buf, sizeof buf, "%5d  %5d  %4d", ++rank, row.layer, row.head);
     std::cout << buf;
     for (int r = 0; r < kHeadRoleCount; ++r) std::cout << "    " << cell(row.s->score[r]);
-    std::cout << "  " << (row.label->empty() ? "-" : *row.label) << "\n";
+    std::cout << "  " << head_label_text(*row.label) << "\n";
   }
   if (rows.empty()) std::cout << "(no head labelled " << o.role << ")\n";
-  std::cout << "\nrole: the strongest score at or above " << roles.options.threshold
-            << " (else broad when broadness >= 0.8, or local when local >= 0.5); '-' = not measured\n";
+  std::cout << "\nrole: " << head_label_rule(roles.options.threshold) << "\n";
   for (int r = 0; r < kHeadRoleCount; ++r) std::cout << "  " << head_role_definition(HeadRole(r)) << "\n";
   return 0;
 }
@@ -190,6 +189,10 @@ Command add_heads_command(CLI::App& app) {
   auto options = std::make_shared<HeadsOptions>();
   CLI::App* sub = app.add_subcommand("heads", "Score what each head does (previous-token, sink, induction, ...) and rank the heads");
   add_model_flags(*sub, options->model);
+  // The roles as the table's legend and the app's Head roles view define them.
+  std::string roles = "Roles (each a mean over query rows, 0 to 1):\n";
+  for (int r = 0; r < kHeadRoleCount; ++r) roles += std::string("  ") + head_role_definition(HeadRole(r)) + "\n";
+  sub->footer(roles + "Labels: " + head_label_rule(RoleOptions{}.threshold) + " (--threshold changes 0.40).");
   options->sort_option = sub->add_option("--sort", options->sort, "Rank the heads by this role's score, highest first (default: layer, head order)");
   options->role_option = sub->add_option("--role", options->role, "Only heads labelled with this role (a role name, 'local' or 'broad')");
   options->top_option = sub->add_option("--top", options->top, "Print only the first N rows");

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <unordered_map>
 #include <unordered_set>
@@ -23,7 +24,8 @@ const char* const kNames[kHeadRoleCount] = {"previous", "first", "bos", "self", 
 const char* const kDefinitions[kHeadRoleCount] = {
     "previous-token: mean attention from each token i to token i-1",
     "first-token (sink): mean attention from each token i >= 1 to position 0",
-    "BOS: mean attention from each token i >= 1 to keys holding the BOS token",
+    ("BOS: mean attention from each token i >= 1 to keys holding the BOS token (with BOS only at position 0, "
+     "as llama2.c and Llama models put it, this equals first and the label says first)"),
     "self: mean attention from each token to itself (rows that see two or more keys)",
     "local: mean attention mass on keys fewer than w positions away (w = 3 unless set)",
     "duplicate-token: mean attention from a repeated token to its earlier copies",
@@ -185,9 +187,19 @@ std::string strongest_role(const HeadRoleScores& s, float threshold) {
       name = head_role_name(r);
     }
   if (*name) return name;
-  if (!std::isnan(s[HeadRole::broadness]) && s[HeadRole::broadness] >= 0.8f) return "broad";
-  if (!std::isnan(s[HeadRole::local]) && s[HeadRole::local] >= std::max(threshold, 0.5f)) return "local";
+  if (!std::isnan(s[HeadRole::broadness]) && s[HeadRole::broadness] >= kBroadLabelMin) return "broad";
+  if (!std::isnan(s[HeadRole::local]) && s[HeadRole::local] >= kLocalLabelMin) return "local";
   return "";
+}
+
+std::string head_label_rule(float threshold) {
+  char buf[320];
+  std::snprintf(buf, sizeof buf,
+                "a head's role is its strongest of previous, first, bos, self, duplicate and induction at or above "
+                "%.2f (first before bos on a tie), else broad when broadness >= %.1f, else local when local >= %.1f, "
+                "else %s; %s = not measured",
+                double(threshold), double(kBroadLabelMin), double(kLocalLabelMin), kNoRoleMark, kNotMeasuredMark);
+  return buf;
 }
 
 }  // namespace hs

@@ -10,7 +10,10 @@
 // The scores of one head, each a mean over query rows (NaN: not measured, written as null):
 //   previous   mean over i >= 1 of A[i][i-1]
 //   first      mean over i >= 1 of A[i][0] (the attention sink)
-//   bos        mean over i >= 1 of the weight on keys holding the BOS id (NaN: no BOS in the ids)
+//   bos        mean over i >= 1 of the weight on keys holding the BOS id (NaN: no BOS in the ids).
+//              With BOS at position 0 only (llama2.c, Llama, GPT-2 with its BOS), bos equals first
+//              exactly and the label says "first" (it wins the tie): bos differs only where BOS
+//              also occurs later, or not at position 0.
 //   self       mean over informative rows of A[i][i]
 //   local      mean over informative rows of sum_{|i-j| < w} A[i][j] (w = local_window keys: the
 //              query and the w - 1 nearest keys on each side the mask lets it see)
@@ -81,10 +84,24 @@ std::vector<int> induction_probe_ids(int vocab, int bos_id, int n, uint64_t seed
 float induction_score(const Map& attention, int offset, int n);
 
 // The strongest role of a head, or "" when none clears the threshold. The specific roles
-// (previous, first, bos, self, duplicate, induction) are preferred; then "broad" (broadness at
-// least 0.8: near-uniform over what it sees) and "local" (local at least max(threshold, 0.5)) name
-// a head none of them describes.
+// (previous, first, bos, self, duplicate, induction) are preferred (on a tie the earlier: first
+// before bos); then "broad" (broadness at least kBroadLabelMin: near-uniform over what it sees)
+// and "local" (local at least kLocalLabelMin, whatever the threshold) name a head none of them
+// describes.
+constexpr float kBroadLabelMin = 0.8f, kLocalLabelMin = 0.5f;
 std::string strongest_role(const HeadRoleScores& s, float threshold);
+
+// The labelling rule in words, for the legends under the CLI's table and in the app: "a head's
+// role is its strongest of ... at or above 0.40 ..., else broad when broadness >= 0.8, else local
+// when local >= 0.5, else none".
+std::string head_label_rule(float threshold);
+
+// How tables write a score that was not measured (NaN) and a head without a label: two
+// different marks ("-" meant both).
+constexpr const char* kNotMeasuredMark = "n/m";
+constexpr const char* kNoRoleMark = "none";
+// The label as a table writes it: kNoRoleMark for "".
+inline const char* head_label_text(const std::string& label) { return label.empty() ? kNoRoleMark : label.c_str(); }
 
 // Every head of a model: [layer][head].
 struct HeadRoles {

@@ -159,13 +159,17 @@ void Canvas::set_font(const TextStyle& style, int family) {
 }
 
 int Canvas::family_for(uint32_t cp, const TextStyle& style) {
+  return std::max(0, covering_family(cp, style));  // nobody has it: DejaVu Sans draws its missing-glyph box
+}
+
+int Canvas::covering_family(uint32_t cp, const TextStyle& style) {
   if (cp < 0x250) return 0;  // Latin: DejaVu Sans has it all
   const uint64_t key = (uint64_t(cp) << 1) | (style.bold ? 1 : 0);
   const auto found = family_cache_.find(key);
   if (found != family_cache_.end()) return found->second;
   std::string one;
   utf8_append(one, cp);
-  int chosen = 0;  // nobody has it: DejaVu Sans draws its missing-glyph box
+  int chosen = -1;
   for (int f = 0; f < kFamilyCount; ++f) {
     set_font(style, f);
     cairo_glyph_t* glyphs = nullptr;

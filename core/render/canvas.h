@@ -67,6 +67,8 @@ class Canvas {
   void translate(double dx, double dy);
 
   double text_width(const std::string& text, const TextStyle& style);
+  // Whether one of the families text is drawn in has a glyph for the code point (else a box).
+  bool has_glyph(uint32_t code_point) { return covering_family(code_point, TextStyle{}) >= 0; }
   // (x, y) is the anchor; with `vertical` the text reads bottom to top and the alignments
   // apply along and across its own (rotated) baseline.
   void text(double x, double y, const std::string& text, const TextStyle& style, HAlign h, VAlign v,
@@ -85,6 +87,7 @@ class Canvas {
   // Splits text into runs that one family can draw.
   std::vector<FontRun> font_runs(const std::string& text, const TextStyle& style);
   int family_for(uint32_t code_point, const TextStyle& style);
+  int covering_family(uint32_t code_point, const TextStyle& style);  // -1: none has it
 
   cairo_t* cr_;
   bool record_text_;
@@ -103,6 +106,7 @@ class MeasureCanvas {
   MeasureCanvas& operator=(const MeasureCanvas&) = delete;
   // Unhinted advances scale with the size: each text is measured once per weight (cached).
   double width(const std::string& text, const TextStyle& style);
+  bool has_glyph(uint32_t code_point) { return canvas_.has_glyph(code_point); }
 
  private:
   cairo_surface_t* surface_;

@@ -9,27 +9,19 @@
 
 namespace hs {
 
-std::string display_label(const std::string& token) {
-  std::string out;
-  bool all_space = !token.empty();
-  for (unsigned char ch : token) {
-    if (ch < 0x20 || ch == 0x7f) utf8_append(out, ch == 0x7f ? 0x2421 : 0x2400 + ch);  // "␊", "␉", "␡"
-    else out += char(ch);
-    if (ch != ' ') all_space = false;
-  }
-  if (token.empty()) return "\u2205";  // "∅"
-  if (all_space) {
-    out.clear();
-    for (size_t i = 0; i < token.size() && i < kMaxLabelCodePoints; ++i) out += "\u2423";  // "␣"
-    return out;
-  }
-  out = utf8_repair(out);
+std::string display_label(const std::vector<std::string>& tokens, size_t i, MeasureCanvas* m, SpaceMark space) {
+  TokenLabelOptions o;
+  o.space = space;
+  if (m) o.drawable = [m](uint32_t cp) { return m->has_glyph(cp); };
+  std::string out = token_label(tokens, i, o);
   if (utf8_length(out) > kMaxLabelCodePoints) out = utf8_prefix(out, kMaxLabelCodePoints - 1) + "\u2026";
   return out;
 }
 
+std::string display_label(const std::string& token) { return display_label({token}, 0, nullptr, SpaceMark::dot); }
+
 AxisLabels layout_axis_labels(MeasureCanvas& m, const std::vector<std::string>& names, double cell, bool x_axis,
-                              double max_font, double min_font, int every) {
+                              double max_font, double min_font, int every, SpaceMark space) {
   AxisLabels a;
   a.style.size = std::clamp(cell * 0.78, std::min(min_font, max_font), max_font);
   if (every < 0) {
@@ -41,7 +33,7 @@ AxisLabels layout_axis_labels(MeasureCanvas& m, const std::vector<std::string>& 
   a.text.resize(names.size());
   for (size_t i = 0; i < names.size(); ++i) {
     if (i % size_t(step)) continue;
-    a.text[i] = display_label(names[i]);
+    a.text[i] = display_label(names, i, &m, space);
     widest = std::max(widest, m.width(a.text[i], a.style));
   }
   if (x_axis && widest <= cell * step * 0.9) {

@@ -7,6 +7,7 @@
 #include "core/render/canvas.h"
 #include "core/render/colormap.h"
 #include "core/render/colour_scale.h"
+#include "core/text/token_label.h"
 
 namespace hs {
 
@@ -19,10 +20,13 @@ constexpr double kBarWidth = 12;
 constexpr Rgb8 kFrameColour = {64, 64, 64};
 constexpr Rgb8 kGridColour = {220, 220, 220};
 
-// A token as shown on an axis: control characters as visible symbols (U+2400 block), an
-// all-space token as open boxes, more than kMaxLabelCodePoints code points cut with "…".
+// tokens[i] as shown on an axis, by the screen's rule (core/text/token_label.h: a space a thin dot
+// or none, byte pieces as the character they spell, a character the figure's fonts lack named
+// "U+1F600"), more than kMaxLabelCodePoints code points cut with "…". m: the canvas whose fonts
+// draw it (null: every character up to U+FFFF counts as drawable).
 constexpr size_t kMaxLabelCodePoints = 16;
-std::string display_label(const std::string& token);
+std::string display_label(const std::vector<std::string>& tokens, size_t i, MeasureCanvas* m, SpaceMark space);
+std::string display_label(const std::string& token);  // one token alone, spaces as dots
 
 // Black on light cells, white on dark ones (relative luminance, Rec. 709 weights).
 Rgb8 ink_on(Rgb8 c);
@@ -38,7 +42,7 @@ struct AxisLabels {
 // `max_font`); when even the smallest font overlaps, only every k-th label is kept. `every`:
 // 0 as many as fit; k > 0 every k-th whatever the crowding; < 0 none.
 AxisLabels layout_axis_labels(MeasureCanvas& m, const std::vector<std::string>& names, double cell, bool x_axis,
-                              double max_font, double min_font = 5.5, int every = 0);
+                              double max_font, double min_font = 5.5, int every = 0, SpaceMark space = SpaceMark::dot);
 // x labels hang below y_top under cells starting at x0; y labels end at x_right.
 void draw_x_labels(Canvas& c, const AxisLabels& labels, double x0, double y_top, double cell);
 void draw_y_labels(Canvas& c, const AxisLabels& labels, double x_right, double y0, double cell);

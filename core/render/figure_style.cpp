@@ -118,12 +118,13 @@ void apply_style_json(const std::string& json_text, const std::string& file_name
       else if (key == "width") style.page_width = parse_length(string(key, v), 2.0);
       else if (key == "height") style.page_height = parse_length(string(key, v), 2.0);
       else if (key == "font") style.font = check_font_family(string(key, v));
+      else if (key == "space_mark") style.space_mark = parse_space_mark(string(key, v));
       else if (key == "show_title") {
         if (!v.is_boolean()) throw FormatError(where(key) + " must be true or false, not " + json_excerpt(v));
         style.show_title = v.get<bool>();
       } else {
         throw FormatError(where(key) + " is not a style key; expected font_size, title, show_title, labels, "
-                          "colorbar_label, gap, colormap, width, height or font");
+                          "colorbar_label, gap, colormap, width, height, space_mark or font");
       }
     } catch (const InputError& e) {
       throw FormatError(where(key) + ": " + e.what());

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/render/colormap.h"
+#include "core/text/token_label.h"
 
 namespace hs {
 
@@ -27,6 +28,7 @@ struct FigureStyle {
   std::optional<std::string> colorbar_label;  // unset keeps the figure's own ("" writes none)
   double gap = -1;                            // points between heatmap panels; < 0: the layout's own
   std::string font;  // font family of all the text, as installed ("" DejaVu Sans; check_font_family)
+  SpaceMark space_mark = SpaceMark::dot;  // a token's space on the axes: a thin dot or none (--space-mark)
 
   bool sized() const { return page_width > 0 || page_height > 0; }
   // The text size of a sized or styled figure.
@@ -35,7 +37,7 @@ struct FigureStyle {
   bool operator==(const FigureStyle& o) const {
     return page_width == o.page_width && page_height == o.page_height && font_size == o.font_size &&
            show_title == o.show_title && title == o.title && labels == o.labels && label_every == o.label_every &&
-           colorbar_label == o.colorbar_label && gap == o.gap && font == o.font;
+           colorbar_label == o.colorbar_label && gap == o.gap && font == o.font && space_mark == o.space_mark;
   }
   bool operator!=(const FigureStyle& o) const { return !(*this == o); }
 };
@@ -59,7 +61,7 @@ bool parse_page_size(const std::string& text, double px_per_point, FigureStyle& 
 //   "font_size" (points, 4 to 72), "title" (string), "show_title" (bool), "labels" ("auto",
 //   "all", "none", "every N"), "colorbar_label" (string), "gap" (points, 0 to 100),
 //   "colormap" (viridis, magma, gray, cividis, rdbu), "width" / "height" (lengths as above, e.g.
-//   "3.25in"), "font" (an installed font family, e.g. "DejaVu Serif"; an unknown one is an error
+//   "3.25in"), "space_mark" ("dot" or "none"), "font" (an installed font family, e.g. "DejaVu Serif"; an unknown one is an error
 //   naming the installed families, never a silent substitute).
 // Unknown keys, wrong types and values out of range are FormatErrors naming the file and key.
 // `colormap` is set only when the file names one.

@@ -90,6 +90,7 @@ struct Plan {
   int overview_cols = 0;
   Metrics m;
   int every = 0;
+  SpaceMark space = SpaceMark::dot;  // FigureStyle::space_mark
   bool title = true;
   std::string title_text;
   ColourBar bar;
@@ -110,8 +111,8 @@ Layout lay_out(MeasureCanvas& mc, const Plan& p, double cell, int cols, double o
   g.row_title_w = p.overview ? m.panel_title * 1.5 : 0;
   g.hgap_ = m.hgap;
   g.vgap_ = m.vgap;
-  g.x_labels = layout_axis_labels(mc, *p.tokens, cell, true, m.label_max, m.label_min, p.every);
-  g.y_labels = layout_axis_labels(mc, *p.tokens, cell, false, m.label_max, m.label_min, p.every);
+  g.x_labels = layout_axis_labels(mc, *p.tokens, cell, true, m.label_max, m.label_min, p.every, p.space);
+  g.y_labels = layout_axis_labels(mc, *p.tokens, cell, false, m.label_max, m.label_min, p.every, p.space);
   const double axis_title_h = m.axis_title * 1.5;
   const double y_label_w = g.y_labels.extent > 0 ? g.y_labels.extent + m.label_pad : 0;
   const double x_label_h = g.x_labels.extent > 0 ? g.x_labels.extent + m.label_pad : 0;
@@ -170,6 +171,7 @@ Figure panels_figure(const RunAnalysis& analysis, const std::vector<Panel>& pane
   p.overview = overview;
   p.m = metrics_for(style, grid);
   p.every = label_every(style);
+  p.space = style.space_mark;
   p.title = style.show_title;
   p.title_text = style.title.empty() ? title : style.title;
 

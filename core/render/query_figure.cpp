@@ -20,7 +20,7 @@ constexpr Rgb8 kQueryMark = {214, 96, 20};
 
 std::string query_title(const AttentionRun& run, int layer, const std::vector<int>& queries) {
   std::string what = queries.size() == 1
-                         ? "where \u201c" + display_label(run.tokens[size_t(queries[0])]) + "\u201d (token " +
+                         ? "where \u201c" + display_label(run.tokens, size_t(queries[0]), nullptr, SpaceMark::dot) + "\u201d (token " +
                                std::to_string(queries[0]) + ") looks"
                          : "where " + std::to_string(queries.size()) + " query tokens look (rows summed)";
   return figure_model_name(run) + " \u00b7 layer " + std::to_string(layer) + " \u00b7 " + what;
@@ -76,7 +76,8 @@ Figure query_figure(const RunAnalysis& analysis, int layer, const std::vector<in
   const double left = margin + names_w + 0.6 * f;
   const double bar_gap = 1.2 * f + 4;
   auto lay_labels = [&](double col) {
-    return layout_axis_labels(mc, key_names, col, true, styled ? f : 9.0, std::min(5.5, f), label_every(style));
+    return layout_axis_labels(mc, key_names, col, true, styled ? f : 9.0, std::min(5.5, f), label_every(style),
+                              style.space_mark);
   };
   // Natural: columns as the heatmap's cells, rows tall enough for a value above a bar; a page
   // stretches both to fill it.

@@ -308,6 +308,8 @@ TEST_F(Explore, UiScaleStepsAndIsRemembered) {
   state.ui_scale = 1.3f;
   state.show_frame_time = true;
   state.exporter.font = "DejaVu Serif";  // export_font: the exported figures' family, set once
+  EXPECT_EQ(state.space_mark, hs::SpaceMark::dot) << "spaces as thin dots by default";
+  state.space_mark = hs::SpaceMark::none;  // View menu: no space mark (issue 36), remembered
   register_settings(&state);
   ImGui::MarkIniSettingsDirty();
   const std::string ini = ImGui::SaveIniSettingsToMemory();
@@ -320,6 +322,7 @@ TEST_F(Explore, UiScaleStepsAndIsRemembered) {
   EXPECT_FLOAT_EQ(loaded.ui_scale, 1.3f);
   EXPECT_TRUE(loaded.show_frame_time);
   EXPECT_EQ(loaded.exporter.font, "DejaVu Serif");
+  EXPECT_EQ(loaded.space_mark, hs::SpaceMark::none);
 }
 
 }  // namespace

@@ -54,6 +54,22 @@ TEST(Labels, AbbreviateAndFormat) {
   EXPECT_LE(ticks.back(), 0.37f + 1e-6f);
 }
 
+// Issue 36 (finding 7): the screen's labels follow the View menu's space mark and show byte pieces
+// as the character they spell; the hover names the bytes. No ImGui context here: every character
+// up to U+FFFF counts as drawable.
+TEST(Labels, SpaceMarkAndByteFallbackOnScreen) {
+  const std::vector<std::string> t = {"\xE2\x96\x81" "Lily", "<0xE6>", "<0x88>", "<0x91>", "\xF0\x9F\x98\x80"};
+  set_label_space_mark(hs::SpaceMark::dot);
+  EXPECT_EQ(display_token(t, 0), "\xC2\xB7" "Lily");
+  EXPECT_EQ(display_token(t, 1), "\xE2\x80\xA6");
+  EXPECT_EQ(display_token(t, 3), "\xE6\x88\x91");
+  EXPECT_EQ(display_token(t, 4), "U+1F600");
+  EXPECT_NE(token_bytes_hint(t, 1).find("<0xE6><0x88><0x91>"), std::string::npos);
+  set_label_space_mark(hs::SpaceMark::none);
+  EXPECT_EQ(display_token(t, 0), "Lily");
+  set_label_space_mark(hs::SpaceMark::dot);
+}
+
 TEST(Worker, NewestWinsErrorsComeBackAsText) {
   DerivedWorker worker;
   hs::ModelRequest r;
@@ -112,6 +128,12 @@ TEST(Export, SavesTheCurrentViewAndCopiesCsv) {
   state.head = 1;
   const std::string csv = hs::gui::current_csv(state, *derived);
   EXPECT_EQ(csv.rfind("query\\key,", 0), 0u) << csv.substr(0, 40);
+
+  // The figure's labels follow the screen's space mark ("export this view as shown").
+  state.space_mark = hs::SpaceMark::none;
+  EXPECT_EQ(hs::gui::export_spec_for(state, *derived, (dir / "x.png").string()).style.space_mark, hs::SpaceMark::none);
+  state.space_mark = hs::SpaceMark::dot;
+  EXPECT_EQ(hs::gui::export_spec_for(state, *derived, (dir / "x.png").string()).style.space_mark, hs::SpaceMark::dot);
 
   state.exporter.folder = (dir / "missing" / "folder").string();
   state.exporter.save_requested = true;

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""`headscope-cli heads`, `headscope-cli ablate`'s refusals and the maps JSON's "head_roles" (issue 18): the table ranks by the role
+"""`headscope-cli heads` (and the README's role numbers and rules, issue 36: check_readme_numbers prints them), `headscope-cli ablate`'s refusals and the maps JSON's "head_roles" (issue 18): the table ranks by the role
 asked for and filters by label, --json writes the same object maps does, the maps JSON keeps
 every contract key, its head_clusters equal average linkage computed here from head_distance, and
 bad flags exit 1 or 2 with one "error:" line naming the problem.
@@ -78,7 +78,7 @@ def table_rows(out):
         parts = line.split()
         if len(parts) == 3 + len(ROLES) + 1 and parts[0].isdigit():
             rows.append({"layer": int(parts[1]), "head": int(parts[2]),
-                         "scores": [None if p == "-" else float(p) for p in parts[3:3 + len(ROLES)]], "label": parts[-1]})
+                         "scores": [None if p == "n/m" else float(p) for p in parts[3:3 + len(ROLES)]], "label": parts[-1]})
     return rows
 
 
@@ -129,6 +129,81 @@ def check_table(models):
             fail(f"heads --role previous: {[(r['layer'], r['head'], r['label']) for r in labelled]}")
         else:
             T.passed += 1
+
+
+STORY_OPENING = "Once upon a time, there was a little girl named Lily."
+
+
+def check_readme_numbers(models):
+    """Issue 36 (finding 9): the README's numbers and rules, as the program prints them.
+
+    Prints stories260K's previous-token scores of L1 h3 and L3 h6 on the story's opening (the README
+    quotes these lines); checks that --threshold 0.6 still labels local every head whose local score
+    is at least 0.5 (the README's rule), that "not measured" and "no label" are written differently,
+    and that with BOS at position 0 only bos equals first for every head and no head is labelled bos."""
+    model = os.path.join(models, "stories260K", "stories260K.bin")
+    tok = os.path.join(models, "stories260K", "tok512.bin")
+    if not os.path.isfile(model):
+        print("SKIP stories260K README numbers: %s not found" % model)
+        return
+    base = ["heads", "--model", model, "--tokenizer", tok, "--sentence", STORY_OPENING]
+    out = ok("heads on the story's opening", base)
+    if out is None:
+        return
+    rows = {(r["layer"], r["head"]): r for r in table_rows(out)}
+    prev = {k: rows[k]["scores"][0] for k in [(1, 3), (3, 6)] if k in rows}
+    print('README: stories260K previous-token scores on "%s": L1 h3 %.3f, L3 h6 %.3f' %
+          (STORY_OPENING, prev.get((1, 3), float("nan")), prev.get((3, 6), float("nan"))))
+    if prev != {(1, 3): 0.635, (3, 6): 0.593}:
+        fail(f"README numbers changed: L1 h3 / L3 h6 previous {prev}, README says 0.635 / 0.593")
+    else:
+        T.passed += 1
+    # BOS at position 0 only: bos == first everywhere, the label never bos.
+    if any(r["scores"][1] != r["scores"][2] for r in rows.values()) or any(r["label"] == "bos" for r in rows.values()):
+        fail("stories260K: bos should equal first (BOS only at position 0) and never be the label")
+    else:
+        T.passed += 1
+    # --threshold 0.6 --local-window 4: local labels follow local >= 0.5 (L0 h2 scores 0.538).
+    out = ok("heads --threshold 0.6 --local-window 4", base + ["--threshold", "0.6", "--local-window", "4"])
+    if out is None:
+        return
+    rows = table_rows(out)
+    wrong = []
+    for r in rows:
+        s = dict(zip(ROLES, r["scores"]))
+        specific = [s[k] for k in ("previous", "first", "bos", "self", "duplicate", "induction") if s[k] is not None]
+        if (specific and max(specific) >= 0.6) or s["broadness"] >= 0.8:
+            continue
+        want = "local" if s["local"] >= 0.5 else "none"
+        if r["label"] != want:
+            wrong.append((r["layer"], r["head"], s["local"], r["label"]))
+    l0h2 = [r for r in rows if (r["layer"], r["head"]) == (0, 2)]
+    if wrong or not l0h2 or l0h2[0]["label"] != "local":
+        fail(f"--threshold 0.6: local labels should follow local >= 0.5: {wrong}")
+    else:
+        T.passed += 1
+    if "local when local >= 0.5" not in out or "n/m = not measured" not in out:
+        fail(f"heads legend: no rule or marks:\n{out[-600:]}")
+    else:
+        T.passed += 1
+    if not any(r["label"] == "none" for r in rows):
+        fail("--threshold 0.6: some head should be written 'none' (no label)")
+    else:
+        T.passed += 1
+    # The synthetic layer has no BOS: its bos column says n/m.
+    out = ok("heads on the synthetic layer", ["heads"] + SYNTH)
+    if out is not None:
+        r = table_rows(out)
+        if not r or any(x["scores"][2] is not None for x in r):
+            fail(f"synthetic: bos should be n/m:\n{out}")
+        else:
+            T.passed += 1
+    # --help defines the roles, bos's equality with first included.
+    out = ok("heads --help", ["heads", "--help"])
+    if out is not None and ("equals first" not in out or "local when local >= 0.5" not in out):
+        fail(f"heads --help: no role definitions:\n{out[-800:]}")
+    elif out is not None:
+        T.passed += 1
 
 
 def upgma(d):
@@ -190,6 +265,7 @@ def main():
     models = os.environ.get("HEADSCOPE_MODELS_DIR") or sys.argv[2]
     check_maps_json()
     check_table(models)
+    check_readme_numbers(models)
     check_clusters(models)
     check_bad_flags()
     return T.summary()

@@ -97,6 +97,7 @@ ExportSpec export_spec_for(const AppState& state, const Derived& derived, const 
     spec.style.font_size = e.font_size;
   }
   spec.style.show_title = e.show_title;
+  spec.style.space_mark = state.space_mark;  // token labels as the screen shows them
   spec.style.title = e.show_title ? e.title : std::string();
   // The settings file's export_font (as a style file's "font"): an unknown family says so.
   if (!e.font.empty()) spec.style.font = check_font_family(e.font);

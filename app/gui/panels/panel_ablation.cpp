@@ -84,7 +84,7 @@ void token_table(const HeadAblation& a, int layer, int head, ImVec2 size) {
   ImGui::TableHeadersRow();
   const float m = std::max(d.cwiseAbs().maxCoeff(), 1e-6f);
   const auto label = [&](size_t i) {
-    return a.tokens.size() > i ? abbreviate(display_token(a.tokens[i]), 16) : std::to_string(a.ids[i]);
+    return a.tokens.size() > i ? abbreviate(display_token(a.tokens, i), 16) : std::to_string(a.ids[i]);
   };
   for (const int t : order) {
     ImGui::TableNextRow();

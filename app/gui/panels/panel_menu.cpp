@@ -65,6 +65,10 @@ void draw_view_menu(AppState& state) {
     if (ImGui::MenuItem(t == Theme::dark ? "Dark theme" : "Light theme (projectors, print)", nullptr, state.theme == t))
       set_theme(state, t);
   ImGui::Separator();
+  // A token's space: a thin dot before the word, or nothing (figures exported from here follow).
+  if (ImGui::MenuItem("Show spaces in tokens as \xC2\xB7", nullptr, state.space_mark == SpaceMark::dot))
+    state.space_mark = state.space_mark == SpaceMark::dot ? SpaceMark::none : SpaceMark::dot;
+  ImGui::Separator();
   ImGui::MenuItem("Presentation mode", "F5", &state.present.active);
   ImGui::MenuItem("Pointer ring when presenting", "P", &state.present.pointer);
   ImGui::MenuItem("Hide the maps on each new step", nullptr, &state.present.hide_each_step);

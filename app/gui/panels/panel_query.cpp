@@ -29,7 +29,7 @@ void query_picker(AppState& state, const Derived& d) {
     if (ImGui::InputInt("query token##qi", &one)) q = {std::clamp(one, 0, d.run().n_tokens() - 1)};
     if (!q.empty() && q[0] < d.run().n_tokens()) {
       ImGui::SameLine();
-      ImGui::TextUnformatted(("\"" + abbreviate(display_token(d.run().tokens[size_t(q[0])]), 24) + "\"").c_str());
+      ImGui::TextUnformatted(("\"" + abbreviate(display_token(d.run().tokens, size_t(q[0])), 24) + "\"").c_str());
     }
     if (q != before) state.query.queries = q;
     return;
@@ -37,7 +37,7 @@ void query_picker(AppState& state, const Derived& d) {
   for (int i = 0; i < d.run().n_tokens(); ++i) {
     ImGui::SameLine();
     const bool on = std::find(q.begin(), q.end(), i) != q.end();
-    const std::string label = abbreviate(display_token(d.run().tokens[size_t(i)]), 14) + "##q" + std::to_string(i);
+    const std::string label = abbreviate(display_token(d.run().tokens, size_t(i)), 14) + "##q" + std::to_string(i);
     if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_HeaderActive));
     if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(label.c_str(), nullptr, true).x + 20) ImGui::NewLine();
     if (ImGui::Button(label.c_str())) {
@@ -88,8 +88,8 @@ void draw_query(AppState& state, const UiContext& ui) {
   ImFont* font = ImGui::GetFont();
   float label_w = 0;
   if (per == 1)
-    for (const std::string& t : d.run().tokens)
-      label_w = std::max(label_w, font->CalcTextSizeA(f * 0.9f, FLT_MAX, 0, abbreviate(display_token(t), 12).c_str()).x);
+    for (size_t i = 0; i < d.run().tokens.size(); ++i)
+      label_w = std::max(label_w, font->CalcTextSizeA(f * 0.9f, FLT_MAX, 0, abbreviate(display_token(d.run().tokens, i), 12).c_str()).x);
   const float col_w = (avail.x - left) / bars;
   const bool rotate = label_w + 6 > col_w;
   const float bottom = (rotate ? label_w : f) + 10;
@@ -140,7 +140,7 @@ void draw_query(AppState& state, const UiContext& ui) {
                 format("keys 0 .. %d, %d per bar (each bar is the largest exact weight among them)", tokens - 1, per).c_str());
   }
   for (int j = 0; j < (per == 1 ? tokens : 0); ++j) {
-    const std::string s = abbreviate(display_token(d.run().tokens[size_t(j)]), 12);
+    const std::string s = abbreviate(display_token(d.run().tokens, size_t(j)), 12);
     const float cx = o.x + left + (j + 0.5f) * col_w;
     const bool is_query = std::find(q.begin(), q.end(), j) != q.end();
     const ImU32 c = is_query ? accent_colour() : is_generated(d.run(), j) ? generated_colour() : ImGui::GetColorU32(ImGuiCol_Text);

@@ -38,7 +38,7 @@ Map role_map(const HeadRoles& roles, HeadRole role) {
 
 void score_cell(float v) {
   if (std::isnan(v)) {
-    ImGui::TextDisabled("-");
+    ImGui::TextDisabled("%s", kNotMeasuredMark);
     return;
   }
   ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, colormap_u32(kRoleColours, v, 0.85f));
@@ -89,7 +89,7 @@ void roles_table(AppState& state, const HeadRoles& roles, ImVec2 size, bool scro
     ImGui::Text("%d", i.head);
     ImGui::TableNextColumn();
     const std::string& label = roles.label[size_t(i.layer)][size_t(i.head)];
-    ImGui::TextUnformatted(label.empty() ? "-" : label.c_str());
+    ImGui::TextUnformatted(head_label_text(label));
     for (int r = 0; r < kHeadRoleCount; ++r) {
       ImGui::TableNextColumn();
       score_cell(s.score[r]);
@@ -129,7 +129,7 @@ void role_heatmaps(AppState& state, const UiContext& ui, const HeadRoles& roles,
       const float v = roles.scores[size_t(hit.row)][size_t(hit.col)][role];
       const std::string& label = roles.label[size_t(hit.row)][size_t(hit.col)];
       ImGui::SetTooltip("L%d h%d  %s %s\nrole: %s\nclick: open its map", hit.row, hit.col, head_role_name(role),
-                        std::isnan(v) ? "not measured" : format("%.3f", double(v)).c_str(), label.empty() ? "-" : label.c_str());
+                        std::isnan(v) ? "not measured" : format("%.3f", double(v)).c_str(), head_label_text(label));
     }
     if (hit.clicked && hit.row >= 0) open_head(state, hit.row, hit.col);
   }
@@ -163,9 +163,8 @@ void draw_roles(AppState& state, const UiContext& ui) {
   ImGui::SameLine();
   // Wrapped, so that a narrow window (1280 x 720 with the sidebar) shows all of it.
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled("Scores 0 to 1; a head's role is its strongest score at or above %.2f. Hover a header for its "
-                      "definition; click a head to open its map.",
-                      double(roles.options.threshold));
+  ImGui::TextDisabled("Scores 0 to 1; %s. Hover a header for its definition; click a head to open its map.",
+                      head_label_rule(roles.options.threshold).c_str());
   if (roles.induction_measured)
     ImGui::TextDisabled("Induction: measured on a probe of %d random tokens repeated twice (fixed seed), not on the sentence.",
                         roles.options.probe_length);

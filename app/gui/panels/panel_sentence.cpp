@@ -23,7 +23,10 @@ void draw_token_chips(AppState& state, const UiContext& ui) {
   if (generated > 0) ImGui::TextDisabled("%d + %d generated tokens", run.prompt_tokens, generated);
   else ImGui::TextDisabled("%d tokens", int(tokens.size()));
   if (!run.token_ids.empty() && ImGui::IsItemHovered())
-    ImGui::SetTooltip("Sub-word tokens as the model sees them: \xE2\x96\x81 marks a space, <0xHH> a raw byte.%s",
+    ImGui::SetTooltip("Sub-word tokens as the model sees them: \xC2\xB7 marks a space (View menu: or nothing), \xE2\x90\xA3 a "
+                      "token that is only a space, "
+                      "\xE2\x80\xA6 a byte that starts a character the next token completes, U+1F600 a character "
+                      "the font cannot draw. Hover a chip for its bytes.%s",
                       generated > 0 ? "\nBlue chips are tokens the model generated." : "");
   // One row that scrolls sideways (wheel or scroll bar); only the chips in view are drawn, so a
   // long text costs nothing. The token a map hovers is shown (scrolled to and outlined).
@@ -40,7 +43,7 @@ void draw_token_chips(AppState& state, const UiContext& ui) {
   const ImVec2 pad = ImGui::GetStyle().FramePadding;
   float x = 0;
   for (size_t i = 0; i < tokens.size(); ++i) {
-    const std::string text = abbreviate(display_token(tokens[i]), 16);
+    const std::string text = abbreviate(display_token(tokens, i), 16);
     const float w = ImGui::CalcTextSize(text.c_str()).x + pad.x * 2 + (int(i) == run.segment_b_start ? 12 : 0);
     if (i > 0) ImGui::SameLine();
     const bool hot = int(i) == hovered_query || int(i) == hovered_key;
@@ -69,8 +72,9 @@ void draw_token_chips(AppState& state, const UiContext& ui) {
       ImGui::GetWindowDrawList()->AddRect(ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), accent_colour(),
                                           3.0f, 0, int(i) == hovered_query ? 2.0f : 1.0f);
     if (ImGui::IsItemHovered()) {
-      const std::string next = next_token_note(run, int(i));
-      ImGui::SetTooltip("token %d: \"%s\"%s%s%s%s\n(click: make it the query)", int(i), tokens[i].c_str(),
+      const std::string next = next_token_note(run, int(i)), bytes = token_bytes_hint(tokens, i);
+      ImGui::SetTooltip("token %d: \"%s\"%s%s%s%s%s\n(click: make it the query)", int(i), tokens[i].c_str(),
+                        bytes.empty() ? "" : ("\n" + bytes).c_str(),
                         gen ? "  (generated)" : "", special ? "  (special token)" : "",
                         run.segment_b_start >= 0 ? (int(i) >= run.segment_b_start ? "  sentence B" : "  sentence A") : "",
                         next.empty() ? "" : ("\n" + next).c_str());

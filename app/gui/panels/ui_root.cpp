@@ -167,6 +167,7 @@ float caption_column_width(const AppState& state, const UiContext& ui, float wid
 }  // namespace
 
 void draw_app(AppState& state, const UiContext& ui) {
+  set_label_space_mark(state.space_mark);  // every token label this frame (widgets/labels.h)
   if (ui.derived) clamp_selection(state, *ui.derived);
   handle_shortcuts(state, ui);
   const bool present = state.present.active;

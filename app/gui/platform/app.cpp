@@ -26,6 +26,7 @@
 #include "app/gui/work/ablation_job.h"
 #include "app/gui/work/frame_loop.h"
 #include "app/gui/work/worker.h"
+#include "core/text/token_label.h"
 #include "core/util/errors.h"
 #include "core/util/file_read.h"
 
@@ -102,6 +103,8 @@ bool collect_glyphs(UsedGlyphs& glyphs, const AppState& state, const StatusInfo&
       for (const std::string& t : a.run.tokens) added |= glyphs.add_text(t);
       for (const std::string& t : a.run.next_tokens) added |= glyphs.add_text(t);
       for (const std::string& t : a.map_labels) added |= glyphs.add_text(t);
+      // What the labels show: characters their byte pieces spell, the space and continuation marks.
+      for (const std::string& t : token_labels(a.run.tokens)) added |= glyphs.add_text(t);
     };
     if (derived->analysis) add_run(*derived->analysis);
     for (const CompareResult& c : derived->compare) {

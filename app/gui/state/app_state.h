@@ -12,6 +12,7 @@
 #include "core/analysis/run_analysis.h"
 #include "core/model/model_request.h"
 #include "core/render/colour_scale.h"
+#include "core/text/token_label.h"
 #include "core/session/lesson_file.h"
 
 namespace hs::gui {
@@ -185,6 +186,7 @@ struct AppState {
   float sidebar_width = 360.0f;  // in unscaled pixels
   float ui_scale = 1.0f;         // Ctrl+= / Ctrl+-: the whole interface (presentation mode has its own, PresentationState::font_scale); remembered
   bool show_frame_time = false;  // the status bar's "ms / frame" (a developer readout); remembered
+  SpaceMark space_mark = SpaceMark::dot;  // a token's space on axes and chips: a thin dot or none (core/text/token_label.h); remembered, exported as shown
   bool keyboard_nav = false;     // Tab moved ImGui's keyboard focus: the arrows move it, not the selection
   Theme theme = Theme::dark;
 

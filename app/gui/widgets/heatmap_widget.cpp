@@ -15,8 +15,8 @@ namespace {
 float widest_label(const std::vector<std::string>* labels, ImFont* font, float size, int chars) {
   float w = 0;
   if (!labels) return 0;
-  for (const std::string& l : *labels)
-    w = std::max(w, font->CalcTextSizeA(size, FLT_MAX, 0.0f, abbreviate(display_token(l), chars).c_str()).x);
+  for (size_t i = 0; i < labels->size(); ++i)
+    w = std::max(w, font->CalcTextSizeA(size, FLT_MAX, 0.0f, abbreviate(display_token(*labels, i), chars).c_str()).x);
   return w;
 }
 
@@ -204,7 +204,7 @@ HeatmapHit draw_heatmap(const UiContext& ui, const HeatmapSpec& spec, ImVec2 siz
     const float f = L.label_size;
     if (spec.row_labels)
       for (int r = 0; r < rows && r < int(spec.row_labels->size()); ++r) {
-        const std::string s = abbreviate(display_token((*spec.row_labels)[size_t(r)]), L.label_chars);
+        const std::string s = abbreviate(display_token(*spec.row_labels, size_t(r)), L.label_chars);
         const ImVec2 ts = font->CalcTextSizeA(f, FLT_MAX, 0, s.c_str());
         const bool hot = r == spec.highlight_row || r == hit.row;
         if (!hot && r % L.label_step != 0) continue;
@@ -212,7 +212,7 @@ HeatmapHit draw_heatmap(const UiContext& ui, const HeatmapSpec& spec, ImVec2 siz
       }
     if (spec.col_labels)
       for (int k = 0; k < cols && k < int(spec.col_labels->size()); ++k) {
-        const std::string s = abbreviate(display_token((*spec.col_labels)[size_t(k)]), L.label_chars);
+        const std::string s = abbreviate(display_token(*spec.col_labels, size_t(k)), L.label_chars);
         const bool hot = k == spec.highlight_col || k == hit.col;
         if (!hot && k % L.label_step != 0) continue;
         const float cx = cmin.x + (k + 0.5f) * cw;

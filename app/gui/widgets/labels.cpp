@@ -4,22 +4,34 @@
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
+#include <imgui.h>
 
 #include "core/util/utf8.h"
 
 namespace hs::gui {
 
-std::string display_token(const std::string& token) {
-  if (token.empty()) return "\xE2\x88\x85";  // U+2205 empty set
-  std::string out;
-  for (char c : token) {
-    if (c == '\n') out += "\xE2\x86\xB5";         // U+21B5
-    else if (c == '\t') out += "\xE2\x87\xA5";    // U+21E5
-    else if (c == '\r') continue;
-    else if (static_cast<unsigned char>(c) < 0x20) out += "\xEF\xBF\xBD";  // U+FFFD
-    else out += c;
-  }
-  return utf8_repair(out);
+namespace {
+SpaceMark g_space_mark = SpaceMark::dot;  // set_label_space_mark
+}  // namespace
+
+void set_label_space_mark(SpaceMark mark) { g_space_mark = mark; }
+
+TokenLabelOptions screen_label_options() {
+  TokenLabelOptions o;
+  o.space = g_space_mark;
+  // The atlas holds the glyphs the text used so far (UsedGlyphs adds the labels' characters and
+  // the app rebuilds it between frames): one it lacks is named rather than drawn as the fallback box.
+  if (ImGui::GetCurrentContext() && ImGui::GetFont() && ImGui::GetIO().Fonts->IsBuilt())
+    o.drawable = [font = ImGui::GetFont()](uint32_t cp) { return font->FindGlyphNoFallback(ImWchar(cp)) != nullptr; };
+  return o;
+}
+
+std::string display_token(const std::vector<std::string>& tokens, size_t i) { return token_label(tokens, i, screen_label_options()); }
+
+std::string display_token(const std::string& token) { return token_label({token}, 0, screen_label_options()); }
+
+std::string token_bytes_hint(const std::vector<std::string>& tokens, size_t i) {
+  return token_bytes_note(tokens, i, screen_label_options());
 }
 
 std::string abbreviate(const std::string& text, int max_chars) {
@@ -63,25 +75,37 @@ std::string head_name(int layer, int head, int n_layers) {
   return n_layers > 1 ? format("L%d h%d", layer, head) : format("head %d", head);
 }
 
+namespace {
+
+// "query 3 \"·time\" -> key 1 \"…\"\nweight 0.25", then what the two tokens' byte pieces spell.
+std::string cell_pair_text(const std::vector<std::string>& labels, int query, int key, float value, const char* what) {
+  std::string s = "query " + std::to_string(query) + " \"" + display_token(labels, size_t(query)) + "\" \xE2\x86\x92 key " +
+                  std::to_string(key) + " \"" + display_token(labels, size_t(key)) + "\"\n" + what + " " + format_weight(value);
+  const std::string q = token_bytes_hint(labels, size_t(query)), k = token_bytes_hint(labels, size_t(key));
+  if (!q.empty()) s += "\nquery: " + q;
+  if (!k.empty() && k != q) s += "\nkey: " + k;
+  return s;
+}
+
+// A token as running text: spaces as spaces, byte pieces as the character they spell.
+std::string plain_token(const std::vector<std::string>& tokens, int i) {
+  TokenLabelOptions o = screen_label_options();
+  o.space = SpaceMark::text;
+  return abbreviate(token_label(tokens, size_t(i), o), 16);
+}
+
+}  // namespace
+
 std::string token_cell_text(const RunAnalysis& a, int query, int key, float value, const char* what) {
   const auto& t = a.run.tokens;
   if (query < 0 || key < 0 || size_t(query) >= t.size() || size_t(key) >= t.size()) return "";
-  return "query " + std::to_string(query) + " \"" + t[size_t(query)] + "\" \xE2\x86\x92 key " + std::to_string(key) + " \"" +
-         t[size_t(key)] + "\"\n" + what + " " + format_weight(value);
+  return cell_pair_text(t, query, key, value, what);
 }
 
 namespace {
 
-// A token as text: subword markers (SentencePiece's U+2581, GPT-2's U+0120) become spaces.
-std::string plain_token(const std::string& token) {
-  std::string s = display_token(token);
-  for (const char* mark : {"\xE2\x96\x81", "\xC4\xA0"})
-    for (size_t p = s.find(mark); p != std::string::npos; p = s.find(mark, p)) s.replace(p, std::string(mark).size(), " ");
-  return abbreviate(s, 16);
-}
-
 std::string first_last(const AttentionRun& run, int first, int end) {
-  const auto q = [&](int i) { return "\"" + abbreviate(display_token(run.tokens[size_t(i)]), 16) + "\""; };
+  const auto q = [&](int i) { return "\"" + abbreviate(display_token(run.tokens, size_t(i)), 16) + "\""; };
   if (end - first <= 1) return q(first);
   return q(first) + (end - first > 2 ? " \xE2\x80\xA6 " : " ") + q(end - 1);
 }
@@ -94,7 +118,7 @@ std::string text_around(const AttentionRun& run, int first, int end, int context
   // Subword tokens carry their own spaces; whole words (the synthetic model) are joined by one.
   const std::string sep = run.token_ids.empty() ? " " : "";
   std::string out = first - context > 0 ? "\xE2\x80\xA6" : "";
-  for (int i = std::max(0, first - context); i < first; ++i) out += plain_token(run.tokens[size_t(i)]) + sep;
+  for (int i = std::max(0, first - context); i < first; ++i) out += plain_token(run.tokens, i) + sep;
   out += "[";
   for (int i = first; i < end; ++i) {
     if (end - first > 8 && i == first + 3) {
@@ -102,10 +126,10 @@ std::string text_around(const AttentionRun& run, int first, int end, int context
       i = end - 4;
       continue;
     }
-    out += plain_token(run.tokens[size_t(i)]) + (i + 1 < end ? sep : "");
+    out += plain_token(run.tokens, i) + (i + 1 < end ? sep : "");
   }
   out += "]";
-  for (int i = end; i < std::min(T, end + context); ++i) out += sep + plain_token(run.tokens[size_t(i)]);
+  for (int i = end; i < std::min(T, end + context); ++i) out += sep + plain_token(run.tokens, i);
   if (end + context < T) out += "\xE2\x80\xA6";
   return out;
 }
@@ -118,8 +142,8 @@ std::string block_text(const RunAnalysis& a, TokenRegion b, float value, const c
                   first_last(run, b.col0, b.col1) + ")\nlargest " + what + " in this block: " + format_weight(value);
   if (layer >= 0 && head >= 0 && layer < run.n_layers() && head < run.n_heads()) {
     const CellPeak p = strongest_cell(run, layer, head, b);
-    s += " at query " + std::to_string(p.row) + " \"" + abbreviate(display_token(run.tokens[size_t(p.row)]), 16) + "\" \xE2\x86\x92 key " +
-         std::to_string(p.col) + " \"" + abbreviate(display_token(run.tokens[size_t(p.col)]), 16) + "\"";
+    s += " at query " + std::to_string(p.row) + " \"" + abbreviate(display_token(run.tokens, size_t(p.row)), 16) + "\" \xE2\x86\x92 key " +
+         std::to_string(p.col) + " \"" + abbreviate(display_token(run.tokens, size_t(p.col)), 16) + "\"";
   }
   s += "\nqueries: " + text_around(run, b.row0, b.row1) + "\nkeys: " + text_around(run, b.col0, b.col1);
   return s;
@@ -132,8 +156,7 @@ std::string cell_text(const RunAnalysis& a, int row, int col, float value, const
     const int f = std::max(1, a.run.map_factor);
     return block_text(a, {row * f, (row + 1) * f, col * f, (col + 1) * f}, value, what, layer, head);
   }
-  return "query " + std::to_string(row) + " \"" + labels[size_t(row)] + "\" \xE2\x86\x92 key " + std::to_string(col) +
-         " \"" + labels[size_t(col)] + "\"\n" + what + " " + format_weight(value);
+  return cell_pair_text(labels, row, col, value, what);
 }
 
 }  // namespace hs::gui

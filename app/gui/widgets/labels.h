@@ -6,12 +6,25 @@
 
 #include "core/analysis/map_region.h"
 #include "core/analysis/run_analysis.h"
+#include "core/text/token_label.h"
 #include "core/util/format.h"  // format(), format_count(): in hs, found from hs::gui
 
 namespace hs::gui {
 
-// A token as shown on an axis: control characters made visible ("\n" -> "\u21b5"), empty -> "\u2205".
+// Tokens as the screen shows them, by the rule figures use too (core/text/token_label.h): a space a
+// thin dot or nothing, byte pieces as the character they spell on the token that completes it,
+// a character the font atlas lacks named "U+1F600". tokens[i] among its neighbours:
+std::string display_token(const std::vector<std::string>& tokens, size_t i);
+// One token alone (a prediction, a chip without neighbours).
 std::string display_token(const std::string& token);
+// What a token's byte pieces spell ("bytes <0xE6><0x88><0x91> (tokens 3-5) spell ..."), "" without.
+std::string token_bytes_hint(const std::vector<std::string>& tokens, size_t i);
+
+// The space mark of every label above: AppState::space_mark, set by the frame loop before the
+// panels draw (one display preference for the whole window, like ImGui's style).
+void set_label_space_mark(SpaceMark mark);
+// The rule as the screen applies it now: the space mark, and the current font's glyphs as drawable.
+TokenLabelOptions screen_label_options();
 
 // At most `max_chars` code points; longer tokens end in "\u2026".
 std::string abbreviate(const std::string& text, int max_chars);

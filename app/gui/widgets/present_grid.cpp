@@ -11,8 +11,8 @@ namespace {
 
 float widest(const std::vector<std::string>& labels, ImFont* font, float size, int chars) {
   float w = 0;
-  for (const std::string& l : labels)
-    w = std::max(w, font->CalcTextSizeA(size, FLT_MAX, 0.0f, abbreviate(display_token(l), chars).c_str()).x);
+  for (size_t i = 0; i < labels.size(); ++i)
+    w = std::max(w, font->CalcTextSizeA(size, FLT_MAX, 0.0f, abbreviate(display_token(labels, i), chars).c_str()).x);
   return w;
 }
 

@@ -1,6 +1,7 @@
 #include "app/gui/widgets/theme.h"
 
 #include <string>
+#include <vector>
 
 #include "core/util/file_read.h"
 
@@ -23,15 +24,27 @@ const ImWchar kGlyphRanges[] = {
     0x2000, 0x206F, 0x2070, 0x209F, 0x20A0, 0x20CF, 0x2100, 0x214F, 0x2190, 0x21FF, 0x2200, 0x22FF,
     0x2500, 0x259F, 0x25A0, 0x25FF, 0x26A0, 0x26A0, 0xFFFD, 0xFFFD, 0};
 
-// A font with CJK (and many other scripts) for glyphs DejaVu Sans lacks: fonts-droid-fallback
-// (Debian, ~4 MB), else fonts-noto-cjk. "" when neither is installed.
-std::string find_fallback_font() {
-  const char* files[] = {"/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf",
-                         "/usr/share/fonts-droid-fallback/truetype/DroidSansFallback.ttf",
-                         "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"};
-  for (const char* f : files)
-    if (is_regular_file(f)) return f;
-  return "";
+// Fonts for glyphs DejaVu Sans lacks, in the order they are tried: one with CJK (and many other
+// scripts), fonts-droid-fallback (Debian, ~4 MB) else fonts-noto-cjk; then symbols and the
+// emoji-like pictographs of the 16-bit range (stars, weather, check marks), fonts-symbola's
+// monochrome Symbola (ImGui's atlas cannot hold colour emoji nor characters past U+FFFF: those are
+// named "U+1F600", core/text/token_label.h). Those installed.
+std::vector<std::string> find_fallback_fonts() {
+  std::vector<std::string> found;
+  const char* cjk[] = {"/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf",
+                       "/usr/share/fonts-droid-fallback/truetype/DroidSansFallback.ttf",
+                       "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"};
+  for (const char* f : cjk)
+    if (is_regular_file(f)) {
+      found.push_back(f);
+      break;
+    }
+  for (const char* f : {"/usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf", "/usr/share/fonts/truetype/Symbola.ttf"})
+    if (is_regular_file(f)) {
+      found.push_back(f);
+      break;
+    }
+  return found;
 }
 
 Theme g_theme = Theme::dark;  // mirrors ImGui's global style
@@ -208,21 +221,22 @@ Fonts load_fonts(float scale, const FontRanges& ranges) {
   ImGuiIO& io = ImGui::GetIO();
   Fonts f;
   const std::string regular = find_font("DejaVuSans.ttf"), bold = find_font("DejaVuSans-Bold.ttf");
-  const std::string fallback_file = ranges.fallback.empty() ? std::string() : find_fallback_font();
+  const std::vector<std::string> fallback_files = ranges.fallback.empty() ? std::vector<std::string>() : find_fallback_fonts();
   ImFontConfig config;
   config.OversampleH = 2;
   config.OversampleV = 1;
   const ImWchar* all = ranges.all.data();
-  // Glyphs DejaVu lacks come from the fallback font, merged into the font just added (ImGui
-  // keeps the first font's glyph where both have one). Only the codepoints the text uses are
+  // Glyphs DejaVu lacks come from the fallback fonts, merged into the font just added (ImGui
+  // keeps the first font's glyph where several have one). Only the codepoints the text uses are
   // rasterized, so the atlas stays small even with a CJK font of 30,000 glyphs.
   const auto merge_fallback = [&](float size) {
-    if (fallback_file.empty()) return;  // not installed: those characters show as boxes
-    ImFontConfig merge;
-    merge.MergeMode = true;
-    merge.OversampleH = 1;
-    merge.OversampleV = 1;
-    io.Fonts->AddFontFromFileTTF(fallback_file.c_str(), size, &merge, ranges.fallback.data());
+    for (const std::string& file : fallback_files) {  // none installed: labels name those characters
+      ImFontConfig merge;
+      merge.MergeMode = true;
+      merge.OversampleH = 1;
+      merge.OversampleV = 1;
+      io.Fonts->AddFontFromFileTTF(file.c_str(), size, &merge, ranges.fallback.data());
+    }
   };
   if (!regular.empty()) {
     f.body = io.Fonts->AddFontFromFileTTF(regular.c_str(), 17.0f * scale, &config, all);

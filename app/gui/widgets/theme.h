@@ -52,8 +52,8 @@ struct FontRanges {
 };
 FontRanges font_ranges(const std::vector<ImWchar>& extra);
 
-// Adds body, heading and title fonts to the atlas, each with the fallback font (fonts-droid-
-// fallback, else fonts-noto-cjk; silently none) merged in for `ranges.fallback`. Returns the
+// Adds body, heading and title fonts to the atlas, each with the fallback fonts (fonts-droid-
+// fallback, else fonts-noto-cjk; then fonts-symbola; silently none) merged in for `ranges.fallback`. Returns the
 // fonts (defaults if DejaVu is absent).
 Fonts load_fonts(float scale, const FontRanges& ranges);
 

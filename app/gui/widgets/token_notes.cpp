@@ -36,7 +36,7 @@ std::string next_token_note(const AttentionRun& run, int i) {
   if (i + 1 < run.n_tokens()) {
     const bool hit = size_t(i) < run.next_token_ids.size() && size_t(i + 1) < run.token_ids.size() &&
                      run.next_token_ids[size_t(i)] == run.token_ids[size_t(i + 1)];
-    s += hit ? "  (and it does follow)" : "  (\"" + display_token(run.tokens[size_t(i + 1)]) + "\" follows)";
+    s += hit ? "  (and it does follow)" : "  (\"" + display_token(run.tokens, size_t(i + 1)) + "\" follows)";
   }
   return s;
 }
@@ -44,7 +44,7 @@ std::string next_token_note(const AttentionRun& run, int i) {
 void draw_next_token_line(const AttentionRun& run, int query) {
   const std::string note = next_token_note(run, query);
   if (note.empty()) return;
-  ImGui::TextDisabled("after \"%s\" (token %d): %s%s", display_token(run.tokens[size_t(query)]).c_str(), query,
+  ImGui::TextDisabled("after \"%s\" (token %d): %s%s", display_token(run.tokens, size_t(query)).c_str(), query,
                       note.c_str(), is_generated(run, query) ? "  \xC2\xB7  generated token" : "");
 }
 

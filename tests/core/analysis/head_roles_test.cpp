@@ -67,6 +67,32 @@ TEST(HeadRoles, UniformCausalHeadIsFullyBroad) {
   EXPECT_EQ(strongest_role(local_only, 0.4f), "local");
 }
 
+// Issue 36 (finding 9): the README's rule is local >= 0.5 whatever the threshold; the program asked
+// local >= max(threshold, 0.5), so --threshold 0.6 left stories260K's L0 h2 (local 0.537) unlabelled.
+TEST(HeadRoles, LocalLabelNeedsHalfTheMassWhateverTheThreshold) {
+  HeadRoleScores s;
+  for (HeadRole r : {HeadRole::previous, HeadRole::first, HeadRole::self, HeadRole::duplicate, HeadRole::induction}) s[r] = 0.2f;
+  s[HeadRole::broadness] = 0.5f;
+  s[HeadRole::local] = 0.537f;
+  EXPECT_EQ(strongest_role(s, 0.4f), "local");
+  EXPECT_EQ(strongest_role(s, 0.6f), "local") << "a higher threshold for the specific roles does not move local's 0.5";
+  EXPECT_EQ(strongest_role(s, 0.9f), "local");
+  s[HeadRole::local] = 0.49f;
+  EXPECT_EQ(strongest_role(s, 0.3f), "") << "nor does a lower one";
+  const std::string rule = head_label_rule(0.6f);
+  EXPECT_NE(rule.find("at or above 0.60"), std::string::npos) << rule;
+  EXPECT_NE(rule.find("local when local >= 0.5"), std::string::npos) << rule;
+  EXPECT_NE(rule.find("broad when broadness >= 0.8"), std::string::npos) << rule;
+}
+
+// "-" meant "not measured" in the legend and "no label" in the role column: two marks now.
+TEST(HeadRoles, NotMeasuredAndNoLabelAreWrittenDifferently) {
+  EXPECT_STRNE(kNotMeasuredMark, kNoRoleMark);
+  EXPECT_STREQ(head_label_text(""), kNoRoleMark);
+  EXPECT_STREQ(head_label_text("previous"), "previous");
+  EXPECT_NE(head_label_rule(0.4f).find(std::string(kNotMeasuredMark) + " = not measured"), std::string::npos);
+}
+
 TEST(HeadRoles, SinkHeadAndBosToken) {
   const int T = 6;
   Map a = Map::Zero(T, T);
@@ -78,6 +104,9 @@ TEST(HeadRoles, SinkHeadAndBosToken) {
   EXPECT_FLOAT_EQ(s[HeadRole::previous], 0.2f) << "row 1's previous token is key 0";
   EXPECT_FLOAT_EQ(s[HeadRole::broadness], 0.0f);
   EXPECT_EQ(strongest_role(s, 0.4f), "first");
+  // With BOS at position 0 only, bos equals first for any map, and the label says first; the
+  // definition says so (issue 36).
+  EXPECT_NE(std::string(head_role_definition(HeadRole::bos)).find("equals first"), std::string::npos);
   // A second BOS in the middle takes half of every later row's weight on the BOS score.
   a.setZero();
   a(0, 0) = 1;

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "core/formats/csv.h"
 #include "core/util/utf8.h"
 
@@ -15,12 +17,30 @@ TEST(DisplayLabel, KeepsNonAsciiIntact) {
   EXPECT_EQ(display_label("東京"), "東京");
 }
 
+// The screen's rule (core/text/token_label.h; issue 36): newline and tab as the app shows them,
+// spaces as thin dots.
 TEST(DisplayLabel, ShowsControlCharactersAndBlanks) {
-  EXPECT_EQ(display_label("\n"), "\u240a");
-  EXPECT_EQ(display_label("a\tb"), "a\u2409b");
+  EXPECT_EQ(display_label("\n"), "\u21b5");
+  EXPECT_EQ(display_label("a\tb"), "a\u21e5b");
   EXPECT_EQ(display_label("  "), "\u2423\u2423");
   EXPECT_EQ(display_label(""), "\u2205");
-  EXPECT_EQ(display_label(" the"), " the");  // a leading space is part of the token
+  EXPECT_EQ(display_label(" the"), "\u00b7the");  // a leading space is part of the token
+}
+
+// Issue 36, finding 7: figures drew SentencePiece's "▁" as a thick bar and byte pieces as
+// "<0xE6>"; an emoji as the font's box. Now: the thin dot (or nothing), the character on the token
+// that completes it, and a name for what no font draws.
+TEST(DisplayLabel, FigureAxesUseTheScreensRule) {
+  MeasureCanvas m;
+  const std::vector<std::string> tokens = {"<s>", "\u2581Once", "<0xE6>", "<0x88>", "<0x91>", "\U0001F600"};
+  const AxisLabels dot = layout_axis_labels(m, tokens, 20, false, 10, 5.5, 1);
+  EXPECT_EQ(dot.text, (std::vector<std::string>{"<s>", "\u00b7Once", "\u2026", "\u2026", "\u6211", "U+1F600"}));
+  const AxisLabels none = layout_axis_labels(m, tokens, 20, false, 10, 5.5, 1, SpaceMark::none);
+  EXPECT_EQ(none.text[1], "Once");
+  // A character none of the figure's fonts has (U+0870, Unicode 14 Arabic) is named, not a box.
+  ASSERT_FALSE(m.has_glyph(0x0870)) << "some installed font now has U+0870: pick another test character";
+  EXPECT_TRUE(m.has_glyph(0x6211)) << "fonts-droid-fallback draws CJK";
+  EXPECT_EQ(display_label({"\u0870"}, 0, &m, SpaceMark::dot), "U+0870");
 }
 
 TEST(DisplayLabel, AbbreviatesLongTokensByCodePoint) {

@@ -1,5 +1,7 @@
 # core/text (synthetic model): the word tokenizer.
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/word_tokenizer_test.cpp)
+# Token labels on screen and in figures (issue 36): space mark, byte-fallback characters, emoji names.
+headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/token_label_test.cpp)
 # Tokenizer fidelity (issue 14): White_Space in regexes, Unicode numbers in Digits. Uses GPT-2's
 # files from the shared models (headscope_add_pretrained_gtest: core/pretrained/tests.cmake, included before this file).
 headscope_add_pretrained_gtest(${CMAKE_CURRENT_LIST_DIR}/tokenizer_fidelity_test.cpp
