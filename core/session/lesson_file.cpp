@@ -96,6 +96,12 @@ const std::vector<std::string>& lesson_controls() {
   return c;
 }
 
+std::optional<LessonControl> find_lesson_control(const std::string& name) {
+  for (int i = 0; i <= int(LessonControl::tab_ablation); ++i)
+    if (name == lesson_control_name(LessonControl(i))) return LessonControl(i);
+  return std::nullopt;
+}
+
 bool step_unlocks(const LessonStep& step, LessonControl control) {
   return std::find(step.unlocked.begin(), step.unlocked.end(), lesson_control_name(control)) != step.unlocked.end();
 }

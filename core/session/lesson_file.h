@@ -10,6 +10,7 @@
 //               "session": {"model": {"heads": 1}, "view": {"panel": "grid"}},
 //               "compare": [{"label": "4 heads", "session": {"model": {"heads": 4}}}],
 //               "unlocked": ["heads", "sentence"], "needs_pretrained": false}]}
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,8 @@ enum class LessonControl {
 };
 // Its name in lesson files: "sentence", ..., "color_scale", "colormap", "tab:heads", ..., "tab:ablation".
 const char* lesson_control_name(LessonControl control);
+// The control of that name in lesson files, or none.
+std::optional<LessonControl> find_lesson_control(const std::string& name);
 // Every control's name, in the enum's order (lesson files may list these in "unlocked").
 const std::vector<std::string>& lesson_controls();
 // True when `step` lists `control` in its "unlocked".

@@ -192,16 +192,16 @@ TEST(Lessons, ShippedLessonsAreEmbeddedAndMalformedOnesAreRefused) {
 
 TEST(Lessons, LockedControlsFollowTheStep) {
   AppState s = default_app_state();
-  EXPECT_FALSE(control_locked(s, "heads")) << "nothing is locked without a lesson";
+  EXPECT_FALSE(control_locked(s, hs::LessonControl::heads)) << "nothing is locked without a lesson";
   start_lesson(s, find_lesson("multi_head_attention"), 1);  // step 2 unlocks heads
-  EXPECT_FALSE(control_locked(s, "heads"));
-  EXPECT_TRUE(control_locked(s, "d_model"));
+  EXPECT_FALSE(control_locked(s, hs::LessonControl::heads));
+  EXPECT_TRUE(control_locked(s, hs::LessonControl::d_model));
   go_to_step(s, 99);
   EXPECT_EQ(s.lesson.step, 7) << "clamped to the last step";
   EXPECT_EQ(s.request.model_path, "stories260K") << "the last step brings the shipped model";
-  EXPECT_FALSE(control_locked(s, "sentence"));
+  EXPECT_FALSE(control_locked(s, hs::LessonControl::sentence));
   stop_lesson(s);
-  EXPECT_FALSE(control_locked(s, "d_model"));
+  EXPECT_FALSE(control_locked(s, hs::LessonControl::d_model));
 }
 
 class HeadlessLesson : public hs::gui::test::HeadlessApp {

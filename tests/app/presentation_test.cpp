@@ -314,7 +314,7 @@ TEST_F(Presenting, ClickingAHeadInALessonOpensItAndClickingAgainGoesBack) {
     AppState state = default_app_state();
     state.present.active = present;
     start_lesson(state, lessons_[0], 2);  // the grid, tabs locked
-    ASSERT_TRUE(control_locked(state, "panel"));
+    ASSERT_TRUE(control_locked(state, hs::LessonControl::panel));
     compute(state);
     frame(state);
     frame(state);
@@ -379,7 +379,7 @@ TEST(LessonWording, EveryTabAndControlACaptionNamesIsUnlocked) {
       for (const Mention& m : mentions) {
         if (text.find(m.phrase) == std::string::npos) continue;
         bool ok = m.own_view == state.view;
-        for (const std::string& c : m.any_of) ok = ok || !control_locked(state, c.c_str());
+        for (const std::string& c : m.any_of) ok = ok || !control_locked(state, hs::find_lesson_control(c).value());
         EXPECT_TRUE(ok) << name << " step " << i + 1 << " says \"" << m.phrase << "\" but does not unlock it";
       }
       // Every tab the step unlocks is shown.
