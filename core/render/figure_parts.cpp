@@ -21,7 +21,7 @@ std::string display_label(const std::vector<std::string>& tokens, size_t i, Meas
 std::string display_label(const std::string& token) { return display_label({token}, 0, nullptr, SpaceMark::dot); }
 
 AxisLabels layout_axis_labels(MeasureCanvas& m, const std::vector<std::string>& names, double cell, bool x_axis,
-                              double max_font, double min_font, int every, SpaceMark space) {
+                              double max_font, double min_font, int every, SpaceMark space, bool tokens) {
   AxisLabels a;
   a.style.size = std::clamp(cell * 0.78, std::min(min_font, max_font), max_font);
   if (every < 0) {
@@ -33,7 +33,7 @@ AxisLabels layout_axis_labels(MeasureCanvas& m, const std::vector<std::string>& 
   a.text.resize(names.size());
   for (size_t i = 0; i < names.size(); ++i) {
     if (i % size_t(step)) continue;
-    a.text[i] = display_label(names, i, &m, space);
+    a.text[i] = tokens ? display_label(names, i, &m, space) : names[i];
     widest = std::max(widest, m.width(a.text[i], a.style));
   }
   if (x_axis && widest <= cell * step * 0.9) {

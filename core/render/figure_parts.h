@@ -40,9 +40,11 @@ struct AxisLabels {
 
 // Labels for cells of size `cell` along an axis. Font size follows the cell (from `min_font` to
 // `max_font`); when even the smallest font overlaps, only every k-th label is kept. `every`:
-// 0 as many as fit; k > 0 every k-th whatever the crowding; < 0 none.
+// 0 as many as fit; k > 0 every k-th whatever the crowding; < 0 none. `tokens`: the names are a
+// run's tokens, shown by the token rule (display_label); else names of heads or layers, as they are.
 AxisLabels layout_axis_labels(MeasureCanvas& m, const std::vector<std::string>& names, double cell, bool x_axis,
-                              double max_font, double min_font = 5.5, int every = 0, SpaceMark space = SpaceMark::dot);
+                              double max_font, double min_font = 5.5, int every = 0, SpaceMark space = SpaceMark::dot,
+                              bool tokens = true);
 // x labels hang below y_top under cells starting at x0; y labels end at x_right.
 void draw_x_labels(Canvas& c, const AxisLabels& labels, double x0, double y_top, double cell);
 void draw_y_labels(Canvas& c, const AxisLabels& labels, double x_right, double y0, double cell);

@@ -64,8 +64,9 @@ Layout lay_out(MeasureCanvas& mc, const Plan& p, double cell, double ox, double 
   g.cell = cell;
   g.w = cols * cell;
   g.h = rows * cell;
-  g.x_labels = layout_axis_labels(mc, t.col_names, cell, true, m.label_max, m.label_min, p.every);
-  g.y_labels = layout_axis_labels(mc, t.row_names, cell, false, m.label_max, m.label_min, p.every);
+  // Heads, layers and roles: names, not tokens (no space marks).
+  g.x_labels = layout_axis_labels(mc, t.col_names, cell, true, m.label_max, m.label_min, p.every, SpaceMark::dot, false);
+  g.y_labels = layout_axis_labels(mc, t.row_names, cell, false, m.label_max, m.label_min, p.every, SpaceMark::dot, false);
   g.number_style = TextStyle{std::min(m.number_max, cell / 3.3), false, {0, 0, 0}};
   g.numbers = g.number_style.size >= m.number_min;
   const double axis_title_h = m.axis_title * 1.5;

@@ -276,6 +276,7 @@ __attribute__((target("avx512f"))) inline float reduce512(__m512 v, bool take_ma
 }
 
 __attribute__((target("avx512f,avx2,fma"))) inline __m512 exp512(__m512 x) {
+  const __mmask16 nan = _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q);  // stays NaN (as exp256)
   const __mmask16 tiny = _mm512_cmp_ps_mask(x, _mm512_set1_ps(kExpLo), _CMP_LT_OQ);
   x = min512(max512(x, _mm512_set1_ps(kExpLo)), _mm512_set1_ps(kExpHi));
   const __m512 n = _mm512_maskz_roundscale_ps(kAll16, _mm512_mul_ps(x, _mm512_set1_ps(kLog2e)),
@@ -290,10 +291,14 @@ __attribute__((target("avx512f,avx2,fma"))) inline __m512 exp512(__m512 x) {
   p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(kP5));
   p = _mm512_fmadd_ps(p, _mm512_mul_ps(r, r), _mm512_add_ps(r, _mm512_set1_ps(1.0f)));
   const __m512 e = _mm512_maskz_scalef_ps(kAll16, p, n);  // p * 2^n
-  return _mm512_mask_blend_ps(tiny, e, _mm512_setzero_ps());
+  return _mm512_mask_blend_ps(nan, _mm512_mask_blend_ps(tiny, e, _mm512_setzero_ps()),
+                              _mm512_set1_ps(std::numeric_limits<float>::quiet_NaN()));
 }
 
 __attribute__((target("avx2,fma"))) inline __m256 exp256(__m256 x) {
+  // NaN stays NaN (max/min would turn it into the clamp bound, and an overflowed score row into a
+  // uniform one that no check could tell from a real result): all ones in its lanes at the end.
+  const __m256 nan = _mm256_cmp_ps(x, x, _CMP_UNORD_Q);
   const __m256 tiny = _mm256_cmp_ps(x, _mm256_set1_ps(kExpLo), _CMP_LT_OQ);
   x = _mm256_min_ps(_mm256_max_ps(x, _mm256_set1_ps(kExpLo)), _mm256_set1_ps(kExpHi));
   const __m256 n = _mm256_round_ps(_mm256_mul_ps(x, _mm256_set1_ps(kLog2e)), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
@@ -313,7 +318,7 @@ __attribute__((target("avx2,fma"))) inline __m256 exp256(__m256 x) {
   const __m256 s2 = _mm256_castsi256_ps(
       _mm256_slli_epi32(_mm256_add_epi32(_mm256_sub_epi32(ni, half), _mm256_set1_epi32(127)), 23));
   const __m256 e = _mm256_mul_ps(_mm256_mul_ps(p, s1), s2);
-  return _mm256_andnot_ps(tiny, e);
+  return _mm256_or_ps(_mm256_andnot_ps(tiny, e), nan);
 }
 
 __attribute__((target("avx512f,avx2,fma"))) void softmax_avx512(float* s, int rows, int cols, int64_t ld, float* entropy) {

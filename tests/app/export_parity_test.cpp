@@ -262,8 +262,8 @@ TEST(ExportParity, DefaultNamesSayWhatIsExported) {
   EXPECT_EQ(hs::gui::default_export_name(state, *derived, "svg"), "synthetic_d_model_8_L0_distance.svg");
   state.exporter.what = hs::gui::ExportWhat::overview;
   EXPECT_EQ(hs::gui::default_export_name(state, *derived, "pdf"), "synthetic_d_model_8_overview.pdf");
-  state.exporter.what = hs::gui::ExportWhat::sweep;
-  EXPECT_EQ(hs::gui::default_export_name(state, *derived, "csv"), "synthetic_d_model_8_sweep.csv");
+  state.exporter.what = hs::gui::ExportWhat::sweep;  // the Head width view as shown: the sweep and the singular values
+  EXPECT_EQ(hs::gui::default_export_name(state, *derived, "csv"), "synthetic_d_model_8_width.csv");
 }
 
 // Saves through the dialog's path (handle_export_requests) into dir/app/FILE and runs the CLI with
@@ -488,10 +488,13 @@ TEST(ExportParity, EveryAppViewEqualsTheCliViewOfItsName) {
   ASSERT_TRUE(derived);
   const hs::HeadAblation ablation = hs::ablate_heads(state.request);
   const std::string model = " --model " + quote(state.request.model_path) + " --tokenizer " + quote(state.request.tokenizer) +
-                            " --sentence " + quote(state.request.sentence) + " --colormap magma --layer 1";
+                            " --sentence " + quote(state.request.sentence) + " --colormap magma";
   for (const hs::gui::ViewInfo& v : hs::gui::all_views()) {
     state.view = v.view;
+    state.difference.measure = hs::PairMeasure::difference;  // coloured by the difference: --view difference
     std::string flags = model + " --view " + v.name;
+    // Roles and ablation cover every layer; the other views show layer 1, and export it alone.
+    if (v.view != hs::gui::View::roles && v.view != hs::gui::View::ablation) flags += " --layer 1";
     if (v.view == hs::gui::View::head) flags += " --head 3";
     for (const char* ext : {"png", "npy"}) {
       const std::string file = std::string(v.name) + "." + ext;

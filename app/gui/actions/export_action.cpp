@@ -36,6 +36,8 @@ ExportSpec view_spec(const AppState& state, const Derived& derived, View view, c
   if (view == View::query) spec.queries = shown_queries(state, a.run.n_tokens());
   if (view == View::average && state.average.rollout && a.rollout.size() > 0) spec.view = ExportView::rollout;
   if (view == View::roles) spec.role = -1;
+  // A view of one layer exports that layer, in data files too (headscope-cli's --layer L).
+  if (view != View::roles && view != View::ablation) spec.layers = LayerScope::one;
   if (view == View::ablation) spec.ablation_mode = state.ablation.mean ? AblationMode::mean : AblationMode::zero;
   const size_t layer = size_t(std::clamp(state.layer, 0, std::max(a.run.n_layers() - 1, 0)));
   const float layer_max = layer < a.layer_max.size()
@@ -74,11 +76,15 @@ ExportSpec export_spec_for(const AppState& state, const Derived& derived, const 
   switch (e.what) {
     case ExportWhat::view:
       spec = view_spec(state, derived, state.view, path);
-      if (state.view == View::heads && state.grid.all_layers && derived.run().n_layers() > 1) spec.view = ExportView::overview;
+      if (state.view == View::heads && state.grid.all_layers && derived.run().n_layers() > 1) {
+        spec.view = ExportView::overview;
+        spec.layers = LayerScope::every;
+      }
       break;
     case ExportWhat::overview:
       spec = view_spec(state, derived, View::heads, path);
       spec.view = ExportView::overview;
+      spec.layers = LayerScope::every;
       break;
     case ExportWhat::head: spec = view_spec(state, derived, View::head, path); break;
     case ExportWhat::difference: spec = view_spec(state, derived, View::difference, path); break;

@@ -10,7 +10,7 @@
 
 namespace hs::gui {
 
-std::string export_preview_key(const AppState& state, const Derived& derived, int max_side_px) {
+std::string export_preview_key(const AppState& state, const Derived& derived, int max_side_px, const HeadAblation* ablation) {
   const ExportPanelState& e = state.exporter;
   const ColourScale& c = state.scale;
   std::ostringstream k;
@@ -20,15 +20,16 @@ std::string export_preview_key(const AppState& state, const Derived& derived, in
     << e.view_colours << '|' << int(e.colormap) << '|' << int(e.scale_mode) << '|' << int(c.mode) << '|'
     << c.ignore_first_key << '|' << int(c.colormap) << '|' << state.grid.per_head_range << '|' << state.grid.all_layers
     << '|' << state.head_view.layer_range << '|' << int(state.difference.measure) << '|' << (derived.roles != nullptr)
-    << '|' << (derived.sweep != nullptr);
+    << '|' << (derived.sweep != nullptr) << '|' << state.average.rollout << '|' << state.ablation.mean << '|';
+  for (int q : state.query.queries) k << q << ',';
+  if (ablation) k << '|' << reinterpret_cast<uintptr_t>(ablation);  // the ablation result the figure shows
   return k.str();
 }
 
 void update_export_preview(AppState& state, const Derived& derived, double now, int max_side_px,
                            const HeadAblation* ablation) {
   ExportPanelState& e = state.exporter;
-  // The ablation result the figure shows is part of what it depends on.
-  const std::string key = export_preview_key(state, derived, max_side_px) + "|" + std::to_string(reinterpret_cast<uintptr_t>(ablation));
+  const std::string key = export_preview_key(state, derived, max_side_px, ablation);
   if (e.preview && e.preview->key == key) return;
   if (key != e.preview_wanted) {
     e.preview_wanted = key;

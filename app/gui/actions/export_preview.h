@@ -26,7 +26,8 @@ struct ExportPreview {
 };
 
 // Everything the preview depends on: the run's generation, the dialog's settings and the box.
-std::string export_preview_key(const AppState& state, const Derived& derived, int max_side_px);
+std::string export_preview_key(const AppState& state, const Derived& derived, int max_side_px,
+                               const HeadAblation* ablation = nullptr);
 
 // Called every frame the dialog is open (`now`: seconds). Renders when the key has not changed for
 // kPreviewRestSeconds (at once when there is no preview yet): at 72 dpi, and again at the scale

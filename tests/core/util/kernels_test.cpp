@@ -147,6 +147,21 @@ TEST(Kernels, ExpWithinOnePpmOfStdExp) {
   EXPECT_EQ(zero, 0.0f);
 }
 
+// NaN in, NaN out, on every ISA: a clamp (max/min return their second operand for NaN) had turned
+// an overflowed row (inf - inf) into a uniform one on AVX2, so no check saw the overflow.
+TEST(Kernels, ExpAndSoftmaxKeepNaN) {
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  std::vector<float> x(19, 1.0f), y(19);
+  x[3] = nan, x[11] = nan, x[18] = nan;
+  exp_floats(x.data(), y.data(), int64_t(x.size()));
+  for (int i : {3, 11, 18}) EXPECT_TRUE(std::isnan(y[size_t(i)])) << "exp(NaN) at " << i << " = " << y[size_t(i)];
+  for (int cols : {3, 8, 19}) {
+    std::vector<float> row(size_t(cols), inf);  // overflowed scores: max inf, inf - inf = NaN
+    softmax_rows(row.data(), 1, cols, cols);
+    for (int j = 0; j < cols; ++j) EXPECT_TRUE(std::isnan(row[size_t(j)])) << cols << " columns, column " << j << ": " << row[size_t(j)];
+  }
+}
+
 TEST(Kernels, SoftmaxRowsSumToOneAndMaskedEntriesAreZero) {
   for (int cols : {1, 3, 8, 16, 17, 100, 513}) {
     Map s = random_map(5, cols + 2, 42) * 30.0f;
