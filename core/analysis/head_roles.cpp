@@ -40,6 +40,18 @@ float mean_or_nan(double sum, int64_t n) { return n > 0 ? float(sum / double(n))
 const char* head_role_name(HeadRole role) { return kNames[int(role)]; }
 const char* head_role_definition(HeadRole role) { return kDefinitions[int(role)]; }
 
+const std::vector<std::string>& head_labels() {
+  static const std::vector<std::string> labels = [] {
+    std::vector<std::string> v;
+    for (int r = 0; r < kHeadRoleCount; ++r)
+      if (HeadRole(r) != HeadRole::local && HeadRole(r) != HeadRole::broadness) v.emplace_back(head_role_name(HeadRole(r)));
+    v.emplace_back("local");
+    v.emplace_back("broad");
+    return v;
+  }();
+  return labels;
+}
+
 HeadRole parse_head_role(const std::string& name) {
   for (int r = 0; r < kHeadRoleCount; ++r)
     if (name == kNames[r]) return HeadRole(r);

@@ -40,6 +40,9 @@ constexpr int kHeadRoleCount = 8;
 const char* head_role_name(HeadRole role);
 // Short sentence for the README, the app and the CLI's legend.
 const char* head_role_definition(HeadRole role);
+// Every label a head can get (strongest_role): the job roles previous, first, bos, self,
+// duplicate and induction, then "local" and "broad" (filters list these; "" is no label).
+const std::vector<std::string>& head_labels();
 // Parses a name above; throws InputError naming the choices.
 HeadRole parse_head_role(const std::string& name);
 

@@ -19,9 +19,13 @@ constexpr Colormap kRoleColours = Colormap::viridis;
 constexpr int kColumns = 3 + kHeadRoleCount;  // layer, head, role label, the scores
 
 // The filter choices: every head, then each label a head can carry.
+// "" (every head), then every label core gives heads (head_roles.h).
 const std::vector<std::string>& filter_labels() {
-  static const std::vector<std::string> labels = {"",          "previous",  "first", "bos",  "self",
-                                                  "duplicate", "induction", "local", "broad"};
+  static const std::vector<std::string> labels = [] {
+    std::vector<std::string> v = {""};
+    for (const std::string& l : head_labels()) v.push_back(l);
+    return v;
+  }();
   return labels;
 }
 

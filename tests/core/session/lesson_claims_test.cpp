@@ -142,7 +142,7 @@ TEST_F(MultiHeadLesson, Step6AQuarterOfTheCache) {
 
 TEST_F(MultiHeadLesson, Step7MaskedCellsAreExactlyZero) {
   const LessonStep& s = step(7);
-  says(s, "the upper triangle is exactly zero");
+  says(s, "the upper triangle is masked, drawn grey: its weights are exactly zero");
   says(s, "forgets tokens more than W back");
   const int W = s.session.request.attention.window;
   ASSERT_EQ(W, 3);
