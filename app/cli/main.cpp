@@ -1,4 +1,4 @@
-// headscope-cli: the engine from a terminal or a script (../shared/CLI_CONTRACT.md).
+// headscope-cli: the engine from a terminal or a script (docs/cli-contract.md).
 // Exit codes: 0 success, 1 bad input or file (hs::Error), 2 bad command line.
 #include <csignal>
 #include <cstdio>

@@ -1,5 +1,5 @@
 // headscope: the desktop app. Same input and model flags as `headscope-cli maps`
-// (../shared/CLI_CONTRACT.md); --screenshot FILE.png --frames N renders N frames, writes the
+// (docs/cli-contract.md); --screenshot FILE.png --frames N renders N frames, writes the
 // window's pixels (and FILE.png.json: where each heatmap was drawn) and exits.
 #include <CLI/CLI.hpp>
 
