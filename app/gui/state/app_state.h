@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "app/gui/state/map_zoom.h"
+#include "app/gui/state/zoom_state.h"
 #include "app/gui/state/undo_history.h"
 #include "app/gui/state/views.h"
 #include "core/analysis/run_analysis.h"
