@@ -1,5 +1,5 @@
 // `headscope-cli export`: figures (.png .svg .pdf) and data (.npy .csv .json) of one view, or
-// every head of every layer into a folder (see ../shared/CLI_CONTRACT.md).
+// every head of every layer into a folder (see docs/cli-contract.md).
 #include <cctype>
 #include <iostream>
 #include <memory>

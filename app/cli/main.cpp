@@ -1,4 +1,4 @@
-// headscope-cli: the engine from a terminal or a script (../shared/CLI_CONTRACT.md).
+// headscope-cli: the engine from a terminal or a script (docs/cli-contract.md).
 // Exit codes: 0 success, 1 bad input or file (hs::Error), 2 bad command line.
 #include <csignal>
 #include <cstdio>
@@ -9,6 +9,7 @@
 #include <string>
 
 #include "app/cli/commands.h"
+#include "app/common/environment.h"
 #include "app/common/memory_tuning.h"
 #include "app/common/model_flags.h"
 #include "core/util/atomic_file.h"
@@ -33,6 +34,7 @@ int main(int argc, char** argv) {
   // temporary file behind (core/util/atomic_file.h).
   hs::install_temp_file_cleanup();
   hs::keep_freed_memory_for_reuse();
+  hs::apply_environment();  // core's limits from HEADSCOPE_* (app/common/environment.h)
   CLI::App app{"headscope-cli: every attention head's map, from the command line"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("headscope ") + HEADSCOPE_VERSION);

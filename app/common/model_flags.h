@@ -1,6 +1,6 @@
 #pragma once
 // The input and model flags that `headscope-cli maps`, `headscope-cli export` and `headscope`
-// all take (../shared/CLI_CONTRACT.md), bound to one ModelRequest.
+// all take (docs/cli-contract.md), bound to one ModelRequest.
 #include <CLI/CLI.hpp>
 
 #include <string>

@@ -1,3 +1,6 @@
+// Sections, in order: RunningStat and shard specs, CorpusRoleStats (add, means, merge),
+// corpus_role_stats (reading the corpus line by line and scoring each sentence), the JSON
+// statistics file (write_corpus_stats, read_corpus_stats).
 #include "core/analysis/corpus_roles.h"
 
 #include <algorithm>

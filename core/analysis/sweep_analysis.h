@@ -33,7 +33,8 @@ constexpr int kSweepMaxTokens = 256;
 std::shared_ptr<const Sweep> analyse_sweep(const ModelRequest& request, const std::vector<std::string>& tokens,
                                            int threads = 0);
 
-// Two requests that give the same sweep (it ignores heads, groups, width and seed).
+// Two requests that give the same sweep: equal but for heads, groups, head width, seed and the
+// reshape (the sweep sets them) and the fields only checkpoints read.
 bool same_sweep_inputs(const ModelRequest& a, const ModelRequest& b);
 
 }  // namespace hs

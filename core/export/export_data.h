@@ -1,5 +1,5 @@
 #pragma once
-// The numbers behind each export view, as .npy or .csv bytes (../shared/CLI_CONTRACT.md):
+// The numbers behind each export view, as .npy or .csv bytes (docs/cli-contract.md):
 //   heatmap, one head:   .npy [T, T]                         .csv query\key table
 //   heatmap, all heads:  .npy [n_layers, n_heads, T, T]      .csv one query\key table per head of
 //                                                             the layer, in head order, separated

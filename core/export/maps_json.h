@@ -1,5 +1,5 @@
 #pragma once
-// The JSON object `headscope-cli maps` writes (../shared/CLI_CONTRACT.md): tokens, token_ids,
+// The JSON object `headscope-cli maps` writes (docs/cli-contract.md): tokens, token_ids,
 // config, param_count, attention [layer][head][query][key], head_difference [layer][head][head],
 // head_distance [layer][head][head] (mean total variation distance between two heads' rows),
 // head_clusters [layer] {order, merges [a, b, distance, size]} (head_clustering.h),

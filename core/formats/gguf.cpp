@@ -1,3 +1,6 @@
+// Sections, in order: helpers (sizes, little-endian loads, quoting), GgufValue, GgufTensor,
+// parsing (GgufParser: header, key/values, tensor infos, bounds), GgufFile (typed getters,
+// tensors, dequantizing).
 #include "core/formats/gguf.h"
 
 #include <algorithm>

@@ -1,8 +1,8 @@
 #pragma once
 // Every map the pretrained path hands out must hold probability rows: finite, summing to 1.
 // Finite weights and in-range config values can still overflow float32 somewhere in a forward
-// pass (scores of inf give NaN rows); a checkpoint that did so used to be drawn under "each row
-// sums to 1". One pass over the rows, after the run (whole maps) or as blocks of rows stream by
+// pass (scores of inf give NaN rows); such a map is refused here rather than drawn under "each
+// row sums to 1". One pass over the rows, after the run (whole maps) or as blocks of rows stream by
 // (long-input mode).
 #include <mutex>
 #include <string>

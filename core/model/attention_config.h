@@ -3,6 +3,9 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <tuple>
+
+#include "core/util/same_fields.h"
 
 namespace hs {
 
@@ -22,6 +25,16 @@ struct AttentionConfig {
   // as [H, T, dh] directly instead of [T, H, dh] then swapping axes. It runs without an error
   // and scrambles tokens into the wrong heads (lesson step 3). Off for every real use.
   bool scrambled_reshape = false;
+
+  // Every field, in order; equality compares them (core/util/same_fields.h: NaN equals NaN). A new
+  // field goes here too: tests/core/model/model_request_equality_test.cpp counts the fields and
+  // fails to compile until it is.
+  auto tie() const {
+    return std::tie(d_model, n_heads, n_kv_heads, d_head, causal, window, temperature, scale, softcap, bias,
+                    scrambled_reshape);
+  }
+  bool operator==(const AttentionConfig& o) const { return same_fields(tie(), o.tie()); }
+  bool operator!=(const AttentionConfig& o) const { return !(*this == o); }
 
   int kv_heads() const { return n_kv_heads > 0 ? n_kv_heads : n_heads; }
   int head_width() const { return d_head > 0 ? d_head : (n_heads > 0 ? d_model / n_heads : 0); }

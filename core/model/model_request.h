@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "core/model/attention_config.h"
@@ -32,6 +33,20 @@ struct ModelRequest {
   // Pretrained: a text longer than the model's context is cut to the tokens it reads (the first
   // ones), and the run's notes say so, instead of an error (--fit-context; the app always fits).
   bool fit_context = false;
+
+  // Equality: every field, nested structs by their own (AttentionConfig::tie), floats with NaN
+  // equal to NaN (core/util/same_fields.h). A new field goes into input_tie() (or, like
+  // fit_context, into tie()): tests/core/model/model_request_equality_test.cpp counts the fields
+  // and fails to compile until it is, then changes each one in turn and expects a difference.
+  // The model and its input: every field but fit_context (what to do with a text longer than the
+  // context). The app runs every request fitted and compares these (same_model_request).
+  auto input_tie() const {
+    return std::tie(sentence, sentence_b, input_ids, token_type_ids, attention_file, input_npy, weights, model_path,
+                    tokenizer, attention, seed, generate);
+  }
+  auto tie() const { return std::tuple_cat(input_tie(), std::tie(fit_context)); }
+  bool operator==(const ModelRequest& o) const { return same_fields(tie(), o.tie()); }
+  bool operator!=(const ModelRequest& o) const { return !(*this == o); }
 };
 
 // Whether a program that opens on a default sentence (the app) should put it in: only when the

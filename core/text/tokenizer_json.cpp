@@ -1,3 +1,6 @@
+// Sections, in order: JSON helpers (steps, patterns, ids, base64), the model (vocabulary, BPE,
+// Unigram), the normalizer, the pre-tokenizer, the post-processor's templates,
+// load_tokenizer_json.
 #include "core/text/tokenizer_json.h"
 
 #include <cmath>

@@ -174,8 +174,8 @@ void write_directly(const std::string& path, const std::function<void(std::ostre
 }
 
 // A new file ".hs-XXXXXX" in `folder`, as mkstemp makes it (six random letters or digits,
-// O_CREAT | O_EXCL, mode 0600), but registered for the signal handler *before* it is created: a
-// SIGTERM arriving between mkstemp's return and the registration used to leave the file behind.
+// O_CREAT | O_EXCL, mode 0600), but registered for the signal handler *before* it is created, so
+// that no SIGTERM can arrive between the file's creation and its registration and leave it behind.
 // A signal between registering and open() unlinks a name that does not exist yet (the process
 // then ends, so open() never runs). Returns the descriptor, or -1 with errno set.
 int create_registered_temp(const std::string& folder, std::string& tmp, int& slot) {

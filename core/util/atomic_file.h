@@ -12,7 +12,7 @@
 #include <ostream>
 #include <string>
 
-#include "core/util/file_read.h"  // read_file, read_file_limited (were declared here)
+#include "core/util/file_read.h"  // read_file, read_file_limited: for the callers of this header
 
 namespace hs {
 

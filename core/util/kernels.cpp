@@ -1,3 +1,10 @@
+// Sections, in order:
+//   instruction set     which one runs (the CPU's best, HEADSCOPE_KERNELS may cap it); aligned buffers
+//   packed GEMM         the BLIS loop nest: packing A and B, AVX-512 and AVX2 micro-kernels,
+//                       gemm_packed, and Eigen for the portable build
+//   exp and softmax     Cephes' expf on AVX-512 and AVX2; softmax rows (with their entropy)
+//   few rows            M <= kFewRowsMax: B read once, unpacked (AVX-512, AVX2, portable)
+//   entry points        kernel_isa, sgemm, sgemm_few_rows, PackedLhs, softmax_rows, exp_floats
 #include "core/util/kernels.h"
 
 #include <Eigen/Core>

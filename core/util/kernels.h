@@ -21,7 +21,7 @@ void sgemm(int M, int N, int K, float alpha, const float* A, int64_t lda, const 
 // K x N floats read for a few multiply-adds each), so each entry of B is read once per kFewRowsMax
 // rows of A, with no packing: B [K, N] streams k-major into M rows of C held in L1; B^T (B [N, K])
 // gives M x (a few) dot products at a time. Any M works (blocks of kFewRowsMax rows). One thread:
-// a second one did not make GPT-2 small's one-row products faster on 2 cores (memory-bound).
+// a second one does not make GPT-2 small's one-row products faster on 2 cores (memory-bound).
 constexpr int kFewRowsMax = 8;
 void sgemm_few_rows(int M, int N, int K, const float* A, int64_t lda, const float* B, int64_t ldb, bool b_transposed,
                     float* C, int64_t ldc);

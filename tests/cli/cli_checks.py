@@ -1,5 +1,5 @@
 """What the CLI test scripts share: a tally of checks, running headscope-cli with its output
-decoded, and the refusal rule of ../shared/CLI_CONTRACT.md (exit 1 or 2, exactly one line on
+decoded, and the refusal rule of docs/cli-contract.md (exit 1 or 2, exactly one line on
 stderr starting "error:", naming the problem).
 
     sys.path.insert(0, "<tests>/cli"); from cli_checks import Checks

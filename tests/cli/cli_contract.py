@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""headscope-cli against ../shared/CLI_CONTRACT.md: the maps JSON, atomic --json files, --help,
+"""headscope-cli against docs/cli-contract.md: the maps JSON, atomic --json files, --help,
 and every bad input from issue 2: exit 1 or 2, exactly one stderr line starting "error:" that
 names the problem, never a signal or a hang.
 

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""headscope-cli export against ../shared/CLI_CONTRACT.md and issue 4, with no display:
+"""headscope-cli export against docs/cli-contract.md and issue 4, with no display:
 PNG/SVG/PDF figures (SVG parsed as XML with the token labels as <text>, PDF rendered by
 pdftoppm), NPY/CSV/JSON equal to `maps --json` within float32, batch --out-dir, and bad
 input: exit 1 or 2, one "error:" line naming the problem, no file left behind.

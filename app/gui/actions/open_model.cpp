@@ -78,8 +78,8 @@ bool keep_shown_model(AppState& state, const Derived* shown, const std::string& 
   }
   if (same_model(state.request, shown->analysis->request)) return false;
   // The open put the failed model's example sentence in the request (model_sentence.h): the shown
-  // sentence comes back with the shown model, or the next result would hide the error (found by
-  // the control fuzz test). A sentence the user typed is not an example and stays.
+  // sentence comes back with the shown model, or the next result would hide the error (the control
+  // fuzz test checks it). A sentence the user typed is not an example and stays.
   if (is_example_sentence(state.request.sentence)) state.request.sentence = shown->analysis->request.sentence;
   state.open_model.error = error;
   state.request.model_path = shown->analysis->request.model_path;

@@ -1,6 +1,9 @@
 // The head grid: every head of the selected layer as a heatmap with token labels and one shared
 // colour bar; heads sharing a key/value head sit together in a marked box. Click opens a head
 // large. With several layers, a layers x heads overview.
+// Sections, in order: colour ranges and the cell tooltip, one layer's grid (draw_layer_grid), the
+// lesson's compare entries side by side (draw_compare), the layers x heads overview
+// (draw_all_layers), draw_grid.
 #include <algorithm>
 #include <vector>
 

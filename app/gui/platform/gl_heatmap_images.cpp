@@ -204,8 +204,8 @@ GlHeatmapImages::Entry& GlHeatmapImages::lookup(const std::string& key, const Ma
   // a later frame (its new data is coloured then, in drawing order).
   const bool has_old = e.out_w > 0 && (in_atlas || e.fbo);
   // (Past the ring of scratch textures, an upload waits for the GPU to finish the colouring queued
-  // so far: a ~13 ms stall at the 33rd map once, when every map went up whole. Maps now go up at
-  // their drawn size, the wait is short, and it counts against the budget like the rest.)
+  // so far. Maps go up at their drawn size, so the wait is short; it counts against the budget
+  // like the rest.)
   if (has_old && upload_budget_ms_ > 0 && frame_upload_ms_ >= upload_budget_ms_) {
     ++pending_;
     return e;

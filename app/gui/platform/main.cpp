@@ -1,5 +1,5 @@
 // headscope: the desktop app. Same input and model flags as `headscope-cli maps`
-// (../shared/CLI_CONTRACT.md); --screenshot FILE.png --frames N renders N frames, writes the
+// (docs/cli-contract.md); --screenshot FILE.png --frames N renders N frames, writes the
 // window's pixels (and FILE.png.json: where each heatmap was drawn) and exits.
 #include <CLI/CLI.hpp>
 
@@ -7,6 +7,7 @@
 #include <iostream>
 #include <new>
 
+#include "app/common/environment.h"
 #include "app/common/memory_tuning.h"
 #include "app/common/model_flags.h"
 #include "app/gui/platform/app.h"
@@ -16,6 +17,7 @@
 
 int main(int argc, char** argv) {
   hs::keep_freed_memory_for_reuse();  // every recompute makes fresh T x T maps
+  hs::apply_environment();  // core's limits from HEADSCOPE_* (app/common/environment.h)
   CLI::App cli{"headscope: what each attention head of a transformer does"};
   cli.set_version_flag("--version", std::string("headscope ") + HEADSCOPE_VERSION);
   hs::install_temp_file_cleanup();  // a file being written is removed, not left half-written, on SIGTERM

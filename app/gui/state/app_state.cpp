@@ -1,7 +1,5 @@
 #include "app/gui/state/app_state.h"
 
-#include <cmath>
-
 #include "core/session/session_file.h"
 
 namespace hs::gui {
@@ -12,21 +10,8 @@ AppState default_app_state() {
   return s;
 }
 
-namespace {
-
-// NaN equals NaN here: a NaN temperature is one (bad) setting, not a new request every frame.
-bool same_float(float a, float b) { return a == b || (std::isnan(a) && std::isnan(b)); }
-
-}  // namespace
-
 bool same_model_request(const ModelRequest& a, const ModelRequest& b) {
-  const AttentionConfig &x = a.attention, &y = b.attention;
-  return a.sentence == b.sentence && a.sentence_b == b.sentence_b && a.input_ids == b.input_ids &&
-         a.token_type_ids == b.token_type_ids && a.attention_file == b.attention_file && a.input_npy == b.input_npy &&
-         a.weights == b.weights && a.model_path == b.model_path && a.tokenizer == b.tokenizer && a.seed == b.seed && a.generate == b.generate &&
-         x.d_model == y.d_model && x.n_heads == y.n_heads && x.n_kv_heads == y.n_kv_heads && x.d_head == y.d_head &&
-         x.causal == y.causal && x.window == y.window && same_float(x.temperature, y.temperature) && x.bias == y.bias &&
-         x.scrambled_reshape == y.scrambled_reshape;
+  return same_fields(a.input_tie(), b.input_tie());  // fit_context aside: the app fits every request it runs
 }
 
 void clear_model_inputs(ModelRequest& r) {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "app/gui/state/map_zoom.h"
+#include "app/gui/state/zoom_state.h"
 #include "app/gui/state/undo_history.h"
 #include "app/gui/state/views.h"
 #include "core/analysis/run_analysis.h"
@@ -221,7 +221,9 @@ ColourScale view_colour_scale(const AppState& state, View view, float layer_max)
 // head difference it defines (mean |A_a - A_b| over cells).
 PairMeasure shown_pair_measure(const AppState& state);
 
-// True when the two requests would give different engine results.
+// True when the two requests would give the same engine results in the app: every field of the
+// model and its input (ModelRequest::input_tie), NaN equal to NaN; fit_context aside, as the app
+// fits every request it runs (work/compute.cpp).
 bool same_model_request(const ModelRequest& a, const ModelRequest& b);
 
 // A model is being opened (or the synthetic one chosen): the inputs that belong to the previous

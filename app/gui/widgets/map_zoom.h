@@ -2,7 +2,7 @@
 // Zoom and pan on a heatmap: the wheel zooms around the pointer, a drag pans, a double-click goes
 // back to the whole map; a minimap shows where the view is. The region's cells come from
 // core/analysis/map_region.h (exact, or finer block maxima, also in long-input mode).
-#include "app/gui/state/map_zoom.h"
+#include "app/gui/state/zoom_state.h"
 #include "app/gui/widgets/heatmap_widget.h"
 #include "core/analysis/map_region.h"
 

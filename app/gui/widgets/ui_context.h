@@ -26,7 +26,7 @@ namespace hs::gui {
 // the headless one returns a dummy id.
 // What a map's cells are, field by field: equal versions, the same cells (the cache keeps a
 // texture until its version changes). Typed rather than packed into one number, so no two maps
-// share a version by arithmetic (layer 0 head 64 was layer 1 head 0 when heads were packed in 6 bits).
+// share a version by arithmetic (with heads packed in 6 bits, layer 0 head 64 would be layer 1 head 0).
 struct MapVersion {
   uint64_t source = 0;        // the result the cells come from: Derived::generation, a job's serial
   int layer = -1, head = -1;  // the map's layer and head (-1: not one)

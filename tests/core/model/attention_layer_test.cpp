@@ -466,7 +466,7 @@ TEST(AttentionLayer, ObserverShapesAndThreadsAgree) {
 }
 
 TEST(AttentionLayer, MapMemoryLimit) {
-  ::setenv("HEADSCOPE_MAX_MAP_BYTES", "4000", 1);
+  set_max_map_bytes(4000);  // the programs pass HEADSCOPE_MAX_MAP_BYTES on (app/common/environment.h)
   EXPECT_EQ(max_map_bytes(), 4000);
   EXPECT_NO_THROW(check_map_memory(10, 10));  // 4000 bytes: at the limit
   try {
@@ -482,11 +482,17 @@ TEST(AttentionLayer, MapMemoryLimit) {
   SyntheticSpec spec;
   spec.attention = config(8, 4);
   EXPECT_THROW(run_synthetic("a b c d e f g h i j k l m n o p q r s t", spec), InputError);  // 20 x 20 x 4 x 4 bytes
-  ::unsetenv("HEADSCOPE_MAX_MAP_BYTES");
+  set_max_map_bytes(0);
   EXPECT_GT(max_map_bytes(), int64_t(1) << 20);
   EXPECT_LE(max_map_bytes(), int64_t(8) << 30);
   EXPECT_THROW(check_map_memory(2000000, 12), InputError);
   EXPECT_NO_THROW(run_synthetic("a b c d e f g h i j k l", spec));
+}
+
+TEST(AttentionLayer, MapMemoryLimitIsNotReadFromTheEnvironment) {
+  ::setenv("HEADSCOPE_MAX_MAP_BYTES", "4000", 1);
+  EXPECT_GT(max_map_bytes(), int64_t(1) << 20) << "core takes its limit from set_max_map_bytes, not the environment";
+  ::unsetenv("HEADSCOPE_MAX_MAP_BYTES");
 }
 
 }  // namespace

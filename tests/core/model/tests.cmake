@@ -9,6 +9,8 @@ headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/compact_maps_test.cpp)
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/transformer_ops_test.cpp)
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/rope_test.cpp)
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/decoder_options_test.cpp)
+# ModelRequest and AttentionConfig compare every field (their tie()); the sweep's own subset.
+headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/model_request_equality_test.cpp)
 # Attention maps made elsewhere, read from safetensors files.
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/attention_file_test.cpp)
 # Compact GGUF weights (reads the files of the fixture formats.gguf_test_files; see core/formats/tests.cmake).
