@@ -283,12 +283,8 @@ std::pair<std::string, std::string> app_and_cli(hs::gui::AppState& state, const 
 
 const fs::path kStories = fs::path(HEADSCOPE_MODELS_DIR) / "stories260K";
 
-// Issue 18/20: the dialog exports the head roles (one role's layers x heads map; every role as
-// data) and the attention rollout, byte for byte as headscope-cli export --view roles / rollout.
-TEST(ExportParity, RolesAndRolloutEqualCliExport) {
-  if (!fs::exists(kStories / "stories260K.bin") || !fs::exists(kStories / "tok512.bin"))
-    GTEST_SKIP() << "stories260K not found in " << kStories;
-  const fs::path dir = fs::path(HEADSCOPE_BINARY_DIR) / "tests" / "app" / "export_parity_roles";
+// Empty dir/app and dir/cli, and the app on stories260K with the opening of its story, in magma.
+hs::gui::AppState stories_state(const fs::path& dir) {
   fs::remove_all(dir);
   fs::create_directories(dir / "app");
   fs::create_directories(dir / "cli");
@@ -297,6 +293,16 @@ TEST(ExportParity, RolesAndRolloutEqualCliExport) {
   state.request.tokenizer = (kStories / "tok512.bin").string();
   state.request.sentence = "Once upon a time, there was a little girl named Lily.";
   state.scale.colormap = hs::Colormap::magma;
+  return state;
+}
+
+// Issue 18/20: the dialog exports the head roles (one role's layers x heads map; every role as
+// data) and the attention rollout, byte for byte as headscope-cli export --view roles / rollout.
+TEST(ExportParity, RolesAndRolloutEqualCliExport) {
+  if (!fs::exists(kStories / "stories260K.bin") || !fs::exists(kStories / "tok512.bin"))
+    GTEST_SKIP() << "stories260K not found in " << kStories;
+  const fs::path dir = fs::path(HEADSCOPE_BINARY_DIR) / "tests" / "app" / "export_parity_roles";
+  hs::gui::AppState state = stories_state(dir);
   const auto derived = hs::gui::compute_derived(state.request, 1);
   ASSERT_TRUE(derived);
   ASSERT_FALSE(derived->analysis->roles.induction_measured) << "the app analyses without the probe";
@@ -475,14 +481,7 @@ TEST(ExportParity, EveryAppViewEqualsTheCliViewOfItsName) {
   if (!fs::exists(kStories / "stories260K.bin") || !fs::exists(kStories / "tok512.bin"))
     GTEST_SKIP() << "stories260K not found in " << kStories;
   const fs::path dir = fs::path(HEADSCOPE_BINARY_DIR) / "tests" / "app" / "export_parity_views";
-  fs::remove_all(dir);
-  fs::create_directories(dir / "app");
-  fs::create_directories(dir / "cli");
-  hs::gui::AppState state = hs::gui::default_app_state();
-  state.request.model_path = (kStories / "stories260K.bin").string();
-  state.request.tokenizer = (kStories / "tok512.bin").string();
-  state.request.sentence = "Once upon a time, there was a little girl named Lily.";
-  state.scale.colormap = hs::Colormap::magma;
+  hs::gui::AppState state = stories_state(dir);
   state.layer = 1, state.head = 3;
   const auto derived = hs::gui::compute_derived(state.request, 1);
   ASSERT_TRUE(derived);
