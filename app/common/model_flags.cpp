@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "app/common/friendly_errors.h"
 #include "core/model/attention_config.h"
 #include "core/model/synthetic_model.h"
 #include "core/util/errors.h"
@@ -210,7 +211,12 @@ void parse_arguments(CLI::App& app, int argc, const char* const* argv) {
   args = split_empty_values(std::move(args));
   std::vector<const char*> pointers;
   for (const std::string& a : args) pointers.push_back(a.c_str());
-  app.parse(int(pointers.size()), pointers.data());
+  try {
+    app.parse(int(pointers.size()), pointers.data());
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) throw;  // --help, --version
+    throw CLI::ParseError(explain_parse_error(app, e, args), e.get_exit_code());
+  }
 }
 
 }  // namespace hs

@@ -5,6 +5,8 @@
 
 #include "core/export/export.h"
 #include "core/util/errors.h"
+#include "core/util/format.h"
+#include "core/util/suggest.h"
 
 namespace hs {
 
@@ -41,12 +43,12 @@ std::string export_view_help() {
 }
 
 ExportView parse_export_view(const std::string& name) {
-  std::string known;
+  std::vector<std::string> known;
   for (const ExportViewName& n : export_view_names()) {
     if (name == n.name) return n.view;
-    known += std::string(known.empty() ? "" : ", ") + n.name;
+    known.emplace_back(n.name);
   }
-  throw InputError("unknown view '" + name + "'; expected " + known);
+  throw InputError("unknown view '" + excerpt(name) + "'" + did_you_mean(name, known) + "; expected " + or_list(known));
 }
 
 const char* export_view_name(ExportView view) {

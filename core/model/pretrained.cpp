@@ -17,6 +17,7 @@
 #include "core/text/llama2c_tokenizer.h"
 #include "core/util/errors.h"
 #include "core/util/file_read.h"
+#include "core/util/suggest.h"
 
 namespace hs {
 namespace {
@@ -190,7 +191,12 @@ std::unique_ptr<Prepared> prepare_pretrained(const ModelRequest& original, Check
   } else {
     if (const std::string why = not_a_file_reason(path); !why.empty()) {
       // "--model /dev/zero is a character device, not a file": say what it is, not "missing".
-      throw IoError("--model " + path + " " + why + " (expected a llama2.c .bin checkpoint, a GGUF file or a Hugging Face folder)");
+      std::vector<std::string> shipped;
+      for (const ShippedModel& m : shipped_models()) shipped.push_back(m.name);
+      const std::string near = path.find('/') == std::string::npos ? did_you_mean(path, shipped) : "";
+      throw IoError("--model " + path + " " + why + near +
+                    " (expected a llama2.c .bin checkpoint, a GGUF file, a Hugging Face folder or a shipped model: " +
+                    or_list(shipped) + ")");
     }
     gguf = is_gguf_file(path) || ends_with(path, ".gguf");  // a .gguf without the magic gets the reader's message
     if (gguf && !request.tokenizer.empty()) {

@@ -4,6 +4,7 @@
 
 #include "core/util/errors.h"
 #include "core/util/format.h"
+#include "core/util/suggest.h"
 
 namespace hs {
 namespace detail {
@@ -42,9 +43,12 @@ const char* colormap_name(Colormap c) {
 }
 
 Colormap parse_colormap(const std::string& name) {
-  for (Colormap c : all_colormaps())
+  std::vector<std::string> known;
+  for (Colormap c : all_colormaps()) {
     if (name == colormap_name(c)) return c;
-  throw InputError("unknown colormap '" + excerpt(name) + "'; expected viridis, magma, gray, cividis or rdbu");
+    known.emplace_back(colormap_name(c));
+  }
+  throw InputError("unknown colormap '" + excerpt(name) + "'" + did_you_mean(name, known) + "; expected " + or_list(known));
 }
 
 bool colormap_is_diverging(Colormap c) { return c == Colormap::rdbu; }

@@ -46,3 +46,13 @@ if(HEADSCOPE_TEST_PYTHON)
            COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/long_input_cli.py $<TARGET_FILE:headscope-cli>)
   set_tests_properties(cli_long_input PROPERTIES LABELS "cli" TIMEOUT 120)
 endif()
+# Command-line mistakes answered in sentences, with "did you mean" (both programs), and --help in groups.
+if(HEADSCOPE_TEST_PYTHON)
+  set(HEADSCOPE_FRIENDLY_PROGRAMS $<TARGET_FILE:headscope-cli>)
+  if(TARGET headscope)
+    list(APPEND HEADSCOPE_FRIENDLY_PROGRAMS $<TARGET_FILE:headscope>)
+  endif()
+  add_test(NAME cli_friendly_flags
+           COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/friendly_flags.py ${HEADSCOPE_FRIENDLY_PROGRAMS})
+  set_tests_properties(cli_friendly_flags PROPERTIES LABELS "cli" TIMEOUT 60)
+endif()

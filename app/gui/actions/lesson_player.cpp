@@ -8,6 +8,10 @@
 #include "app/gui/actions/session_bridge.h"
 #include "app/gui/actions/unsaved_guard.h"
 #include "app/gui/widgets/theme.h"
+#include "core/util/errors.h"
+#include "core/util/file_read.h"
+#include "core/util/format.h"
+#include "core/util/suggest.h"
 
 namespace hs::gui {
 namespace {
@@ -36,6 +40,13 @@ std::shared_ptr<const Lesson> find_lesson(const std::string& name_or_path) {
   for (const std::string& name : shipped_lessons())
     if (name == name_or_path || name == name_or_path + ".json")
       return std::make_shared<const Lesson>(parse_lesson(embedded_file(name.c_str()), name));
+  // A bare name that is no file: a misspelt shipped lesson, not a missing file.
+  if (name_or_path.find('/') == std::string::npos && !ends_with(name_or_path, ".json") && !path_exists(name_or_path)) {
+    std::vector<std::string> names;
+    for (const std::string& name : shipped_lessons()) names.push_back(name.substr(0, name.size() - 5));
+    throw InputError("--lesson '" + excerpt(name_or_path) + "': no such lesson" + did_you_mean(name_or_path, names) +
+                     "; give a shipped lesson (" + or_list(names) + ") or a lesson file (.json)");
+  }
   return std::make_shared<const Lesson>(load_lesson(name_or_path));
 }
 

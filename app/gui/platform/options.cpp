@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "app/common/friendly_errors.h"
 #include "app/gui/actions/lesson_player.h"
 #include "app/gui/actions/session_bridge.h"
 #include "app/gui/state/model_sentence.h"
@@ -44,10 +45,10 @@ void add_app_flags(CLI::App& app, Options& o) {
   app.add_option("--frames", o.frames, "Frames to render before the screenshot (default 3), or before exiting without one");
   std::string names;
   for (const std::string& n : view_names()) names += (names.empty() ? "" : ", ") + n;
-  app.add_option("--view", o.view, "Tab to open: " + names)->check(CLI::IsMember(view_names()))->capture_default_str();
+  app.add_option("--view", o.view, "Tab to open: " + names)->check(one_of("view", view_names()))->capture_default_str();
   app.add_option("--colormap", o.colormap, "viridis, magma, gray or cividis")->capture_default_str();
   app.add_option("--scale", o.scale, "Colour scale: linear, log or row")
-      ->check(CLI::IsMember({"linear", "log", "row"}))
+      ->check(one_of("colour scale", {"linear", "log", "row"}))
       ->capture_default_str();
   app.add_flag("--ignore-first-key", o.ignore_first_key, "Leave key 0 out of the colour range");
   app.add_option("--layer", o.layer, "Selected layer")->capture_default_str();
@@ -56,7 +57,7 @@ void add_app_flags(CLI::App& app, Options& o) {
   app.add_flag("--rollout", o.rollout, "Average tab: attention rollout through all layers instead of the layer's average");
   app.add_flag("--clustered", o.clustered, "Heads grid and difference matrix: heads in the order of their clustering");
   app.add_option("--ablate", o.ablate, "Ablation tab: knock out every head (zero or mean) once the maps are shown")
-      ->check(CLI::IsMember({"zero", "mean"}));
+      ->check(one_of("ablation mode", {"zero", "mean"}));
   app.add_option("--export-dialog", o.export_dialog,
                  "Open File > Export... on what to export: view, overview, head, difference, sweep, rollout, or "
                  "roles:ROLE (previous, first, bos, self, local, duplicate, induction, broadness, all)");
@@ -71,10 +72,16 @@ void add_app_flags(CLI::App& app, Options& o) {
       ->check(float_between("zoom", 0, 1));
   app.add_flag("--present", o.present, "Presentation mode: full screen, large fonts, high contrast (F5 toggles, Esc leaves)");
   app.add_option("--theme", o.theme, "Look: dark or light (dark on light, for projectors and print); remembered")
-      ->check(CLI::IsMember({"dark", "light"}));
+      ->check(one_of("theme", {"dark", "light"}));
   app.add_option("--width", o.width, "Window width (unscaled pixels)")->check(whole_number("window width", 320, 8192))->capture_default_str();
   app.add_option("--height", o.height, "Window height (unscaled pixels)")->check(whole_number("window height", 240, 8192))->capture_default_str();
   add_bench_flags(app, o.bench);
+  set_group(app, "Lesson and session", {"lesson", "step"});
+  set_group(app, "View", {"scale", "zoom", "clustered", "ablate", "present", "theme"});
+  set_group(app, "Export", {"export-dialog"});
+  set_group(app, "Window", {"screenshot", "frames", "width", "height"});
+  app.get_option("session")->group("Lesson and session");
+  group_flags(app);
 }
 
 AppState initial_state(const Options& o) {
@@ -106,7 +113,12 @@ AppState initial_state(const Options& o) {
   s.present.active = o.present;
   parse_theme(o.theme, s.theme);  // "" leaves the default (the remembered theme is read with the settings)
   if (!o.lesson.empty()) {
-    start_lesson(s, find_lesson(o.lesson), o.step - 1);
+    std::shared_ptr<const Lesson> lesson = find_lesson(o.lesson);
+    if (o.step > int(lesson->steps.size())) {
+      throw InputError("--step " + std::to_string(o.step) + ": the lesson '" + o.lesson + "' has steps 1 to " +
+                       std::to_string(lesson->steps.size()));
+    }
+    start_lesson(s, std::move(lesson), o.step - 1);
     // The checkpoint flags still count for steps that need a trained model.
     if (!o.model.request.model_path.empty() && active_step(s) && active_step(s)->needs_pretrained)
       s.request.model_path = o.model.request.model_path, s.request.tokenizer = o.model.request.tokenizer;
