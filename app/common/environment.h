@@ -3,6 +3,11 @@
 // and headscope-cli) at start and handed to core, which reads no environment itself:
 //   HEADSCOPE_MAX_MAP_BYTES=N   bytes allowed for T x T maps (core/model/attention_layer.h
 //                               max_map_bytes); unset, unreadable or not positive: the default.
+// and where the shipped models are, for core (core/model/shipped_models.h): next to the program
+// (DIR/models), then an installed or unpacked package's share folder (DIR/../share/headscope/models),
+// then the install prefix's (CMAKE_INSTALL_PREFIX/share/headscope/models); a program run from the
+// build folder it was built in also looks in the source tree's assets/models (an installed one
+// never depends on a source checkout).
 namespace hs {
 
 void apply_environment();

@@ -15,6 +15,11 @@ namespace {
 constexpr const char* kTeaching = "teaching";
 constexpr const char* kStories = "stories260K";
 
+std::vector<std::string>& program_model_dirs() {
+  static std::vector<std::string> dirs = {*HEADSCOPE_ASSETS_DIR ? std::string(HEADSCOPE_ASSETS_DIR) + "/models" : ""};
+  return dirs;
+}
+
 }  // namespace
 
 const std::vector<ShippedModel>& shipped_models() {
@@ -30,9 +35,12 @@ bool is_teaching_model(const std::string& path) { return path == kTeaching && !p
 std::vector<std::string> shipped_model_dirs() {
   std::vector<std::string> dirs;
   if (const char* env = std::getenv("HEADSCOPE_SHIPPED_MODELS"); env && *env) dirs.emplace_back(env);
-  if (*HEADSCOPE_ASSETS_DIR) dirs.push_back(std::string(HEADSCOPE_ASSETS_DIR) + "/models");
+  for (const std::string& dir : program_model_dirs())
+    if (!dir.empty()) dirs.push_back(dir);
   return dirs;
 }
+
+void set_program_model_dirs(std::vector<std::string> dirs) { program_model_dirs() = std::move(dirs); }
 
 std::string resolve_shipped_model(const std::string& path) { return resolve_shipped_model(path, shipped_model_dirs()); }
 

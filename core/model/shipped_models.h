@@ -7,8 +7,9 @@
 // A file or folder of that name in the current folder is opened as a checkpoint instead (it is
 // what the user named; write a path such as ./teaching for it to be read as a file anyway).
 //
-// stories260K is looked for in: $HEADSCOPE_SHIPPED_MODELS (a folder holding stories260K/),
-// then the source tree's assets/models that this build was made from.
+// stories260K is looked for in: $HEADSCOPE_SHIPPED_MODELS (a folder holding stories260K/), then
+// the folders the program sets (headscope and headscope-cli: app/common/environment.h), or, when
+// it sets none (the tests), the source tree's assets/models this build was made from.
 #include <string>
 #include <vector>
 
@@ -34,5 +35,8 @@ std::string resolve_shipped_model(const std::string& path, const std::vector<std
 
 // The folders searched for shipped checkpoints, in order.
 std::vector<std::string> shipped_model_dirs();
+
+// The program's own folders to search after $HEADSCOPE_SHIPPED_MODELS, in place of the source tree.
+void set_program_model_dirs(std::vector<std::string> dirs);
 
 }  // namespace hs
