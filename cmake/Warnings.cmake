@@ -1,4 +1,12 @@
 # Warnings and build flavours for headscope's own targets (never third-party code).
+
+# headscope_precompile(target header...): with HEADSCOPE_PCH, the target's sources start from these
+# headers compiled once (files with their own compile options keep their plain includes).
+function(headscope_precompile target)
+  if(HEADSCOPE_PCH)
+    target_precompile_headers(${target} PRIVATE ${ARGN})
+  endif()
+endfunction()
 function(headscope_target_flags target)
   target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Wshadow)
   if(HEADSCOPE_NATIVE)
