@@ -41,8 +41,6 @@ void apply_export_dialog_flag(const std::string& flag, AppState& s) {
 
 void add_app_flags(CLI::App& app, Options& o) {
   add_model_flags(app, o.model);
-  app.add_option("--screenshot", o.screenshot, "Render --frames frames, write the window to this PNG and exit");
-  app.add_option("--frames", o.frames, "Frames to render before the screenshot (default 3), or before exiting without one");
   std::string names;
   for (const std::string& n : view_names()) names += (names.empty() ? "" : ", ") + n;
   app.add_option("--view", o.view, "Tab to open: " + names)->check(one_of("view", view_names()))->capture_default_str();
@@ -73,6 +71,8 @@ void add_app_flags(CLI::App& app, Options& o) {
   app.add_flag("--present", o.present, "Presentation mode: full screen, large fonts, high contrast (F5 toggles, Esc leaves)");
   app.add_option("--theme", o.theme, "Look: dark or light (dark on light, for projectors and print); remembered")
       ->check(one_of("theme", {"dark", "light"}));
+  app.add_option("--screenshot", o.screenshot, "Render --frames frames, write the window to this PNG and exit");
+  app.add_option("--frames", o.frames, "Frames to render before the screenshot (default 3), or before exiting without one");
   app.add_option("--width", o.width, "Window width (unscaled pixels)")->check(whole_number("window width", 320, 8192))->capture_default_str();
   app.add_option("--height", o.height, "Window height (unscaled pixels)")->check(whole_number("window height", 240, 8192))->capture_default_str();
   add_bench_flags(app, o.bench);
