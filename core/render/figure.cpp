@@ -194,6 +194,7 @@ Figure figures_side_by_side(const std::vector<Figure>& parts, double gap) {
   for (const Figure& part : parts) {
     if (!xs.empty()) fig.width += gap;
     xs.push_back(fig.width);
+    fig.notes.insert(fig.notes.end(), part.notes.begin(), part.notes.end());
     for (CellBlock b : part.cells) {
       b.x += fig.width;
       fig.cells.push_back(b);

@@ -24,6 +24,7 @@ struct Figure {
   std::string font;              // the text's font family ("" DejaVu Sans; FigureStyle::font)
   double width = 0, height = 0;  // natural size, points
   std::vector<CellBlock> cells;  // heatmaps: one block per head shown, in head order
+  std::vector<std::string> notes;  // what the layout could not do as asked ("labels: every one asked for, ...")
   std::function<void(Canvas&)> draw;
 };
 

@@ -95,29 +95,6 @@ std::string format_pt(double v) { return std::to_string(int(std::lround(v))); }
 
 }  // namespace
 
-std::vector<std::string> wrap_text(MeasureCanvas& m, const std::string& text, const TextStyle& style, double width) {
-  std::vector<std::string> lines;
-  std::string line, word;
-  const auto flush_word = [&] {
-    if (word.empty()) return;
-    const std::string joined = line.empty() ? word : line + " " + word;
-    if (!line.empty() && m.width(joined, style) > width) {
-      lines.push_back(line);
-      line = word;
-    } else {
-      line = joined;
-    }
-    word.clear();
-  };
-  for (char ch : text) {
-    if (ch == ' ') flush_word();
-    else word += ch;
-  }
-  flush_word();
-  if (!line.empty()) lines.push_back(line);
-  return lines;
-}
-
 Figure table_figure(const TableFigure& t, const FigureStyle& style) {
   const int rows = int(t.values.rows()), cols = int(t.values.cols());
   Plan p;
