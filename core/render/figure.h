@@ -52,6 +52,8 @@ struct FigureSize {
 // Figures in a row, tops aligned, `gap` points apart; the title is the first part's. Cell blocks
 // are moved along.
 Figure figures_side_by_side(const std::vector<Figure>& parts, double gap);
+// Side by side, or stacked (left edges aligned, `gap` points between them).
+Figure figures_in_line(const std::vector<Figure>& parts, double gap, bool stacked);
 
 FigurePlacement figure_placement(const Figure& figure, FigureFormat format, const FigureSize& size);
 

@@ -13,6 +13,9 @@
 namespace hs {
 namespace {
 
+// Points: a page narrower than this stacks the width view's two charts.
+constexpr double kWidthSideBySide = 360;
+
 std::string power_of_ten(int k) { return k == 0 ? "1" : k == 1 ? "10" : "1e" + std::to_string(k); }
 
 }  // namespace
@@ -42,26 +45,24 @@ Figure spectrum_figure(const RunAnalysis& analysis, int layer, Colormap colormap
     values.push_back(std::move(v));
   }
   const int k_lo = int(std::floor(std::log10(lo))), k_hi = std::max(k_lo + 1, int(std::ceil(std::log10(hi))));
-  const int k_step = std::max(1, (k_hi - k_lo + 5) / 6);
-  const int k_top = k_lo + k_step * ((k_hi - k_lo + k_step - 1) / k_step);  // the axis ends on a labelled tick
 
   const bool styled = style.styled();
   const double f = styled ? style.text_size() : kTickSize;
   const double margin = styled ? std::max(2.0, 0.5 * f) : kMargin;
-  double title_size = styled ? 1.15 * f : kTitleSize;
+  const double title_size = styled ? 1.15 * f : kTitleSize;
   const double axis_size = styled ? f : kAxisTitleSize;
   const std::string title = style.title.empty() ? figure_model_name(run) + " \u00b7 layer " + std::to_string(layer) +
                                                       " \u00b7 singular values of each head's scores Q K\u1d40 / \u221ad_head"
                                                 : style.title;
   MeasureCanvas mc(style.font);
-  if (style.page_width > 0 && style.show_title) {
-    // A title wider than the page: a smaller font, down to 6 pt (past that the page cuts it).
-    const double room = style.page_width - 2 * margin, w = mc.width(title, TextStyle{title_size, true, {}});
-    if (w > room) title_size = std::max(std::min(6.0, title_size), title_size * room / w);
-  }
+  // The title fitted to the page's width (figure_text.h): wrapped, smaller to 6 pt, shortened.
+  const FittedText title_fit =
+      style.show_title ? fit_text(mc, title, TextStyle{title_size, true, {0, 0, 0}},
+                                  style.page_width > 0 ? style.page_width - 2 * margin : 1e9)
+                       : FittedText{};
   const TextStyle tick_style{f, false, {0, 0, 0}};
   double tick_w = 0;
-  for (int k = k_lo; k <= k_top; k += k_step) tick_w = std::max(tick_w, mc.width(power_of_ten(k), tick_style));
+  for (int k = k_lo; k <= k_hi + 1; ++k) tick_w = std::max(tick_w, mc.width(power_of_ten(k), tick_style));
   std::vector<std::string> legend;
   double legend_w = 0;
   if (H <= 16) {
@@ -70,7 +71,7 @@ Figure spectrum_figure(const RunAnalysis& analysis, int layer, Colormap colormap
       legend_w = std::max(legend_w, 22 + mc.width(legend.back(), tick_style));
     }
   }
-  const double title_h = style.show_title ? margin + title_size * 1.4 + 0.6 * f : margin;
+  const double title_h = style.show_title ? margin + title_fit.height() + 0.6 * f : margin;
   const double left = margin + axis_size * 1.5 + tick_w + 6;
   const double below = 5 + f * 1.3 + 4 + axis_size * 1.5 + margin;
   const double right = (legend.empty() ? 0 : 12 + legend_w + 0.5 * f) + margin;
@@ -84,16 +85,22 @@ Figure spectrum_figure(const RunAnalysis& analysis, int layer, Colormap colormap
                      std::to_string(int(std::lround(style.page_height))) +
                      " pt is too small for the singular-value chart (give a larger --size or a smaller --font-size)");
   }
+  // Powers of ten every k_step decades: at most 6, and 1.6 x the text size apart.
+  const int max_ticks = std::clamp(int(plot_h / (1.6 * f)), 1, 6);
+  const int k_step = std::max(1, (k_hi - k_lo + max_ticks - 1) / max_ticks);
+  const int k_top = k_lo + k_step * ((k_hi - k_lo + k_step - 1) / k_step);  // the axis ends on a labelled tick
+  const FittedText y_title = fit_text(mc, "singular value (log)", TextStyle{axis_size, false, {0, 0, 0}}, plot_h, 1,
+                                      styled ? std::min(kMinTextSize, f) : 5.5);
   Figure fig;
   fig.title = title;
   fig.font = style.font;
-  const double title_w = style.show_title ? mc.width(title, TextStyle{title_size, true, {}}) + 2 * margin : 0;
+  const double title_w = style.show_title ? title_fit.width + 2 * margin : 0;
   fig.width = style.page_width > 0 ? style.page_width : std::max(left + plot_w + right, title_w);
   fig.height = style.page_height > 0 ? style.page_height : title_h + plot_h + below;
   const bool show_title = style.show_title;
   const double fig_w = fig.width;
   fig.draw = [=](Canvas& c) {
-    if (show_title) c.text(fig_w / 2, margin, title, TextStyle{title_size, true, {0, 0, 0}}, HAlign::center, VAlign::top);
+    if (show_title) draw_fitted(c, title_fit, fig_w / 2, margin, HAlign::center);
     const double top = title_h, bottom = top + plot_h;
     auto x_of = [&](double i) { return left + plot_w * (i + 0.5) / n; };
     auto y_of = [&](double v) {
@@ -127,7 +134,7 @@ Figure spectrum_figure(const RunAnalysis& analysis, int layer, Colormap colormap
     const TextStyle axis_style{axis_size, false, {0, 0, 0}};
     c.text(left + plot_w / 2, bottom + 5 + f * 1.3 + 4, masked ? "index (Q K\u1d40 before the mask)" : "singular value index",
            axis_style, HAlign::center, VAlign::top);
-    c.text(margin + axis_size * 0.75, top + plot_h / 2, "singular value (log)", axis_style, HAlign::center, VAlign::middle, true);
+    draw_fitted(c, y_title, margin + axis_size * 0.75 - y_title.height() / 2, top + plot_h / 2, HAlign::center, true);
   };
   return fig;
 }
@@ -137,12 +144,29 @@ Figure width_figure(const RunAnalysis& analysis, const Sweep* sweep, int layer, 
   assert((sweep || spectrum) && "checked by export");
   if (!sweep) return spectrum_figure(analysis, layer, colormap, style);
   if (!spectrum) return sweep_figure(analysis, *sweep, colormap, style);
-  FigureStyle left = style, right = style;
-  if (style.page_width > 0) left.page_width = style.page_width * 0.6, right.page_width = style.page_width * 0.4;
   // Beside the sweep, whose title names the model, the chart names its layer alone.
-  right.title = "layer " + std::to_string(layer) + " \u00b7 singular values of each head's Q K\u1d40 / \u221ad_head";
-  const Figure sweep_part = sweep_figure(analysis, *sweep, colormap, left);
-  return figures_side_by_side({sweep_part, spectrum_figure(analysis, layer, colormap, right)}, style.sized() ? 0 : 12);
+  FigureStyle first = style, second = style;
+  second.title = "layer " + std::to_string(layer) + " \u00b7 singular values of each head's Q K\u1d40 / \u221ad_head";
+  // A page narrower than kWidthSideBySide: the chart under the sweep; one too small for both: the
+  // sweep alone, with a note.
+  const bool stacked = style.page_width > 0 && style.page_width < kWidthSideBySide;
+  if (stacked) {
+    // One text size for both: the floor the sweep needs on a column's page.
+    first.font_size = second.font_size = std::min(style.text_size(), kMinTextSize);
+    if (style.page_height > 0) first.page_height = style.page_height * 0.58, second.page_height = style.page_height * 0.42;
+  } else if (style.page_width > 0) {
+    first.page_width = style.page_width * 0.6, second.page_width = style.page_width * 0.4;
+  }
+  try {
+    return figures_in_line({sweep_figure(analysis, *sweep, colormap, first), spectrum_figure(analysis, layer, colormap, second)},
+                           style.sized() ? 0 : 12, stacked);
+  } catch (const InputError&) {
+    if (!style.sized()) throw;
+  }
+  Figure fig = sweep_figure(analysis, *sweep, colormap, style);
+  fig.notes.push_back("the page is too small for the sweep and the singular-value chart together: the sweep alone "
+                      "(export the chart alone from a pretrained model, or give a larger --size)");
+  return fig;
 }
 
 }  // namespace hs
