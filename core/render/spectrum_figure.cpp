@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/render/canvas.h"
+#include "core/render/category_palette.h"
 #include "core/render/figure_parts.h"
 #include "core/render/heatmap_figure.h"
 #include "core/render/sweep_figure.h"
@@ -27,7 +28,7 @@ bool has_spectrum(const RunAnalysis& analysis, int layer) {
   return true;
 }
 
-Figure spectrum_figure(const RunAnalysis& analysis, int layer, Colormap colormap, const FigureStyle& style) {
+Figure spectrum_figure(const RunAnalysis& analysis, int layer, Colormap /*lines are categorical*/, const FigureStyle& style) {
   const AttentionRun& run = analysis.run;
   assert(has_spectrum(analysis, layer) && "checked by export");
   const std::vector<HeadSpectrum>& heads = analysis.spectrum[size_t(layer)];
@@ -73,8 +74,14 @@ Figure spectrum_figure(const RunAnalysis& analysis, int layer, Colormap colormap
   }
   const double title_h = style.show_title ? margin + title_fit.height() + 0.6 * f : margin;
   const double left = margin + axis_size * 1.5 + tick_w + 6;
-  const double below = 5 + f * 1.3 + 4 + axis_size * 1.5 + margin;
   const double right = (legend.empty() ? 0 : 12 + legend_w + 0.5 * f) + margin;
+  // Under the x axis's title: what the flat tails are (the floor the values are drawn at).
+  const TextStyle note_style{f, false, {90, 90, 90}};
+  const FittedText floor_note =
+      fit_text(mc, "flat tails: values under 1e-7 \u00d7 a head's largest, drawn at that floor (numerically 0)", note_style,
+               (style.page_width > 0 ? style.page_width : left + 300 + right) - 2 * margin, 2,
+               styled ? std::min(kMinTextSize, f) : 5.5);
+  const double below = 5 + f * 1.3 + 4 + axis_size * 1.5 + floor_note.height() + margin;
   double plot_w = 300, plot_h = 220;
   if (style.page_width > 0) plot_w = style.page_width - left - right;
   if (style.page_height > 0) plot_h = style.page_height - title_h - below;
@@ -121,19 +128,29 @@ Figure spectrum_figure(const RunAnalysis& analysis, int layer, Colormap colormap
       c.text(x + 3, top + 3, "d_head = " + std::to_string(d_head), tick_style, HAlign::left, VAlign::top);
     }
     for (int h = 0; h < H; ++h) {
-      const Rgb8 colour = colormap_lookup(colormap, H == 1 ? 0.6f : 0.15f + 0.8f * float(h) / float(H - 1));
+      // One categorical colour a head (category_palette.h); past eight, dashed, then with markers.
+      const Rgb8 colour = category_colour(h);
+      const bool dashed = category_line(h) != CategoryLine::solid, dots = category_line(h) == CategoryLine::dotted;
       const std::vector<double>& v = values[size_t(h)];
-      for (size_t i = 0; i + 1 < v.size(); ++i) c.line(x_of(double(i)), y_of(v[i]), x_of(double(i + 1)), y_of(v[i + 1]), colour, 1.3);
+      for (size_t i = 0; i + 1 < v.size(); ++i)
+        c.line(x_of(double(i)), y_of(v[i]), x_of(double(i + 1)), y_of(v[i + 1]), colour, 1.3, dashed);
+      if (dots)
+        for (size_t i = 0; i < v.size(); ++i) c.circle(x_of(double(i)), y_of(v[i]), 1.6, colour);
       if (!legend.empty()) {
         const double ly = top + 4 + h * f * 1.35, lx = left + plot_w + 12;
-        c.line(lx, ly + f * 0.5, lx + 16, ly + f * 0.5, colour, 2.0);
+        c.line(lx, ly + f * 0.5, lx + 16, ly + f * 0.5, colour, 2.0, dashed);
+        if (dots) c.circle(lx + 8, ly + f * 0.5, 1.6, colour);
         c.text(lx + 22, ly + f * 0.5, legend[size_t(h)], tick_style, HAlign::left, VAlign::middle);
       }
     }
     c.stroke_rect(left, top, plot_w, plot_h, kFrameColour, 0.6);
     const TextStyle axis_style{axis_size, false, {0, 0, 0}};
-    c.text(left + plot_w / 2, bottom + 5 + f * 1.3 + 4, masked ? "index (Q K\u1d40 before the mask)" : "singular value index",
-           axis_style, HAlign::center, VAlign::top);
+    MeasureCanvas m(c.family());
+    const FittedText x_title = fit_text(m, masked ? "index (Q K\u1d40 before the mask)" : "singular value index", axis_style,
+                                        fig_w - 2 * margin, 1, styled ? std::min(kMinTextSize, f) : 5.5);
+    const auto centred = [&](double width) { return std::clamp(left + plot_w / 2, margin + width / 2, fig_w - margin - width / 2); };
+    draw_fitted(c, x_title, centred(x_title.width), bottom + 5 + f * 1.3 + 4, HAlign::center);
+    draw_fitted(c, floor_note, centred(floor_note.width), bottom + 5 + f * 1.3 + 4 + axis_size * 1.5, HAlign::center);
     draw_fitted(c, y_title, margin + axis_size * 0.75 - y_title.height() / 2, top + plot_h / 2, HAlign::center, true);
   };
   return fig;
