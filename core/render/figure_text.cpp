@@ -89,6 +89,11 @@ FittedText fit_text(MeasureCanvas& m, const std::string& text, TextStyle style, 
   return t;
 }
 
+FittedText fit_title(MeasureCanvas& m, const std::string& text, double size, double page_width, double margin, bool shown) {
+  if (!shown) return {};
+  return fit_text(m, text, TextStyle{size, true, {0, 0, 0}}, page_width > 0 ? page_width - 2 * margin : 1e9);
+}
+
 void draw_fitted(Canvas& c, const FittedText& t, double x, double y, HAlign align, bool vertical) {
   for (size_t k = 0; k < t.lines.size(); ++k) {
     const double at = double(k) * t.line_height();

@@ -27,6 +27,11 @@ struct FittedText {
 FittedText fit_text(MeasureCanvas& m, const std::string& text, TextStyle style, double room, int max_lines = 2,
                     double floor = kMinTextSize);
 
+// A figure's title (bold, `size` points) fitted to a page `page_width` points wide less its
+// margins (0: a free width, one line); empty when not `shown`.
+FittedText fit_title(MeasureCanvas& m, const std::string& text, double size, double page_width, double margin,
+                     bool shown = true);
+
 // The longest prefix of `text` (whole characters) that with "…" is at most `room` points wide;
 // the text itself when it fits.
 std::string shorten_text(MeasureCanvas& m, const std::string& text, const TextStyle& style, double room);

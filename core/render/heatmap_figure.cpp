@@ -242,8 +242,7 @@ Figure panels_figure(const RunAnalysis& analysis, const std::vector<Panel>& pane
   MeasureCanvas mc(style.font);
   p.sized = style.sized();
   // A title wider than the page wraps, gets smaller down to 6 pt, then is shortened (figure_text.h).
-  const double title_room = p.sized && style.page_width > 0 ? style.page_width - 2 * p.m.margin : 1e9;
-  if (p.title) p.title_fit = fit_text(mc, p.title_text, TextStyle{p.m.title, true, {0, 0, 0}}, title_room);
+  p.title_fit = fit_title(mc, p.title_text, p.m.title, style.page_width, p.m.margin, p.title);
   Figure fig;
   Layout g;
   if (!style.sized()) {

@@ -74,10 +74,7 @@ Figure query_figure(const RunAnalysis& analysis, int layer, const std::vector<in
   double names_w = 0;
   for (const std::string& n : head_names) names_w = std::max(names_w, mc.width(n, name_style));
   // The title fitted to the page's width (figure_text.h); the natural layout widens to it.
-  const FittedText title_fit =
-      style.show_title ? fit_text(mc, title, TextStyle{title_size, true, {0, 0, 0}},
-                                  style.page_width > 0 ? style.page_width - 2 * margin : 1e9)
-                       : FittedText{};
+  const FittedText title_fit = fit_title(mc, title, title_size, style.page_width, margin, style.show_title);
   const double title_h = style.show_title ? margin + title_fit.height() + 0.5 * f : margin;
   const double left = margin + names_w + 0.6 * f;
   const double bar_gap = 1.2 * f + 4;

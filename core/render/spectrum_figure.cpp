@@ -57,10 +57,7 @@ Figure spectrum_figure(const RunAnalysis& analysis, int layer, Colormap /*lines 
                                                 : style.title;
   MeasureCanvas mc(style.font);
   // The title fitted to the page's width (figure_text.h): wrapped, smaller to 6 pt, shortened.
-  const FittedText title_fit =
-      style.show_title ? fit_text(mc, title, TextStyle{title_size, true, {0, 0, 0}},
-                                  style.page_width > 0 ? style.page_width - 2 * margin : 1e9)
-                       : FittedText{};
+  const FittedText title_fit = fit_title(mc, title, title_size, style.page_width, margin, style.show_title);
   const TextStyle tick_style{f, false, {0, 0, 0}};
   double tick_w = 0;
   for (int k = k_lo; k <= k_hi + 1; ++k) tick_w = std::max(tick_w, mc.width(power_of_ten(k), tick_style));
@@ -74,14 +71,29 @@ Figure spectrum_figure(const RunAnalysis& analysis, int layer, Colormap /*lines 
   }
   const double title_h = style.show_title ? margin + title_fit.height() + 0.6 * f : margin;
   const double left = margin + axis_size * 1.5 + tick_w + 6;
-  const double right = (legend.empty() ? 0 : 12 + legend_w + 0.5 * f) + margin;
   // Under the x axis's title: what the flat tails are (the floor the values are drawn at).
   const TextStyle note_style{f, false, {90, 90, 90}};
   const FittedText floor_note =
       fit_text(mc, "flat tails: values under 1e-7 \u00d7 a head's largest, drawn at that floor (numerically 0)", note_style,
-               (style.page_width > 0 ? style.page_width : left + 300 + right) - 2 * margin, 2,
+               (style.page_width > 0 ? style.page_width : left + 300 + 12 + legend_w + margin) - 2 * margin, 2,
                styled ? std::min(kMinTextSize, f) : 5.5);
   const double below = 5 + f * 1.3 + 4 + axis_size * 1.5 + floor_note.height() + margin;
+  // The legend beside the plot in as many columns as its height needs (a page's height holds
+  // `legend_rows` entries a column); none when not even one fits.
+  int legend_rows = std::max(H, 1);
+  if (style.page_height > 0 && !legend.empty()) {
+    legend_rows = int((style.page_height - title_h - below - 4) / (f * 1.35));
+    if (legend_rows < 1) legend.clear();
+  }
+  int legend_cols = legend.empty() ? 0 : (H + legend_rows - 1) / legend_rows;
+  if (legend_cols > 1) {  // columns of "h0", "h1", ...: the short names leave the plot its room
+    legend_w = 0;
+    for (int h = 0; h < H; ++h) {
+      legend[size_t(h)] = "h" + std::to_string(h);
+      legend_w = std::max(legend_w, 22 + mc.width(legend[size_t(h)], tick_style));
+    }
+  }
+  const double right = (legend.empty() ? 0 : 12 + legend_cols * (legend_w + 0.6 * f)) + margin;
   double plot_w = 300, plot_h = 220;
   if (style.page_width > 0) plot_w = style.page_width - left - right;
   if (style.page_height > 0) plot_h = style.page_height - title_h - below;
@@ -96,8 +108,12 @@ Figure spectrum_figure(const RunAnalysis& analysis, int layer, Colormap /*lines 
   const int max_ticks = std::clamp(int(plot_h / (1.6 * f)), 1, 6);
   const int k_step = std::max(1, (k_hi - k_lo + max_ticks - 1) / max_ticks);
   const int k_top = k_lo + k_step * ((k_hi - k_lo + k_step - 1) / k_step);  // the axis ends on a labelled tick
-  const FittedText y_title = fit_text(mc, "singular value (log)", TextStyle{axis_size, false, {0, 0, 0}}, plot_h, 1,
-                                      styled ? std::min(kMinTextSize, f) : 5.5);
+  // The y axis's title along the plot's height; a short plot: "σ (log)" rather than a cut title.
+  const auto fit_y_title = [&](const std::string& text) {
+    return fit_text(mc, text, TextStyle{axis_size, false, {0, 0, 0}}, plot_h, 1, styled ? std::min(kMinTextSize, f) : 5.5);
+  };
+  FittedText y_title = fit_y_title("singular value (log)");
+  if (y_title.lines.front().find("\u2026") != std::string::npos) y_title = fit_y_title("\u03c3 (log)");
   Figure fig;
   fig.title = title;
   fig.font = style.font;
@@ -117,7 +133,9 @@ Figure spectrum_figure(const RunAnalysis& analysis, int layer, Colormap /*lines 
       c.line(left, y_of(std::pow(10.0, k)), left + plot_w, y_of(std::pow(10.0, k)), kGridColour, 0.5);
       c.text(left - 5, y_of(std::pow(10.0, k)), power_of_ten(k), tick_style, HAlign::right, VAlign::middle);
     }
-    const Ticks xt = nice_ticks(1, n, 8);
+    // As many index ticks as fit side by side (the widest label and a gap each), at most 8.
+    const double index_w = c.text_width(std::to_string(n), tick_style) + f;
+    const Ticks xt = nice_ticks(1, n, std::clamp(int(plot_w / index_w), 1, 8));
     for (double v : xt.values) {
       c.line(x_of(v - 1), bottom, x_of(v - 1), bottom + 3, kFrameColour, 0.6);
       c.text(x_of(v - 1), bottom + 5, format_number(v, 0), tick_style, HAlign::center, VAlign::top);
@@ -137,7 +155,7 @@ Figure spectrum_figure(const RunAnalysis& analysis, int layer, Colormap /*lines 
       if (dots)
         for (size_t i = 0; i < v.size(); ++i) c.circle(x_of(double(i)), y_of(v[i]), 1.6, colour);
       if (!legend.empty()) {
-        const double ly = top + 4 + h * f * 1.35, lx = left + plot_w + 12;
+        const double ly = top + 4 + (h % legend_rows) * f * 1.35, lx = left + plot_w + 12 + (h / legend_rows) * (legend_w + 0.6 * f);
         c.line(lx, ly + f * 0.5, lx + 16, ly + f * 0.5, colour, 2.0, dashed);
         if (dots) c.circle(lx + 8, ly + f * 0.5, 1.6, colour);
         c.text(lx + 22, ly + f * 0.5, legend[size_t(h)], tick_style, HAlign::left, VAlign::middle);

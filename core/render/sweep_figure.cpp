@@ -148,7 +148,6 @@ static Figure sweep_figure_at(const RunAnalysis& analysis, const Sweep& sweep, C
                                std::to_string(run.n_tokens()) + " tokens \u00b7 mean of " + std::to_string(seeds) +
                                " seeds \u00b7 " + std::to_string(points.front().param_count) +
                                " parameters at every head count";
-  const TextStyle title_style{m.title, true, {0, 0, 0}};
   const TextStyle subtitle_style{m.subtitle, false, {80, 80, 80}};
   const TextStyle panel_style{m.panel_title, false, {0, 0, 0}};
   const TextStyle axis_style{m.axis_title, false, {0, 0, 0}};
@@ -176,8 +175,7 @@ static Figure sweep_figure_at(const RunAnalysis& analysis, const Sweep& sweep, C
   const bool sized = style.sized();
   const double page_w = style.page_width, page_h = style.page_height;
   // The title fitted to the page's width (figure_text.h).
-  const FittedText title_fit = show_title ? fit_text(mc, title, title_style, sized && page_w > 0 ? page_w - 2 * m.margin : 1e9)
-                                          : FittedText{};
+  const FittedText title_fit = fit_title(mc, title, m.title, page_w, m.margin, show_title);
   // The plot arrangement: cols x rows panels of plot_w x plot_h, the legend under them or (2 x 2)
   // in the free corner.
   int cols = 3;

@@ -123,9 +123,7 @@ Figure table_figure(const TableFigure& t, const FigureStyle& style) {
 
   MeasureCanvas mc(style.font);
   // The title fitted to the page's width (figure_text.h): wrapped, smaller to 6 pt, shortened.
-  if (p.title)
-    p.title_fit = fit_text(mc, p.title_text, TextStyle{p.m.title, true, {0, 0, 0}},
-                           p.sized && style.page_width > 0 ? style.page_width - 2 * p.m.margin : 1e9);
+  p.title_fit = fit_title(mc, p.title_text, p.m.title, style.page_width, p.m.margin, p.title);
   Figure fig;
   Layout g;
   if (!p.sized) {

@@ -5,7 +5,6 @@ matrices of the decompressed content streams). Labels asked for (--labels all) t
 shrink to 6 pt, then thin with a note on stderr. The exports run in parallel (each takes well
 under a second). Usage: pdf_word_boxes.py HEADSCOPE_CLI MODELS_DIR"""
 import concurrent.futures
-import math
 import os
 import re
 import shutil
@@ -13,7 +12,9 @@ import subprocess
 import sys
 import tempfile
 import xml.etree.ElementTree as ET
-import zlib
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pdf_text import text_sizes  # noqa: E402
 
 CLI, MODELS = sys.argv[1], sys.argv[2]
 failures = 0
@@ -54,6 +55,7 @@ VIEWS = {
     "width-pretrained": PRETRAINED + ["--view", "width"],
     "width": SYNTHETIC + ["--view", "width"],
     "sweep": SYNTHETIC + ["--view", "sweep"],
+    "width-12-heads": SYNTHETIC[:2] + ["--d-model", "24", "--heads", "12", "--view", "width"],
     "roles": PRETRAINED + ["--view", "roles"],
     "roles-previous": PRETRAINED + ["--view", "roles", "--role", "previous"],
     "ablation": PRETRAINED + ["--view", "ablation"],
@@ -61,20 +63,6 @@ VIEWS = {
 SIZES = {"3.25x3.25in": (234, 234), "3.25x2.2in": (234, 158.4), "6.75x4in": (486, 288)}
 
 SLACK = 0.25  # points: a box may touch the page edge or its neighbour by this much
-
-
-def text_sizes(pdf):
-    """Every text's size in points: the Tm matrix's scale (cairo writes 1 Tf)."""
-    data = open(pdf, "rb").read()
-    sizes = []
-    for m in re.finditer(rb"stream\r?\n(.*?)\r?\nendstream", data, re.S):
-        try:
-            content = zlib.decompress(m.group(1))
-        except zlib.error:
-            continue
-        for t in re.finditer(rb"(-?[\d.]+) (-?[\d.]+) -?[\d.]+ -?[\d.]+ -?[\d.]+ -?[\d.]+ Tm", content):
-            sizes.append(math.hypot(float(t.group(1)), float(t.group(2))))
-    return sizes
 
 
 def word_boxes(pdf):
