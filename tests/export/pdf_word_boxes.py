@@ -13,18 +13,15 @@ import sys
 import tempfile
 import xml.etree.ElementTree as ET
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "cli"))
 from pdf_text import text_sizes  # noqa: E402
+from cli_checks import Checks  # noqa: E402
 
 CLI, MODELS = sys.argv[1], sys.argv[2]
-failures = 0
-
-
-def check(ok, what):
-    global failures
-    print(("ok   " if ok else "FAIL ") + what)
-    if not ok:
-        failures += 1
+T = Checks()
+check = T.check
 
 
 if not shutil.which("pdftotext"):
@@ -118,4 +115,4 @@ with tempfile.TemporaryDirectory() as tmp:
     print(f"totals: {totals['off']} words off the page, {totals['overlap']} overlapping pairs, "
           f"{totals['small']} text runs under 6 pt, {totals['refused']} exports refused")
 
-sys.exit(1 if failures else 0)
+sys.exit(T.summary())
