@@ -17,6 +17,7 @@
 #include "core/formats/json_text.h"
 #include "core/util/atomic_file.h"
 #include "core/util/errors.h"
+#include "core/util/format.h"
 
 namespace hs::cli {
 namespace {
@@ -97,11 +98,9 @@ int run_ablate(const AblateOptions& o) {
     for (size_t i = 0; i < std::min<size_t>(3, order.size()); ++i) {
       const int t = order[i];
       const std::string tok = a.tokens.empty() ? std::to_string(a.ids[size_t(t + 1)]) : a.tokens[size_t(t + 1)];
-      char buf[64];
-      std::snprintf(buf, sizeof buf, "%+.3f", double(d(t)));
-      worst += (i ? ", " : "") + tok + ": " + buf;
+      worst += (i ? ", " : "") + tok + ": " + format_change(double(d(t)), 3);
     }
-    std::printf("%5d  %5d  %4d  %+11.4f  %s\n", ++rank, l, h, double(a.delta_loss(l, h)), worst.c_str());
+    std::printf("%5d  %5d  %4d  %11s  %s\n", ++rank, l, h, format_change(double(a.delta_loss(l, h)), 4).c_str(), worst.c_str());
   }
   std::printf("\nloss change: mean next-token loss without the head minus with it (positive: the head helps)\n");
   return 0;

@@ -1,5 +1,6 @@
 // `headscope-cli export`: figures (.png .svg .pdf) and data (.npy .csv .json) of one view, or
 // every head of every layer into a folder (see docs/cli-contract.md).
+#include <algorithm>
 #include <cctype>
 #include <iostream>
 #include <memory>
@@ -243,12 +244,21 @@ int run_export(const ExportOptions& o) {
     const size_t l = size_t(spec.layer);
     spec.colours.fixed_max = o.ignore_first_key ? analysis->layer_max_skip_first[l] : analysis->layer_max[l];
   }
+  std::vector<std::string> notes;  // the layout's: labels asked for that had to be thinned
+  spec.notes = &notes;
+  const auto print_notes = [&] {
+    std::vector<std::string> said;
+    for (const std::string& n : notes)
+      if (std::find(said.begin(), said.end(), n) == said.end()) std::cerr << "note: " << n << "\n", said.push_back(n);
+  };
   if (!o.out.empty()) {
     export_view(*analysis, nullptr, spec);
+    print_notes();
     return 0;
   }
   const std::vector<std::string> written = export_all(*analysis, nullptr, o.out_dir, spec, o.format);
   for (const std::string& path : written) std::cout << path << "\n";
+  print_notes();
   return 0;
 }
 

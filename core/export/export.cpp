@@ -153,6 +153,12 @@ std::shared_ptr<const HeadAblation> ablation_for(const RunAnalysis& analysis, co
 
 // A map of the run that is no head's (the rollout, a layer's average), drawn as one head is, with
 // the mask that travels with it (core/render/shown_map.h).
+// Renders the figure; its notes go to spec.notes.
+std::string render(const ExportSpec& spec, const Figure& figure, FigureFormat format, const FigureSize& size) {
+  if (spec.notes) spec.notes->insert(spec.notes->end(), figure.notes.begin(), figure.notes.end());
+  return render_figure(figure, format, size);
+}
+
 std::string one_map_figure(const RunAnalysis& analysis, const ShownMap& map, HeatmapFigureExtras extras,
                            const ColourScale& colours, const ExportSpec& spec, ExportFormat format, const FigureSize& size) {
   RunAnalysis r;
@@ -161,7 +167,7 @@ std::string one_map_figure(const RunAnalysis& analysis, const ShownMap& map, Hea
   r.run.special_tokens = analysis.run.special_tokens;
   r.run.attention = {{*map.cells}};
   extras.mask = &map.mask;
-  return render_figure(heatmap_figure(r, 0, 0, colours, spec.style, extras), figure_format(format), size);
+  return render(spec, heatmap_figure(r, 0, 0, colours, spec.style, extras), figure_format(format), size);
 }
 
 std::vector<int> head_order(const RunAnalysis& analysis, const ExportSpec& spec) {
@@ -181,7 +187,7 @@ std::string figure_bytes(const RunAnalysis& analysis, const Sweep* sweep, const 
   size.height = spec.height;
   const bool every_head = spec.view == ExportView::heads || (spec.view == ExportView::heatmap && spec.head < 0);
   if (every_head && spec.layers == LayerScope::every) {  // the heads of every layer: the overview
-    return render_figure(overview_figure(analysis, spec.colours, spec.style), figure_format(format), size);
+    return render(spec, overview_figure(analysis, spec.colours, spec.style), figure_format(format), size);
   }
   switch (spec.view) {
     case ExportView::heatmap:
@@ -190,18 +196,18 @@ std::string figure_bytes(const RunAnalysis& analysis, const Sweep* sweep, const 
       const int head = spec.view == ExportView::heads ? -1 : spec.view == ExportView::head ? std::max(spec.head, 0) : spec.head;
       HeatmapFigureExtras extras;
       if (head < 0) extras.order = head_order(analysis, spec);
-      return render_figure(heatmap_figure(analysis, spec.layer, head, spec.colours, spec.style, extras),
+      return render(spec, heatmap_figure(analysis, spec.layer, head, spec.colours, spec.style, extras),
                            figure_format(format), size);
     }
     case ExportView::overview:
-      return render_figure(overview_figure(analysis, spec.colours, spec.style), figure_format(format), size);
+      return render(spec, overview_figure(analysis, spec.colours, spec.style), figure_format(format), size);
     case ExportView::difference:
     case ExportView::distance:
-      return render_figure(difference_figure(analysis, spec.layer, spec.colours.colormap, pair_measure_of(spec.view),
+      return render(spec, difference_figure(analysis, spec.layer, spec.colours.colormap, pair_measure_of(spec.view),
                                              head_order(analysis, spec), spec.style),
                            figure_format(format), size);
     case ExportView::roles:
-      return render_figure(spec.role < 0 ? all_roles_figure(analysis, spec.colours.colormap, spec.style)
+      return render(spec, spec.role < 0 ? all_roles_figure(analysis, spec.colours.colormap, spec.style)
                                          : roles_figure(analysis, HeadRole(spec.role), spec.colours.colormap, spec.style),
                            figure_format(format), size);
     case ExportView::rollout: {
@@ -226,19 +232,19 @@ std::string figure_bytes(const RunAnalysis& analysis, const Sweep* sweep, const 
       return one_map_figure(analysis, average_map(analysis, spec.layer), extras, colours, spec, format, size);
     }
     case ExportView::query:
-      return render_figure(query_figure(analysis, spec.layer, shown_queries(analysis, spec), spec.colours.colormap, spec.style),
+      return render(spec, query_figure(analysis, spec.layer, shown_queries(analysis, spec), spec.colours.colormap, spec.style),
                            figure_format(format), size);
     case ExportView::width: {
       const std::shared_ptr<const Sweep> s = optional_sweep(analysis, sweep);
       if (!s) check_spectrum(analysis, {spec.layer});
-      return render_figure(width_figure(analysis, s.get(), spec.layer, spec.colours.colormap, spec.style),
+      return render(spec, width_figure(analysis, s.get(), spec.layer, spec.colours.colormap, spec.style),
                            figure_format(format), size);
     }
     case ExportView::ablation:
-      return render_figure(ablation_figure(analysis, *ablation_for(analysis, ablation, spec), spec.style),
+      return render(spec, ablation_figure(analysis, *ablation_for(analysis, ablation, spec), spec.style),
                            figure_format(format), size);
     case ExportView::sweep:
-      return render_figure(sweep_figure(analysis, *sweep_for(analysis, sweep), spec.colours.colormap, spec.style),
+      return render(spec, sweep_figure(analysis, *sweep_for(analysis, sweep), spec.colours.colormap, spec.style),
                            figure_format(format), size);
   }
   return {};

@@ -80,6 +80,9 @@ struct ExportSpec {
   // Page size, fonts, title, labels (core/render/figure_style.h). A page size lays heatmaps out
   // for it (the PNG has page x 2 x scale pixels); the other views are fitted into it.
   FigureStyle style;
+  // Out, when set: what a figure's layout could not do as asked (labels thinned), one line each,
+  // for the CLI's stderr and the app's status line.
+  std::vector<std::string>* notes = nullptr;
 };
 
 enum class ExportFormat { png, svg, pdf, npy, csv, json };

@@ -63,6 +63,7 @@ class Canvas {
   // pixels at kVectorImageDpi (a map with more cells than that is drawn as block maxima).
   int image_pixels(double length) const;
   bool is_vector() const;
+  const std::string& family() const { return family_; }  // "" DejaVu Sans
   // Moves the origin by (dx, dy) points for what is drawn next (a figure placed inside another).
   void translate(double dx, double dy);
 

@@ -188,28 +188,34 @@ std::string render_figure(const Figure& figure, FigureFormat format, const Figur
   return {};
 }
 
-Figure figures_side_by_side(const std::vector<Figure>& parts, double gap) {
+Figure figures_in_line(const std::vector<Figure>& parts, double gap, bool stacked) {
   Figure fig;
-  std::vector<double> xs;
+  std::vector<double> at;  // each part's x (side by side) or y (stacked)
   for (const Figure& part : parts) {
-    if (!xs.empty()) fig.width += gap;
-    xs.push_back(fig.width);
+    double& along = stacked ? fig.height : fig.width;
+    double& across = stacked ? fig.width : fig.height;
+    if (!at.empty()) along += gap;
+    at.push_back(along);
+    fig.notes.insert(fig.notes.end(), part.notes.begin(), part.notes.end());
     for (CellBlock b : part.cells) {
-      b.x += fig.width;
+      (stacked ? b.y : b.x) += along;
       fig.cells.push_back(b);
     }
-    fig.width += part.width;
-    fig.height = std::max(fig.height, part.height);
+    along += stacked ? part.height : part.width;
+    across = std::max(across, stacked ? part.width : part.height);
   }
   if (!parts.empty()) fig.title = parts.front().title, fig.font = parts.front().font;
-  fig.draw = [parts, xs](Canvas& c) {
+  fig.draw = [parts, at, stacked](Canvas& c) {
     for (size_t k = 0; k < parts.size(); ++k) {
-      c.translate(xs[k], 0);
+      const double dx = stacked ? 0 : at[k], dy = stacked ? at[k] : 0;
+      c.translate(dx, dy);
       parts[k].draw(c);
-      c.translate(-xs[k], 0);
+      c.translate(-dx, -dy);
     }
   };
   return fig;
 }
+
+Figure figures_side_by_side(const std::vector<Figure>& parts, double gap) { return figures_in_line(parts, gap, false); }
 
 }  // namespace hs

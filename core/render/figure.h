@@ -24,6 +24,7 @@ struct Figure {
   std::string font;              // the text's font family ("" DejaVu Sans; FigureStyle::font)
   double width = 0, height = 0;  // natural size, points
   std::vector<CellBlock> cells;  // heatmaps: one block per head shown, in head order
+  std::vector<std::string> notes;  // what the layout could not do as asked ("labels: every one asked for, ...")
   std::function<void(Canvas&)> draw;
 };
 
@@ -51,6 +52,8 @@ struct FigureSize {
 // Figures in a row, tops aligned, `gap` points apart; the title is the first part's. Cell blocks
 // are moved along.
 Figure figures_side_by_side(const std::vector<Figure>& parts, double gap);
+// Side by side, or stacked (left edges aligned, `gap` points between them).
+Figure figures_in_line(const std::vector<Figure>& parts, double gap, bool stacked);
 
 FigurePlacement figure_placement(const Figure& figure, FigureFormat format, const FigureSize& size);
 

@@ -23,12 +23,24 @@ std::string display_label(const std::string& token) { return display_label({toke
 AxisLabels layout_axis_labels(MeasureCanvas& m, const std::vector<std::string>& names, double cell, bool x_axis,
                               double max_font, double min_font, int every, SpaceMark space, bool tokens) {
   AxisLabels a;
-  a.style.size = std::clamp(cell * 0.78, std::min(min_font, max_font), max_font);
+  const double floor = std::min(min_font, max_font);
+  a.style.size = std::clamp(cell * 0.78, floor, max_font);
   if (every < 0) {
     a.text.assign(names.size(), std::string());
     return a;
   }
-  const int step = every > 0 ? every : std::max(1, int(std::ceil(a.style.size * 1.2 / cell - 1e-9)));
+  // Labels stacked along the axis (y, or rotated x) need 1.2 x their size each; as many as fit,
+  // or every `every`-th as asked: smaller down to the floor, then thinned (with a note).
+  const auto fitting_step = [&](int base) {
+    const int k = std::max(1, int(std::ceil(a.style.size * 1.2 / (cell * base) - 1e-9)));
+    return base * k;
+  };
+  int step = fitting_step(std::max(every, 1));
+  if (every > 0 && step > every && names.size() > 1) {
+    a.note = "labels: every " + (every == 1 ? std::string("one") : std::to_string(every) + "-th") + " asked for, but at " +
+             format_number(a.style.size, 1) + " pt they need " + format_number(a.style.size * 1.2, 1) +
+             " pt each and a cell is " + format_number(cell, 1) + " pt: every " + std::to_string(step) + "-th shown";
+  }
   double widest = 0;
   a.text.resize(names.size());
   for (size_t i = 0; i < names.size(); ++i) {
@@ -143,12 +155,22 @@ ColourBar colour_bar_for(const ScaleRange& range, Colormap colormap, const std::
   return bar;
 }
 
+namespace {
+
+// The bar's title along its height: wrapped onto two lines, smaller down to 6 pt, then shortened.
+FittedText bar_title(MeasureCanvas& m, const ColourBar& bar, double height) {
+  return fit_text(m, bar.title, TextStyle{bar.title_size, false, {0, 0, 0}}, height, 2,
+                  std::min(kMinTextSize, bar.title_size));
+}
+
+}  // namespace
+
 double colour_bar_width(MeasureCanvas& m, const ColourBar& bar, double height) {
   const BarTicks ticks = bar_ticks(bar, height);
   const TextStyle tick_style{bar.tick_size, false, {0, 0, 0}};
   double widest = 0;
   for (const std::string& label : ticks.labels) widest = std::max(widest, m.width(label, tick_style));
-  return bar.width + 3 + 3 + widest + (bar.title.empty() ? 0 : 6 + bar.title_size * 1.2);
+  return bar.width + 3 + 3 + widest + (bar.title.empty() ? 0 : 6 + bar_title(m, bar, height).height());
 }
 
 void draw_colour_bar(Canvas& c, const ColourBar& bar, double x, double y, double height) {
@@ -169,9 +191,8 @@ void draw_colour_bar(Canvas& c, const ColourBar& bar, double x, double y, double
     widest = std::max(widest, c.text_width(ticks.labels[i], tick_style));
   }
   if (!bar.title.empty()) {
-    const TextStyle title_style{bar.title_size, false, {0, 0, 0}};
-    c.text(x + bar.width + 6 + widest + 6 + bar.title_size * 0.5, y + height / 2, bar.title, title_style, HAlign::center,
-           VAlign::middle, true);
+    MeasureCanvas m(c.family());
+    draw_fitted(c, bar_title(m, bar, height), x + bar.width + 6 + widest + 6, y + height / 2, HAlign::center, true);
   }
 }
 

@@ -7,6 +7,7 @@
 #include "core/render/canvas.h"
 #include "core/render/colormap.h"
 #include "core/render/colour_scale.h"
+#include "core/render/figure_text.h"
 #include "core/text/token_label.h"
 
 namespace hs {
@@ -36,11 +37,13 @@ struct AxisLabels {
   TextStyle style;
   bool vertical = false;  // x axis: rotated when the labels do not fit side by side
   double extent = 0;      // room taken across the axis, points
+  std::string note;       // labels asked for (every N) that had to be thinned: says so; else ""
 };
 
 // Labels for cells of size `cell` along an axis. Font size follows the cell (from `min_font` to
 // `max_font`); when even the smallest font overlaps, only every k-th label is kept. `every`:
-// 0 as many as fit; k > 0 every k-th whatever the crowding; < 0 none. `tokens`: the names are a
+// 0 as many as fit; k > 0 every k-th, thinned to every (multiple of k)-th with a note when even
+// the smallest font would overprint; < 0 none. `tokens`: the names are a
 // run's tokens, shown by the token rule (display_label); else names of heads or layers, as they are.
 AxisLabels layout_axis_labels(MeasureCanvas& m, const std::vector<std::string>& names, double cell, bool x_axis,
                               double max_font, double min_font = 5.5, int every = 0, SpaceMark space = SpaceMark::dot,

@@ -54,6 +54,9 @@ double natural_cell_size(int T, int n_panels) {
   return T * c > 480 ? 480.0 / T : std::max(c, 120.0 / T);
 }
 
+// Points: an overview's maps smaller than this drop their token labels (auto labels).
+constexpr double kOverviewLabelledPanel = 48;
+
 struct Panel {
   int layer = 0, head = 0;
   MapMask mask;  // the cells no query of this map could see (core/render/map_mask.h)
@@ -72,6 +75,7 @@ struct Layout {
   double width = 0, height = 0;  // the content's extent from the origin
   AxisLabels x_labels, y_labels;
   double title_w = 0;
+  int col_title_every = 1, row_title_every = 1;  // "head h" / "layer l" on every n-th column / row
 
   double row_y(int r) const {  // top of row r's panels
     return top + (titles_every_row ? r * (col_title_h + panel) + col_title_h : col_title_h + r * panel) +
@@ -93,10 +97,28 @@ struct Plan {
   SpaceMark space = SpaceMark::dot;  // FigureStyle::space_mark
   bool title = true;
   std::string title_text;
+  FittedText title_fit;  // the title, fitted to the page's width (figure_text.h)
   ColourBar bar;
+  int n_heads = 1, n_layers = 1;  // of the run: the widest column and row titles
+  // The overview's tiles too small for token labels: columns numbered under one "head" and rows
+  // under one "layer" (the layers x heads axes once) instead of "head h" / "layer l" at each.
+  bool axes_once = false;
   bool legend = false;  // masked cells: a legend entry under the colour bar
   bool sized = false;   // laid out for a page
 };
+
+// Blanks the last label of a panel when the next panel's first label, `gap` points on, is closer
+// than the labels need: stacked (y, or rotated x) 1.2 x their size; side by side half of each width.
+void clear_panel_end(MeasureCanvas& mc, AxisLabels& labels, bool y_axis, double cell, double gap) {
+  size_t last = labels.text.size();
+  while (last > 0 && labels.text[last - 1].empty()) --last;
+  if (last <= 1 || labels.text[0].empty()) return;
+  const double apart = double(labels.text.size() - (last - 1)) * cell + gap;
+  const double need = y_axis || labels.vertical
+                          ? labels.style.size * 1.2
+                          : 0.5 * (mc.width(labels.text[0], labels.style) + mc.width(labels.text[last - 1], labels.style)) + 2;
+  if (apart < need) labels.text[last - 1].clear();
+}
 
 Layout lay_out(MeasureCanvas& mc, const Plan& p, double cell, int cols, double ox, double oy) {
   const Metrics& m = p.m;
@@ -106,25 +128,40 @@ Layout lay_out(MeasureCanvas& mc, const Plan& p, double cell, int cols, double o
   g.rows = (g.n + g.cols - 1) / g.cols;
   g.cell = cell;
   g.panel = cell * p.T;
-  g.col_title_h = p.grid ? m.panel_title * 1.7 : 0;
+  const TextStyle panel_style{m.panel_title, false, {0, 0, 0}};
+  const std::string last_head = std::to_string(std::max(p.n_heads - 1, 0)), last_layer = std::to_string(std::max(p.n_layers - 1, 0));
+  g.col_title_h = p.grid ? m.panel_title * (p.axes_once ? 3.2 : 1.7) : 0;
   g.titles_every_row = !p.overview;
-  g.row_title_w = p.overview ? m.panel_title * 1.5 : 0;
+  g.row_title_w = !p.overview ? 0
+                  : p.axes_once ? m.panel_title * 1.5 + mc.width(last_layer, panel_style) + 0.4 * m.panel_title
+                                : m.panel_title * 1.5;
   g.hgap_ = m.hgap;
   g.vgap_ = m.vgap;
   g.x_labels = layout_axis_labels(mc, *p.tokens, cell, true, m.label_max, m.label_min, p.every, p.space);
   g.y_labels = layout_axis_labels(mc, *p.tokens, cell, false, m.label_max, m.label_min, p.every, p.space);
+  // Panels side by side (or stacked): a label at a panel's end must not meet the next panel's first.
+  if (g.rows > 1) clear_panel_end(mc, g.y_labels, true, cell, g.titles_every_row ? m.vgap + g.col_title_h : m.vgap);
+  if (g.cols > 1) clear_panel_end(mc, g.x_labels, false, cell, m.hgap);
   const double axis_title_h = m.axis_title * 1.5;
   const double y_label_w = g.y_labels.extent > 0 ? g.y_labels.extent + m.label_pad : 0;
   const double x_label_h = g.x_labels.extent > 0 ? g.x_labels.extent + m.label_pad : 0;
   g.left = ox + m.margin + axis_title_h + m.axis_pad + g.row_title_w + y_label_w;
-  g.top = oy + (p.title ? m.margin + m.title * 1.4 + m.title_gap : m.margin);
+  g.top = oy + (p.title ? m.margin + p.title_fit.height() + m.title_gap : m.margin);
   g.grid_w = g.cols * g.panel + (g.cols - 1) * m.hgap;
   g.grid_h = (g.titles_every_row ? g.rows * g.col_title_h : g.col_title_h) + g.rows * g.panel + (g.rows - 1) * m.vgap;
   g.bar_x = g.left + g.grid_w + m.bar_gap;
   g.bar_y = g.top + g.col_title_h;
   g.bar_h = g.grid_h - g.col_title_h;
-  const TextStyle title_style{m.title, true, {0, 0, 0}};
-  g.title_w = p.title ? mc.width(p.title_text, title_style) : 0;
+  g.title_w = p.title ? p.title_fit.width : 0;
+  // Column ("head h") and row ("layer l") titles: every n-th when a panel is narrower than its title.
+  if (p.grid) {
+    const double w = mc.width(p.axes_once ? last_head : "head " + last_head, panel_style) + 0.5 * m.panel_title;
+    g.col_title_every = std::max(1, int(std::ceil(w / (g.panel + m.hgap) - 1e-9)));
+  }
+  if (p.overview) {
+    const double w = p.axes_once ? 1.2 * m.panel_title : mc.width("layer " + last_layer, panel_style) + 0.5 * m.panel_title;
+    g.row_title_every = std::max(1, int(std::ceil(w / (g.panel + m.vgap) - 1e-9)));
+  }
   double bar_w = colour_bar_width(mc, p.bar, g.bar_h);
   if (p.legend) bar_w = std::max(bar_w, masked_legend_width(mc, m.tick));
   g.width = g.bar_x - ox + bar_w + m.margin;
@@ -174,6 +211,8 @@ Figure panels_figure(const RunAnalysis& analysis, const std::vector<Panel>& pane
   p.space = style.space_mark;
   p.title = style.show_title;
   p.title_text = style.title.empty() ? title : style.title;
+  p.n_heads = run.n_heads();
+  p.n_layers = run.n_layers();
 
   std::vector<const Map*> shown;
   for (const Panel& q : panels) shown.push_back(&run.attention[size_t(q.layer)][size_t(q.head)]);
@@ -202,12 +241,8 @@ Figure panels_figure(const RunAnalysis& analysis, const std::vector<Panel>& pane
 
   MeasureCanvas mc(style.font);
   p.sized = style.sized();
-  if (p.sized && p.title && style.page_width > 0) {
-    // A title wider than the page: a smaller font, down to 6 pt (past that it is cut by the page).
-    const double room = style.page_width - 2 * p.m.margin;
-    const double w = mc.width(p.title_text, TextStyle{p.m.title, true, {0, 0, 0}});
-    if (w > room) p.m.title = std::max(std::min(6.0, p.m.title), p.m.title * room / w);
-  }
+  // A title wider than the page wraps, gets smaller down to 6 pt, then is shortened (figure_text.h).
+  p.title_fit = fit_title(mc, p.title_text, p.m.title, style.page_width, p.m.margin, p.title);
   Figure fig;
   Layout g;
   if (!style.sized()) {
@@ -228,9 +263,21 @@ Figure panels_figure(const RunAnalysis& analysis, const std::vector<Panel>& pane
     else candidates.push_back(int(std::ceil(std::sqrt(double(p.n)))));
     double best = 0;
     int best_cols = candidates.front();
-    for (int c : candidates) {
-      const double cell = fit_cell(mc, p, c, style.page_width, style.page_height);
-      if (cell > best * (1 + 1e-6)) best = cell, best_cols = c;
+    const auto fit_best = [&] {
+      best = 0;
+      for (int c : candidates) {
+        const double cell = fit_cell(mc, p, c, style.page_width, style.page_height);
+        if (cell > best * (1 + 1e-6)) best = cell, best_cols = c;
+      }
+    };
+    fit_best();
+    // The overview's maps smaller than kOverviewLabelledPanel (a column of a paper): the layers x
+    // heads axes alone, no token labels on tiles too small to read them.
+    if (overview && p.every == 0 && best * T < kOverviewLabelledPanel) {
+      p.every = -1;
+      p.axes_once = true;
+      if (style.gap < 0) p.m.hgap = p.m.vgap = 0.35 * style.text_size();
+      fit_best();
     }
     if (!(best > 0)) {
       throw InputError("a page of " + format_pt(style.page_width) + " x " + format_pt(style.page_height) +
@@ -245,6 +292,8 @@ Figure panels_figure(const RunAnalysis& analysis, const std::vector<Panel>& pane
   }
   fig.title = p.title_text;
   fig.font = style.font;
+  for (const std::string* note : {&g.x_labels.note, &g.y_labels.note})
+    if (!note->empty() && std::find(fig.notes.begin(), fig.notes.end(), *note) == fig.notes.end()) fig.notes.push_back(*note);
   for (int k = 0; k < p.n; ++k) fig.cells.push_back({g.col_x(k % g.cols), g.row_y(k / g.cols), g.panel, g.panel, T, T});
 
   const Metrics m = p.m;
@@ -252,16 +301,15 @@ Figure panels_figure(const RunAnalysis& analysis, const std::vector<Panel>& pane
   const std::vector<CellBlock> blocks = fig.cells;
   const AttentionRun* r = &run;
   const ColourBar bar = p.bar;
-  const bool legend = p.legend, show_title = p.title;
-  const std::string title_text = p.title_text;
+  const bool legend = p.legend, show_title = p.title, axes_once = p.axes_once;
+  const FittedText title_fit = p.title_fit;
   fig.draw = [=](Canvas& c) {
-    const TextStyle title_style{m.title, true, {0, 0, 0}};
     const TextStyle axis_style{m.axis_title, false, {0, 0, 0}};
     const TextStyle panel_style{m.panel_title, false, {0, 0, 0}};
     const double centre = g.left + g.grid_w / 2;
     if (show_title) {
       const double title_x = std::clamp(centre, m.margin + g.title_w / 2, fig_w - m.margin - g.title_w / 2);
-      c.text(title_x, g.top - m.title * 1.4 - m.title_gap, title_text, title_style, HAlign::center, VAlign::top);
+      draw_fitted(c, title_fit, title_x, g.top - title_fit.height() - m.title_gap, HAlign::center);
     }
 
     c.set_max_rect_cells(std::max(4096L, 60000L / g.n));  // the whole grid: at most ~60k rectangles
@@ -269,12 +317,14 @@ Figure panels_figure(const RunAnalysis& analysis, const std::vector<Panel>& pane
     for (int k = 0; k < g.n; ++k) {
       const Panel& q = panels[size_t(k)];
       const double px = blocks[size_t(k)].x, py = blocks[size_t(k)].y;
-      const bool column_title = grid && (!overview || k < g.cols);
+      const bool column_title = grid && (!overview || k < g.cols) && (k % g.cols) % g.col_title_every == 0;
+      const std::string head_name = std::to_string(q.head), layer_name = std::to_string(q.layer);
       if (column_title)
-        c.text(px + g.panel / 2, py - 4, "head " + std::to_string(q.head), panel_style, HAlign::center, VAlign::bottom);
-      if (overview && k % g.cols == 0) {
+        c.text(px + g.panel / 2, py - 4, axes_once ? head_name : "head " + head_name, panel_style, HAlign::center, VAlign::bottom);
+      if (overview && k % g.cols == 0 && (k / g.cols) % g.row_title_every == 0) {
         const double x = g.left - (g.y_labels.extent > 0 ? g.y_labels.extent + m.label_pad : 0) - g.row_title_w / 2;
-        c.text(x, py + g.panel / 2, "layer " + std::to_string(q.layer), panel_style, HAlign::center, VAlign::middle, true);
+        if (axes_once) c.text(g.left - 0.4 * m.panel_title, py + g.panel / 2, layer_name, panel_style, HAlign::right, VAlign::middle);
+        else c.text(x, py + g.panel / 2, "layer " + layer_name, panel_style, HAlign::center, VAlign::middle, true);
       }
       Map t;  // [T, T], what the app's shader colours: the mask travels with the map (shown_map.h)
       scale_shown({&r->attention[size_t(q.layer)][size_t(q.head)], q.mask, T}, ranges[size_t(k)], t);
@@ -290,6 +340,10 @@ Figure panels_figure(const RunAnalysis& analysis, const std::vector<Panel>& pane
       c.stroke_rect(px, py, g.panel, g.panel, kFrameColour, 0.6);
       if (k % g.cols == 0) draw_y_labels(c, g.y_labels, px - m.label_pad, py, g.cell);
       if (k + g.cols >= g.n) draw_x_labels(c, g.x_labels, px, py + g.panel + m.label_pad, g.cell);
+    }
+    if (axes_once) {  // the layers x heads axes, once
+      c.text(centre, g.top + m.panel_title * 1.3, "head", panel_style, HAlign::center, VAlign::bottom);
+      c.text(g.left - g.row_title_w, g.bar_y + g.bar_h / 2, "layer", panel_style, HAlign::center, VAlign::top, true);
     }
     draw_colour_bar(c, bar, g.bar_x, g.bar_y, g.bar_h);
     if (legend) draw_masked_legend(c, colormap, g.bar_x, g.bar_y + g.bar_h + m.tick * 0.8, m.tick);

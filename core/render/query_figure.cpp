@@ -52,6 +52,7 @@ Figure query_figure(const RunAnalysis& analysis, int layer, const std::vector<in
   const bool styled = style.styled();
   const double f = styled ? style.text_size() : kTickSize;
   const double margin = styled ? std::max(2.0, 0.5 * f) : kMargin, title_size = styled ? 1.15 * f : kTitleSize;
+  const double floor = styled ? std::min(kMinTextSize, f) : 5.5;
   const double axis_size = styled ? f : kAxisTitleSize, value_size = 0.8 * f;
   const std::string title = style.title.empty() ? query_title(run, layer, queries) : style.title;
   std::vector<std::string> head_names, key_names;
@@ -72,12 +73,13 @@ Figure query_figure(const RunAnalysis& analysis, int layer, const std::vector<in
   const TextStyle name_style{f, false, {0, 0, 0}};
   double names_w = 0;
   for (const std::string& n : head_names) names_w = std::max(names_w, mc.width(n, name_style));
-  const double title_h = style.show_title ? margin + title_size * 1.4 + 0.5 * f : margin;
+  // The title fitted to the page's width (figure_text.h); the natural layout widens to it.
+  const FittedText title_fit = fit_title(mc, title, title_size, style.page_width, margin, style.show_title);
+  const double title_h = style.show_title ? margin + title_fit.height() + 0.5 * f : margin;
   const double left = margin + names_w + 0.6 * f;
   const double bar_gap = 1.2 * f + 4;
   auto lay_labels = [&](double col) {
-    return layout_axis_labels(mc, key_names, col, true, styled ? f : 9.0, std::min(5.5, f), label_every(style),
-                              style.space_mark);
+    return layout_axis_labels(mc, key_names, col, true, styled ? f : 9.0, floor, label_every(style), style.space_mark);
   };
   // Natural: columns as the heatmap's cells, rows tall enough for a value above a bar; a page
   // stretches both to fill it.
@@ -101,13 +103,14 @@ Figure query_figure(const RunAnalysis& analysis, int layer, const std::vector<in
   Figure fig;
   fig.title = title;
   fig.font = style.font;
-  fig.width = style.page_width > 0 ? style.page_width : std::max(width, mc.width(title, TextStyle{title_size, true, {}}) + 2 * margin);
+  fig.width = style.page_width > 0 ? style.page_width : std::max(width, title_fit.width + 2 * margin);
+  if (!labels.note.empty()) fig.notes.push_back(labels.note);
   fig.height = style.page_height > 0 ? style.page_height : title_h + row * H + below(labels);
   fig.cells.push_back({left, title_h, col * bars, row * H, H, bars});
   const bool show_title = style.show_title;
   const double fig_w = fig.width;
   fig.draw = [=](Canvas& c) {
-    if (show_title) c.text(fig_w / 2, margin, title, TextStyle{title_size, true, {0, 0, 0}}, HAlign::center, VAlign::top);
+    if (show_title) draw_fitted(c, title_fit, fig_w / 2, margin, HAlign::center);
     const Rgb8 masked_colour = cell_lookup(colormap, kMaskedT);
     const TextStyle value_style{value_size, false, {70, 70, 70}};
     for (int h = 0; h < H; ++h) {
@@ -145,8 +148,10 @@ Figure query_figure(const RunAnalysis& analysis, int layer, const std::vector<in
     const TextStyle axis_style{axis_size, false, {0, 0, 0}};
     const std::string key_title = per == 1 ? "key (query tokens marked in orange)"
                                            : "keys, " + std::to_string(per) + " per bar (query tokens marked in orange)";
-    c.text(left + col * bars / 2, axis_y + 5 + (labels.extent > 0 ? labels.extent + 3 : 0) + 5, key_title, axis_style,
-           HAlign::center, VAlign::top);
+    MeasureCanvas m(c.family());
+    const FittedText key_fit = fit_text(m, key_title, axis_style, fig_w - 2 * margin, 1, floor);
+    const double key_x = std::clamp(left + col * bars / 2, margin + key_fit.width / 2, fig_w - margin - key_fit.width / 2);
+    draw_fitted(c, key_fit, key_x, axis_y + 5 + (labels.extent > 0 ? labels.extent + 3 : 0) + 5, HAlign::center);
     const double bx = left + col * bars + bar_gap;
     draw_colour_bar(c, bar, bx, title_h, row * H);
     if (legend) draw_masked_legend(c, colormap, bx, title_h + row * H + f * 0.8, f);

@@ -11,12 +11,16 @@
 
 namespace hs {
 
-// analysis.spectrum[layer] must hold every head's singular values (export checks). Line colours
-// from `colormap`. A page size in `style` stretches the chart to it (text at the style's size).
+// analysis.spectrum[layer] must hold every head's singular values (export checks). One line a
+// head in the categorical palette (core/render/category_palette.h; `colormap` is not used for
+// them). A page size in `style` stretches the chart to it (text at the style's size); a note under
+// the axis says what the flat tails are (values under 1e-7 x a head's largest, at that floor).
 Figure spectrum_figure(const RunAnalysis& analysis, int layer, Colormap colormap, const FigureStyle& style = {});
 
 // The sweep (when `sweep` is given) left of the singular values (when the analysis has them);
-// at least one of them. A page width is shared: 60% the sweep, 40% the chart.
+// at least one of them. A page width is shared: 60% the sweep, 40% the chart; a page under 5 in
+// wide stacks them (58% of its height the sweep, both at 6 pt), and one too small for both holds
+// the sweep alone (Figure::notes says so).
 Figure width_figure(const RunAnalysis& analysis, const Sweep* sweep, int layer, Colormap colormap,
                     const FigureStyle& style = {});
 

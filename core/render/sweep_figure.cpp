@@ -29,7 +29,7 @@ struct Panel {
   double y_max = 1;
 };
 
-Panel make_panel(std::string title, std::vector<Series> series) {
+Panel make_panel(std::string title, std::vector<Series> series, int max_ticks = 5) {
   Panel p;
   p.title = std::move(title);
   p.series = std::move(series);
@@ -37,7 +37,7 @@ Panel make_panel(std::string title, std::vector<Series> series) {
   for (const Series& s : p.series)
     for (double v : s.y) hi = std::max(hi, v);
   if (!(hi > 0)) hi = 1;
-  p.ticks = nice_ticks(0, hi * 1.08, 5);
+  p.ticks = nice_ticks(0, hi * 1.08, max_ticks);
   // The axis ends at the first tick at or above the data (so the top gridline is labelled).
   const double step = p.ticks.values.size() > 1 ? p.ticks.values[1] - p.ticks.values[0] : hi;
   p.y_max = p.ticks.values.back() < hi ? p.ticks.values.back() + step : p.ticks.values.back();
@@ -111,7 +111,8 @@ std::string format_pt(double v) { return std::to_string(int(std::lround(v))); }
 
 }  // namespace
 
-Figure sweep_figure(const RunAnalysis& analysis, const Sweep& sweep, Colormap colormap, const FigureStyle& style) {
+// The sweep at the style's text size (sweep_figure: at the floor when the page is too small for it).
+static Figure sweep_figure_at(const RunAnalysis& analysis, const Sweep& sweep, Colormap colormap, const FigureStyle& style) {
   const AttentionRun& run = analysis.run;
   const std::vector<SweepPoint>& points = sweep.points;
   const int seeds = kSweepSeeds;
@@ -137,9 +138,9 @@ Figure sweep_figure(const RunAnalysis& analysis, const Sweep& sweep, Colormap co
     width.y.push_back(p.d_head);
     x_names.push_back(std::to_string(p.n_heads));
   }
-  const std::vector<Panel> panels = {make_panel("mean head distance (0\u20131)", {diff}),
-                                     make_panel("mean row entropy (nats)", {entropy}),
-                                     make_panel("rank per head", {width, srank, erank})};
+  std::vector<Panel> panels = {make_panel("mean head distance (0\u20131)", {diff}),
+                                make_panel("mean row entropy (nats)", {entropy}),
+                                make_panel("rank per head", {width, srank, erank})};
 
   const std::string title = style.title.empty() ? figure_model_name(run) + " \u00b7 head-count sweep" : style.title;
   const bool show_title = style.show_title;
@@ -147,7 +148,6 @@ Figure sweep_figure(const RunAnalysis& analysis, const Sweep& sweep, Colormap co
                                std::to_string(run.n_tokens()) + " tokens \u00b7 mean of " + std::to_string(seeds) +
                                " seeds \u00b7 " + std::to_string(points.front().param_count) +
                                " parameters at every head count";
-  TextStyle title_style{m.title, true, {0, 0, 0}};
   const TextStyle subtitle_style{m.subtitle, false, {80, 80, 80}};
   const TextStyle panel_style{m.panel_title, false, {0, 0, 0}};
   const TextStyle axis_style{m.axis_title, false, {0, 0, 0}};
@@ -159,15 +159,23 @@ Figure sweep_figure(const RunAnalysis& analysis, const Sweep& sweep, Colormap co
   double tick_w = 0;
   for (const Panel& p : panels)
     for (double v : p.ticks.values) tick_w = std::max(tick_w, mc.width(format_number(v, p.ticks.decimals), tick_style));
-  const double panel_title_h = m.panel_title * 1.7;
+  // The panel titles fitted to a plot's width (figure_text.h): wrapped onto two lines, smaller, shortened.
+  std::vector<FittedText> panel_titles(panels.size());
+  double panel_title_h = m.panel_title * 1.7;
+  const auto fit_panel_titles = [&](double room) {
+    panel_title_h = 0;
+    for (size_t k = 0; k < panels.size(); ++k) {
+      panel_titles[k] = fit_text(mc, panels[k].title, panel_style, room);
+      // Under it the top tick label's upper half (0.6 x its size).
+      panel_title_h = std::max(panel_title_h, panel_titles[k].height() + 0.6 * m.tick + 2);
+    }
+  };
+  fit_panel_titles(1e9);
   const double below_h = 5 + m.tick * 1.3 + 4 + m.axis_title * 1.5;  // tick labels, "heads"
   const bool sized = style.sized();
   const double page_w = style.page_width, page_h = style.page_height;
-  if (sized && show_title && page_w > 0) {
-    // A title wider than the page: a smaller font, down to 6 pt (past that the page cuts it).
-    const double room = page_w - 2 * m.margin, w = mc.width(title, title_style);
-    if (w > room) title_style.size = std::max(std::min(6.0, title_style.size), title_style.size * room / w);
-  }
+  // The title fitted to the page's width (figure_text.h).
+  const FittedText title_fit = fit_title(mc, title, m.title, page_w, m.margin, show_title);
   // The plot arrangement: cols x rows panels of plot_w x plot_h, the legend under them or (2 x 2)
   // in the free corner.
   int cols = 3;
@@ -176,7 +184,7 @@ Figure sweep_figure(const RunAnalysis& analysis, const Sweep& sweep, Colormap co
   LegendLayout leg;
   bool legend_in_corner = false;
   auto header_h = [&](size_t subtitle_count) {
-    return m.margin + (show_title ? title_style.size * 1.4 : 0) + double(subtitle_count) * m.subtitle * 1.4 + m.title_gap;
+    return m.margin + title_fit.height() + double(subtitle_count) * m.subtitle * 1.4 + m.title_gap;
   };
   if (!sized) {
     leg = lay_out_legend(mc, legend, m, 1e9, false);
@@ -188,6 +196,7 @@ Figure sweep_figure(const RunAnalysis& analysis, const Sweep& sweep, Colormap co
       const int rows = (3 + c - 1) / c;
       const bool corner = c == 2;
       double w = page_w > 0 ? (content - c * (tick_w + 6) - (c - 1) * m.gap) / c : 0;
+      if (page_w > 0) fit_panel_titles(tick_w + 6 + w);
       const double legend_room = page_w > 0 ? (corner ? tick_w + 6 + w : content) : 1e9;
       const LegendLayout l = lay_out_legend(mc, legend, m, legend_room, corner);
       const double fixed = header_h(subtitle_lines.size()) + rows * (panel_title_h + below_h) + (rows - 1) * m.row_gap +
@@ -206,13 +215,16 @@ Figure sweep_figure(const RunAnalysis& analysis, const Sweep& sweep, Colormap co
                        " pt text (give a larger --size or a smaller --font-size)");
     }
   }
+  if (sized && page_w > 0) fit_panel_titles(tick_w + 6 + plot_w);
+  // As many y ticks as the plot's height holds apart (at most 5).
+  for (Panel& p : panels) p = make_panel(p.title, p.series, std::clamp(int(plot_h / (m.tick * 1.6)), 2, 5));
   const int rows = (3 + cols - 1) / cols;
   const double block_w = tick_w + 6 + plot_w;
   const double content_w = cols * block_w + (cols - 1) * m.gap;
   const double plots_top = header_h(subtitle_lines.size()) + panel_title_h;
   const double row_h = panel_title_h + plot_h + below_h + m.row_gap;
   const double plots_end = plots_top - panel_title_h + rows * row_h - m.row_gap;
-  double title_w = show_title ? mc.width(title, title_style) : 0;
+  double title_w = title_fit.width;
   for (const std::string& line : subtitle_lines) title_w = std::max(title_w, mc.width(line, subtitle_style));
   double fig_w = 2 * m.margin + std::max({content_w, sized ? 0.0 : title_w, legend_in_corner ? 0.0 : leg.width});
   double fig_h = plots_end + (legend_in_corner ? 0 : 6 + leg.height) + m.margin;
@@ -231,10 +243,8 @@ Figure sweep_figure(const RunAnalysis& analysis, const Sweep& sweep, Colormap co
   fig.draw = [=](Canvas& c) {
     const double x0 = m.margin + (fig_w - 2 * m.margin - content_w) / 2;
     double y = oy + m.margin;
-    if (show_title) {
-      c.text(fig_w / 2, y, title, title_style, HAlign::center, VAlign::top);
-      y += title_style.size * 1.4;
-    }
+    draw_fitted(c, title_fit, fig_w / 2, y, HAlign::center);
+    y += title_fit.height();
     for (const std::string& line : subtitle_lines) {
       c.text(fig_w / 2, y + 2, line, subtitle_style, HAlign::center, VAlign::top);
       y += m.subtitle * 1.4;
@@ -247,7 +257,8 @@ Figure sweep_figure(const RunAnalysis& analysis, const Sweep& sweep, Colormap co
       const double bottom = top + plot_h;
       auto y_of = [&](double v) { return bottom - plot_h * v / p.y_max; };
       auto x_of = [&](size_t i) { return px + plot_w * (double(i) + 0.5) / double(n); };
-      c.text(px + plot_w / 2, top - 5, p.title, panel_style, HAlign::center, VAlign::bottom);
+      const FittedText& pt = panel_titles[k];
+      draw_fitted(c, pt, px - (tick_w + 6) / 2 + plot_w / 2, top - 0.6 * m.tick - 2 - pt.height(), HAlign::center);
       for (double v : p.ticks.values) {
         c.line(px, y_of(v), px + plot_w, y_of(v), kGridColour, 0.5);
         c.text(px - 5, y_of(v), format_number(v, p.ticks.decimals), tick_style, HAlign::right, VAlign::middle);
@@ -293,6 +304,18 @@ Figure sweep_figure(const RunAnalysis& analysis, const Sweep& sweep, Colormap co
     }
   };
   return fig;
+}
+
+Figure sweep_figure(const RunAnalysis& analysis, const Sweep& sweep, Colormap colormap, const FigureStyle& style) {
+  if (!style.sized() || style.text_size() <= kMinTextSize) return sweep_figure_at(analysis, sweep, colormap, style);
+  try {
+    return sweep_figure_at(analysis, sweep, colormap, style);
+  } catch (const InputError&) {
+    // A page too small at the text size: the text at the 6 pt floor (figure_text.h).
+    FigureStyle small = style;
+    small.font_size = kMinTextSize;
+    return sweep_figure_at(analysis, sweep, colormap, small);
+  }
 }
 
 }  // namespace hs

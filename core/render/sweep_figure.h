@@ -17,7 +17,8 @@ namespace hs {
 // `style` with a page size reflows the three plots for it: text at the style's point size (8 pt
 // unless --font-size), the arrangement (3 x 1, 2 x 2 with the legend in the free corner, or
 // 1 x 3) that gives the largest plots, plots stretched to fill the page. Also title, font.
-// InputError naming the page when it is too small.
+// A page too small at the text size: all of it at the 6 pt floor (core/render/figure_text.h);
+// InputError naming the page when even that does not fit.
 Figure sweep_figure(const RunAnalysis& analysis, const Sweep& sweep, Colormap colormap, const FigureStyle& style = {});
 
 }  // namespace hs

@@ -43,6 +43,8 @@ struct Layout {
   TextStyle number_style;
   bool numbers = false;
   std::vector<std::string> caption_lines;
+  double caption_x = 0;        // the caption's left edge
+  FittedText row_axis_title;   // along the table's height (figure_text.h)
 };
 
 struct Plan {
@@ -51,9 +53,11 @@ struct Plan {
   int every = 0;
   bool title = true;
   std::string title_text;
+  FittedText title_fit;  // the title fitted to the page's width
   ColourBar bar;
   bool sized = false;
   double caption_width = 0;  // sized: the page's width for the caption
+  double page_width = 0;     // sized: the page's width (0: free)
 };
 
 Layout lay_out(MeasureCanvas& mc, const Plan& p, double cell, double ox, double oy) {
@@ -70,21 +74,28 @@ Layout lay_out(MeasureCanvas& mc, const Plan& p, double cell, double ox, double 
   g.number_style = TextStyle{std::min(m.number_max, cell / 3.3), false, {0, 0, 0}};
   g.numbers = g.number_style.size >= m.number_min;
   const double axis_title_h = m.axis_title * 1.5;
+  g.row_axis_title = fit_text(mc, t.row_axis, TextStyle{m.axis_title, false, {0, 0, 0}}, g.h, 2, m.label_min);
   const double y_label_w = g.y_labels.extent > 0 ? g.y_labels.extent + m.label_pad : 0;
   const double x_label_h = g.x_labels.extent > 0 ? g.x_labels.extent + m.label_pad : 0;
-  g.left = ox + m.margin + axis_title_h + m.axis_pad + y_label_w;
-  g.top = oy + (p.title ? m.margin + m.title * 1.4 + m.title_gap : m.margin);
+  g.left = ox + m.margin + std::max(axis_title_h, g.row_axis_title.height()) + m.axis_pad + y_label_w;
+  g.top = oy + (p.title ? m.margin + p.title_fit.height() + m.title_gap : m.margin);
   g.bar_h = p.sized ? g.h : std::max(g.h, t.min_bar_height);
   g.bar_x = g.left + g.w + m.bar_gap;
-  const double title_w = p.title ? mc.width(p.title_text, TextStyle{m.title, true, {0, 0, 0}}) : 0;
+  const double title_w = p.title ? p.title_fit.width : 0;
   g.width = g.bar_x - ox + colour_bar_width(mc, p.bar, g.bar_h) + m.margin;
   if (!p.sized) g.width = std::max(g.width, title_w + 2 * m.margin);
   g.col_axis_y = g.top + g.h + x_label_h + m.axis_gap;
   const double below = std::max(g.col_axis_y + axis_title_h, g.top + g.bar_h);
   const TextStyle caption_style{m.caption, false, {64, 64, 64}};
+  // Under the table from its left edge; on a page, from the page's margin across its width.
+  const bool page_caption = p.sized && p.page_width > 0;
+  g.caption_x = page_caption ? m.margin : g.left;
   if (!t.caption.empty()) {
-    const double room = p.sized ? p.caption_width - (g.left - ox) - m.margin : std::max(200.0, g.width - (g.left - ox) - m.margin);
+    const double room = page_caption ? p.page_width - 2 * m.margin
+                        : p.sized    ? p.caption_width - (g.left - ox) - m.margin
+                                     : std::max(200.0, g.width - (g.left - ox) - m.margin);
     g.caption_lines = wrap_text(mc, t.caption, caption_style, room);
+    for (std::string& line : g.caption_lines) line = shorten_text(mc, line, caption_style, room);  // a word wider than the page
   }
   g.caption_y = below + m.caption_gap;
   g.height = (g.caption_lines.empty() ? below : g.caption_y + m.caption * 1.35 * double(g.caption_lines.size())) - oy + m.margin;
@@ -94,29 +105,6 @@ Layout lay_out(MeasureCanvas& mc, const Plan& p, double cell, double ox, double 
 std::string format_pt(double v) { return std::to_string(int(std::lround(v))); }
 
 }  // namespace
-
-std::vector<std::string> wrap_text(MeasureCanvas& m, const std::string& text, const TextStyle& style, double width) {
-  std::vector<std::string> lines;
-  std::string line, word;
-  const auto flush_word = [&] {
-    if (word.empty()) return;
-    const std::string joined = line.empty() ? word : line + " " + word;
-    if (!line.empty() && m.width(joined, style) > width) {
-      lines.push_back(line);
-      line = word;
-    } else {
-      line = joined;
-    }
-    word.clear();
-  };
-  for (char ch : text) {
-    if (ch == ' ') flush_word();
-    else word += ch;
-  }
-  flush_word();
-  if (!line.empty()) lines.push_back(line);
-  return lines;
-}
 
 Figure table_figure(const TableFigure& t, const FigureStyle& style) {
   const int rows = int(t.values.rows()), cols = int(t.values.cols());
@@ -134,6 +122,8 @@ Figure table_figure(const TableFigure& t, const FigureStyle& style) {
   p.sized = style.sized();
 
   MeasureCanvas mc(style.font);
+  // The title fitted to the page's width (figure_text.h): wrapped, smaller to 6 pt, shortened.
+  p.title_fit = fit_title(mc, p.title_text, p.m.title, style.page_width, p.m.margin, p.title);
   Figure fig;
   Layout g;
   if (!p.sized) {
@@ -141,12 +131,7 @@ Figure table_figure(const TableFigure& t, const FigureStyle& style) {
     fig.width = g.width;
     fig.height = g.height;
   } else {
-    if (p.title && style.page_width > 0) {
-      // A title wider than the page: a smaller font, down to 6 pt (past that the page cuts it).
-      const double room = style.page_width - 2 * p.m.margin;
-      const double w = mc.width(p.title_text, TextStyle{p.m.title, true, {0, 0, 0}});
-      if (w > room) p.m.title = std::max(std::min(6.0, p.m.title), p.m.title * room / w);
-    }
+    p.page_width = style.page_width;
     // Without a width the caption wraps at what an inch a cell would take.
     p.caption_width = style.page_width > 0 ? style.page_width : 72.0 * std::max(3, cols);
     // The largest cell for which the table fits the page (0: that side is free).
@@ -181,17 +166,16 @@ Figure table_figure(const TableFigure& t, const FigureStyle& style) {
   const std::string title = p.title_text;
   const Map values = t.values;
   const int decimals = t.decimals;
-  const std::string row_axis = t.row_axis, col_axis = t.col_axis;
+  const std::string col_axis = t.col_axis;
+  const FittedText title_fit = p.title_fit;
   fig.draw = [=](Canvas& c) {
-    const TextStyle title_style{m.title, true, {0, 0, 0}};
     const TextStyle axis_style{m.axis_title, false, {0, 0, 0}};
     const TextStyle caption_style{m.caption, false, {64, 64, 64}};
     const double centre = g.left + g.w / 2;
     if (show_title) {
-      const double title_w = c.text_width(title, title_style);
-      const double lo = m.margin + title_w / 2, hi = fig_w - m.margin - title_w / 2;
-      c.text(lo <= hi ? std::clamp(centre, lo, hi) : fig_w / 2, g.top - m.title * 1.4 - m.title_gap, title, title_style,
-             HAlign::center, VAlign::top);
+      const double lo = m.margin + title_fit.width / 2, hi = fig_w - m.margin - title_fit.width / 2;
+      draw_fitted(c, title_fit, lo <= hi ? std::clamp(centre, lo, hi) : fig_w / 2, g.top - title_fit.height() - m.title_gap,
+                  HAlign::center);
     }
     std::vector<Rgb8> colours(size_t(rows) * size_t(cols));
     for (int i = 0; i < rows; ++i)
@@ -215,11 +199,12 @@ Figure table_figure(const TableFigure& t, const FigureStyle& style) {
     draw_x_labels(c, g.x_labels, g.left, g.top + g.h + m.label_pad, g.cell);
     draw_colour_bar(c, bar, g.bar_x, g.top, g.bar_h);
     const double y_label_w = g.y_labels.extent > 0 ? g.y_labels.extent + m.label_pad : 0;
-    c.text(g.left - y_label_w - m.axis_pad - m.axis_title * 0.75, g.top + g.h / 2, row_axis, axis_style, HAlign::center,
-           VAlign::middle, true);
+    const FittedText& ra = g.row_axis_title;
+    draw_fitted(c, ra, g.left - y_label_w - m.axis_pad - std::max(m.axis_title * 1.5, ra.height()) / 2 - ra.height() / 2,
+                g.top + g.h / 2, HAlign::center, true);
     c.text(centre, g.col_axis_y, col_axis, axis_style, HAlign::center, VAlign::top);
     for (size_t k = 0; k < g.caption_lines.size(); ++k)
-      c.text(g.left, g.caption_y + m.caption * 1.35 * double(k), g.caption_lines[k], caption_style, HAlign::left, VAlign::top);
+      c.text(g.caption_x, g.caption_y + m.caption * 1.35 * double(k), g.caption_lines[k], caption_style, HAlign::left, VAlign::top);
   };
   return fig;
 }

@@ -37,7 +37,5 @@ double natural_table_cell(int rows, int cols);
 // InputError naming the page when it is too small for the table at the style's text size.
 Figure table_figure(const TableFigure& table, const FigureStyle& style = {});
 
-// Words of `text` in lines no wider than `width` points (a longer word keeps a line of its own).
-std::vector<std::string> wrap_text(MeasureCanvas& m, const std::string& text, const TextStyle& style, double width);
 
 }  // namespace hs

@@ -35,6 +35,12 @@ std::string format_count(int64_t n) {
   return n < 0 ? "-" + out : out;
 }
 
+std::string format_change(double v, int decimals) {
+  const std::string s = format("%+.*f", decimals, v);
+  if (s.find_first_not_of("+-0.", 0) == std::string::npos) return "0";
+  return s;
+}
+
 std::string excerpt(std::string_view text, size_t max_code_points) {
   // A code point takes at most 4 bytes (an invalid byte counts as one), so this head holds more
   // than max_code_points code points whenever it is shorter than the text.

@@ -13,6 +13,10 @@ std::string format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 // "1,234,567"
 std::string format_count(int64_t n);
 
+// A change with its sign and `decimals` digits ("+0.3381", "-4.411"), and "0" for one that rounds
+// to zero at those digits (never "-0.0000" or "+0.0000": an untouched head's change is 0).
+std::string format_change(double v, int decimals);
+
 // How much of a file's text (a JSON value, a key, a string) a message may echo.
 constexpr size_t kExcerptCodePoints = 60;
 

@@ -46,6 +46,11 @@ TEST(Labels, AbbreviateAndFormat) {
   EXPECT_EQ(abbreviate("Москва", 3), "Мо\xE2\x80\xA6");
   EXPECT_EQ(abbreviate("cat", 3), "cat");
   EXPECT_EQ(hs::format_count(1234567), "1,234,567");
+  // Issue 35: an untouched head's change is 0, not "-0.0000" (the ablation table, CLI and app).
+  EXPECT_EQ(hs::format_change(-0.00001, 4), "0");
+  EXPECT_EQ(hs::format_change(0.0, 4), "0");
+  EXPECT_EQ(hs::format_change(0.33812, 4), "+0.3381");
+  EXPECT_EQ(hs::format_change(-4.4111, 3), "-4.411");
   EXPECT_EQ(format_bytes(64), "64 B");
   EXPECT_EQ(display_token("a\nb"), "a\xE2\x86\xB5" "b");
   const auto ticks = nice_ticks(0.0f, 0.37f, 5);
@@ -103,6 +108,7 @@ TEST(Worker, NewestWinsErrorsComeBackAsText) {
 #include <filesystem>
 
 #include "app/gui/actions/export_action.h"
+#include "core/render/heatmap_figure.h"
 #include "app/gui/work/compute.h"
 
 namespace {
@@ -128,6 +134,22 @@ TEST(Export, SavesTheCurrentViewAndCopiesCsv) {
   state.head = 1;
   const std::string csv = hs::gui::current_csv(state, *derived);
   EXPECT_EQ(csv.rfind("query\\key,", 0), 0u) << csv.substr(0, 40);
+  // Issue 35: "Copy data" says what it copied (model, layer, head, shape), and copies the layer too.
+  const int T = derived->run().n_tokens(), H = derived->run().n_heads();
+  const std::string side = std::to_string(T) + " x " + std::to_string(T);
+  const hs::gui::CopiedData head = hs::gui::copy_data(state, *derived);
+  EXPECT_EQ(head.csv, csv);
+  for (const std::string& part : {hs::figure_model_name(derived->run()), std::string("layer 0"), std::string("head 1"), side,
+                                  std::string("CSV")})
+    EXPECT_NE(head.message.find(part), std::string::npos) << part << " in " << head.message;
+  EXPECT_TRUE(hs::gui::copies_maps(state, *derived));
+  const hs::gui::CopiedData layer = hs::gui::copy_data(state, *derived, true);
+  EXPECT_EQ(layer.csv.rfind("layer,head,query,key,", 0), 0u) << layer.csv.substr(0, 60);
+  EXPECT_NE(layer.message.find("all " + std::to_string(H) + " heads"), std::string::npos) << layer.message;
+  EXPECT_NE(layer.message.find(std::to_string(H) + " x " + side), std::string::npos) << layer.message;
+  size_t rows = 0;
+  for (char c : layer.csv) rows += c == '\n';
+  EXPECT_GE(rows, size_t(H) * size_t(T) * size_t(T) / 2 + 1);  // a row per cell (masked cells too, or those seen)
 
   // The figure's labels follow the screen's space mark ("export this view as shown").
   state.space_mark = hs::SpaceMark::none;

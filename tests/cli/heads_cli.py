@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""`headscope-cli heads` (and the README's role numbers and rules, issue 36: check_readme_numbers prints them), `headscope-cli ablate`'s refusals and the maps JSON's "head_roles" (issue 18): the table ranks by the role
+"""`headscope-cli heads` (and the README's role numbers and rules, issue 36: check_readme_numbers prints them), `headscope-cli ablate`'s refusals and zeros and the maps JSON's "head_roles" (issue 18): the table ranks by the role
 asked for and filters by label, --json writes the same object maps does, the maps JSON keeps
 every contract key, its head_clusters equal average linkage computed here from head_distance, and
 bad flags exit 1 or 2 with one "error:" line naming the problem.
@@ -10,6 +10,7 @@ Needs only the standard library.
 import json
 import math
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
@@ -245,6 +246,18 @@ def check_clusters(models):
     T.passed += 1
 
 
+def check_ablate_zero():
+    """Issue 35: the teaching model's untouched heads change the loss by exactly 0: the table prints
+    0, never "-0.0000" or "+0.0000" (nor "-0.000" for a token's change)."""
+    out = ok("ablate --model teaching", ["ablate", "--model", "teaching", "--sentence", "the cat sat on the mat and the cat sat"])
+    if out is None:
+        return
+    rows = [l.split() for l in out.splitlines() if l.strip()[:1].isdigit() and len(l.split()) >= 4]
+    T.check(rows, f"ablate table: no rows in {out[:300]!r}")
+    T.check(not re.search(r"[-+]0\.0+(?![0-9])", out), f"ablate table: a signed zero in {out!r}")
+    T.check(any(r[3] == "0" for r in rows), f"ablate table: an untouched head's change is printed as 0: {rows}")
+
+
 def check_bad_flags():
     error("heads --sort unknown", ["heads"] + SYNTH + ["--sort", "copying"], ["copying", "induction"])
     error("heads --role unknown", ["heads"] + SYNTH + ["--role", "copying"], ["copying"])
@@ -267,6 +280,7 @@ def main():
     check_table(models)
     check_readme_numbers(models)
     check_clusters(models)
+    check_ablate_zero()
     check_bad_flags()
     return T.summary()
 

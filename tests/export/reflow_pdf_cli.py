@@ -3,14 +3,15 @@ style file's "font" sets the family of every figure's text. Read back from the P
 writes: the page size (pdfinfo), the smallest text size (the Tm matrices of the decompressed
 content streams) and the embedded fonts (pdffonts). Usage: reflow_pdf_cli.py HEADSCOPE_CLI"""
 import json
-import math
 import os
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
-import zlib
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pdf_text import text_sizes  # noqa: E402
 
 CLI = sys.argv[1]
 failures = 0
@@ -25,21 +26,6 @@ def check(ok, what):
 
 def run(args):
     return subprocess.run([CLI, "export"] + args, capture_output=True, text=True)
-
-
-def text_sizes(pdf):
-    """Every text's size in points: Tf size times the Tm matrix's scale (cairo writes 1 Tf)."""
-    data = open(pdf, "rb").read()
-    sizes = []
-    for m in re.finditer(rb"stream\r?\n(.*?)\r?\nendstream", data, re.S):
-        try:
-            content = zlib.decompress(m.group(1))
-        except zlib.error:
-            continue
-        for t in re.finditer(rb"(-?[\d.]+) (-?[\d.]+) (-?[\d.]+) (-?[\d.]+) -?[\d.]+ -?[\d.]+ Tm\s*/[\w-]+ (-?[\d.]+) Tf", content):
-            a, b, tf = float(t.group(1)), float(t.group(2)), float(t.group(5))
-            sizes.append(math.hypot(a, b) * tf)
-    return sizes
 
 
 def page_size(pdf):

@@ -24,3 +24,10 @@ if(HEADSCOPE_TEST_PYTHON)
            COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/views_cli.py $<TARGET_FILE:headscope-cli> ${HEADSCOPE_MODELS_DIR})
   set_tests_properties(export_views_cli PROPERTIES LABELS "export;cli" TIMEOUT 600)
 endif()
+# Issue 35: every figure view at a paper column (3.25 x 3.25 in, 3.25 x 2.2 in) and 6.75 x 4 in, word
+# by word from pdftotext -bbox: on the page, no overlaps, nothing under 6 pt.
+if(HEADSCOPE_TEST_PYTHON)
+  add_test(NAME export_pdf_word_boxes
+           COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/pdf_word_boxes.py $<TARGET_FILE:headscope-cli> ${HEADSCOPE_MODELS_DIR})
+  set_tests_properties(export_pdf_word_boxes PROPERTIES LABELS "export;cli" TIMEOUT 120)
+endif()

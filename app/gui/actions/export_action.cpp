@@ -11,8 +11,12 @@
 #include <exception>
 #include <filesystem>
 #include <new>
+#include <string>
+#include <vector>
 
+#include "app/gui/widgets/labels.h"
 #include "core/render/figure.h"
+#include "core/render/heatmap_figure.h"
 #include "core/render/font_family.h"
 #include "core/analysis/induction_probe.h"
 #include "core/util/errors.h"
@@ -171,7 +175,9 @@ std::string save_export(const AppState& state, const Derived& derived, const Hea
   // The JSON holds the head roles: with induction, measured now if the Head roles view has not yet.
   const RunAnalysis* a = derived.analysis.get();
   std::shared_ptr<RunAnalysis> with_roles;
-  const ExportSpec spec = export_spec_for(state, derived, path);
+  ExportSpec spec = export_spec_for(state, derived, path);
+  std::vector<std::string> notes;  // the layout's (labels asked for that had to be thinned): said after "wrote"
+  spec.notes = &notes;
   const bool needs_roles = export_format_of(path) == ExportFormat::json || spec.view == ExportView::roles;
   if (needs_roles && !a->roles.empty() && !a->roles.induction_measured) {
     with_roles = std::make_shared<RunAnalysis>(*a);
@@ -182,16 +188,49 @@ std::string save_export(const AppState& state, const Derived& derived, const Hea
   export_view(*a, derived.sweep.get(), spec, ablation);
   std::error_code ec;
   const std::filesystem::path absolute = std::filesystem::absolute(path, ec);
-  return "wrote " + (ec ? path : absolute.string()) + (derived.run().compact() ? " (block maxima)" : "");
+  std::string said = "wrote " + (ec ? path : absolute.string()) + (derived.run().compact() ? " (block maxima)" : "");
+  if (!notes.empty()) said += "; note: " + notes.front();
+  return said;
 }
 
-std::string current_csv(const AppState& state, const Derived& derived, const HeadAblation* ablation) {
+bool copies_maps(const AppState& state, const Derived& derived) {
+  AppState copy = state;
+  copy.exporter.what = ExportWhat::view;
+  const ExportView v = export_spec_for(copy, derived, "clipboard.csv").view;
+  return v == ExportView::heatmap || v == ExportView::heads || v == ExportView::head;
+}
+
+CopiedData copy_data(const AppState& state, const Derived& derived, bool whole_layer, const HeadAblation* ablation) {
   AppState copy = state;
   copy.exporter.what = ExportWhat::view;
   ExportSpec spec = export_spec_for(copy, derived, "clipboard.csv");
-  if (spec.view == ExportView::heatmap || spec.view == ExportView::heads) spec.view = ExportView::head, spec.head = state.head;
+  const bool maps = spec.view == ExportView::heatmap || spec.view == ExportView::heads || spec.view == ExportView::head;
+  const AttentionRun& run = derived.run();
+  const int T = run.n_tokens(), H = run.n_heads();
+  std::string what = figure_model_name(run) + " \u00b7 layer " + std::to_string(spec.layer);
+  if (maps && whole_layer) {
+    spec.view = ExportView::heads, spec.head = -1, spec.layers = LayerScope::one, spec.csv_layout = CsvLayout::tidy;
+    what += " \u00b7 all " + std::to_string(H) + " heads \u00b7 " + std::to_string(H) + " x " + std::to_string(T) + " x " +
+            std::to_string(T) + " (a row per cell: layer, head, query, key, tokens, weight)";
+  } else if (maps) {
+    spec.view = ExportView::head, spec.head = std::clamp(state.head, 0, std::max(H - 1, 0));
+    what += " \u00b7 head " + std::to_string(spec.head) + " \u00b7 " + std::to_string(T) + " x " + std::to_string(T) +
+            " (query x key)";
+  } else if (spec.view == ExportView::difference || spec.view == ExportView::distance) {
+    what += " \u00b7 head " + std::string(export_view_name(spec.view)) + " table \u00b7 " + std::to_string(H) + " x " +
+            std::to_string(H);
+  } else {
+    what = figure_model_name(run) + " \u00b7 the " + export_view_name(spec.view) + " view's numbers";
+  }
   check_ablation(spec, ablation);
-  return export_bytes(*derived.analysis, derived.sweep.get(), spec, ablation);
+  CopiedData out;
+  out.csv = export_bytes(*derived.analysis, derived.sweep.get(), spec, ablation);
+  out.message = "copied " + what + " to the clipboard as CSV (" + format_bytes(int64_t(out.csv.size())) + ")";
+  return out;
+}
+
+std::string current_csv(const AppState& state, const Derived& derived, const HeadAblation* ablation) {
+  return copy_data(state, derived, false, ablation).csv;
 }
 
 std::string export_preview_png(const AppState& state, const Derived& derived, double scale, const HeadAblation* ablation) {
@@ -221,8 +260,9 @@ void handle_export_requests(AppState& state, const Derived* derived, StatusInfo&
   }
   ExportPanelState& e = state.exporter;
   const bool save = e.save_requested, copy = e.copy_requested, copy_image = e.copy_image_requested;
-  e.save_requested = e.copy_requested = e.copy_image_requested = false;
-  if (!derived || (!save && !copy && !copy_image)) return;
+  const bool copy_layer = e.copy_layer_requested;
+  e.save_requested = e.copy_requested = e.copy_image_requested = e.copy_layer_requested = false;
+  if (!derived || (!save && !copy && !copy_layer && !copy_image)) return;
   try {
     if (save) {
       const std::string path = export_path(e);
@@ -242,10 +282,10 @@ void handle_export_requests(AppState& state, const Derived* derived, StatusInfo&
         e.dialog_open = false;
       }
     }
-    if (copy) {
-      const std::string csv = current_csv(state, *derived, ablation);
-      ImGui::SetClipboardText(csv.c_str());
-      status.last_export = "copied " + std::to_string(csv.size()) + " bytes of CSV to the clipboard";
+    if (copy || copy_layer) {
+      const CopiedData data = copy_data(state, *derived, copy_layer, ablation);
+      ImGui::SetClipboardText(data.csv.c_str());
+      status.last_export = data.message;
     }
     if (copy_image) {
       AppState view = state;
@@ -255,7 +295,7 @@ void handle_export_requests(AppState& state, const Derived* derived, StatusInfo&
       status.clipboard_copy = start_png_copy(export_bytes(*derived->analysis, derived->sweep.get(), spec, ablation));
       status.last_export = "copying the view to the clipboard\u2026";
     }
-    if (save || copy || copy_image) status.export_failed = false;
+    if (save || copy || copy_layer || copy_image) status.export_failed = false;
   } catch (const hs::Error& err) {
     status.last_export = std::string("export failed: ") + err.what();
     status.export_failed = true;

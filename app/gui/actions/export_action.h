@@ -40,7 +40,18 @@ std::string save_export(const AppState& state, const Derived& derived, const Hea
 // The ablation result the Ablation view shows as current (made for this request and mode), or null.
 const HeadAblation* current_ablation(const AppState& state, const AblationStatus& status);
 
-// CSV of the current map (one head, or the difference table). Throws hs::Error.
+// What "Copy data" puts on the clipboard, and the status line that says what it is.
+struct CopiedData {
+  std::string csv;
+  std::string message;  // "copied stories260K · layer 3 · head 2 · 12 x 12 (query x key) to the clipboard as CSV (1.5 KiB)"
+};
+// CSV of the current map (the selected head, or the view's table: difference, sweep, ...); with
+// `whole_layer` and a view of maps, every head of the layer (tidy CSV, a row per cell). Throws hs::Error.
+CopiedData copy_data(const AppState& state, const Derived& derived, bool whole_layer = false,
+                     const HeadAblation* ablation = nullptr);
+// Whether the current view copies attention maps (then the layer can be copied too).
+bool copies_maps(const AppState& state, const Derived& derived);
+// copy_data(state, derived).csv.
 std::string current_csv(const AppState& state, const Derived& derived, const HeadAblation* ablation = nullptr);
 
 }  // namespace hs::gui

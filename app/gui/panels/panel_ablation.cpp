@@ -98,7 +98,7 @@ void token_table(const HeadAblation& a, int layer, int head, ImVec2 size) {
     const float c = colour_t(kAblationColours, -d(t), m);  // as the map: red where the head helped (log p fell without it)
     ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, colormap_u32(kAblationColours, c, 0.85f));
     ImGui::PushStyleColor(ImGuiCol_Text, text_colour_on(kAblationColours, c));
-    ImGui::Text("%+.4f", double(d(t)));
+    ImGui::TextUnformatted(format_change(double(d(t)), 4).c_str());
     ImGui::PopStyleColor();
     ImGui::TableNextColumn();
     const double base = a.base_logprob(t);
@@ -140,8 +140,8 @@ void result_view(AppState& state, const UiContext& ui, const AblationStatus& st,
     if (std::isnan(v))
       ImGui::SetTooltip("L%d h%d: not run (cancelled)", hit.row, hit.col);
     else
-      ImGui::SetTooltip("L%d h%d: mean loss %+.4f nats without it (%.4f \xE2\x86\x92 %.4f)\nclick: its tokens; double-click: open its map",
-                        hit.row, hit.col, double(v), a.base_loss, a.base_loss + double(v));
+      ImGui::SetTooltip("L%d h%d: mean loss %s nats without it (%.4f \xE2\x86\x92 %.4f)\nclick: its tokens; double-click: open its map",
+                        hit.row, hit.col, format_change(double(v), 4).c_str(), a.base_loss, a.base_loss + double(v));
   }
   if (hit.clicked && hit.row >= 0) state.layer = hit.row, state.head = hit.col;
   if (hit.double_clicked && hit.row >= 0) open_head(state, hit.row, hit.col);
@@ -160,7 +160,7 @@ void result_view(AppState& state, const UiContext& ui, const AblationStatus& st,
   ImGui::BeginGroup();
   const float dl = a.delta_loss(layer, head);
   section_title(ui.fonts.heading, format("L%d h%d", layer, head).c_str(),
-                std::isnan(dl) ? "not run" : format("loss %+.4f nats without it; tokens whose log-probability changed most", double(dl)).c_str());
+                std::isnan(dl) ? "not run" : format("loss %s nats without it; tokens whose log-probability changed most", format_change(double(dl), 4).c_str()).c_str());
   const float table_h = std::min(avail.y * 0.45f, f * 1.6f * float(kTokenRows + 1) + f);
   token_table(a, layer, head, ImVec2(right_w, table_h));
   const RunAnalysis& r = *d.analysis;

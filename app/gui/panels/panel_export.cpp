@@ -14,6 +14,7 @@
 #include "app/gui/actions/export_preview.h"
 #include "app/gui/widgets/draw_util.h"
 #include "app/gui/panels/panels.h"
+#include "core/util/format.h"
 #include "core/util/errors.h"
 
 namespace hs::gui {
@@ -147,8 +148,22 @@ void draw_export(AppState& state, const UiContext& ui) {
   if (ImGui::Button("Export...")) open_export_dialog(state, ui);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Ctrl+E: a figure (PDF, SVG, PNG) or the numbers (NPY, CSV, JSON)");
   ImGui::SameLine();
-  if (ImGui::Button("Copy data")) e.copy_requested = true;
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Copy the current map (or the difference table) as CSV");
+  // One button: the current map, or (a view of maps) a choice of the head or the whole layer.
+  const bool maps = ui.derived && copies_maps(state, *ui.derived);
+  if (ImGui::Button("Copy data")) {
+    if (maps) ImGui::OpenPopup("copy data");
+    else e.copy_requested = true;
+  }
+  if (ImGui::IsItemHovered()) {
+    const std::string tip = maps ? format("Copy head %d's map or every head of layer %d as CSV", state.head, state.layer)
+                                 : std::string("Copy the view's numbers (e.g. the difference table) as CSV");
+    ImGui::SetTooltip("%s", tip.c_str());
+  }
+  if (ImGui::BeginPopup("copy data")) {
+    if (ImGui::MenuItem(format("head %d: its map, query x key", state.head).c_str())) e.copy_requested = true;
+    if (ImGui::MenuItem(format("layer %d: every head, a row per cell", state.layer).c_str())) e.copy_layer_requested = true;
+    ImGui::EndPopup();
+  }
   ImGui::EndDisabled();
 }
 

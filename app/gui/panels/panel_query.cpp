@@ -73,7 +73,7 @@ void draw_query(AppState& state, const UiContext& ui) {
     state.layer = std::clamp(state.layer, 0, d.run().n_layers() - 1);
   }
   const std::vector<int> q = shown_queries(state, tokens);
-  std::string what = q.size() == 1 ? format("Where \"%s\" (token %d) looks, head by head", d.run().tokens[size_t(q[0])].c_str(), q[0])
+  std::string what = q.size() == 1 ? format("Where \"%s\" (token %d) looks, head by head", display_token(d.run().tokens, size_t(q[0])).c_str(), q[0])
                                    : format("Where %d query tokens look together (their rows summed), head by head", int(q.size()));
   section_title(ui.fonts.heading, what.c_str());
   if (q.size() == 1) draw_next_token_line(d.run(), q[0]);
@@ -128,7 +128,7 @@ void draw_query(AppState& state, const UiContext& ui) {
                             std::min(tokens, (j + 1) * per) - 1, format_weight(v).c_str());
         else
           ImGui::SetTooltip("%s\nkey %d \"%s\"\nweight %s", head_name(layer, h, d.run().n_layers()).c_str(), j,
-                            d.run().tokens[size_t(j)].c_str(), format_weight(v).c_str());
+                            display_token(d.run().tokens, size_t(j)).c_str(), format_weight(v).c_str());
       }
     }
     dl->AddLine(ImVec2(o.x + left, y1), ImVec2(o.x + avail.x, y1), ink(0.16f));

@@ -11,6 +11,7 @@
 #include "app/gui/widgets/theme.h"
 #include "core/analysis/long_input.h"
 #include "core/analysis/sweep_summary.h"
+#include "core/render/category_palette.h"
 
 namespace hs::gui {
 namespace {
@@ -43,9 +44,13 @@ void draw_sweep(const AppState& state, const Sweep& sweep, ImVec2 size) {
   ChartSpec rank = base;
   rank.title = "rank per head";
   rank.x_caption = format("heads  (d_model %d; d_head = d_model / heads)", sweep.d_model);
-  ChartSeries width{"d_head", {}, tone_u32(Tone::series_grey)};
+  // d_head is the ceiling the score rank reaches: a wide pale band under the dashed score rank,
+  // so that both (and both legend entries) show where they coincide.
+  ChartSeries width{"d_head", {}, tone_u32(Tone::series_grey, 0.45f), false, false, 8.0f};
   for (const SweepPoint& p : sweep.points) width.values.push_back(float(p.d_head));
-  rank.series = {width, series("score rank", &SweepPoint::mean_score_rank, tone_u32(Tone::series_blue)),
+  ChartSeries score_rank = series("score rank", &SweepPoint::mean_score_rank, tone_u32(Tone::series_blue));
+  score_rank.dashed = true;
+  rank.series = {width, score_rank,
                  series("effective rank of A", &SweepPoint::mean_effective_rank, tone_u32(Tone::series_green))};
   hovered = std::max(hovered, draw_chart(rank, ImVec2(size.x, h)));
   if (hovered >= 0) {
@@ -80,11 +85,16 @@ void draw_spectra(const AppState& state, const Derived& d, ImVec2 size) {
   }
   ChartSpec spec;
   spec.title = "singular values of each head's scores Q K^T / \xE2\x88\x9A" "d_head";
-  spec.tooltip = masked ? "The score matrix before the mask: its rank is what the head's width limits (at most d_head). "
-                          "The mask sets cells to -inf; taken as 0 they can lift the rank, shown as 'masked' in the table."
-                        : "Values at the floor are numerically zero: the rank is the count above it.";
+  const char* floor_text =
+      "The flat tails: values under 1e-7 x a head's largest are numerically zero, drawn at that floor; the rank is the "
+      "count above it.";
+  spec.tooltip = masked ? std::string("The score matrix before the mask: its rank is what the head's width limits (at most "
+                                      "d_head). The mask sets cells to -inf; taken as 0 they can lift the rank, the table's "
+                                      "'masked' column. ") + floor_text
+                        : std::string(floor_text);
   spec.log_y = true;
-  spec.x_caption = masked ? "index (Q K^T before the mask)" : "singular value index";
+  spec.x_caption = masked ? "index (Q K^T before the mask); flat tail: numerically 0"
+                          : "singular value index; flat tail: numerically 0";
   for (int i = 1; i <= tokens; ++i) spec.x_labels.push_back(std::to_string(i));
   if (d_head < tokens) {
     spec.marker_x = float(d_head);
@@ -94,7 +104,9 @@ void draw_spectra(const AppState& state, const Derived& d, ImVec2 size) {
     const Vec& s = d.analysis->spectrum[size_t(layer)][size_t(h)].singular_values;
     if (s.size() == 0) continue;
     const float floor = std::max(s(0), 1e-30f) * 1e-7f;
-    ChartSeries series{format("h%d", h), {}, colormap_u32(Colormap::viridis, heads == 1 ? 0.6f : 0.15f + 0.8f * h / (heads - 1))};
+    // One categorical colour a head (Okabe-Ito); past eight, dashed, then dotted with markers.
+    ChartSeries series{format("h%d", h), {}, category_u32(h), category_line(h) != CategoryLine::solid,
+                       category_line(h) == CategoryLine::dotted};
     for (Eigen::Index i = 0; i < s.size(); ++i) series.values.push_back(std::max(s(i), floor));
     spec.series.push_back(std::move(series));
   }
@@ -112,7 +124,15 @@ void draw_spectra(const AppState& state, const Derived& d, ImVec2 size) {
     if (masked) ImGui::TableSetupColumn("masked");
     ImGui::TableSetupColumn("effective rank");
     ImGui::TableSetupColumn("row entropy");
-    ImGui::TableHeadersRow();
+    // The header row by hand, so that "masked" says what it is when hovered.
+    ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+    for (int c = 0; c < columns; ++c) {
+      ImGui::TableSetColumnIndex(c);
+      ImGui::TableHeader(ImGui::TableGetColumnName(c));
+      if (masked && c == 2 && ImGui::IsItemHovered())
+        ImGui::SetTooltip("masked: the rank of the score matrix with its masked cells taken as 0. The mask, not the head, "
+                          "lifts it above the rank of Q K^T (which is at most d_head = %d).", d_head);
+    }
     for (int h = 0; h < heads; ++h) {
       const HeadSpectrum& s = d.analysis->spectrum[size_t(layer)][size_t(h)];
       ImGui::TableNextRow();

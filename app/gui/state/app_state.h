@@ -81,6 +81,7 @@ struct ExportPanelState {
   std::string file_name = "headscope.png";  // the extension picks the format
   bool save_requested = false;              // done by the main loop, outside any ImGui window
   bool copy_requested = false;              // CSV of the current map to the clipboard
+  bool copy_layer_requested = false;        // CSV of every head of the current layer (tidy) to the clipboard
   bool open_requested = false;              // Ctrl+E: open the export UI next frame
   bool copy_image_requested = false;        // the view's figure as PNG to the clipboard (xclip)
   // The Export dialog (File > Export..., Ctrl+E).

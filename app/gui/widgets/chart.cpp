@@ -95,7 +95,7 @@ int draw_chart(const ChartSpec& spec, ImVec2 size) {
   // The legend's left edge (it sits in the plot's top right), so the marker label can keep clear.
   float legend_left = pmax.x - 6;
   for (const ChartSeries& s : spec.series)
-    if (spec.series.size() >= 2 && !s.name.empty()) legend_left -= ImGui::CalcTextSize(s.name.c_str()).x + f * 1.6f;
+    if (spec.series.size() >= 2 && !s.name.empty()) legend_left -= ImGui::CalcTextSize(s.name.c_str()).x + f * 1.9f;
   if (spec.marker_x >= 0) {
     const float x = pmin.x + spec.marker_x * step;
     for (float y = pmin.y; y < pmax.y; y += 8) dl->AddLine(ImVec2(x, y), ImVec2(x, std::min(y + 4, pmax.y)), accent_colour(), 1.5f);
@@ -108,22 +108,30 @@ int draw_chart(const ChartSpec& spec, ImVec2 size) {
   }
   // series (later ones on top), with a legend inside the plot's top right
   float legend_x = pmax.x - 6;
+  const auto segment = [&](const ChartSeries& s, ImVec2 p0, ImVec2 p1, float width) {
+    if (s.dashed) add_dashed_line(dl, p0, p1, s.colour, width);
+    else dl->AddLine(p0, p1, s.colour, width);
+  };
   for (const ChartSeries& s : spec.series) {
     for (int i = 0; i + 1 < int(s.values.size()); ++i) {
       const float a = s.values[size_t(i)], b = s.values[size_t(i + 1)];
       if (std::isfinite(a) && std::isfinite(b) && (!spec.log_y || (a > 0 && b > 0)))
-        dl->AddLine(ImVec2(px(float(i)), py(a)), ImVec2(px(float(i + 1)), py(b)), s.colour, 2.0f);
+        segment(s, ImVec2(px(float(i)), py(a)), ImVec2(px(float(i + 1)), py(b)), s.width);
     }
-    for (int i = 0; i < int(s.values.size()); ++i) {
+    for (int i = 0; i < int(s.values.size()) && s.markers; ++i) {
       const float v = s.values[size_t(i)];
       if (std::isfinite(v) && (!spec.log_y || v > 0)) dl->AddCircleFilled(ImVec2(px(float(i)), py(v)), 3.5f, s.colour);
     }
   }
+  // The legend: each series' line as drawn (a band, a dash) beside its name, on a backdrop.
   for (auto it = spec.series.rbegin(); it != spec.series.rend(); ++it) {
     if (spec.series.size() < 2 || it->name.empty()) continue;
-    legend_x -= ImGui::CalcTextSize(it->name.c_str()).x + f * 1.6f;
-    dl->AddRectFilled(ImVec2(legend_x, pmin.y + 4 + f * 0.35f), ImVec2(legend_x + f * 0.6f, pmin.y + 4 + f * 0.95f), it->colour, 2);
-    dl->AddText(ImVec2(legend_x + f * 0.8f, pmin.y + 4), ImGui::GetColorU32(ImGuiCol_Text), it->name.c_str());
+    legend_x -= ImGui::CalcTextSize(it->name.c_str()).x + f * 1.9f;
+    const float mid = pmin.y + 4 + f * 0.65f;
+    const float text_w = ImGui::CalcTextSize(it->name.c_str()).x;
+    dl->AddRectFilled(ImVec2(legend_x - 2, pmin.y + 3), ImVec2(legend_x + f * 1.3f + text_w + 2, pmin.y + 5 + f * 1.1f), page(0.75f), 3);
+    segment(*it, ImVec2(legend_x, mid), ImVec2(legend_x + f * 1.1f, mid), std::min(it->width, f * 0.5f));
+    dl->AddText(ImVec2(legend_x + f * 1.3f, pmin.y + 4), ImGui::GetColorU32(ImGuiCol_Text), it->name.c_str());
   }
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   if (hovered && mouse.x >= pmin.x && mouse.x < pmax.x) return std::clamp(int((mouse.x - pmin.x) / step), 0, n - 1);

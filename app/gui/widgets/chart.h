@@ -12,6 +12,9 @@ struct ChartSeries {
   std::string name;
   std::vector<float> values;  // one per x label; NaN = no point
   ImU32 colour = 0;
+  bool dashed = false;   // (heads past the palette's eight, the score rank over d_head)
+  bool markers = true;   // a dot at each point
+  float width = 2.0f;    // line width, pixels at scale 1; a wide pale band shows a line drawn over it
 };
 
 struct ChartSpec {

@@ -1,6 +1,10 @@
 #include "app/gui/widgets/draw_util.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "app/gui/widgets/theme.h"
+#include "core/render/category_palette.h"
 
 namespace hs::gui {
 
@@ -25,6 +29,23 @@ void add_text_up(ImDrawList* dl, ImFont* font, float size, ImVec2 top_centre, Im
 ImU32 colormap_u32(Colormap c, float t, float alpha) {
   const Rgb8 rgb = colormap_lookup(c, t);
   return IM_COL32(rgb.r, rgb.g, rgb.b, int(alpha * 255.0f + 0.5f));
+}
+
+ImU32 category_u32(int k) {
+  const Rgb8 rgb = category_colour(k);
+  if (rgb.r == 0 && rgb.g == 0 && rgb.b == 0) return ImGui::GetColorU32(ImGuiCol_Text);
+  return IM_COL32(rgb.r, rgb.g, rgb.b, 255);
+}
+
+void add_dashed_line(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 colour, float thickness) {
+  const float dx = b.x - a.x, dy = b.y - a.y, length = std::sqrt(dx * dx + dy * dy);
+  if (!(length > 0)) return;
+  const float dash = 3 * thickness, gap = 2 * thickness;
+  for (float t = 0; t < length; t += dash + gap) {
+    const float e = std::min(t + dash, length);
+    dl->AddLine(ImVec2(a.x + dx * t / length, a.y + dy * t / length), ImVec2(a.x + dx * e / length, a.y + dy * e / length),
+                colour, thickness);
+  }
 }
 
 ImU32 text_colour_on(Colormap c, float t) {

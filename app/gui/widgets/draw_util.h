@@ -12,6 +12,13 @@ void add_text_up(ImDrawList* dl, ImFont* font, float size, ImVec2 top_centre, Im
 // The colormap's colour for t in [0, 1] (the same table the shader uses).
 ImU32 colormap_u32(Colormap c, float t, float alpha = 1.0f);
 
+// Category k's colour (core/render/category_palette.h: Okabe-Ito, one per head), its black drawn
+// in the text colour so that it reads on the dark theme too.
+ImU32 category_u32(int k);
+
+// A dashed line from a to b (dashes of 3 x thickness, gaps of 2 x).
+void add_dashed_line(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 colour, float thickness);
+
 // Black or white, whichever reads better on colormap colour t.
 ImU32 text_colour_on(Colormap c, float t);
 

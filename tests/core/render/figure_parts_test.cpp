@@ -3,9 +3,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
+#include <cmath>
 #include <vector>
 
 #include "core/formats/csv.h"
+#include "core/render/category_palette.h"
 #include "core/util/utf8.h"
 
 namespace hs {
@@ -63,6 +67,103 @@ TEST(AxisLabels, RotateWhenCrowdedAndThinWhenTiny) {
   const AxisLabels tiny = layout_axis_labels(m, names, 2, false, 10);
   EXPECT_EQ(tiny.text[0], "the");
   EXPECT_EQ(tiny.text[1], "");  // thinned: labels would overlap
+}
+
+// Issue 35: labels asked for (every one) that would overprint at the 6 pt floor are thinned, and
+// the labels say so (the CLI prints it).
+TEST(AxisLabels, AskedForLabelsShrinkToTheFloorThenThinWithANote) {
+  MeasureCanvas m;
+  const std::vector<std::string> names(25, "tok");
+  const AxisLabels roomy = layout_axis_labels(m, names, 10, false, 8, 6, 1);
+  EXPECT_TRUE(roomy.note.empty());
+  EXPECT_EQ(roomy.text[1], "tok");
+  const AxisLabels crowded = layout_axis_labels(m, names, 5, false, 8, 6, 1);
+  EXPECT_EQ(crowded.style.size, 6);  // smaller down to the floor first
+  EXPECT_EQ(crowded.text[0], "tok");
+  EXPECT_EQ(crowded.text[1], "");    // then every 2nd: 6 pt labels need 7.2 pt, a cell is 5
+  EXPECT_EQ(crowded.text[2], "tok");
+  EXPECT_NE(crowded.note.find("every 2-th shown"), std::string::npos) << crowded.note;
+}
+
+// Issue 35: a title fitted to a page's width keeps its size when it fits, wraps, gets smaller down
+// to 6 pt, and is shortened with "…" at the floor: never wider than the room.
+TEST(FitText, WrapsThenShrinksThenShortensNeverWiderThanTheRoom) {
+  MeasureCanvas m;
+  const TextStyle style{9.2, true, {0, 0, 0}};
+  const std::string title = "stories260K \u00b7 layer 0 \u00b7 singular values of each head's scores";
+  const FittedText wide = fit_text(m, title, style, 1000);
+  ASSERT_EQ(wide.lines.size(), 1u);
+  EXPECT_EQ(wide.style.size, 9.2);
+  const FittedText column = fit_text(m, title, style, 220);
+  EXPECT_EQ(column.lines.size(), 2u);
+  EXPECT_EQ(column.style.size, 9.2);
+  for (double room : {220.0, 120.0, 60.0, 20.0}) {
+    const FittedText t = fit_text(m, title, style, room);
+    EXPECT_LE(t.width, room + 1e-9) << room;
+    EXPECT_GE(t.style.size, 6.0) << room;
+    EXPECT_LE(t.lines.size(), 2u) << room;
+  }
+  const FittedText cut = fit_text(m, title, style, 20);
+  EXPECT_NE(cut.lines.back().find("\u2026"), std::string::npos);
+}
+
+// Per-head lines (screen and figures) take Okabe-Ito's categorical colours: every pair apart by
+// at least 15 (CIE76 delta E in L*a*b*), also as a deuteranope sees them (Machado et al. 2009,
+// severity 1). The sequential colormap the lines used before fails it for deuteranopes.
+namespace colour_distance {
+
+double linear(uint8_t c) {
+  const double v = c / 255.0;
+  return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+}
+
+std::array<double, 3> lab(const std::array<double, 3>& rgb_linear) {
+  const double x = (0.4124 * rgb_linear[0] + 0.3576 * rgb_linear[1] + 0.1805 * rgb_linear[2]) / 0.95047;
+  const double y = 0.2126 * rgb_linear[0] + 0.7152 * rgb_linear[1] + 0.0722 * rgb_linear[2];
+  const double z = (0.0193 * rgb_linear[0] + 0.1192 * rgb_linear[1] + 0.9505 * rgb_linear[2]) / 1.08883;
+  const auto f = [](double t) { return t > 216.0 / 24389 ? std::cbrt(t) : t * 24389 / 27 / 116 + 16.0 / 116; };
+  return {116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))};
+}
+
+std::array<double, 3> seen(Rgb8 c, bool deuteranope) {
+  std::array<double, 3> l = {linear(c.r), linear(c.g), linear(c.b)};
+  if (deuteranope) {
+    const double m[3][3] = {{0.367322, 0.860646, -0.227968}, {0.280085, 0.672501, 0.047413}, {-0.011820, 0.042940, 0.968881}};
+    std::array<double, 3> d{};
+    for (int i = 0; i < 3; ++i) d[size_t(i)] = std::clamp(m[i][0] * l[0] + m[i][1] * l[1] + m[i][2] * l[2], 0.0, 1.0);
+    l = d;
+  }
+  return lab(l);
+}
+
+double closest_pair(const std::vector<Rgb8>& colours, bool deuteranope) {
+  double closest = 1e9;
+  for (size_t a = 0; a < colours.size(); ++a)
+    for (size_t b = a + 1; b < colours.size(); ++b) {
+      const auto p = seen(colours[a], deuteranope), q = seen(colours[b], deuteranope);
+      closest = std::min(closest, std::hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]));
+    }
+  return closest;
+}
+
+}  // namespace colour_distance
+
+TEST(CategoryPalette, EightColoursPairwiseDistinctAlsoToDeuteranopes) {
+  std::vector<Rgb8> palette, sampled;
+  for (int k = 0; k < kCategoryColours; ++k) {
+    palette.push_back(category_colour(k));
+    sampled.push_back(colormap_lookup(Colormap::viridis, 0.15f + 0.8f * float(k) / 7));  // the old per-head lines
+  }
+  EXPECT_GE(colour_distance::closest_pair(palette, false), 15);
+  EXPECT_GE(colour_distance::closest_pair(palette, true), 15);
+  EXPECT_LT(colour_distance::closest_pair(sampled, true), 15) << colour_distance::closest_pair(sampled, false);
+  // Past eight heads the colours repeat with another line style: no two heads look the same.
+  for (int a = 0; a < 24; ++a)
+    for (int b = a + 1; b < 24; ++b) {
+      const Rgb8 p = category_colour(a), q = category_colour(b);
+      const bool same_colour = p.r == q.r && p.g == q.g && p.b == q.b;
+      EXPECT_FALSE(same_colour && category_line(a) == category_line(b)) << a << " " << b;
+    }
 }
 
 TEST(TextWidth, MixedScriptsMeasureEveryCharacter) {
