@@ -126,29 +126,25 @@ std::unique_ptr<PieceModel> read_bpe(const json& m, const std::string& path) {
   if (!str_or(m, "continuing_subword_prefix", "").empty() || !str_or(m, "end_of_word_suffix", "").empty()) {
     throw FormatError(path + ": BPE with continuing_subword_prefix / end_of_word_suffix is not supported");
   }
-  std::unordered_map<std::string, int> vocab;
-  for (auto it = m["vocab"].begin(); it != m["vocab"].end(); ++it) {
-    vocab[it.key()] = int(json_integer_in(it.value(), 0, kMaxVocabSize - 1, path + ": model.vocab[\"" + it.key() + "\"]"));
-  }
-  std::vector<std::pair<std::string, std::string>> merges;
+  auto model = std::make_unique<BpeModel>(vocab_in_id_order(m, path), path, BpeModel::Options{});
   if (m.contains("merges") && m["merges"].is_array()) {
     for (size_t i = 0; i < m["merges"].size(); ++i) {
       const json& e = m["merges"][i];
       if (e.is_string()) {
-        const std::string s = e.get<std::string>();
+        const std::string& s = e.get_ref<const std::string&>();
         const size_t space = s.find(' ');
         if (space == std::string::npos) throw FormatError(path + ": model.merges[" + std::to_string(i) + "] is not \"A B\"");
-        merges.emplace_back(s.substr(0, space), s.substr(space + 1));
+        model->add_merge(std::string_view(s).substr(0, space), std::string_view(s).substr(space + 1));
       } else if (e.is_array() && e.size() == 2 && e[0].is_string() && e[1].is_string()) {
-        merges.emplace_back(e[0].get<std::string>(), e[1].get<std::string>());
+        model->add_merge(e[0].get_ref<const std::string&>(), e[1].get_ref<const std::string&>());
       } else {
         throw FormatError(path + ": model.merges[" + std::to_string(i) + "] is neither \"A B\" nor [\"A\", \"B\"]");
       }
     }
   }
-  auto model = std::make_unique<BpeModel>(std::move(vocab), merges, path);
   model->byte_fallback = bool_or(m, "byte_fallback", false);
   model->ignore_merges = bool_or(m, "ignore_merges", false);
+  model->fuse_unk = bool_or(m, "fuse_unk", false);
   const std::string unk = str_or(m, "unk_token", "");
   if (!unk.empty()) model->unk_id = model->id_of(unk);
   return model;
@@ -250,6 +246,14 @@ void read_normalizer(const json& j, const std::string& path, TokenizerPipeline& 
   }
 }
 
+// A Split's or Punctuation's "behavior" (Isolated when absent).
+SplitBehavior behavior_of(const json& s, const std::string& where) {
+  const std::string name = str_or(s, "behavior", "Isolated");
+  if (const auto b = split_behavior_named(name)) return *b;
+  throw FormatError(where + " has behavior \"" + excerpt(name) +
+                    "\"; expected Removed, Isolated, MergedWithPrevious, MergedWithNext or Contiguous");
+}
+
 void read_pre_tokenizer(const json& j, const std::string& path, TokenizerPipeline& tok) {
   for (const json& s : steps_of(j, "pretokenizers")) {
     const std::string type = type_of(s);
@@ -276,14 +280,16 @@ void read_pre_tokenizer(const json& j, const std::string& path, TokenizerPipelin
     } else if (type == "Split") {
       bool is_regex = false;
       const std::string pattern = pattern_of(s, where, is_regex);
-      const std::string behavior = str_or(s, "behavior", "Isolated");
-      if (bool_or(s, "invert", false)) throw FormatError(where + " with invert true is not supported");
-      if (behavior != "Isolated" && behavior != "Removed") {
-        throw FormatError(where + " with behavior " + excerpt(behavior) + " is not supported (Isolated, Removed)");
-      }
       p.kind = PreTokenizeStep::Kind::split;
-      p.keep_matches = behavior == "Isolated";
+      p.behavior = behavior_of(s, where);
+      p.invert = bool_or(s, "invert", false);
       p.regex = std::make_shared<const RegexSplitter>(is_regex ? pattern : quote_regex(pattern), where);
+    } else if (type == "CharDelimiterSplit") {
+      const std::string delimiter = str_or(s, "delimiter", "");
+      if (utf8_length(delimiter) != 1) throw FormatError(where + " has delimiter \"" + excerpt(delimiter) + "\"; expected one character");
+      p.kind = PreTokenizeStep::Kind::split;
+      p.behavior = SplitBehavior::removed;
+      p.regex = std::make_shared<const RegexSplitter>(quote_regex(delimiter), where);
     } else if (type == "Digits") {
       p.kind = PreTokenizeStep::Kind::digits;
       // Hugging Face splits on char::is_numeric(): general categories Nd, Nl and No (½, ², Ⅻ, ①,
@@ -298,7 +304,6 @@ void read_pre_tokenizer(const json& j, const std::string& path, TokenizerPipelin
       // punctuation, joiners); the text between matches (whitespace) is dropped.
       const std::string w = "\\p{Alphabetic}\\p{M}\\p{Nd}\\p{Pc}\\x{200C}\\x{200D}";
       p.kind = PreTokenizeStep::Kind::split;
-      p.keep_matches = true;
       p.regex = std::make_shared<const RegexSplitter>("[" + w + "]+|[^" + w + "\\s]+", where);
       PreTokenizeStep drop_gaps = p;  // the gaps are whitespace: split them away
       tok.pre_tokenizers.push_back(p);
@@ -306,15 +311,11 @@ void read_pre_tokenizer(const json& j, const std::string& path, TokenizerPipelin
       drop_gaps.regex = nullptr;
       p = drop_gaps;
     } else if (type == "Punctuation") {
-      const std::string behavior = str_or(s, "behavior", "Isolated");
-      if (behavior != "Isolated" && behavior != "Removed") {
-        throw FormatError(where + " with behavior " + excerpt(behavior) + " is not supported (Isolated, Removed)");
-      }
       p.kind = PreTokenizeStep::Kind::punctuation;
-      p.keep_matches = behavior == "Isolated";
+      p.behavior = behavior_of(s, where);
     } else {
       throw FormatError(where + " is not supported (ByteLevel, Metaspace, Split, Digits, BertPreTokenizer, WhitespaceSplit, "
-                                "Whitespace, Punctuation and Sequence are)");
+                                "Whitespace, Punctuation, CharDelimiterSplit and Sequence are)");
     }
     tok.pre_tokenizers.push_back(p);
   }

@@ -46,3 +46,10 @@ if(HEADSCOPE_TEST_PYTHON)
            COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/long_input_cli.py $<TARGET_FILE:headscope-cli>)
   set_tests_properties(cli_long_input PROPERTIES LABELS "cli" TIMEOUT 120)
 endif()
+# headscope-cli tokens (issue 32): a tokenizer without its model (tokenizer-only folder, GGUF,
+# llama2.c), tokenizer_config.json's add_bos_token / add_eos_token.
+if(HEADSCOPE_TEST_PYTHON)
+  add_test(NAME cli_tokens
+           COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/tokens_cli.py $<TARGET_FILE:headscope-cli>)
+  set_tests_properties(cli_tokens PROPERTIES LABELS "cli" TIMEOUT 120)
+endif()
