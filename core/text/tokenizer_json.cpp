@@ -121,22 +121,60 @@ struct ModelParts {
   std::string continuing_prefix;  // WordPiece
 };
 
-std::unique_ptr<PieceModel> read_bpe(const json& m, const std::string& path) {
-  if (!m.contains("vocab") || !m["vocab"].is_object()) throw FormatError(path + ": model.vocab is missing");
+// model.vocab and model.merges as parse_json_strict_flat read them (no json value per entry).
+struct FlatModel {
+  JsonFlatMember vocab, merges;
+};
+
+// The flat vocabulary object piece -> id: the pieces in id order (ids 0..n-1, each once).
+std::vector<std::string> flat_vocab_in_id_order(JsonFlatMember& v, const std::string& path) {
+  const size_t n = v.keys.size();
+  std::vector<std::string> pieces(n);
+  std::vector<bool> seen(n, false);
+  size_t scalar = 0, nested = 0;
+  for (size_t k = 0; k < n; ++k) {
+    const std::string what = path + ": model.vocab[\"" + excerpt(v.keys[k]) + "\"]";
+    json value;
+    if (nested < v.nested.size() && v.nested[nested].first == k) {
+      value = v.nested[nested++].second;
+    } else {
+      const size_t at = scalar++;
+      value = v.string_of[at] >= 0 ? json(v.strings[size_t(v.string_of[at])]) : v.scalars[at];
+    }
+    const int id = id_value(value, what);
+    if (size_t(id) >= n || seen[size_t(id)]) {
+      throw FormatError(path + ": model.vocab gives \"" + excerpt(v.keys[k]) + "\" id " + std::to_string(id) +
+                        "; expected each of 0.." + std::to_string(n - 1) + " once");
+    }
+    seen[size_t(id)] = true;
+    pieces[size_t(id)] = std::move(v.keys[k]);
+  }
+  return pieces;
+}
+
+std::unique_ptr<PieceModel> read_bpe(const json& m, FlatModel& flat, const std::string& path) {
+  if (!flat.vocab.found || !flat.vocab.is_object) throw FormatError(path + ": model.vocab is missing");
   if (!str_or(m, "continuing_subword_prefix", "").empty() || !str_or(m, "end_of_word_suffix", "").empty()) {
     throw FormatError(path + ": BPE with continuing_subword_prefix / end_of_word_suffix is not supported");
   }
-  auto model = std::make_unique<BpeModel>(vocab_in_id_order(m, path), path, BpeModel::Options{});
-  if (m.contains("merges") && m["merges"].is_array()) {
-    for (size_t i = 0; i < m["merges"].size(); ++i) {
-      const json& e = m["merges"][i];
-      if (e.is_string()) {
-        const std::string& s = e.get_ref<const std::string&>();
+  auto model = std::make_unique<BpeModel>(flat_vocab_in_id_order(flat.vocab, path), path, BpeModel::Options{});
+  const JsonFlatMember& merges = flat.merges;
+  if (merges.found && !merges.is_object) {
+    size_t next_nested = 0;
+    for (size_t i = 0; i + 1 < merges.element_begin.size(); ++i) {
+      const uint32_t b = merges.element_begin[i], e = merges.element_begin[i + 1];
+      const auto text = [&](uint32_t at) -> const std::string* {
+        return merges.string_of[at] >= 0 ? &merges.strings[size_t(merges.string_of[at])] : nullptr;
+      };
+      const bool has_nested = next_nested < merges.nested.size() && merges.nested[next_nested].first == i;
+      if (has_nested) ++next_nested;
+      if (!has_nested && !merges.element_is_array[i] && e == b + 1 && text(b)) {
+        const std::string_view s = *text(b);
         const size_t space = s.find(' ');
         if (space == std::string::npos) throw FormatError(path + ": model.merges[" + std::to_string(i) + "] is not \"A B\"");
-        model->add_merge(std::string_view(s).substr(0, space), std::string_view(s).substr(space + 1));
-      } else if (e.is_array() && e.size() == 2 && e[0].is_string() && e[1].is_string()) {
-        model->add_merge(e[0].get_ref<const std::string&>(), e[1].get_ref<const std::string&>());
+        model->add_merge(s.substr(0, space), s.substr(space + 1));
+      } else if (!has_nested && merges.element_is_array[i] && e == b + 2 && text(b) && text(b + 1)) {
+        model->add_merge(*text(b), *text(b + 1));
       } else {
         throw FormatError(path + ": model.merges[" + std::to_string(i) + "] is neither \"A B\" nor [\"A\", \"B\"]");
       }
@@ -175,9 +213,12 @@ std::unique_ptr<PieceModel> read_unigram(const json& m, const std::string& path)
                                         UnigramModel::Flavor::hugging_face, path);
 }
 
-ModelParts read_model(const json& m, const std::string& path) {
+ModelParts read_model(json& m, FlatModel& flat, const std::string& path) {
   const std::string type = type_of(m);
-  if (type == "BPE" || (type.empty() && m.contains("merges"))) return {read_bpe(m, path), ""};
+  if (type == "BPE" || (type.empty() && flat.merges.found)) return {read_bpe(m, flat, path), ""};
+  // The other models read json: the flat members go back into the document.
+  if (flat.vocab.found) m["vocab"] = flat.vocab.to_json(path);
+  if (flat.merges.found) m["merges"] = flat.merges.to_json(path);
   if (type == "Unigram") return {read_unigram(m, path), ""};
   if (type == "WordPiece") {
     const std::string prefix = str_or(m, "continuing_subword_prefix", "##");
@@ -381,8 +422,12 @@ void read_post_processor(const json& j, const std::string& path, TokenizerPipeli
 
 std::unique_ptr<TokenizerPipeline> load_tokenizer_json(const std::string& path) {
   const MappedFile f(path);
-  const json j = parse_json_strict(reinterpret_cast<const char*>(f.data()), reinterpret_cast<const char*>(f.data()) + f.size(),
-                                   path);
+  // model.vocab and model.merges (150,000-260,000 entries each in Qwen3's, Llama 3's or Gemma 3's
+  // files) are read flat: a json value per entry made loading ten times slower.
+  std::vector<JsonFlatMember> flat_members;
+  json j = parse_json_strict_flat(reinterpret_cast<const char*>(f.data()), reinterpret_cast<const char*>(f.data()) + f.size(),
+                                  path, {{"model", "vocab"}, {"model", "merges"}}, flat_members);
+  FlatModel flat{std::move(flat_members[0]), std::move(flat_members[1])};
   if (!j.is_object() || !j.contains("model")) throw FormatError(path + ": not a tokenizer.json (no \"model\")");
   std::vector<AddedToken> added;
   if (j.contains("added_tokens") && j["added_tokens"].is_array()) {
@@ -394,7 +439,7 @@ std::unique_ptr<TokenizerPipeline> load_tokenizer_json(const std::string& path) 
                        bool_or(a, "lstrip", false), bool_or(a, "rstrip", false)});
     }
   }
-  ModelParts parts = read_model(j["model"], path);
+  ModelParts parts = read_model(j["model"], flat, path);
   auto tok = std::make_unique<TokenizerPipeline>(std::move(parts.model), std::move(added));
   tok->continuing_prefix = parts.continuing_prefix;
   if (j.contains("normalizer")) read_normalizer(j["normalizer"], path, *tok);

@@ -2,11 +2,13 @@
 // same file and texts through Hugging Face tokenizers (npm) and prints both with the ratio.
 //   bench_tokenizer MODEL TEXT_FILE [ROUNDS]
 // MODEL: anything `headscope-cli tokens --model` reads. Prints one JSON object:
-//   {"load_ms": [...], "encode_ms": {"<chars>": median ms}, "tokens": {"<chars>": n}}
+//   {"load_ms": [...], "encode_ms": {"<chars>": median ms}, "tokens": {"<chars>": [n, checksum]}}
+// (checksum: c = c * 31 + id over the ids, mod 2^32, to compare the ids with tokenizers')
 // The text file's first 1,000, 20,000 and 80,000 characters (code points) are encoded; each is
 // encoded ROUNDS times (default 5) and the median printed. Loads are timed ROUNDS times too (the
 // first includes reading the file from disk or the page cache).
 #include <algorithm>
+#include <cstdint>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -69,15 +71,20 @@ int main(int argc, char** argv) {
       const std::string part = prefix_chars(text, sizes[s]);
       std::vector<double> times;
       size_t n = 0;
+      uint32_t checksum = 0;
       for (int r = 0; r < rounds; ++r) {
         // A fresh tokenizer's word cache for each text would favour nothing: tokenizers keeps its
         // cache across calls too, so both are timed warm after the first round.
         const double start = now_ms();
-        n = t.tokenizer->encode(part).size();
+        const std::vector<int> ids = t.tokenizer->encode(part);
         times.push_back(now_ms() - start);
+        n = ids.size();
+        checksum = 0;
+        for (size_t i = 0; i < ids.size(); ++i) checksum = checksum * 31u + uint32_t(ids[i]);
       }
       std::cout << (s ? ", " : "") << "\"" << sizes[s] << "\": " << median(times);
-      tokens += (s ? ", " : "") + std::string("\"") + std::to_string(sizes[s]) + "\": " + std::to_string(n);
+      tokens += (s ? ", " : "") + std::string("\"") + std::to_string(sizes[s]) + "\": [" + std::to_string(n) + ", " +
+                std::to_string(checksum) + "]";
     }
     std::cout << "}, \"tokens\": {" << tokens << "}}\n";
   } catch (const std::exception& e) {
