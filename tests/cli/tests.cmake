@@ -51,5 +51,5 @@ endif()
 if(HEADSCOPE_TEST_PYTHON)
   add_test(NAME cli_tokens
            COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/tokens_cli.py $<TARGET_FILE:headscope-cli>)
-  set_tests_properties(cli_tokens PROPERTIES LABELS "cli" TIMEOUT 120)
+  set_tests_properties(cli_tokens PROPERTIES LABELS "cli" TIMEOUT 300)
 endif()

