@@ -62,6 +62,7 @@ TokenizerPipeline::TokenizerPipeline(std::unique_ptr<PieceModel> model, std::vec
   std::vector<std::pair<std::string, int>> entries;
   for (size_t i = added_.size(); i-- > 0;) entries.emplace_back(added_[i].content, int(i));  // the trie keeps the last given
   added_trie_ = PieceTrie(std::move(entries));
+  for (size_t i = 0; i < added_.size(); ++i) added_by_id_.emplace(added_[i].id, i);
 }
 
 int TokenizerPipeline::vocab_size() const {
@@ -194,9 +195,8 @@ void TokenizerPipeline::encode_segment(std::string text, bool first, std::vector
 }
 
 const AddedToken* TokenizerPipeline::added_token(int id) const {
-  for (const AddedToken& t : added_)
-    if (t.id == id) return &t;
-  return nullptr;
+  const auto it = added_by_id_.find(id);
+  return it == added_by_id_.end() ? nullptr : &added_[it->second];
 }
 
 int TokenizerPipeline::token_id(const std::string& text) const {

@@ -18,6 +18,7 @@
 //   Punctuation   BERT punctuation as the matches of a Split (any behaviour)
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "core/text/gpt2_byte_map.h"
@@ -85,6 +86,7 @@ class TokenizerPipeline : public SubwordTokenizer {
   std::unique_ptr<PieceModel> model_;
   std::vector<AddedToken> added_;  // longest content first
   PieceTrie added_trie_;           // content -> index in added_ (the first of equal contents)
+  std::unordered_map<int, size_t> added_by_id_;  // id -> index in added_ (the first with that id)
 };
 
 }  // namespace hs
