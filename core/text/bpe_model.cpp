@@ -67,7 +67,7 @@ BpeModel::BpeModel(const std::unordered_map<std::string, int>& vocab, const std:
     pieces_[size_t(id)] = piece;
   }
   build_index(where);
-  pairs_.reserve(merges.size());
+  reserve_merges(merges.size());
   for (const auto& [a, b] : merges) add_merge(a, b);
 }
 

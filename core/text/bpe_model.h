@@ -47,6 +47,7 @@ class BpeModel : public PieceModel {
   // The next merge rank: left + right -> the piece left + right. Throws FormatError naming the
   // merge's index when one of the three pieces is not in the vocabulary.
   void add_merge(std::string_view left, std::string_view right);
+  void reserve_merges(size_t n) { pairs_.reserve(n); }
 
   bool byte_fallback = false;  // a code point with no piece becomes its <0xHH> pieces
   bool ignore_merges = false;  // a word that is itself a piece is emitted whole (Llama 3)

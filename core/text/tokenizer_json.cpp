@@ -160,6 +160,7 @@ std::unique_ptr<PieceModel> read_bpe(const json& m, FlatModel& flat, const std::
   auto model = std::make_unique<BpeModel>(flat_vocab_in_id_order(flat.vocab, path), path, BpeModel::Options{});
   const JsonFlatMember& merges = flat.merges;
   if (merges.found && !merges.is_object) {
+    if (!merges.element_begin.empty()) model->reserve_merges(merges.element_begin.size() - 1);
     size_t next_nested = 0;
     for (size_t i = 0; i + 1 < merges.element_begin.size(); ++i) {
       const uint32_t b = merges.element_begin[i], e = merges.element_begin[i + 1];
