@@ -50,13 +50,15 @@ int main(int argc, char** argv) {
     commands[app.get_subcommand("heads")] = heads;
     hs::cli::Command ablate = hs::cli::add_ablate_command(app);
     commands[app.get_subcommand("ablate")] = ablate;
+    hs::cli::Command tokens = hs::cli::add_tokens_command(app);
+    commands[app.get_subcommand("tokens")] = tokens;
     hs::group_flags(app);  // --help in groups: input, model, view, output and export
+    const std::vector<std::string> names = {"maps", "export", "heads", "ablate", "tokens"};
     bool known = false;
     for (const auto& entry : commands) known = known || (argc > 1 && entry.first->check_name(argv[1]));
     if (argc > 1 && argv[1][0] != '-' && !known) {
-      std::cerr << "error: unknown command '" << one_line(argv[1]) << "'"
-                << hs::did_you_mean(argv[1], {"maps", "export", "heads", "ablate"})
-                << " (expected maps, export, heads or ablate; run 'headscope-cli --help')\n";
+      std::cerr << "error: unknown command '" << one_line(argv[1]) << "'" << hs::did_you_mean(argv[1], names)
+                << " (expected maps, export, heads, ablate or tokens; run 'headscope-cli --help')\n";
       return 2;
     }
     hs::parse_arguments(app, argc, argv);  // "--sentence=" is an empty sentence, not the next flag

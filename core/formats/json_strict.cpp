@@ -23,15 +23,26 @@ class StrictDomBuilder {
   bool number_integer(json::number_integer_t v) { return put(json(v)); }
   bool number_unsigned(json::number_unsigned_t v) { return put(json(v)); }
   bool number_float(json::number_float_t v, const json::string_t&) { return put(json(v)); }
-  bool string(json::string_t& v) { return put(json(std::move(v))); }
   bool binary(json::binary_t& v) { return put(json(std::move(v))); }
+  bool string(json::string_t& v) { return put_string(v); }
 
   bool start_object(size_t) { return open(json::object()); }
   bool start_array(size_t) { return open(json::array()); }
   bool end_object() { return close(); }
   bool end_array() { return close(); }
 
+  // Members at `paths` go flat into `flat` (parse_json_strict_flat).
+  void divert(const std::vector<std::vector<std::string>>* paths, std::vector<JsonFlatMember>* flat) {
+    paths_ = paths;
+    flat_ = flat;
+  }
+
   bool key(json::string_t& k) {
+    if (div_ && open_.size() == div_depth_) {  // a member of the flat object
+      div_->keys.push_back(std::move(k));
+      return true;
+    }
+    if (paths_ && !div_) last_key_ = k;
     auto [it, inserted] = open_.back()->get_ref<json::object_t&>().try_emplace(std::move(k), nullptr);
     if (!inserted) throw FormatError(where_ + ": \"" + excerpt(k) + "\" appears twice in one object (a file names each key once)");
     slot_ = &it->second;
@@ -70,20 +81,84 @@ class StrictDomBuilder {
     *slot_ = std::move(v);
     return slot_;
   }
+  // In a flat member: at its own level (or in one of its array's element arrays) a scalar is
+  // stored flat; anything deeper is json in div_->nested.
+  bool flat_level() const { return div_ && (open_.size() == div_depth_ || (in_element_ && open_.size() == div_depth_ + 1)); }
+  void count_value() {
+    if (++values_ > kMaxJsonValues) {
+      throw FormatError(where_ + ": more than " + format_count(int64_t(kMaxJsonValues)) +
+                        " JSON values (the limit against files that would not fit in memory)");
+    }
+  }
+  void start_element(bool is_array) {
+    if (div_->is_object || open_.size() != div_depth_) return;
+    div_->element_begin.push_back(uint32_t(div_->scalars.size()));
+    div_->element_is_array.push_back(is_array);
+  }
   bool put(json&& v) {
-    place(std::move(v));
+    if (!flat_level()) {
+      place(std::move(v));
+      return true;
+    }
+    count_value();
+    start_element(false);
+    div_->string_of.push_back(-1);
+    div_->scalars.push_back(std::move(v));
+    return true;
+  }
+  bool put_string(json::string_t& v) {
+    if (!flat_level()) return put(json(std::move(v)));
+    count_value();
+    start_element(false);
+    div_->string_of.push_back(int32_t(div_->strings.size()));
+    div_->strings.push_back(std::move(v));
+    div_->scalars.emplace_back();
     return true;
   }
   bool open(json&& container) {
     if (open_.size() >= kMaxJsonDepth) {
       throw FormatError(where_ + ": JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
     }
+    if (div_ && open_.size() == div_depth_ && !div_->is_object && container.is_array()) {  // an element array
+      count_value();
+      start_element(true);
+      in_element_ = true;
+      open_.push_back(nullptr);
+      return true;
+    }
+    if (flat_level()) {  // nested deeper than a flat member holds: kept as json
+      count_value();
+      const size_t index = div_->is_object ? div_->keys.size() - 1 : div_->element_begin.size() - (in_element_ ? 1 : 0);
+      if (!in_element_) start_element(false);
+      div_->nested.emplace_back(index, std::move(container));
+      open_.push_back(&div_->nested.back().second);
+      return true;
+    }
+    if (paths_ && !div_) {
+      path_.push_back(open_.empty() ? "" : open_.back()->is_array() ? "[]" : last_key_);
+      for (size_t i = 0; i < paths_->size(); ++i) {
+        if (path_.size() != (*paths_)[i].size() + 1 || !std::equal((*paths_)[i].begin(), (*paths_)[i].end(), path_.begin() + 1)) continue;
+        div_ = &(*flat_)[i];
+        div_->found = true;
+        div_->is_object = container.is_object();
+        open_.push_back(place(std::move(container)));  // stays empty
+        div_depth_ = open_.size();
+        return true;
+      }
+    }
     // The pointer stays valid while the container is open: nothing is added to its parent then.
     open_.push_back(place(std::move(container)));
     return true;
   }
   bool close() {
+    if (div_ && open_.size() == div_depth_) {  // the flat member ends
+      if (!div_->is_object) div_->element_begin.push_back(uint32_t(div_->scalars.size()));
+      div_ = nullptr;
+    } else if (div_ && in_element_ && open_.size() == div_depth_ + 1) {
+      in_element_ = false;
+    }
     open_.pop_back();
+    if (paths_ && !div_ && !path_.empty() && path_.size() > open_.size()) path_.pop_back();
     return true;
   }
 
@@ -93,6 +168,14 @@ class StrictDomBuilder {
   std::vector<json*> open_;  // the arrays and objects open, outermost first
   json* slot_ = nullptr;     // the value of the last key read
   size_t values_ = 0;
+  // parse_json_strict_flat: the paths, their members, the keys to the open containers.
+  const std::vector<std::vector<std::string>>* paths_ = nullptr;
+  std::vector<JsonFlatMember>* flat_ = nullptr;
+  std::vector<std::string> path_;  // "" for the root, "[]" in arrays, else the key
+  std::string last_key_;
+  JsonFlatMember* div_ = nullptr;  // the flat member being read
+  size_t div_depth_ = 0;           // open_.size() inside it
+  bool in_element_ = false;        // inside one of its array's element arrays
 };
 
 }  // namespace
@@ -102,6 +185,38 @@ json parse_json_strict(const char* begin, const char* end, const std::string& wh
   StrictDomBuilder builder(root, where, true);
   json::sax_parse(begin, end, &builder);
   return root;
+}
+
+json parse_json_strict_flat(const char* begin, const char* end, const std::string& where,
+                            const std::vector<std::vector<std::string>>& paths, std::vector<JsonFlatMember>& flat) {
+  flat.assign(paths.size(), JsonFlatMember{});
+  json root;
+  StrictDomBuilder builder(root, where, true);
+  builder.divert(&paths, &flat);
+  json::sax_parse(begin, end, &builder);
+  return root;
+}
+
+json JsonFlatMember::to_json(const std::string& where) const {
+  const auto scalar = [&](size_t i) { return string_of[i] >= 0 ? json(strings[size_t(string_of[i])]) : scalars[i]; };
+  json out = is_object ? json::object() : json::array();
+  size_t next_nested = 0;
+  if (is_object) {
+    size_t s = 0;
+    for (size_t k = 0; k < keys.size(); ++k) {
+      if (out.contains(keys[k])) throw FormatError(where + ": \"" + excerpt(keys[k]) + "\" appears twice in one object (a file names each key once)");
+      if (next_nested < nested.size() && nested[next_nested].first == k) out[keys[k]] = nested[next_nested++].second;
+      else out[keys[k]] = scalar(s++);
+    }
+    return out;
+  }
+  for (size_t e = 0; e + 1 < element_begin.size(); ++e) {
+    json element = json::array();
+    for (size_t i = element_begin[e]; i < element_begin[e + 1]; ++i) element.push_back(scalar(i));
+    while (next_nested < nested.size() && nested[next_nested].first == e) element.push_back(nested[next_nested++].second);
+    out.push_back(element_is_array[e] ? element : element.empty() ? json() : element[0]);
+  }
+  return out;
 }
 
 json parse_json_strict(const std::string& text, const std::string& where) {

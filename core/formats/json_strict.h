@@ -16,6 +16,8 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace hs {
 
@@ -27,6 +29,34 @@ constexpr size_t kMaxJsonValues = size_t(1) << 23;  // 8,388,608 (~600 MB at wor
 // than 8,388,608 JSON values". `where` is usually the path, or "PATH: safetensors header".
 nlohmann::json parse_json_strict(const char* begin, const char* end, const std::string& where);
 nlohmann::json parse_json_strict(const std::string& text, const std::string& where);
+
+// A member of a document read flat, without a json value per entry (a 150,000-piece vocabulary
+// as json objects costs ten times what flat tables do): an object whose members are scalars, or an
+// array whose elements are scalars or arrays of scalars. Deeper nesting is kept whole as json
+// (`nested`), so the reader can name it; the rules above still apply to it.
+struct JsonFlatMember {
+  bool found = false;          // the member was there, as an object or an array
+  bool is_object = false;
+  std::vector<std::string> keys;     // object: the member keys, in file order (repeats kept)
+  // The scalars (and, for an array, its elements' scalars) in file order, as json (strings in
+  // `strings`, referred to by index: a json string costs a heap block each).
+  std::vector<nlohmann::json> scalars;
+  std::vector<int32_t> string_of;    // per scalar: index into strings, or -1
+  std::vector<std::string> strings;
+  std::vector<uint32_t> element_begin;  // array: index of each element's first scalar (+ one past the last)
+  std::vector<bool> element_is_array;   // array: the element is an array of scalars
+  std::vector<std::pair<size_t, nlohmann::json>> nested;  // (element or member index, value) nested deeper
+
+  // The member as json (for readers that take json); a key repeated in an object is the
+  // FormatError parse_json_strict gives, naming `where`.
+  nlohmann::json to_json(const std::string& where) const;
+};
+
+// parse_json_strict, except that the members at `paths` (keys from the root, e.g. {"model",
+// "vocab"}) that are objects or arrays are read into `flat` (one per path) and left as empty
+// containers of their kind in the document.
+nlohmann::json parse_json_strict_flat(const char* begin, const char* end, const std::string& where,
+                                      const std::vector<std::vector<std::string>>& paths, std::vector<JsonFlatMember>& flat);
 
 // For text that may be JSON or plain text (safetensors metadata strings): nullopt when it is not
 // valid JSON; JSON that breaks a rule above still throws.

@@ -7,13 +7,6 @@
 namespace hs {
 namespace {
 
-// A post-processor that adds no token: the single template is sentence A alone.
-bool adds_nothing(const PostProcessor& post) {
-  for (const TemplateItem& item : post.single)
-    if (item.kind == TemplateItem::Kind::special && !item.ids.empty()) return false;
-  return true;
-}
-
 std::optional<int> config_id(const HfConfig& config, const char* key) {
   if (!config.has(key)) return std::nullopt;
   return int(config.integer(key, 0, kMaxVocabSize - 1));
@@ -31,7 +24,7 @@ std::optional<int> vocabulary_id(const TokenizerPipeline& tok, const std::string
 
 std::shared_ptr<const SentenceEncoder> load_encoder_tokenizer(const std::string& dir, const HfConfig& config) {
   std::unique_ptr<TokenizerPipeline> tok = load_folder_tokenizer(dir);
-  if (adds_nothing(tok->post)) {
+  if (tok->post.adds_nothing()) {
     const std::string type = config.string("model_type", "");
     const bool roberta = type == "roberta" || type == "xlm-roberta";
     std::optional<int> cls = config_id(config, roberta ? "bos_token_id" : "cls_token_id");

@@ -177,7 +177,9 @@ std::unique_ptr<SubwordTokenizer> load_bpe(const GgufFile& f) {
     ids.emplace(v.tokens[i], int(i));
     if (is_special_token_type(v.types[i])) added.push_back({v.tokens[i], int(i), true});
   }
-  auto model = std::make_unique<BpeModel>(std::move(ids), merges, f.path() + ": tokenizer");
+  BpeModel::Options options;  // llama.cpp: lowest (rank, position) first; a repeated merge keeps its first rank
+  options.repeated_merge_keeps_last = false;
+  auto model = std::make_unique<BpeModel>(ids, merges, f.path() + ": tokenizer", options);
   model->ignore_merges = pre->ignore_merges;
   model->unk_id = special_id(f, "tokenizer.ggml.unknown_token_id", -1, n);
   const int bos = special_id(f, "tokenizer.ggml.bos_token_id", 11, n);
@@ -193,7 +195,6 @@ std::unique_ptr<SubwordTokenizer> load_bpe(const GgufFile& f) {
   for (const char* regex : pre->regexes) {
     PreTokenizeStep step;
     step.kind = PreTokenizeStep::Kind::split;
-    step.keep_matches = true;
     step.regex = std::make_shared<const RegexSplitter>(regex, where);
     tok->pre_tokenizers.push_back(step);
   }

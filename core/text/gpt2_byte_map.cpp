@@ -215,27 +215,36 @@ void RegexSplitter::for_each_match(std::string_view text, RegexBudget& budget, F
     return at + len;
   };
   size_t pos = 0, gap_begin = 0;
+  bool after_match = false;  // pos is where the previous match ended
   while (pos <= text.size()) {
     if (!matches_at(pos)) {
       if (pos == text.size()) break;
       pos = next_code_point(pos);
+      after_match = false;
       continue;
     }
     const size_t end = pcre2_get_ovector_pointer(md.get())[1];
-    if (end <= pos) {  // empty match: step over one code point
-      if (pos == text.size()) break;
+    if (end <= pos) {  // empty match: reported unless it touches the previous match (Oniguruma's
+                       // find_iter), then step over one code point
+      if (!after_match) {
+        if (!f(gap_begin, pos, pos, false)) return;
+        gap_begin = pos;
+      }
+      if (pos == text.size()) return;
       pos = next_code_point(pos);
+      after_match = false;
       continue;
     }
-    if (!f(gap_begin, pos, end)) return;
+    if (!f(gap_begin, pos, end, false)) return;
     gap_begin = pos = end;
+    after_match = true;
   }
-  f(gap_begin, text.size(), text.size());  // the gap after the last match (maybe empty)
+  f(gap_begin, text.size(), text.size(), true);  // the gap after the last match (maybe empty)
 }
 
 void RegexSplitter::split(std::string_view text, bool keep_matches, bool keep_gaps, std::vector<std::string>& out,
                           RegexBudget& budget) const {
-  for_each_match(text, budget, [&](size_t gap_begin, size_t begin, size_t end) {
+  for_each_match(text, budget, [&](size_t gap_begin, size_t begin, size_t end, bool) {
     if (keep_gaps && begin > gap_begin) out.emplace_back(text.substr(gap_begin, begin - gap_begin));
     if (keep_matches && end > begin) out.emplace_back(text.substr(begin, end - begin));
     return true;
@@ -246,12 +255,22 @@ std::string RegexSplitter::replace_all(std::string_view text, std::string_view c
                                        RegexBudget& budget) const {
   std::string out;
   out.reserve(std::min(text.size(), max_bytes));
-  for_each_match(text, budget, [&](size_t gap_begin, size_t begin, size_t end) {
+  for_each_match(text, budget, [&](size_t gap_begin, size_t begin, size_t end, bool) {
     out.append(text.substr(gap_begin, begin - gap_begin));
     if (end > begin) out.append(content);
     return out.size() <= max_bytes;
   });
   return out;
+}
+
+std::vector<TextSpan> RegexSplitter::find_matches(std::string_view text, RegexBudget& budget) const {
+  std::vector<TextSpan> spans;
+  for_each_match(text, budget, [&](size_t gap_begin, size_t begin, size_t end, bool last) {
+    if (begin > gap_begin) spans.push_back({gap_begin, begin, false});
+    if (!last) spans.push_back({begin, end, true});
+    return true;
+  });
+  return spans;
 }
 
 }  // namespace hs

@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/text/split_behavior.h"
+
 namespace hs {
 
 extern const char* const kGpt2SplitPattern;
@@ -59,14 +61,19 @@ class RegexSplitter {
   void split(std::string_view text, bool keep_matches, bool keep_gaps, std::vector<std::string>& out,
              RegexBudget& budget) const;
 
+  // text must be valid UTF-8. tokenizers' find_matches: the matches (empty ones too, except one
+  // that touches the previous match) and the gaps between them, in order, covering the text.
+  std::vector<TextSpan> find_matches(std::string_view text, RegexBudget& budget) const;
+
   // text must be valid UTF-8. Every non-empty match (left to right, not overlapping) replaced by
   // `content`, taken literally (Hugging Face's Replace normalizer with a regex pattern). Stops
   // once the result passes max_bytes (the caller refuses it).
   std::string replace_all(std::string_view text, std::string_view content, size_t max_bytes, RegexBudget& budget) const;
 
  private:
-  // f(gap_begin, match_begin, match_end) for each non-empty match, then f(gap_begin, size, size);
-  // stops early when f returns false.
+  // f(gap_begin, match_begin, match_end, false) for each match (an empty one only when it does
+  // not touch the previous match), then f(gap_begin, size, size, true); stops early when f
+  // returns false.
   template <typename F>
   void for_each_match(std::string_view text, RegexBudget& budget, F&& f) const;
   struct Impl;

@@ -42,7 +42,11 @@ std::unique_ptr<TokenizerPipeline> load_gpt2_tokenizer(const std::string& vocab_
     }
     merges.emplace_back(line.substr(0, space), line.substr(space + 1));
   }
-  auto model = std::make_unique<BpeModel>(std::move(vocab), merges, vocab_json + " + " + merges_txt);
+  // GPT-2's own encoder.py merge order (transformers' slow GPT2Tokenizer) for a vocab.json +
+  // merges.txt folder; it agrees with tokenizers' order on merges in build order, as GPT-2's are.
+  BpeModel::Options options;
+  options.order = BpeModel::MergeOrder::whole_sweeps;
+  auto model = std::make_unique<BpeModel>(vocab, merges, vocab_json + " + " + merges_txt, options);
   std::vector<AddedToken> added;
   if (const int eot = model->id_of("<|endoftext|>"); eot >= 0) added.push_back({"<|endoftext|>", eot, true});
   auto tok = std::make_unique<TokenizerPipeline>(std::move(model), std::move(added));

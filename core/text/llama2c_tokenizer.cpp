@@ -83,6 +83,25 @@ Llama2cTokenizer::Llama2cTokenizer(const std::string& path, int vocab_size) {
   if (vocab_.lookup(" ") < 0) throw FormatError(path + ": the vocabulary has no \" \" piece (needed as run.c's dummy prefix)");
 }
 
+int Llama2cTokenizer::count_entries(const std::string& path) {
+  const MappedFile f(path);
+  const uint8_t* p = f.data();
+  const size_t n = f.size();
+  size_t pos = 4;  // max_token_length
+  int entries = 0;
+  while (pos < n && entries < kMaxVocabSize) {
+    int32_t len = -1;
+    if (n - pos >= 8) std::memcpy(&len, p + pos + 4, 4);
+    if (len < 0 || n - pos - 8 < size_t(len)) {
+      throw FormatError(path + ": entry " + std::to_string(entries) + " at byte " + std::to_string(pos) +
+                        " runs past the end of the file (is this a llama2.c tokenizer.bin?)");
+    }
+    pos += 8 + size_t(len);
+    ++entries;
+  }
+  return entries;
+}
+
 int Llama2cTokenizer::byte_fallback_id(unsigned char b) const {
   const int id = int(b) + 3;
   if (id >= vocab_size() || byte_piece_value(vocab_.piece(id)) != int(b)) {

@@ -18,6 +18,9 @@ class Llama2cTokenizer : public SubwordTokenizer {
   // Reads exactly `vocab_size` entries (the checkpoint's) and requires the file to end there.
   // Throws IoError / FormatError naming the file, the entry and what is wrong.
   Llama2cTokenizer(const std::string& path, int vocab_size);
+  // The number of entries in the file (for a tokenizer read without its checkpoint): the entries
+  // up to its end, at most kMaxVocabSize. Throws FormatError when the file does not end on an entry.
+  static int count_entries(const std::string& path);
 
   std::vector<int> encode(std::string_view text) const override;
   std::string piece_bytes(int id) const override;

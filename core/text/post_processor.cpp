@@ -34,6 +34,22 @@ PostProcessor PostProcessor::roberta(int cls, int sep) {
   return p;
 }
 
+PostProcessor PostProcessor::bos_eos_pair(int bos, int eos) {
+  PostProcessor p = bos_eos(bos, eos);
+  for (const int type_id : {0, 1}) {
+    if (bos >= 0) p.pair.push_back(special(bos, type_id));
+    p.pair.push_back({type_id == 0 ? Kind::sequence_a : Kind::sequence_b, {}, type_id});
+    if (eos >= 0) p.pair.push_back(special(eos, type_id));
+  }
+  return p;
+}
+
+bool PostProcessor::adds_nothing() const {
+  for (const TemplateItem& item : single)
+    if (item.kind == Kind::special && !item.ids.empty()) return false;
+  return true;
+}
+
 std::vector<int> PostProcessor::special_ids() const {
   std::vector<int> ids;
   for (const auto* t : {&single, &pair})

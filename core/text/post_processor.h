@@ -26,6 +26,13 @@ struct PostProcessor {
   static PostProcessor bos_eos(int bos, int eos);
   static PostProcessor bert(int cls, int sep);
   static PostProcessor roberta(int cls, int sep);
+  // transformers' LlamaTokenizerFast.update_post_processor (what tokenizer_config.json's
+  // add_bos_token / add_eos_token make): single "BOS:0 $A:0 EOS:0", pair "BOS:0 $A:0 EOS:0
+  // BOS:1 $B:1 EOS:1", each special token only when its id is >= 0.
+  static PostProcessor bos_eos_pair(int bos, int eos);
+
+  // The single template adds no token: sentence A alone.
+  bool adds_nothing() const;
 
   // Every id a template adds (for range checks).
   std::vector<int> special_ids() const;

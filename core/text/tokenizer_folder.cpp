@@ -51,6 +51,28 @@ std::string config_token(const json& c, const char* key, const std::string& fall
   throw FormatError(path + ": \"" + key + "\" is " + json_excerpt(v) + "; expected a token string");
 }
 
+// tokenizer_config.json's add_bos_token / add_eos_token for a tokenizer.json whose post-processor
+// adds nothing (DeepSeek V3's files: a ByteLevel post-processor, add_bos_token true):
+// transformers' fast tokenizer then adds them (LlamaTokenizerFast.update_post_processor).
+void apply_config_bos_eos(TokenizerPipeline& tok, const std::string& config_path) {
+  if (!tok.post.adds_nothing()) return;
+  const json config = read_config(config_path);
+  const bool add_bos = config_bool(config, "add_bos_token", false, config_path);
+  const bool add_eos = config_bool(config, "add_eos_token", false, config_path);
+  const auto id_of = [&](bool wanted, const char* add_key, const char* token_key) {
+    if (!wanted) return -1;
+    const std::string token = config_token(config, token_key, "", config_path);
+    const int id = token.empty() ? -1 : tok.token_id(token);
+    if (id < 0) {
+      throw FormatError(config_path + ": \"" + add_key + "\" is true but \"" + token_key + "\" is " +
+                        (token.empty() ? std::string("not set") : "\"" + utf8_repair(token) + "\", which is not in the vocabulary"));
+    }
+    return id;
+  };
+  const int bos = id_of(add_bos, "add_bos_token", "bos_token"), eos = id_of(add_eos, "add_eos_token", "eos_token");
+  if (bos >= 0 || eos >= 0) tok.post = PostProcessor::bos_eos_pair(bos, eos);
+}
+
 }  // namespace
 
 std::unique_ptr<TokenizerPipeline> load_bert_vocab(const std::string& vocab_txt, const std::string& config_json) {
@@ -92,9 +114,13 @@ std::unique_ptr<TokenizerPipeline> load_bert_vocab(const std::string& vocab_txt,
 }
 
 std::unique_ptr<TokenizerPipeline> load_folder_tokenizer(const std::string& dir) {
-  if (is_file(dir + "/tokenizer.json")) return load_tokenizer_json(dir + "/tokenizer.json");
-  if (is_file(dir + "/vocab.json") && is_file(dir + "/merges.txt")) return load_gpt2_tokenizer(dir + "/vocab.json", dir + "/merges.txt");
   const std::string config_path = dir + "/tokenizer_config.json";
+  if (is_file(dir + "/tokenizer.json")) {
+    std::unique_ptr<TokenizerPipeline> tok = load_tokenizer_json(dir + "/tokenizer.json");
+    apply_config_bos_eos(*tok, config_path);
+    return tok;
+  }
+  if (is_file(dir + "/vocab.json") && is_file(dir + "/merges.txt")) return load_gpt2_tokenizer(dir + "/vocab.json", dir + "/merges.txt");
   if (is_file(dir + "/tokenizer.model")) {
     const json config = read_config(config_path);
     SentencePieceOptions o;

@@ -1,6 +1,8 @@
 #pragma once
 // The tokenizer of a Hugging Face model folder, from the files it has, in this order:
-//   tokenizer.json             load_tokenizer_json (tokenizer_json.h)
+//   tokenizer.json             load_tokenizer_json (tokenizer_json.h); when its post-processor adds
+//                              no token, tokenizer_config.json's add_bos_token / add_eos_token (with
+//                              bos_token / eos_token) add them, as transformers' fast tokenizer does
 //   vocab.json + merges.txt    GPT-2's byte-level BPE (gpt2_tokenizer.h)
 //   tokenizer.model            SentencePiece (sentencepiece_tokenizer.h); tokenizer_config.json's
 //                              add_bos_token, add_eos_token, legacy, bos_token and eos_token when given

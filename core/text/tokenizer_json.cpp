@@ -121,34 +121,69 @@ struct ModelParts {
   std::string continuing_prefix;  // WordPiece
 };
 
-std::unique_ptr<PieceModel> read_bpe(const json& m, const std::string& path) {
-  if (!m.contains("vocab") || !m["vocab"].is_object()) throw FormatError(path + ": model.vocab is missing");
+// model.vocab and model.merges as parse_json_strict_flat read them (no json value per entry).
+struct FlatModel {
+  JsonFlatMember vocab, merges;
+};
+
+// The flat vocabulary object piece -> id: the pieces in id order (ids 0..n-1, each once).
+std::vector<std::string> flat_vocab_in_id_order(JsonFlatMember& v, const std::string& path) {
+  const size_t n = v.keys.size();
+  std::vector<std::string> pieces(n);
+  std::vector<bool> seen(n, false);
+  size_t scalar = 0, nested = 0;
+  for (size_t k = 0; k < n; ++k) {
+    const std::string what = path + ": model.vocab[\"" + excerpt(v.keys[k]) + "\"]";
+    json value;
+    if (nested < v.nested.size() && v.nested[nested].first == k) {
+      value = v.nested[nested++].second;
+    } else {
+      const size_t at = scalar++;
+      value = v.string_of[at] >= 0 ? json(v.strings[size_t(v.string_of[at])]) : v.scalars[at];
+    }
+    const int id = id_value(value, what);
+    if (size_t(id) >= n || seen[size_t(id)]) {
+      throw FormatError(path + ": model.vocab gives \"" + excerpt(v.keys[k]) + "\" id " + std::to_string(id) +
+                        "; expected each of 0.." + std::to_string(n - 1) + " once");
+    }
+    seen[size_t(id)] = true;
+    pieces[size_t(id)] = std::move(v.keys[k]);
+  }
+  return pieces;
+}
+
+std::unique_ptr<PieceModel> read_bpe(const json& m, FlatModel& flat, const std::string& path) {
+  if (!flat.vocab.found || !flat.vocab.is_object) throw FormatError(path + ": model.vocab is missing");
   if (!str_or(m, "continuing_subword_prefix", "").empty() || !str_or(m, "end_of_word_suffix", "").empty()) {
     throw FormatError(path + ": BPE with continuing_subword_prefix / end_of_word_suffix is not supported");
   }
-  std::unordered_map<std::string, int> vocab;
-  for (auto it = m["vocab"].begin(); it != m["vocab"].end(); ++it) {
-    vocab[it.key()] = int(json_integer_in(it.value(), 0, kMaxVocabSize - 1, path + ": model.vocab[\"" + it.key() + "\"]"));
-  }
-  std::vector<std::pair<std::string, std::string>> merges;
-  if (m.contains("merges") && m["merges"].is_array()) {
-    for (size_t i = 0; i < m["merges"].size(); ++i) {
-      const json& e = m["merges"][i];
-      if (e.is_string()) {
-        const std::string s = e.get<std::string>();
+  auto model = std::make_unique<BpeModel>(flat_vocab_in_id_order(flat.vocab, path), path, BpeModel::Options{});
+  const JsonFlatMember& merges = flat.merges;
+  if (merges.found && !merges.is_object) {
+    if (!merges.element_begin.empty()) model->reserve_merges(merges.element_begin.size() - 1);
+    size_t next_nested = 0;
+    for (size_t i = 0; i + 1 < merges.element_begin.size(); ++i) {
+      const uint32_t b = merges.element_begin[i], e = merges.element_begin[i + 1];
+      const auto text = [&](uint32_t at) -> const std::string* {
+        return merges.string_of[at] >= 0 ? &merges.strings[size_t(merges.string_of[at])] : nullptr;
+      };
+      const bool has_nested = next_nested < merges.nested.size() && merges.nested[next_nested].first == i;
+      if (has_nested) ++next_nested;
+      if (!has_nested && !merges.element_is_array[i] && e == b + 1 && text(b)) {
+        const std::string_view s = *text(b);
         const size_t space = s.find(' ');
         if (space == std::string::npos) throw FormatError(path + ": model.merges[" + std::to_string(i) + "] is not \"A B\"");
-        merges.emplace_back(s.substr(0, space), s.substr(space + 1));
-      } else if (e.is_array() && e.size() == 2 && e[0].is_string() && e[1].is_string()) {
-        merges.emplace_back(e[0].get<std::string>(), e[1].get<std::string>());
+        model->add_merge(s.substr(0, space), s.substr(space + 1));
+      } else if (!has_nested && merges.element_is_array[i] && e == b + 2 && text(b) && text(b + 1)) {
+        model->add_merge(*text(b), *text(b + 1));
       } else {
         throw FormatError(path + ": model.merges[" + std::to_string(i) + "] is neither \"A B\" nor [\"A\", \"B\"]");
       }
     }
   }
-  auto model = std::make_unique<BpeModel>(std::move(vocab), merges, path);
   model->byte_fallback = bool_or(m, "byte_fallback", false);
   model->ignore_merges = bool_or(m, "ignore_merges", false);
+  model->fuse_unk = bool_or(m, "fuse_unk", false);
   const std::string unk = str_or(m, "unk_token", "");
   if (!unk.empty()) model->unk_id = model->id_of(unk);
   return model;
@@ -179,9 +214,12 @@ std::unique_ptr<PieceModel> read_unigram(const json& m, const std::string& path)
                                         UnigramModel::Flavor::hugging_face, path);
 }
 
-ModelParts read_model(const json& m, const std::string& path) {
+ModelParts read_model(json& m, FlatModel& flat, const std::string& path) {
   const std::string type = type_of(m);
-  if (type == "BPE" || (type.empty() && m.contains("merges"))) return {read_bpe(m, path), ""};
+  if (type == "BPE" || (type.empty() && flat.merges.found)) return {read_bpe(m, flat, path), ""};
+  // The other models read json: the flat members go back into the document.
+  if (flat.vocab.found) m["vocab"] = flat.vocab.to_json(path);
+  if (flat.merges.found) m["merges"] = flat.merges.to_json(path);
   if (type == "Unigram") return {read_unigram(m, path), ""};
   if (type == "WordPiece") {
     const std::string prefix = str_or(m, "continuing_subword_prefix", "##");
@@ -250,6 +288,14 @@ void read_normalizer(const json& j, const std::string& path, TokenizerPipeline& 
   }
 }
 
+// A Split's or Punctuation's "behavior" (Isolated when absent).
+SplitBehavior behavior_of(const json& s, const std::string& where) {
+  const std::string name = str_or(s, "behavior", "Isolated");
+  if (const auto b = split_behavior_named(name)) return *b;
+  throw FormatError(where + " has behavior \"" + excerpt(name) +
+                    "\"; expected Removed, Isolated, MergedWithPrevious, MergedWithNext or Contiguous");
+}
+
 void read_pre_tokenizer(const json& j, const std::string& path, TokenizerPipeline& tok) {
   for (const json& s : steps_of(j, "pretokenizers")) {
     const std::string type = type_of(s);
@@ -276,14 +322,16 @@ void read_pre_tokenizer(const json& j, const std::string& path, TokenizerPipelin
     } else if (type == "Split") {
       bool is_regex = false;
       const std::string pattern = pattern_of(s, where, is_regex);
-      const std::string behavior = str_or(s, "behavior", "Isolated");
-      if (bool_or(s, "invert", false)) throw FormatError(where + " with invert true is not supported");
-      if (behavior != "Isolated" && behavior != "Removed") {
-        throw FormatError(where + " with behavior " + excerpt(behavior) + " is not supported (Isolated, Removed)");
-      }
       p.kind = PreTokenizeStep::Kind::split;
-      p.keep_matches = behavior == "Isolated";
+      p.behavior = behavior_of(s, where);
+      p.invert = bool_or(s, "invert", false);
       p.regex = std::make_shared<const RegexSplitter>(is_regex ? pattern : quote_regex(pattern), where);
+    } else if (type == "CharDelimiterSplit") {
+      const std::string delimiter = str_or(s, "delimiter", "");
+      if (utf8_length(delimiter) != 1) throw FormatError(where + " has delimiter \"" + excerpt(delimiter) + "\"; expected one character");
+      p.kind = PreTokenizeStep::Kind::split;
+      p.behavior = SplitBehavior::removed;
+      p.regex = std::make_shared<const RegexSplitter>(quote_regex(delimiter), where);
     } else if (type == "Digits") {
       p.kind = PreTokenizeStep::Kind::digits;
       // Hugging Face splits on char::is_numeric(): general categories Nd, Nl and No (½, ², Ⅻ, ①,
@@ -298,7 +346,6 @@ void read_pre_tokenizer(const json& j, const std::string& path, TokenizerPipelin
       // punctuation, joiners); the text between matches (whitespace) is dropped.
       const std::string w = "\\p{Alphabetic}\\p{M}\\p{Nd}\\p{Pc}\\x{200C}\\x{200D}";
       p.kind = PreTokenizeStep::Kind::split;
-      p.keep_matches = true;
       p.regex = std::make_shared<const RegexSplitter>("[" + w + "]+|[^" + w + "\\s]+", where);
       PreTokenizeStep drop_gaps = p;  // the gaps are whitespace: split them away
       tok.pre_tokenizers.push_back(p);
@@ -306,15 +353,11 @@ void read_pre_tokenizer(const json& j, const std::string& path, TokenizerPipelin
       drop_gaps.regex = nullptr;
       p = drop_gaps;
     } else if (type == "Punctuation") {
-      const std::string behavior = str_or(s, "behavior", "Isolated");
-      if (behavior != "Isolated" && behavior != "Removed") {
-        throw FormatError(where + " with behavior " + excerpt(behavior) + " is not supported (Isolated, Removed)");
-      }
       p.kind = PreTokenizeStep::Kind::punctuation;
-      p.keep_matches = behavior == "Isolated";
+      p.behavior = behavior_of(s, where);
     } else {
       throw FormatError(where + " is not supported (ByteLevel, Metaspace, Split, Digits, BertPreTokenizer, WhitespaceSplit, "
-                                "Whitespace, Punctuation and Sequence are)");
+                                "Whitespace, Punctuation, CharDelimiterSplit and Sequence are)");
     }
     tok.pre_tokenizers.push_back(p);
   }
@@ -380,8 +423,12 @@ void read_post_processor(const json& j, const std::string& path, TokenizerPipeli
 
 std::unique_ptr<TokenizerPipeline> load_tokenizer_json(const std::string& path) {
   const MappedFile f(path);
-  const json j = parse_json_strict(reinterpret_cast<const char*>(f.data()), reinterpret_cast<const char*>(f.data()) + f.size(),
-                                   path);
+  // model.vocab and model.merges (150,000-260,000 entries each in Qwen3's, Llama 3's or Gemma 3's
+  // files) are read flat: a json value per entry made loading ten times slower.
+  std::vector<JsonFlatMember> flat_members;
+  json j = parse_json_strict_flat(reinterpret_cast<const char*>(f.data()), reinterpret_cast<const char*>(f.data()) + f.size(),
+                                  path, {{"model", "vocab"}, {"model", "merges"}}, flat_members);
+  FlatModel flat{std::move(flat_members[0]), std::move(flat_members[1])};
   if (!j.is_object() || !j.contains("model")) throw FormatError(path + ": not a tokenizer.json (no \"model\")");
   std::vector<AddedToken> added;
   if (j.contains("added_tokens") && j["added_tokens"].is_array()) {
@@ -393,7 +440,7 @@ std::unique_ptr<TokenizerPipeline> load_tokenizer_json(const std::string& path) 
                        bool_or(a, "lstrip", false), bool_or(a, "rstrip", false)});
     }
   }
-  ModelParts parts = read_model(j["model"], path);
+  ModelParts parts = read_model(j["model"], flat, path);
   auto tok = std::make_unique<TokenizerPipeline>(std::move(parts.model), std::move(added));
   tok->continuing_prefix = parts.continuing_prefix;
   if (j.contains("normalizer")) read_normalizer(j["normalizer"], path, *tok);

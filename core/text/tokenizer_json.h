@@ -7,13 +7,14 @@
 //   normalizer:     null, Prepend, Replace (String or Regex pattern), NFC, NFD, NFKC, NFKD,
 //                   Lowercase, StripAccents, Strip, Nmt, BertNormalizer, Precompiled (base64
 //                   SentencePiece rules), Sequence of those (normalizers.h)
-//   pre_tokenizer:  null, ByteLevel, Metaspace, Split (Regex/String; Isolated/Removed), Digits,
-//                   BertPreTokenizer, WhitespaceSplit, Whitespace, Punctuation, Sequence
+//   pre_tokenizer:  null, ByteLevel, Metaspace, Split (Regex/String; every behavior; invert),
+//                   Digits, BertPreTokenizer, WhitespaceSplit, Whitespace, Punctuation (every
+//                   behavior), CharDelimiterSplit, Sequence
 //   post_processor: null, ByteLevel, TemplateProcessing (single and pair templates with type ids),
 //                   BertProcessing, RobertaProcessing, Sequence (post_processor.h)
 //   added_tokens:   matched literally in the text before anything else (lstrip / rstrip take the
 //                   whitespace beside them)
-// Anything else (a ByteLevel normalizer, CharDelimiterSplit, WordLevel models, ...) is a
+// Anything else (a ByteLevel normalizer, WordLevel models, ...) is a
 // FormatError naming the unsupported part and what is supported.
 #include <memory>
 #include <string>

@@ -25,7 +25,7 @@ void split_before(const std::string& s, const std::string& mark, std::vector<std
   if (begin < s.size()) out.push_back(s.substr(begin));
 }
 
-// BertPreTokenizer, WhitespaceSplit, Punctuation: code points where `drop` holds end a word and
+// BertPreTokenizer, WhitespaceSplit: code points where `drop` holds end a word and
 // vanish; those where `isolate` holds are words of their own (kept when keep_isolated).
 void split_code_points(const std::string& s, bool (*drop)(char32_t), bool (*isolate)(char32_t), bool keep_isolated,
                        std::vector<std::string>& out) {
@@ -59,6 +59,10 @@ TokenizerPipeline::TokenizerPipeline(std::unique_ptr<PieceModel> model, std::vec
     : model_(std::move(model)), added_(std::move(added)) {
   std::stable_sort(added_.begin(), added_.end(),
                    [](const AddedToken& a, const AddedToken& b) { return a.content.size() > b.content.size(); });
+  std::vector<std::pair<std::string, int>> entries;
+  for (size_t i = added_.size(); i-- > 0;) entries.emplace_back(added_[i].content, int(i));  // the trie keeps the last given
+  added_trie_ = PieceTrie(std::move(entries));
+  for (size_t i = 0; i < added_.size(); ++i) added_by_id_.emplace(added_[i].id, i);
 }
 
 int TokenizerPipeline::vocab_size() const {
@@ -79,12 +83,8 @@ TokenizerPipeline::Sequence TokenizerPipeline::encode_sequence(std::string_view 
     out.special.resize(out.ids.size(), false);
   };
   while (pos < text.size()) {
-    const AddedToken* hit = nullptr;
-    for (const AddedToken& t : added_)
-      if (!t.content.empty() && text.compare(pos, t.content.size(), t.content) == 0) {
-        hit = &t;
-        break;
-      }
+    const int found = added_trie_.longest_prefix(text, pos).second;  // the longest added token here
+    const AddedToken* hit = found >= 0 ? &added_[size_t(found)] : nullptr;
     if (!hit) {
       ++pos;
       continue;
@@ -156,7 +156,7 @@ void TokenizerPipeline::encode_segment(std::string text, bool first, std::vector
       std::string word = words[w];
       switch (p.kind) {
         case PreTokenizeStep::Kind::split:
-          p.regex->split(word, p.keep_matches, true, next, budget);
+          split_by_spans(word, p.regex->find_matches(word, budget), p.behavior, p.invert, next);
           break;
         case PreTokenizeStep::Kind::digits:
           p.regex->split(word, true, true, next, budget);
@@ -176,7 +176,7 @@ void TokenizerPipeline::encode_segment(std::string text, bool first, std::vector
           split_code_points(word, unicode_is_white_space, nullptr, false, next);
           break;
         case PreTokenizeStep::Kind::punctuation:
-          split_code_points(word, nullptr, is_bert_punctuation, p.keep_matches, next);
+          split_by_spans(word, code_point_spans(word, is_bert_punctuation), p.behavior, false, next);
           break;
         case PreTokenizeStep::Kind::metaspace: {
           replace_all(word, " ", p.replacement);
@@ -195,9 +195,14 @@ void TokenizerPipeline::encode_segment(std::string text, bool first, std::vector
 }
 
 const AddedToken* TokenizerPipeline::added_token(int id) const {
+  const auto it = added_by_id_.find(id);
+  return it == added_by_id_.end() ? nullptr : &added_[it->second];
+}
+
+int TokenizerPipeline::token_id(const std::string& text) const {
   for (const AddedToken& t : added_)
-    if (t.id == id) return &t;
-  return nullptr;
+    if (t.content == text) return t.id;
+  return model_->id_of(text);
 }
 
 bool TokenizerPipeline::is_special(int id) const {
@@ -210,7 +215,10 @@ bool TokenizerPipeline::is_special(int id) const {
 }
 
 std::string TokenizerPipeline::piece_bytes(int id) const {
-  if (const AddedToken* t = added_token(id)) return t->content;
+  // An added token reads as written, unless it is also the model's piece (Gemma's "▁▁" runs):
+  // then it reads as the model's pieces do.
+  const AddedToken* t = added_token(id);
+  if (t && !(id < model_->size() && model_->piece(id) == t->content)) return t->content;
   if (id < 0 || id >= model_->size()) return "";
   const std::string& p = model_->piece(id);
   if (!continuing_prefix.empty()) return starts_with(p, continuing_prefix) ? p.substr(continuing_prefix.size()) : p;

@@ -7,22 +7,26 @@
 //   4. each word goes through the model (piece_model.h: BPE, SentencePiece BPE, Unigram, WordPiece);
 //   5. the post-processor (post_processor.h) adds special tokens around the text or the pair.
 // Pre-tokenizers:
-//   Split         regex matches and the text between them (Isolated keeps matches, Removed drops them)
+//   Split         regex matches and the text between them, kept, dropped or joined by the
+//                 behaviour (split_behavior.h), the two kinds swapped with invert
 //   ByteLevel     GPT-2's regex (optional), then each piece into GPT-2's byte alphabet
 //   Metaspace     each " " becomes the replacement "▁", which is prepended (always, or to the
 //                 input's first word, or never) and starts each word (split)
 //   Digits        runs of Unicode numbers (or each one alone) split off
 //   BertPreTokenizer  White_Space removed and splits; BERT punctuation (normalizers.h) isolated
 //   WhitespaceSplit   White_Space removed and splits
-//   Punctuation   BERT punctuation isolated (or removed)
+//   Punctuation   BERT punctuation as the matches of a Split (any behaviour)
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "core/text/gpt2_byte_map.h"
 #include "core/text/normalizers.h"
+#include "core/text/piece_trie.h"
 #include "core/text/piece_model.h"
 #include "core/text/post_processor.h"
+#include "core/text/split_behavior.h"
 #include "core/text/tokenizer_base.h"
 
 namespace hs {
@@ -30,7 +34,8 @@ namespace hs {
 struct PreTokenizeStep {
   enum class Kind { split, byte_level, metaspace, digits, bert, whitespace_split, punctuation } kind = Kind::split;
   std::shared_ptr<const RegexSplitter> regex;  // split, byte_level with use_regex
-  bool keep_matches = true;                    // split, punctuation: "Isolated" keeps them, "Removed" drops them
+  SplitBehavior behavior = SplitBehavior::isolated;  // split, punctuation
+  bool invert = false;                               // split: the gaps are the matches
   bool add_prefix_space = false;               // byte_level
   std::string replacement = "\xE2\x96\x81";    // metaspace: "▁"
   enum class Prepend { always, first, never } prepend = Prepend::always;  // metaspace
@@ -63,6 +68,8 @@ class TokenizerPipeline : public SubwordTokenizer {
   bool is_special(int id) const override;
 
   const PieceModel& model() const { return *model_; }
+  // The id of an added token's content, else of the model's piece; -1 when neither.
+  int token_id(const std::string& text) const;
 
  private:
   struct Sequence {
@@ -78,6 +85,8 @@ class TokenizerPipeline : public SubwordTokenizer {
 
   std::unique_ptr<PieceModel> model_;
   std::vector<AddedToken> added_;  // longest content first
+  PieceTrie added_trie_;           // content -> index in added_ (the first of equal contents)
+  std::unordered_map<int, size_t> added_by_id_;  // id -> index in added_ (the first with that id)
 };
 
 }  // namespace hs

@@ -56,3 +56,10 @@ if(HEADSCOPE_TEST_PYTHON)
            COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/friendly_flags.py ${HEADSCOPE_FRIENDLY_PROGRAMS})
   set_tests_properties(cli_friendly_flags PROPERTIES LABELS "cli" TIMEOUT 60)
 endif()
+# headscope-cli tokens: a tokenizer without its model (tokenizer-only folder, GGUF,
+# llama2.c), tokenizer_config.json's add_bos_token / add_eos_token.
+if(HEADSCOPE_TEST_PYTHON)
+  add_test(NAME cli_tokens
+           COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/tokens_cli.py $<TARGET_FILE:headscope-cli>)
+  set_tests_properties(cli_tokens PROPERTIES LABELS "cli" TIMEOUT 300)
+endif()

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/text/gpt2_byte_map.h"
+#include "core/text/gpt2_tokenizer.h"
 #include "core/text/tokenizer_json.h"
 #include "core/util/errors.h"
 #include "pretrained_test_util.h"
@@ -113,10 +114,100 @@ TEST(TokenizerJson, MetaspacePrependSchemes) {
   EXPECT_EQ(tok->encode("z"), std::vector<int>({0, 2}));
 }
 
+// Every Split behaviour, invert, Punctuation's behaviours and CharDelimiterSplit on a tiny BPE
+// whose merges cross the cut points ("a -", "- b", "- -", ...): the ids show where each behaviour
+// cuts. Expected ids: Hugging Face tokenizers itself, from tokenizers_split_cases.js (npm's
+// @anush008/tokenizers), which builds this same file.
+json split_tokenizer_json(const json& pre_tokenizer) {
+  const std::vector<std::string> pieces = {"a", "b", "c", "-", " ", "a-", "-b", "--", "-c", "b-", "a-b", "[UNK]"};
+  json vocab = json::object();
+  for (size_t i = 0; i < pieces.size(); ++i) vocab[pieces[i]] = int(i);
+  return {{"added_tokens", json::array()}, {"normalizer", nullptr}, {"pre_tokenizer", pre_tokenizer}, {"post_processor", nullptr},
+          {"model", {{"type", "BPE"}, {"unk_token", "[UNK]"}, {"fuse_unk", false}, {"byte_fallback", false}, {"vocab", vocab},
+                     {"merges", {"a -", "- b", "- -", "- c", "b -", "a- b"}}}}};
+}
+
+struct SplitCase {
+  const char* pre_tokenizer;            // JSON
+  std::vector<std::vector<int>> ids;    // one per kSplitTexts entry
+};
+
+const std::vector<std::string> kSplitTexts = {"a-b", "a--b", "-a-", "a-b--c", "--", "b-a -c", "ab", ""};
+
+const std::vector<SplitCase> kSplitCases = {
+    {"{\"type\":\"Split\",\"pattern\":{\"String\":\"-\"},\"behavior\":\"Removed\",\"invert\":false}", {{0, 1}, {0, 1}, {0}, {0, 1, 2}, {}, {1, 0, 4, 2}, {0, 1}, {}}},  // String "-" Removed
+    {"{\"type\":\"Split\",\"pattern\":{\"String\":\"-\"},\"behavior\":\"Removed\",\"invert\":true}", {{3}, {3, 3}, {3, 3}, {3, 3, 3}, {3, 3}, {3, 3}, {}, {}}},  // String "-" Removed invert
+    {"{\"type\":\"Split\",\"pattern\":{\"String\":\"-\"},\"behavior\":\"Isolated\",\"invert\":false}", {{0, 3, 1}, {0, 3, 3, 1}, {3, 0, 3}, {0, 3, 1, 3, 3, 2}, {3, 3}, {1, 3, 0, 4, 3, 2}, {0, 1}, {}}},  // String "-" Isolated
+    {"{\"type\":\"Split\",\"pattern\":{\"String\":\"-\"},\"behavior\":\"Isolated\",\"invert\":true}", {{0, 3, 1}, {0, 3, 3, 1}, {3, 0, 3}, {0, 3, 1, 3, 3, 2}, {3, 3}, {1, 3, 0, 4, 3, 2}, {0, 1}, {}}},  // String "-" Isolated invert
+    {"{\"type\":\"Split\",\"pattern\":{\"String\":\"-\"},\"behavior\":\"MergedWithPrevious\",\"invert\":false}", {{5, 1}, {5, 3, 1}, {3, 5}, {5, 9, 3, 2}, {3, 3}, {9, 0, 4, 3, 2}, {0, 1}, {}}},  // String "-" MergedWithPrevious
+    {"{\"type\":\"Split\",\"pattern\":{\"String\":\"-\"},\"behavior\":\"MergedWithPrevious\",\"invert\":true}", {{0, 6}, {0, 3, 6}, {3, 0, 3}, {0, 6, 3, 8}, {3, 3}, {1, 3, 0, 4, 8}, {0, 1}, {}}},  // String "-" MergedWithPrevious invert
+    {"{\"type\":\"Split\",\"pattern\":{\"String\":\"-\"},\"behavior\":\"MergedWithNext\",\"invert\":false}", {{0, 6}, {0, 3, 6}, {3, 0, 3}, {0, 6, 3, 8}, {3, 3}, {1, 3, 0, 4, 8}, {0, 1}, {}}},  // String "-" MergedWithNext
+    {"{\"type\":\"Split\",\"pattern\":{\"String\":\"-\"},\"behavior\":\"MergedWithNext\",\"invert\":true}", {{5, 1}, {5, 3, 1}, {3, 5}, {5, 9, 3, 2}, {3, 3}, {9, 0, 4, 3, 2}, {0, 1}, {}}},  // String "-" MergedWithNext invert
+    {"{\"type\":\"Split\",\"pattern\":{\"String\":\"-\"},\"behavior\":\"Contiguous\",\"invert\":false}", {{0, 3, 1}, {0, 7, 1}, {3, 0, 3}, {0, 3, 1, 7, 2}, {7}, {1, 3, 0, 4, 3, 2}, {0, 1}, {}}},  // String "-" Contiguous
+    {"{\"type\":\"Split\",\"pattern\":{\"String\":\"-\"},\"behavior\":\"Contiguous\",\"invert\":true}", {{0, 3, 1}, {0, 7, 1}, {3, 0, 3}, {0, 3, 1, 7, 2}, {7}, {1, 3, 0, 4, 3, 2}, {0, 1}, {}}},  // String "-" Contiguous invert
+    {"{\"type\":\"Split\",\"pattern\":{\"Regex\":\"-+|b\"},\"behavior\":\"Removed\",\"invert\":false}", {{0}, {0}, {0}, {0, 2}, {}, {0, 4, 2}, {0}, {}}},  // Regex "-+|b" Removed
+    {"{\"type\":\"Split\",\"pattern\":{\"Regex\":\"-+|b\"},\"behavior\":\"Isolated\",\"invert\":false}", {{0, 3, 1}, {0, 7, 1}, {3, 0, 3}, {0, 3, 1, 7, 2}, {7}, {1, 3, 0, 4, 3, 2}, {0, 1}, {}}},  // Regex "-+|b" Isolated
+    {"{\"type\":\"Split\",\"pattern\":{\"Regex\":\"-+|b\"},\"behavior\":\"MergedWithPrevious\",\"invert\":false}", {{5, 1}, {5, 3, 1}, {3, 5}, {5, 1, 7, 2}, {7}, {1, 3, 0, 4, 3, 2}, {0, 1}, {}}},  // Regex "-+|b" MergedWithPrevious
+    {"{\"type\":\"Split\",\"pattern\":{\"Regex\":\"-+|b\"},\"behavior\":\"MergedWithNext\",\"invert\":false}", {{0, 3, 1}, {0, 7, 1}, {3, 0, 3}, {0, 3, 1, 7, 2}, {7}, {1, 3, 0, 4, 8}, {0, 1}, {}}},  // Regex "-+|b" MergedWithNext
+    {"{\"type\":\"Split\",\"pattern\":{\"Regex\":\"-+|b\"},\"behavior\":\"Contiguous\",\"invert\":false}", {{0, 6}, {0, 3, 6}, {3, 0, 3}, {0, 6, 7, 2}, {7}, {9, 0, 4, 3, 2}, {0, 1}, {}}},  // Regex "-+|b" Contiguous
+    {"{\"type\":\"Split\",\"pattern\":{\"Regex\":\"x*\"},\"behavior\":\"Isolated\",\"invert\":false}", {{0, 3, 1}, {0, 3, 3, 1}, {3, 0, 3}, {0, 3, 1, 3, 3, 2}, {3, 3}, {1, 3, 0, 4, 3, 2}, {0, 1}, {}}},  // Regex "x*" Isolated (empty matches)
+    {"{\"type\":\"Split\",\"pattern\":{\"Regex\":\"x*\"},\"behavior\":\"MergedWithNext\",\"invert\":false}", {{0, 3, 1}, {0, 3, 3, 1}, {3, 0, 3}, {0, 3, 1, 3, 3, 2}, {3, 3}, {1, 3, 0, 4, 3, 2}, {0, 1}, {}}},  // Regex "x*" MergedWithNext (empty matches)
+    {"{\"type\":\"Punctuation\",\"behavior\":\"Removed\"}", {{0, 1}, {0, 1}, {0}, {0, 1, 2}, {}, {1, 0, 4, 2}, {0, 1}, {}}},  // Punctuation Removed
+    {"{\"type\":\"Punctuation\",\"behavior\":\"Isolated\"}", {{0, 3, 1}, {0, 3, 3, 1}, {3, 0, 3}, {0, 3, 1, 3, 3, 2}, {3, 3}, {1, 3, 0, 4, 3, 2}, {0, 1}, {}}},  // Punctuation Isolated
+    {"{\"type\":\"Punctuation\",\"behavior\":\"MergedWithPrevious\"}", {{5, 1}, {5, 3, 1}, {3, 5}, {5, 9, 3, 2}, {3, 3}, {9, 0, 4, 3, 2}, {0, 1}, {}}},  // Punctuation MergedWithPrevious
+    {"{\"type\":\"Punctuation\",\"behavior\":\"MergedWithNext\"}", {{0, 6}, {0, 3, 6}, {3, 0, 3}, {0, 6, 3, 8}, {3, 3}, {1, 3, 0, 4, 8}, {0, 1}, {}}},  // Punctuation MergedWithNext
+    {"{\"type\":\"Punctuation\",\"behavior\":\"Contiguous\"}", {{0, 3, 1}, {0, 7, 1}, {3, 0, 3}, {0, 3, 1, 7, 2}, {7}, {1, 3, 0, 4, 3, 2}, {0, 1}, {}}},  // Punctuation Contiguous
+    {"{\"type\":\"CharDelimiterSplit\",\"delimiter\":\"-\"}", {{0, 1}, {0, 1}, {0}, {0, 1, 2}, {}, {1, 0, 4, 2}, {0, 1}, {}}},  // CharDelimiterSplit "-"
+};
+
+TEST(TokenizerJson, SplitBehavioursAsTokenizers) {
+  for (size_t c = 0; c < kSplitCases.size(); ++c) {
+    const auto tok = load("split_" + std::to_string(c), split_tokenizer_json(json::parse(kSplitCases[c].pre_tokenizer)));
+    for (size_t t = 0; t < kSplitTexts.size(); ++t) {
+      EXPECT_EQ(tok->encode(kSplitTexts[t]), kSplitCases[c].ids[t])
+          << kSplitCases[c].pre_tokenizer << " on \"" << kSplitTexts[t] << "\"";
+    }
+  }
+}
+
+TEST(TokenizerJson, UnknownSplitBehaviourIsNamed) {
+  json pre = {{"type", "Split"}, {"pattern", {{"String", "-"}}}, {"behavior", "Sideways"}};
+  try {
+    load("split_sideways", split_tokenizer_json(pre));
+    FAIL() << "expected FormatError";
+  } catch (const FormatError& e) {
+    EXPECT_NE(std::string(e.what()).find("Sideways"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("MergedWithPrevious"), std::string::npos) << e.what();
+  }
+}
+
+// Merge ranks not in build order ("aa a" ranks before "a a", as in SentencePiece-derived files such
+// as Gemma 3's): tokenizers merges the lowest (rank, position) pair next, so "aa" + "a" merges as
+// soon as the first "aa" exists. GPT-2's encoder.py (every "a a" first) would give [1, 1] for "aaaa".
+TEST(TokenizerJson, MergesLowestRankAndPositionFirst) {
+  const json j = {{"added_tokens", json::array()}, {"normalizer", nullptr}, {"pre_tokenizer", nullptr},
+                  {"model", {{"type", "BPE"}, {"vocab", {{"a", 0}, {"aa", 1}, {"aaa", 2}}}, {"merges", {"aa a", "a a"}}}}};
+  const auto tok = load("merge_order", j);
+  EXPECT_EQ(tok->encode("aaaa"), (std::vector<int>{2, 0}));  // tokenizers: [2, 0]
+  EXPECT_EQ(tok->encode("aaaaa"), (std::vector<int>{2, 1}));  // [2, 1]
+  EXPECT_EQ(tok->encode("aaaaaaa"), (std::vector<int>{2, 2, 0}));  // [2, 2, 0]
+}
+
+// A vocab.json + merges.txt folder keeps GPT-2's encoder.py order: every occurrence of the
+// lowest-ranked pair present, then the next (transformers' slow GPT2Tokenizer does the same).
+TEST(TokenizerJson, Gpt2MergesTxtKeepsEncoderPyOrder) {
+  const std::string dir = test::scratch_dir("tokenizer_json_gpt2_order");
+  test::write_text(dir + "/vocab.json", R"({"a": 0, "aa": 1, "aaa": 2})");
+  test::write_text(dir + "/merges.txt", "#version: 0.2\naa a\na a\n");
+  const auto tok = load_gpt2_tokenizer(dir + "/vocab.json", dir + "/merges.txt");
+  EXPECT_EQ(tok->encode("aaaa"), (std::vector<int>{1, 1}));
+  EXPECT_EQ(tok->encode("aaaaa"), (std::vector<int>{1, 2}));  // [aa, aa, a], then "aa a"
+}
+
 TEST(TokenizerJson, UnsupportedPartsAreFormatErrors) {
   json j = metaspace_style("first");
-  j["pre_tokenizer"] = {{"type", "CharDelimiterSplit"}, {"delimiter", " "}};
-  EXPECT_THROW(load("char_delimiter", j), FormatError);
+  j["pre_tokenizer"] = {{"type", "UnicodeScripts"}};
+  EXPECT_THROW(load("unicode_scripts", j), FormatError);
   j = metaspace_style("first");
   j["pre_tokenizer"] = {{"type", "Split"}, {"pattern", {{"Regex", "(unclosed"}}}, {"behavior", "Isolated"}};
   try {
