@@ -3,6 +3,9 @@
 // and headscope-cli) at start and handed to core, which reads no environment itself:
 //   HEADSCOPE_MAX_MAP_BYTES=N   bytes allowed for T x T maps (core/model/attention_layer.h
 //                               max_map_bytes); unset, unreadable or not positive: the default.
+//   HEADSCOPE_KERNELS=portable|avx2   caps the kernels' instruction set (core/util/kernels.h).
+//   HEADSCOPE_MEMORY_AVAILABLE=512M   the memory a model may take (core/util/memory_info.h).
+//   HEADSCOPE_SHIPPED_MODELS=DIR      a folder holding stories260K/ (core/model/shipped_models.h).
 namespace hs {
 
 void apply_environment();
