@@ -6,6 +6,8 @@
 
 #include "core/model/attention_layer.h"
 #include "core/model/shipped_models.h"
+#include "core/util/kernels.h"
+#include "core/util/memory_info.h"
 
 #ifndef HEADSCOPE_INSTALL_DATADIR  // set by app/CMakeLists.txt, with the two below
 #define HEADSCOPE_INSTALL_DATADIR ""
@@ -17,6 +19,9 @@ namespace hs {
 
 void apply_environment() {
   if (const char* env = std::getenv("HEADSCOPE_MAX_MAP_BYTES")) set_max_map_bytes(std::atoll(env));
+  if (const char* env = std::getenv("HEADSCOPE_KERNELS")) cap_kernels(env);
+  if (const char* env = std::getenv("HEADSCOPE_MEMORY_AVAILABLE")) set_memory_override(env, "HEADSCOPE_MEMORY_AVAILABLE");
+  if (const char* env = std::getenv("HEADSCOPE_SHIPPED_MODELS")) set_shipped_models_dir(env);
   std::vector<std::string> dirs;
   std::error_code error;
   const std::filesystem::path program = std::filesystem::read_symlink("/proc/self/exe", error);

@@ -1,7 +1,5 @@
 #include "core/model/shipped_models.h"
 
-#include <cstdlib>
-
 #include "core/util/errors.h"
 #include "core/util/file_read.h"
 
@@ -15,12 +13,20 @@ namespace {
 constexpr const char* kTeaching = "teaching";
 constexpr const char* kStories = "stories260K";
 
+// set_shipped_models_dir's folder ("" none).
+std::string& extra_dir() {
+  static std::string dir;
+  return dir;
+}
+
 std::vector<std::string>& program_model_dirs() {
   static std::vector<std::string> dirs = {*HEADSCOPE_ASSETS_DIR ? std::string(HEADSCOPE_ASSETS_DIR) + "/models" : ""};
   return dirs;
 }
 
 }  // namespace
+
+void set_shipped_models_dir(const std::string& dir) { extra_dir() = dir; }
 
 const std::vector<ShippedModel>& shipped_models() {
   static const std::vector<ShippedModel> models = {
@@ -34,7 +40,7 @@ bool is_teaching_model(const std::string& path) { return path == kTeaching && !p
 
 std::vector<std::string> shipped_model_dirs() {
   std::vector<std::string> dirs;
-  if (const char* env = std::getenv("HEADSCOPE_SHIPPED_MODELS"); env && *env) dirs.emplace_back(env);
+  if (!extra_dir().empty()) dirs.push_back(extra_dir());
   for (const std::string& dir : program_model_dirs())
     if (!dir.empty()) dirs.push_back(dir);
   return dirs;

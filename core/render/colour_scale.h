@@ -20,9 +20,11 @@
 // The colour bar spans [0, scale_max] (diverging: [-scale_max, scale_max]; log: [lo, scale_max];
 // per-row: [0, 1] of the row's largest).
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "core/render/colormap.h"
+#include "core/util/same_fields.h"
 #include "core/util/tensor.h"
 
 namespace hs {
@@ -41,10 +43,9 @@ struct ColourScale {
   bool per_map = false;
   float fixed_max = 0.0f;
 
-  bool operator==(const ColourScale& o) const {
-    return mode == o.mode && ignore_first_key == o.ignore_first_key && colormap == o.colormap &&
-           per_map == o.per_map && fixed_max == o.fixed_max;
-  }
+  // Every field (a field added above goes here too: tests/core/model/model_request_equality_test.cpp).
+  auto tie() const { return std::tie(mode, ignore_first_key, colormap, per_map, fixed_max); }
+  bool operator==(const ColourScale& o) const { return same_fields(tie(), o.tie()); }
   bool operator!=(const ColourScale& o) const { return !(*this == o); }
 };
 

@@ -13,6 +13,7 @@
 //    "view": {"panel": "grid", "layer": 0, "head": 0, "queries": [0],
 //             "color_scale": "linear", "ignore_first_column": false, "colormap": "viridis"}}
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "core/model/model_request.h"
@@ -30,6 +31,11 @@ struct ViewState {
   std::string color_scale = "linear";  // see session_color_scales()
   bool ignore_first_column = false;
   std::string colormap = "viridis";
+
+  // Every field (a field added above goes here too: tests/core/model/model_request_equality_test.cpp).
+  auto tie() const { return std::tie(panel, layer, head, queries, color_scale, ignore_first_column, colormap); }
+  bool operator==(const ViewState& o) const { return tie() == o.tie(); }
+  bool operator!=(const ViewState& o) const { return !(*this == o); }
 };
 
 struct Session {

@@ -1,5 +1,5 @@
 // Sections, in order:
-//   instruction set     which one runs (the CPU's best, HEADSCOPE_KERNELS may cap it); aligned buffers
+//   instruction set     which one runs (the CPU's best, cap_kernels may cap it); aligned buffers
 //   packed GEMM         the BLIS loop nest: packing A and B, AVX-512 and AVX2 micro-kernels,
 //                       gemm_packed, and Eigen for the portable build
 //   exp and softmax     Cephes' expf on AVX-512 and AVX2; softmax rows (with their entropy)
@@ -9,6 +9,7 @@
 
 #include <Eigen/Core>
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -38,17 +39,15 @@ Isa detect_isa() {
   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) best = Isa::avx2;
   if (best == Isa::avx2 && __builtin_cpu_supports("avx512f")) best = Isa::avx512;
 #endif
-  if (const char* cap = std::getenv("HEADSCOPE_KERNELS")) {
-    const std::string c = cap;
-    if (c == "portable") best = Isa::portable;
-    else if (c == "avx2" && best == Isa::avx512) best = Isa::avx2;
-  }
   return best;
 }
 
+// The cap set by cap_kernels (the programs pass HEADSCOPE_KERNELS): avx512 caps nothing.
+std::atomic<Isa> g_cap{Isa::avx512};
+
 Isa isa() {
-  static const Isa chosen = detect_isa();
-  return chosen;
+  static const Isa detected = detect_isa();
+  return std::min(detected, g_cap.load(std::memory_order_relaxed));
 }
 
 // Float buffers aligned to 64 bytes for packed panels.
@@ -682,6 +681,12 @@ void softmax_portable(float* s, int rows, int cols, int64_t ld, float* entropy) 
 }
 
 }  // namespace
+
+void cap_kernels(const std::string& name) {
+  if (name == "portable") g_cap = Isa::portable;
+  else if (name == "avx2") g_cap = Isa::avx2;
+  else g_cap = Isa::avx512;
+}
 
 const char* kernel_isa() {
   switch (isa()) {

@@ -2,9 +2,10 @@
 // The engine's hot loops, vectorised for the CPU the program runs on: a packed single-precision
 // matrix product and a row-wise softmax. The default build stays portable (x86-64 baseline):
 // AVX-512 and AVX2+FMA versions are compiled with per-function target attributes and picked at
-// run time; elsewhere (or with HEADSCOPE_KERNELS=portable) Eigen and std::exp do the work.
+// run time; elsewhere (or with cap_kernels("portable")) Eigen and std::exp do the work.
 #include <cstdint>
 #include <memory>
+#include <string>
 
 namespace hs {
 
@@ -65,7 +66,11 @@ void softmax_rows(float* s, int rows, int cols, int64_t ld, float* entropy = nul
 void exp_floats(const float* in, float* out, int64_t n);
 
 // The instruction set the kernels run with here: "avx512", "avx2" or "portable".
-// HEADSCOPE_KERNELS=portable|avx2|avx512 in the environment caps it (for measuring and testing).
+// cap_kernels may lower it (for measuring and testing).
 const char* kernel_isa();
+
+// Caps the instruction set at "portable" or "avx2" ("avx512" or anything else: no cap), from the
+// next kernel call on. The programs pass HEADSCOPE_KERNELS (app/common/environment.h).
+void cap_kernels(const std::string& name);
 
 }  // namespace hs

@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <string>
@@ -12,7 +11,14 @@
 namespace hs {
 namespace {
 
-constexpr const char* kOverride = "HEADSCOPE_MEMORY_AVAILABLE";
+// set_memory_override's text and where it came from ("" text: none).
+struct Override {
+  std::string text, source;
+};
+Override& memory_override() {
+  static Override o;
+  return o;
+}
 
 // "512M" -> 512 MiB; -1 when the text is not a non-negative number with an optional unit.
 int64_t parse_bytes(const std::string& text) {
@@ -35,14 +41,16 @@ int64_t parse_bytes(const std::string& text) {
 
 }  // namespace
 
+void set_memory_override(const std::string& text, const std::string& source) { memory_override() = {text, source}; }
+
 AvailableMemory available_memory() {
   AvailableMemory out;
-  if (const char* env = std::getenv(kOverride); env && *env) {
-    out.bytes = parse_bytes(env);
+  if (const Override& o = memory_override(); !o.text.empty()) {
+    out.bytes = parse_bytes(o.text);
     if (out.bytes < 0) {
-      throw InputError(std::string(kOverride) + " is \"" + env + "\"; expected a number of bytes, optionally with K, M or G (e.g. 512M)");
+      throw InputError(o.source + " is \"" + o.text + "\"; expected a number of bytes, optionally with K, M or G (e.g. 512M)");
     }
-    out.source = kOverride;
+    out.source = o.source;
     return out;
   }
   std::ifstream in("/proc/meminfo");

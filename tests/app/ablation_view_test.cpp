@@ -15,6 +15,7 @@
 #include "app/gui/work/ablation_job.h"
 #include "app/gui/work/compute.h"
 #include "app/gui/work/frame_loop.h"
+#include "app/gui/work/run_commands.h"
 #include "app/gui/work/worker.h"
 #include "headless_app.h"
 
@@ -62,9 +63,9 @@ TEST_F(AblationView, RunsOffTheUiThreadDrawsTheMapAndGoesStale) {
   frame(state);
   frame(state);
   EXPECT_EQ(drawn("ablation"), nullptr) << "nothing run yet";
-  state.ablation.run_requested = true;
-  handle_ablation_requests(state, derived_.get(), job);
-  EXPECT_FALSE(state.ablation.run_requested);
+  state.commands.push(RunAblation{});
+  run_commands(state, ui_.status, {derived_.get(), nullptr, &job});
+  EXPECT_TRUE(state.commands.empty());
   job.wait_idle();
   ui_.ablation = job.status();
   ASSERT_TRUE(ui_.ablation.result) << ui_.ablation.error;
@@ -121,8 +122,8 @@ TEST_F(AblationView, CancelKeepsAPartialResultAndANewSentenceStopsAJob) {
   AppState state = stories_state();
   show(state, &cache);
   job.start(derived_->analysis->request, hs::AblationMode::mean);
-  state.ablation.cancel_requested = true;
-  handle_ablation_requests(state, derived_.get(), job);
+  state.commands.push(CancelAblation{});
+  run_commands(state, ui_.status, {derived_.get(), nullptr, &job});
   job.wait_idle();
   AblationStatus st = job.status();
   ASSERT_TRUE(st.result) << st.error;
@@ -132,7 +133,7 @@ TEST_F(AblationView, CancelKeepsAPartialResultAndANewSentenceStopsAJob) {
   // A job whose sentence is no longer the one being edited is stopped.
   job.start(derived_->analysis->request, hs::AblationMode::zero);
   state.request.sentence += " More words.";
-  handle_ablation_requests(state, derived_.get(), job);
+  run_commands(state, ui_.status, {derived_.get(), nullptr, &job});
   job.wait_idle();
   st = job.status();
   ASSERT_TRUE(st.result) << st.error;
@@ -145,9 +146,9 @@ TEST_F(AblationView, TheSyntheticLayerSaysWhyAndRunsNothing) {
   show(state, nullptr);
   EXPECT_NE(ablation_unavailable(*derived_->analysis).find("synthetic"), std::string::npos);
   request_view(state, View::ablation);
-  state.ablation.run_requested = true;
+  state.commands.push(RunAblation{});
   frame(state);
-  handle_ablation_requests(state, derived_.get(), job);
+  run_commands(state, ui_.status, {derived_.get(), nullptr, &job});
   EXPECT_FALSE(job.busy());
   EXPECT_FALSE(job.status().result);
   frame(state);
@@ -322,6 +323,56 @@ TEST_F(AblationView, TheSweepIsComputedWhenHeadWidthIsShownNotWhileTyping) {
   ASSERT_NE(loop.shown()->sweep, nullptr);
   EXPECT_TRUE(loop.shown()->sweep->available) << loop.shown()->sweep->note;
   EXPECT_EQ(loop.shown()->analysis->request.sentence, state.request.sentence);
+}
+
+}  // namespace
+
+namespace {
+
+// Ablation asked for through the command queue and carried out by the frame loop (as --ablate and
+// the view's button do): it waits for the first result, then gives the numbers core's ablation gives.
+TEST_F(AblationView, RunThroughTheQueueByTheFrameLoopGivesCoresNumbers) {
+  if (!have_stories()) GTEST_SKIP() << "stories260K not found in " << kStories << " (set -DHEADSCOPE_MODELS_DIR)";
+  AppState state = stories_state();
+  state.ablation.mean = true;
+  DerivedWorker worker;
+  FrameLoop loop(state, ui_, worker, 2);
+  state.commands.push(RunAblation{});
+  loop.after_frame();
+  if (!loop.shown()) {
+    EXPECT_TRUE(state.commands.has<RunAblation>()) << "waits for the first result";
+  }
+  settle(worker, loop);
+  ASSERT_TRUE(loop.shown());
+  loop.after_frame();
+  EXPECT_TRUE(state.commands.empty());
+  EXPECT_TRUE(loop.ablation().busy() || loop.ablation().status().result);
+  loop.ablation().wait_idle();
+  loop.before_frame();
+  ASSERT_TRUE(ui_.ablation.result) << ui_.ablation.error;
+  const hs::HeadAblation& got = *ui_.ablation.result;
+  EXPECT_TRUE(got.complete);
+  EXPECT_EQ(got.mode, hs::AblationMode::mean);
+  EXPECT_EQ(ui_.ablation.done, 40);
+  hs::ModelRequest fitted = state.request;
+  fitted.fit_context = true;
+  hs::AblationOptions o;
+  o.mode = hs::AblationMode::mean;
+  o.threads = 1;
+  const hs::HeadAblation want = hs::ablate_heads(fitted, o);
+  ASSERT_EQ(got.delta_loss.rows(), want.delta_loss.rows());
+  ASSERT_EQ(got.delta_loss.cols(), want.delta_loss.cols());
+  EXPECT_LE((got.delta_loss - want.delta_loss).cwiseAbs().maxCoeff(), 1e-6f);
+  EXPECT_EQ(got.ids, want.ids);
+  // Cancel through the queue: a new run stops after the head it is on, with a partial result.
+  state.commands.push(RunAblation{});
+  state.commands.push(CancelAblation{});
+  loop.after_frame();
+  loop.ablation().wait_idle();
+  loop.before_frame();
+  ASSERT_TRUE(ui_.ablation.result) << ui_.ablation.error;
+  EXPECT_FALSE(ui_.ablation.result->complete);
+  EXPECT_FALSE(ui_.ablation.running);
 }
 
 }  // namespace

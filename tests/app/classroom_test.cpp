@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "headless_app.h"
+#include "app/gui/work/run_commands.h"
 #include "app/gui/work/compute.h"
 #include "app/gui/state/derived.h"
 #include "app/gui/actions/lesson_player.h"
@@ -71,7 +72,7 @@ TEST(SessionBridge, RoundTripThroughJsonForEveryView) {
       AppState b = default_app_state();
       apply_session(b, hs::parse_session(text, "round.json"));
       expect_same_session_state(a, b);
-      EXPECT_TRUE(b.view_requested) << "the view switches tabs on the next frame";
+      EXPECT_EQ(view_switch_pending(b), v != View::heads) << "the view switches tabs on the next frame";
       EXPECT_EQ(b.model.window_size, 3) << "the window slider shows the session's W";
     }
   }
@@ -83,14 +84,14 @@ TEST(SessionBridge, SaveThenOpenThroughTheRequestsAndTheStatusLine) {
   a.view = View::difference;
   a.session.folder = scratch("x").parent_path().string();
   a.session.file_name = "saved.json";
-  a.session.save_requested = true;
+  a.commands.push(SaveSession{});
   StatusInfo status;
-  handle_session_requests(a, status);
+  run_commands(a, status, {});
   EXPECT_FALSE(status.export_failed) << status.last_export;
   ASSERT_TRUE(fs::exists(scratch("saved.json")));
   AppState b = default_app_state();
-  b.session.dropped = {scratch("saved.json").string()};
-  handle_session_requests(b, status);
+  b.commands.push(OpenFiles{{scratch("saved.json").string()}});
+  run_commands(b, status, {});
   EXPECT_EQ(status.error, "");
   expect_same_session_state(a, b);
   EXPECT_EQ(b.session.folder, scratch("x").parent_path().string()) << "the last folder is remembered";
@@ -115,16 +116,16 @@ TEST(SessionBridge, MalformedAndNewerFilesChangeNothingAndSayWhy) {
     s.head = 1;
     const AppState before = s;
     StatusInfo status;
-    s.session.dropped = {scratch(c.file).string()};
-    handle_session_requests(s, status);
+    s.commands.push(OpenFiles{{scratch(c.file).string()}});
+    run_commands(s, status, {});
     EXPECT_NE(status.error.find(c.expect), std::string::npos) << c.file << ": " << status.error;
     EXPECT_NE(status.error.find(c.file), std::string::npos) << "the message names the file: " << status.error;
     expect_same_session_state(before, s);
   }
   AppState s = default_app_state();
   StatusInfo status;
-  s.session.dropped = {scratch("missing.json").string()};
-  handle_session_requests(s, status);
+  s.commands.push(OpenFiles{{scratch("missing.json").string()}});
+  run_commands(s, status, {});
   EXPECT_NE(status.error.find("missing.json"), std::string::npos) << status.error;
 }
 
@@ -141,8 +142,8 @@ TEST(SessionBridge, DeviceOrHugeSessionIsAnErrorInTheStatusLine) {
     s.request.attention.n_heads = 2;
     const AppState before = s;
     StatusInfo status;
-    s.session.dropped = {p.string()};
-    ASSERT_NO_THROW(handle_session_requests(s, status)) << p;
+    s.commands.push(OpenFiles{{p.string()}});
+    ASSERT_NO_THROW(run_commands(s, status, {})) << p;
     EXPECT_NE(status.error.find(p.filename().string()), std::string::npos) << status.error;
     EXPECT_EQ(status.error.find("bad_alloc"), std::string::npos) << status.error;
     expect_same_session_state(before, s);
@@ -161,16 +162,16 @@ TEST(SessionBridge, DroppedFolderOrFileOpensAsACheckpoint) {
   fs::create_directories(folder);
   AppState s = default_app_state();
   StatusInfo status;
-  s.session.dropped = {folder.string()};
-  handle_session_requests(s, status);
+  s.commands.push(OpenFiles{{folder.string()}});
+  run_commands(s, status, {});
   EXPECT_EQ(s.request.model_path, folder.string());
   EXPECT_EQ(s.request.tokenizer, "");
   const fs::path llama = scratch("llama");
   fs::create_directories(llama);
   write(llama / "model.bin", "x");
   write(llama / "tokenizer.bin", "x");
-  s.session.dropped = {(llama / "model.bin").string()};
-  handle_session_requests(s, status);
+  s.commands.push(OpenFiles{{(llama / "model.bin").string()}});
+  run_commands(s, status, {});
   EXPECT_EQ(s.request.model_path, (llama / "model.bin").string());
   EXPECT_EQ(s.request.tokenizer, (llama / "tokenizer.bin").string()) << "its tokenizer from the same folder";
 }
@@ -245,7 +246,7 @@ TEST_F(HeadlessLesson, EveryStepOfEveryShippedLessonDrawsWithItsCompareEntries) 
         compute(state);
         for (int k = 0; k < 3; ++k) frame(state);
         for (const CompareResult& c : derived_->compare) EXPECT_TRUE(c.analysis) << c.label << ": " << c.error;
-        EXPECT_EQ(state.view_requested, false);
+        EXPECT_FALSE(view_switch_pending(state));
         if (state.view == View::heads && !state.grid.all_layers) {
           EXPECT_EQ(maps_named("grid"), derived_->run().n_heads());
           for (size_t c = 0; c < step->compare.size(); ++c) {

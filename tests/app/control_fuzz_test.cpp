@@ -418,7 +418,7 @@ class ControlFuzz : public ::testing::Test {
       case 23: {  // a session file: broken, impossible or good, dropped on the window
         const fs::path p = dir_ / ("session_" + std::to_string(below(4)) + ".json");
         write(p, random_session_text());
-        state_.session.dropped.push_back(p.string());
+        state_.commands.push(OpenFiles{{p.string()}});
         what << "drop session " << p.filename().string();
         break;
       }
@@ -449,7 +449,7 @@ class ControlFuzz : public ::testing::Test {
           answer_unsaved(state_, answer);
           what << "popup answer " << int(answer);
         } else if (state_.session.dialog != SessionDialog::none) {
-          if (coin(0.7)) state_.session.save_requested = state_.session.dialog == SessionDialog::save;
+          if (coin(0.7) && state_.session.dialog == SessionDialog::save) state_.commands.push(SaveSession{});
           state_.session.file_name = "saved.json";
           state_.session.dialog = SessionDialog::none;
           what << "dialog closed";

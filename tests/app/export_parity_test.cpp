@@ -10,6 +10,7 @@
 #include <regex>
 #include <string>
 
+#include "app/gui/work/run_commands.h"
 #include "app/gui/state/app_state.h"
 #include "app/gui/state/derived.h"
 #include "app/gui/actions/export_action.h"
@@ -53,9 +54,9 @@ hs::gui::StatusInfo save_as(hs::gui::AppState& state, const hs::gui::Derived* de
                             const fs::path& folder = {}) {
   if (!folder.empty()) state.exporter.folder = folder.string();
   state.exporter.file_name = file;
-  state.exporter.save_requested = true;
+  state.commands.push(hs::gui::SaveExport{});
   hs::gui::StatusInfo status;
-  hs::gui::handle_export_requests(state, derived, status);
+  hs::gui::run_commands(state, status, {derived});
   return status;
 }
 
@@ -223,26 +224,26 @@ TEST(ExportParity, ExistingFileIsNotOverwrittenWithoutConsent) {
   hs::gui::ExportPanelState& e = state.exporter;
   e.folder = dir.string();
   e.file_name = "mine.png";
-  e.save_requested = true;
+  state.commands.push(hs::gui::SaveExport{});
   hs::gui::StatusInfo status;
-  hs::gui::handle_export_requests(state, derived.get(), status);
+  hs::gui::run_commands(state, status, {derived.get()});
   EXPECT_EQ(slurp(target), "precious") << "the file was replaced without asking";
   EXPECT_EQ(e.confirm_path, target.string());
   EXPECT_TRUE(e.dialog_open) << "the dialog asks";
   EXPECT_NE(status.last_export.find("exists"), std::string::npos) << status.last_export;
   // Asking again without consent still writes nothing; a different name is not consent either.
-  e.save_requested = true;
-  hs::gui::handle_export_requests(state, derived.get(), status);
+  state.commands.push(hs::gui::SaveExport{});
+  hs::gui::run_commands(state, status, {derived.get()});
   EXPECT_EQ(slurp(target), "precious");
   e.overwrite_confirmed = true;
   e.confirm_path = (dir / "other.png").string();
-  e.save_requested = true;
-  hs::gui::handle_export_requests(state, derived.get(), status);
+  state.commands.push(hs::gui::SaveExport{});
+  hs::gui::run_commands(state, status, {derived.get()});
   EXPECT_EQ(slurp(target), "precious");
   // "Replace": now it is written, and the consent is used up.
   e.overwrite_confirmed = true;
-  e.save_requested = true;
-  hs::gui::handle_export_requests(state, derived.get(), status);
+  state.commands.push(hs::gui::SaveExport{});
+  hs::gui::run_commands(state, status, {derived.get()});
   ASSERT_FALSE(status.export_failed) << status.last_export;
   EXPECT_EQ(slurp(target).rfind("\x89PNG", 0), 0u) << "replaced after consent";
   EXPECT_FALSE(e.overwrite_confirmed);
@@ -266,7 +267,7 @@ TEST(ExportParity, DefaultNamesSayWhatIsExported) {
   EXPECT_EQ(hs::gui::default_export_name(state, *derived, "csv"), "synthetic_d_model_8_width.csv");
 }
 
-// Saves through the dialog's path (handle_export_requests) into dir/app/FILE and runs the CLI with
+// Saves through the dialog's path (run_commands) into dir/app/FILE and runs the CLI with
 // `cli_flags` into dir/cli/FILE; returns {app bytes, cli bytes} with cairo's varying ids and the
 // PDF creation time masked.
 std::pair<std::string, std::string> app_and_cli(hs::gui::AppState& state, const hs::gui::Derived& derived,
@@ -501,9 +502,9 @@ TEST(ExportParity, EveryAppViewEqualsTheCliViewOfItsName) {
       state.exporter.what = hs::gui::ExportWhat::view;
       state.exporter.file_name = file;
       state.exporter.folder = (dir / "app").string();
-      state.exporter.save_requested = true;
+      state.commands.push(hs::gui::SaveExport{});
       hs::gui::StatusInfo status;
-      hs::gui::handle_export_requests(state, derived.get(), status, v.view == hs::gui::View::ablation ? &ablation : nullptr);
+      hs::gui::run_commands(state, status, {derived.get(), v.view == hs::gui::View::ablation ? &ablation : nullptr});
       ASSERT_FALSE(status.export_failed) << status.last_export;
       const std::string cli = std::string(HEADSCOPE_BINARY_DIR) + "/headscope-cli export" + flags + " --out " +
                               quote((dir / "cli" / file).string());

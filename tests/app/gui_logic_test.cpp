@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "app/gui/work/run_commands.h"
 #include "app/gui/widgets/labels.h"
 #include "app/gui/actions/model_rules.h"
 #include "app/gui/work/worker.h"
@@ -123,12 +124,12 @@ TEST(Export, SavesTheCurrentViewAndCopiesCsv) {
   state.exporter.file_name = "grid.png";
   state.view = hs::gui::View::heads;
   hs::gui::StatusInfo status;
-  state.exporter.save_requested = true;
-  hs::gui::handle_export_requests(state, derived.get(), status);
+  state.commands.push(hs::gui::SaveExport{});
+  hs::gui::run_commands(state, status, {derived.get()});
   EXPECT_FALSE(status.export_failed) << status.last_export;
   EXPECT_TRUE(std::filesystem::exists(dir / "grid.png"));
   EXPECT_NE(status.last_export.find("grid.png"), std::string::npos);
-  EXPECT_FALSE(state.exporter.save_requested);
+  EXPECT_TRUE(state.commands.empty());
 
   state.view = hs::gui::View::head;
   state.head = 1;
@@ -158,9 +159,158 @@ TEST(Export, SavesTheCurrentViewAndCopiesCsv) {
   EXPECT_EQ(hs::gui::export_spec_for(state, *derived, (dir / "x.png").string()).style.space_mark, hs::SpaceMark::dot);
 
   state.exporter.folder = (dir / "missing" / "folder").string();
-  state.exporter.save_requested = true;
-  hs::gui::handle_export_requests(state, derived.get(), status);
+  state.commands.push(hs::gui::SaveExport{});
+  hs::gui::run_commands(state, status, {derived.get()});
   EXPECT_TRUE(status.export_failed);
+}
+
+}  // namespace
+
+#include "app/gui/state/undo_snapshot.h"
+#include "tests/core/util/tie_fields.h"
+
+namespace {
+
+using hs::test::field_count;
+using hs::test::tied_count;
+
+// A field added to UndoSnapshot and not to its tie() fails here (the request counts as one field
+// and ties every field of its input_tie()).
+static_assert(field_count<UndoSnapshot>() ==
+                  1 + tied_count<UndoSnapshot>() - std::tuple_size_v<decltype(hs::ModelRequest{}.input_tie())>,
+              "UndoSnapshot::tie() must list every field");
+
+TEST(UndoSnapshot, EachFieldMakesADifference) {
+  EXPECT_TRUE(UndoSnapshot{} == UndoSnapshot{});
+  hs::test::expect_each_field_differs<UndoSnapshot>([](const UndoSnapshot& a, const UndoSnapshot& b) { return a == b; });
+  UndoSnapshot a, b;
+  b.request.fit_context = true;
+  EXPECT_TRUE(a == b) << "the app fits every request it runs: fit_context is no step of its own";
+}
+
+}  // namespace
+
+#include <atomic>
+#include <chrono>
+#include <future>
+#include <mutex>
+#include <thread>
+
+#include "app/gui/work/job_shell.h"
+#include "app/gui/work/run_commands.h"
+
+namespace {
+
+// The command queue: what panels push is carried out once, oldest first, in run_commands (the
+// frame loop's one place); an action a command lets through runs in the same call.
+TEST(CommandQueue, APushedCommandIsCarriedOutOnceInOrder) {
+  AppState state = default_app_state();
+  StatusInfo status;
+  state.commands.push(OpenFiles{{"nowhere_a.bin"}});
+  state.commands.push(OpenFiles{{"nowhere_b.bin"}});
+  EXPECT_EQ(state.commands.size(), 2u);
+  run_commands(state, status, {});
+  EXPECT_TRUE(state.commands.empty());
+  EXPECT_NE(status.error.find("nowhere_b.bin"), std::string::npos) << "b after a: " << status.error;
+  status.error.clear();
+  run_commands(state, status, {});
+  EXPECT_TRUE(status.error.empty()) << "carried out once: " << status.error;
+  // A session file goes through the unsaved guard, which lets it through (nothing unsaved): the
+  // open it queues runs in the same call.
+  state.commands.push(OpenFiles{{"nowhere_c.json"}});
+  run_commands(state, status, {});
+  EXPECT_TRUE(state.commands.empty());
+  EXPECT_NE(status.error.find("nowhere_c.json"), std::string::npos) << status.error;
+}
+
+TEST(CommandQueue, ACommandThatNeedsAResultWaitsForOne) {
+  AppState state = default_app_state();
+  StatusInfo status;
+  state.commands.push(OpenExportDialog{});
+  state.commands.push(RunAblation{});
+  run_commands(state, status, {});
+  EXPECT_TRUE(state.commands.has<OpenExportDialog>()) << "--export-dialog waits for the first result";
+  EXPECT_TRUE(state.commands.has<RunAblation>()) << "--ablate waits for the first result";
+  EXPECT_FALSE(state.exporter.dialog_open);
+  const auto derived = compute_derived(state.request, 1);
+  run_commands(state, status, {derived.get()});
+  EXPECT_TRUE(state.exporter.dialog_open);
+  EXPECT_FALSE(state.commands.has<OpenExportDialog>());
+  EXPECT_TRUE(state.commands.has<RunAblation>()) << "no ablation job here: it still waits";
+}
+
+// The job shell of every background job: newest wins, progress, cancel.
+TEST(JobShell, TheNewestWaitingRequestWinsWhileAJobRuns) {
+  std::mutex m;
+  std::vector<int> ran;
+  std::promise<void> started, release;
+  std::shared_future<void> go = release.get_future().share();
+  JobShell<int> shell([&](int r, const JobShell<int>::Control&) {
+    if (r == 1) started.set_value(), go.wait();
+    std::lock_guard<std::mutex> lock(m);
+    ran.push_back(r);
+  });
+  shell.submit(1);
+  started.get_future().wait();
+  for (int r : {2, 3, 4}) shell.submit(r);
+  EXPECT_TRUE(shell.busy());
+  EXPECT_EQ(shell.submitted(), 4u);
+  release.set_value();
+  shell.wait_idle();
+  EXPECT_FALSE(shell.busy());
+  EXPECT_EQ(ran, (std::vector<int>{1, 4})) << "2 and 3 were superseded before they started";
+}
+
+TEST(JobShell, KeepsAFewWaitingRequestsNewestFirst) {
+  std::vector<int> ran;
+  std::promise<void> started, release;
+  std::shared_future<void> go = release.get_future().share();
+  JobShell<int> shell(
+      [&](int r, const JobShell<int>::Control&) {
+        if (r == 0) started.set_value(), go.wait();
+        ran.push_back(r);  // one thread: no lock needed
+      },
+      2);
+  shell.submit(0);
+  started.get_future().wait();
+  for (int r : {1, 2, 3}) shell.submit(r);
+  release.set_value();
+  shell.wait_idle();
+  EXPECT_EQ(ran, (std::vector<int>{0, 3, 2}));
+}
+
+TEST(JobShell, CancelStopsTheRunningJobAndReportsProgress) {
+  std::promise<void> started;
+  std::atomic<int> stopped_at{-1};
+  std::atomic<bool> saw_cancel{false};
+  JobShell<int> shell([&](int steps, const JobShell<int>::Control& c) {
+    for (int i = 0; i < steps; ++i) {
+      if (i == 1 && steps > 10) started.set_value();
+      if (!c.progress(i, steps)) {
+        stopped_at = i;
+        saw_cancel = c.cancelled();
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  });
+  const uint64_t g = shell.submit(100000);  // 100 s unless cancelled
+  started.get_future().wait();
+  shell.cancel();
+  shell.wait_idle();
+  EXPECT_GE(stopped_at.load(), 1);
+  EXPECT_LT(stopped_at.load(), 100000);
+  EXPECT_TRUE(saw_cancel.load());
+  const JobProgress p = shell.progress();
+  EXPECT_EQ(p.generation, g);
+  EXPECT_EQ(p.done, stopped_at.load());
+  EXPECT_EQ(p.total, 100000);
+  // A request after the cancel runs in full.
+  stopped_at = -1;
+  shell.submit(3);
+  shell.wait_idle();
+  EXPECT_EQ(stopped_at.load(), -1);
+  EXPECT_EQ(shell.progress().done, 2);
 }
 
 }  // namespace

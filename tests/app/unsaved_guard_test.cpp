@@ -12,6 +12,7 @@
 #include <limits>
 
 #include "headless_imgui.h"
+#include "app/gui/work/run_commands.h"
 #include "app/gui/work/frame_loop.h"
 #include "app/gui/actions/lesson_player.h"
 #include "app/gui/panels/panels.h"
@@ -119,13 +120,13 @@ TEST(UnsavedGuard, DroppedSessionWaitsThenDiscardOpensIt) {
   AppState s = clean_state();
   s.request.sentence = "unsaved words";
   StatusInfo status;
-  s.session.dropped = {file.string()};
-  handle_session_requests(s, status);
+  s.commands.push(OpenFiles{{file.string()}});
+  run_commands(s, status, {});
   EXPECT_EQ(s.request.attention.n_heads, 4) << "nothing replaced before the answer";
   EXPECT_EQ(s.request.sentence, "unsaved words");
   ASSERT_TRUE(unsaved_popup_wanted(s));
   answer_unsaved(s, UnsavedChoice::discard);
-  handle_session_requests(s, status);
+  run_commands(s, status, {});
   EXPECT_EQ(s.request.attention.n_heads, 2);
   EXPECT_EQ(status.error, "");
   EXPECT_FALSE(session_dirty(s)) << "what was opened counts as saved";
@@ -137,8 +138,8 @@ TEST(UnsavedGuard, DroppedCheckpointDoesNotAsk) {
   AppState s = clean_state();
   s.request.sentence = "unsaved words";
   StatusInfo status;
-  s.session.dropped = {folder.string()};
-  handle_session_requests(s, status);
+  s.commands.push(OpenFiles{{folder.string()}});
+  run_commands(s, status, {});
   EXPECT_FALSE(unsaved_popup_wanted(s));
   EXPECT_EQ(s.request.model_path, folder.string()) << "a model only changes the model";
   EXPECT_EQ(s.request.sentence, "unsaved words");
@@ -157,12 +158,12 @@ TEST(UnsavedGuard, SaveFirstSavesAtomicallyThenContinues) {
   answer_unsaved(s, UnsavedChoice::save);
   EXPECT_EQ(s.session.dialog, SessionDialog::save) << "Save... opens the save dialog";
   EXPECT_FALSE(unsaved_popup_wanted(s));
-  handle_session_requests(s, status);  // the dialog is still open: nothing happens yet
+  run_commands(s, status, {});  // the dialog is still open: nothing happens yet
   EXPECT_EQ(s.request.sentence, "worth keeping");
   // The dialog's Save button.
   s.session.dialog = SessionDialog::none;
-  s.session.save_requested = true;
-  handle_session_requests(s, status);
+  s.commands.push(SaveSession{});
+  run_commands(s, status, {});
   ASSERT_TRUE(fs::exists(scratch("kept.json")));
   EXPECT_EQ(hs::load_session(scratch("kept.json").string()).request.sentence, "worth keeping");
   EXPECT_EQ(s.request.attention.n_heads, 2) << "then the session opened";
@@ -180,8 +181,8 @@ TEST(UnsavedGuard, ASaveThatFailsOrIsCancelledDiscardsNothing) {
     ask_action(s, reset_action());
     answer_unsaved(s, UnsavedChoice::save);
     s.session.dialog = SessionDialog::none;
-    s.session.save_requested = fail;  // Save into a folder that is not there, or the dialog's Cancel
-    handle_session_requests(s, status);
+    if (fail) s.commands.push(SaveSession{});  // Save into a folder that is not there, or the dialog's Cancel
+    run_commands(s, status, {});
     EXPECT_EQ(s.request.sentence, "worth keeping") << (fail ? "failed save" : "cancelled save");
     EXPECT_TRUE(session_dirty(s));
     EXPECT_FALSE(unsaved_popup_wanted(s));
@@ -202,7 +203,7 @@ TEST(UnsavedGuard, LessonStartAsksStepsDoNot) {
   ASSERT_TRUE(unsaved_popup_wanted(s));
   EXPECT_EQ(s.lesson.lesson, nullptr);
   answer_unsaved(s, UnsavedChoice::discard);
-  handle_session_requests(s, status);
+  run_commands(s, status, {});
   ASSERT_NE(s.lesson.lesson, nullptr);
   EXPECT_FALSE(session_dirty(s));
   go_to_step(s, 3);
@@ -211,7 +212,7 @@ TEST(UnsavedGuard, LessonStartAsksStepsDoNot) {
   s.request.sentence = "tweaked";
   ask_action(s, reset_action());
   answer_unsaved(s, UnsavedChoice::discard);
-  handle_session_requests(s, status);
+  run_commands(s, status, {});
   EXPECT_EQ(s.lesson.lesson, nullptr);
   EXPECT_EQ(s.request.sentence, default_app_state().request.sentence);
   EXPECT_EQ(s.request.attention.n_heads, 4);

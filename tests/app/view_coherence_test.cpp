@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <string>
 
+#include "app/gui/work/run_commands.h"
 #include "app/gui/actions/session_bridge.h"
 #include "core/util/errors.h"
 #include "app/gui/state/derived.h"
@@ -124,16 +125,16 @@ TEST_F(ViewCoherence, CtrlSAlwaysSaves) {
   const fs::path file = dir / "ctrl_s_session.json";
   fs::remove(file);
   state.session.folder = dir.string(), state.session.file_name = file.filename().string();
-  state.session.save_requested = true;
+  state.commands.push(SaveSession{});
   StatusInfo status;
-  handle_session_requests(state, status);
+  run_commands(state, status, {});
   ASSERT_TRUE(fs::exists(file)) << status.last_export;
   EXPECT_TRUE(state.session.named);
   fs::remove(file);
   // No unsaved changes, and Ctrl+S still writes the file.
   ctrl(state, 'S');
   EXPECT_EQ(state.session.dialog, SessionDialog::none);
-  handle_session_requests(state, status);
+  run_commands(state, status, {});
   EXPECT_TRUE(fs::exists(file)) << "Ctrl+S saved again to " << file;
 }
 

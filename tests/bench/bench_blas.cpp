@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "app/common/environment.h"
 #include "core/model/attention_layer.h"
 #include "core/util/kernels.h"
 
@@ -102,6 +103,7 @@ struct Rates {
 }  // namespace
 
 int main(int argc, char** argv) {
+  hs::apply_environment();  // HEADSCOPE_KERNELS caps the kernels, as in the programs
   int rounds = 5;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--rounds") && i + 1 < argc) rounds = std::max(1, std::atoi(argv[++i]));

@@ -10,6 +10,7 @@
 // tests/bench/run.sh runs these next to PyTorch; run this binary alone for a quick look.
 #include <benchmark/benchmark.h>
 
+#include "app/common/environment.h"
 #include "core/model/attention_layer.h"
 #include "core/model/model_run.h"
 #include "core/model/rng.h"
@@ -132,4 +133,11 @@ BENCHMARK(BM_AttentionLayer)
 
 }  // namespace
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  hs::apply_environment();  // HEADSCOPE_KERNELS caps the kernels, as in the programs
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

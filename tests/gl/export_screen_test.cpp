@@ -13,6 +13,7 @@
 #include <string>
 #include <thread>
 
+#include "app/gui/work/run_commands.h"
 #include "app/gui/actions/clipboard_image.h"
 #include "app/gui/actions/export_action.h"
 #include "app/gui/state/app_state.h"
@@ -77,9 +78,9 @@ TEST(ExportScreen, LogScaledFirstKeyIgnoredHeadExportsAsShown) {
   fs::remove(dir / "export_screen_app.png");  // an export never replaces a file without asking
   state.exporter.folder = dir.string();
   state.exporter.file_name = "export_screen_app.png";
-  state.exporter.save_requested = true;
+  state.commands.push(hs::gui::SaveExport{});
   hs::gui::StatusInfo status;
-  hs::gui::handle_export_requests(state, derived.get(), status);
+  hs::gui::run_commands(state, status, {derived.get()});
   ASSERT_FALSE(status.export_failed) << status.last_export;
 
   // headscope-cli with the same settings writes the same file.
@@ -186,13 +187,13 @@ TEST(ClipboardImage, CopiedPngReadsBackFromTheClipboard) {
   hs::gui::AppState state = hs::gui::default_app_state();
   const auto derived = hs::gui::compute_derived(state.request, 1);
   ASSERT_TRUE(derived);
-  state.exporter.copy_image_requested = true;
+  state.commands.push(hs::gui::CopyExportImage{});
   hs::gui::StatusInfo status;
-  hs::gui::handle_export_requests(state, derived.get(), status);
+  hs::gui::run_commands(state, status, {derived.get()});
   EXPECT_FALSE(status.export_failed) << status.last_export;
   for (int i = 0; i < 2000 && status.clipboard_copy; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    hs::gui::handle_export_requests(state, derived.get(), status);  // as each frame does
+    hs::gui::run_commands(state, status, {derived.get()});  // as each frame does
   }
   ASSERT_FALSE(status.clipboard_copy) << "the copy finished";
   EXPECT_FALSE(status.export_failed) << status.last_export;

@@ -10,7 +10,7 @@ namespace hs::gui {
 namespace {
 
 // ImGui 1.86 indexes keys by the backend's codes; GLFW's letters and digits are their ASCII codes.
-constexpr int kKeyZ = 'Z', kKeyY = 'Y', kKeyO = 'O', kKeyS = 'S', kKeyE = 'E', kKey0 = '0';
+constexpr int kKeyZ = 'Z', kKeyY = 'Y', kKeyO = 'O', kKeyS = 'S', kKey0 = '0';
 constexpr int kKeyEqual = '=', kKeyMinus = '-';
 constexpr int kKeypadAdd = 334, kKeypadSubtract = 333;  // GLFW_KEY_KP_ADD, _KP_SUBTRACT
 
@@ -31,14 +31,13 @@ void handle_app_keys(AppState& state, bool have_result) {
   // mouse click gives the arrows back to the heads and queries.
   if (named(ImGuiKey_Tab)) state.keyboard_nav = true;
   if (named(ImGuiKey_Escape) || ImGui::IsMouseClicked(ImGuiMouseButton_Left)) state.keyboard_nav = false;
-  // Open, save and export work from anywhere, a text box too (none of them uses these keys).
+  // Open and save work from anywhere, a text box too (neither uses these keys).
   // Ctrl+S always saves: to the session's file once it has one, else it asks for a name.
   if (io.KeyCtrl && ImGui::IsKeyPressed(kKeyO, false)) state.session.dialog = SessionDialog::open;
   if (io.KeyCtrl && ImGui::IsKeyPressed(kKeyS, false)) {
-    if (state.session.named) state.session.save_requested = true;
+    if (state.session.named) state.commands.push(SaveSession{});
     else state.session.dialog = SessionDialog::save;
   }
-  if (io.KeyCtrl && ImGui::IsKeyPressed(kKeyE, false) && have_result) state.exporter.open_requested = true;
   if (io.WantTextInput) return;  // the text box has its own undo and shortcuts
   if (io.KeyCtrl) {
     if (key(kKeyZ)) (io.KeyShift ? redo(state) : undo(state));

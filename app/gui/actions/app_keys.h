@@ -1,6 +1,6 @@
 #pragma once
 // The app's keyboard shortcuts outside the text boxes: undo / redo (Ctrl+Z, Ctrl+Shift+Z, Ctrl+Y),
-// open / save a session (Ctrl+O, Ctrl+S), export (Ctrl+E), the interface's size (Ctrl+=, Ctrl+-,
+// open / save a session (Ctrl+O, Ctrl+S; Ctrl+E, export, is the panels' ui_root.cpp), the interface's size (Ctrl+=, Ctrl+-,
 // Ctrl+0), Enter to open the selected head from the Heads grid, and Tab handing the arrow keys to
 // ImGui's keyboard navigation (Esc or a click hands them back to the selection).
 #include "app/gui/state/app_state.h"

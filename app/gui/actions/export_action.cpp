@@ -251,51 +251,81 @@ std::string export_preview_png(const AppState& state, const Derived& derived, do
 
 namespace hs::gui {
 
-void handle_export_requests(AppState& state, const Derived* derived, StatusInfo& status, const HeadAblation* ablation) {
+std::string extension_of(const std::string& name) {
+  std::string ext = std::filesystem::path(name).extension().string();
+  if (!ext.empty()) ext.erase(0, 1);
+  return ext;
+}
+
+void start_export_dialog(AppState& state, const Derived& derived) {
+  ExportPanelState& e = state.exporter;
+  e.dialog_open = true;
+  e.confirm_path.clear();
+  std::string ext = extension_of(e.file_name);
+  try {
+    export_format_of("x." + ext);
+  } catch (const Error&) {
+    ext = "pdf";
+  }
+  e.file_name = default_export_name(state, derived, ext);
+}
+
+void take_clipboard_outcome(StatusInfo& status) {
   // A clipboard copy under way (its own thread): its outcome, once it has one.
   if (status.clipboard_copy && status.clipboard_copy->done.load(std::memory_order_acquire)) {
     status.last_export = status.clipboard_copy->message;
     status.export_failed = !status.clipboard_copy->ok;
     status.clipboard_copy.reset();
   }
+}
+
+namespace {
+
+// The dialog's Save: its file, unless that exists and the replacement is not confirmed yet.
+void save_or_ask(AppState& state, const Derived& derived, StatusInfo& status, const HeadAblation* ablation) {
   ExportPanelState& e = state.exporter;
-  const bool save = e.save_requested, copy = e.copy_requested, copy_image = e.copy_image_requested;
-  const bool copy_layer = e.copy_layer_requested;
-  e.save_requested = e.copy_requested = e.copy_image_requested = e.copy_layer_requested = false;
-  if (!derived || (!save && !copy && !copy_layer && !copy_image)) return;
+  const std::string path = export_path(e);
+  std::error_code ec;
+  const bool exists = std::filesystem::exists(path, ec);
+  if (exists && !(e.overwrite_confirmed && e.confirm_path == path)) {
+    // Never overwrite silently: the dialog asks, and nothing is written until it is answered.
+    e.confirm_path = path;
+    e.overwrite_confirmed = false;
+    e.dialog_open = true;
+    status.last_export = path + " exists: replace it, or choose another name";
+    return;
+  }
+  e.confirm_path.clear();
+  e.overwrite_confirmed = false;
+  status.last_export = save_export(state, derived, ablation);
+  e.dialog_open = false;
+}
+
+void copy_image(const AppState& state, const Derived& derived, StatusInfo& status, const HeadAblation* ablation) {
+  AppState view = state;
+  view.exporter.what = ExportWhat::view;
+  const ExportSpec spec = export_spec_for(view, derived, "clipboard.png");
+  check_ablation(spec, ablation);
+  status.clipboard_copy = start_png_copy(export_bytes(*derived.analysis, derived.sweep.get(), spec, ablation));
+  status.last_export = "copying the view to the clipboard\u2026";
+}
+
+}  // namespace
+
+void run_export(ExportAct act, AppState& state, const Derived& derived, StatusInfo& status, const HeadAblation* ablation) {
   try {
-    if (save) {
-      const std::string path = export_path(e);
-      std::error_code ec;
-      const bool exists = std::filesystem::exists(path, ec);
-      if (exists && !(e.overwrite_confirmed && e.confirm_path == path)) {
-        // Never overwrite silently: the dialog asks, and nothing is written until it is answered.
-        e.confirm_path = path;
-        e.overwrite_confirmed = false;
-        e.dialog_open = true;
-        status.last_export = path + " exists: replace it, or choose another name";
-        status.export_failed = false;
-      } else {
-        e.confirm_path.clear();
-        e.overwrite_confirmed = false;
-        status.last_export = save_export(state, *derived, ablation);
-        e.dialog_open = false;
+    switch (act) {
+      case ExportAct::save: save_or_ask(state, derived, status, ablation); break;
+      case ExportAct::copy_data:
+      case ExportAct::copy_layer: {
+        const CopiedData data = copy_data(state, derived, act == ExportAct::copy_layer, ablation);
+        ImGui::SetClipboardText(data.csv.c_str());
+        status.last_export = data.message;
+        break;
       }
+      case ExportAct::copy_image: copy_image(state, derived, status, ablation); break;
     }
-    if (copy || copy_layer) {
-      const CopiedData data = copy_data(state, *derived, copy_layer, ablation);
-      ImGui::SetClipboardText(data.csv.c_str());
-      status.last_export = data.message;
-    }
-    if (copy_image) {
-      AppState view = state;
-      view.exporter.what = ExportWhat::view;
-      const ExportSpec spec = export_spec_for(view, *derived, "clipboard.png");
-      check_ablation(spec, ablation);
-      status.clipboard_copy = start_png_copy(export_bytes(*derived->analysis, derived->sweep.get(), spec, ablation));
-      status.last_export = "copying the view to the clipboard\u2026";
-    }
-    if (save || copy || copy_layer || copy_image) status.export_failed = false;
+    status.export_failed = false;
   } catch (const hs::Error& err) {
     status.last_export = std::string("export failed: ") + err.what();
     status.export_failed = true;

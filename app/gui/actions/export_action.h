@@ -58,10 +58,24 @@ std::string current_csv(const AppState& state, const Derived& derived, const Hea
 
 namespace hs::gui {
 
-// Carries out save/copy requests set by the export panel; the outcome goes to `status`. A save
-// onto an existing file writes nothing: it sets exporter.confirm_path and waits until
-// exporter.overwrite_confirmed is set for that path (the dialog's "Replace").
-void handle_export_requests(AppState& state, const Derived* derived, StatusInfo& status,
-                            const HeadAblation* ablation = nullptr);
+enum class ExportAct { save, copy_data, copy_layer, copy_image };
+
+// Carries out an export the panel asked for (app/gui/state/commands.h); the outcome goes to
+// `status`. save: the dialog's file; onto an existing file it writes nothing: it sets
+// exporter.confirm_path and waits until exporter.overwrite_confirmed is set for that path (the
+// dialog's "Replace"). copy_data: the current map's CSV to the clipboard (copy_layer: every head of the
+// layer, tidy), the status line naming what was copied. copy_image: the view's
+// figure as PNG to the clipboard, on its own thread (take_clipboard_outcome reports it).
+void run_export(ExportAct act, AppState& state, const Derived& derived, StatusInfo& status,
+                const HeadAblation* ablation = nullptr);
+
+// A clipboard copy under way: its outcome into the status line once it has one (every frame).
+void take_clipboard_outcome(StatusInfo& status);
+
+// "png" for "a/b.png"; "" without an extension.
+std::string extension_of(const std::string& name);
+
+// Opens the Export dialog on `derived` (Ctrl+E, --export-dialog): the file name follows the view.
+void start_export_dialog(AppState& state, const Derived& derived);
 
 }  // namespace hs::gui

@@ -102,7 +102,9 @@ void open_paths(AppState& state, const std::vector<std::string>& paths, StatusIn
   }
 }
 
-void run_action(AppState& state, const GuardedAction& action, StatusInfo& status) {
+}  // namespace
+
+void run_guarded(AppState& state, const GuardedAction& action, StatusInfo& status) {
   switch (action.kind) {
     case GuardedKind::open: open_paths(state, action.paths, status); break;
     case GuardedKind::start_lesson:
@@ -121,45 +123,42 @@ void run_action(AppState& state, const GuardedAction& action, StatusInfo& status
   }
 }
 
-}  // namespace
-
-void handle_session_requests(AppState& state, StatusInfo& status) {
-  SessionPanelState& s = state.session;
-  std::vector<std::string> paths;
-  paths.swap(s.dropped);
-  if (s.open_requested) paths.push_back(session_path(s));
-  s.open_requested = false;
+void open_files(AppState& state, std::vector<std::string> paths, StatusInfo& status) {
   // A session file replaces what is on screen: it asks first when that is unsaved. Checkpoints
   // alone only change the model (the session stays, and is then unsaved).
   bool any_session = false;
   for (const std::string& p : paths) any_session = any_session || is_json(p);
   if (any_session) ask_action(state, open_action(std::move(paths)));
   else open_paths(state, paths, status);
-  if (s.save_requested) {
-    s.save_requested = false;
-    const std::string path = session_path(s);
-    try {
-      save_session(path, session_from_state(state));  // atomic: a failure leaves the old file
-      status.export_failed = false;
-      status.last_export = "saved session " + path;
-      s.named = true;
-      mark_session_clean(state);
-      saved_for_unsaved(state, true);
-    } catch (const std::bad_alloc&) {
-      status.export_failed = true;
-      status.last_export = "cannot save " + path + ": out of memory";
-      if (state.unsaved.save_first) status.last_export += " (nothing was discarded)";
-      saved_for_unsaved(state, false);
-    } catch (const std::exception& e) {
-      status.export_failed = true;
-      status.last_export = e.what();
-      if (state.unsaved.save_first) status.last_export += " (nothing was discarded)";
-      saved_for_unsaved(state, false);
-    }
-  } else if (state.unsaved.save_first && s.dialog != SessionDialog::save) {
+}
+
+void save_session_file(AppState& state, StatusInfo& status) {
+  SessionPanelState& s = state.session;
+  const std::string path = session_path(s);
+  try {
+    save_session(path, session_from_state(state));  // atomic: a failure leaves the old file
+    status.export_failed = false;
+    status.last_export = "saved session " + path;
+    s.named = true;
+    mark_session_clean(state);
+    saved_for_unsaved(state, true);
+  } catch (const std::bad_alloc&) {
+    status.export_failed = true;
+    status.last_export = "cannot save " + path + ": out of memory";
+    if (state.unsaved.save_first) status.last_export += " (nothing was discarded)";
+    saved_for_unsaved(state, false);
+  } catch (const std::exception& e) {
+    status.export_failed = true;
+    status.last_export = e.what();
+    if (state.unsaved.save_first) status.last_export += " (nothing was discarded)";
+    saved_for_unsaved(state, false);
+  }
+}
+
+void drop_unsaved_save(AppState& state) {
+  if (state.unsaved.save_first && state.session.dialog != SessionDialog::save) {
     saved_for_unsaved(state, false);  // the save dialog was closed without saving: nothing happens
   }
-  for (const GuardedAction& action : take_ready_actions(state)) run_action(state, action, status);
 }
 
 }  // namespace hs::gui

@@ -3,6 +3,7 @@
 // window or named on the command line: a .json opens as a session, anything else (a file or a
 // Hugging Face folder) as a model checkpoint, as --model does.
 #include <string>
+#include <vector>
 
 #include "app/gui/state/app_state.h"
 #include "app/gui/state/status.h"
@@ -26,9 +27,17 @@ void open_path(AppState& state, const std::string& path);
 // Back to the built-in default session (File > New session): request, view, scale; no lesson.
 void reset_session(AppState& state);
 
-// Carries out save/open/drop requests from AppState and the guarded actions that may run
-// (unsaved_guard.h): a session file asks first when the session has unsaved changes; outcomes
+// The commands of app/gui/state/commands.h that session files and dropped files ask for; outcomes
 // and errors go to the status line.
-void handle_session_requests(AppState& state, StatusInfo& status);
+// OpenFiles: a session file among `paths` asks first when the session has unsaved changes
+// (unsaved_guard.h); checkpoints alone open at once.
+void open_files(AppState& state, std::vector<std::string> paths, StatusInfo& status);
+// SaveSession: to the session box's folder and file name; a "Save..." from the unsaved popup
+// then lets its action run (or, when the save failed, drops it).
+void save_session_file(AppState& state, StatusInfo& status);
+// RunGuarded: an open, lesson start, new session or quit the unsaved guard let through.
+void run_guarded(AppState& state, const GuardedAction& action, StatusInfo& status);
+// Every frame: a "Save..." whose save dialog was closed without saving drops its action.
+void drop_unsaved_save(AppState& state);
 
 }  // namespace hs::gui

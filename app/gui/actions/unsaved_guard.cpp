@@ -8,10 +8,7 @@
 namespace hs::gui {
 
 bool same_session(const Session& a, const Session& b) {
-  const ViewState &x = a.view, &y = b.view;
-  return same_model_request(a.request, b.request) && x.panel == y.panel && x.layer == y.layer && x.head == y.head &&
-         x.queries == y.queries && x.color_scale == y.color_scale && x.ignore_first_column == y.ignore_first_column &&
-         x.colormap == y.colormap;
+  return same_model_request(a.request, b.request) && a.view == b.view;
 }
 
 bool session_dirty(const AppState& state) {
@@ -29,7 +26,7 @@ void ask_action(AppState& state, GuardedAction action) {
     return;
   }
   if (!session_dirty(state)) {
-    u.ready.push_back(std::move(action));
+    state.commands.push(RunGuarded{std::move(action)});
     return;
   }
   u.waiting = std::move(action);
@@ -49,7 +46,7 @@ void answer_unsaved(AppState& state, UnsavedChoice choice) {
       state.session.dialog = SessionDialog::save;
       break;
     case UnsavedChoice::discard:
-      u.ready.push_back(std::move(u.waiting));
+      state.commands.push(RunGuarded{std::move(u.waiting)});
       u.waiting = {};
       break;
     case UnsavedChoice::cancel:
@@ -62,13 +59,17 @@ void saved_for_unsaved(AppState& state, bool ok) {
   UnsavedState& u = state.unsaved;
   if (!u.save_first) return;
   u.save_first = false;
-  if (ok) u.ready.push_back(std::move(u.waiting));
+  if (ok) state.commands.push(RunGuarded{std::move(u.waiting)});
   u.waiting = {};
 }
 
 std::vector<GuardedAction> take_ready_actions(AppState& state) {
   std::vector<GuardedAction> out;
-  out.swap(state.unsaved.ready);
+  std::vector<Command> queued = state.commands.take();
+  for (Command& c : queued) {
+    if (auto* run = std::get_if<RunGuarded>(&c)) out.push_back(std::move(run->action));
+    else state.commands.push(std::move(c));
+  }
   return out;
 }
 

@@ -4,7 +4,8 @@
 // starting a lesson, a new session and quitting replace it; with unsaved changes they wait for
 // the "Unsaved changes" popup (panel_unsaved.cpp): Save... (the save dialog, then the action),
 // Discard (the action) or Cancel (nothing). No ImGui here: the decisions are plain functions
-// of AppState, and session_bridge carries out the actions that may run.
+// of AppState; an action that may run goes onto the command queue (RunGuarded, commands.h) and
+// session_bridge carries it out.
 #include <memory>
 #include <string>
 #include <vector>
@@ -40,7 +41,7 @@ void answer_unsaved(AppState& state, UnsavedChoice choice);
 // failed or closed without saving (the action is dropped; nothing is discarded).
 void saved_for_unsaved(AppState& state, bool ok);
 
-// Takes the actions that may run now, oldest first.
+// Takes the actions that may run now off the command queue, oldest first (the other commands stay).
 std::vector<GuardedAction> take_ready_actions(AppState& state);
 
 // What the popup says the action would do: "open session.json", "quit", ...

@@ -55,9 +55,9 @@ void controls(AppState& state, const AblationStatus& st, int passes) {
     ImGui::ProgressBar(frac, ImVec2(f * 14, 0),
                        st.total > 0 ? format("%d / %d heads", st.done, st.total).c_str() : "loading the model...");
     ImGui::SameLine();
-    if (ImGui::Button("Cancel")) p.cancel_requested = true;
+    if (ImGui::Button("Cancel")) state.commands.push(CancelAblation{});
   } else if (ImGui::Button(format("Run ablation (%d passes)", passes + 1).c_str())) {
-    p.run_requested = true;
+    state.commands.push(RunAblation{});
   }
 }
 

@@ -134,8 +134,8 @@ void side_by_side(AppState& state, const UiContext& ui, int a, int b, ImVec2 siz
   if (zoom.zoomed()) {
     const TokenRegion r = zoom_region(zoom, T);
     const int cells = zoom_max_cells(w * ImGui::GetIO().DisplayFramebufferScale.x);
-    ra = region_now(ui.regions, {d.analysis, layer, a, r, cells});
-    rb = region_now(ui.regions, {d.analysis, layer, b, r, cells});
+    ra = shown_region(ui.regions, {d.analysis, layer, a, r, cells}, state.commands);
+    rb = shown_region(ui.regions, {d.analysis, layer, b, r, cells}, state.commands);
     if (ra->factor != rb->factor || !(ra->region == rb->region)) {  // one is still being computed: both coarse meanwhile
       ra = std::make_shared<const RegionMap>(coarse_region(d.run(), layer, a, r, cells));
       rb = std::make_shared<const RegionMap>(coarse_region(d.run(), layer, b, r, cells));

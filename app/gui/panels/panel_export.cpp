@@ -1,7 +1,7 @@
 // Export... (File > Export..., Ctrl+E, or the button): a dialog with the format, what to export,
 // size, DPI, colours, title, the file's folder and name, a preview of the layout, and Copy data /
-// Copy image. The panel only sets requests in AppState; the main loop writes the file and
-// reports in the status line. An existing file is replaced only after "Replace".
+// Copy image. The panel only pushes commands (app/gui/state/commands.h); the frame loop writes
+// the file and reports in the status line. An existing file is replaced only after "Replace".
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
@@ -24,12 +24,6 @@ constexpr const char* kFormats[] = {"pdf", "svg", "png", "npy", "csv", "json"};
 constexpr const char* kWhat[] = {"this view as shown",   "layers x heads overview", "the selected head",
                                  "the difference table", "the head-count sweep",    "the head roles (layers x heads)",
                                  "the attention rollout"};
-
-std::string extension_of(const std::string& name) {
-  std::string ext = std::filesystem::path(name).extension().string();
-  if (!ext.empty()) ext.erase(0, 1);
-  return ext;
-}
 
 // What is wrong with the folder and name, or "".
 std::string path_problem(const ExportPanelState& e) {
@@ -129,21 +123,10 @@ void draw_preview(AppState& state, const UiContext& ui) {
 }  // namespace
 
 void open_export_dialog(AppState& state, const UiContext& ui) {
-  ExportPanelState& e = state.exporter;
-  if (!ui.derived) return;
-  e.dialog_open = true;
-  e.confirm_path.clear();
-  std::string ext = extension_of(e.file_name);
-  try {
-    export_format_of("x." + ext);
-  } catch (const Error&) {
-    ext = "pdf";
-  }
-  e.file_name = default_export_name(state, *ui.derived, ext);
+  if (ui.derived) start_export_dialog(state, *ui.derived);
 }
 
 void draw_export(AppState& state, const UiContext& ui) {
-  ExportPanelState& e = state.exporter;
   ImGui::BeginDisabled(ui.derived == nullptr);
   if (ImGui::Button("Export...")) open_export_dialog(state, ui);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Ctrl+E: a figure (PDF, SVG, PNG) or the numbers (NPY, CSV, JSON)");
@@ -152,7 +135,7 @@ void draw_export(AppState& state, const UiContext& ui) {
   const bool maps = ui.derived && copies_maps(state, *ui.derived);
   if (ImGui::Button("Copy data")) {
     if (maps) ImGui::OpenPopup("copy data");
-    else e.copy_requested = true;
+    else state.commands.push(CopyExportData{});
   }
   if (ImGui::IsItemHovered()) {
     const std::string tip = maps ? format("Copy head %d's map or every head of layer %d as CSV", state.head, state.layer)
@@ -160,8 +143,8 @@ void draw_export(AppState& state, const UiContext& ui) {
     ImGui::SetTooltip("%s", tip.c_str());
   }
   if (ImGui::BeginPopup("copy data")) {
-    if (ImGui::MenuItem(format("head %d: its map, query x key", state.head).c_str())) e.copy_requested = true;
-    if (ImGui::MenuItem(format("layer %d: every head, a row per cell", state.layer).c_str())) e.copy_layer_requested = true;
+    if (ImGui::MenuItem(format("head %d: its map, query x key", state.head).c_str())) state.commands.push(CopyExportData{});
+    if (ImGui::MenuItem(format("layer %d: every head, a row per cell", state.layer).c_str())) state.commands.push(CopyExportData{true});
     ImGui::EndPopup();
   }
   ImGui::EndDisabled();
@@ -237,17 +220,17 @@ void draw_export_dialog(AppState& state, const UiContext& ui) {
       ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "%s exists.", e.confirm_path.c_str());
       if (ImGui::Button("Replace")) {
         e.overwrite_confirmed = true;
-        e.save_requested = true;
+        state.commands.push(SaveExport{});
       }
       ImGui::SameLine();
       if (ImGui::Button("Keep it")) e.confirm_path.clear();
     } else {
       ImGui::BeginDisabled(!problem.empty());
-      if (ImGui::Button("Save") || (enter && problem.empty())) e.save_requested = true;
+      if (ImGui::Button("Save") || (enter && problem.empty())) state.commands.push(SaveExport{});
       ImGui::EndDisabled();
     }
     ImGui::SameLine();
-    if (ImGui::Button("Copy image")) e.copy_image_requested = true;
+    if (ImGui::Button("Copy image")) state.commands.push(CopyExportImage{});
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("The view as a PNG on the clipboard (needs xclip)");
     ImGui::SameLine();
     if (ImGui::Button("Cancel")) open = false;

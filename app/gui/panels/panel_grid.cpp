@@ -2,7 +2,7 @@
 // colour bar; heads sharing a key/value head sit together in a marked box. Click opens a head
 // large. With several layers, a layers x heads overview.
 // Sections, in order: colour ranges and the cell tooltip, one layer's grid (draw_layer_grid), the
-// lesson's compare entries side by side (draw_compare), the layers x heads overview
+// lesson's compare entries side by side (CompareBlocks, draw_compare), the layers x heads overview
 // (draw_all_layers), draw_grid.
 #include <algorithm>
 #include <vector>
@@ -134,196 +134,248 @@ ScaleRange compare_range(const AppState& state, const Derived& d) {
   return scale_range(state.scale, m > 0 ? m : 1.0f);
 }
 
-// Returns the maps' area of the arrangement chosen (presenting); with `measure`, only that (nothing drawn).
-float draw_compare(AppState& state, const UiContext& ui, ImVec2 area, const ScaleRange& range, bool measure = false) {
-  const Derived& d = *ui.derived;
-  const int blocks = 1 + int(d.compare.size());
-  // Presenting, the block labels are in the body font and the blocks closer: the maps get the room.
-  const bool present = state.present.active;
-  const float f = ImGui::GetFontSize(), gap = f * (present ? 0.6f : 1.2f);
-  ImFont* const label_font = present ? nullptr : ui.fonts.heading;
-  const auto block_analysis = [&](int b) { return b == 0 ? d.analysis.get() : d.compare[size_t(b - 1)].analysis.get(); };
-  const auto block_label = [&](int b) {
-    return b == 0 ? "this step: " + describe(d.run().info, d.analysis->request.attention) : d.compare[size_t(b - 1)].label;
-  };
-  // Blocks in the arrangement (columns x rows) whose smallest map is largest; labels wrap.
-  if (label_font) ImGui::PushFont(label_font);
-  int best_cols = blocks;
-  float best_side = -1, label_h = 0;
-  // Presenting, blocks stacked in a column share the lowest block's column labels: only the last
-  // row of blocks keeps that margin.
-  const float shared_bottom = present ? present_label_bottom(*d.analysis) : 0.0f;
-  const auto row_height = [&](int rows) { return (area.y - gap * float(rows - 1) - shared_bottom) / float(rows); };
-  // Presenting blocks side by side (one row) of the same sentence, held by the width: one column
-  // of row labels, left of the first block, serves them all (every block draws with one cell
-  // size, so the rows line up); the other blocks keep no left margin: the maps get the width.
-  // Only when that makes the maps larger: otherwise each block keeps its own labels.
-  bool same_tokens = present && blocks > 1;
-  for (int b = 0; b < blocks && same_tokens; ++b) {
-    const RunAnalysis* x = block_analysis(b);
-    same_tokens = x && x->run.n_heads() > 0 && x->map_labels == d.analysis->map_labels;
+// The lesson's compare entries as blocks beside the step's own (block 0), laid out in `area`:
+// the arrangement (columns x rows) whose maps are largest, then each block drawn with its label.
+class CompareBlocks {
+ public:
+  CompareBlocks(const AppState& state, const UiContext& ui, ImVec2 area)
+      : d_(*ui.derived),
+        area_(area),
+        present_(state.present.active),
+        blocks_(1 + int(d_.compare.size())),
+        f_(ImGui::GetFontSize()),
+        // Presenting, the block labels are in the body font and the blocks closer: the maps get the room.
+        gap_(f_ * (present_ ? 0.6f : 1.2f)),
+        label_font_(present_ ? nullptr : ui.fonts.heading),
+        // Presenting, blocks stacked in a column share the lowest block's column labels: only the
+        // last row of blocks keeps that margin.
+        shared_bottom_(present_ ? present_label_bottom(*d_.analysis) : 0.0f) {}
+
+  // Picks the arrangement; returns the maps' area of it (presenting; -1 otherwise).
+  float choose() {
+    if (present_) choose_presenting();
+    else choose_plain();
+    return best_area_;
   }
-  bool share_chosen = false;
+  void draw(AppState& state, const UiContext& ui, const ScaleRange& range);
+
+ private:
   // The label column's width, the other blocks' width and the grid every block draws with (the
   // smallest cell of any block's own).
   struct SideBySide {
     float left = 0, bw = 0;
     PresentGrid like;
   };
-  const auto side_by_side = [&](float lh) {
-    SideBySide s;
-    s.left = present_label_left(*d.analysis);
-    const float height = area.y - lh;  // one row of blocks, each with its column labels
-    for (int round = 0; round < 3; ++round) {  // larger maps, larger labels: a wider column
-      s.bw = (area.x - s.left - gap * float(blocks - 1)) / float(blocks);
-      const float left = present_grid(*d.analysis, ImVec2(s.bw + s.left, height)).labels.left;
-      if (left <= s.left + 0.5f) break;
-      s.left = left;
-    }
-    s.like.cell = -1;
-    for (int b = 0; b < blocks; ++b) {
-      const PresentGrid g = present_grid(*block_analysis(b), ImVec2(b == 0 ? s.bw + s.left : s.bw, height), true, b == 0);
-      if (s.like.cell < 0 || g.cell < s.like.cell) s.like = g;
-    }
-    return s;
-  };
-  for (int cols = 1; cols <= blocks; ++cols) {
-    const int rows = (blocks + cols - 1) / cols;
-    const float bw = (area.x - gap * float(cols - 1)) / float(cols), bh = row_height(rows);
-    float lh = 0, side = 1e9f;
-    for (int b = 0; b < blocks; ++b) lh = std::max(lh, ImGui::CalcTextSize(block_label(b).c_str(), nullptr, false, bw).y);
-    lh += f * 0.5f;
-    for (int b = 0; b < blocks; ++b) {
-      const RunAnalysis* x = block_analysis(b);
-      if (!x || x->run.n_heads() == 0) continue;
-      if (state.present.active) {
-        side = std::min(side, present_map_side(*x, ImVec2(bw, bh - lh), false));
-        continue;
-      }
-      const GridLayout g = layout_grid(x->run.n_heads(), heads_per_group(x->run.info), bw, bh - lh, f * 1.5f, f * 0.9f);
-      side = std::min(side, std::min(g.tile_w - f * 0.9f, g.tile_h - f * 2.4f));
-    }
-    if (side > best_side) best_side = side, best_cols = cols, label_h = lh;
+
+  const RunAnalysis* analysis(int b) const { return b == 0 ? d_.analysis.get() : d_.compare[size_t(b - 1)].analysis.get(); }
+  bool has_maps(int b) const { return analysis(b) && analysis(b)->run.n_heads() > 0; }
+  std::string label(int b) const {
+    return b == 0 ? "this step: " + describe(d_.run().info, d_.analysis->request.attention) : d_.compare[size_t(b - 1)].label;
   }
-  // Presenting: rows of blocks share the height by need, not equally. A row whose maps are held
-  // by the width (eight heads side by side) keeps only the height it draws; the rest goes to the
-  // rows held by their height (a few heads that can grow). The arrangement with the most map area.
-  const auto row_heights = [&](int c, float lh, float* area_out) {
-    const int rows = (blocks + c - 1) / c;
-    const float bw = (area.x - gap * float(c - 1)) / float(c);
-    // The height row r draws when given `h`.
-    const auto need = [&](int r, float h) {
-      float n = lh;
-      for (int b = r * c; b < std::min(blocks, (r + 1) * c); ++b) {
-        const RunAnalysis* x = block_analysis(b);
-        if (!x || x->run.n_heads() == 0) continue;
-        const bool lowest = b + c >= blocks;
-        const float extra = lowest ? shared_bottom : 0.0f;
-        n = std::max(n, lh + present_grid_height(*x, ImVec2(bw, h - lh + extra), lowest) - extra);
-      }
-      return n;
-    };
-    std::vector<float> hs(size_t(rows), row_height(rows));
-    std::vector<bool> held(size_t(rows), false);
-    for (int round = 0; round < 4; ++round) {
-      float spare = 0;
-      int growing = 0;
-      for (int r = 0; r < rows; ++r) {
-        if (held[size_t(r)]) continue;
-        const float n = need(r, hs[size_t(r)]);
-        // Held by the width: more height would not grow its maps.
-        if (need(r, hs[size_t(r)] + f * 4) <= n + 1.0f) spare += hs[size_t(r)] - n, hs[size_t(r)] = n, held[size_t(r)] = true;
-        else ++growing;
-      }
-      if (spare <= 1.0f || growing == 0) break;
-      for (int r = 0; r < rows; ++r)
-        if (!held[size_t(r)]) hs[size_t(r)] += spare / float(growing);
-    }
-    if (area_out) {
-      float total = 0;
-      for (int b = 0; b < blocks; ++b) {
-        const RunAnalysis* x = block_analysis(b);
-        if (!x || x->run.n_heads() == 0) continue;
-        const bool lowest = b + c >= blocks;
-        const float side = present_map_side(*x, ImVec2(bw, hs[size_t(b / c)] - lh + (lowest ? shared_bottom : 0.0f)), lowest);
-        total += float(x->run.n_heads()) * side * side;
-      }
-      *area_out = total;
-    }
-    return hs;
-  };
-  float best_area = -1;
-  if (present) {
-    if (label_font) ImGui::PushFont(label_font);
-    // The blocks' labels' height over blocks of width bw.
-    const auto labels_height = [&](float bw) {
-      float lh = 0;
-      for (int b = 0; b < blocks; ++b) lh = std::max(lh, ImGui::CalcTextSize(block_label(b).c_str(), nullptr, false, bw).y);
-      return lh + f * 0.5f;
-    };
-    for (int c = 1; c <= blocks; ++c) {
-      const float lh = labels_height((area.x - gap * float(c - 1)) / float(c));
-      float total = 0;
-      row_heights(c, lh, &total);
-      if (total > best_area) best_area = total, best_cols = c, label_h = lh, share_chosen = false;
-      if (c == blocks && same_tokens) {  // side by side, one row-label column: 1% larger maps at least
-        const float shared_lh = labels_height((area.x - present_label_left(*d.analysis) - gap * float(c - 1)) / float(c));
-        const float side = std::max(side_by_side(shared_lh).like.cell, 0.0f) * float(d.analysis->map_labels.size());
-        float shared_total = 0;
-        for (int b = 0; b < blocks; ++b) shared_total += float(block_analysis(b)->run.n_heads()) * side * side;
-        if (shared_total > best_area * 1.01f) best_area = shared_total, best_cols = c, label_h = shared_lh, share_chosen = true;
-      }
-    }
-    if (label_font) ImGui::PopFont();
+  float row_height(int rows) const { return (area_.y - gap_ * float(rows - 1) - shared_bottom_) / float(rows); }
+  float column_width(int cols, float left = 0) const { return (area_.x - left - gap_ * float(cols - 1)) / float(cols); }
+  // The blocks' labels' height over blocks of width bw (in the label font, pushed by the caller).
+  float labels_height(float bw) const {
+    float lh = 0;
+    for (int b = 0; b < blocks_; ++b) lh = std::max(lh, ImGui::CalcTextSize(label(b).c_str(), nullptr, false, bw).y);
+    return lh + f_ * 0.5f;
   }
-  if (label_font) ImGui::PopFont();
-  if (measure) return best_area;
-  const int cols = best_cols, rows = (blocks + cols - 1) / cols;
-  const bool shared_rows = share_chosen;
-  const SideBySide sbs = shared_rows ? side_by_side(label_h) : SideBySide{};
-  const float w = shared_rows ? sbs.bw : (area.x - gap * float(cols - 1)) / float(cols);
-  const float h = present ? row_height(rows) : (area.y - gap * float(rows - 1)) / float(rows);
-  std::vector<float> row_h(size_t(rows), h), row_y(size_t(rows), 0.0f);
-  if (present && !shared_rows) row_h = row_heights(cols, label_h, nullptr);
-  // A block's left edge and width: sharing the row labels, the first block also holds their column.
-  const auto block_x = [&](int c) { return float(c) * (w + gap) + (shared_rows && c > 0 ? sbs.left : 0.0f); };
-  const auto block_w = [&](int c) { return w + (shared_rows && c == 0 ? sbs.left : 0.0f); };
-  for (int r = 1; r < rows; ++r) row_y[size_t(r)] = row_y[size_t(r - 1)] + row_h[size_t(r - 1)] + gap;
+  bool same_tokens() const;
+  SideBySide side_by_side(float lh) const;
+  float row_need(int r, int c, float lh, float h) const;
+  std::vector<float> row_heights(int c, float lh) const;
+  float map_area(int c, float lh, const std::vector<float>& hs) const;
+  void choose_plain();
+  void choose_presenting();
+  void draw_block(AppState& state, const UiContext& ui, const ScaleRange& range, int b, ImVec2 origin);
+
+  const Derived& d_;
+  const ImVec2 area_;
+  const bool present_;
+  const int blocks_;
+  const float f_, gap_;
+  ImFont* const label_font_;
+  const float shared_bottom_;
+  // The arrangement chosen.
+  int cols_ = 1;
+  float label_h_ = 0, best_area_ = -1;
+  bool shared_rows_ = false;  // presenting side by side with one row-label column (side_by_side)
+  SideBySide sbs_;
+  float w_ = 0;
+  std::vector<float> row_h_, row_y_;
+};
+
+// Presenting blocks side by side (one row) of the same sentence, held by the width: one column
+// of row labels, left of the first block, serves them all (every block draws with one cell
+// size, so the rows line up); the other blocks keep no left margin: the maps get the width.
+// Only when that makes the maps larger: otherwise each block keeps its own labels.
+bool CompareBlocks::same_tokens() const {
+  bool same = present_ && blocks_ > 1;
+  for (int b = 0; b < blocks_ && same; ++b) same = has_maps(b) && analysis(b)->map_labels == d_.analysis->map_labels;
+  return same;
+}
+
+CompareBlocks::SideBySide CompareBlocks::side_by_side(float lh) const {
+  SideBySide s;
+  s.left = present_label_left(*d_.analysis);
+  const float height = area_.y - lh;  // one row of blocks, each with its column labels
+  for (int round = 0; round < 3; ++round) {  // larger maps, larger labels: a wider column
+    s.bw = column_width(blocks_, s.left);
+    const float left = present_grid(*d_.analysis, ImVec2(s.bw + s.left, height)).labels.left;
+    if (left <= s.left + 0.5f) break;
+    s.left = left;
+  }
+  s.like.cell = -1;
+  for (int b = 0; b < blocks_; ++b) {
+    const PresentGrid g = present_grid(*analysis(b), ImVec2(b == 0 ? s.bw + s.left : s.bw, height), true, b == 0);
+    if (s.like.cell < 0 || g.cell < s.like.cell) s.like = g;
+  }
+  return s;
+}
+
+// Not presenting: the arrangement whose smallest map is largest; labels wrap.
+void CompareBlocks::choose_plain() {
+  if (label_font_) ImGui::PushFont(label_font_);
+  float best_side = -1;
+  for (int cols = 1; cols <= blocks_; ++cols) {
+    const int rows = (blocks_ + cols - 1) / cols;
+    const float bw = column_width(cols), bh = row_height(rows);
+    const float lh = labels_height(bw);
+    float side = 1e9f;
+    for (int b = 0; b < blocks_; ++b) {
+      if (!has_maps(b)) continue;
+      const RunAnalysis& x = *analysis(b);
+      const GridLayout g = layout_grid(x.run.n_heads(), heads_per_group(x.run.info), bw, bh - lh, f_ * 1.5f, f_ * 0.9f);
+      side = std::min(side, std::min(g.tile_w - f_ * 0.9f, g.tile_h - f_ * 2.4f));
+    }
+    if (side > best_side) best_side = side, cols_ = cols, label_h_ = lh;
+  }
+  if (label_font_) ImGui::PopFont();
+}
+
+// The height row r of c columns draws when given `h`.
+float CompareBlocks::row_need(int r, int c, float lh, float h) const {
+  const float bw = column_width(c);
+  float n = lh;
+  for (int b = r * c; b < std::min(blocks_, (r + 1) * c); ++b) {
+    if (!has_maps(b)) continue;
+    const bool lowest = b + c >= blocks_;
+    const float extra = lowest ? shared_bottom_ : 0.0f;
+    n = std::max(n, lh + present_grid_height(*analysis(b), ImVec2(bw, h - lh + extra), lowest) - extra);
+  }
+  return n;
+}
+
+// Presenting: rows of blocks share the height by need, not equally. A row whose maps are held
+// by the width (eight heads side by side) keeps only the height it draws; the rest goes to the
+// rows held by their height (a few heads that can grow).
+std::vector<float> CompareBlocks::row_heights(int c, float lh) const {
+  const int rows = (blocks_ + c - 1) / c;
+  std::vector<float> hs(size_t(rows), row_height(rows));
+  std::vector<bool> held(size_t(rows), false);
+  for (int round = 0; round < 4; ++round) {
+    float spare = 0;
+    int growing = 0;
+    for (int r = 0; r < rows; ++r) {
+      if (held[size_t(r)]) continue;
+      const float n = row_need(r, c, lh, hs[size_t(r)]);
+      // Held by the width: more height would not grow its maps.
+      if (row_need(r, c, lh, hs[size_t(r)] + f_ * 4) <= n + 1.0f) spare += hs[size_t(r)] - n, hs[size_t(r)] = n, held[size_t(r)] = true;
+      else ++growing;
+    }
+    if (spare <= 1.0f || growing == 0) break;
+    for (int r = 0; r < rows; ++r)
+      if (!held[size_t(r)]) hs[size_t(r)] += spare / float(growing);
+  }
+  return hs;
+}
+
+// The maps' total area with c columns and rows of heights `hs`.
+float CompareBlocks::map_area(int c, float lh, const std::vector<float>& hs) const {
+  const float bw = column_width(c);
+  float total = 0;
+  for (int b = 0; b < blocks_; ++b) {
+    if (!has_maps(b)) continue;
+    const RunAnalysis& x = *analysis(b);
+    const bool lowest = b + c >= blocks_;
+    const float side = present_map_side(x, ImVec2(bw, hs[size_t(b / c)] - lh + (lowest ? shared_bottom_ : 0.0f)), lowest);
+    total += float(x.run.n_heads()) * side * side;
+  }
+  return total;
+}
+
+// Presenting: the arrangement with the most map area.
+void CompareBlocks::choose_presenting() {
+  for (int c = 1; c <= blocks_; ++c) {
+    const float lh = labels_height(column_width(c));
+    const float total = map_area(c, lh, row_heights(c, lh));
+    if (total > best_area_) best_area_ = total, cols_ = c, label_h_ = lh, shared_rows_ = false;
+    if (c == blocks_ && same_tokens()) {  // side by side, one row-label column: 1% larger maps at least
+      const float shared_lh = labels_height(column_width(c, present_label_left(*d_.analysis)));
+      const float side = std::max(side_by_side(shared_lh).like.cell, 0.0f) * float(d_.analysis->map_labels.size());
+      float shared_total = 0;
+      for (int b = 0; b < blocks_; ++b) shared_total += float(analysis(b)->run.n_heads()) * side * side;
+      if (shared_total > best_area_ * 1.01f) best_area_ = shared_total, cols_ = c, label_h_ = shared_lh, shared_rows_ = true;
+    }
+  }
+}
+
+void CompareBlocks::draw(AppState& state, const UiContext& ui, const ScaleRange& range) {
+  const int rows = (blocks_ + cols_ - 1) / cols_;
+  if (shared_rows_) sbs_ = side_by_side(label_h_);
+  w_ = shared_rows_ ? sbs_.bw : column_width(cols_);
+  const float h = present_ ? row_height(rows) : (area_.y - gap_ * float(rows - 1)) / float(rows);
+  row_h_.assign(size_t(rows), h), row_y_.assign(size_t(rows), 0.0f);
+  if (present_ && !shared_rows_) row_h_ = row_heights(cols_, label_h_);
+  for (int r = 1; r < rows; ++r) row_y_[size_t(r)] = row_y_[size_t(r - 1)] + row_h_[size_t(r - 1)] + gap_;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
+  for (int b = 0; b < blocks_; ++b) draw_block(state, ui, range, b, origin);
+  ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + area_.y));
+}
+
+// Block b: a separating line, its label, then its grid (or why it has none).
+void CompareBlocks::draw_block(AppState& state, const UiContext& ui, const ScaleRange& range, int b, ImVec2 origin) {
+  const int c = b % cols_;
+  // A block's left edge and width: sharing the row labels, the first block also holds their column.
+  const float bx = float(c) * (w_ + gap_) + (shared_rows_ && c > 0 ? sbs_.left : 0.0f);
+  const float bw = w_ + (shared_rows_ && c == 0 ? sbs_.left : 0.0f), bh = row_h_[size_t(b / cols_)];
+  const ImVec2 at(origin.x + bx, origin.y + row_y_[size_t(b / cols_)]);
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  for (int b = 0; b < blocks; ++b) {
-    const RunAnalysis* x = block_analysis(b);
-    const float bh = row_h[size_t(b / cols)], bw = block_w(b % cols);
-    const ImVec2 at(origin.x + block_x(b % cols), origin.y + row_y[size_t(b / cols)]);
-    if (b % cols > 0) dl->AddLine(ImVec2(at.x - gap * 0.5f, at.y), ImVec2(at.x - gap * 0.5f, at.y + bh), dim_text_colour(), 1.0f);
-    if (b / cols > 0 && b % cols == 0)
-      dl->AddLine(ImVec2(origin.x, at.y - gap * 0.5f), ImVec2(origin.x + area.x, at.y - gap * 0.5f), dim_text_colour(), 1.0f);
-    ImGui::SetCursorScreenPos(at);
-    if (label_font) ImGui::PushFont(label_font);
+  if (c > 0) dl->AddLine(ImVec2(at.x - gap_ * 0.5f, at.y), ImVec2(at.x - gap_ * 0.5f, at.y + bh), dim_text_colour(), 1.0f);
+  if (b / cols_ > 0 && c == 0)
+    dl->AddLine(ImVec2(origin.x, at.y - gap_ * 0.5f), ImVec2(origin.x + area_.x, at.y - gap_ * 0.5f), dim_text_colour(), 1.0f);
+  ImGui::SetCursorScreenPos(at);
+  if (label_font_) ImGui::PushFont(label_font_);
+  ImGui::PushTextWrapPos(at.x + bw - ImGui::GetWindowPos().x);
+  ImGui::TextColored(b == 0 ? accent_text() : tone(Tone::secondary), "%s", label(b).c_str());
+  ImGui::PopTextWrapPos();
+  if (label_font_) ImGui::PopFont();
+  ImGui::SetCursorScreenPos(ImVec2(at.x, at.y + label_h_));
+  const RunAnalysis* x = analysis(b);
+  if (!x) {
     ImGui::PushTextWrapPos(at.x + bw - ImGui::GetWindowPos().x);
-    ImGui::TextColored(b == 0 ? accent_text() : tone(Tone::secondary), "%s", block_label(b).c_str());
+    ImGui::TextColored(tone(Tone::error), "%s", d_.compare[size_t(b - 1)].error.c_str());
     ImGui::PopTextWrapPos();
-    if (label_font) ImGui::PopFont();
-    ImGui::SetCursorScreenPos(ImVec2(at.x, at.y + label_h));
-    if (!x) {
-      ImGui::PushTextWrapPos(at.x + bw - ImGui::GetWindowPos().x);
-      ImGui::TextColored(tone(Tone::error), "%s", d.compare[size_t(b - 1)].error.c_str());
-      ImGui::PopTextWrapPos();
-      continue;
-    }
-    if (x->run.n_heads() == 0) continue;
-    ImGui::PushID(b);
-    const std::string prefix = b == 0 ? "grid" : format("compare%d", b);
-    if (present) {
-      const bool lowest = b + cols >= blocks;  // no block below: this one shows the column labels
-      draw_present_layer_grid(state, ui, *x, d.generation, ImVec2(bw, bh - label_h + (lowest ? shared_bottom : 0.0f)), range,
-                              prefix.c_str(), false, lowest, !shared_rows || b == 0, shared_rows ? &sbs.like : nullptr);
-    } else {
-      draw_layer_grid(state, ui, *x, d.generation, ImVec2(w, h - label_h), range, prefix.c_str());
-    }
-    ImGui::PopID();
+    return;
   }
-  ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + area.y));
+  if (x->run.n_heads() == 0) return;
+  ImGui::PushID(b);
+  const std::string prefix = b == 0 ? "grid" : format("compare%d", b);
+  if (present_) {
+    const bool lowest = b + cols_ >= blocks_;  // no block below: this one shows the column labels
+    draw_present_layer_grid(state, ui, *x, d_.generation, ImVec2(bw, bh - label_h_ + (lowest ? shared_bottom_ : 0.0f)), range,
+                            prefix.c_str(), false, lowest, !shared_rows_ || b == 0, shared_rows_ ? &sbs_.like : nullptr);
+  } else {
+    draw_layer_grid(state, ui, *x, d_.generation, ImVec2(w_, bh - label_h_), range, prefix.c_str());
+  }
+  ImGui::PopID();
+}
+
+// Returns the maps' area of the arrangement chosen (presenting); with `measure`, only that (nothing drawn).
+float draw_compare(AppState& state, const UiContext& ui, ImVec2 area, const ScaleRange& range, bool measure = false) {
+  CompareBlocks blocks(state, ui, area);
+  const float best_area = blocks.choose();
+  if (!measure) blocks.draw(state, ui, range);
   return best_area;
 }
 

@@ -147,7 +147,7 @@ void draw_head(AppState& state, const UiContext& ui) {
   HeatmapSpec spec = whole;
   if (zoom.zoomed()) {
     const float fb = ImGui::GetIO().DisplayFramebufferScale.y;
-    region = region_now(ui.regions, {d.analysis, layer, head, zoom_region(zoom, T), zoom_max_cells(box.y * fb)});
+    region = shown_region(ui.regions, {d.analysis, layer, head, zoom_region(zoom, T), zoom_max_cells(box.y * fb)}, state.commands);
     const TokenRegion& r = region->region;
     const int f = region->factor;
     // The region's cells carry the mask of the tokens they cover.

@@ -7,6 +7,7 @@
 
 #include "app/gui/actions/app_keys.h"
 #include "app/gui/actions/lesson_player.h"
+#include "app/gui/actions/session_bridge.h"
 #include "app/gui/actions/settings.h"
 #include "app/gui/panels/panels.h"
 #include "app/gui/actions/unsaved_guard.h"
@@ -29,7 +30,8 @@ void draw_session_dialog(AppState& state) {
     ImGui::SetNextItemWidth(w);
     const bool enter = ImGui::InputText("file", &s.file_name, ImGuiInputTextFlags_EnterReturnsTrue);
     if (ImGui::Button(saving ? "Save" : "Open") || enter) {
-      (saving ? s.save_requested : s.open_requested) = true;
+      if (saving) state.commands.push(SaveSession{});
+      else state.commands.push(OpenFiles{{session_path(s)}});
       open = false;
     }
     ImGui::SameLine();

@@ -103,10 +103,8 @@ void draw_sentence(AppState& state, const UiContext& ui) {
   const float boxes_w = ImGui::GetContentRegionAvail().x - examples_w - ImGui::GetStyle().ItemSpacing.x;
   const float b_label_w = ImGui::CalcTextSize("B").x + ImGui::GetStyle().ItemSpacing.x * 2;
   ImGui::SetNextItemWidth(pair ? boxes_w * 0.6f - b_label_w : boxes_w);
-  if (state.sentence.focus_requested) {
-    ImGui::SetKeyboardFocusHere();
-    state.sentence.focus_requested = false;
-  }
+  // Ctrl+L (GLFW's letter keys are their ASCII codes in ImGui 1.86).
+  if (ImGui::GetIO().KeyCtrl && ImGui::IsKeyPressed('L', false)) ImGui::SetKeyboardFocusHere();
   if (npy_input || file_maps) {
     std::string note = npy_input ? "input from " + state.request.input_npy + " (tokens are row numbers)"
                                  : "maps from " + state.request.attention_file + " (tokens from the file)";

@@ -1,6 +1,8 @@
 #pragma once
 // Every panel: one file, one draw_<panel>() and one state struct (in AppState) each.
-// Panels read UiContext (Derived, textures) and write only AppState.
+// Panels read UiContext (Derived, textures) and write only AppState: what they ask the app to do
+// (export, sessions, jobs) they push onto AppState::commands (app/gui/state/commands.h), which the
+// frame loop carries out after the frame.
 #include "app/gui/state/app_state.h"
 #include "app/gui/widgets/ui_context.h"
 

@@ -13,7 +13,7 @@
 namespace hs::gui {
 namespace {
 
-constexpr int kKeyL = 'L', kKeyQ = 'Q', kKeyE = 'E';
+constexpr int kKeyQ = 'Q', kKeyE = 'E';
 
 constexpr ImGuiWindowFlags kFixed = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
                                     ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoSavedSettings;
@@ -63,19 +63,21 @@ void draw_views(AppState& state, const UiContext& ui) {
   bool tabs = !(state.present.active && state.lesson.lesson);
   for (const ViewInfo& tab : all_views()) tabs = tabs || (tab.view != state.view && tab_unlocked(state, tab.view));
   if (!tabs) {
-    state.view_requested = false;
+    state.tab_shown = state.view;
     draw_zoomed_view(state, ui, state.view, zoom);
     return;
   }
   if (!ImGui::BeginTabBar("views", ImGuiTabBarFlags_None)) return;
-  const bool forced = state.view_requested;
-  state.view_requested = false;
+  // Another view than last frame's tab (request_view, an undo, a session): its tab is selected,
+  // and shows from the next frame. Otherwise the tab ImGui shows (the user's click) is the view.
+  const bool forced = view_switch_pending(state);
+  state.tab_shown = state.view;
   for (const ViewInfo& tab : all_views()) {
     // A lesson step keeps its own tab and those it unlocks ("panel": every tab).
     if (!tab_unlocked(state, tab.view)) continue;
     const ImGuiTabItemFlags flags = (forced && state.view == tab.view) ? ImGuiTabItemFlags_SetSelected : 0;
     if (ImGui::BeginTabItem(tab.tab, nullptr, flags)) {
-      if (!forced) state.view = tab.view;
+      if (!forced) state.view = state.tab_shown = tab.view;
       draw_zoomed_view(state, ui, tab.view, zoom);
       ImGui::EndTabItem();
     }
@@ -109,13 +111,9 @@ void draw_splitter(AppState& state, ImVec2 pos, float height, float unit) {
 void handle_shortcuts(AppState& state, const UiContext& ui) {
   ImGuiIO& io = ImGui::GetIO();
   // ImGui 1.86 indexes keys by the backend's codes; GLFW's letter keys are their ASCII codes.
-  if (io.KeyCtrl && ImGui::IsKeyPressed(kKeyL, false)) state.sentence.focus_requested = true;
   if (io.KeyCtrl && ImGui::IsKeyPressed(kKeyQ, false)) ask_action(state, quit_action());
-  handle_app_keys(state, ui.derived != nullptr);  // undo, open / save / export, UI size, Enter (app_keys.h)
-  if (state.exporter.open_requested && ui.derived) {  // Ctrl+E (or --export-dialog, once there is a result)
-    state.exporter.open_requested = false;
-    open_export_dialog(state, ui);
-  }
+  handle_app_keys(state, ui.derived != nullptr);  // undo, open / save, UI size, Enter (app_keys.h)
+  if (io.KeyCtrl && ImGui::IsKeyPressed(kKeyE, false) && ui.derived) open_export_dialog(state, ui);
   // In a lesson the arrows step through it (lesson_player.h); after Tab they move ImGui's focus.
   if (handle_lesson_keys(state) || io.WantTextInput || !ui.derived || state.keyboard_nav) return;
   const int heads = ui.derived->run().n_heads(), tokens = ui.derived->run().n_tokens();

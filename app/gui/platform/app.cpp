@@ -21,9 +21,7 @@
 #include "app/gui/platform/run_mode.h"
 #include "app/gui/platform/window.h"
 #include "app/gui/state/examples.h"
-#include "app/gui/work/ablation_job.h"
 #include "app/gui/work/frame_loop.h"
-#include "app/gui/work/region_maps.h"
 #include "app/gui/work/worker.h"
 #include "core/util/errors.h"
 #include "core/util/file_read.h"
@@ -183,11 +181,9 @@ int App::run() {
   const auto images = or_report<GlHeatmapImages>([] { return std::make_unique<GlHeatmapImages>(); });
   if (!images) return 1;
   ui.images = images.get();
-  RegionMaps regions;  // zoomed maps, recomputed off the UI thread
-  ui.regions = &regions;
   DerivedWorker worker;
-  FrameLoop loop(state, ui, worker);  // the start counts as saved
-  AblationJob ablation(&worker.checkpoints());
+  FrameLoop loop(state, ui, worker);  // the start counts as saved; it owns the ablation and regions jobs
+  ui.regions = &loop.regions();      // zoomed maps, recomputed off the UI thread
   mode.start(*images, worker);
   FrameReport report;
   bool skip_picture = false;  // the last frame was not drawn: its result came while it ended
@@ -196,11 +192,10 @@ int App::run() {
   FrameClock clock;
   for (int frame = 1;; ++frame) {
     if (close_now(*window, state, mode)) return 0;
-    window->process_events(mode.poll_events(worker.busy() || ablation.busy() || report.heatmaps_pending > 0 || skip_picture));
-    // Dropped files open next frame: a .json as a session, anything else as a model checkpoint.
-    for (std::string& path : window->take_dropped()) state.session.dropped.push_back(std::move(path));
+    window->process_events(mode.poll_events(worker.busy() || loop.ablation().busy() || report.heatmaps_pending > 0 || skip_picture));
+    // Dropped files open after this frame: a .json as a session, anything else as a model checkpoint.
+    if (std::vector<std::string> dropped = window->take_dropped(); !dropped.empty()) state.commands.push(OpenFiles{std::move(dropped)});
     loop.before_frame();
-    ui.ablation = ablation.status();
     const std::shared_ptr<const Derived>& derived = loop.shown();
     report.heatmaps.clear(), report.panels.clear();
     ui.report = mode.report(report);
@@ -211,9 +206,8 @@ int App::run() {
     mode.begin_frame(window->glfw(), state);
     draw_panels(state, ui, *images, report);
     const bool submitted = loop.after_frame();
-    report.picture_skipped = skip_picture = mode.wait_after_panels(submitted, loop.last_worker_ms(), worker, regions);
-    handle_ablation_requests(state, derived.get(), ablation);
-    mode.wait_for(ablation);
+    report.picture_skipped = skip_picture = mode.wait_after_panels(submitted, loop.last_worker_ms(), worker, loop.regions());
+    mode.wait_for(loop.ablation());
     if (const std::string want = window_title(state); want != title) window->set_title(title = want);
     const Screen screen = render(*window, *images, skip_picture, report);
     ui.status.frame_ms = clock.tick();

@@ -34,7 +34,7 @@ void apply_export_dialog_flag(const std::string& flag, AppState& s) {
     if (what != "roles") throw InputError("--export-dialog '" + flag + "': a role (after ':') is for roles");
     s.exporter.role = role == "all" ? -1 : int(parse_head_role(role));
   }
-  s.exporter.open_requested = true;
+  s.commands.push(OpenExportDialog{});
 }
 
 }  // namespace
@@ -106,7 +106,7 @@ AppState initial_state(const Options& o) {
     s.head_view.zoom = s.difference.zoom = zoom_in_range(z);
   }
   s.grid.clustered = s.difference.clustered = o.clustered;
-  s.ablation.run_requested = !o.ablate.empty();
+  if (!o.ablate.empty()) s.commands.push(RunAblation{});
   s.ablation.mean = o.ablate == "mean";
   if (!o.export_dialog.empty()) apply_export_dialog_flag(o.export_dialog, s);
   if (!o.open.empty()) open_path(s, o.open);  // throws: a bad session stops the start with its message

@@ -35,9 +35,8 @@ std::vector<int> shown_queries(const AppState& state, int tokens) {
   return {tokens - 1};
 }
 
-void request_view(AppState& state, View view) {
-  state.view = view;
-  state.view_requested = true;
-}
+void request_view(AppState& state, View view) { state.view = view; }
+
+bool view_switch_pending(const AppState& state) { return state.view != state.tab_shown; }
 
 }  // namespace hs::gui

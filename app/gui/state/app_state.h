@@ -1,11 +1,13 @@
 #pragma once
-// AppState: everything the user set, and nothing computed. Panels write it; the worker reads a
-// copy of its model part (ModelRequest) and hands back Derived results.
+// AppState: everything the user set, and nothing computed. Panels write it, and push what they
+// ask the app to do onto its command queue (commands.h); the worker reads a copy of its model
+// part (ModelRequest) and hands back Derived results.
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "app/gui/state/commands.h"
 #include "app/gui/state/zoom_state.h"
 #include "app/gui/state/undo_history.h"
 #include "app/gui/state/views.h"
@@ -18,7 +20,6 @@
 namespace hs::gui {
 
 struct SentencePanelState {
-  bool focus_requested = false;  // Ctrl+L
   // The query and key tokens a map hovered last frame (-1: none): the chip bar shows them.
   int hovered_query = -1, hovered_key = -1;
 };
@@ -79,11 +80,6 @@ enum class ExportWhat { view, overview, head, difference, sweep, roles, rollout 
 struct ExportPanelState {
   std::string folder;                       // remembered between exports ("" = current folder)
   std::string file_name = "headscope.png";  // the extension picks the format
-  bool save_requested = false;              // done by the main loop, outside any ImGui window
-  bool copy_requested = false;              // CSV of the current map to the clipboard
-  bool copy_layer_requested = false;        // CSV of every head of the current layer (tidy) to the clipboard
-  bool open_requested = false;              // Ctrl+E: open the export UI next frame
-  bool copy_image_requested = false;        // the view's figure as PNG to the clipboard (xclip)
   // The Export dialog (File > Export..., Ctrl+E).
   bool dialog_open = false;
   ExportWhat what = ExportWhat::view;
@@ -118,24 +114,21 @@ struct RolesPanelState {
   int filter = 0;  // index into the label filter (0: every head)
 };
 
-// Head ablation (app/gui/panels/panel_ablation.cpp); the job runs in app/gui/work/ablation_job.h.
+// Head ablation (app/gui/panels/panel_ablation.cpp); the job runs in app/gui/work/ablation_job.h,
+// started and cancelled by commands (RunAblation, CancelAblation).
 struct AblationPanelState {
-  bool mean = false;              // mean-ablation (default: zero)
-  bool run_requested = false;     // carried out after the frame
-  bool cancel_requested = false;
+  bool mean = false;  // mean-ablation (default: zero)
 };
 
 enum class SessionDialog { none, save, open };
 
-// Session files and dropped files (app/gui/actions/session_bridge.h). The main loop opens and saves.
+// Session files and dropped files (app/gui/actions/session_bridge.h). The frame loop opens and
+// saves (commands OpenFiles, SaveSession).
 struct SessionPanelState {
   SessionDialog dialog = SessionDialog::none;
   std::string folder;                      // remembered between saves/opens ("" = current folder)
   std::string file_name = "session.json";
   bool named = false;                      // folder/file_name is this session's file (saved or opened): Ctrl+S saves there
-  bool save_requested = false;
-  bool open_requested = false;             // open folder/file_name
-  std::vector<std::string> dropped;        // paths dropped on the window, opened next frame
 };
 
 // The lesson player (app/gui/actions/lesson_player.h) and presentation mode.
@@ -158,29 +151,17 @@ struct PresentationState {
 // mode keeps it. View > Theme, --theme, remembered in imgui.ini.
 enum class Theme { dark, light };
 
-// Something that would replace the session or end the app. While the session has unsaved
-// changes it waits for the "Unsaved changes" popup (app/gui/actions/unsaved_guard.h).
-enum class GuardedKind { none, open, start_lesson, reset, quit };
-
-struct GuardedAction {
-  GuardedKind kind = GuardedKind::none;
-  std::vector<std::string> paths;        // open: session files (and checkpoints) dropped or chosen
-  std::shared_ptr<const Lesson> lesson;  // start_lesson
-  int step = 0;                          // start_lesson: 0-based
-};
-
 struct UnsavedState {
   std::optional<Session> saved;       // the session as last saved or opened; none: nothing to lose
   GuardedAction waiting;              // asked while there were unsaved changes: the popup is up
   bool save_first = false;            // "Save..." chosen: `waiting` runs once the save dialog has saved
-  std::vector<GuardedAction> ready;   // may run now; session_bridge carries them out after the frame
   bool quit = false;                  // a quit went through: the main loop ends
 };
 
 struct AppState {
   ModelRequest request;
   View view = View::heads;
-  bool view_requested = false;  // a panel asked to switch tabs (e.g. click a head in the grid)
+  View tab_shown = View::heads;  // the tab the views showed last frame: another `view` selects its tab
   int layer = 0;
   int head = 0;
   ColourScale scale;  // linear / log / per-row, first key, colormap: the screen's and export's rule
@@ -208,6 +189,7 @@ struct AppState {
   PresentationState present;
   UnsavedState unsaved;
   UndoHistory undo;  // Ctrl+Z / Ctrl+Shift+Z (app/gui/state/undo_history.h)
+  CommandQueue commands;  // asked of the frame loop (commands.h)
 };
 
 // The app's built-in default (what `headscope` with no flags opens on).
@@ -236,5 +218,7 @@ std::vector<int> shown_queries(const AppState& state, int tokens);
 
 // Switches to another tab on the next frame.
 void request_view(AppState& state, View view);
+// The tab bar has yet to show `state.view` (request_view, an undo, a session opened).
+bool view_switch_pending(const AppState& state);
 
 }  // namespace hs::gui

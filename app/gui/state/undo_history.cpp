@@ -1,20 +1,9 @@
 #include "app/gui/state/undo_history.h"
 
 #include "app/gui/state/app_state.h"
+#include "app/gui/state/undo_snapshot.h"
 
 namespace hs::gui {
-
-struct UndoSnapshot {
-  ModelRequest request;
-  View view = View::heads;
-  int layer = 0, head = 0;
-  ColourScale scale;
-  GridPanelState grid;
-  bool show_values = false, layer_range = false;
-  PairMeasure measure = PairMeasure::distance;
-  bool rollout = false;
-  std::vector<int> queries;
-};
 
 namespace {
 
@@ -24,7 +13,7 @@ UndoSnapshot snapshot(const AppState& s) {
   u.view = s.view;
   u.layer = s.layer, u.head = s.head;
   u.scale = s.scale;
-  u.grid = s.grid;
+  u.all_layers = s.grid.all_layers, u.per_head_range = s.grid.per_head_range;
   u.show_values = s.head_view.show_values, u.layer_range = s.head_view.layer_range;
   u.measure = s.difference.measure;
   u.rollout = s.average.rollout;
@@ -32,20 +21,12 @@ UndoSnapshot snapshot(const AppState& s) {
   return u;
 }
 
-bool same(const UndoSnapshot& a, const UndoSnapshot& b) {
-  return same_model_request(a.request, b.request) && a.view == b.view && a.layer == b.layer && a.head == b.head &&
-         a.scale.mode == b.scale.mode && a.scale.ignore_first_key == b.scale.ignore_first_key &&
-         a.scale.colormap == b.scale.colormap && a.grid.all_layers == b.grid.all_layers &&
-         a.grid.per_head_range == b.grid.per_head_range && a.show_values == b.show_values &&
-         a.layer_range == b.layer_range && a.measure == b.measure && a.rollout == b.rollout && a.queries == b.queries;
-}
-
 void apply(AppState& s, const UndoSnapshot& u) {
   s.request = u.request;
   if (s.view != u.view) request_view(s, u.view);
   s.layer = u.layer, s.head = u.head;
   s.scale = u.scale;
-  s.grid = u.grid;
+  s.grid.all_layers = u.all_layers, s.grid.per_head_range = u.per_head_range;
   s.head_view.show_values = u.show_values, s.head_view.layer_range = u.layer_range;
   s.difference.measure = u.measure;
   s.average.rollout = u.rollout;
@@ -58,7 +39,7 @@ void record_undo(AppState& state, bool settled) {
   UndoHistory& h = state.undo;
   if (!settled) return;
   UndoSnapshot now = snapshot(state);
-  if (h.index >= 0 && same(*h.entries[size_t(h.index)], now)) return;
+  if (h.index >= 0 && *h.entries[size_t(h.index)] == now) return;
   h.entries.resize(size_t(h.index + 1));  // a new change drops what could be redone
   h.entries.push_back(std::make_shared<const UndoSnapshot>(std::move(now)));
   if (int(h.entries.size()) > kMaxUndoEntries) h.entries.erase(h.entries.begin());

@@ -9,7 +9,7 @@
 namespace hs::gui {
 
 struct AppState;
-struct UndoSnapshot;  // undo_history.cpp
+struct UndoSnapshot;  // undo_snapshot.h
 
 struct UndoHistory {
   std::vector<std::shared_ptr<const UndoSnapshot>> entries;  // oldest first

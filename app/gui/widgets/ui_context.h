@@ -138,7 +138,7 @@ struct UiContext {
   const Derived* derived = nullptr;  // null until the first good result
   AblationStatus ablation;           // head ablation's job, as of this frame (app/gui/work/ablation_job.h)
   HeatmapImages* images = nullptr;
-  RegionMaps* regions = nullptr;     // null (headless tests): zoomed regions computed on the spot
+  const RegionMaps* regions = nullptr;  // null (headless tests): zoomed regions computed on the spot
   FrameReport* report = nullptr;     // may be null
   StatusInfo status;
   Fonts fonts;

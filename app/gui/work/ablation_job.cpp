@@ -7,91 +7,49 @@
 
 namespace hs::gui {
 
-AblationJob::AblationJob(CheckpointCache* checkpoints, int threads) : checkpoints_(checkpoints), threads_(threads) {}
-
-AblationJob::~AblationJob() {
-  cancel_ = true;
-  join();
-}
-
-void AblationJob::join() {
-  if (thread_.joinable()) thread_.join();
-}
+AblationJob::AblationJob(CheckpointCache* checkpoints, int threads)
+    : checkpoints_(checkpoints), threads_(threads), jobs_([this](Job job, const Shell::Control& c) { run(std::move(job), c); }) {}
 
 void AblationJob::start(const ModelRequest& request, AblationMode mode) {
-  cancel_ = true;
-  join();  // at most the head it is on
-  cancel_ = false;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    status_.running = true;
-    status_.done = status_.total = 0;
-    status_.request = request;
-    status_.mode = mode;
-    status_.result.reset();
-    status_.error.clear();
-  }
-  thread_ = std::thread([this, request, mode] { run(request, mode); });
+  std::lock_guard<std::mutex> lock(mutex_);
+  status_.running = true;
+  status_.request = request;
+  status_.mode = mode;
+  status_.result.reset();
+  status_.error.clear();
+  jobs_.submit({request, mode}, true);  // the running job stops after the head it is on
 }
-
-void AblationJob::cancel() { cancel_ = true; }
 
 AblationStatus AblationJob::status() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return status_;
+  AblationStatus s = status_;
+  const JobProgress p = jobs_.progress();
+  const bool current = p.generation == jobs_.submitted();  // not a cancelled job's count
+  s.done = current ? p.done : 0, s.total = current ? p.total : 0;
+  return s;
 }
 
-bool AblationJob::busy() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return status_.running;
-}
-
-void AblationJob::wait_idle() {
-  std::unique_lock<std::mutex> lock(mutex_);
-  idle_.wait(lock, [this] { return !status_.running; });
-}
-
-void AblationJob::run(ModelRequest request, AblationMode mode) {
+void AblationJob::run(Job job, const Shell::Control& control) {
   AblationOptions o;
-  o.mode = mode;
+  o.mode = job.mode;
   o.threads = threads_;
-  o.progress = [this](int done, int total) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    status_.done = done, status_.total = total;
-    return !cancel_.load();
-  };
+  o.progress = [&control](int done, int total) { return control.progress(done, total); };
   std::shared_ptr<const HeadAblation> result;
   std::string error;
   try {
-    request.fit_context = true;  // as the app's analysis runs it (work/compute.cpp)
-    result = std::make_shared<const HeadAblation>(ablate_heads(request, o, checkpoints_));
+    job.request.fit_context = true;  // as the app's analysis runs it (work/compute.cpp)
+    result = std::make_shared<const HeadAblation>(ablate_heads(job.request, o, checkpoints_));
   } catch (const std::bad_alloc&) {
     error = "out of memory (try a shorter sentence)";
   } catch (const std::exception& e) {
     error = e.what();
   }
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    status_.running = false;
-    status_.result = std::move(result);
-    status_.error = std::move(error);
-    ++status_.serial;
-  }
-  idle_.notify_all();
-}
-
-void handle_ablation_requests(AppState& state, const Derived* shown, AblationJob& job) {
-  AblationPanelState& p = state.ablation;
-  const bool run = p.run_requested && shown, cancel = p.cancel_requested;
-  if (shown) p.run_requested = false;  // asked before the first result (--ablate): wait for it
-  p.cancel_requested = false;
-  if (cancel) job.cancel();
-  if (run && shown && ablation_unavailable(*shown->analysis).empty()) {
-    job.start(shown->analysis->request, p.mean ? AblationMode::mean : AblationMode::zero);
-    return;
-  }
-  // Typing a new sentence or opening another model makes a running job's numbers stale: stop it.
-  if (job.busy() && !same_model_request(job.status().request, state.request)) job.cancel();
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (control.generation() != jobs_.submitted()) return;  // a newer start replaced it
+  status_.running = false;
+  status_.result = std::move(result);
+  status_.error = std::move(error);
+  ++status_.serial;
 }
 
 std::string ablation_unavailable(const RunAnalysis& a) {

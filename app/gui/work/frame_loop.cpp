@@ -7,16 +7,18 @@
 #include "app/gui/state/views.h"
 #include "app/gui/actions/session_bridge.h"
 #include "app/gui/actions/unsaved_guard.h"
+#include "app/gui/work/run_commands.h"
 
 namespace hs::gui {
 
-FrameLoop::FrameLoop(AppState& state, UiContext& ui, DerivedWorker& worker)
+FrameLoop::FrameLoop(AppState& state, UiContext& ui, DerivedWorker& worker, int ablation_threads)
     : state_(state),
       ui_(ui),
       worker_(worker),
       submitted_(state.request),
       submitted_compare_(compare_requests(state)),
-      submitted_spectrum_(shows_singular_values(state.view)) {
+      submitted_spectrum_(shows_singular_values(state.view)),
+      ablation_(&worker.checkpoints(), ablation_threads) {
   mark_session_clean(state_);
   worker_.submit(submitted_, submitted_compare_, submitted_spectrum_);
 }
@@ -42,12 +44,17 @@ bool FrameLoop::before_frame() {
   }
   ui_.derived = shown_.get();
   ui_.status.computing = worker_.busy();
+  ui_.ablation = ablation_.status();
   return r.has_value();
 }
 
 bool FrameLoop::after_frame() {
-  handle_export_requests(state_, shown_.get(), ui_.status, current_ablation(state_, ui_.ablation));
-  handle_session_requests(state_, ui_.status);
+  CommandTargets targets;
+  targets.shown = shown_.get();
+  targets.ablation = current_ablation(state_, ui_.ablation);
+  targets.ablation_job = &ablation_;
+  targets.regions = &regions_;
+  run_commands(state_, ui_.status, targets);
   std::vector<CompareRequest> compare = compare_requests(state_);
   // The Head roles view on screen: induction is measured (once per model) for this and every later
   // result; the result on screen, if it is the current one, is computed again with it.

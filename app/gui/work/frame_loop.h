@@ -1,15 +1,19 @@
 #pragma once
 // The main loop's bookkeeping around each ImGui frame, without a window, so that main.cpp and
 // the headless tests run the same path: before the frame take the worker's newest result (an
-// error keeps the last good one and, after a failed open, the model on screen); after the
-// frame carry out export, session and guarded requests (session_bridge.h) and resubmit when
-// the request or the lesson's compare entries changed.
+// error keeps the last good one and, after a failed open, the model on screen) and the
+// ablation's status; after the frame carry out the command queue (run_commands.h: export,
+// sessions, guarded actions, jobs) and resubmit when the request or the lesson's compare entries
+// changed. The frame loop owns the background jobs: the analysis worker it is given, and the
+// head ablation and zoomed regions it keeps (each in a job shell, job_shell.h).
 #include <memory>
 #include <vector>
 
 #include "app/gui/state/app_state.h"
 #include "app/gui/state/derived.h"
 #include "app/gui/widgets/ui_context.h"
+#include "app/gui/work/ablation_job.h"
+#include "app/gui/work/region_maps.h"
 #include "app/gui/work/worker.h"
 
 namespace hs::gui {
@@ -17,14 +21,15 @@ namespace hs::gui {
 class FrameLoop {
  public:
   // Submits the state's request; the state as it is now counts as saved (nothing to lose yet).
-  FrameLoop(AppState& state, UiContext& ui, DerivedWorker& worker);
+  // ablation_threads: for head ablation's heads (<= 0: all cores).
+  FrameLoop(AppState& state, UiContext& ui, DerivedWorker& worker, int ablation_threads = 0);
   FrameLoop(const FrameLoop&) = delete;
   FrameLoop& operator=(const FrameLoop&) = delete;
 
   // Before ImGui::NewFrame: takes a finished result if there is one; sets ui.derived,
-  // ui.status.error and ui.status.computing. Returns true when a result came.
+  // ui.status.error, ui.status.computing and ui.ablation. Returns true when a result came.
   bool before_frame();
-  // After ImGui::Render: exports, sessions, guarded actions; resubmits a changed request.
+  // After ImGui::Render: the command queue (run_commands.h); resubmits a changed request.
   // Returns true when it submitted.
   bool after_frame();
 
@@ -35,6 +40,10 @@ class FrameLoop {
   // The result on screen (null until the first good one).
   const std::shared_ptr<const Derived>& shown() const { return shown_; }
 
+  // The jobs it owns (the window waits for them in screenshots; ui.regions may point here).
+  AblationJob& ablation() { return ablation_; }
+  RegionMaps& regions() { return regions_; }
+
  private:
   AppState& state_;
   UiContext& ui_;
@@ -43,6 +52,8 @@ class FrameLoop {
   ModelRequest submitted_;
   std::vector<CompareRequest> submitted_compare_;
   bool submitted_spectrum_ = false;  // the last submission asked for singular values
+  AblationJob ablation_;
+  RegionMaps regions_;
 };
 
 }  // namespace hs::gui

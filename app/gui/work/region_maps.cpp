@@ -3,22 +3,10 @@
 #include <exception>
 
 namespace hs::gui {
-
-RegionMaps::RegionMaps() : thread_([this] { loop(); }) {}
-
-RegionMaps::~RegionMaps() {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    stop_ = true;
-  }
-  wake_.notify_all();
-  thread_.join();
-}
-
 namespace {
 
 template <typename Entries>
-const typename Entries::value_type* find(const Entries& entries, const RegionRequest& r) {
+const typename Entries::value_type* find_entry(const Entries& entries, const RegionRequest& r) {
   for (const auto& e : entries)
     if (e.request == r) return &e;
   return nullptr;
@@ -31,67 +19,53 @@ void keep_last(std::vector<T>& v, size_t n) {
 
 }  // namespace
 
-std::shared_ptr<const RegionMap> RegionMaps::get(const RegionRequest& request) {
-  std::unique_lock<std::mutex> lock(mutex_);
-  if (const Entry* e = find(done_, request)) return e->map;
-  if (const Entry* e = find(coarse_, request)) return e->map;
+RegionMaps::RegionMaps() : jobs_([this](RegionRequest r, const JobShell<RegionRequest>::Control&) { compute(r); }, kKept) {}
+
+std::shared_ptr<const RegionMap> RegionMaps::find(const RegionRequest& request) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (const Entry* e = find_entry(done_, request)) return e->map;
+  if (const Entry* e = find_entry(coarse_, request)) return e->map;
+  return nullptr;
+}
+
+void RegionMaps::add(const RegionRequest& request, std::shared_ptr<const RegionMap> coarse) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (find_entry(done_, request) || find_entry(coarse_, request)) return;  // asked twice in a frame
+    if (coarse->exact) {  // whole maps: nothing finer to compute
+      done_.push_back({request, std::move(coarse)});
+      keep_last(done_, kKept);
+      return;
+    }
+    coarse_.push_back({request, std::move(coarse)});
+    keep_last(coarse_, kKept);
+  }
+  jobs_.submit(request);
+}
+
+void RegionMaps::compute(const RegionRequest& r) {
+  std::shared_ptr<const RegionMap> map;
+  try {
+    map = std::make_shared<const RegionMap>(exact_region(r.analysis->run, r.layer, r.head, r.region, r.max_cells));
+  } catch (const std::exception&) {
+    return;  // out of memory or a stale index: the coarse region stays on screen
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  done_.push_back({r, std::move(map)});
+  keep_last(done_, kKept);
+}
+
+std::shared_ptr<const RegionMap> shown_region(const RegionMaps* maps, const RegionRequest& request, CommandQueue& commands) {
+  if (!maps) {
+    return std::make_shared<const RegionMap>(
+        exact_region(request.analysis->run, request.layer, request.head, request.region, request.max_cells));
+  }
+  if (std::shared_ptr<const RegionMap> kept = maps->find(request)) return kept;
   // The display blocks at once (cheap), while the exact cells are computed.
-  lock.unlock();
   auto coarse = std::make_shared<const RegionMap>(
       coarse_region(request.analysis->run, request.layer, request.head, request.region, request.max_cells));
-  lock.lock();
-  if (coarse->exact) {  // whole maps: nothing finer to compute
-    done_.push_back({request, coarse});
-    keep_last(done_, kKept);
-    return coarse;
-  }
-  coarse_.push_back({request, coarse});
-  keep_last(coarse_, kKept);
-  pending_.push_back(request);
-  keep_last(pending_, kKept);
-  wake_.notify_all();
+  commands.push(ComputeRegion{request, coarse});
   return coarse;
-}
-
-bool RegionMaps::busy() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return computing_ || !pending_.empty();
-}
-
-void RegionMaps::wait_idle() {
-  std::unique_lock<std::mutex> lock(mutex_);
-  idle_.wait(lock, [this] { return !computing_ && pending_.empty(); });
-}
-
-void RegionMaps::loop() {
-  std::unique_lock<std::mutex> lock(mutex_);
-  for (;;) {
-    wake_.wait(lock, [this] { return stop_ || !pending_.empty(); });
-    if (stop_) return;
-    RegionRequest r = std::move(pending_.back());  // the newest first: what the view shows now
-    pending_.pop_back();
-    computing_ = true;
-    lock.unlock();
-    std::shared_ptr<const RegionMap> map;
-    try {
-      map = std::make_shared<const RegionMap>(exact_region(r.analysis->run, r.layer, r.head, r.region, r.max_cells));
-    } catch (const std::exception&) {
-      map = nullptr;  // out of memory or a stale index: the coarse region stays on screen
-    }
-    lock.lock();
-    computing_ = false;
-    if (map) {
-      done_.push_back({std::move(r), std::move(map)});
-      keep_last(done_, kKept);
-    }
-    if (pending_.empty()) idle_.notify_all();
-  }
-}
-
-std::shared_ptr<const RegionMap> region_now(RegionMaps* maps, const RegionRequest& request) {
-  if (maps) return maps->get(request);
-  return std::make_shared<const RegionMap>(
-      exact_region(request.analysis->run, request.layer, request.head, request.region, request.max_cells));
 }
 
 }  // namespace hs::gui

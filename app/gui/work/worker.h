@@ -1,18 +1,19 @@
 #pragma once
-// DerivedWorker: recomputes Derived on a background thread (compute.h: core's analyse()). The newest submitted request
-// wins: older pending requests are dropped, and a result whose generation is older than the
-// newest submission is discarded. Errors come back as text; the caller keeps its last good result.
+// DerivedWorker: recomputes Derived on a background thread (compute.h: core's analyse()), in a job
+// shell (job_shell.h). The newest submitted request wins: older pending requests are dropped, and
+// a result whose generation is older than the newest submission is discarded. Errors come back as
+// text; the caller keeps its last good result.
 #include <atomic>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "app/gui/state/derived.h"
 #include "app/gui/work/compute.h"
+#include "app/gui/work/job_shell.h"
 #include "core/analysis/induction_probe.h"
 #include "core/model/checkpoint_cache.h"
 
@@ -27,7 +28,6 @@ struct WorkerResult {
 class DerivedWorker {
  public:
   DerivedWorker();
-  ~DerivedWorker();
   DerivedWorker(const DerivedWorker&) = delete;
   DerivedWorker& operator=(const DerivedWorker&) = delete;
 
@@ -38,11 +38,11 @@ class DerivedWorker {
   uint64_t submit(const ModelRequest& request, std::vector<CompareRequest> compare = {}, bool spectrum = true);
   // The newest finished result not yet taken, if any.
   std::optional<WorkerResult> poll();
-  bool busy() const;
+  bool busy() const { return jobs_.busy(); }
   // Blocks until a result is ready for poll() or `ms` have passed; true when one is ready.
   bool wait_result(double ms);
   // Blocks until every submitted request has been computed (screenshots, tests).
-  void wait_idle();
+  void wait_idle() { jobs_.wait_idle(); }
   // From now on every result carries the roles with induction (Derived::roles): the Head roles
   // view is on screen. The probe is measured once per model and kept while only the sentence changes.
   void want_induction() { want_induction_ = true; }
@@ -50,23 +50,23 @@ class DerivedWorker {
   CheckpointCache& checkpoints() { return checkpoints_; }
 
  private:
-  void loop();
-  // Hands a result to poll() unless a newer request came in; `last` ends the computation.
-  void publish(WorkerResult r, bool last);
+  struct Job {
+    ModelRequest request;
+    std::vector<CompareRequest> compare;
+    bool spectrum = true;
+  };
+  using Shell = JobShell<Job>;
+  void run(Job job, uint64_t generation);
+  // Hands a result to poll() unless a newer request came in.
+  void publish(WorkerResult r);
+  // Phase 2: the head-count sweep for `d`, published as a second result of the same generation.
+  void publish_sweep(const Job& job, const std::shared_ptr<Derived>& d, uint64_t generation);
   // Fills d.roles from the kept probe, measuring it first when the model changed (worker thread).
   void add_induction(Derived& d, const ModelRequest& request);
 
   mutable std::mutex mutex_;
-  std::condition_variable wake_;
-  std::condition_variable idle_;
   std::condition_variable ready_;  // a result was published
-  std::optional<ModelRequest> pending_;
-  std::vector<CompareRequest> pending_compare_;
-  bool pending_spectrum_ = true;
-  uint64_t submitted_ = 0;  // generation of the newest submission
-  uint64_t finished_ = 0;   // generation of the newest finished computation
-  bool computing_ = false;
-  bool stop_ = false;
+  uint64_t finished_ = 0;          // generation of the newest published result
   std::optional<WorkerResult> result_;
   std::shared_ptr<const Sweep> sweep_;  // reused while its inputs stay the same
   ModelRequest sweep_request_;
@@ -76,7 +76,7 @@ class DerivedWorker {
   bool have_induction_ = false;
   CheckpointCache checkpoints_;  // the open checkpoint, not read again on every edit
   LiveTypingCaches live_;        // the previous run and its analysis, whose prefix an edit at the end reuses (worker thread only)
-  std::thread thread_;
+  Shell jobs_;                   // last: its thread stops before the members its job uses
 };
 
 }  // namespace hs::gui

@@ -15,6 +15,7 @@
 #include "core/model/model_request.h"
 #include "core/model/pretrained.h"
 #include "core/util/errors.h"
+#include "core/util/memory_info.h"
 #include "tests/core/formats/gguf_test_files.h"
 #include "tests/core/pretrained/pretrained_test_util.h"
 
@@ -42,21 +43,11 @@ float max_difference(const AttentionRun& a, const AttentionRun& b) {
 }
 
 // Sets an environment variable for one scope.
-class ScopedEnv {
+// The memory override the programs set from HEADSCOPE_MEMORY_AVAILABLE, for one scope.
+class ScopedMemoryOverride {
  public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old, had_ = true;
-    ::setenv(name, value, 1);
-  }
-  ~ScopedEnv() {
-    if (had_) ::setenv(name_, old_.c_str(), 1);
-    else ::unsetenv(name_);
-  }
-
- private:
-  const char* name_;
-  std::string old_;
-  bool had_ = false;
+  ScopedMemoryOverride(const char* name, const char* value) { set_memory_override(value, name); }
+  ~ScopedMemoryOverride() { set_memory_override("", ""); }
 };
 
 template <typename E>
@@ -133,7 +124,7 @@ TEST_F(StoriesGgufModel, TheMemoryNeedIsStatedAndARunThatDoesNotFitIsRefused) {
   EXPECT_EQ(m.memory.mapped + m.memory.copied, m.model->info().weight_bytes);
   EXPECT_GT(m.memory.activations, 0);
   {
-    ScopedEnv env("HEADSCOPE_MEMORY_AVAILABLE", "64K");
+    ScopedMemoryOverride env("HEADSCOPE_MEMORY_AVAILABLE", "64K");
     const std::string e = error_of<InputError>(f32_);
     EXPECT_HAS(e, "stories260K_f32.gguf: running it on ");
     EXPECT_HAS(e, "needs about ");
@@ -141,11 +132,11 @@ TEST_F(StoriesGgufModel, TheMemoryNeedIsStatedAndARunThatDoesNotFitIsRefused) {
     EXPECT_HAS(e, "64 KiB is available (HEADSCOPE_MEMORY_AVAILABLE)");
   }
   {
-    ScopedEnv env("HEADSCOPE_MEMORY_AVAILABLE", "plenty");
+    ScopedMemoryOverride env("HEADSCOPE_MEMORY_AVAILABLE", "plenty");
     EXPECT_HAS(error_of<InputError>(f32_), "HEADSCOPE_MEMORY_AVAILABLE is \"plenty\"; expected a number of bytes");
   }
   {
-    ScopedEnv env("HEADSCOPE_MEMORY_AVAILABLE", "1G");
+    ScopedMemoryOverride env("HEADSCOPE_MEMORY_AVAILABLE", "1G");
     EXPECT_NO_THROW(run_model(f32_));
   }
 }

@@ -13,36 +13,15 @@
 
 #include "core/analysis/sweep_analysis.h"
 #include "core/model/model_request.h"
+#include "core/render/colour_scale.h"
+#include "core/session/session_file.h"
+#include "tests/core/util/tie_fields.h"
 
 namespace hs {
 namespace {
 
-// The number of fields of aggregate S: the most initialisers S{...} accepts (each `AnyField`
-// converts to whatever its field is).
-struct AnyField {
-  template <class T>
-  operator T() const;
-};
-template <class S, class... A>
-constexpr auto accepts(int) -> decltype(S{std::declval<A>()...}, true) {
-  return true;
-}
-template <class S, class... A>
-constexpr bool accepts(...) {
-  return false;
-}
-template <class S, class... A>
-constexpr std::size_t field_count() {
-  if constexpr (sizeof...(A) > 64 || !accepts<S, A..., AnyField>(0)) {
-    return sizeof...(A);
-  } else {
-    return field_count<S, A..., AnyField>();
-  }
-}
-template <class S>
-constexpr std::size_t tied_count() {
-  return std::tuple_size_v<decltype(std::declval<const S&>().tie())>;
-}
+using test::field_count;
+using test::tied_count;
 
 // A field was added to the struct and not to its tie() (or one was removed): add it there
 // (core/model/model_request.h, core/model/attention_config.h) and equality will compare it.
@@ -52,47 +31,30 @@ static_assert(field_count<ModelRequest>() == tied_count<ModelRequest>(), "ModelR
 static_assert(tied_count<ModelRequest>() == std::tuple_size_v<decltype(ModelRequest{}.input_tie())> + 1,
               "input_tie() is every field but fit_context");
 
-// Another value for each kind of field (a struct: its first field).
-void change(std::string& s) { s += "x"; }
-void change(std::vector<int>& v) { v.push_back(7); }
-void change(int& i) { i += 1; }
-void change(uint64_t& u) { u += 1; }
-void change(float& f) { f += 0.5f; }
-void change(bool& b) { b = !b; }
-template <std::size_t I, class S>
-void change_field(S& s);
+static_assert(field_count<ColourScale>() == tied_count<ColourScale>(), "ColourScale::tie() must list every field");
+static_assert(field_count<ViewState>() == tied_count<ViewState>(), "ViewState::tie() must list every field");
+
+// Same unless `==` and `!=` both say "different".
 template <class S>
-auto change(S& s) -> decltype(s.tie(), void()) {
-  change_field<0>(s);
-}
-
-template <std::size_t I, class S>
-void change_field(S& s) {
-  const auto& field = std::get<I>(s.tie());
-  using T = std::remove_const_t<std::remove_reference_t<decltype(field)>>;
-  change(const_cast<T&>(field));  // `s` is not const: tie() only hands its fields out as const
-}
-
-template <class S, std::size_t... I>
-void expect_each_field_differs(std::index_sequence<I...>) {
-  const auto differs = [](auto index) {
-    const S a{};
-    S b{};
-    change_field<decltype(index)::value>(b);
-    EXPECT_FALSE(a == b) << "changing field " << decltype(index)::value << " of tie() makes no difference";
-    EXPECT_TRUE(a != b);
-  };
-  (differs(std::integral_constant<std::size_t, I>{}), ...);
+bool same(const S& a, const S& b) {
+  return a == b || !(a != b);
 }
 
 TEST(ModelRequestEquality, EachFieldOfAttentionConfigMakesADifference) {
   EXPECT_EQ(AttentionConfig{}, AttentionConfig{});
-  expect_each_field_differs<AttentionConfig>(std::make_index_sequence<tied_count<AttentionConfig>()>{});
+  test::expect_each_field_differs<AttentionConfig>([](const auto& a, const auto& b) { return same(a, b); });
 }
 
 TEST(ModelRequestEquality, EachFieldOfModelRequestMakesADifference) {
   EXPECT_EQ(ModelRequest{}, ModelRequest{});
-  expect_each_field_differs<ModelRequest>(std::make_index_sequence<tied_count<ModelRequest>()>{});
+  test::expect_each_field_differs<ModelRequest>([](const auto& a, const auto& b) { return same(a, b); });
+}
+
+TEST(ModelRequestEquality, EachFieldOfColourScaleAndViewStateMakesADifference) {
+  EXPECT_EQ(ColourScale{}, ColourScale{});
+  test::expect_each_field_differs<ColourScale>([](const auto& a, const auto& b) { return same(a, b); });
+  EXPECT_EQ(ViewState{}, ViewState{});
+  test::expect_each_field_differs<ViewState>([](const auto& a, const auto& b) { return same(a, b); });
 }
 
 TEST(ModelRequestEquality, EveryAttentionFieldMakesADifferenceInsideTheRequest) {

@@ -82,10 +82,10 @@ TEST(ShippedModels, AFileOfTheSameNameWins) {
 
 TEST(ShippedModels, MissingFilesAreAnErrorNamingTheFolders) {
   const std::string empty = test::scratch_dir("shipped_empty");
-  ASSERT_EQ(::setenv("HEADSCOPE_SHIPPED_MODELS", empty.c_str(), 1), 0);
+  set_shipped_models_dir(empty);  // as the programs do with HEADSCOPE_SHIPPED_MODELS
   EXPECT_EQ(shipped_model_dirs().front(), empty);
   EXPECT_EQ(resolve_shipped_model("stories260K"), (kAssets / "stories260K.bin").string()) << "the next folder has it";
-  ::unsetenv("HEADSCOPE_SHIPPED_MODELS");
+  set_shipped_models_dir("");
   for (const std::vector<std::string>& dirs : {std::vector<std::string>{empty}, std::vector<std::string>{}}) {
     try {
       resolve_shipped_model("stories260K", dirs);
