@@ -12,5 +12,6 @@ Command add_maps_command(CLI::App& app);
 Command add_export_command(CLI::App& app);
 Command add_heads_command(CLI::App& app);
 Command add_ablate_command(CLI::App& app);
+Command add_compare_command(CLI::App& app);
 
 }  // namespace hs::cli

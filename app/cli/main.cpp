@@ -48,10 +48,12 @@ int main(int argc, char** argv) {
     commands[app.get_subcommand("heads")] = heads;
     hs::cli::Command ablate = hs::cli::add_ablate_command(app);
     commands[app.get_subcommand("ablate")] = ablate;
+    hs::cli::Command compare = hs::cli::add_compare_command(app);
+    commands[app.get_subcommand("compare")] = compare;
     bool known = false;
     for (const auto& entry : commands) known = known || (argc > 1 && entry.first->check_name(argv[1]));
     if (argc > 1 && argv[1][0] != '-' && !known) {
-      std::cerr << "error: unknown command '" << one_line(argv[1]) << "' (expected maps, export, heads or ablate; run 'headscope-cli --help')\n";
+      std::cerr << "error: unknown command '" << one_line(argv[1]) << "' (expected maps, export, heads, ablate or compare; run 'headscope-cli --help')\n";
       return 2;
     }
     hs::parse_arguments(app, argc, argv);  // "--sentence=" is an empty sentence, not the next flag
