@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <limits>
 #include <map>
 
 #include "core/util/errors.h"
@@ -188,17 +187,33 @@ Map ContrastResult::distance_grid() const {
   return grid;
 }
 
+std::vector<int> TokenAlignment::paired_steps() const {
+  std::vector<int> out;
+  for (size_t k = 0; k < steps.size(); ++k)
+    if (steps[k].a >= 0 && steps[k].b >= 0) out.push_back(static_cast<int>(k));
+  return out;
+}
+
 Map difference_map(const Map& a, const Map& b, const TokenAlignment& alignment) {
-  const Eigen::Index n = Eigen::Index(alignment.steps.size());
+  const std::vector<int> paired = alignment.paired_steps();
+  const Eigen::Index n = Eigen::Index(paired.size());
   Map out(n, n);
-  const float nan = std::numeric_limits<float>::quiet_NaN();
   for (Eigen::Index r = 0; r < n; ++r) {
-    const AlignStep& q = alignment.steps[size_t(r)];
+    const AlignStep& q = alignment.steps[size_t(paired[size_t(r)])];
     for (Eigen::Index c = 0; c < n; ++c) {
-      const AlignStep& k = alignment.steps[size_t(c)];
-      const bool both = q.a >= 0 && q.b >= 0 && k.a >= 0 && k.b >= 0;
-      out(r, c) = both ? b(q.b, k.b) - a(q.a, k.a) : nan;
+      const AlignStep& k = alignment.steps[size_t(paired[size_t(c)])];
+      out(r, c) = b(q.b, k.b) - a(q.a, k.a);
     }
+  }
+  return out;
+}
+
+std::vector<std::string> paired_labels(const TokenAlignment& alignment, const std::vector<std::string>& a,
+                                       const std::vector<std::string>& b) {
+  std::vector<std::string> out;
+  for (const int k : alignment.paired_steps()) {
+    const AlignStep& s = alignment.steps[size_t(k)];
+    out.push_back(s.op == AlignOp::same ? a[size_t(s.a)] : a[size_t(s.a)] + "\u2192" + b[size_t(s.b)]);
   }
   return out;
 }

@@ -25,6 +25,9 @@ struct TokenAlignment {
   std::vector<int> a_to_b;       // [T_a] the same token's index in B, -1 when changed
   std::vector<int> b_to_a;       // [T_b]
   int changed() const;           // steps that are not `same`
+  // The steps with a token on both sides (same and replaced): the rows and columns a difference
+  // of the two maps has, in order.
+  std::vector<int> paired_steps() const;
 };
 
 // The longest common subsequence of the two token sequences (equal entries are the same token)
@@ -63,8 +66,12 @@ struct ContrastResult {
 // runs (block maxima) are refused with an InputError saying so.
 ContrastResult contrast_runs(const AttentionRun& a, const AttentionRun& b);
 
-// B - A over every alignment step ([S, S], row = query step, col = key step); a cell whose query
-// or key one side lacks is NaN (unaligned).
+// B - A over the paired steps ([P, P], P = paired_steps().size(), row = query, col = key): the
+// rows and columns of tokens only one side has are left out.
 Map difference_map(const Map& a, const Map& b, const TokenAlignment& alignment);
+
+// The paired steps' labels from each side's token labels: "cat", or "are→is" where replaced.
+std::vector<std::string> paired_labels(const TokenAlignment& alignment, const std::vector<std::string>& a,
+                                       const std::vector<std::string>& b);
 
 }  // namespace hs

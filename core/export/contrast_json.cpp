@@ -22,6 +22,10 @@ void write_side(std::ostream& out, const AttentionRun& run) {
   write_list(out, run.token_ids.size(), [&](size_t i) { out << run.token_ids[i]; });
   out << ",\"next_tokens\":";
   write_list(out, run.next_tokens.size(), [&](size_t i) { out << json_string(run.next_tokens[i]); });
+  out << ",\"last_token_log_prob\":";
+  write_json_float(out, run.last_token_log_prob);
+  out << ",\"next_token_log_prob\":";
+  write_json_float(out, run.next_token_log_prob);
   out << '}';
 }
 

@@ -11,7 +11,7 @@ bool same_session(const Session& a, const Session& b) {
   const ViewState &x = a.view, &y = b.view;
   return same_model_request(a.request, b.request) && x.panel == y.panel && x.layer == y.layer && x.head == y.head &&
          x.queries == y.queries && x.color_scale == y.color_scale && x.ignore_first_column == y.ignore_first_column &&
-         x.colormap == y.colormap;
+         x.colormap == y.colormap && a.contrast == b.contrast;
 }
 
 bool session_dirty(const AppState& state) {

@@ -20,13 +20,15 @@ DerivedWorker::~DerivedWorker() {
   thread_.join();
 }
 
-uint64_t DerivedWorker::submit(const ModelRequest& request, std::vector<CompareRequest> compare, bool spectrum) {
+uint64_t DerivedWorker::submit(const ModelRequest& request, std::vector<CompareRequest> compare, bool spectrum,
+                               std::string contrast) {
   uint64_t generation = 0;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     pending_ = request;
     pending_compare_ = std::move(compare);
     pending_spectrum_ = spectrum;
+    pending_contrast_ = std::move(contrast);
     generation = ++submitted_;
   }
   wake_.notify_all();
@@ -100,6 +102,7 @@ void DerivedWorker::loop() {
     std::vector<CompareRequest> compare;
     uint64_t generation = 0;
     bool spectrum = true;
+    std::string contrast;
     std::shared_ptr<const Sweep> sweep;
     ModelRequest sweep_request;
     {
@@ -111,6 +114,8 @@ void DerivedWorker::loop() {
       compare = std::move(pending_compare_);
       pending_compare_.clear();
       spectrum = pending_spectrum_;
+      contrast = std::move(pending_contrast_);
+      pending_contrast_.clear();
       generation = submitted_;
       computing_ = true;
       sweep = sweep_;
@@ -148,6 +153,7 @@ void DerivedWorker::loop() {
         }
       }
       d->compare = compute_compare(compare, 0, &checkpoints_);
+      if (!contrast.empty()) d->contrast = compute_contrast(request, contrast, *d->analysis, 0, &checkpoints_);
       d->worker_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     });
     const bool sweep_fresh = sweep && same_sweep_inputs(sweep_request, request);

@@ -35,7 +35,9 @@ class DerivedWorker {
   // states) are computed with it and published in the same result; `spectrum`: with singular values
   // and then the head-count sweep (the numbers of the views that show them; export computes a
   // missing sweep itself).
-  uint64_t submit(const ModelRequest& request, std::vector<CompareRequest> compare = {}, bool spectrum = true);
+  // `contrast`: a minimal pair's sentence B ("" none), run and compared with the request's.
+  uint64_t submit(const ModelRequest& request, std::vector<CompareRequest> compare = {}, bool spectrum = true,
+                  std::string contrast = {});
   // The newest finished result not yet taken, if any.
   std::optional<WorkerResult> poll();
   bool busy() const;
@@ -63,6 +65,7 @@ class DerivedWorker {
   std::optional<ModelRequest> pending_;
   std::vector<CompareRequest> pending_compare_;
   bool pending_spectrum_ = true;
+  std::string pending_contrast_;
   uint64_t submitted_ = 0;  // generation of the newest submission
   uint64_t finished_ = 0;   // generation of the newest finished computation
   bool computing_ = false;

@@ -19,6 +19,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 
 try:
     import numpy as np
@@ -93,8 +94,15 @@ def stories(cli, models):
               [s["b"] for s in steps if s["b"] is not None] == list(range(len(ib))), "%r: the steps cover both sides in order" % sb)
         check(all((s["op"] == "replaced") == (s["a"] is not None and s["b"] is not None and s["op"] != "same") for s in steps),
               "%r: replaced steps pair a token of each side" % sb)
-        maps_a, _ = ref.forward(cfg, w, ia)
-        maps_b, _ = ref.forward(cfg, w, ib)
+        maps_a, logits_a = ref.forward(cfg, w, ia)
+        maps_b, logits_b = ref.forward(cfg, w, ib)
+        for side, ids, logits in (("a", ia, logits_a), ("b", ib, logits_b)):
+            want = float(torch.log_softmax(logits[-2].double(), -1)[ids[-1]])
+            top = float(torch.log_softmax(logits[-1].double(), -1).max())
+            got_last, got_next = got[side]["last_token_log_prob"], got[side]["next_token_log_prob"]
+            check(abs(got_last - want) < 1e-4 and abs(got_next - top) < 1e-4,
+                  "%r %s: log p of the last token %.5f (torch %.5f), of the prediction %.5f (torch %.5f)" %
+                  (sb, side, got_last, want, got_next, top))
         worst = (0.0, "")
         for l in range(cfg["n_layers"]):
             for h in range(cfg["n_heads"]):
@@ -114,6 +122,29 @@ def stories(cli, models):
         abs(float(r["distance"]) - got["heads"][int(r["layer"])][int(r["head"])]["distance"]) < 1e-7 for r in rows),
         "the CSV has one row per head with the JSON's distances")
     return True
+
+
+def exports(cli, models, tmp):
+    """--out in every format: the figure (PNG, SVG, PDF), and the data equal to --json / --csv."""
+    model = os.path.join(models, "stories260K", "stories260K.bin")
+    tok = os.path.join(models, "stories260K", "tok512.bin")
+    base = [cli, "compare", "--model", model, "--tokenizer", tok, "--sentence", "Lily saw the big dog.",
+            "--contrast", "Lily saw the dog."]
+    for ext in ("png", "svg", "pdf", "json", "csv", "npy"):
+        path = os.path.join(tmp, "pair." + ext)
+        p = subprocess.run(base + ["--out", path, "--layer", "1", "--head", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        check(p.returncode == 0 and os.path.getsize(path) > 0, "--out pair.%s written (%s)" % (ext, p.stderr.decode().strip()))
+    got = compare(cli, base[2:])
+    with open(os.path.join(tmp, "pair.json")) as f:
+        check(json.load(f) == got, "--out pair.json is what --json writes")
+    grid = np.load(os.path.join(tmp, "pair.npy"))
+    want = np.array([[h["distance"] for h in layer] for layer in got["heads"]], dtype=np.float32)
+    check(grid.shape == want.shape and np.array_equal(grid, want), "--out pair.npy is every head's change, %s" % (grid.shape,))
+    with open(os.path.join(tmp, "pair.svg")) as f:
+        svg = f.read()
+    check("B \u2212 A" in svg and "layer 1" in svg, "the SVG figure names B \u2212 A and the layer")
+    p = subprocess.run(base + ["--out", os.path.join(tmp, "x.png"), "--head", "99"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    check(p.returncode != 0 and "head 99" in p.stderr, "a head out of range is refused: %r" % p.stderr.strip())
 
 
 def teaching(cli):
@@ -146,6 +177,9 @@ def refused(cli):
 def main():
     cli, models = sys.argv[1], os.environ.get("HEADSCOPE_MODELS_DIR") or sys.argv[2]
     have = stories(cli, models)
+    if have:
+        with tempfile.TemporaryDirectory() as tmp:
+            exports(cli, models, tmp)
     teaching(cli)
     refused(cli)
     if failures:
