@@ -13,5 +13,6 @@ Command add_export_command(CLI::App& app);
 Command add_heads_command(CLI::App& app);
 Command add_ablate_command(CLI::App& app);
 Command add_tokens_command(CLI::App& app);
+Command add_compare_command(CLI::App& app);
 
 }  // namespace hs::cli

@@ -52,13 +52,15 @@ int main(int argc, char** argv) {
     commands[app.get_subcommand("ablate")] = ablate;
     hs::cli::Command tokens = hs::cli::add_tokens_command(app);
     commands[app.get_subcommand("tokens")] = tokens;
+    hs::cli::Command compare = hs::cli::add_compare_command(app);
+    commands[app.get_subcommand("compare")] = compare;
     hs::group_flags(app);  // --help in groups: input, model, view, output and export
-    const std::vector<std::string> names = {"maps", "export", "heads", "ablate", "tokens"};
+    const std::vector<std::string> names = {"maps", "export", "heads", "ablate", "tokens", "compare"};
     bool known = false;
     for (const auto& entry : commands) known = known || (argc > 1 && entry.first->check_name(argv[1]));
     if (argc > 1 && argv[1][0] != '-' && !known) {
       std::cerr << "error: unknown command '" << one_line(argv[1]) << "'" << hs::did_you_mean(argv[1], names)
-                << " (expected maps, export, heads, ablate or tokens; run 'headscope-cli --help')\n";
+                << " (expected maps, export, heads, ablate, tokens or compare; run 'headscope-cli --help')\n";
       return 2;
     }
     hs::parse_arguments(app, argc, argv);  // "--sentence=" is an empty sentence, not the next flag

@@ -2,6 +2,7 @@
 // What one run of a model on a token sequence yields, in the [layer][head] data model every
 // view, export and test reads: the tokens, the model's shape, every head's T x T map.
 #include <cstdint>
+#include <limits>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -70,6 +71,13 @@ struct AttentionRun {
   Map output;                       // [T, d_model] last attention layer's output (synthetic, weights)
   std::vector<int> next_token_ids;  // pretrained language models: argmax prediction after each position
   std::vector<std::string> next_tokens;  // (empty for encoders and maps from a file: nothing predicts them)
+  // Language models: how likely the model found the text's end, in nats (NaN for anything else):
+  // log p of the last token given the ones before it (NaN for a single token), and of its own
+  // prediction after the last token; end_log_probs: log p of every vocabulary entry after the last
+  // token ([vocab]; a run that reuses this one's prefix reads its last token's probability there).
+  float last_token_log_prob = std::numeric_limits<float>::quiet_NaN();
+  float next_token_log_prob = std::numeric_limits<float>::quiet_NaN();
+  std::shared_ptr<const std::vector<float>> end_log_probs;
   int prompt_tokens = 0;            // tokens that came from the user (the rest were generated)
   // Encoders: the sentence pair and the special tokens (empty / -1 for everything else).
   std::vector<int> token_type_ids;   // [T] each token's segment: 0 for sentence A (and [CLS]), 1 for B

@@ -1,6 +1,7 @@
 #include "core/model/transformer_session.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/model/attention_check.h"
 #include "core/model/attention_layer.h"
@@ -110,6 +111,38 @@ AttentionRun TransformerSession::run(const RunOptions& options) const {
   return run_whole(ids, options, cache);
 }
 
+namespace {
+
+// log p over the vocabulary from one row of logits: x - (max + log sum exp(x - max)), summed in double.
+std::vector<float> log_softmax_row(const Map& logits, Eigen::Index row) {
+  const float top = logits.row(row).maxCoeff();
+  double sum = 0;
+  for (Eigen::Index j = 0; j < logits.cols(); ++j) sum += std::exp(double(logits(row, j)) - double(top));
+  const double norm = double(top) + std::log(sum);
+  std::vector<float> out(static_cast<size_t>(logits.cols()));
+  for (Eigen::Index j = 0; j < logits.cols(); ++j) out[size_t(j)] = float(double(logits(row, j)) - norm);
+  return out;
+}
+
+// The end of the text's probabilities (AttentionRun::last_token_log_prob and the rest) from the
+// hidden rows of its last positions ([n, d], n >= 1, the last row is position T - 1); `before`:
+// log p after position T - 2 when `hidden` holds only the last row (the prefix the run reused).
+void add_end_log_probs(AttentionRun& run, const TransformerModel& model, const Map& hidden, int threads,
+                       const std::shared_ptr<const std::vector<float>>& before) {
+  const int T = static_cast<int>(run.token_ids.size());
+  if (!model.predicts_next_token() || hidden.rows() == 0 || T == 0) return;
+  const Eigen::Index rows = std::min<Eigen::Index>(2, hidden.rows());
+  const Map logits = model.logits(hidden.bottomRows(rows), threads);  // [rows, vocab]
+  auto end = std::make_shared<const std::vector<float>>(log_softmax_row(logits, rows - 1));
+  if (!run.next_token_ids.empty()) run.next_token_log_prob = (*end)[size_t(run.next_token_ids.back())];
+  const int last = run.token_ids[size_t(T - 1)];
+  if (T >= 2 && rows == 2) run.last_token_log_prob = log_softmax_row(logits, 0)[size_t(last)];
+  else if (T >= 2 && before && size_t(last) < before->size()) run.last_token_log_prob = (*before)[size_t(last)];
+  run.end_log_probs = std::move(end);
+}
+
+}  // namespace
+
 AttentionRun TransformerSession::run_header(const std::vector<int>& ids) const {
   AttentionRun run;
   run.info = model_->info();
@@ -157,6 +190,7 @@ AttentionRun TransformerSession::run_whole(const std::vector<int>& ids, const Ru
     run.next_token_ids = model_->next_token_ids(hidden, options.threads);
   }
   for (const int id : run.next_token_ids) run.next_tokens.push_back(tokenizer_->label(id));
+  add_end_log_probs(run, *model_, hidden, options.threads, nullptr);
   if (compact) {
     std::vector<AttentionConfig> layers;
     for (int l = 0; l < info.n_layers; ++l) layers.push_back(layer_attention_config(info, l));
@@ -209,6 +243,14 @@ AttentionRun TransformerSession::run_from_prefix(const std::vector<int>& ids, in
     run.next_token_ids.insert(run.next_token_ids.end(), next.begin(), next.end());
   }
   for (const int id : run.next_token_ids) run.next_tokens.push_back(tokenizer_->label(id));
+  // The old run's end is this run's position P - 1 only when the old run ended there.
+  const bool old_ends_at_prefix = int(old.token_ids.size()) == P;
+  if (n > 0) {
+    add_end_log_probs(run, *model_, hidden, options.threads, old_ends_at_prefix ? old.end_log_probs : nullptr);
+  } else if (old_ends_at_prefix) {
+    run.last_token_log_prob = old.last_token_log_prob, run.next_token_log_prob = old.next_token_log_prob;
+    run.end_log_probs = old.end_log_probs;
+  }
 
   cache.ids = ids;
   cache.keys = std::move(kv.k);

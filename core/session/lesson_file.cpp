@@ -82,22 +82,22 @@ const char* lesson_control_name(LessonControl control) {
   static const char* const names[] = {"sentence", "d_model", "heads", "kv_heads", "d_head", "causal", "window",
                                       "temperature", "seed", "layer", "head", "queries", "panel", "color_scale",
                                       "colormap", "tab:heads", "tab:head", "tab:query", "tab:difference",
-                                      "tab:average", "tab:width", "tab:roles", "tab:ablation"};
-  static_assert(sizeof(names) / sizeof(names[0]) == size_t(LessonControl::tab_ablation) + 1, "one name per LessonControl");
+                                      "tab:average", "tab:width", "tab:roles", "tab:ablation", "tab:contrast"};
+  static_assert(sizeof(names) / sizeof(names[0]) == size_t(LessonControl::tab_contrast) + 1, "one name per LessonControl");
   return names[size_t(control)];
 }
 
 const std::vector<std::string>& lesson_controls() {
   static const std::vector<std::string> c = [] {
     std::vector<std::string> all;
-    for (int i = 0; i <= int(LessonControl::tab_ablation); ++i) all.emplace_back(lesson_control_name(LessonControl(i)));
+    for (int i = 0; i <= int(LessonControl::tab_contrast); ++i) all.emplace_back(lesson_control_name(LessonControl(i)));
     return all;
   }();
   return c;
 }
 
 std::optional<LessonControl> find_lesson_control(const std::string& name) {
-  for (int i = 0; i <= int(LessonControl::tab_ablation); ++i)
+  for (int i = 0; i <= int(LessonControl::tab_contrast); ++i)
     if (name == lesson_control_name(LessonControl(i))) return LessonControl(i);
   return std::nullopt;
 }

@@ -46,8 +46,9 @@ struct Lesson {
 enum class LessonControl {
   sentence, d_model, heads, kv_heads, d_head, causal, window, temperature, seed, layer, head, queries, panel,
   color_scale, colormap, tab_heads, tab_head, tab_query, tab_difference, tab_average, tab_width, tab_roles, tab_ablation,
+  tab_contrast,  // the last: lesson_file.cpp's table ends here
 };
-// Its name in lesson files: "sentence", ..., "color_scale", "colormap", "tab:heads", ..., "tab:ablation".
+// Its name in lesson files: "sentence", ..., "color_scale", "colormap", "tab:heads", ..., "tab:contrast".
 const char* lesson_control_name(LessonControl control);
 // The control of that name in lesson files, or none.
 std::optional<LessonControl> find_lesson_control(const std::string& name);

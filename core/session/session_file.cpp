@@ -131,7 +131,7 @@ void read_view(const json& v, const std::string& where, ViewState& view) {
 }  // namespace
 
 const std::vector<std::string>& session_panels() {
-  static const std::vector<std::string> p = {"grid", "head", "query", "difference", "average", "width", "layers", "roles", "ablation"};
+  static const std::vector<std::string> p = {"grid", "head", "query", "difference", "average", "width", "layers", "roles", "ablation", "contrast"};
   return p;
 }
 
@@ -147,6 +147,7 @@ std::string session_to_json(const Session& s) {
   j["format"] = "headscope-session";
   j["version"] = kSessionVersion;
   j["input"] = {{"sentence", r.sentence}, {"sentence_b", r.sentence_b}};
+  if (!s.contrast.empty()) j["input"]["contrast"] = s.contrast;
   j["model"] = {{"d_model", c.d_model},     {"heads", c.n_heads},     {"kv_heads", c.n_kv_heads},
                 {"d_head", c.d_head},       {"causal", c.causal},     {"temperature", c.temperature},
                 {"seed", r.seed},           {"weights", r.weights},   {"checkpoint", r.model_path},
@@ -186,6 +187,7 @@ Session parse_session(const std::string& text, const std::string& name, const Se
   if (const json* in = top.object("input")) {
     Reader(*in, name + ": input").text("sentence", s.request.sentence);
     Reader(*in, name + ": input").text("sentence_b", s.request.sentence_b);
+    Reader(*in, name + ": input").text("contrast", s.contrast);
   }
   if (const json* m = top.object("model")) read_model(*m, name + ": model", s.request);
   if (const json* v = top.object("view")) read_view(*v, name + ": view", s.view);

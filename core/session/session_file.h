@@ -6,7 +6,7 @@
 // are ignored so that additions within a version stay readable.
 //
 //   {"format": "headscope-session", "version": 1,
-//    "input": {"sentence": "..."},
+//    "input": {"sentence": "..."},            (+ "contrast": "...", a minimal pair's sentence B)
 //    "model": {"d_model": 8, "heads": 4, "kv_heads": 4, "d_head": 0, "causal": false,
 //              "window": null, "temperature": 1, "seed": 0,
 //              "weights": "", "checkpoint": "", "tokenizer": "", "generate": 0, "reshape": "correct"},
@@ -41,9 +41,10 @@ struct ViewState {
 struct Session {
   ModelRequest request;
   ViewState view;
+  std::string contrast;  // input.contrast: a minimal pair's sentence B ("" none; written only when set)
 };
 
-const std::vector<std::string>& session_panels();        // grid, head, query, difference, average, width, layers, roles
+const std::vector<std::string>& session_panels();        // grid, head, query, difference, average, width, layers, roles, ablation, contrast
 const std::vector<std::string>& session_color_scales();  // linear, log, row
 
 std::string session_to_json(const Session& s);

@@ -477,7 +477,8 @@ TEST(ExportParity, PreviewIsTheExportRender) {
 namespace {
 
 // Every app view, exported through the Export dialog as shown, equals `headscope-cli export --view
-// V` with V the view's own --view name (the app's vocabulary is the CLI's), figure and data alike.
+// V` with V the view's own --view name (the app's vocabulary is the CLI's), figure and data alike;
+// the Contrast view (two runs) equals `headscope-cli compare --contrast B --out`.
 TEST(ExportParity, EveryAppViewEqualsTheCliViewOfItsName) {
   if (!fs::exists(kStories / "stories260K.bin") || !fs::exists(kStories / "tok512.bin"))
     GTEST_SKIP() << "stories260K not found in " << kStories;
@@ -486,6 +487,9 @@ TEST(ExportParity, EveryAppViewEqualsTheCliViewOfItsName) {
   state.layer = 1, state.head = 3;
   const auto derived = hs::gui::compute_derived(state.request, 1);
   ASSERT_TRUE(derived);
+  state.contrast.sentence = "Lily saw a big red dog.";  // the Contrast view's sentence B
+  derived->contrast = hs::gui::compute_contrast(state.request, state.contrast.sentence, *derived->analysis, 1);
+  ASSERT_TRUE(derived->contrast->analysis) << derived->contrast->error;
   const hs::HeadAblation ablation = hs::ablate_heads(state.request);
   const std::string model = " --model " + quote(state.request.model_path) + " --tokenizer " + quote(state.request.tokenizer) +
                             " --sentence " + quote(state.request.sentence) + " --colormap magma";
@@ -493,6 +497,7 @@ TEST(ExportParity, EveryAppViewEqualsTheCliViewOfItsName) {
     state.view = v.view;
     state.difference.measure = hs::PairMeasure::difference;  // coloured by the difference: --view difference
     std::string flags = model + " --view " + v.name;
+    const bool contrast = v.view == hs::gui::View::contrast;
     // Roles and ablation cover every layer; the other views show layer 1, and export it alone.
     if (v.view != hs::gui::View::roles && v.view != hs::gui::View::ablation) flags += " --layer 1";
     if (v.view == hs::gui::View::head) flags += " --head 3";
@@ -506,8 +511,11 @@ TEST(ExportParity, EveryAppViewEqualsTheCliViewOfItsName) {
       hs::gui::StatusInfo status;
       hs::gui::run_commands(state, status, {derived.get(), v.view == hs::gui::View::ablation ? &ablation : nullptr});
       ASSERT_FALSE(status.export_failed) << status.last_export;
-      const std::string cli = std::string(HEADSCOPE_BINARY_DIR) + "/headscope-cli export" + flags + " --out " +
-                              quote((dir / "cli" / file).string());
+      const std::string cli =
+          std::string(HEADSCOPE_BINARY_DIR) +
+          (contrast ? "/headscope-cli compare" + model + " --contrast " + quote(state.contrast.sentence) + " --head 3"
+                    : "/headscope-cli export" + flags) +
+          (contrast ? " --layer 1" : "") + " --out " + quote((dir / "cli" / file).string());
       ASSERT_EQ(std::system(cli.c_str()), 0) << cli;
       const std::string a = slurp(dir / "app" / file), b = slurp(dir / "cli" / file);
       ASSERT_FALSE(a.empty());

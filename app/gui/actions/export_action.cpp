@@ -11,14 +11,17 @@
 #include <exception>
 #include <filesystem>
 #include <new>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "app/gui/widgets/labels.h"
+#include "core/export/contrast_export.h"
 #include "core/render/figure.h"
 #include "core/render/heatmap_figure.h"
 #include "core/render/font_family.h"
 #include "core/analysis/induction_probe.h"
+#include "core/util/atomic_file.h"
 #include "core/util/errors.h"
 
 namespace hs::gui {
@@ -151,6 +154,8 @@ std::string default_export_name(const AppState& state, const Derived& derived, c
     case ExportView::roles: what = std::string("_roles_") + role_file_name(spec.role); break;
     case ExportView::rollout: what = "_rollout"; break;
   }
+  if (state.exporter.what == ExportWhat::view && state.view == View::contrast)
+    what = layer + "_h" + std::to_string(state.head) + "_contrast";
   return model + what + "." + extension;
 }
 
@@ -162,6 +167,26 @@ const HeadAblation* current_ablation(const AppState& state, const AblationStatus
 
 namespace {
 
+// The Contrast view exports two runs (core/export/contrast_export.h), as `headscope-cli compare
+// --out` does: the selected head's figure, or the change of every head as data. Null for any other
+// export; an InputError while sentence B has no result.
+std::optional<std::string> contrast_bytes(const AppState& state, const Derived& derived, const std::string& path) {
+  if (state.exporter.what != ExportWhat::view || state.view != View::contrast) return std::nullopt;
+  const ContrastRun* c = derived.contrast.get();
+  if (!c || !c->analysis) {
+    throw InputError(c ? "the contrast sentence has no result: " + c->error
+                       : "the Contrast view has no sentence B yet: type one under \"compare with\"");
+  }
+  const ExportSpec spec = export_spec_for(state, derived, path);  // the dialog's size, fonts, title, colours
+  ContrastExport e;
+  e.path = path;
+  e.layer = state.layer, e.head = state.head;
+  e.colours.colormap = spec.colours.colormap;
+  e.style = spec.style;
+  e.scale = spec.scale;
+  return contrast_export_bytes(*derived.analysis, *c->analysis, c->result, e);
+}
+
 // The app never runs an ablation on the UI thread: its export needs the view's own result.
 void check_ablation(const ExportSpec& spec, const HeadAblation* ablation) {
   if (spec.view == ExportView::ablation && !ablation)
@@ -172,6 +197,10 @@ void check_ablation(const ExportSpec& spec, const HeadAblation* ablation) {
 
 std::string save_export(const AppState& state, const Derived& derived, const HeadAblation* ablation) {
   const std::string path = export_path(state.exporter);
+  if (const std::optional<std::string> bytes = contrast_bytes(state, derived, path)) {
+    write_file_atomic(path, *bytes);
+    return "wrote " + path;
+  }
   // The JSON holds the head roles: with induction, measured now if the Head roles view has not yet.
   const RunAnalysis* a = derived.analysis.get();
   std::shared_ptr<RunAnalysis> with_roles;
@@ -203,6 +232,10 @@ bool copies_maps(const AppState& state, const Derived& derived) {
 CopiedData copy_data(const AppState& state, const Derived& derived, bool whole_layer, const HeadAblation* ablation) {
   AppState copy = state;
   copy.exporter.what = ExportWhat::view;
+  if (const std::optional<std::string> bytes = contrast_bytes(copy, derived, "clipboard.csv")) {
+    return {*bytes, "copied the change of every head (A vs B: layer, head, change, ...) to the clipboard as CSV (" +
+                        format_bytes(int64_t(bytes->size())) + ")"};
+  }
   ExportSpec spec = export_spec_for(copy, derived, "clipboard.csv");
   const bool maps = spec.view == ExportView::heatmap || spec.view == ExportView::heads || spec.view == ExportView::head;
   const AttentionRun& run = derived.run();
@@ -234,6 +267,11 @@ std::string current_csv(const AppState& state, const Derived& derived, const Hea
 }
 
 std::string export_preview_png(const AppState& state, const Derived& derived, double scale, const HeadAblation* ablation) {
+  if (state.exporter.what == ExportWhat::view && state.view == View::contrast) {
+    AppState at_scale = state;
+    at_scale.exporter.dpi = float(scale * 72.0 * kPngPixelsPerPoint);  // a preview's resolution, not the file's
+    return *contrast_bytes(at_scale, derived, "preview.png");
+  }
   ExportSpec spec = export_spec_for(state, derived, "preview.png");
   spec.scale = scale;  // a preview's resolution, not the file's
   check_ablation(spec, ablation);
@@ -306,7 +344,9 @@ void copy_image(const AppState& state, const Derived& derived, StatusInfo& statu
   view.exporter.what = ExportWhat::view;
   const ExportSpec spec = export_spec_for(view, derived, "clipboard.png");
   check_ablation(spec, ablation);
-  status.clipboard_copy = start_png_copy(export_bytes(*derived.analysis, derived.sweep.get(), spec, ablation));
+  const std::optional<std::string> contrast = contrast_bytes(view, derived, "clipboard.png");
+  status.clipboard_copy =
+      start_png_copy(contrast ? *contrast : export_bytes(*derived.analysis, derived.sweep.get(), spec, ablation));
   status.last_export = "copying the view to the clipboard\u2026";
 }
 

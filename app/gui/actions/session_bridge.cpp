@@ -32,11 +32,13 @@ Session session_from_state(const AppState& state) {
   s.view.color_scale = scale_mode_name(state.scale.mode);
   s.view.ignore_first_column = state.scale.ignore_first_key;
   s.view.colormap = colormap_name(state.scale.colormap);
+  s.contrast = state.contrast.sentence;
   return s;
 }
 
 void apply_session(AppState& state, const Session& session) {
   state.request = session.request;
+  state.contrast.sentence = session.contrast;
   if (session.request.attention.window >= 0) state.model.window_size = session.request.attention.window;  // the W slider
   const std::string& p = session.view.panel;
   state.grid.all_layers = p == "layers";

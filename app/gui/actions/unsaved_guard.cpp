@@ -8,7 +8,7 @@
 namespace hs::gui {
 
 bool same_session(const Session& a, const Session& b) {
-  return same_model_request(a.request, b.request) && a.view == b.view;
+  return same_model_request(a.request, b.request) && a.view == b.view && a.contrast == b.contrast;
 }
 
 bool session_dirty(const AppState& state) {

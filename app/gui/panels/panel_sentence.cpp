@@ -101,8 +101,10 @@ void draw_sentence(AppState& state, const UiContext& ui) {
   const float examples_w = ImGui::CalcTextSize("ExamplesExport...Copy data").x + ImGui::GetStyle().FramePadding.x * 6 +
                            ImGui::GetStyle().ItemSpacing.x * 2 + 4;
   const float boxes_w = ImGui::GetContentRegionAvail().x - examples_w - ImGui::GetStyle().ItemSpacing.x;
-  const float b_label_w = ImGui::CalcTextSize("B").x + ImGui::GetStyle().ItemSpacing.x * 2;
-  ImGui::SetNextItemWidth(pair ? boxes_w * 0.6f - b_label_w : boxes_w);
+  // A minimal pair (the Contrast view): a "compare with" box for sentence B of any other model.
+  const bool contrast = !pair && !npy_input && !file_maps && (state.view == View::contrast || !state.contrast.sentence.empty());
+  const float b_label_w = ImGui::CalcTextSize(contrast ? "compare with" : "B").x + ImGui::GetStyle().ItemSpacing.x * 2;
+  ImGui::SetNextItemWidth(pair || contrast ? boxes_w * 0.6f - b_label_w : boxes_w);
   // Ctrl+L (GLFW's letter keys are their ASCII codes in ImGui 1.86).
   if (ImGui::GetIO().KeyCtrl && ImGui::IsKeyPressed('L', false)) ImGui::SetKeyboardFocusHere();
   if (npy_input || file_maps) {
@@ -125,6 +127,17 @@ void draw_sentence(AppState& state, const UiContext& ui) {
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("Sentence B of a pair: the model reads [CLS] A [SEP] B [SEP] (RoBERTa: <s> A </s></s> B </s>),\n"
                         "B with token type 1. A white line in the maps marks where B begins.");
+  }
+  if (contrast) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("compare with");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(boxes_w * 0.4f - ImGui::GetStyle().ItemSpacing.x);
+    LockScope lock(state, LessonControl::sentence);
+    ImGui::InputTextWithHint("##contrast", "sentence B: change a word", &state.contrast.sentence);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("A minimal pair: the same model reads this sentence too; the Contrast view aligns the tokens and\n"
+                        "shows which heads' rows moved (empty: no comparison).");
   }
   ImGui::SameLine();
   if (ImGui::Button("Examples")) ImGui::OpenPopup("examples");

@@ -26,6 +26,7 @@ void draw_scale_controls(AppState& state, const AttentionRun& run);  // panel_he
 void draw_average(AppState& state, const UiContext& ui);     // panel_average.cpp
 void draw_roles(AppState& state, const UiContext& ui);       // panel_roles.cpp
 void draw_ablation(AppState& state, const UiContext& ui);    // panel_ablation.cpp
+void draw_contrast(AppState& state, const UiContext& ui);    // panel_contrast.cpp
 void draw_menu(AppState& state, const UiContext& ui);        // panel_menu.cpp (menu bar)
 void draw_session_dialog(AppState& state);                   // panel_menu.cpp (save / open box)
 void draw_unsaved(AppState& state);                          // panel_unsaved.cpp ("Unsaved changes" popup)

@@ -31,6 +31,7 @@ DrawView view_panel(View view) {
     case View::width: return draw_width;
     case View::roles: return draw_roles;
     case View::ablation: return draw_ablation;
+    case View::contrast: return draw_contrast;
   }
   return draw_grid;
 }

@@ -60,7 +60,7 @@ void add_app_flags(CLI::App& app, Options& o) {
                  "Open File > Export... on what to export: view, overview, head, difference, sweep, rollout, or "
                  "roles:ROLE (previous, first, bos, self, local, duplicate, induction, broadness, all)");
   app.add_option("session", o.open, "A session file (.json) to open, or a model checkpoint file or folder");
-  app.add_option("--lesson", o.lesson, "Start a lesson: a shipped one by name (multi_head_attention, what_heads_do) or a lesson file");
+  app.add_option("--lesson", o.lesson, "Start a lesson: a shipped one by name (multi_head_attention, what_heads_do, which_heads_notice) or a lesson file");
   app.add_option("--step", o.step, "Lesson step to open (1-based)")->check(whole_number("lesson step", 1, kMaxLessonSteps))->capture_default_str();
   app.add_option("--zoom", o.zoom,
                  "Single head and difference views: show part of the map, X0,Y0,SPAN as fractions of its side (the "
@@ -68,6 +68,8 @@ void add_app_flags(CLI::App& app, Options& o) {
       ->delimiter(',')
       ->expected(3)
       ->check(float_between("zoom", 0, 1));
+  app.add_option("--contrast", o.contrast,
+                 "Compare the sentence with this one head by head (a minimal pair; the Contrast view, --view contrast)");
   app.add_flag("--present", o.present, "Presentation mode: full screen, large fonts, high contrast (F5 toggles, Esc leaves)");
   app.add_option("--theme", o.theme, "Look: dark or light (dark on light, for projectors and print); remembered")
       ->check(one_of("theme", {"dark", "light"}));
@@ -109,6 +111,7 @@ AppState initial_state(const Options& o) {
   if (!o.ablate.empty()) s.commands.push(RunAblation{});
   s.ablation.mean = o.ablate == "mean";
   if (!o.export_dialog.empty()) apply_export_dialog_flag(o.export_dialog, s);
+  if (!o.contrast.empty()) s.contrast.sentence = o.contrast;
   if (!o.open.empty()) open_path(s, o.open);  // throws: a bad session stops the start with its message
   s.present.active = o.present;
   parse_theme(o.theme, s.theme);  // "" leaves the default (the remembered theme is read with the settings)

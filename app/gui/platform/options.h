@@ -36,6 +36,7 @@ struct Options {
   bool present = false;   // --present
   std::vector<float> zoom;  // --zoom X0,Y0,SPAN: the single-head and difference maps zoomed (fractions of the map)
   std::string theme;      // --theme dark|light ("": the remembered one, else dark)
+  std::string contrast;   // --contrast TEXT: a minimal pair's sentence B (the Contrast view)
   BenchOptions bench;     // hidden --bench-* flags (tests/bench/run.sh)
 };
 

@@ -72,6 +72,13 @@ struct DifferencePanelState {
   bool clustered = false;  // the matrix in the order of the heads' clustering, with its dendrogram
 };
 
+// A minimal pair (app/gui/panels/panel_contrast.cpp): sentence B, run through the same model and
+// compared with the sentence token by token (core/analysis/contrast.h).
+struct ContrastPanelState {
+  std::string sentence;  // "" none: the Contrast view asks for one
+  int hovered_step = -1; // the alignment step a map hovered last frame (-1: none): the other maps mark its row
+};
+
 struct ExportPreview;  // app/gui/actions/export_preview.h
 
 // What File > Export... writes besides "this view as shown".
@@ -183,6 +190,7 @@ struct AppState {
   RolesPanelState roles;
   AblationPanelState ablation;
   AveragePanelState average;
+  ContrastPanelState contrast;
   ExportPanelState exporter;
   SessionPanelState session;
   LessonPlayerState lesson;

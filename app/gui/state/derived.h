@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/analysis/contrast.h"
 #include "core/analysis/run_analysis.h"
 #include "core/analysis/sweep_analysis.h"
 
@@ -25,11 +26,20 @@ struct CompareResult {
   std::string error;
 };
 
+// A minimal pair: the run of sentence B and how each head changed from the main run (A).
+struct ContrastRun {
+  std::string sentence;                         // sentence B
+  std::shared_ptr<const RunAnalysis> analysis;  // null when B's run or the comparison failed
+  ContrastResult result;
+  std::string error;
+};
+
 struct Derived {
   uint64_t generation = 0;
   std::shared_ptr<const RunAnalysis> analysis;  // never null in a published result
   std::shared_ptr<const Sweep> sweep;           // null until the sweep is computed
   std::vector<CompareResult> compare;           // lesson step: entries shown side by side
+  std::shared_ptr<const ContrastRun> contrast;  // null without a contrast sentence
   // The head roles with induction measured on its probe (core/analysis/induction_probe.h): the app
   // analyses without the probe, and measures it once the Head roles view is shown (once per model).
   std::shared_ptr<const HeadRoles> roles;       // null: not measured

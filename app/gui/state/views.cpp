@@ -13,6 +13,8 @@ const std::vector<ViewInfo>& all_views() {
       {View::width, "width", "Head width", "width", ExportView::width, false, LessonControl::tab_width},
       {View::roles, "roles", "Head roles", "roles", ExportView::roles, false, LessonControl::tab_roles},
       {View::ablation, "ablation", "Ablation", "ablation", ExportView::ablation, false, LessonControl::tab_ablation},
+      // Exported by its own path (core/export/contrast_export.h): two runs, not one.
+      {View::contrast, "contrast", "Contrast", "contrast", ExportView::heads, false, LessonControl::tab_contrast},
   };
   return views;
 }

@@ -9,7 +9,7 @@
 
 namespace hs::gui {
 
-enum class View { heads, head, query, difference, width, average, roles, ablation };
+enum class View { heads, head, query, difference, width, average, roles, ablation, contrast };
 
 struct ViewInfo {
   View view;

@@ -36,6 +36,24 @@ std::shared_ptr<Derived> compute_derived(const ModelRequest& request, int thread
   return d;
 }
 
+std::shared_ptr<const ContrastRun> compute_contrast(const ModelRequest& request, const std::string& sentence,
+                                                    const RunAnalysis& a, int threads, CheckpointCache* checkpoints) {
+  auto out = std::make_shared<ContrastRun>();
+  out->sentence = sentence;
+  try {
+    ModelRequest b = request;
+    b.sentence = sentence;
+    auto analysis = analyse(fitted(b), app_options(threads, checkpoints, false));
+    out->result = contrast_runs(a.run, analysis->run);
+    out->analysis = std::move(analysis);
+  } catch (const std::bad_alloc&) {
+    out->error = "out of memory (try a shorter sentence B)";
+  } catch (const std::exception& ex) {
+    out->error = ex.what();
+  }
+  return out;
+}
+
 std::vector<CompareResult> compute_compare(const std::vector<CompareRequest>& entries, int threads,
                                            CheckpointCache* checkpoints) {
   std::vector<CompareResult> out;

@@ -25,6 +25,12 @@ std::shared_ptr<Derived> compute_derived(const ModelRequest& request, int thread
                                          CheckpointCache* checkpoints = nullptr, LiveTypingCaches* live = nullptr,
                                          bool spectrum = true);
 
+// Sentence B of a minimal pair: the main request with `sentence` in its place, through analyse(),
+// compared with `a` (the main run). A failure (B too long, a different shape) is carried as text.
+std::shared_ptr<const ContrastRun> compute_contrast(const ModelRequest& request, const std::string& sentence,
+                                                    const RunAnalysis& a, int threads = 0,
+                                                    CheckpointCache* checkpoints = nullptr);
+
 // Each entry through analyse(); a failing entry carries its error instead.
 std::vector<CompareResult> compute_compare(const std::vector<CompareRequest>& entries, int threads = 0,
                                            CheckpointCache* checkpoints = nullptr);

@@ -18,9 +18,10 @@ FrameLoop::FrameLoop(AppState& state, UiContext& ui, DerivedWorker& worker, int 
       submitted_(state.request),
       submitted_compare_(compare_requests(state)),
       submitted_spectrum_(shows_singular_values(state.view)),
+      submitted_contrast_(state.contrast.sentence),
       ablation_(&worker.checkpoints(), ablation_threads) {
   mark_session_clean(state_);
-  worker_.submit(submitted_, submitted_compare_, submitted_spectrum_);
+  worker_.submit(submitted_, submitted_compare_, submitted_spectrum_, submitted_contrast_);
 }
 
 bool FrameLoop::before_frame() {
@@ -61,7 +62,7 @@ bool FrameLoop::after_frame() {
   if (state_.view == View::roles && shown_ && !shown_->induction_checked) {
     worker_.want_induction();
     if (!worker_.busy() && same_model_request(shown_->analysis->request, submitted_) && same_model_request(state_.request, submitted_)) {
-      worker_.submit(submitted_, submitted_compare_, submitted_spectrum_);
+      worker_.submit(submitted_, submitted_compare_, submitted_spectrum_, submitted_contrast_);
       return true;
     }
   }
@@ -70,12 +71,13 @@ bool FrameLoop::after_frame() {
   // them keeps a result that has them.
   const bool spectrum = shows_singular_values(state_.view);
   if (same_model_request(state_.request, submitted_) && same_compare(compare, submitted_compare_) &&
-      (submitted_spectrum_ || !spectrum))
+      (submitted_spectrum_ || !spectrum) && state_.contrast.sentence == submitted_contrast_)
     return false;
   submitted_ = state_.request;
   submitted_compare_ = std::move(compare);
   submitted_spectrum_ = spectrum;
-  worker_.submit(submitted_, submitted_compare_, submitted_spectrum_);
+  submitted_contrast_ = state_.contrast.sentence;
+  worker_.submit(submitted_, submitted_compare_, submitted_spectrum_, submitted_contrast_);
   return true;
 }
 

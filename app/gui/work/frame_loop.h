@@ -52,6 +52,7 @@ class FrameLoop {
   ModelRequest submitted_;
   std::vector<CompareRequest> submitted_compare_;
   bool submitted_spectrum_ = false;  // the last submission asked for singular values
+  std::string submitted_contrast_;   // ... and this minimal pair's sentence B
   AblationJob ablation_;
   RegionMaps regions_;
 };

@@ -11,8 +11,9 @@ namespace hs::gui {
 
 DerivedWorker::DerivedWorker() : jobs_([this](Job job, const Shell::Control& c) { run(std::move(job), c.generation()); }) {}
 
-uint64_t DerivedWorker::submit(const ModelRequest& request, std::vector<CompareRequest> compare, bool spectrum) {
-  return jobs_.submit({request, std::move(compare), spectrum});
+uint64_t DerivedWorker::submit(const ModelRequest& request, std::vector<CompareRequest> compare, bool spectrum,
+                               std::string contrast) {
+  return jobs_.submit({request, std::move(compare), spectrum, std::move(contrast)});
 }
 
 std::optional<WorkerResult> DerivedWorker::poll() {
@@ -109,6 +110,7 @@ void DerivedWorker::run(Job job, uint64_t generation) {
       }
     }
     d->compare = compute_compare(job.compare, 0, &checkpoints_);
+    if (!job.contrast.empty()) d->contrast = compute_contrast(job.request, job.contrast, *d->analysis, 0, &checkpoints_);
     d->worker_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   });
   const bool sweep_fresh = sweep && same_sweep_inputs(sweep_request, job.request);

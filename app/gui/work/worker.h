@@ -35,7 +35,9 @@ class DerivedWorker {
   // states) are computed with it and published in the same result; `spectrum`: with singular values
   // and then the head-count sweep (the numbers of the views that show them; export computes a
   // missing sweep itself).
-  uint64_t submit(const ModelRequest& request, std::vector<CompareRequest> compare = {}, bool spectrum = true);
+  // `contrast`: a minimal pair's sentence B ("" none), run and compared with the request's.
+  uint64_t submit(const ModelRequest& request, std::vector<CompareRequest> compare = {}, bool spectrum = true,
+                  std::string contrast = {});
   // The newest finished result not yet taken, if any.
   std::optional<WorkerResult> poll();
   bool busy() const { return jobs_.busy(); }
@@ -54,6 +56,7 @@ class DerivedWorker {
     ModelRequest request;
     std::vector<CompareRequest> compare;
     bool spectrum = true;
+    std::string contrast;  // a minimal pair's sentence B ("" none)
   };
   using Shell = JobShell<Job>;
   void run(Job job, uint64_t generation);

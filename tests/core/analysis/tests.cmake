@@ -37,3 +37,12 @@ if(HEADSCOPE_TEST_PYTHON AND TARGET headscope-cli)
                    $<TARGET_FILE:headscope-cli> ${HEADSCOPE_MODELS_DIR})
   set_tests_properties(analysis.rollout_vs_numpy PROPERTIES LABELS "core;oracle" SKIP_RETURN_CODE 77 TIMEOUT 300)
 endif()
+headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/contrast_test.cpp)
+# Oracle: minimal pairs (`compare`) on stories260K against numpy on the PyTorch reference's maps,
+# and on the teaching model (only the heads that read the changed token move).
+if(HEADSCOPE_TEST_PYTHON AND TARGET headscope-cli)
+  add_test(NAME analysis.contrast_vs_numpy
+           COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/contrast_reference.py
+                   $<TARGET_FILE:headscope-cli> ${HEADSCOPE_MODELS_DIR})
+  set_tests_properties(analysis.contrast_vs_numpy PROPERTIES LABELS "core;oracle" SKIP_RETURN_CODE 77 TIMEOUT 300)
+endif()

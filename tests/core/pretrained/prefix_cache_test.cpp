@@ -323,6 +323,18 @@ TEST(PrefixCache, Stories260KThroughAnalyseEqualsWholeRuns) {
     EXPECT_FALSE(got->run.scores.empty()) << "the app keeps scores for singular values at this length";
     expect_same_run(got->run, whole->run, "stories260K, " + s.what);
     expect_same_derived(*got, 1, "stories260K, " + s.what);
+    // The end's probabilities (a minimal pair's "did the model notice"): the whole run's, where the
+    // reused prefix knows them; else not given (NaN), never another position's.
+    const auto same_or_unknown = [&](float g, float w, const char* what) {
+      if (std::isnan(g)) return;
+      EXPECT_NEAR(g, w, 1e-5) << what << ", stories260K, " << s.what;
+    };
+    EXPECT_FALSE(std::isnan(whole->run.last_token_log_prob) && whole->run.n_tokens() > 1) << s.what;
+    same_or_unknown(got->run.last_token_log_prob, whole->run.last_token_log_prob, "log p of the last token");
+    same_or_unknown(got->run.next_token_log_prob, whole->run.next_token_log_prob, "log p of the prediction");
+    if (s.reused < int(s.ids.size()) - 1 || s.reused == 0) {
+      EXPECT_FALSE(std::isnan(got->run.last_token_log_prob)) << "a run with new rows knows its end: " << s.what;
+    }
     // What the views read is derived from the maps: the same.
     for (size_t l = 0; l < whole->spectrum.size(); ++l)
       for (size_t h = 0; h < whole->spectrum[l].size(); ++h) {

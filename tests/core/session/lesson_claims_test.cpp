@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "core/analysis/contrast.h"
 #include "core/analysis/run_analysis.h"
 #include "core/model/attention_config.h"
 #include "core/session/lesson_file.h"
@@ -290,6 +291,67 @@ TEST_F(TrainedHeadsLesson, Step7ScoresTheReadersSentence) {
   EXPECT_EQ(a->roles.n_layers(), 5);
   for (const char* control : {"sentence", "layer", "head", "panel"})
     EXPECT_NE(std::find(s.unlocked.begin(), s.unlocked.end(), control), s.unlocked.end()) << control;
+}
+
+}  // namespace
+}  // namespace hs
+
+// ---- "Change one word: which heads notice?" (minimal pairs, core/analysis/contrast.h) ----
+
+namespace hs {
+namespace {
+
+class MinimalPairsLesson : public ::testing::Test {
+ protected:
+  const Lesson lesson = shipped("which_heads_notice.json");
+  const LessonStep& step(int n) { return lesson.steps.at(size_t(n - 1)); }
+  // The step's sentence A and B through the step's model, compared.
+  ContrastResult contrast_of(const Session& s, std::shared_ptr<const RunAnalysis>& a, std::shared_ptr<const RunAnalysis>& b) {
+    a = analyse(s.request);
+    Session other = s;
+    other.request.sentence = s.contrast;
+    b = analyse(other.request);
+    return contrast_runs(a->run, b->run);
+  }
+};
+
+TEST_F(MinimalPairsLesson, Step1OnlyTheInductionAndDuplicateHeadsMove) {
+  says(step(1), "Only two heads moved: the induction head L1 h0 and the duplicate head L1 h1");
+  says(step(1), "The previous-token head L0 h0 did not move at all");
+  std::shared_ptr<const RunAnalysis> a, b;
+  const ContrastResult c = contrast_of(step(1).session, a, b);
+  for (int l = 0; l < 2; ++l)
+    for (int h = 0; h < 4; ++h) {
+      const bool moves = l == 1 && (h == 0 || h == 1);
+      if (moves) EXPECT_GT(c.heads[1][size_t(h)].distance, 0.05f) << "L1 h" << h;
+      else EXPECT_LT(c.heads[size_t(l)][size_t(h)].max_row, 1e-6f) << "L" << l << " h" << h;
+    }
+}
+
+TEST_F(MinimalPairsLesson, Step2TheMostChangedHeadsAndTheirRow) {
+  says(step(2), "The two heads that moved most are L2 h4 and L2 h6");
+  says(step(2), "puts most of its row on 'g'");
+  says(step(2), "Most of the 40 heads moved less than 0.05");
+  std::shared_ptr<const RunAnalysis> a, b;
+  const ContrastResult c = contrast_of(step(2).session, a, b);
+  std::vector<std::pair<float, int>> order;
+  int small = 0;
+  for (int l = 0; l < 5; ++l)
+    for (int h = 0; h < 8; ++h) {
+      order.emplace_back(c.heads[size_t(l)][size_t(h)].distance, l * 8 + h);
+      small += c.heads[size_t(l)][size_t(h)].distance < 0.05f;
+    }
+  std::sort(order.rbegin(), order.rend());
+  EXPECT_EQ(order[0].second, 2 * 8 + 4);
+  EXPECT_EQ(order[1].second, 2 * 8 + 6);
+  EXPECT_GT(small, 20);
+  const int second_do = token_index(a->run, "\xE2\x96\x81" "do", 1), g = token_index(a->run, "g");
+  ASSERT_GE(second_do, 0);
+  for (int h : {4, 6}) {
+    const Map& m = a->run.attention[2][size_t(h)];
+    EXPECT_EQ(argmax_in_row(m, second_do), g) << "L2 h" << h;
+    EXPECT_GT(m(second_do, g), 0.5f) << "L2 h" << h;
+  }
 }
 
 }  // namespace

@@ -1,0 +1,173 @@
+// `headscope-cli compare`: a minimal pair. Runs the model on --sentence (A) and --contrast (B),
+// aligns their tokens and reports how much each head's attention changed (core/analysis/contrast.h):
+// a text report, --json (alignment, change per head, both runs' maps), --csv (one row per head), or
+// --out FILE in any export format (the Contrast figure of --layer/--head: PNG, SVG, PDF).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/cli/commands.h"
+#include "app/common/model_flags.h"
+#include "core/analysis/contrast.h"
+#include "core/analysis/run_analysis.h"
+#include "core/model/checkpoint_cache.h"
+#include "core/export/contrast_export.h"
+#include "core/export/contrast_json.h"
+#include "core/render/figure.h"
+#include "core/render/colormap.h"
+#include "core/render/figure_style.h"
+#include "core/text/token_label.h"
+#include "core/util/atomic_file.h"
+#include "core/util/errors.h"
+
+namespace hs::cli {
+namespace {
+
+struct CompareOptions {
+  ModelFlags model;
+  std::string contrast;
+  std::string json;
+  std::string csv;
+  std::string out;
+  std::string size;
+  std::string colormap = "viridis";
+  int layer = -1, head = -1;  // the figure's head; -1: the most changed head
+  int top = 10;
+  CLI::Option* contrast_option = nullptr;
+};
+
+// "The keys to the cabinet [are -> is]": every step, changed ones bracketed.
+std::string alignment_line(const ContrastResult& c, const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  std::string line;
+  for (const AlignStep& s : c.alignment.steps) {
+    if (!line.empty()) line += ' ';
+    switch (s.op) {
+      case AlignOp::same: line += a[size_t(s.a)]; break;
+      case AlignOp::replaced: line += "[" + a[size_t(s.a)] + " -> " + b[size_t(s.b)] + "]"; break;
+      case AlignOp::deleted: line += "[-" + a[size_t(s.a)] + "]"; break;
+      case AlignOp::inserted: line += "[+" + b[size_t(s.b)] + "]"; break;
+    }
+  }
+  return line;
+}
+
+void print_report(std::ostream& out, const RunAnalysis& a, const RunAnalysis& b, const ContrastResult& c, int top) {
+  const std::vector<std::string> la = token_labels(a.run.tokens), lb = token_labels(b.run.tokens);
+  out << "alignment (" << c.alignment.changed() << " changed of " << c.alignment.steps.size()
+      << " positions; [A -> B], [-only in A], [+only in B]):\n  " << alignment_line(c, la, lb) << "\n";
+  if (!a.run.next_tokens.empty() && !b.run.next_tokens.empty()) {
+    out << "next token after A: " << token_label(a.run.next_tokens, a.run.next_tokens.size() - 1)
+        << "   after B: " << token_label(b.run.next_tokens, b.run.next_tokens.size() - 1) << "\n";
+  }
+  if (std::isfinite(a.run.last_token_log_prob) && std::isfinite(b.run.last_token_log_prob)) {
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "log p of the last token (nats): A %s %.3f   B %s %.3f\n",
+                  la.back().c_str(), double(a.run.last_token_log_prob), lb.back().c_str(), double(b.run.last_token_log_prob));
+    out << buf;
+  }
+  struct Row { int layer, head; HeadChange change; };
+  std::vector<Row> rows;
+  for (size_t l = 0; l < c.heads.size(); ++l)
+    for (size_t h = 0; h < c.heads[l].size(); ++h) rows.push_back({int(l), int(h), c.heads[l][h]});
+  std::stable_sort(rows.begin(), rows.end(), [](const Row& x, const Row& y) { return x.change.distance > y.change.distance; });
+  out << "\nheads by change (mean over " << c.same_rows
+      << " unchanged query tokens of half the summed |A - B| of their rows, 0 to 1):\n"
+      << "  layer head  change  max row (at)        on changed A  on changed B\n";
+  for (size_t i = 0; i < rows.size() && int(i) < top; ++i) {
+    const Row& r = rows[i];
+    const std::string at = r.change.max_row_step >= 0 ? la[size_t(c.alignment.steps[size_t(r.change.max_row_step)].a)] : "-";
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "  %5d %4d  %6.4f  %6.4f (%-10.10s)  %12.4f  %12.4f\n", r.layer, r.head, r.change.distance,
+                  r.change.max_row, at.c_str(), r.change.changed_a, r.change.changed_b);
+    out << buf;
+  }
+  if (rows.size() > size_t(top)) out << "  (" << rows.size() - size_t(top) << " more heads; --top N shows more, --csv all)\n";
+}
+
+template <typename Write>
+void write_output(const std::string& path, Write&& write) {
+  if (path == "-") {
+    write(std::cout);
+    std::cout.flush();
+    if (!std::cout) throw IoError("cannot write to standard output");
+  } else {
+    write_file_atomic(path, write);
+  }
+}
+
+// The most changed head (first in layer, head order among equals).
+std::pair<int, int> most_changed(const ContrastResult& c) {
+  std::pair<int, int> best{0, 0};
+  for (size_t l = 0; l < c.heads.size(); ++l)
+    for (size_t h = 0; h < c.heads[l].size(); ++h)
+      if (c.heads[l][h].distance > c.heads[size_t(best.first)][size_t(best.second)].distance) best = {int(l), int(h)};
+  return best;
+}
+
+ContrastExport figure_spec(const CompareOptions& o, const ContrastResult& c) {
+  ContrastExport spec;
+  spec.path = o.out;
+  const std::pair<int, int> best = most_changed(c);
+  spec.layer = o.layer >= 0 ? o.layer : best.first;
+  spec.head = o.head >= 0 ? o.head : o.layer >= 0 ? 0 : best.second;
+  spec.colours.colormap = parse_colormap(o.colormap);
+  if (!o.size.empty() && !parse_page_size(o.size, kPngPixelsPerPoint, spec.style))
+    throw InputError("--size '" + o.size + "' is not a page size with a unit (e.g. 6.75x2.5in, 17x6cm)");
+  return spec;
+}
+
+int run_compare(const CompareOptions& o) {
+  if (o.contrast_option->count() == 0) throw InputError("compare needs --contrast TEXT: the sentence to compare --sentence with");
+  if (o.contrast.empty()) throw InputError("the contrast sentence is empty");
+  if (o.top < 1) throw InputError("--top (" + std::to_string(o.top) + ") must be 1 or more");
+  ModelRequest request_a = model_request(o.model);
+  if (request_a.sentence.empty()) throw InputError("compare needs --sentence TEXT (sentence A) beside --contrast TEXT (sentence B)");
+  if (!request_a.sentence_b.empty()) throw InputError("compare takes one sentence a side: leave out --sentence-b");
+  ModelRequest request_b = request_a;
+  request_b.sentence = o.contrast;
+  AnalysisOptions options;
+  options.spectrum = false;
+  options.roles = false;
+  options.maps = MapMode::automatic;
+  CheckpointCache cache;  // both runs share one open checkpoint
+  options.checkpoints = &cache;
+  const std::shared_ptr<const RunAnalysis> a = analyse(request_a, options);
+  const std::shared_ptr<const RunAnalysis> b = analyse(request_b, options);
+  const ContrastResult contrast = contrast_runs(a->run, b->run);
+  if (!o.json.empty()) write_output(o.json, [&](std::ostream& out) { write_contrast_json(out, *a, *b, contrast); });
+  if (!o.csv.empty()) write_output(o.csv, [&](std::ostream& out) { write_contrast_csv(out, contrast); });
+  if (!o.out.empty()) export_contrast(*a, *b, contrast, figure_spec(o, contrast));
+  if (o.json.empty() && o.csv.empty() && o.out.empty()) print_report(std::cout, *a, *b, contrast, o.top);
+  return 0;
+}
+
+}  // namespace
+
+Command add_compare_command(CLI::App& app) {
+  auto options = std::make_shared<CompareOptions>();
+  CLI::App* sub = app.add_subcommand("compare", "Compare two sentences head by head (a minimal pair: --sentence A --contrast B)");
+  add_model_flags(*sub, options->model);
+  options->contrast_option = sub->add_option("--contrast", options->contrast, "Sentence B, compared with --sentence (A) token by token");
+  sub->add_option("--json", options->json, "Write the alignment, each head's change and both runs' maps as JSON to FILE ('-': standard output)");
+  sub->add_option("--csv", options->csv, "Write each head's change as CSV to FILE, one row per layer and head ('-': standard output)");
+  sub->add_option("--out", options->out,
+                  "Export to FILE; the extension picks: .png/.svg/.pdf the Contrast figure of --layer/--head (A, B on one "
+                  "scale, B - A), .json, .csv (a row per head), .npy (the change, [layers, heads])");
+  sub->add_option("--layer", options->layer, "The figure's layer (default: the most changed head's)")
+      ->check(whole_number("--layer", 0, 1 << 20));
+  sub->add_option("--head", options->head, "The figure's head (default: the most changed head, or 0 with --layer)")
+      ->check(whole_number("--head", 0, 1 << 20));
+  sub->add_option("--colormap", options->colormap, "The figure's colours for A and B (B - A is always red-blue)")
+      ->capture_default_str();
+  sub->add_option("--size", options->size, "The figure's page size with a unit: 6.75x2.5in, 17x6cm");
+  sub->add_option("--top", options->top, "Text report: how many heads to list, most changed first")
+      ->capture_default_str()
+      ->check(whole_number("--top", 1, 1 << 20));
+  return [options] { return run_compare(*options); };
+}
+
+}  // namespace hs::cli

@@ -1,0 +1,253 @@
+// Contrast: a minimal pair. The sentence (A) and the "compare with" sentence (B) run through the
+// same model; their tokens are aligned (core/analysis/contrast.h). The panel shows the alignment,
+// the next-token prediction after each, the heads of the layer sorted by how much their rows moved,
+// that change for every layer and head, and the selected head's maps for A and B on one colour
+// scale beside B - A over the tokens both have.
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "app/gui/panels/panels.h"
+#include "app/gui/widgets/draw_util.h"
+#include "app/gui/widgets/heatmap_widget.h"
+#include "app/gui/widgets/labels.h"
+#include "app/gui/widgets/theme.h"
+#include "core/render/contrast_figure.h"
+#include "core/util/format.h"
+
+namespace hs::gui {
+namespace {
+
+constexpr Colormap kChangeColours = Colormap::magma;
+
+const char* const kChangeHelp =
+    "Change: for each query token both sentences share, half the summed |A \xE2\x88\x92 B| of its row over the aligned "
+    "keys (a key only one sentence has counts with 0 on the other side): 0 = the row did not move, 1 = it moved to "
+    "entirely different keys. Averaged over the shared query tokens.";
+
+// The alignment as coloured words: shared tokens plain, replaced "A\xE2\x86\x92" "B", only-in-A struck, only-in-B marked +.
+void draw_alignment(const TokenAlignment& al, const std::vector<std::string>& raw_a, const std::vector<std::string>& raw_b) {
+  ImGui::TextDisabled("aligned:");
+  std::vector<std::string> a, b;  // as the axes label them
+  for (size_t i = 0; i < raw_a.size(); ++i) a.push_back(display_token(raw_a, i));
+  for (size_t i = 0; i < raw_b.size(); ++i) b.push_back(display_token(raw_b, i));
+  for (const AlignStep& s : al.steps) {
+    ImGui::SameLine(0, ImGui::GetFontSize() * 0.35f);
+    switch (s.op) {
+      case AlignOp::same: ImGui::TextUnformatted(a[size_t(s.a)].c_str()); break;
+      case AlignOp::replaced:
+        ImGui::TextColored(tone(Tone::warning), "%s\xE2\x86\x92%s", a[size_t(s.a)].c_str(), b[size_t(s.b)].c_str());
+        break;
+      case AlignOp::deleted: ImGui::TextColored(tone(Tone::error), "\xE2\x88\x92%s", a[size_t(s.a)].c_str()); break;
+      case AlignOp::inserted: ImGui::TextColored(tone(Tone::success), "+%s", b[size_t(s.b)].c_str()); break;
+    }
+    if (ImGui::IsItemHovered() && s.op != AlignOp::same)
+      ImGui::SetTooltip("%s", s.op == AlignOp::replaced ? "replaced: A's token \xE2\x86\x92 B's, at one position"
+                              : s.op == AlignOp::deleted ? "only in A" : "only in B");
+  }
+}
+
+// The layer's heads, most changed first; clicking one selects it.
+void head_table(AppState& state, const ContrastResult& c, const AttentionRun& a, int layer, ImVec2 size) {
+  const std::vector<HeadChange>& heads = c.heads[size_t(layer)];
+  std::vector<int> order(heads.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int x, int y) { return heads[size_t(x)].distance > heads[size_t(y)].distance; });
+  const float top = std::max_element(heads.begin(), heads.end(), [](const HeadChange& x, const HeadChange& y) {
+                      return x.distance < y.distance;
+                    })->distance;
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInnerV |
+                                ImGuiTableFlags_SizingStretchProp;
+  if (!ImGui::BeginTable("contrast heads", 4, flags, size)) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  ImGui::TableSetupColumn("head", 0, 0.8f);
+  ImGui::TableSetupColumn("change", 0, 1.0f);
+  ImGui::TableSetupColumn("most moved row", 0, 1.8f);
+  ImGui::TableSetupColumn("onto changed", 0, 1.3f);
+  ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+  const char* const tips[] = {nullptr, kChangeHelp,
+                              "The shared query token whose row moved most, and how far (0 to 1).",
+                              "Weight the shared query rows put on the changed tokens: in B minus in A (positive: the "
+                              "head looks more at what changed)."};
+  for (int col = 0; col < 4; ++col) {
+    ImGui::TableSetColumnIndex(col);
+    ImGui::TableHeader(ImGui::TableGetColumnName(col));
+    if (tips[col] && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tips[col]);
+  }
+  for (const int h : order) {
+    const HeadChange& hc = heads[size_t(h)];
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    if (ImGui::Selectable(format("h%d##contrast%d", h, h).c_str(), h == state.head, ImGuiSelectableFlags_SpanAllColumns))
+      state.head = h;
+    ImGui::TableNextColumn();
+    const float t = top > 0 ? hc.distance / top : 0.0f;
+    ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, colormap_u32(kChangeColours, t));
+    ImGui::PushStyleColor(ImGuiCol_Text, text_colour_on(kChangeColours, t));
+    ImGui::Text("%.3f", double(hc.distance));
+    ImGui::PopStyleColor();
+    ImGui::TableNextColumn();
+    const int row = hc.max_row_step >= 0 ? c.alignment.steps[size_t(hc.max_row_step)].a : -1;
+    ImGui::Text("%.3f  %s", double(hc.max_row), row >= 0 ? display_token(a.tokens, size_t(row)).c_str() : "-");
+    ImGui::TableNextColumn();
+    const float moved = hc.changed_b - hc.changed_a;
+    if (std::abs(moved) < 0.0005f) ImGui::TextUnformatted("0");  // never "-0.000"
+    else ImGui::Text("%+.3f", double(moved));
+  }
+  ImGui::EndTable();
+}
+
+// Every layer x head's change; a click selects that layer and head.
+void change_grid(AppState& state, const UiContext& ui, const Map& grid, ImVec2 size) {
+  std::vector<std::string> rows, cols;
+  for (Eigen::Index l = 0; l < grid.rows(); ++l) rows.push_back(format("L%d", int(l)));
+  for (Eigen::Index h = 0; h < grid.cols(); ++h) cols.push_back(format("h%d", int(h)));
+  const float top = std::max(grid.maxCoeff(), 1e-6f);
+  HeatmapSpec spec = heatmap_spec("contrast change", map_version(ui.derived->generation, -1, -1, 7001), plain_map(grid),
+                                  scale_range(ColourScale{}, top), kChangeColours);
+  spec.row_labels = &rows;
+  spec.col_labels = &cols;
+  spec.highlight_row = state.layer, spec.highlight_col = state.head;
+  ImGui::BeginGroup();
+  const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(size.x - colour_bar_width(), size.y));
+  ImGui::EndGroup();
+  ImGui::SameLine();
+  draw_colour_bar(ui, spec.range, kChangeColours, ImVec2(colour_bar_width(), size.y));
+  if (hit.hovered && hit.row >= 0) {
+    ImGui::SetTooltip("L%d h%d: change %.3f\n(click: show this head)", hit.row, hit.col, double(grid(hit.row, hit.col)));
+    if (hit.clicked) state.layer = hit.row, state.head = hit.col;
+  }
+}
+
+// A, B on one range and B - A, the selected head; hovering a token's row in one shows the same
+// token's row in the others.
+void head_maps(AppState& state, const UiContext& ui, const RunAnalysis& b, const ContrastResult& c, ImVec2 size) {
+  const Derived& d = *ui.derived;
+  const RunAnalysis& a = *d.analysis;
+  const int layer = state.layer, head = state.head;
+  const ShownMap ma = head_map(a.run, layer, head), mb = head_map(b.run, layer, head);
+  const float top = std::max(ma.cells->maxCoeff(), mb.cells->maxCoeff());
+  const ScaleRange shared = scale_range(ColourScale{}, std::max(top, 1e-6f));
+  const Map diff = difference_map(*ma.cells, *mb.cells, c.alignment);  // [P, P], P = paired steps
+  const std::vector<int> paired = c.alignment.paired_steps();
+  const std::vector<std::string> diff_labels = paired_labels(c.alignment, a.map_labels, b.map_labels);
+  ShownMap md{&diff, {}, int(diff.rows())};
+  md.mask.causal = ma.mask.causal;  // token order is kept, so a causal mask holds; a window's does not
+  ColourScale signed_scale;
+  signed_scale.colormap = kContrastColormap;
+  const ScaleRange diff_range = scale_range(signed_scale, std::max(diff.cwiseAbs().maxCoeff(), 1e-6f));
+  // The hovered step (last frame) as a row of each map.
+  const int step = state.contrast.hovered_step;
+  const AlignStep* hs = step >= 0 && size_t(step) < c.alignment.steps.size() ? &c.alignment.steps[size_t(step)] : nullptr;
+  const int hp = hs ? int(std::find(paired.begin(), paired.end(), step) - paired.begin()) : -1;
+  state.contrast.hovered_step = -1;
+  struct Part {
+    const char* key;
+    std::string title;
+    ShownMap map;
+    ScaleRange range;
+    Colormap colours;
+    const std::vector<std::string>* labels;
+    int highlight;
+  };
+  const Part parts[] = {
+      {"contrast a", "A  " + head_name(layer, head, a.run.n_layers()), ma, shared, state.scale.colormap, &a.map_labels, hs ? hs->a : -1},
+      {"contrast b", "B", mb, shared, state.scale.colormap, &b.map_labels, hs ? hs->b : -1},
+      {"contrast diff", "B \xE2\x88\x92 A  (tokens both have)", md, diff_range, kContrastColormap, &diff_labels,
+       hp < int(paired.size()) ? hp : -1},
+  };
+  const float f = ImGui::GetFontSize(), bar_h = colour_bar_across_height();
+  const float w = (size.x - ImGui::GetStyle().ItemSpacing.x * 2) / 3.0f;
+  for (int i = 0; i < 3; ++i) {
+    if (i > 0) ImGui::SameLine();
+    ImGui::BeginGroup();
+    ImGui::TextUnformatted(parts[i].title.c_str());
+    HeatmapSpec spec = heatmap_spec(parts[i].key, map_version(d.generation, layer, head, 7100 + i), parts[i].map,
+                                    parts[i].range, parts[i].colours, i < 2 ? layer : -1, i < 2 ? head : -1);
+    spec.row_labels = spec.col_labels = parts[i].labels;
+    spec.highlight_row = parts[i].highlight;
+    spec.label_font_max = f * 0.85f;
+    const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(w, size.y - f * 1.9f - bar_h));
+    if (i != 1) draw_colour_bar_across(ui, parts[i].range, parts[i].colours, ImVec2(std::min(w, f * 18), bar_h));
+    if (hit.hovered && hit.row >= 0) {
+      // Back to an alignment step, so the other maps can show the same token's row.
+      int s = -1;
+      for (size_t k = 0; k < c.alignment.steps.size() && s < 0; ++k) {
+        const AlignStep& st = c.alignment.steps[k];
+        if ((i == 0 && st.a == hit.row) || (i == 1 && st.b == hit.row) || (i == 2 && int(k) == paired[size_t(hit.row)])) s = int(k);
+      }
+      state.contrast.hovered_step = s;
+      const float v = (*parts[i].map.cells)(hit.row, hit.col);
+      ImGui::SetTooltip("%s \xE2\x86\x92 %s\n%s %s", (*parts[i].labels)[size_t(hit.row)].c_str(),
+                        (*parts[i].labels)[size_t(hit.col)].c_str(), i == 2 ? "B \xE2\x88\x92 A" : "weight",
+                        format_weight(v).c_str());
+    }
+    ImGui::EndGroup();
+  }
+}
+
+void draw_prediction(const AttentionRun& a, const AttentionRun& b) {
+  if (a.next_tokens.empty() || b.next_tokens.empty()) return;
+  ImGui::TextDisabled("next token after A:");
+  ImGui::SameLine();
+  ImGui::TextUnformatted(display_token(a.next_tokens, a.next_tokens.size() - 1).c_str());
+  ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
+  ImGui::TextDisabled("after B:");
+  ImGui::SameLine();
+  ImGui::TextUnformatted(display_token(b.next_tokens, b.next_tokens.size() - 1).c_str());
+  if (!std::isfinite(a.last_token_log_prob) || !std::isfinite(b.last_token_log_prob)) return;
+  ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
+  ImGui::TextDisabled("log p of the last token:");
+  ImGui::SameLine();
+  ImGui::Text("A %s %.2f   B %s %.2f", display_token(a.tokens, a.tokens.size() - 1).c_str(), double(a.last_token_log_prob),
+              display_token(b.tokens, b.tokens.size() - 1).c_str(), double(b.last_token_log_prob));
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("How likely the model found each sentence's last token after the tokens before it, in nats\n"
+                      "(0: certain; each -0.69 halves the probability). Did the model notice the change?");
+}
+
+}  // namespace
+
+void draw_contrast(AppState& state, const UiContext& ui) {
+  const Derived& d = *ui.derived;
+  const ContrastRun* c = d.contrast.get();
+  if (state.contrast.sentence.empty()) {
+    ImGui::TextWrapped("Compare two sentences head by head: type sentence B in the \"compare with\" box at the top "
+                       "(change one word: \"The keys to the cabinet are\" / \"is\"). The tokens are aligned, and "
+                       "each head's rows are compared where the sentences agree.");
+    return;
+  }
+  if (!c || c->sentence != state.contrast.sentence) {
+    ImGui::TextDisabled("computing sentence B\xE2\x80\xA6");
+    return;
+  }
+  if (!c->analysis) {
+    ImGui::TextColored(tone(Tone::error), "Sentence B: %s", c->error.c_str());
+    return;
+  }
+  const RunAnalysis& b = *c->analysis;
+  const int layers = d.run().n_layers(), heads = d.run().n_heads();
+  if (layers == 0 || heads == 0) return;
+  state.layer = std::clamp(state.layer, 0, layers - 1);
+  state.head = std::clamp(state.head, 0, heads - 1);
+  if (layers > 1) {
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.5f);
+    ImGui::InputInt("layer", &state.layer);
+    state.layer = std::clamp(state.layer, 0, layers - 1);
+    ImGui::SameLine(0, ImGui::GetFontSize());
+  }
+  draw_alignment(c->result.alignment, d.analysis->map_labels, b.map_labels);
+  draw_prediction(d.run(), b.run);
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float f = ImGui::GetFontSize();
+  const float top_h = std::max(avail.y * 0.3f, f * 7);
+  const float table_w = std::min(avail.x * 0.5f, f * 30);
+  head_table(state, c->result, d.run(), state.layer, ImVec2(table_w, top_h));
+  ImGui::SameLine(0, f);
+  const Map grid = c->result.distance_grid();
+  change_grid(state, ui, grid, ImVec2(std::min(avail.x - table_w - f, top_h * float(heads) / float(layers) + f * 6), top_h));
+  ImGui::Spacing();
+  head_maps(state, ui, b, c->result, ImGui::GetContentRegionAvail());
+}
+
+}  // namespace hs::gui

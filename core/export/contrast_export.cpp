@@ -1,0 +1,52 @@
+#include "core/export/contrast_export.h"
+
+#include <sstream>
+
+#include "core/export/contrast_json.h"
+#include "core/export/export.h"
+#include "core/export/export_data.h"
+#include "core/render/contrast_figure.h"
+#include "core/render/figure.h"
+#include "core/util/atomic_file.h"
+#include "core/util/errors.h"
+
+namespace hs {
+namespace {
+
+void check_head(const AttentionRun& run, int layer, int head) {
+  if (layer < 0 || layer >= run.n_layers())
+    throw InputError("layer " + std::to_string(layer) + " does not exist (0 to " + std::to_string(run.n_layers() - 1) + ")");
+  if (head < 0 || head >= run.n_heads())
+    throw InputError("head " + std::to_string(head) + " does not exist (0 to " + std::to_string(run.n_heads() - 1) + ")");
+}
+
+}  // namespace
+
+std::string contrast_export_bytes(const RunAnalysis& a, const RunAnalysis& b, const ContrastResult& contrast,
+                                  const ContrastExport& spec) {
+  const ExportFormat format = export_format_of(spec.path);
+  std::ostringstream out;
+  switch (format) {
+    case ExportFormat::png:
+    case ExportFormat::svg:
+    case ExportFormat::pdf: {
+      check_head(a.run, spec.layer, spec.head);
+      FigureSize size;
+      size.scale = spec.scale;
+      size.width = spec.width;
+      size.height = spec.height;
+      const FigureFormat f = format == ExportFormat::svg ? FigureFormat::svg : format == ExportFormat::pdf ? FigureFormat::pdf : FigureFormat::png;
+      return render_figure(contrast_figure(a, b, contrast, spec.layer, spec.head, spec.colours, spec.style), f, size);
+    }
+    case ExportFormat::json: write_contrast_json(out, a, b, contrast); return out.str();
+    case ExportFormat::csv: write_contrast_csv(out, contrast); return out.str();
+    case ExportFormat::npy: return map_npy(contrast.distance_grid());
+  }
+  return {};
+}
+
+void export_contrast(const RunAnalysis& a, const RunAnalysis& b, const ContrastResult& contrast, const ContrastExport& spec) {
+  write_file_atomic(spec.path, contrast_export_bytes(a, b, contrast, spec));
+}
+
+}  // namespace hs

@@ -1,0 +1,31 @@
+#pragma once
+// Exporting a minimal pair (core/analysis/contrast.h), in the app's Export and in
+// `headscope-cli compare --out FILE`; the extension picks the format:
+//   .png .svg .pdf   the Contrast figure of `layer`, `head` (core/render/contrast_figure.h)
+//   .json            the alignment, every head's change and both runs' maps (contrast_json.h)
+//   .csv             one row per layer and head with its change (tidy)
+//   .npy             the change of every head, [n_layers, n_heads] float32
+// Written atomically.
+#include <string>
+
+#include "core/analysis/contrast.h"
+#include "core/analysis/run_analysis.h"
+#include "core/render/colour_scale.h"
+#include "core/render/figure_style.h"
+
+namespace hs {
+
+struct ContrastExport {
+  std::string path;
+  int layer = 0, head = 0;  // the figure's head (InputError naming the range when out of it)
+  ColourScale colours;      // A and B's colours (the difference has its own diverging scale)
+  FigureStyle style;
+  double scale = 1.0;
+  int width = 0, height = 0;  // > 0: output size (PNG pixels, SVG/PDF points)
+};
+
+std::string contrast_export_bytes(const RunAnalysis& a, const RunAnalysis& b, const ContrastResult& contrast,
+                                  const ContrastExport& spec);
+void export_contrast(const RunAnalysis& a, const RunAnalysis& b, const ContrastResult& contrast, const ContrastExport& spec);
+
+}  // namespace hs
