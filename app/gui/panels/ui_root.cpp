@@ -7,6 +7,7 @@
 #include "app/gui/actions/app_keys.h"
 #include "app/gui/actions/lesson_player.h"
 #include "app/gui/panels/panels.h"
+#include "app/gui/widgets/theme.h"
 #include "app/gui/state/selection.h"
 #include "app/gui/actions/unsaved_guard.h"
 
@@ -57,7 +58,21 @@ void draw_zoomed_view(AppState& state, const UiContext& ui, View view, float zoo
   ImGui::EndChild();
 }
 
+// The synthetic layer's weights are random: said where the maps are, so nobody reads meaning
+// into its patterns, with the ways to a model that has learned something (issue 30).
+void random_weights_note(const AppState& state, const UiContext& ui) {
+  if (!ui.derived || state.lesson.lesson || ui.derived->run().info.kind != "synthetic") return;
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextColored(tone(Tone::warning),
+                     "Random weights: this synthetic layer has learned nothing, so its patterns are noise, not meaning. "
+                     "For learned heads open a trained model (Model panel: checkpoint, "
+                     "assets/models/stories260K/stories260K.bin, or drop it on the window), or start a lesson "
+                     "(Lessons menu) with the teaching model, whose heads are wired to do one job each.");
+  ImGui::PopTextWrapPos();
+}
+
 void draw_views(AppState& state, const UiContext& ui) {
+  random_weights_note(state, ui);
   const float zoom = state.present.active ? std::max(1.0f, state.present.font_scale / PresentationState{}.font_scale) : 1.0f;
   // Presenting a step that keeps its tab: no tab bar, the view takes its room.
   bool tabs = !(state.present.active && state.lesson.lesson);

@@ -151,6 +151,7 @@ struct PresentationState {
   bool pointer = true;       // a ring at the mouse (P toggles)
   bool maps_hidden = false;  // "reveal": the maps wait as "?" until H (or Space) shows them
   bool hide_each_step = false;  // every new step starts with its maps hidden
+  bool colormap_replaced = false;  // the colormap is presenting's stand-in for viridis: imgui.ini keeps viridis
 };
 
 // The look: dark (the default) or light (dark on light, for projectors and print). Presentation
