@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -120,32 +121,20 @@ class PresentLayout : public ::testing::Test {
 // What still fails, step by step (lesson file stem, step, kind of problem): listed here so the
 // test checks everything else; each entry is a known gap, not an accepted one.
 const std::set<std::string> kKnownGaps = {
-    "Multi-head attention, one idea at a time step 1 scrolls",
     "Multi-head attention, one idea at a time step 1 small",
-    "Multi-head attention, one idea at a time step 2 scrolls",
-    "Multi-head attention, one idea at a time step 3 scrolls",
-    "Multi-head attention, one idea at a time step 4 scrolls",
     "Multi-head attention, one idea at a time step 4 small",
     "Multi-head attention, one idea at a time step 5 clipped",
     "Multi-head attention, one idea at a time step 5 overlap",
     "Multi-head attention, one idea at a time step 5 scrolls",
-    "Multi-head attention, one idea at a time step 6 scrolls",
     "Multi-head attention, one idea at a time step 7 maps",
-    "Multi-head attention, one idea at a time step 7 scrolls",
     "Multi-head attention, one idea at a time step 8 clipped",
     "Multi-head attention, one idea at a time step 8 maps",
     "Multi-head attention, one idea at a time step 8 scrolls",
     "Multi-head attention, one idea at a time step 8 shortened",
-    "What heads do in a trained model step 1 clipped",
-    "What heads do in a trained model step 1 scrolls",
-    "What heads do in a trained model step 2 scrolls",
-    "What heads do in a trained model step 3 scrolls",
     "What heads do in a trained model step 4 clipped",
     "What heads do in a trained model step 4 scrolls",
     "What heads do in a trained model step 4 shortened",
     "What heads do in a trained model step 4 small",
-    "What heads do in a trained model step 5 scrolls",
-    "What heads do in a trained model step 6 scrolls",
     "What heads do in a trained model step 7 clipped",
     "What heads do in a trained model step 7 overlap",
     "What heads do in a trained model step 7 scrolls",
@@ -178,6 +167,8 @@ TEST_F(PresentLayout, EveryStepFitsEveryProjectorInBothThemes) {
             const std::string kind = p.substr(0, p.find(':'));
             const std::string gap = step + " " + kind;
             ++counts[kind];
+            if (std::getenv("HS_LAYOUT_ALL"))
+              std::printf("%s %dx%d %s: %s\n", step.c_str(), size.w, size.h, theme == Theme::dark ? "dark" : "light", p.c_str());
             if (kKnownGaps.count(gap)) continue;
             ADD_FAILURE() << step << " at " << size.w << "x" << size.h << (theme == Theme::dark ? " dark" : " light")
                           << ": " << p;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <cmath>
 #include <string>
 
 #include "app/gui/widgets/labels.h"
@@ -48,14 +49,24 @@ LessonHeader lesson_header(const AppState& state, const UiContext& ui, const Les
   ImFont* title = ui.fonts.title ? ui.fonts.title : ImGui::GetFont();
   const ImVec2 t = title->CalcTextSizeA(title->FontSize, FLT_MAX, wrap, step.title.c_str());
   h.title_w = t.x, h.title_h = t.y;
-  const float where_w = big ? title->CalcTextSizeA(title->FontSize, FLT_MAX, 0, h.where.c_str()).x : ImGui::CalcTextSize(h.where.c_str()).x;
-  h.buttons_w = ImGui::CalcTextSize("< PreviousNext >").x + style.FramePadding.x * 4 + style.ItemSpacing.x * 2 + where_w;
+  // Each item measured as ImGui sizes it (CalcTextSize rounds every label up): their sum is the
+  // row's width to the pixel, so the right-aligned row never pushes the strip into scrolling.
+  const float where_w = big ? std::floor(title->CalcTextSizeA(title->FontSize, FLT_MAX, 0, h.where.c_str()).x + 0.95f)
+                            : ImGui::CalcTextSize(h.where.c_str()).x;
+  h.buttons_w = ImGui::CalcTextSize("< Previous").x + ImGui::CalcTextSize("Next >").x + style.FramePadding.x * 4 +
+                style.ItemSpacing.x * 2 + where_w;
   h.beside_title = h.title_w + style.ItemSpacing.x * 2 < wrap - h.buttons_w;
   h.buttons_below = h.buttons_w > wrap;
   return h;
 }
 
 }  // namespace
+
+float lesson_column_min_width() {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  return ImGui::CalcTextSize("< Previous").x + ImGui::CalcTextSize("Next >").x + style.FramePadding.x * 4 +
+         style.ItemSpacing.x + style.WindowPadding.x * 2 + style.WindowBorderSize * 2 + 1;
+}
 
 float lesson_panel_height(const AppState& state, const UiContext& ui, float width) {
   const LessonStep* step = active_step(state);

@@ -176,7 +176,8 @@ float caption_column_width(const AppState& state, const UiContext& ui, float wid
     maps_w = height * 0.9f * float(heads) / float(layers) + ImGui::GetFontSize() * 9;
   else
     return 0;
-  return std::clamp(width - maps_w, width * 0.15f, width * 0.34f);
+  const float least = std::max(width * 0.15f, lesson_column_min_width());
+  return std::clamp(width - maps_w, least, std::max(width * 0.34f, least));
 }
 
 }  // namespace
