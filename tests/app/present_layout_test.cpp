@@ -123,9 +123,6 @@ class PresentLayout : public ::testing::Test {
 const std::set<std::string> kKnownGaps = {
     "Multi-head attention, one idea at a time step 1 small",
     "Multi-head attention, one idea at a time step 4 small",
-    "Multi-head attention, one idea at a time step 5 clipped",
-    "Multi-head attention, one idea at a time step 5 overlap",
-    "Multi-head attention, one idea at a time step 5 scrolls",
     "Multi-head attention, one idea at a time step 7 maps",
     "Multi-head attention, one idea at a time step 8 clipped",
     "Multi-head attention, one idea at a time step 8 maps",
