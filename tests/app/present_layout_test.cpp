@@ -121,8 +121,6 @@ class PresentLayout : public ::testing::Test {
 // What still fails, step by step (lesson file stem, step, kind of problem): listed here so the
 // test checks everything else; each entry is a known gap, not an accepted one.
 const std::set<std::string> kKnownGaps = {
-    "Multi-head attention, one idea at a time step 1 small",
-    "Multi-head attention, one idea at a time step 4 small",
     "Multi-head attention, one idea at a time step 7 maps",
     "Multi-head attention, one idea at a time step 8 clipped",
     "Multi-head attention, one idea at a time step 8 maps",
