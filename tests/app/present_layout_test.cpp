@@ -8,6 +8,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -207,6 +208,36 @@ TEST_F(PresentLayout, TheWordsOnScreenAreForTheClass) {
   const std::string first_text = all_text();
   EXPECT_NE(first_text.find("Random weights"), std::string::npos) << first_text;
   EXPECT_NE(first_text.find("stories260K"), std::string::npos) << first_text;
+}
+
+// Lesson 2 step 4 says the Head roles table opens sorted by the previous column, highest first:
+// its first row is the head with the highest previous score.
+TEST_F(PresentLayout, TheRolesTableOpensSortedAsTheCaptionSays) {
+  present_at(kSizes[2], Theme::dark);
+  AppState state = default_app_state();
+  state.present.active = true;
+  start_lesson(state, lessons_.at(1), 3);
+  ASSERT_EQ(state.view, View::roles);
+  EXPECT_EQ(state.roles.sort, int(hs::HeadRole::previous));
+  ui_.derived = derived_for(state, "roles sorted");
+  for (int f = 0; f < 3; ++f) hs::gui::test::app_frame(state, ui_, report_);
+  // The first row's layer and head: the texts nearest under the "layer" and "head" headers (a
+  // table draws column by column, so drawing order is not row order).
+  std::vector<DrawnText> cells;
+  for (const DrawnText& t : collect_drawn_text(*ImGui::GetDrawData(), *ImGui::GetIO().Fonts))
+    if (t.window.find("/roles") != std::string::npos) cells.push_back(t);
+  const auto under = [&](const std::string& header) {
+    const auto h = std::find_if(cells.begin(), cells.end(), [&](const DrawnText& t) { return t.text == header; });
+    if (h == cells.end()) return std::string("no header ") + header;
+    const DrawnText* best = nullptr;
+    for (const DrawnText& t : cells)
+      if (std::abs(t.min.x - h->min.x) < 2 && t.min.y > h->max.y && (!best || t.min.y < best->min.y)) best = &t;
+    return best ? best->text : std::string("nothing under ") + header;
+  };
+  const std::vector<hs::HeadIndex> ranked = hs::rank_heads(ui_.derived->shown_roles(), int(hs::HeadRole::previous), true);
+  ASSERT_FALSE(ranked.empty());
+  EXPECT_EQ(under("layer"), std::to_string(ranked[0].layer));
+  EXPECT_EQ(under("head"), std::to_string(ranked[0].head));
 }
 
 }  // namespace

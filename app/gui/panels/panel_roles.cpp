@@ -59,15 +59,21 @@ void roles_table(AppState& state, const HeadRoles& roles, ImVec2 size, bool scro
   const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
                                 (scroll_x ? ImGuiTableFlags_ScrollX : 0) | ImGuiTableFlags_BordersInnerV |
                                 ImGuiTableFlags_SizingFixedFit;
-  if (!ImGui::BeginTable("roles", kColumns, flags, size)) return;
+  // The column the session or lesson step opens the table sorted by: ImGui applies a column's
+  // DefaultSort to a table it has not seen, so each opening sort is a table of its own (the
+  // default one keeps the name "roles" and the sort a person last clicked).
+  const int opening = state.roles.sort;
+  const std::string id = opening == kSortByLayer ? std::string("roles") : format("roles sorted %d", opening);
+  if (!ImGui::BeginTable(id.c_str(), kColumns, flags, size)) return;
+  const auto first = [&](int column) { return column == opening ? ImGuiTableColumnFlags_DefaultSort : 0; };
   ImGui::TableSetupScrollFreeze(2, 1);
   const float arrow = ImGui::GetFontSize() * 1.2f;
   const auto width = [&](const char* header) { return ImGui::CalcTextSize(header).x + arrow; };
-  ImGui::TableSetupColumn("layer", ImGuiTableColumnFlags_DefaultSort, width("layer"), ImGuiID(kSortByLayer));
-  ImGui::TableSetupColumn("head", 0, width("head"), ImGuiID(kSortByHead));
-  ImGui::TableSetupColumn("role", 0, width("induction"), ImGuiID(kSortByLabel));
+  ImGui::TableSetupColumn("layer", first(kSortByLayer), width("layer"), ImGuiID(kSortByLayer));
+  ImGui::TableSetupColumn("head", first(kSortByHead), width("head"), ImGuiID(kSortByHead));
+  ImGui::TableSetupColumn("role", first(kSortByLabel), width("induction"), ImGuiID(kSortByLabel));
   for (int r = 0; r < kHeadRoleCount; ++r)
-    ImGui::TableSetupColumn(head_role_name(HeadRole(r)), ImGuiTableColumnFlags_PreferSortDescending,
+    ImGui::TableSetupColumn(head_role_name(HeadRole(r)), ImGuiTableColumnFlags_PreferSortDescending | first(r),
                             width(head_role_name(HeadRole(r))), ImGuiID(r));
   ImGui::TableNextRow(ImGuiTableRowFlags_Headers, row_h);
   for (int c = 0; c < kColumns; ++c) {
@@ -75,8 +81,8 @@ void roles_table(AppState& state, const HeadRoles& roles, ImVec2 size, bool scro
     ImGui::TableHeader(ImGui::TableGetColumnName(c));
     if (c >= 3 && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", head_role_definition(HeadRole(c - 3)));
   }
-  int by = kSortByLayer;
-  bool descending = false;
+  int by = opening;
+  bool descending = opening >= 0;  // scores highest first
   if (const ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs(); specs && specs->SpecsCount > 0) {
     by = int(specs->Specs[0].ColumnUserID);
     descending = specs->Specs[0].SortDirection == ImGuiSortDirection_Descending;

@@ -115,6 +115,9 @@ struct AveragePanelState {
 
 struct RolesPanelState {
   int filter = 0;  // index into the label filter (0: every head)
+  // The column the table opens sorted by (a HeadRole, or kSortByLayer / Head / Label of
+  // core/analysis/head_roles.h); sessions and lesson steps set it, a header click then re-sorts.
+  int sort = kSortByLayer;
 };
 
 // Head ablation (app/gui/panels/panel_ablation.cpp); the job runs in app/gui/work/ablation_job.h.
