@@ -124,9 +124,7 @@ class PresentLayout : public ::testing::Test {
 // What still fails, step by step (lesson file stem, step, kind of problem): listed here so the
 // test checks everything else; each entry is a known gap, not an accepted one.
 const std::set<std::string> kKnownGaps = {
-    "Multi-head attention, one idea at a time step 7 maps",
     "Multi-head attention, one idea at a time step 8 clipped",
-    "Multi-head attention, one idea at a time step 8 maps",
     "Multi-head attention, one idea at a time step 8 scrolls",
     "What heads do in a trained model step 4 scrolls",
     "What heads do in a trained model step 7 clipped",

@@ -56,7 +56,9 @@ PresentGrid layout_present_grid(int n, int group, int tokens, const std::vector<
     g.labels = next;
   }
   g.grid = layout_shared_grid(n, group, area.x, area.y, title_h, gap, left(g.labels), bottom(g.labels));
-  g.cell = std::floor(g.grid.side / float(tokens) * 4.0f) / 4.0f;
+  // Whole-pixel maps (cells may be fractional: the image is scaled to its box), not whole
+  // quarter-pixel cells, which cost a map up to a quarter pixel times its tokens of its side.
+  g.cell = std::floor(g.grid.side) / float(tokens);
   g.labels.step = g.cell > 0 ? std::max(1, int(std::ceil(g.labels.size * 0.95f / g.cell))) : 1;
   return g;
 }
