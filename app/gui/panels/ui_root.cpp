@@ -165,13 +165,14 @@ void draw_pointer_highlight() {
 // them: one large map (the Single head view, a head opened in the grid) or the all-layers
 // overview (a row per layer). Returns the caption column's width, 0 for a strip across the top.
 // The maps then take the full height and the width the column leaves: a single map needs about
-// its height plus its labels and colour bar, the overview heads / layers times that.
+// its height plus its labels, colour bar and the head's facts (six lines wide), the overview
+// heads / layers times that.
 float caption_column_width(const AppState& state, const UiContext& ui, float width, float height) {
   if (!state.present.active || !state.lesson.lesson || !ui.derived) return 0;
   const int heads = ui.derived->run().n_heads(), layers = ui.derived->run().n_layers();
   float maps_w = 0;
   if (state.view == View::head || (state.view == View::heads && state.grid.opened >= 0 && state.grid.opened < heads))
-    maps_w = height * 1.22f;
+    maps_w = height * 1.22f + ImGui::GetFontSize() * 6;  // and a side column wide enough for the head's facts above its bar
   else if (state.view == View::heads && state.grid.all_layers && layers > 1 && ui.derived->compare.empty())
     maps_w = height * 0.9f * float(heads) / float(layers) + ImGui::GetFontSize() * 9;
   else
