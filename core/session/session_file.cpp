@@ -4,6 +4,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "core/analysis/head_roles.h"
 #include "core/formats/json_strict.h"
 #include "core/render/colormap.h"
 #include "core/util/atomic_file.h"
@@ -126,6 +127,7 @@ void read_view(const json& v, const std::string& where, ViewState& view) {
   std::vector<std::string> maps;
   for (Colormap c : all_colormaps()) maps.emplace_back(colormap_name(c));
   in.choice("colormap", view.colormap, maps);
+  in.choice("roles_sort", view.roles_sort, session_roles_sorts());
 }
 
 }  // namespace
@@ -133,6 +135,15 @@ void read_view(const json& v, const std::string& where, ViewState& view) {
 const std::vector<std::string>& session_panels() {
   static const std::vector<std::string> p = {"grid", "head", "query", "difference", "average", "width", "layers", "roles", "ablation", "contrast"};
   return p;
+}
+
+const std::vector<std::string>& session_roles_sorts() {
+  static const std::vector<std::string> s = [] {
+    std::vector<std::string> v = {"layer", "head", "role"};
+    for (int r = 0; r < kHeadRoleCount; ++r) v.emplace_back(head_role_name(HeadRole(r)));
+    return v;
+  }();
+  return s;
 }
 
 const std::vector<std::string>& session_color_scales() {
@@ -160,7 +171,8 @@ std::string session_to_json(const Session& s) {
                {"queries", s.view.queries},
                {"color_scale", s.view.color_scale},
                {"ignore_first_column", s.view.ignore_first_column},
-               {"colormap", s.view.colormap}};
+               {"colormap", s.view.colormap},
+               {"roles_sort", s.view.roles_sort}};
   // Invalid UTF-8 in a sentence is replaced rather than failing the save.
   return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }

@@ -11,7 +11,8 @@
 //              "window": null, "temperature": 1, "seed": 0,
 //              "weights": "", "checkpoint": "", "tokenizer": "", "generate": 0, "reshape": "correct"},
 //    "view": {"panel": "grid", "layer": 0, "head": 0, "queries": [0],
-//             "color_scale": "linear", "ignore_first_column": false, "colormap": "viridis"}}
+//             "color_scale": "linear", "ignore_first_column": false, "colormap": "viridis",
+//             "roles_sort": "layer"}}
 #include <string>
 #include <tuple>
 #include <vector>
@@ -31,9 +32,10 @@ struct ViewState {
   std::string color_scale = "linear";  // see session_color_scales()
   bool ignore_first_column = false;
   std::string colormap = "viridis";
+  std::string roles_sort = "layer";  // the column the Head roles table opens sorted by; see session_roles_sorts()
 
   // Every field (a field added above goes here too: tests/core/model/model_request_equality_test.cpp).
-  auto tie() const { return std::tie(panel, layer, head, queries, color_scale, ignore_first_column, colormap); }
+  auto tie() const { return std::tie(panel, layer, head, queries, color_scale, ignore_first_column, colormap, roles_sort); }
   bool operator==(const ViewState& o) const { return tie() == o.tie(); }
   bool operator!=(const ViewState& o) const { return !(*this == o); }
 };
@@ -46,6 +48,9 @@ struct Session {
 
 const std::vector<std::string>& session_panels();        // grid, head, query, difference, average, width, layers, roles, ablation, contrast
 const std::vector<std::string>& session_color_scales();  // linear, log, row
+// The Head roles table's columns: layer, head, role, then each role score (head_role_name()).
+// Scores sort highest first, the others ascending.
+const std::vector<std::string>& session_roles_sorts();
 
 std::string session_to_json(const Session& s);
 

@@ -23,6 +23,7 @@
 #include "headless_imgui.h"
 #include "app/gui/actions/lesson_player.h"
 #include "app/gui/actions/settings.h"
+#include "app/gui/actions/window_rules.h"
 #include "app/gui/panels/panels.h"
 #include "app/gui/state/derived.h"
 #include "app/gui/widgets/grid_layout.h"
@@ -514,6 +515,27 @@ TEST(LightTheme, RememberedInTheSettingsAndFollowedByThePresentationColormap) {
   EXPECT_FALSE(parse_theme("sepia", t));
   EXPECT_TRUE(parse_theme("light", t));
   EXPECT_EQ(t, Theme::light);
+}
+
+// Issue 30: after presenting (F5 or --present swaps viridis for the projector colormap), imgui.ini
+// keeps the user's own colormap; the next ordinary session opened in cividis.
+TEST(LightTheme, PresentingDoesNotOverwriteTheSavedColormap) {
+  ImGui::CreateContext();
+  ImGui::GetIO().IniFilename = nullptr;
+  AppState state = default_app_state();
+  ASSERT_EQ(state.scale.colormap, hs::Colormap::viridis);
+  bool was_active = false;
+  state.present.active = true;
+  follow_presentation_colours(state, was_active);
+  EXPECT_EQ(state.scale.colormap, present_colormap(Theme::dark)) << "presenting shows its own colormap";
+  register_settings(&state);
+  ImGui::MarkIniSettingsDirty();
+  const std::string ini = ImGui::SaveIniSettingsToMemory();
+  EXPECT_NE(ini.find("colormap=viridis"), std::string::npos) << ini;
+  state.scale.colormap = hs::Colormap::magma;  // the user's own pick while presenting is kept
+  ImGui::MarkIniSettingsDirty();
+  EXPECT_NE(std::string(ImGui::SaveIniSettingsToMemory()).find("colormap=magma"), std::string::npos);
+  ImGui::DestroyContext();
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include "app/gui/state/embedded.h"
 #include "app/gui/actions/session_bridge.h"
 #include "app/gui/actions/unsaved_guard.h"
+#include "app/gui/actions/window_rules.h"
 #include "app/gui/widgets/theme.h"
 #include "core/util/errors.h"
 #include "core/util/file_read.h"
@@ -76,7 +77,7 @@ void go_to_step(AppState& state, int step) {
     if (s.session.request.sentence.empty()) state.request.sentence = before.sentence;
   }
   // Presentation mode keeps its projector-safe default colormap (cividis on black, viridis on white).
-  if (state.present.active && state.scale.colormap == Colormap::viridis) state.scale.colormap = present_colormap(state.theme);
+  use_presentation_colormap(state);
   state.grid.opened = -1;
   state.present.maps_hidden = state.present.hide_each_step;
   // A step's state is the lesson's, not the user's work: quitting or opening does not ask.

@@ -1,5 +1,6 @@
 #include "app/gui/actions/session_bridge.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <new>
 
@@ -13,6 +14,22 @@ namespace hs::gui {
 namespace {
 
 namespace fs = std::filesystem;
+
+// The Head roles table's sort column by its session name (session_roles_sorts(): layer, head,
+// role, then the roles in HeadRole order), and back.
+int roles_sort_from_name(const std::string& name) {
+  const std::vector<std::string>& names = session_roles_sorts();
+  const int i = int(std::find(names.begin(), names.end(), name) - names.begin());
+  if (i == 1) return kSortByHead;
+  if (i == 2) return kSortByLabel;
+  return i >= 3 && i < int(names.size()) ? i - 3 : kSortByLayer;
+}
+
+std::string roles_sort_name(int sort) {
+  if (sort == kSortByHead) return "head";
+  if (sort == kSortByLabel) return "role";
+  return sort >= 0 && sort < kHeadRoleCount ? head_role_name(HeadRole(sort)) : "layer";
+}
 
 bool is_json(const std::string& path) {
   std::string ext = fs::path(path).extension().string();
@@ -33,6 +50,7 @@ Session session_from_state(const AppState& state) {
   s.view.ignore_first_column = state.scale.ignore_first_key;
   s.view.colormap = colormap_name(state.scale.colormap);
   s.contrast = state.contrast.sentence;
+  s.view.roles_sort = roles_sort_name(state.roles.sort);
   return s;
 }
 
@@ -48,6 +66,7 @@ void apply_session(AppState& state, const Session& session) {
   state.query.queries = session.view.queries;
   state.scale.mode = parse_scale_mode(session.view.color_scale);  // checked when the file was read
   state.scale.ignore_first_key = session.view.ignore_first_column;
+  state.roles.sort = roles_sort_from_name(session.view.roles_sort);
   const Colormap c = parse_colormap(session.view.colormap);
   // The views draw sequential maps only; a diverging choice falls back to the default.
   state.scale.colormap = colormap_is_diverging(c) ? Colormap::viridis : c;

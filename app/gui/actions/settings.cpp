@@ -8,6 +8,7 @@
 #include <string>
 
 #include "app/gui/actions/open_model.h"
+#include "app/gui/actions/window_rules.h"
 #include "app/gui/widgets/theme.h"
 
 namespace hs::gui {
@@ -54,7 +55,7 @@ void write_all(ImGuiContext*, ImGuiSettingsHandler* handler, ImGuiTextBuffer* ou
   const AppState& s = *static_cast<const AppState*>(handler->UserData);
   out->appendf("[%s][prefs]\n", handler->TypeName);
   out->appendf("sidebar_width=%.0f\n", double(s.sidebar_width));
-  out->appendf("colormap=%s\n", colormap_name(s.scale.colormap));
+  out->appendf("colormap=%s\n", colormap_name(colormap_to_save(s)));  // not presenting's stand-in
   out->appendf("scale=%d\n", int(s.scale.mode));
   out->appendf("ui_scale=%.2f\n", double(s.ui_scale));
   out->appendf("show_frame_time=%d\n", s.show_frame_time ? 1 : 0);

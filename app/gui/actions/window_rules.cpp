@@ -14,8 +14,19 @@ void follow_presentation_colours(AppState& state, bool& was_active) {
   was_active = state.present.active;
   if (!entered || state.scale.colormap != Colormap::viridis) return;
   const bool clean = !session_dirty(state);  // F5 is not work to save
-  state.scale.colormap = present_colormap(state.theme);
+  use_presentation_colormap(state);
   if (clean) mark_session_clean(state);
+}
+
+void use_presentation_colormap(AppState& state) {
+  if (!state.present.active || state.scale.colormap != Colormap::viridis) return;
+  state.scale.colormap = present_colormap(state.theme);
+  state.present.colormap_replaced = true;
+}
+
+Colormap colormap_to_save(const AppState& state) {
+  return state.present.colormap_replaced && state.scale.colormap == present_colormap(state.theme) ? Colormap::viridis
+                                                                                                : state.scale.colormap;
 }
 
 }  // namespace hs::gui

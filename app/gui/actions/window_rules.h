@@ -16,4 +16,11 @@ std::string window_title(const AppState& state);
 // the last call (false before the first); it is updated.
 void follow_presentation_colours(AppState& state, bool& was_active);
 
+// Presenting with the default colormap (viridis): the theme's presentation colormap instead,
+// remembered as a stand-in so that the user's saved settings keep viridis (settings.h).
+void use_presentation_colormap(AppState& state);
+
+// The colormap imgui.ini keeps: the user's own, not presenting's stand-in.
+Colormap colormap_to_save(const AppState& state);
+
 }  // namespace hs::gui

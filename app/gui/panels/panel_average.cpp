@@ -6,6 +6,7 @@
 #include "app/gui/widgets/grid_layout.h"
 #include "app/gui/widgets/heatmap_widget.h"
 #include "app/gui/widgets/labels.h"
+#include "app/gui/widgets/present_grid.h"
 #include "app/gui/actions/lesson_player.h"
 #include "app/gui/panels/panels.h"
 
@@ -50,6 +51,10 @@ void draw_average(AppState& state, const UiContext& ui) {
                                            average_map(*d.analysis, layer), range, state.scale.colormap, layer);
   avg.row_labels = avg.col_labels = &d.analysis->map_labels;
   avg.label_font_max = f * 0.85f;
+  if (state.present.active) {  // readable from the back: never under 18 px, thinned instead
+    avg.label_font_min = present_label_min();
+    avg.label_font_max = std::max(avg.label_font_max, avg.label_font_min);
+  }
   // The rollout is on its own scale: its own bar under it (the layer's bar is on the right).
   const float across_h = rollout ? colour_bar_across_height() + f * 0.4f : 0.0f;
   const HeatmapHit avg_hit = draw_heatmap(ui, avg, ImVec2(left_w - gap, avail.y - title_h * 2 - across_h));

@@ -140,7 +140,7 @@ void draw_present_all_layers(AppState& state, const UiContext& ui, const Derived
   PresentGrid g;
   g.grid = {heads, layers, side};
   g.labels = fit;
-  g.cell = std::floor(side / float(tokens) * 4.0f) / 4.0f;
+  g.cell = std::floor(side) / float(tokens);  // a whole-pixel map, as layout_present_grid
   if (g.cell <= 0) return;
   g.labels.step = std::max(1, int(std::ceil(fit.size * 0.95f / g.cell)));
   side = g.cell * float(tokens);

@@ -1,9 +1,11 @@
 // One head, large: hover shows (query, key, weight), the selected query row and hovered
 // row/column are outlined, a colour bar shows the scale. Also the shared scale toolbar.
 #include <algorithm>
+#include <cmath>
 
 #include "app/gui/widgets/draw_util.h"
 #include "app/gui/widgets/heatmap_widget.h"
+#include "app/gui/widgets/present_grid.h"
 #include "app/gui/widgets/labels.h"
 #include "app/gui/widgets/map_zoom.h"
 #include "app/gui/work/region_maps.h"
@@ -54,10 +56,12 @@ void head_facts(const Derived& d, int layer, int head) {
                         double(s.mean_entropy));
     return;
   }
-  ImGui::TextDisabled("mean row entropy %.2f nats  \xC2\xB7  rank of Q K^T %d (head width %d)%s%s", double(s.mean_entropy),
-                      s.score_rank, d.run().info.d_head,
-                      masked ? format("; %d with the mask's cells as 0", s.masked_rank).c_str() : "",
-                      group > 1 ? format("  \xC2\xB7  key/value head %d", head / group).c_str() : "");
+  // In plain words: exp(entropy) is how many tokens a row's weight is spread over, and the rank of
+  // the scores Q K^T (at most the head width) is how many independent patterns they can mix.
+  ImGui::TextDisabled("each query spreads its weight over about %.1f tokens", double(std::exp(s.mean_entropy)));
+  ImGui::TextDisabled("%d independent patterns in its scores (at most its width, %d)%s", s.score_rank, d.run().info.d_head,
+                      masked ? format("; %d counting the hidden cells as 0", s.masked_rank).c_str() : "");
+  if (group > 1) ImGui::TextDisabled("shares keys and values with its group: key/value head %d", head / group);
 }
 
 }  // namespace
@@ -133,6 +137,7 @@ void draw_head(AppState& state, const UiContext& ui) {
   HeatmapSpec whole = heatmap_spec("head view", map_version(d.generation, layer, head), head_map(d.run(), layer, head), range,
                                    state.scale.colormap, layer, head);
   whole.row_labels = whole.col_labels = &d.analysis->map_labels;
+  if (state.present.active) whole.label_font_min = present_label_min();
   whole.highlight_row = queries.size() == 1 ? d.analysis->map_index(queries[0]) : -1;
   whole.first_generated = d.analysis->map_index(first_generated(d.run()));
   whole.boundary = d.run().segment_b_start > 0 ? d.analysis->map_index(d.run().segment_b_start) : -1;

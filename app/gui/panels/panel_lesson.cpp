@@ -4,6 +4,9 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <string>
 
 #include "app/gui/widgets/labels.h"
 #include "app/gui/widgets/theme.h"
@@ -26,7 +29,44 @@ bool needs_model(const AppState& state, const LessonStep& step) {
 
 bool controls_row(const AppState& state) { return state.present.active && lesson_controls_unlocked(state); }
 
+// Where the title, the step counter and the buttons go in a panel `width` wide: the counter and
+// buttons beside the title when they fit, else on the next line; the buttons under the counter in
+// a column too narrow for both. The panel's height and its drawing both follow this.
+struct LessonHeader {
+  std::string where;          // "3 / 8" presenting, "step 3 of 8" otherwise
+  float title_w = 0, title_h = 0;
+  float buttons_w = 0;        // counter and both buttons
+  bool beside_title = false;  // counter and buttons on the title's line
+  bool buttons_below = false; // the buttons on a line of their own
+};
+
+LessonHeader lesson_header(const AppState& state, const UiContext& ui, const LessonStep& step, float wrap) {
+  LessonHeader h;
+  const int n = int(state.lesson.lesson->steps.size()), i = state.lesson.step;
+  const bool big = state.present.active && ui.fonts.title;
+  h.where = big ? format("%d / %d", i + 1, n) : format("step %d of %d", i + 1, n);
+  const ImGuiStyle& style = ImGui::GetStyle();
+  ImFont* title = ui.fonts.title ? ui.fonts.title : ImGui::GetFont();
+  const ImVec2 t = title->CalcTextSizeA(title->FontSize, FLT_MAX, wrap, step.title.c_str());
+  h.title_w = t.x, h.title_h = t.y;
+  // Each item measured as ImGui sizes it (CalcTextSize rounds every label up): their sum is the
+  // row's width to the pixel, so the right-aligned row never pushes the strip into scrolling.
+  const float where_w = big ? std::floor(title->CalcTextSizeA(title->FontSize, FLT_MAX, 0, h.where.c_str()).x + 0.95f)
+                            : ImGui::CalcTextSize(h.where.c_str()).x;
+  h.buttons_w = ImGui::CalcTextSize("< Previous").x + ImGui::CalcTextSize("Next >").x + style.FramePadding.x * 4 +
+                style.ItemSpacing.x * 2 + where_w;
+  h.beside_title = h.title_w + style.ItemSpacing.x * 2 < wrap - h.buttons_w;
+  h.buttons_below = h.buttons_w > wrap;
+  return h;
+}
+
 }  // namespace
+
+float lesson_column_min_width() {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  return ImGui::CalcTextSize("< Previous").x + ImGui::CalcTextSize("Next >").x + style.FramePadding.x * 4 +
+         style.ItemSpacing.x + style.WindowPadding.x * 2 + style.WindowBorderSize * 2 + 1;
+}
 
 float lesson_panel_height(const AppState& state, const UiContext& ui, float width) {
   const LessonStep* step = active_step(state);
@@ -34,10 +74,18 @@ float lesson_panel_height(const AppState& state, const UiContext& ui, float widt
   const ImGuiStyle& style = ImGui::GetStyle();
   const float f = ImGui::GetFontSize(), title_f = ui.fonts.title ? ui.fonts.title->FontSize : f;
   const float wrap = std::max(width - style.WindowPadding.x * 2, 100.0f);
-  float h = std::max(title_f, ImGui::GetFrameHeight()) + style.ItemSpacing.y + style.WindowPadding.y * 2 + 4;
+  const LessonHeader head = lesson_header(state, ui, *step, wrap);
+  const float counter_h = std::max(state.present.active ? title_f : f, ImGui::GetFrameHeight());
+  float h = style.WindowPadding.y * 2 + 4;
+  if (head.beside_title) {
+    h += std::max(head.title_h, counter_h) + style.ItemSpacing.y;
+  } else {
+    h += head.title_h + style.ItemSpacing.y + counter_h + style.ItemSpacing.y;
+    if (head.buttons_below) h += ImGui::GetFrameHeight() + style.ItemSpacing.y;
+  }
   if (state.lesson.captions) h += ImGui::CalcTextSize(step->caption.c_str(), nullptr, false, wrap).y + style.ItemSpacing.y;
   if (needs_model(state, *step)) h += ImGui::CalcTextSize(kNeedsModel, nullptr, false, wrap).y + style.ItemSpacing.y;
-  if (state.present.active && state.present.maps_hidden) h += f + style.ItemSpacing.y;
+  if (state.present.active && state.present.maps_hidden) h += ImGui::CalcTextSize(kHidden, nullptr, false, wrap).y + style.ItemSpacing.y;
   if (controls_row(state)) h += ImGui::GetFrameHeight() + style.ItemSpacing.y * 2 + 2;
   return h;
 }
@@ -57,18 +105,12 @@ void draw_lesson(AppState& state, const UiContext& ui) {
   ImGui::TextColored(accent_text(), "%s", step->title.c_str());
   ImGui::PopTextWrapPos();
   if (ui.fonts.title) ImGui::PopFont();
-  const float title_w = ImGui::GetItemRectSize().x;
   // Right-aligned: position (in the title font when presenting, readable from the back) and stepping buttons.
   const bool big = state.present.active && ui.fonts.title;
-  const std::string where = big ? format("%d / %d", i + 1, n) : format("step %d of %d", i + 1, n);
-  const ImGuiStyle& style = ImGui::GetStyle();
-  if (big) ImGui::PushFont(ui.fonts.title);
-  const float where_w = ImGui::CalcTextSize(where.c_str()).x;
-  if (big) ImGui::PopFont();
-  const float buttons_w = ImGui::CalcTextSize("< PreviousNext >").x + style.FramePadding.x * 4 + style.ItemSpacing.x * 2 + where_w;
-  // Beside the title when they fit, else right-aligned on the next line.
-  const float right = ImGui::GetWindowContentRegionMax().x - buttons_w;
-  if (title_w + style.ItemSpacing.x * 2 < right - ImGui::GetWindowContentRegionMin().x) ImGui::SameLine(right);
+  const LessonHeader head = lesson_header(state, ui, *step, ImGui::GetWindowContentRegionMax().x - ImGui::GetWindowContentRegionMin().x);
+  const std::string& where = head.where;
+  const float right = ImGui::GetWindowContentRegionMax().x - head.buttons_w;
+  if (head.beside_title) ImGui::SameLine(right);
   else ImGui::SetCursorPosX(std::max(right, ImGui::GetCursorPosX()));
   if (big) {
     ImGui::PushFont(ui.fonts.title);
@@ -83,7 +125,7 @@ void draw_lesson(AppState& state, const UiContext& ui) {
     ImGui::TextDisabled("%s", where.c_str());
   }
   // A column too narrow for the counter and both buttons: the buttons on the next line.
-  if (buttons_w <= ImGui::GetWindowContentRegionMax().x - ImGui::GetWindowContentRegionMin().x) ImGui::SameLine();
+  if (!head.buttons_below) ImGui::SameLine();
   ImGui::BeginDisabled(i == 0);
   if (ImGui::Button("< Previous")) go_to_step(state, i - 1);
   ImGui::EndDisabled();

@@ -4,6 +4,7 @@
 
 #include "app/gui/widgets/draw_util.h"
 #include "app/gui/widgets/labels.h"
+#include "app/gui/widgets/present_grid.h"
 #include "app/gui/panels/panels.h"
 #include "app/gui/state/selection.h"
 #include "app/gui/widgets/token_notes.h"
@@ -86,10 +87,12 @@ void draw_query(AppState& state, const UiContext& ui) {
   const Map profile = binned_max(query_profile(d.run(), layer, q), per);  // [H, bars]
   const float top = profile.size() > 0 ? std::max(profile.maxCoeff(), 1e-6f) : 1.0f;
   ImFont* font = ImGui::GetFont();
+  const bool present = state.present.active;
+  const float label_px = present ? std::max(f * 0.9f, present_label_min()) : f * 0.9f;  // token labels
   float label_w = 0;
   if (per == 1)
     for (size_t i = 0; i < d.run().tokens.size(); ++i)
-      label_w = std::max(label_w, font->CalcTextSizeA(f * 0.9f, FLT_MAX, 0, abbreviate(display_token(d.run().tokens, i), 12).c_str()).x);
+      label_w = std::max(label_w, font->CalcTextSizeA(label_px, FLT_MAX, 0, abbreviate(display_token(d.run().tokens, i), 12).c_str()).x);
   const float col_w = (avail.x - left) / bars;
   const bool rotate = label_w + 6 > col_w;
   const float bottom = (rotate ? label_w : f) + 10;
@@ -113,11 +116,12 @@ void draw_query(AppState& state, const UiContext& ui) {
       const float x0 = o.x + left + j * col_w + col_w * 0.1f, x1 = o.x + left + (j + 1) * col_w - col_w * 0.1f;
       const float yb = y1 - t * (y1 - y0 - 2);
       dl->AddRectFilled(ImVec2(x0, yb), ImVec2(x1, y1), colormap_u32(state.scale.colormap, 0.25f + 0.75f * t), 2);
-      // The weight above its bar when there is room for it.
+      // The weight above its bar when there is room for it; presenting, at the labels' 18 px
+      // floor and only the weights that print as more than 0.00 (the room reads the bars).
       const std::string value = format("%.2f", double(v));
-      const float small = f * 0.75f;
+      const float small = present ? std::max(f * 0.75f, present_label_min()) : f * 0.75f;
       const ImVec2 vs = font->CalcTextSizeA(small, FLT_MAX, 0, value.c_str());
-      if (v > 0.0f && row_h >= f * 2.6f && vs.x + 4 < x1 - x0) {
+      if (v > 0.0f && row_h >= f * 2.6f && vs.x + 4 < x1 - x0 && (!present || value != "0.00")) {
         const bool above = yb - vs.y - 1 >= y0;  // else inside the top of a tall bar
         dl->AddText(font, small, ImVec2((x0 + x1 - vs.x) * 0.5f, above ? yb - vs.y - 1 : yb + 1),
                     above ? dim_text_colour() : text_colour_on(state.scale.colormap, 0.25f + 0.75f * t), value.c_str());
@@ -135,7 +139,7 @@ void draw_query(AppState& state, const UiContext& ui) {
   }
   const float yl = o.y + heads * row_h + 4;
   if (per > 1) {
-    dl->AddText(font, f * 0.9f, ImVec2(o.x + left, yl),
+    dl->AddText(font, label_px, ImVec2(o.x + left, yl),
                 ImGui::GetColorU32(ImGuiCol_TextDisabled),
                 format("keys 0 .. %d, %d per bar (each bar is the largest exact weight among them)", tokens - 1, per).c_str());
   }
@@ -144,8 +148,8 @@ void draw_query(AppState& state, const UiContext& ui) {
     const float cx = o.x + left + (j + 0.5f) * col_w;
     const bool is_query = std::find(q.begin(), q.end(), j) != q.end();
     const ImU32 c = is_query ? accent_colour() : is_generated(d.run(), j) ? generated_colour() : ImGui::GetColorU32(ImGuiCol_Text);
-    if (rotate) add_text_up(dl, font, f * 0.9f, ImVec2(cx, yl), c, s.c_str());
-    else dl->AddText(font, f * 0.9f, ImVec2(cx - font->CalcTextSizeA(f * 0.9f, FLT_MAX, 0, s.c_str()).x * 0.5f, yl), c, s.c_str());
+    if (rotate) add_text_up(dl, font, label_px, ImVec2(cx, yl), c, s.c_str());
+    else dl->AddText(font, label_px, ImVec2(cx - font->CalcTextSizeA(label_px, FLT_MAX, 0, s.c_str()).x * 0.5f, yl), c, s.c_str());
   }
 }
 

@@ -11,6 +11,7 @@
 #include "app/gui/widgets/grid_layout.h"
 #include "app/gui/widgets/heatmap_widget.h"
 #include "app/gui/widgets/labels.h"
+#include "app/gui/widgets/present_grid.h"
 
 namespace hs::gui {
 namespace {
@@ -51,30 +52,37 @@ void score_cell(float v) {
   ImGui::PopStyleColor();
 }
 
-void roles_table(AppState& state, const HeadRoles& roles, ImVec2 size, bool scroll_x) {
+// Every row (the header too) is `row_h` tall, so a table `row_h` times k tall shows k whole rows.
+void roles_table(AppState& state, const HeadRoles& roles, ImVec2 size, bool scroll_x, float row_h) {
   // Fixed widths that fit each header (and its sort arrow), scrolling sideways only when the panel
   // is narrower than that.
   const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
                                 (scroll_x ? ImGuiTableFlags_ScrollX : 0) | ImGuiTableFlags_BordersInnerV |
                                 ImGuiTableFlags_SizingFixedFit;
-  if (!ImGui::BeginTable("roles", kColumns, flags, size)) return;
+  // The column the session or lesson step opens the table sorted by: ImGui applies a column's
+  // DefaultSort to a table it has not seen, so each opening sort is a table of its own (the
+  // default one keeps the name "roles" and the sort a person last clicked).
+  const int opening = state.roles.sort;
+  const std::string id = opening == kSortByLayer ? std::string("roles") : format("roles sorted %d", opening);
+  if (!ImGui::BeginTable(id.c_str(), kColumns, flags, size)) return;
+  const auto first = [&](int column) { return column == opening ? ImGuiTableColumnFlags_DefaultSort : 0; };
   ImGui::TableSetupScrollFreeze(2, 1);
   const float arrow = ImGui::GetFontSize() * 1.2f;
   const auto width = [&](const char* header) { return ImGui::CalcTextSize(header).x + arrow; };
-  ImGui::TableSetupColumn("layer", ImGuiTableColumnFlags_DefaultSort, width("layer"), ImGuiID(kSortByLayer));
-  ImGui::TableSetupColumn("head", 0, width("head"), ImGuiID(kSortByHead));
-  ImGui::TableSetupColumn("role", 0, width("induction"), ImGuiID(kSortByLabel));
+  ImGui::TableSetupColumn("layer", first(kSortByLayer), width("layer"), ImGuiID(kSortByLayer));
+  ImGui::TableSetupColumn("head", first(kSortByHead), width("head"), ImGuiID(kSortByHead));
+  ImGui::TableSetupColumn("role", first(kSortByLabel), width("induction"), ImGuiID(kSortByLabel));
   for (int r = 0; r < kHeadRoleCount; ++r)
-    ImGui::TableSetupColumn(head_role_name(HeadRole(r)), ImGuiTableColumnFlags_PreferSortDescending,
+    ImGui::TableSetupColumn(head_role_name(HeadRole(r)), ImGuiTableColumnFlags_PreferSortDescending | first(r),
                             width(head_role_name(HeadRole(r))), ImGuiID(r));
-  ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+  ImGui::TableNextRow(ImGuiTableRowFlags_Headers, row_h);
   for (int c = 0; c < kColumns; ++c) {
     ImGui::TableSetColumnIndex(c);
     ImGui::TableHeader(ImGui::TableGetColumnName(c));
     if (c >= 3 && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", head_role_definition(HeadRole(c - 3)));
   }
-  int by = kSortByLayer;
-  bool descending = false;
+  int by = opening;
+  bool descending = opening >= 0;  // scores highest first
   if (const ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs(); specs && specs->SpecsCount > 0) {
     by = int(specs->Specs[0].ColumnUserID);
     descending = specs->Specs[0].SortDirection == ImGuiSortDirection_Descending;
@@ -82,7 +90,7 @@ void roles_table(AppState& state, const HeadRoles& roles, ImVec2 size, bool scro
   const std::string& filter = filter_labels()[size_t(std::clamp(state.roles.filter, 0, int(filter_labels().size()) - 1))];
   for (const HeadIndex& i : rank_heads(roles, by, descending, filter)) {
     const HeadRoleScores& s = roles.scores[size_t(i.layer)][size_t(i.head)];
-    ImGui::TableNextRow();
+    ImGui::TableNextRow(0, row_h);
     ImGui::TableNextColumn();
     const bool selected = i.layer == state.layer && i.head == state.head;
     if (ImGui::Selectable(format("%d##role-row-%d-%d", i.layer, i.layer, i.head).c_str(), selected,
@@ -127,6 +135,10 @@ void role_heatmaps(AppState& state, const UiContext& ui, const HeadRoles& roles,
     spec.row_labels = &layer_names;
     spec.col_labels = &head_names;
     spec.label_font_max = f * 0.8f;
+    if (state.present.active) {  // 18 px or more, thinned, or none on a small tile
+      spec.label_font_min = present_label_min();
+      spec.label_font_max = std::max(spec.label_font_max, spec.label_font_min);
+    }
     spec.highlight_row = state.layer, spec.highlight_col = state.head;
     const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(g.tile_w - gap, g.tile_h - gap - title_h));
     if (hit.hovered && hit.row >= 0) {
@@ -165,10 +177,16 @@ void draw_roles(AppState& state, const UiContext& ui) {
     ImGui::EndCombo();
   }
   ImGui::SameLine();
-  // Wrapped, so that a narrow window (1280 x 720 with the sidebar) shows all of it.
+  // Wrapped, so that a narrow window (1280 x 720 with the sidebar) shows all of it. Presenting,
+  // the labelling rule is in the note's tooltip: the table keeps the height.
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled("Scores 0 to 1; %s. Hover a header for its definition; click a head to open its map.",
-                      head_label_rule(roles.options.threshold).c_str());
+  const bool present = state.present.active;
+  if (present)
+    ImGui::TextDisabled("Scores 0 to 1. Hover a header for its definition; click a head to open its map.");
+  else
+    ImGui::TextDisabled("Scores 0 to 1; %s. Hover a header for its definition; click a head to open its map.",
+                        head_label_rule(roles.options.threshold).c_str());
+  if (present && ImGui::IsItemHovered()) ImGui::SetTooltip("%s.", head_label_rule(roles.options.threshold).c_str());
   if (roles.induction_measured)
     ImGui::TextDisabled("Induction: measured on a probe of %d random tokens repeated twice (fixed seed), not on the sentence.",
                         roles.options.probe_length);
@@ -186,16 +204,20 @@ void draw_roles(AppState& state, const UiContext& ui) {
   float natural = style.ScrollbarSize + f * 0.5f;
   for (const char* h : {"layer", "head", "induction"}) natural += ImGui::CalcTextSize(h).x + arrow + pad;
   for (int r = 0; r < kHeadRoleCount; ++r) natural += ImGui::CalcTextSize(head_role_name(HeadRole(r))).x + arrow + pad;
+  const float row_h = std::ceil(ImGui::GetTextLineHeight() + style.CellPadding.y * 2 + 1);
   // Side by side when the heatmaps keep a useful width beside the whole table; otherwise the table
   // on top at its full width (no sideways scrolling) and the heatmaps under it.
   if (avail.x - natural - f >= f * 18) {
-    roles_table(state, roles, ImVec2(natural, avail.y), false);
+    roles_table(state, roles, ImVec2(natural, avail.y), false, row_h);
     ImGui::SameLine(0, f);
     role_heatmaps(state, ui, roles, ImVec2(avail.x - natural - f, avail.y));
   } else {
-    const float table_h = std::floor(avail.y * 0.5f);
+    // Whole rows only (a row cut by the table's bottom edge reads as a clipped number); presenting,
+    // the table, which the steps talk about, takes the larger share.
+    const float rows = std::max(2.0f, std::floor(avail.y * (present ? 0.62f : 0.5f) / row_h));
+    const float table_h = rows * row_h + style.ScrollbarSize * (avail.x < natural - f * 4 ? 1.0f : 0.0f);
     // Fixed columns shrink a little to fit rather than scroll; only a much narrower panel scrolls.
-    roles_table(state, roles, ImVec2(avail.x, table_h), avail.x < natural - f * 4);
+    roles_table(state, roles, ImVec2(avail.x, table_h), avail.x < natural - f * 4, row_h);
     role_heatmaps(state, ui, roles, ImVec2(avail.x, avail.y - table_h - style.ItemSpacing.y), 4);
   }
 }

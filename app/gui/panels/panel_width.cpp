@@ -31,16 +31,21 @@ void draw_sweep(const AppState& state, const Sweep& sweep, ImVec2 size) {
     for (const SweepPoint& p : sweep.points) s.values.push_back(p.*field);
     return s;
   };
-  const float h = (size.y - ImGui::GetStyle().ItemSpacing.y * 3) / 3.0f;
+  // Three charts when each gets about six lines (title, a plot, ticks; eight presenting, read from
+  // the back of the room); in less height only the rank chart, the step's subject: the summary
+  // above says the distance and entropy numbers in words.
+  const float spacing = ImGui::GetStyle().ItemSpacing.y;
+  const bool all = (size.y - spacing * 3) / 3.0f >= ImGui::GetFontSize() * (state.present.active ? 8.0f : 6.0f);
+  const float h = all ? (size.y - spacing * 3) / 3.0f : size.y - spacing;
   int hovered = -1;
   ChartSpec diff = base;
   diff.title = "mean head distance  (0 to 1; no pair with one head)";
   diff.series = {series("distance", &SweepPoint::mean_head_distance, tone_u32(Tone::series_orange))};
-  hovered = std::max(hovered, draw_chart(diff, ImVec2(size.x, h)));
+  if (all) hovered = std::max(hovered, draw_chart(diff, ImVec2(size.x, h)));
   ChartSpec entropy = base;
   entropy.title = "mean row entropy (nats)";
   entropy.series = {series("entropy", &SweepPoint::mean_entropy, tone_u32(Tone::series_green))};
-  hovered = std::max(hovered, draw_chart(entropy, ImVec2(size.x, h)));
+  if (all) hovered = std::max(hovered, draw_chart(entropy, ImVec2(size.x, h)));
   ChartSpec rank = base;
   rank.title = "rank per head";
   rank.x_caption = format("heads  (d_model %d; d_head = d_model / heads)", sweep.d_model);
@@ -112,12 +117,16 @@ void draw_spectra(const AppState& state, const Derived& d, ImVec2 size) {
   }
   if (heads > 8)
     for (ChartSeries& s : spec.series) s.name.clear();
-  const float chart_h = std::max(size.y * 0.58f, ImGui::GetFontSize() * 9);
+  // The table holds every head's row when the chart keeps seven lines; the chart takes the rest.
+  const float f = ImGui::GetFontSize(), spacing = ImGui::GetStyle().ItemSpacing.y;
+  const float row_h = ImGui::GetTextLineHeight() + ImGui::GetStyle().CellPadding.y * 2;
+  const float table_need = row_h * float(heads + 1) + ImGui::GetStyle().ScrollbarSize + 2;
+  const float chart_h = std::clamp(size.y - table_need - spacing, std::min(f * 7, size.y * 0.5f), size.y * 0.7f);
   draw_chart(spec, ImVec2(size.x, chart_h));
   const int columns = masked ? 5 : 4;
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX |
                                 ImGuiTableFlags_SizingFixedFit;
-  if (ImGui::BeginTable("ranks", columns, flags, ImVec2(size.x, size.y - chart_h - ImGui::GetStyle().ItemSpacing.y))) {
+  if (ImGui::BeginTable("ranks", columns, flags, ImVec2(size.x, size.y - chart_h - spacing))) {
     ImGui::TableSetupScrollFreeze(1, 1);
     ImGui::TableSetupColumn("head");
     ImGui::TableSetupColumn(format("rank of Q K^T (\xE2\x89\xA4 %d)", d_head).c_str());
@@ -183,10 +192,11 @@ void draw_width(AppState& state, const UiContext& ui) {
   } else {
     ImGui::TextDisabled("computing the head-count sweep...");
   }
-  // The charts need about 24 lines of height for their axes and labels: with less room (large
-  // presentation fonts) they scroll instead of squashing.
+  // The charts need about 24 lines of height for their axes and labels: with less room they
+  // scroll instead of squashing, except presenting, where they are laid out for the window (the
+  // sweep column down to its rank chart, the table to its rows).
   const ImVec2 room = ImGui::GetContentRegionAvail();
-  const float charts_h = std::max(room.y, ImGui::GetFontSize() * 24.0f);
+  const float charts_h = std::max(room.y, ImGui::GetFontSize() * (state.present.active ? 14.0f : 24.0f));
   const bool scroll = charts_h > room.y;
   if (scroll) ImGui::BeginChild("width charts", room, false);
   const float width = ImGui::GetContentRegionAvail().x;

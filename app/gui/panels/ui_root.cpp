@@ -7,6 +7,7 @@
 #include "app/gui/actions/app_keys.h"
 #include "app/gui/actions/lesson_player.h"
 #include "app/gui/panels/panels.h"
+#include "app/gui/widgets/theme.h"
 #include "app/gui/state/selection.h"
 #include "app/gui/actions/unsaved_guard.h"
 
@@ -58,7 +59,21 @@ void draw_zoomed_view(AppState& state, const UiContext& ui, View view, float zoo
   ImGui::EndChild();
 }
 
+// The synthetic layer's weights are random: said where the maps are, so nobody reads meaning
+// into its patterns, with the ways to a model that has learned something (issue 30).
+void random_weights_note(const AppState& state, const UiContext& ui) {
+  if (!ui.derived || state.lesson.lesson || ui.derived->run().info.kind != "synthetic") return;
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextColored(tone(Tone::warning),
+                     "Random weights: this synthetic layer has learned nothing, so its patterns are noise, not meaning. "
+                     "For learned heads open a trained model (Model panel: checkpoint, "
+                     "assets/models/stories260K/stories260K.bin, or drop it on the window), or start a lesson "
+                     "(Lessons menu) with the teaching model, whose heads are wired to do one job each.");
+  ImGui::PopTextWrapPos();
+}
+
 void draw_views(AppState& state, const UiContext& ui) {
+  random_weights_note(state, ui);
   const float zoom = state.present.active ? std::max(1.0f, state.present.font_scale / PresentationState{}.font_scale) : 1.0f;
   // Presenting a step that keeps its tab: no tab bar, the view takes its room.
   bool tabs = !(state.present.active && state.lesson.lesson);
@@ -149,18 +164,20 @@ void draw_pointer_highlight() {
 // them: one large map (the Single head view, a head opened in the grid) or the all-layers
 // overview (a row per layer). Returns the caption column's width, 0 for a strip across the top.
 // The maps then take the full height and the width the column leaves: a single map needs about
-// its height plus its labels and colour bar, the overview heads / layers times that.
+// its height plus its labels, colour bar and the head's facts (six lines wide), the overview
+// heads / layers times that.
 float caption_column_width(const AppState& state, const UiContext& ui, float width, float height) {
   if (!state.present.active || !state.lesson.lesson || !ui.derived) return 0;
   const int heads = ui.derived->run().n_heads(), layers = ui.derived->run().n_layers();
   float maps_w = 0;
   if (state.view == View::head || (state.view == View::heads && state.grid.opened >= 0 && state.grid.opened < heads))
-    maps_w = height * 1.22f;
+    maps_w = height * 1.22f + ImGui::GetFontSize() * 6;  // and a side column wide enough for the head's facts above its bar
   else if (state.view == View::heads && state.grid.all_layers && layers > 1 && ui.derived->compare.empty())
     maps_w = height * 0.9f * float(heads) / float(layers) + ImGui::GetFontSize() * 9;
   else
     return 0;
-  return std::clamp(width - maps_w, width * 0.15f, width * 0.34f);
+  const float least = std::max(width * 0.15f, lesson_column_min_width());
+  return std::clamp(width - maps_w, least, std::max(width * 0.34f, least));
 }
 
 }  // namespace

@@ -146,6 +146,10 @@ void draw_panels(AppState& state, UiContext& ui, GlHeatmapImages& images, FrameR
   report.upload_ms = images.upload_ms() - upload_before;
   report.heatmap_renders = int(images.renders() - renders_before);
   report.draw_calls = draw_calls(ImGui::GetDrawData());
+  if (ui.report) {  // a screenshot's sidecar: every text and where it was drawn
+    report.texts = collect_drawn_text(*ImGui::GetDrawData(), *ImGui::GetIO().Fonts);
+    report.scrolling = scrolling_windows();
+  }
 }
 
 struct Screen {

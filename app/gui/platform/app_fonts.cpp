@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "app/gui/widgets/theme.h"
 #include "core/text/token_label.h"
 
 namespace hs::gui {
@@ -17,7 +18,7 @@ float font_factor(const AppState& state, float window_scale) {
   if (!state.present.active) return state.ui_scale;
   const ImGuiIO& io = ImGui::GetIO();
   const float screen_lines = io.DisplaySize.y * io.DisplayFramebufferScale.y;
-  return state.present.font_scale * std::max(1.0f, screen_lines / 1080.0f) / window_scale;
+  return present_font_factor(state.present.font_scale, screen_lines) / window_scale;
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include "app/common/friendly_errors.h"
 #include "app/gui/actions/lesson_player.h"
+#include "app/gui/actions/window_rules.h"
 #include "app/gui/actions/session_bridge.h"
 #include "app/gui/state/model_sentence.h"
 #include "app/gui/widgets/theme.h"
@@ -126,7 +127,7 @@ AppState initial_state(const Options& o) {
     if (!o.model.request.model_path.empty() && active_step(s) && active_step(s)->needs_pretrained)
       s.request.model_path = o.model.request.model_path, s.request.tokenizer = o.model.request.tokenizer;
   }
-  if (s.present.active && s.scale.colormap == Colormap::viridis) s.scale.colormap = present_colormap(s.theme);
+  use_presentation_colormap(s);
   return s;
 }
 

@@ -93,6 +93,13 @@ bool write_screenshot(const std::string& path, int width, int height, const Fram
   j["panels"] = nlohmann::json::array();
   for (const DrawnPanel& p : report.panels)
     j["panels"].push_back({{"name", p.name}, {"text", p.text}, {"x0", p.min.x}, {"y0", p.min.y}, {"x1", p.max.x}, {"y1", p.max.y}});
+  // Every text drawn, its glyphs' box, clip rectangle and pixel size (layout checks).
+  j["texts"] = nlohmann::json::array();
+  for (const DrawnText& t : report.texts)
+    j["texts"].push_back({{"text", t.text}, {"window", t.window}, {"px", t.px}, {"x0", t.min.x}, {"y0", t.min.y},
+                          {"x1", t.max.x}, {"y1", t.max.y}, {"clip", {t.clip_min.x, t.clip_min.y, t.clip_max.x, t.clip_max.y}},
+                          {"clipped", t.clipped}});
+  j["scrolling"] = report.scrolling;
   j["frame"] = {{"heatmap_renders", report.heatmap_renders}, {"draw_calls", report.draw_calls}};
   j["fonts"] = {{"extra_glyphs", report.fonts.extra_glyphs},
                 {"missing_glyphs", report.fonts.missing_glyphs},

@@ -119,6 +119,9 @@ struct AveragePanelState {
 
 struct RolesPanelState {
   int filter = 0;  // index into the label filter (0: every head)
+  // The column the table opens sorted by (a HeadRole, or kSortByLayer / Head / Label of
+  // core/analysis/head_roles.h); sessions and lesson steps set it, a header click then re-sorts.
+  int sort = kSortByLayer;
 };
 
 // Head ablation (app/gui/panels/panel_ablation.cpp); the job runs in app/gui/work/ablation_job.h,
@@ -152,6 +155,7 @@ struct PresentationState {
   bool pointer = true;       // a ring at the mouse (P toggles)
   bool maps_hidden = false;  // "reveal": the maps wait as "?" until H (or Space) shows them
   bool hide_each_step = false;  // every new step starts with its maps hidden
+  bool colormap_replaced = false;  // the colormap is presenting's stand-in for viridis: imgui.ini keeps viridis
 };
 
 // The look: dark (the default) or light (dark on light, for projectors and print). Presentation

@@ -52,7 +52,11 @@ int draw_chart(const ChartSpec& spec, ImVec2 size) {
   // y ticks first: the left margin fits the widest tick label.
   std::vector<float> ticks;
   if (spec.log_y) {
-    for (float v = lo; v <= hi * 1.001f; v *= 10) ticks.push_back(v);
+    // Every decade while they are a line and a bit apart; every second (third, ...) in a short plot.
+    const int decades = int(std::lround(std::log10(hi / lo)));
+    const float room = std::max(plot_bottom - plot_top, 1.0f);
+    const int every = std::max(1, int(std::ceil(float(decades + 1) * f * 1.25f / room)));
+    for (int k = 0; k <= decades; k += every) ticks.push_back(lo * std::pow(10.0f, float(k)));
   } else {
     ticks = nice_ticks(lo, hi, std::clamp(int((plot_bottom - plot_top) / (f * 1.8f)), 2, 5));
     // A short chart still reads: the bottom and a round value near the top at least.
@@ -99,10 +103,13 @@ int draw_chart(const ChartSpec& spec, ImVec2 size) {
   if (spec.marker_x >= 0) {
     const float x = pmin.x + spec.marker_x * step;
     for (float y = pmin.y; y < pmax.y; y += 8) dl->AddLine(ImVec2(x, y), ImVec2(x, std::min(y + 4, pmax.y)), accent_colour(), 1.5f);
-    // Beside the line at the top, on whichever side stays inside the plot and clear of the legend.
+    // Beside the line at the top, on whichever side stays inside the plot and clear of the legend;
+    // with no room on either side, right of the line a row below the legend. Never over the y
+    // ticks left of the plot.
     const float w = ImGui::CalcTextSize(spec.marker_label.c_str()).x;
-    const float lx = x + 4 + w < legend_left ? x + 4 : x - 4 - w;
-    const float ly = lx >= pmin.x && lx + w < legend_left ? pmin.y + 2 : pmin.y + 2 + f * 1.2f;
+    const bool right_fits = x + 4 + w < legend_left, left_fits = x - 6 - w >= pmin.x;
+    const float lx = right_fits || !left_fits ? x + 4 : x - 4 - w;
+    const float ly = right_fits || left_fits ? pmin.y + 2 : pmin.y + 4 + f * 1.2f;
     dl->AddRectFilled(ImVec2(lx - 2, ly), ImVec2(lx + w + 2, ly + f), page(0.8f), 3);
     dl->AddText(ImVec2(lx, ly), accent_colour(), spec.marker_label.c_str());
   }

@@ -66,6 +66,8 @@ HeatmapLayout layout_heatmap(const HeatmapSpec& spec, ImVec2 size, ImFont* font,
     return L;
   }
   float f = spec.label_font_max > 0 ? spec.label_font_max : font_size;
+  const float smallest = std::max(9.0f, spec.label_font_min);
+  f = std::max(f, smallest);
   const float pad = 4.0f;
   // Shrink the label font until it fits the cells; below ~7 px cells, labels are dropped.
   for (int attempt = 0; attempt < 4 && labels; ++attempt) {
@@ -79,10 +81,10 @@ HeatmapLayout layout_heatmap(const HeatmapSpec& spec, ImVec2 size, ImFont* font,
     L.cell = std::min((size.x - L.left) / cols, (size.y - L.bottom) / rows);
     L.label_size = f;
     if (L.cell >= f * 1.05f) break;
-    if (L.cell < 9.0f) {
+    if (L.cell < smallest) {
       // Crowded: the smallest readable font on every n-th cell, as long as the label margins
       // leave most of the box to the map (a small overview tile keeps none).
-      f = 9.0f;
+      f = smallest;
       L.label_chars = 8;
       L.left = spec.row_labels ? widest_label(spec.row_labels, font, f, L.label_chars) + pad * 2 : 0;
       L.rotate_cols = true;
@@ -93,7 +95,7 @@ HeatmapLayout layout_heatmap(const HeatmapSpec& spec, ImVec2 size, ImFont* font,
       if (L.left > size.x * 0.35f || L.bottom > size.y * 0.35f || std::max(rows, cols) / L.label_step < 3) L.label_size = 0;
       break;
     }
-    f = std::max(L.cell * 0.95f, 9.0f);
+    f = std::max(L.cell * 0.95f, smallest);
   }
   if (!labels || L.label_size == 0) {
     L.left = L.bottom = 0;
@@ -135,10 +137,15 @@ HeatmapHit draw_heatmap(const UiContext& ui, const HeatmapSpec& spec, ImVec2 siz
   if (ui.hide_maps) {
     // Presentation's "reveal": the class guesses first; the labels stay, the weights wait.
     dl->AddRectFilled(cmin, cmax, ImGui::GetColorU32(ImGuiCol_FrameBg));
-    const float qs = std::min(cmax.x - cmin.x, cmax.y - cmin.y) * 0.5f;
-    const ImVec2 q = font->CalcTextSizeA(qs, FLT_MAX, 0, "?");
-    dl->AddText(font, qs, ImVec2((cmin.x + cmax.x - q.x) * 0.5f, (cmin.y + cmax.y - q.y) * 0.5f),
-                ImGui::GetColorU32(ImGuiCol_TextDisabled), "?");
+    // The "?" drawn as strokes, crisp at any size (a glyph scaled past its atlas size blurs):
+    // a hook (an arc from the left over the top to its bottom), a stem and a dot.
+    const float r = std::min(cmax.x - cmin.x, cmax.y - cmin.y) * 0.14f, w = std::max(2.0f, r * 0.38f);
+    const ImVec2 mid((cmin.x + cmax.x) * 0.5f, (cmin.y + cmax.y) * 0.5f - r * 0.7f);
+    const ImU32 ink = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+    dl->PathArcTo(mid, r, 3.14159265f, 3.14159265f * 2.5f, 24);
+    dl->PathLineTo(ImVec2(mid.x, mid.y + r * 1.7f));
+    dl->PathStroke(ink, 0, w);
+    dl->AddCircleFilled(ImVec2(mid.x, mid.y + r * 2.5f), w * 0.75f, ink, 16);
   } else {
     const HeatmapTexture tex = ui.images->region(spec.key, spec.version, shown_map(spec), spec.range, spec.colormap, pixels);
     dl->AddImage(tex.id, cmin, cmax, tex.uv0, tex.uv1);

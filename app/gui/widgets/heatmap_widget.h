@@ -27,6 +27,7 @@ struct HeatmapSpec {
   bool selected = false;        // draw an accent frame
   int boundary = -1;            // a sentence pair: B starts at this token; a line before it on both axes (-1: none)
   float label_font_max = 0.0f;  // 0: the current font size
+  float label_font_min = 0.0f;  // presenting: labels never smaller (they thin out); 0: down to 9 px
   // Presentation's shared labels (present_grid.h): cells of exactly `fixed_cell`, labels of
   // `fixed_label` px (every `fixed_step`-th one, at most `fixed_chars` characters) in margins of
   // `fixed_left` x `fixed_bottom`, so that maps sharing one set of labels line up. 0: automatic.

@@ -18,7 +18,8 @@ float widest(const std::vector<std::string>& labels, ImFont* font, float size, i
 
 }  // namespace
 
-float present_label_min() { return ImGui::GetFontSize() * 0.72f; }
+// Token labels presenting: never under 18 px, the smallest a room reads (they thin out instead).
+float present_label_min() { return std::max(18.0f, ImGui::GetFontSize() * 0.72f); }
 float present_label_max() { return ImGui::GetFontSize(); }
 
 LabelFit fit_labels(const std::vector<std::string>& labels, ImFont* font, float cell, float min_px, float max_px) {
@@ -55,7 +56,9 @@ PresentGrid layout_present_grid(int n, int group, int tokens, const std::vector<
     g.labels = next;
   }
   g.grid = layout_shared_grid(n, group, area.x, area.y, title_h, gap, left(g.labels), bottom(g.labels));
-  g.cell = std::floor(g.grid.side / float(tokens) * 4.0f) / 4.0f;
+  // Whole-pixel maps (cells may be fractional: the image is scaled to its box), not whole
+  // quarter-pixel cells, which cost a map up to a quarter pixel times its tokens of its side.
+  g.cell = std::floor(g.grid.side) / float(tokens);
   g.labels.step = g.cell > 0 ? std::max(1, int(std::ceil(g.labels.size * 0.95f / g.cell))) : 1;
   return g;
 }

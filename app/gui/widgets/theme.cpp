@@ -217,6 +217,12 @@ void apply_presentation_style(float scale, Theme theme) {
   s.ScaleAllSizes(scale);
 }
 
+float present_font_factor(float font_scale, float screen_lines) {
+  // The 1080-line layout scaled to the screen, so a 720-line projector shows the same picture;
+  // never below body text of 19 px (factor 19 / 17), the smallest a room reads.
+  return std::max(font_scale * screen_lines / 1080.0f, 19.0f / 17.0f);
+}
+
 Fonts load_fonts(float scale, const FontRanges& ranges) {
   ImGuiIO& io = ImGui::GetIO();
   Fonts f;

@@ -18,6 +18,9 @@ void apply_style(float scale, Theme theme = Theme::dark);
 // Presentation mode: black background and white text (light: white and black), stronger
 // secondary text and frames, larger spacing; for projectors.
 void apply_presentation_style(float scale, Theme theme = Theme::dark);
+// The fonts' size factor presenting on a screen `screen_lines` pixels tall at the presenter's
+// `font_scale` (Ctrl +/-): text is sized for the screen's pixels, not the desktop's DPI setting.
+float present_font_factor(float font_scale, float screen_lines);
 
 // The theme the style was last built for (ImGui's style is global; so is this).
 Theme current_theme();

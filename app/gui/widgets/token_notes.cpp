@@ -32,6 +32,8 @@ std::string spelled_text(const AttentionRun& run, int from, int to) {
 
 std::string next_token_note(const AttentionRun& run, int i) {
   if (i < 0 || i >= int(run.next_tokens.size())) return "";
+  // The unknown-word token is no prediction a class can read (the teaching model's small vocabulary).
+  if (run.next_tokens[size_t(i)] == "<unk>") return "";
   std::string s = "model expects \"" + display_token(run.next_tokens[size_t(i)]) + "\" next";
   if (i + 1 < run.n_tokens()) {
     const bool hit = size_t(i) < run.next_token_ids.size() && size_t(i + 1) < run.token_ids.size() &&

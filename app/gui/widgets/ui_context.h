@@ -12,6 +12,7 @@
 #include "app/gui/state/ablation_status.h"
 #include "app/gui/state/derived.h"
 #include "app/gui/state/status.h"
+#include "app/gui/widgets/drawn_text.h"
 #include "core/render/colour_scale.h"
 #include "core/render/png_pixels.h"
 #include "core/render/shown_map.h"
@@ -116,6 +117,8 @@ struct FrameReport {
   std::vector<DrawnBar> bars;
   std::vector<DrawnPanel> panels;
   DrawnFonts fonts;
+  std::vector<DrawnText> texts;          // every text drawn (read back from the draw lists)
+  std::vector<std::string> scrolling;    // windows whose content needs scrolling
   int heatmap_renders = 0;  // maps coloured (uploaded to the GPU) this frame: none on a still screen
   int draw_calls = 0;       // ImGui draw commands this frame (an atlas of maps draws many in one)
   int heatmaps_pending = 0; // maps on screen still showing older data (their new data waits for a later frame)

@@ -232,8 +232,9 @@ TEST_F(TrainedHeadsLesson, Steps2And3PreviousTokenHeads) {
 }
 
 TEST_F(TrainedHeadsLesson, Step4HeadRolesRankTheTwoHeadsNearTheTop) {
-  says(step(4), "Sort by the previous column: L1 h3 and L3 h6 are among the top three");
+  says(step(4), "The table opens sorted by the previous column, highest first: L1 h3 and L3 h6 are among the top three");
   EXPECT_EQ(step(4).session.view.panel, "roles");
+  EXPECT_EQ(step(4).session.view.roles_sort, "previous");  // the table as the caption says (panel_roles.cpp)
   const std::vector<HeadIndex> ranked = rank_heads(story->roles, int(HeadRole::previous), true);
   for (const HeadIndex want : {HeadIndex{1, 3}, HeadIndex{3, 6}}) {
     const auto it = std::find_if(ranked.begin(), ranked.begin() + 3,
@@ -255,7 +256,7 @@ TEST_F(TrainedHeadsLesson, Step5NoRealSink) {
 
 TEST_F(TrainedHeadsLesson, Step6InductionBuiltInTheTeachingModelAndAbsentInStories260K) {
   const LessonStep& s = step(6);
-  says(s, "The teaching model's L1 h0 is built to do it");
+  says(s, "The teaching model's L1 h0 (framed, in the block labelled \"teaching model\") is built to do it");
   says(s, "no head puts even a quarter of a row there, and after the second 'Lily' it predicts ' was', not ' saw'");
   const auto a = maps_of(s.session);
   const AttentionRun& run = a->run;

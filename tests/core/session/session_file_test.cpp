@@ -31,6 +31,7 @@ Session sample() {
   s.view.color_scale = "log";
   s.view.ignore_first_column = true;
   s.view.colormap = "magma";
+  s.view.roles_sort = "induction";
   return s;
 }
 
@@ -60,6 +61,7 @@ TEST(SessionFile, RoundTripsEveryField) {
   EXPECT_EQ(b.view.color_scale, "log");
   EXPECT_TRUE(b.view.ignore_first_column);
   EXPECT_EQ(b.view.colormap, "magma");
+  EXPECT_EQ(b.view.roles_sort, "induction");
   EXPECT_EQ(session_to_json(b), session_to_json(a));
 }
 
@@ -137,6 +139,7 @@ TEST(SessionFile, MalformedFilesNameTheProblem) {
       {R"({"format": "headscope-session", "version": 1, "view": {"panel": "spaceship"}})", "view.panel must be one of grid"},
       {R"({"format": "headscope-session", "version": 1, "view": {"queries": [0, -1]}})", "view.queries"},
       {R"({"format": "headscope-session", "version": 1, "view": {"colormap": "jet"}})", "view.colormap must be one of"},
+      {R"({"format": "headscope-session", "version": 1, "view": {"roles_sort": "size"}})", "view.roles_sort must be one of layer"},
       {R"({"format": "headscope-session", "version": 1, "input": {"sentence": 5}})", "input.sentence must be a string"},
   };
   for (const auto& [text, expected] : cases) {

@@ -1,0 +1,245 @@
+// Issue 30's layout check, headless (ImGui context, no renderer; part of presentation_test):
+// every step of every shipped lesson, presenting at 1280x720, 1366x768 and 1920x1080 in both
+// themes. For each frame it reads back every text drawn (app/gui/widgets/drawn_text.h) and
+// checks: no text cut by its clip rectangle or the window, no "…" (a shortened title), no two
+// texts overlapping, none under 18 px, no window that needs scrolling; and the maps that are the
+// step's subject cover 35% of a 1280x720 window (40% at 1920x1080).
+#include <gtest/gtest.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "headless_imgui.h"
+#include "app/gui/actions/lesson_player.h"
+#include "app/gui/panels/panels.h"
+#include "app/gui/state/derived.h"
+#include "app/gui/widgets/drawn_text.h"
+#include "app/gui/widgets/theme.h"
+#include "app/gui/work/compute.h"
+#include "core/analysis/sweep_analysis.h"
+
+namespace {
+
+using namespace hs::gui;
+
+struct Size {
+  int w, h;
+  float map_floor;  // the subject maps' share of the window
+};
+constexpr Size kSizes[] = {{1280, 720, 0.35f}, {1366, 768, 0.35f}, {1920, 1080, 0.40f}};
+constexpr float kSmallestText = 18.0f;
+
+// One frame's problems, each a line naming what and where.
+std::vector<std::string> layout_problems(const FrameReport& report, const std::vector<DrawnText>& texts,
+                                         const std::vector<std::string>& scrolling, const Size& size,
+                                         bool maps_are_subject) {
+  std::vector<std::string> out;
+  const auto where = [](const DrawnText& t) {
+    char b[160];
+    std::snprintf(b, sizeof b, " [%.0f,%.0f-%.0f,%.0f %.1fpx in %s]", t.min.x, t.min.y, t.max.x, t.max.y, t.px,
+                  t.window.c_str());
+    return std::string(b);
+  };
+  for (const DrawnText& t : texts) {
+    if (t.clipped) out.push_back("clipped: \"" + t.text + "\"" + where(t));
+    // A real ellipsis is a shortened text; "..." ends ImGui's menu items ("Export...") and
+    // progress notes ("measuring..."), which are whole.
+    if (t.text.find("\xE2\x80\xA6") != std::string::npos)
+      out.push_back("shortened: \"" + t.text + "\"" + where(t));
+    if (t.px < kSmallestText - 0.05f) out.push_back("small: \"" + t.text + "\"" + where(t));
+  }
+  for (size_t i = 0; i < texts.size(); ++i)
+    for (size_t j = i + 1; j < texts.size(); ++j)
+      if (texts_overlap(texts[i], texts[j]))
+        out.push_back("overlap: \"" + texts[i].text + "\"" + where(texts[i]) + " and \"" + texts[j].text + "\"" + where(texts[j]));
+  for (const std::string& w : scrolling) out.push_back("scrolls: " + w);
+  if (maps_are_subject) {
+    double area = 0;
+    for (const DrawnHeatmap& m : report.heatmaps) area += double(m.max.x - m.min.x) * double(m.max.y - m.min.y);
+    const double share = area / (double(size.w) * size.h);
+    if (share < size.map_floor) {
+      char b[96];
+      std::snprintf(b, sizeof b, "maps: %.1f%% of the window (%zu maps), floor %.0f%%", share * 100, report.heatmaps.size(),
+                    size.map_floor * 100);
+      out.push_back(b);
+    }
+  }
+  return out;
+}
+
+class PresentLayout : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ImGui::CreateContext();
+    ImGui::GetIO().IniFilename = nullptr;
+    ImGui::GetIO().DeltaTime = 1.0f / 60.0f;
+    ui_.images = &images_;
+    ui_.report = &report_;
+    for (const std::string& name : shipped_lessons()) lessons_.push_back(find_lesson(name));
+    ui_.lessons = &lessons_;
+  }
+  void TearDown() override { ImGui::DestroyContext(); }
+
+  // The window and fonts the app would have presenting at `size` in `theme`.
+  void present_at(const Size& size, Theme theme) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = ImVec2(float(size.w), float(size.h));
+    io.Fonts->Clear();
+    const float scale = present_font_factor(PresentationState{}.font_scale, float(size.h));
+    ranges_ = font_ranges({});  // the atlas reads them when it builds
+    ui_.fonts = load_fonts(scale, ranges_);
+    apply_presentation_style(scale, theme);
+    unsigned char* pixels = nullptr;
+    int w = 0, h = 0;
+    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+  }
+
+  const Derived* derived_for(const AppState& state, const std::string& key) {
+    auto& d = derived_[key];
+    if (!d) {
+      d = compute_derived(state.request, 1);
+      d->compare = compute_compare(compare_requests(state), 1);
+      if (state.view == View::width) d->sweep = hs::analyse_sweep(state.request, d->run().tokens);
+    }
+    return d.get();
+  }
+
+  FontRanges ranges_;
+  UiContext ui_;
+  NullHeatmapImages images_;
+  FrameReport report_;
+  std::vector<std::shared_ptr<const hs::Lesson>> lessons_;
+  std::map<std::string, std::shared_ptr<Derived>> derived_;
+};
+
+// What still fails, step by step (lesson title, step, kind of problem): listed here so the
+// test checks everything else; each entry is a known gap, not an accepted one. HS_LAYOUT_ALL=1
+// prints every problem, known or not.
+const std::set<std::string> kKnownGaps = {
+    // The sentence's token chips (30-32 tokens) scroll sideways at 1280x720, the chips at the
+    // window's edge cut: the steps that unlock the sentence.
+    "Multi-head attention, one idea at a time step 8 clipped",
+    "Multi-head attention, one idea at a time step 8 scrolls",
+    "What heads do in a trained model step 7 clipped",
+    // The Head roles table (40 heads) scrolls down, whole rows showing; step 7 also the chips.
+    "What heads do in a trained model step 4 scrolls",
+    "What heads do in a trained model step 7 scrolls"};
+
+TEST_F(PresentLayout, EveryStepFitsEveryProjectorInBothThemes) {
+  ASSERT_FALSE(lessons_.empty());
+  std::map<std::string, int> counts;
+  int frames = 0;
+  for (const Size& size : kSizes)
+    for (Theme theme : {Theme::dark, Theme::light}) {
+      present_at(size, theme);
+      for (const auto& lesson : lessons_)
+        for (size_t i = 0; i < lesson->steps.size(); ++i) {
+          if (lesson->steps[i].needs_pretrained) continue;  // stories260K; covered by the GL test where present
+          AppState state = default_app_state();
+          state.present.active = true;
+          state.theme = theme;
+          start_lesson(state, lesson, int(i));
+          const std::string step = lesson->title + " step " + std::to_string(i + 1);
+          ui_.derived = derived_for(state, step);
+          for (int f = 0; f < 3; ++f) {
+            hs::gui::test::app_frame(state, ui_, report_);
+          }
+          const std::vector<DrawnText> texts = collect_drawn_text(*ImGui::GetDrawData(), *ImGui::GetIO().Fonts);
+          const bool maps = state.view != View::width && state.view != View::query && state.view != View::roles;
+          ++frames;
+          for (const std::string& p : layout_problems(report_, texts, scrolling_windows(), size, maps)) {
+            const std::string kind = p.substr(0, p.find(':'));
+            const std::string gap = step + " " + kind;
+            ++counts[kind];
+            if (std::getenv("HS_LAYOUT_ALL"))
+              std::printf("%s %dx%d %s: %s\n", step.c_str(), size.w, size.h, theme == Theme::dark ? "dark" : "light", p.c_str());
+            if (kKnownGaps.count(gap)) continue;
+            ADD_FAILURE() << step << " at " << size.w << "x" << size.h << (theme == Theme::dark ? " dark" : " light")
+                          << ": " << p;
+          }
+        }
+    }
+  std::printf("%d frames checked;", frames);
+  for (const auto& [kind, n] : counts) std::printf(" %s %d;", kind.c_str(), n);
+  std::printf("\n");
+  EXPECT_GT(frames, 80);
+}
+
+// The words on screen (issue 30, findings 3, 5 and 8), read back from the draw lists.
+std::string all_text() {
+  std::string out;
+  for (const DrawnText& t : collect_drawn_text(*ImGui::GetDrawData(), *ImGui::GetIO().Fonts)) out += t.text + "\n";
+  return out;
+}
+
+TEST_F(PresentLayout, TheWordsOnScreenAreForTheClass) {
+  present_at(kSizes[0], Theme::dark);
+  // Lesson 1 step 1 (the teaching model's small vocabulary) named no prediction: '"<unk>" next'.
+  AppState state = default_app_state();
+  state.present.active = true;
+  start_lesson(state, lessons_[0], 0);
+  ui_.derived = derived_for(state, "words l1s1");
+  for (int f = 0; f < 3; ++f) hs::gui::test::app_frame(state, ui_, report_);
+  EXPECT_EQ(all_text().find("<unk>"), std::string::npos) << all_text();
+  // The single-head side text in plain words, not "rank of Q K^T ...; ... with the mask's cells as 0".
+  const auto lesson2 = lessons_.at(1);
+  start_lesson(state, lesson2, 1);
+  ASSERT_EQ(state.view, View::head);
+  ui_.derived = derived_for(state, "words l2s2");
+  for (int f = 0; f < 3; ++f) hs::gui::test::app_frame(state, ui_, report_);
+  const std::string head_text = all_text();
+  EXPECT_EQ(head_text.find("Q K^T"), std::string::npos) << head_text;
+  // Lesson 2 step 6 frames the head its caption names: L1 h0, the teaching model's induction head.
+  start_lesson(state, lesson2, 5);
+  EXPECT_NE(active_step(state)->caption.find("L1 h0"), std::string::npos);
+  EXPECT_EQ(state.layer, 1);
+  EXPECT_EQ(state.head, 0);
+  // The first screen: the synthetic layer's random weights said where the maps are.
+  AppState first = default_app_state();
+  ui_.derived = derived_for(first, "first screen");
+  for (int f = 0; f < 3; ++f) hs::gui::test::app_frame(first, ui_, report_);
+  const std::string first_text = all_text();
+  EXPECT_NE(first_text.find("Random weights"), std::string::npos) << first_text;
+  EXPECT_NE(first_text.find("stories260K"), std::string::npos) << first_text;
+}
+
+// Lesson 2 step 4 says the Head roles table opens sorted by the previous column, highest first:
+// its first row is the head with the highest previous score.
+TEST_F(PresentLayout, TheRolesTableOpensSortedAsTheCaptionSays) {
+  present_at(kSizes[2], Theme::dark);
+  AppState state = default_app_state();
+  state.present.active = true;
+  start_lesson(state, lessons_.at(1), 3);
+  ASSERT_EQ(state.view, View::roles);
+  EXPECT_EQ(state.roles.sort, int(hs::HeadRole::previous));
+  ui_.derived = derived_for(state, "roles sorted");
+  for (int f = 0; f < 3; ++f) hs::gui::test::app_frame(state, ui_, report_);
+  // The first row's layer and head: the texts nearest under the "layer" and "head" headers (a
+  // table draws column by column, so drawing order is not row order).
+  std::vector<DrawnText> cells;
+  for (const DrawnText& t : collect_drawn_text(*ImGui::GetDrawData(), *ImGui::GetIO().Fonts))
+    if (t.window.find("/roles") != std::string::npos) cells.push_back(t);
+  const auto under = [&](const std::string& header) {
+    const auto h = std::find_if(cells.begin(), cells.end(), [&](const DrawnText& t) { return t.text == header; });
+    if (h == cells.end()) return std::string("no header ") + header;
+    const DrawnText* best = nullptr;
+    for (const DrawnText& t : cells)
+      if (std::abs(t.min.x - h->min.x) < 2 && t.min.y > h->max.y && (!best || t.min.y < best->min.y)) best = &t;
+    return best ? best->text : std::string("nothing under ") + header;
+  };
+  const std::vector<hs::HeadIndex> ranked = hs::rank_heads(ui_.derived->shown_roles(), int(hs::HeadRole::previous), true);
+  ASSERT_FALSE(ranked.empty());
+  EXPECT_EQ(under("layer"), std::to_string(ranked[0].layer));
+  EXPECT_EQ(under("head"), std::to_string(ranked[0].head));
+}
+
+}  // namespace
