@@ -40,6 +40,12 @@ void draw_token_chips(AppState& state, const UiContext& ui) {
   ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(4, 4));
   const float view_x0 = ImGui::GetScrollX(), view_x1 = view_x0 + ImGui::GetWindowWidth();
   const std::vector<int> shown = shown_queries(state, int(run.tokens.size()));
+  // A minimal pair on screen: the tokens sentence B does not share are marked (a_to_b < 0).
+  const ContrastRun* pair = ui.derived->contrast.get();
+  const std::vector<int>* a_to_b = pair && pair->analysis && pair->sentence == state.contrast.sentence &&
+                                            pair->result.alignment.a_to_b.size() == tokens.size()
+                                        ? &pair->result.alignment.a_to_b
+                                        : nullptr;
   const ImVec2 pad = ImGui::GetStyle().FramePadding;
   float x = 0;
   for (size_t i = 0; i < tokens.size(); ++i) {
@@ -63,17 +69,20 @@ void draw_token_chips(AppState& state, const UiContext& ui) {
     }
     if (selected) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_HeaderActive));
     const bool special = run.is_special(int(i));
+    const bool changed = a_to_b && (*a_to_b)[i] < 0;
     if (gen) ImGui::PushStyleColor(ImGuiCol_Text, generated_colour_vec());
+    else if (changed) ImGui::PushStyleColor(ImGuiCol_Text, tone(Tone::warning));
     else if (special) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     if (ImGui::SmallButton(label.c_str())) state.query.queries = {int(i)};
-    if (gen || special) ImGui::PopStyleColor();
+    if (gen || changed || special) ImGui::PopStyleColor();
     if (selected) ImGui::PopStyleColor();
     if (hot)  // the query (solid) or key (dashed look: thinner) under the pointer in a map
       ImGui::GetWindowDrawList()->AddRect(ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), accent_colour(),
                                           3.0f, 0, int(i) == hovered_query ? 2.0f : 1.0f);
     if (ImGui::IsItemHovered()) {
       const std::string next = next_token_note(run, int(i)), bytes = token_bytes_hint(tokens, i);
-      ImGui::SetTooltip("token %d: \"%s\"%s%s%s%s%s\n(click: make it the query)", int(i), tokens[i].c_str(),
+      ImGui::SetTooltip("token %d: \"%s\"%s%s%s%s%s%s\n(click: make it the query)", int(i), tokens[i].c_str(),
+                        changed ? "\nnot in the compared sentence (replaced or only here)" : "",
                         bytes.empty() ? "" : ("\n" + bytes).c_str(),
                         gen ? "  (generated)" : "", special ? "  (special token)" : "",
                         run.segment_b_start >= 0 ? (int(i) >= run.segment_b_start ? "  sentence B" : "  sentence A") : "",
