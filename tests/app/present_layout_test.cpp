@@ -108,6 +108,8 @@ class PresentLayout : public ::testing::Test {
     if (!d) {
       d = compute_derived(state.request, 1);
       d->compare = compute_compare(compare_requests(state), 1);
+      if (!state.contrast.sentence.empty())  // a minimal pair's sentence B, as the worker computes it
+        d->contrast = compute_contrast(state.request, state.contrast.sentence, *d->analysis, 1);
       if (state.view == View::width) d->sweep = hs::analyse_sweep(state.request, d->run().tokens);
     }
     return d.get();

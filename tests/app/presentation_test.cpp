@@ -116,6 +116,8 @@ class Presenting : public ::testing::Test {
   void compute(const AppState& state) {
     derived_ = compute_derived(state.request, 1);
     derived_->compare = compute_compare(compare_requests(state), 1);
+    if (!state.contrast.sentence.empty())  // a minimal pair's sentence B, as the worker computes it
+      derived_->contrast = compute_contrast(state.request, state.contrast.sentence, *derived_->analysis, 1);
     if (state.view == View::width) derived_->sweep = hs::analyse_sweep(state.request, derived_->run().tokens);
     ui_.derived = derived_.get();
   }

@@ -7,10 +7,12 @@
 #include <cmath>
 #include <numeric>
 
+#include "app/gui/actions/lesson_player.h"
 #include "app/gui/panels/panels.h"
 #include "app/gui/widgets/draw_util.h"
 #include "app/gui/widgets/heatmap_widget.h"
 #include "app/gui/widgets/labels.h"
+#include "app/gui/widgets/present_grid.h"
 #include "app/gui/widgets/theme.h"
 #include "core/render/contrast_figure.h"
 #include "core/util/format.h"
@@ -32,7 +34,13 @@ void draw_alignment(const TokenAlignment& al, const std::vector<std::string>& ra
   for (size_t i = 0; i < raw_a.size(); ++i) a.push_back(display_token(raw_a, i));
   for (size_t i = 0; i < raw_b.size(); ++i) b.push_back(display_token(raw_b, i));
   for (const AlignStep& s : al.steps) {
+    // Words wrap onto the next line rather than run past the panel's edge.
+    const std::string word = s.op == AlignOp::same       ? a[size_t(s.a)]
+                             : s.op == AlignOp::replaced ? a[size_t(s.a)] + "\xE2\x86\x92" + b[size_t(s.b)]
+                             : s.op == AlignOp::deleted  ? "\xE2\x88\x92" + a[size_t(s.a)]
+                                                         : "+" + b[size_t(s.b)];
     ImGui::SameLine(0, ImGui::GetFontSize() * 0.35f);
+    if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(word.c_str()).x) ImGui::NewLine();
     switch (s.op) {
       case AlignOp::same: ImGui::TextUnformatted(a[size_t(s.a)].c_str()); break;
       case AlignOp::replaced:
@@ -167,6 +175,10 @@ void head_maps(AppState& state, const UiContext& ui, const RunAnalysis& b, const
     spec.row_labels = spec.col_labels = parts[i].labels;
     spec.highlight_row = parts[i].highlight;
     spec.label_font_max = f * 0.85f;
+    if (state.present.active) {  // readable from the back: never under 18 px, thinned instead
+      spec.label_font_min = present_label_min();
+      spec.label_font_max = std::max(spec.label_font_max, spec.label_font_min);
+    }
     const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(w, size.y - f * 1.9f - bar_h));
     if (i != 1) draw_colour_bar_across(ui, parts[i].range, parts[i].colours, ImVec2(std::min(w, f * 18), bar_h));
     if (hit.hovered && hit.row >= 0) {
@@ -183,6 +195,31 @@ void head_maps(AppState& state, const UiContext& ui, const RunAnalysis& b, const
                         format_weight(v).c_str());
     }
     ImGui::EndGroup();
+  }
+}
+
+// Presenting: the maps take the room; the heads most changed are one line of buttons instead of
+// the table and the layers x heads grid.
+void most_changed_line(AppState& state, const ContrastResult& c, int n_layers) {
+  struct Entry { int layer, head; float change; };
+  std::vector<Entry> all;
+  for (size_t l = 0; l < c.heads.size(); ++l)
+    for (size_t h = 0; h < c.heads[l].size(); ++h) all.push_back({int(l), int(h), c.heads[l][h].distance});
+  std::stable_sort(all.begin(), all.end(), [](const Entry& x, const Entry& y) { return x.change > y.change; });
+  // After the alignment on its line when there is room, else on the next.
+  const std::string label = format("%s %.3f", head_name(all[0].layer, all[0].head, n_layers).c_str(), double(all[0].change));
+  const float need = ImGui::CalcTextSize("most changed").x + 3 * (ImGui::CalcTextSize(label.c_str()).x + ImGui::GetFontSize() * 1.2f);
+  ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
+  if (ImGui::GetContentRegionAvail().x < need) ImGui::NewLine();
+  ImGui::TextDisabled("most changed");
+  for (size_t i = 0; i < all.size() && i < 3; ++i) {
+    ImGui::SameLine();
+    const Entry& e = all[i];
+    const bool selected = e.layer == state.layer && e.head == state.head;
+    if (selected) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_HeaderActive));
+    if (ImGui::SmallButton(format("%s %.3f##most%zu", head_name(e.layer, e.head, n_layers).c_str(), double(e.change), i).c_str()))
+      state.layer = e.layer, state.head = e.head;
+    if (selected) ImGui::PopStyleColor();
   }
 }
 
@@ -230,13 +267,21 @@ void draw_contrast(AppState& state, const UiContext& ui) {
   if (layers == 0 || heads == 0) return;
   state.layer = std::clamp(state.layer, 0, layers - 1);
   state.head = std::clamp(state.head, 0, heads - 1);
-  if (layers > 1) {
+  const bool present = state.present.active;
+  if (layers > 1 && !(present && control_locked(state, LessonControl::layer))) {
+    LockScope lock(state, LessonControl::layer);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.5f);
     ImGui::InputInt("layer", &state.layer);
     state.layer = std::clamp(state.layer, 0, layers - 1);
     ImGui::SameLine(0, ImGui::GetFontSize());
   }
   draw_alignment(c->result.alignment, d.analysis->map_labels, b.map_labels);
+  if (present) {  // the maps take the room: the most changed heads instead of the table and grid
+    most_changed_line(state, c->result, layers);
+    draw_prediction(d.run(), b.run);
+    head_maps(state, ui, b, c->result, ImGui::GetContentRegionAvail());
+    return;
+  }
   draw_prediction(d.run(), b.run);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float f = ImGui::GetFontSize();
