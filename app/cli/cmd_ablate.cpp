@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "app/cli/commands.h"
+#include "app/cli/output_file.h"
 #include "app/common/model_flags.h"
 #include "core/analysis/head_ablation.h"
 #include "core/formats/json_text.h"
@@ -68,13 +69,7 @@ int run_ablate(const AblateOptions& o) {
   options.threads = o.threads;
   const HeadAblation a = ablate_heads(model_request(o.model), options);
   if (!o.json.empty()) {
-    if (o.json == "-") {
-      write_json(std::cout, a);
-      std::cout.flush();
-      if (!std::cout) throw IoError("cannot write the JSON to standard output");
-    } else {
-      write_file_atomic(o.json, [&](std::ostream& out) { write_json(out, a); });
-    }
+    write_output(o.json, [&](std::ostream& out) { write_json(out, a); });
     return 0;
   }
   const int L = a.n_layers(), H = a.n_heads(), n = int(a.base_logprob.size());

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "app/cli/commands.h"
+#include "app/cli/output_file.h"
 #include "app/common/model_flags.h"
 #include "core/analysis/contrast.h"
 #include "core/analysis/run_analysis.h"
@@ -86,17 +87,6 @@ void print_report(std::ostream& out, const RunAnalysis& a, const RunAnalysis& b,
     out << buf;
   }
   if (rows.size() > size_t(top)) out << "  (" << rows.size() - size_t(top) << " more heads; --top N shows more, --csv all)\n";
-}
-
-template <typename Write>
-void write_output(const std::string& path, Write&& write) {
-  if (path == "-") {
-    write(std::cout);
-    std::cout.flush();
-    if (!std::cout) throw IoError("cannot write to standard output");
-  } else {
-    write_file_atomic(path, write);
-  }
 }
 
 // The most changed head (first in layer, head order among equals).

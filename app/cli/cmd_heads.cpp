@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "app/cli/commands.h"
+#include "app/cli/output_file.h"
 #include "app/cli/heads_corpus.h"
 #include "app/common/model_flags.h"
 #include "core/analysis/head_clustering.h"
@@ -129,13 +130,7 @@ int run_heads(const HeadsOptions& o) {
       write_head_roles_json(out, roles);
       out << '\n';
     };
-    if (o.json == "-") {
-      write(std::cout);
-      std::cout.flush();
-      if (!std::cout) throw IoError("cannot write the JSON to standard output");
-    } else {
-      write_file_atomic(o.json, write);
-    }
+    write_output(o.json, write);
     return 0;
   }
   // Highest score first (unmeasured last); without --sort, layer and head order.

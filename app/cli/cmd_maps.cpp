@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "app/cli/commands.h"
+#include "app/cli/output_file.h"
 #include "app/cli/text_report.h"
 #include "app/common/model_flags.h"
 #include "core/analysis/long_input.h"
@@ -109,13 +110,7 @@ int run_maps(const MapsOptions& o) {
   if (run.compact() && display_given) {
     if (const std::string note = display_size_note(*analysis, o.display_size); !note.empty()) std::cerr << "note: " << note << "\n";
   }
-  if (o.json == "-") {
-    write_maps_json(std::cout, *analysis, extras);
-    std::cout.flush();
-    if (!std::cout) throw IoError("cannot write the JSON to standard output");
-  } else {
-    write_file_atomic(o.json, [&](std::ostream& out) { write_maps_json(out, *analysis, extras); });
-  }
+  write_output(o.json, [&](std::ostream& out) { write_maps_json(out, *analysis, extras); });
   return 0;
 }
 

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "app/cli/commands.h"
+#include "app/cli/output_file.h"
 #include "core/model/tokenizer_only.h"
 #include "core/text/token_spans.h"
 #include "core/util/atomic_file.h"
@@ -57,13 +58,7 @@ int run_tokens(const TokensOptions& o) {
     return 0;
   }
   const nlohmann::json j = tokens_json(t, o.sentence, e, spans);
-  if (o.json.empty() || o.json == "-") {
-    std::cout << j.dump(1) << "\n";
-    std::cout.flush();
-    if (!std::cout) throw IoError("cannot write the JSON to standard output");
-  } else {
-    write_file_atomic(o.json, [&](std::ostream& out) { out << j.dump(1) << "\n"; });
-  }
+  write_output(o.json.empty() ? "-" : o.json, [&](std::ostream& out) { out << j.dump(1) << "\n"; });
   return 0;
 }
 

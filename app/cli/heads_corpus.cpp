@@ -1,5 +1,7 @@
 #include "app/cli/heads_corpus.h"
 
+#include "app/cli/output_file.h"
+
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -17,13 +19,7 @@ namespace {
 constexpr size_t kMaxCorpusStatsBytes = size_t(256) << 20;
 
 void write_out(const std::string& out, const CorpusRoleStats& stats) {
-  if (out == "-") {
-    write_corpus_stats(std::cout, stats);
-    std::cout.flush();
-    if (!std::cout) throw IoError("cannot write the JSON lines to standard output");
-  } else {
-    write_file_atomic(out, [&](std::ostream& o) { write_corpus_stats(o, stats); });
-  }
+  write_output(out, [&](std::ostream& o) { write_corpus_stats(o, stats); }, "the JSON lines");
 }
 
 // Notes and progress go to stderr, one line each (a log of a Slurm job reads them as they come).

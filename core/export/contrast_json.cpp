@@ -5,23 +5,13 @@
 namespace hs {
 namespace {
 
-template <typename F>
-void write_list(std::ostream& out, size_t n, F&& item) {
-  out << '[';
-  for (size_t i = 0; i < n; ++i) {
-    if (i) out << ',';
-    item(i);
-  }
-  out << ']';
-}
-
 void write_side(std::ostream& out, const AttentionRun& run) {
   out << "{\"tokens\":";
-  write_list(out, run.tokens.size(), [&](size_t i) { out << json_string(run.tokens[i]); });
+  write_json_list(out, run.tokens.size(), [&](size_t i) { out << json_string(run.tokens[i]); });
   out << ",\"token_ids\":";
-  write_list(out, run.token_ids.size(), [&](size_t i) { out << run.token_ids[i]; });
+  write_json_list(out, run.token_ids.size(), [&](size_t i) { out << run.token_ids[i]; });
   out << ",\"next_tokens\":";
-  write_list(out, run.next_tokens.size(), [&](size_t i) { out << json_string(run.next_tokens[i]); });
+  write_json_list(out, run.next_tokens.size(), [&](size_t i) { out << json_string(run.next_tokens[i]); });
   out << ",\"last_token_log_prob\":";
   write_json_float(out, run.last_token_log_prob);
   out << ",\"next_token_log_prob\":";
@@ -30,8 +20,8 @@ void write_side(std::ostream& out, const AttentionRun& run) {
 }
 
 void write_maps(std::ostream& out, const ModelMaps& maps) {
-  write_list(out, maps.size(), [&](size_t l) {
-    write_list(out, maps[l].size(), [&](size_t h) {
+  write_json_list(out, maps.size(), [&](size_t l) {
+    write_json_list(out, maps[l].size(), [&](size_t h) {
       out << '\n';
       write_json_matrix(out, maps[l][h]);
     });
@@ -46,7 +36,7 @@ void write_contrast_json(std::ostream& out, const RunAnalysis& a, const RunAnaly
   out << ",\n\"b\":";
   write_side(out, b.run);
   out << ",\n\"alignment\":";
-  write_list(out, contrast.alignment.steps.size(), [&](size_t i) {
+  write_json_list(out, contrast.alignment.steps.size(), [&](size_t i) {
     const AlignStep& s = contrast.alignment.steps[i];
     out << "{\"op\":\"" << align_op_name(s.op) << "\",\"a\":";
     if (s.a >= 0) out << s.a;
@@ -57,8 +47,8 @@ void write_contrast_json(std::ostream& out, const RunAnalysis& a, const RunAnaly
     out << '}';
   });
   out << ",\n\"same_rows\":" << contrast.same_rows << ",\n\"heads\":";
-  write_list(out, contrast.heads.size(), [&](size_t l) {
-    write_list(out, contrast.heads[l].size(), [&](size_t h) {
+  write_json_list(out, contrast.heads.size(), [&](size_t l) {
+    write_json_list(out, contrast.heads[l].size(), [&](size_t h) {
       const HeadChange& c = contrast.heads[l][h];
       out << "{\"distance\":";
       write_json_float(out, c.distance);

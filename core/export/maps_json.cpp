@@ -21,16 +21,6 @@ void write_config(std::ostream& out, const ModelInfo& info) {
   out << ",\"total_params\":" << info.total_params << "}";
 }
 
-template <typename F>
-void write_list(std::ostream& out, size_t n, F&& item) {
-  out << '[';
-  for (size_t i = 0; i < n; ++i) {
-    if (i) out << ',';
-    item(i);
-  }
-  out << ']';
-}
-
 // Long-input mode (headscope-cli maps --long-input --json): no whole map exists, so instead of
 // "attention" the block maxima and the exact per-head numbers.
 // Layers 0 .. n-1, or only_layer alone (>= 0: export --layer L).
@@ -47,12 +37,12 @@ void write_long_input_json(std::ostream& out, const RunAnalysis& analysis, int o
   out << ",\n\"long_input\":{\"reason\":" << json_string(analysis.long_input_reason) << ",\"tokens\":" << run.n_tokens()
       << ",\"block_size\":" << run.map_factor << ",\"display_size\":" << p << ",\"distance_rows\":" << analysis.distance_rows
       << ",\n\"block_labels\":";
-  write_list(out, analysis.map_labels.size(), [&](size_t i) { out << json_string(analysis.map_labels[i]); });
+  write_json_list(out, analysis.map_labels.size(), [&](size_t i) { out << json_string(analysis.map_labels[i]); });
   std::vector<size_t> layers = picked_layers(run.head_numbers.size(), only_layer);
   out << ",\n\"head_numbers\":";
-  write_list(out, layers.size(), [&](size_t k) {
+  write_json_list(out, layers.size(), [&](size_t k) {
     const size_t l = layers[k];
-    write_list(out, run.head_numbers[l].size(), [&](size_t h) {
+    write_json_list(out, run.head_numbers[l].size(), [&](size_t h) {
       const HeadNumbers& n = run.head_numbers[l][h];
       out << "{\"mean_entropy\":";
       write_json_float(out, n.mean_entropy);
@@ -65,9 +55,9 @@ void write_long_input_json(std::ostream& out, const RunAnalysis& analysis, int o
   });
   layers = picked_layers(run.attention.size(), only_layer);
   out << ",\n\"block_maxima\":";
-  write_list(out, layers.size(), [&](size_t k) {
+  write_json_list(out, layers.size(), [&](size_t k) {
     const LayerMaps& maps = run.attention[layers[k]];
-    write_list(out, maps.size(), [&](size_t h) { write_json_matrix(out, maps[h]); });
+    write_json_list(out, maps.size(), [&](size_t h) { write_json_matrix(out, maps[h]); });
   });
   out << '}';
 }
@@ -77,7 +67,7 @@ void write_long_input_json(std::ostream& out, const RunAnalysis& analysis, int o
 void write_head_roles_json(std::ostream& out, const HeadRoles& roles) {
   const size_t L = size_t(roles.n_layers()), H = size_t(roles.n_heads());
   out << "{\"roles\":";
-  write_list(out, size_t(kHeadRoleCount), [&](size_t r) { out << json_string(head_role_name(HeadRole(r))); });
+  write_json_list(out, size_t(kHeadRoleCount), [&](size_t r) { out << json_string(head_role_name(HeadRole(r))); });
   out << ",\"definitions\":{";
   for (int r = 0; r < kHeadRoleCount; ++r)
     out << (r ? "," : "") << json_string(head_role_name(HeadRole(r))) << ':' << json_string(head_role_definition(HeadRole(r)));
@@ -86,7 +76,7 @@ void write_head_roles_json(std::ostream& out, const HeadRoles& roles) {
   out << ",\"query_rows\":" << roles.query_rows << ",\"probe\":";
   if (roles.induction_measured) {
     out << "{\"length\":" << roles.options.probe_length << ",\"seed\":" << roles.options.probe_seed << ",\"ids\":";
-    write_list(out, roles.probe_ids.size(), [&](size_t i) { out << roles.probe_ids[i]; });
+    write_json_list(out, roles.probe_ids.size(), [&](size_t i) { out << roles.probe_ids[i]; });
     out << '}';
   } else {
     out << "null";
@@ -94,42 +84,42 @@ void write_head_roles_json(std::ostream& out, const HeadRoles& roles) {
   out << ",\"scores\":{";
   for (int r = 0; r < kHeadRoleCount; ++r) {
     out << (r ? "," : "") << json_string(head_role_name(HeadRole(r))) << ':';
-    write_list(out, L, [&](size_t l) {
-      write_list(out, H, [&](size_t h) { write_json_float(out, roles.scores[l][h][HeadRole(r)]); });
+    write_json_list(out, L, [&](size_t l) {
+      write_json_list(out, H, [&](size_t h) { write_json_float(out, roles.scores[l][h][HeadRole(r)]); });
     });
   }
   out << "},\"label\":";
-  write_list(out, L, [&](size_t l) { write_list(out, H, [&](size_t h) { out << json_string(roles.label[l][h]); }); });
+  write_json_list(out, L, [&](size_t l) { write_json_list(out, H, [&](size_t h) { out << json_string(roles.label[l][h]); }); });
   out << '}';
 }
 
 void write_maps_json(std::ostream& out, const RunAnalysis& analysis, const MapsJsonExtras& extras) {
   const AttentionRun& run = analysis.run;
   out << "{\"tokens\":";
-  write_list(out, run.tokens.size(), [&](size_t i) { out << json_string(run.tokens[i]); });
+  write_json_list(out, run.tokens.size(), [&](size_t i) { out << json_string(run.tokens[i]); });
   if (!run.token_ids.empty()) {
     out << ",\n\"token_ids\":";
-    write_list(out, run.token_ids.size(), [&](size_t i) { out << run.token_ids[i]; });
+    write_json_list(out, run.token_ids.size(), [&](size_t i) { out << run.token_ids[i]; });
   }
   if (!run.token_type_ids.empty()) {  // encoders: sentence A is 0, B is 1
     out << ",\n\"token_type_ids\":";
-    write_list(out, run.token_type_ids.size(), [&](size_t i) { out << run.token_type_ids[i]; });
+    write_json_list(out, run.token_type_ids.size(), [&](size_t i) { out << run.token_type_ids[i]; });
   }
   if (run.segment_b_start >= 0) out << ",\n\"segment_b_start\":" << run.segment_b_start;
   if (std::find(run.special_tokens.begin(), run.special_tokens.end(), true) != run.special_tokens.end()) {
     out << ",\n\"special_tokens\":";
-    write_list(out, run.special_tokens.size(), [&](size_t i) { out << (run.special_tokens[i] ? "true" : "false"); });
+    write_json_list(out, run.special_tokens.size(), [&](size_t i) { out << (run.special_tokens[i] ? "true" : "false"); });
   }
   if (!run.rows_sum_to_one) out << ",\n\"rows_sum_to_one\":false";  // maps from a file (--attention)
   if (!run.notes.empty()) {
     out << ",\n\"notes\":";
-    write_list(out, run.notes.size(), [&](size_t i) { out << json_string(run.notes[i]); });
+    write_json_list(out, run.notes.size(), [&](size_t i) { out << json_string(run.notes[i]); });
   }
   if (!run.next_tokens.empty()) {
     out << ",\n\"next_tokens\":";
-    write_list(out, run.next_tokens.size(), [&](size_t i) { out << json_string(run.next_tokens[i]); });
+    write_json_list(out, run.next_tokens.size(), [&](size_t i) { out << json_string(run.next_tokens[i]); });
     out << ",\n\"next_token_ids\":";
-    write_list(out, run.next_token_ids.size(), [&](size_t i) { out << run.next_token_ids[i]; });
+    write_json_list(out, run.next_token_ids.size(), [&](size_t i) { out << run.next_token_ids[i]; });
     out << ",\n\"prompt_tokens\":" << run.prompt_tokens;
   }
   out << ",\n\"config\":";
@@ -143,25 +133,25 @@ void write_maps_json(std::ostream& out, const RunAnalysis& analysis, const MapsJ
     write_long_input_json(out, analysis, extras.only_layer);
   } else {
     out << ",\n\"attention\":";
-    write_list(out, layers.size(), [&](size_t k) {
+    write_json_list(out, layers.size(), [&](size_t k) {
       const LayerMaps& maps = run.attention[layers[k]];
-      write_list(out, maps.size(), [&](size_t h) { write_json_matrix(out, maps[h]); });
+      write_json_list(out, maps.size(), [&](size_t h) { write_json_matrix(out, maps[h]); });
     });
   }
   layers = pick(analysis.difference.size());
   out << ",\n\"head_difference\":";
-  write_list(out, layers.size(), [&](size_t k) { write_json_matrix(out, analysis.difference[layers[k]]); });
+  write_json_list(out, layers.size(), [&](size_t k) { write_json_matrix(out, analysis.difference[layers[k]]); });
   layers = pick(analysis.distance.size());
   out << ",\n\"head_distance\":";
-  write_list(out, layers.size(), [&](size_t k) { write_json_matrix(out, analysis.distance[layers[k]]); });
+  write_json_list(out, layers.size(), [&](size_t k) { write_json_matrix(out, analysis.distance[layers[k]]); });
   // Heads ordered by average-linkage clustering of each layer's head distance, with the merges.
   out << ",\n\"head_clusters\":";
-  write_list(out, layers.size(), [&](size_t k) {
+  write_json_list(out, layers.size(), [&](size_t k) {
     const HeadClustering c = cluster_heads(analysis.distance[layers[k]]);
     out << "{\"order\":";
-    write_list(out, c.order.size(), [&](size_t i) { out << c.order[i]; });
+    write_json_list(out, c.order.size(), [&](size_t i) { out << c.order[i]; });
     out << ",\"merges\":";
-    write_list(out, c.merges.size(), [&](size_t m) {
+    write_json_list(out, c.merges.size(), [&](size_t m) {
       out << '[' << c.merges[m].a << ',' << c.merges[m].b << ',';
       write_json_float(out, c.merges[m].distance);
       out << ',' << c.merges[m].size << ']';
