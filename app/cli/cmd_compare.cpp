@@ -75,8 +75,8 @@ void print_report(std::ostream& out, const RunAnalysis& a, const RunAnalysis& b,
   for (size_t l = 0; l < c.heads.size(); ++l)
     for (size_t h = 0; h < c.heads[l].size(); ++h) rows.push_back({int(l), int(h), c.heads[l][h]});
   std::stable_sort(rows.begin(), rows.end(), [](const Row& x, const Row& y) { return x.change.distance > y.change.distance; });
-  out << "\nheads by change (mean over " << c.same_rows
-      << " unchanged query tokens of half the summed |A - B| of their rows, 0 to 1):\n"
+  out << "\nheads by change (mean over the " << c.query_rows
+      << " query positions both sentences have of half the summed |A - B| of their rows, 0 to 1):\n"
       << "  layer head  change  max row (at)        on changed A  on changed B\n";
   for (size_t i = 0; i < rows.size() && int(i) < top; ++i) {
     const Row& r = rows[i];

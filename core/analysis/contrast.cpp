@@ -134,7 +134,7 @@ HeadChange head_change(const Map& a, const Map& b, const TokenAlignment& alignme
   int rows = 0;
   for (size_t step = 0; step < alignment.steps.size(); ++step) {
     const AlignStep& s = alignment.steps[step];
-    if (s.op != AlignOp::same) continue;
+    if (s.a < 0 || s.b < 0) continue;  // a query only one side has: nothing to compare its row with
     const float change = row_change(a, s.a, b, s.b, alignment);
     if (change > h.max_row || h.max_row_step < 0) h.max_row = change, h.max_row_step = static_cast<int>(step);
     sum += change;
@@ -171,7 +171,7 @@ ContrastResult contrast_runs(const AttentionRun& a, const AttentionRun& b) {
   alignment_keys(a, b, keys_a, keys_b);
   ContrastResult out;
   out.alignment = align_tokens(keys_a, keys_b);
-  out.same_rows = static_cast<int>(out.alignment.steps.size()) - out.alignment.changed();
+  out.query_rows = static_cast<int>(out.alignment.paired_steps().size());
   out.heads.resize(size_t(a.n_layers()));
   for (int l = 0; l < a.n_layers(); ++l)
     for (int h = 0; h < a.n_heads(); ++h)

@@ -48,16 +48,18 @@ void alignment_keys(const AttentionRun& a, const AttentionRun& b, std::vector<in
 float row_change(const Map& a, int row_a, const Map& b, int row_b, const TokenAlignment& alignment);
 
 struct HeadChange {
-  float distance = 0;    // mean row_change over the `same` query rows
+  float distance = 0;    // mean row_change over the query rows both runs have (same and replaced tokens)
   float max_row = 0;     // the largest row_change, and the query step (index into steps) it is at
   int max_row_step = -1;
-  float changed_a = 0;   // mean weight A's `same` query rows put on A's changed tokens (replaced + deleted)
+  float changed_a = 0;   // mean weight those rows of A put on A's changed tokens (replaced + deleted)
   float changed_b = 0;   // the same in B (replaced + inserted); changed_b - changed_a: weight moved onto them
 };
 
 struct ContrastResult {
   TokenAlignment alignment;
-  int same_rows = 0;                          // the `same` query rows every mean is over
+  // The query rows every mean is over: the paired steps (a token on both sides, the same or
+  // replaced), so a change at the end of a causal model's text ("are" / "is") is seen in its own row.
+  int query_rows = 0;
   std::vector<std::vector<HeadChange>> heads; // [layer][head]
   Map distance_grid() const;                  // [layers, heads] of HeadChange::distance
 };

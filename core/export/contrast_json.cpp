@@ -46,7 +46,7 @@ void write_contrast_json(std::ostream& out, const RunAnalysis& a, const RunAnaly
     else out << "null";
     out << '}';
   });
-  out << ",\n\"same_rows\":" << contrast.same_rows << ",\n\"heads\":";
+  out << ",\n\"query_rows\":" << contrast.query_rows << ",\n\"heads\":";
   write_json_list(out, contrast.heads.size(), [&](size_t l) {
     write_json_list(out, contrast.heads[l].size(), [&](size_t h) {
       const HeadChange& c = contrast.heads[l][h];

@@ -9,7 +9,7 @@
 namespace hs {
 
 // {"a": {tokens, token_ids, next_tokens, last_token_log_prob, next_token_log_prob (nats; null
-//  without a next-token head)}, "b": {...}, "alignment": [{op, a, b}], "same_rows",
+//  without a next-token head)}, "b": {...}, "alignment": [{op, a, b}], "query_rows",
 //  "heads": [layer][head] {distance, max_row, max_row_step, weight_on_changed_a, _b},
 //  "attention_a" / "attention_b": [layer][head][query][key]}
 void write_contrast_json(std::ostream& out, const RunAnalysis& a, const RunAnalysis& b, const ContrastResult& contrast);

@@ -23,9 +23,9 @@ namespace {
 constexpr Colormap kChangeColours = Colormap::magma;
 
 const char* const kChangeHelp =
-    "Change: for each query token both sentences share, half the summed |A \xE2\x88\x92 B| of its row over the aligned "
-    "keys (a key only one sentence has counts with 0 on the other side): 0 = the row did not move, 1 = it moved to "
-    "entirely different keys. Averaged over the shared query tokens.";
+    "Change: for each query position both sentences have (the same token, or one replaced by another), half the "
+    "summed |A \xE2\x88\x92 B| of its row over the aligned keys (a key only one sentence has counts with 0 on the "
+    "other side): 0 = the row did not move, 1 = it moved to entirely different keys. Averaged over those positions.";
 
 // The alignment as coloured words: shared tokens plain, replaced "A\xE2\x86\x92" "B", only-in-A struck, only-in-B marked +.
 void draw_alignment(const TokenAlignment& al, const std::vector<std::string>& raw_a, const std::vector<std::string>& raw_b) {
@@ -74,9 +74,9 @@ void head_table(AppState& state, const ContrastResult& c, const AttentionRun& a,
   ImGui::TableSetupColumn("onto changed", 0, 1.3f);
   ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
   const char* const tips[] = {nullptr, kChangeHelp,
-                              "The shared query token whose row moved most, and how far (0 to 1).",
-                              "Weight the shared query rows put on the changed tokens: in B minus in A (positive: the "
-                              "head looks more at what changed)."};
+                              "The query token whose row moved most, and how far (0 to 1).",
+                              "Weight the compared query rows put on the changed tokens: in B minus in A (positive: "
+                              "the head looks more at what changed)."};
   for (int col = 0; col < 4; ++col) {
     ImGui::TableSetColumnIndex(col);
     ImGui::TableHeader(ImGui::TableGetColumnName(col));

@@ -51,13 +51,13 @@ def lcs_length(a, b):
 
 
 def scores(A, B, steps):
-    """The definition: over unchanged query rows, 0.5 * sum over steps of |A - B| (a side's missing
+    """The definition: over the query rows both sides have (same or replaced), 0.5 * sum over steps of |A - B| (a side's missing
     key counts 0); the mean, the largest, and the weight each side puts on its changed tokens."""
     changed_a = {s["a"] for s in steps if s["op"] != "same" and s["a"] is not None}
     changed_b = {s["b"] for s in steps if s["op"] != "same" and s["b"] is not None}
     rows = []
     for q in steps:
-        if q["op"] != "same":
+        if q["a"] is None or q["b"] is None:  # a query only one side has
             continue
         wa = np.array([A[q["a"], k["a"]] if k["a"] is not None else 0.0 for k in steps])
         wb = np.array([B[q["b"], k["b"]] if k["b"] is not None else 0.0 for k in steps])

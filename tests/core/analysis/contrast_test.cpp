@@ -114,14 +114,14 @@ TEST(ContrastScores, WeightOnAReplacedTokenMovesAsTotalVariation) {
   a.row(2) << 0.2f, 0.8f, 0.0f;
   b.row(2) << 0.8f, 0.2f, 0.0f;
   const ContrastResult c = contrast_runs(one_head({"x", "y", "z"}, a), one_head({"x", "w", "z"}, b));
-  ASSERT_EQ(c.same_rows, 2);  // x and z
+  ASSERT_EQ(c.query_rows, 3);  // x, y/w (replaced: one position on both sides) and z
   const HeadChange& h = c.heads[0][0];
-  // Row x: no change. Row z: 0.5 * (0.6 + 0.6) = 0.6. Mean over 2 rows: 0.3.
+  // Row x: no change. Row y/w: [0.5 0.5] both. Row z: 0.5 * (0.6 + 0.6) = 0.6. Mean over 3 rows: 0.2.
   EXPECT_NEAR(h.max_row, 0.6f, 1e-6);
-  EXPECT_NEAR(h.distance, 0.3f, 1e-6);
-  // Weight on the changed token (y in A, w in B), mean over rows x and z: (0 + 0.8) / 2 and (0 + 0.2) / 2.
-  EXPECT_NEAR(h.changed_a, 0.4f, 1e-6);
-  EXPECT_NEAR(h.changed_b, 0.1f, 1e-6);
+  EXPECT_NEAR(h.distance, 0.2f, 1e-6);
+  // Weight on the changed token (y in A, w in B), mean over the 3 rows: (0 + 0.5 + 0.8) / 3 and (0 + 0.5 + 0.2) / 3.
+  EXPECT_NEAR(h.changed_a, 1.3f / 3, 1e-6);
+  EXPECT_NEAR(h.changed_b, 0.7f / 3, 1e-6);
   // The difference map: B - A at (z, y/w); every step has both sides.
   const Map d = difference_map(a, b, c.alignment);
   ASSERT_EQ(d.rows(), 3);
@@ -141,6 +141,18 @@ TEST(ContrastScores, AnInsertedKeyCountsWithZeroWeightOnTheOtherSide) {
   ASSERT_EQ(d.rows(), 2);
   EXPECT_NEAR(d(1, 1), 0.25f - 0.5f, 1e-6);
   EXPECT_NEAR(d(1, 0), 0.25f - 0.5f, 1e-6);
+}
+
+TEST(ContrastScores, AChangeAtTheEndOfACausalTextIsSeenInItsOwnRow) {
+  // "the keys are" / "the keys is": in a causal model every row before the change is the same;
+  // the replaced last token's row is where the heads differ.
+  Map a = uniform_causal(3), b = uniform_causal(3);
+  a.row(2) << 0.1f, 0.8f, 0.1f;  // "are" looks at "keys"
+  b.row(2) << 0.7f, 0.2f, 0.1f;  // "is" looks at "the"
+  const ContrastResult c = contrast_runs(one_head({"the", "keys", "are"}, a), one_head({"the", "keys", "is"}, b));
+  EXPECT_NEAR(c.heads[0][0].max_row, 0.6f, 1e-6);
+  EXPECT_EQ(c.alignment.steps[size_t(c.heads[0][0].max_row_step)].op, AlignOp::replaced);
+  EXPECT_GT(c.heads[0][0].distance, 0.0f);
 }
 
 TEST(ContrastScores, RunsOfDifferentShapesAreRefused) {
