@@ -3,6 +3,7 @@
 #include <imgui_stdlib.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "app/gui/widgets/draw_util.h"
 #include "app/gui/widgets/labels.h"
@@ -15,13 +16,111 @@
 namespace hs::gui {
 namespace {
 
+// Presenting, the chips wrap onto at most this many lines (the rest are counted, not cut).
+constexpr int kPresentChipLines = 3;
+constexpr float kChipGap = 4;  // between chips, across and down
+// Presenting, a chip's text keeps this much room above and below: ImGui's SmallButton (no
+// padding) clips the text to its box, which cuts the descenders of 'g' and 'y'.
+// Across, a narrow padding (a fifth of the font) keeps a typical sentence on one line or two.
+constexpr float kChipPadY = 2;
+ImVec2 present_chip_padding() { return ImVec2(std::round(ImGui::GetFontSize() * 0.2f), kChipPadY); }
+
+std::string chips_label(const AttentionRun& run) {
+  const int generated = run.prompt_tokens > 0 ? run.n_tokens() - run.prompt_tokens : 0;
+  return generated > 0 ? format("%d + %d generated tokens", run.prompt_tokens, generated) : format("%d tokens", run.n_tokens());
+}
+
+std::string chip_text(const AttentionRun& run, size_t i) { return abbreviate(display_token(run.tokens, i), 16); }
+
+// A chip's width presenting: its text in a small button, and the "|" where sentence B begins.
+float chip_width(const AttentionRun& run, size_t i) {
+  const float w = ImGui::CalcTextSize(chip_text(run, i).c_str()).x + present_chip_padding().x * 2;
+  return int(i) == run.segment_b_start ? w + ImGui::CalcTextSize("|").x + kChipGap : w;
+}
+
+std::string more_chips_text(int more) { return format("+%d more", more); }
+
+// Presenting: the chips wrapped into `width`, line by line, up to kPresentChipLines; when they do
+// not all fit, the last line ends in "+N more" instead.
+struct ChipLines {
+  int lines = 1;
+  int shown = 0;  // chips drawn, from the first
+};
+ChipLines wrap_chips(const AttentionRun& run, float width) {
+  const auto fill = [&](float reserve) {
+    ChipLines out;
+    float x = 0;
+    for (size_t i = 0; i < run.tokens.size(); ++i) {
+      const float w = chip_width(run, i);
+      const float room = out.lines == kPresentChipLines ? width - reserve : width;
+      if (x > 0 && x + w > room) {
+        if (out.lines == kPresentChipLines) return out;
+        ++out.lines, x = 0;
+      }
+      x += w + kChipGap;
+      out.shown = int(i) + 1;
+    }
+    return out;
+  };
+  const ChipLines all = fill(0);
+  if (all.shown == int(run.tokens.size())) return all;
+  const float more_w = ImGui::CalcTextSize(more_chips_text(int(run.tokens.size())).c_str()).x + kChipGap;
+  return fill(more_w);
+}
+
+// The chips' box: one line that scrolls sideways, or presenting, the wrapped lines.
+float chips_height(const AttentionRun* run, bool present, float width) {
+  if (!present || !run) return ImGui::GetFrameHeight() * 0.8f + ImGui::GetStyle().ScrollbarSize + 4;
+  const float lines = float(wrap_chips(*run, width).lines);
+  return lines * (ImGui::GetTextLineHeight() + kChipPadY * 2) + (lines - 1) * kChipGap;
+}
+
+// The chips' box width when it follows the label on the sentence window's second line.
+float chips_width(const AttentionRun& run, float line_width) {
+  return line_width - ImGui::CalcTextSize(chips_label(run).c_str()).x - ImGui::GetStyle().ItemSpacing.x;
+}
+
+// Presenting: every chip that fits on kPresentChipLines lines, wrapped, nothing cut or scrolled.
+void draw_wrapped_chips(AppState& state, const AttentionRun& run, float width) {
+  const ChipLines fit = wrap_chips(run, width);
+  const std::vector<int> shown = shown_queries(state, run.n_tokens());
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const float line_h = ImGui::GetTextLineHeight() + kChipPadY * 2 + kChipGap;
+  ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, present_chip_padding());
+  float x = 0, y = 0;
+  for (int i = 0; i < fit.shown; ++i) {
+    const float w = chip_width(run, size_t(i));
+    if (x > 0 && x + w > width) x = 0, y += line_h;
+    ImGui::SetCursorScreenPos(ImVec2(origin.x + x, origin.y + y));
+    x += w + kChipGap;
+    if (i == run.segment_b_start) {
+      ImGui::TextDisabled("|");
+      ImGui::SameLine(0, kChipGap);
+    }
+    const bool selected = std::find(shown.begin(), shown.end(), i) != shown.end();
+    if (selected) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_HeaderActive));
+    const bool dim = run.is_special(i) || is_generated(run, i);
+    if (dim) ImGui::PushStyleColor(ImGuiCol_Text, is_generated(run, i) ? generated_colour_vec() : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    if (ImGui::Button((chip_text(run, size_t(i)) + "##chip" + std::to_string(i)).c_str())) state.query.queries = {i};
+    if (dim) ImGui::PopStyleColor();
+    if (selected) ImGui::PopStyleColor();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("token %d: \"%s\"\n(click: make it the query)", i, run.tokens[size_t(i)].c_str());
+  }
+  ImGui::PopStyleVar();
+  if (fit.shown < run.n_tokens()) {
+    ImGui::SetCursorScreenPos(ImVec2(origin.x + x, origin.y + y + kChipPadY));
+    ImGui::TextDisabled("%s", more_chips_text(run.n_tokens() - fit.shown).c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Presenting shows the tokens that fit on %d lines; leave presenting (Esc) to scroll through all %d.",
+                                                  kPresentChipLines, run.n_tokens());
+  }
+}
+
 void draw_token_chips(AppState& state, const UiContext& ui) {
   if (!ui.derived) return;
   const AttentionRun& run = ui.derived->run();
   const auto& tokens = run.tokens;
   const int generated = run.prompt_tokens > 0 ? run.n_tokens() - run.prompt_tokens : 0;
-  if (generated > 0) ImGui::TextDisabled("%d + %d generated tokens", run.prompt_tokens, generated);
-  else ImGui::TextDisabled("%d tokens", int(tokens.size()));
+  ImGui::TextDisabled("%s", chips_label(run).c_str());
   if (!run.token_ids.empty() && ImGui::IsItemHovered())
     ImGui::SetTooltip("Sub-word tokens as the model sees them: \xC2\xB7 marks a space (View menu: or nothing), \xE2\x90\xA3 a "
                       "token that is only a space, "
@@ -32,9 +131,15 @@ void draw_token_chips(AppState& state, const UiContext& ui) {
   // long text costs nothing. The token a map hovers is shown (scrolled to and outlined).
   const int hovered_query = state.sentence.hovered_query, hovered_key = state.sentence.hovered_key;
   state.sentence.hovered_query = state.sentence.hovered_key = -1;  // the views set them again this frame
-  const float chip_h = ImGui::GetFrameHeight() * 0.8f + ImGui::GetStyle().ScrollbarSize + 4;
   ImGui::SameLine();
-  ImGui::BeginChild("##chips", ImVec2(0, chip_h), false, ImGuiWindowFlags_HorizontalScrollbar);
+  if (state.present.active) {  // wrapped onto lines: nothing cut at the window's edge, nothing to scroll
+    const float width = ImGui::GetContentRegionAvail().x;
+    ImGui::BeginChild("##chips lines", ImVec2(width, chips_height(&run, true, width)), false, ImGuiWindowFlags_NoScrollbar);
+    draw_wrapped_chips(state, run, width);
+    ImGui::EndChild();
+    return;
+  }
+  ImGui::BeginChild("##chips", ImVec2(0, chips_height(&run, false, 0)), false, ImGuiWindowFlags_HorizontalScrollbar);
   if (ImGui::IsWindowHovered() && ImGui::GetIO().MouseWheel != 0.0f)  // the wheel scrolls sideways here
     ImGui::SetScrollX(ImGui::GetScrollX() - ImGui::GetIO().MouseWheel * ImGui::GetFontSize() * 4);
   ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(4, 4));
@@ -94,6 +199,16 @@ void draw_token_chips(AppState& state, const UiContext& ui) {
 }
 
 }  // namespace
+
+float sentence_bar_height(const AppState& state, const UiContext& ui, float width) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float title_f = ui.fonts.title ? ui.fonts.title->FontSize : ImGui::GetFontSize();
+  const float around = title_f + style.FramePadding.y * 2 + style.ItemSpacing.y + style.WindowPadding.y * 2 + 4;
+  if (!state.present.active || !ui.derived)  // one line of chips that scrolls sideways
+    return around + ImGui::GetFontSize() + style.ScrollbarSize;
+  const AttentionRun& run = ui.derived->run();
+  return around + chips_height(&run, true, chips_width(run, width - style.WindowPadding.x * 2));
+}
 
 void draw_sentence(AppState& state, const UiContext& ui) {
   if (ui.fonts.title) ImGui::PushFont(ui.fonts.title);
