@@ -253,7 +253,14 @@ std::vector<float> bar_ticks(const ScaleRange& range, float length, float spacin
   if (range.mode == ScaleMode::log) {
     for (float v = range.hi; v >= range.lo * 0.999f; v /= 10.0f) ticks.push_back(v);
   } else {
-    ticks = nice_ticks(range.lo, range.hi, std::clamp(int(length / spacing), 2, most));
+    const int fit = std::clamp(int(length / spacing), 2, most);
+    ticks = nice_ticks(range.lo, range.hi, fit);
+    // A range just under a round step (-0.875 to 0.875 with steps of 1) would show one tick, no
+    // scale: a finer step, while its labels keep most of their spacing apart.
+    for (int n = fit + 1; ticks.size() < 2 && n <= most + 2; ++n) {
+      const std::vector<float> finer = nice_ticks(range.lo, range.hi, n);
+      if (finer.size() >= 2 && (finer[1] - finer[0]) / (range.hi - range.lo) * length >= spacing * 0.7f) ticks = finer;
+    }
   }
   return ticks;
 }
