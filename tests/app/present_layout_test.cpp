@@ -2,8 +2,9 @@
 // every step of every shipped lesson, presenting at 1280x720, 1366x768 and 1920x1080 in both
 // themes. For each frame it reads back every text drawn (app/gui/widgets/drawn_text.h) and
 // checks: no text cut by its clip rectangle or the window, no "…" (a shortened title), no two
-// texts overlapping, none under 18 px, no window that needs scrolling; and the maps that are the
-// step's subject cover 35% of a 1280x720 window (40% at 1920x1080).
+// texts overlapping, none under 18 px, no window that needs scrolling, every colour bar with two
+// or more numbers on its scale; and the maps that are the step's subject cover 35% of a 1280x720
+// window (40% at 1920x1080).
 #include <gtest/gtest.h>
 #include <imgui.h>
 
@@ -61,6 +62,26 @@ std::vector<std::string> layout_problems(const FrameReport& report, const std::v
       if (texts_overlap(texts[i], texts[j]))
         out.push_back("overlap: \"" + texts[i].text + "\"" + where(texts[i]) + " and \"" + texts[j].text + "\"" + where(texts[j]));
   for (const std::string& w : scrolling) out.push_back("scrolls: " + w);
+  // Every colour bar reads as a scale: at least two numbers beside it (under a bar drawn across,
+  // right of an upright one). One tick ("0.000" alone) says nothing about the colours' size.
+  for (const DrawnBar& bar : report.bars) {
+    const bool across = bar.max.x - bar.min.x > bar.max.y - bar.min.y;
+    int labels = 0;
+    for (const DrawnText& t : texts) {
+      char* end = nullptr;
+      std::strtod(t.text.c_str(), &end);
+      if (t.text.empty() || end != t.text.c_str() + t.text.size()) continue;  // not a number
+      const ImVec2 mid((t.min.x + t.max.x) * 0.5f, (t.min.y + t.max.y) * 0.5f);
+      labels += across ? mid.x >= bar.min.x - 2 && mid.x <= bar.max.x + 2 && t.min.y >= bar.max.y - 1 && t.min.y <= bar.max.y + t.px * 1.5f
+                       : mid.y >= bar.min.y - t.px && mid.y <= bar.max.y + t.px && t.min.x >= bar.max.x - 1 && t.min.x <= bar.max.x + t.px * 2;
+    }
+    if (labels < 2) {
+      char b[160];
+      std::snprintf(b, sizeof b, "scale: a colour bar at [%.0f,%.0f-%.0f,%.0f] (%.3g to %.3g) has %d labelled ticks", bar.min.x,
+                    bar.min.y, bar.max.x, bar.max.y, double(bar.range.lo), double(bar.range.hi), labels);
+      out.push_back(b);
+    }
+  }
   if (maps_are_subject) {
     double area = 0;
     for (const DrawnHeatmap& m : report.heatmaps) area += double(m.max.x - m.min.x) * double(m.max.y - m.min.y);
@@ -189,6 +210,17 @@ TEST_F(PresentLayout, TheWordsOnScreenAreForTheClass) {
   EXPECT_NE(active_step(state)->caption.find("L1 h0"), std::string::npos);
   EXPECT_EQ(state.layer, 1);
   EXPECT_EQ(state.head, 0);
+  // The minimal-pairs lesson's first step: sentence B leaves the teaching model with no word it
+  // knows to predict; "<unk>" alone would be jargon.
+  const auto pairs = std::find_if(lessons_.begin(), lessons_.end(), [](const auto& l) { return l->title.find("Change one word") == 0; });
+  ASSERT_NE(pairs, lessons_.end());
+  start_lesson(state, *pairs, 0);
+  ui_.derived = derived_for(state, "words pairs s1");
+  for (int f = 0; f < 3; ++f) hs::gui::test::app_frame(state, ui_, report_);
+  const std::string pair_text = all_text();
+  EXPECT_NE(pair_text.find("<unk>"), std::string::npos) << "sentence B's prediction, as this step shows it";
+  for (size_t at = pair_text.find("<unk>"); at != std::string::npos; at = pair_text.find("<unk>", at + 1))
+    EXPECT_EQ(pair_text.compare(at, 24, "<unk> (no word it knows)"), 0) << pair_text;
   // The first screen: the synthetic layer's random weights said where the maps are.
   AppState first = default_app_state();
   ui_.derived = derived_for(first, "first screen");
