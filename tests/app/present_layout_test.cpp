@@ -23,6 +23,8 @@
 #include "app/gui/panels/panels.h"
 #include "app/gui/state/derived.h"
 #include "app/gui/widgets/drawn_text.h"
+#include "app/gui/widgets/heatmap_widget.h"
+#include "app/gui/widgets/present_grid.h"
 #include "app/gui/widgets/theme.h"
 #include "app/gui/work/compute.h"
 #include "core/analysis/sweep_analysis.h"
@@ -262,6 +264,39 @@ TEST_F(PresentLayout, TheRolesTableOpensSortedAsTheCaptionSays) {
   // Presenting, it shows the heads that fit and says how many there are and how to see them all.
   EXPECT_NE(all_text().find("of 40 heads, highest previous first"), std::string::npos) << all_text();
   EXPECT_NE(all_text().find("leave presenting"), std::string::npos) << all_text();
+}
+
+// A map whose labels are thinned to every other token still labels its highlighted row and
+// column, in place of their neighbours: drawn beside them they overlapped ("L0" over "L1" in the
+// Head roles maps at 1440x900).
+TEST_F(PresentLayout, AHighlightedLabelTakesItsThinnedNeighboursPlace) {
+  present_at(kSizes[0], Theme::dark);
+  const hs::Map map = hs::Map::Constant(5, 8, 0.5f);  // [layers, heads], as in the Head roles maps
+  const std::vector<std::string> rows = {"L0", "L1", "L2", "L3", "L4"};
+  const std::vector<std::string> cols = {"h0", "h1", "h2", "h3", "h4", "h5", "h6", "h7"};
+  hs::ScaleRange range;
+  range.lo = 0, range.hi = 1;
+  HeatmapSpec spec = heatmap_spec("thinned", 1, map, range, hs::Colormap::viridis);
+  spec.row_labels = &rows, spec.col_labels = &cols;
+  spec.label_font_min = spec.label_font_max = present_label_min();
+  spec.highlight_row = 1, spec.highlight_col = 3;
+  const ImVec2 box(115, 83);
+  ImGui::NewFrame();
+  EXPECT_GT(layout_heatmap(spec, box, ImGui::GetFont(), ImGui::GetFontSize()).label_step, 1) << "a box where labels thin out";
+  ImGui::SetNextWindowPos(ImVec2(0, 0));
+  ImGui::SetNextWindowSize(ImVec2(400, 300));
+  ImGui::Begin("thinned labels");
+  draw_heatmap(ui_, spec, box);
+  ImGui::End();
+  ImGui::Render();
+  const std::vector<DrawnText> texts = collect_drawn_text(*ImGui::GetDrawData(), *ImGui::GetIO().Fonts);
+  const auto drawn = [&](const std::string& s) {
+    return std::any_of(texts.begin(), texts.end(), [&](const DrawnText& t) { return t.text == s; });
+  };
+  EXPECT_TRUE(drawn("L1") && drawn("h3")) << "the highlighted row and column keep their labels";
+  for (size_t i = 0; i < texts.size(); ++i)
+    for (size_t j = i + 1; j < texts.size(); ++j)
+      EXPECT_FALSE(texts_overlap(texts[i], texts[j])) << texts[i].text << " and " << texts[j].text;
 }
 
 }  // namespace
