@@ -222,8 +222,12 @@ void draw_sentence(AppState& state, const UiContext& ui) {
   // An encoder (BERT family) reads a sentence pair: a second box for sentence B.
   const bool pair = !file_maps && !npy_input &&
                     ((ui.derived && is_hf_encoder_type(ui.derived->run().info.kind)) || !state.request.sentence_b.empty());
-  const float examples_w = ImGui::CalcTextSize("ExamplesExport...Copy data").x + ImGui::GetStyle().FramePadding.x * 6 +
-                           ImGui::GetStyle().ItemSpacing.x * 2 + 4;
+  // Presenting a lesson, the sentence box takes the export buttons' room (Ctrl+E still opens
+  // the export dialog): the class reads the sentence it types.
+  const bool export_buttons = !(state.present.active && state.lesson.lesson);
+  const float examples_w = export_buttons ? ImGui::CalcTextSize("ExamplesExport...Copy data").x + ImGui::GetStyle().FramePadding.x * 6 +
+                                                ImGui::GetStyle().ItemSpacing.x * 2 + 4
+                                          : ImGui::CalcTextSize("Examples").x + ImGui::GetStyle().FramePadding.x * 2 + 4;
   const float boxes_w = ImGui::GetContentRegionAvail().x - examples_w - ImGui::GetStyle().ItemSpacing.x;
   // A minimal pair (the Contrast view): a "compare with" box for sentence B of any other model.
   const bool contrast = !pair && !npy_input && !file_maps && (state.view == View::contrast || !state.contrast.sentence.empty());
@@ -274,8 +278,10 @@ void draw_sentence(AppState& state, const UiContext& ui) {
         }
     ImGui::EndPopup();
   }
-  ImGui::SameLine();
-  draw_export(state, ui);
+  if (export_buttons) {
+    ImGui::SameLine();
+    draw_export(state, ui);
+  }
   draw_token_chips(state, ui);
   // What the run says about its input (a text cut to the model's context); maps from a file say
   // theirs in the model panel.
