@@ -80,10 +80,47 @@ float chips_width(const AttentionRun& run, float line_width) {
   return line_width - ImGui::CalcTextSize(chips_label(run).c_str()).x - ImGui::GetStyle().ItemSpacing.x;
 }
 
+// What every chip shows besides its token: the queries on screen, a minimal pair's tokens that
+// sentence B does not share (a_to_b < 0), the query and key a map's pointer is on.
+struct ChipMarks {
+  std::vector<int> shown;
+  const std::vector<int>* a_to_b = nullptr;
+  int hovered_query = -1, hovered_key = -1;
+};
+
+// One chip at the cursor ("|" before it where sentence B begins); a click makes it the query.
+void draw_chip(AppState& state, const AttentionRun& run, size_t i, const ChipMarks& marks) {
+  const auto& tokens = run.tokens;
+  if (int(i) == run.segment_b_start) {  // where sentence B begins
+    ImGui::TextDisabled("|");
+    ImGui::SameLine(0, kChipGap);
+  }
+  const bool selected = std::find(marks.shown.begin(), marks.shown.end(), int(i)) != marks.shown.end();
+  const bool gen = is_generated(run, int(i)), special = run.is_special(int(i));
+  const bool changed = marks.a_to_b && (*marks.a_to_b)[i] < 0;
+  if (selected) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_HeaderActive));
+  if (gen) ImGui::PushStyleColor(ImGuiCol_Text, generated_colour_vec());
+  else if (changed) ImGui::PushStyleColor(ImGuiCol_Text, tone(Tone::warning));
+  else if (special) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  if (ImGui::Button((chip_text(run, i) + "##chip" + std::to_string(i)).c_str())) state.query.queries = {int(i)};
+  if (gen || changed || special) ImGui::PopStyleColor();
+  if (selected) ImGui::PopStyleColor();
+  if (int(i) == marks.hovered_query || int(i) == marks.hovered_key)  // the query (solid) or key (thinner) under the pointer in a map
+    ImGui::GetWindowDrawList()->AddRect(ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), accent_colour(), 3.0f, 0,
+                                        int(i) == marks.hovered_query ? 2.0f : 1.0f);
+  if (ImGui::IsItemHovered()) {
+    const std::string next = next_token_note(run, int(i)), bytes = token_bytes_hint(tokens, i);
+    ImGui::SetTooltip("token %d: \"%s\"%s%s%s%s%s%s\n(click: make it the query)", int(i), tokens[i].c_str(),
+                      changed ? "\nnot in the compared sentence (replaced or only here)" : "",
+                      bytes.empty() ? "" : ("\n" + bytes).c_str(), gen ? "  (generated)" : "", special ? "  (special token)" : "",
+                      run.segment_b_start >= 0 ? (int(i) >= run.segment_b_start ? "  sentence B" : "  sentence A") : "",
+                      next.empty() ? "" : ("\n" + next).c_str());
+  }
+}
+
 // Presenting: every chip that fits on kPresentChipLines lines, wrapped, nothing cut or scrolled.
-void draw_wrapped_chips(AppState& state, const AttentionRun& run, float width) {
+void draw_wrapped_chips(AppState& state, const AttentionRun& run, const ChipMarks& marks, float width) {
   const ChipLines fit = wrap_chips(run, width);
-  const std::vector<int> shown = shown_queries(state, run.n_tokens());
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float line_h = ImGui::GetTextLineHeight() + kChipPadY * 2 + kChipGap;
   ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, present_chip_padding());
@@ -93,18 +130,7 @@ void draw_wrapped_chips(AppState& state, const AttentionRun& run, float width) {
     if (x > 0 && x + w > width) x = 0, y += line_h;
     ImGui::SetCursorScreenPos(ImVec2(origin.x + x, origin.y + y));
     x += w + kChipGap;
-    if (i == run.segment_b_start) {
-      ImGui::TextDisabled("|");
-      ImGui::SameLine(0, kChipGap);
-    }
-    const bool selected = std::find(shown.begin(), shown.end(), i) != shown.end();
-    if (selected) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_HeaderActive));
-    const bool dim = run.is_special(i) || is_generated(run, i);
-    if (dim) ImGui::PushStyleColor(ImGuiCol_Text, is_generated(run, i) ? generated_colour_vec() : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    if (ImGui::Button((chip_text(run, size_t(i)) + "##chip" + std::to_string(i)).c_str())) state.query.queries = {i};
-    if (dim) ImGui::PopStyleColor();
-    if (selected) ImGui::PopStyleColor();
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("token %d: \"%s\"\n(click: make it the query)", i, run.tokens[size_t(i)].c_str());
+    draw_chip(state, run, size_t(i), marks);
   }
   ImGui::PopStyleVar();
   if (fit.shown < run.n_tokens()) {
@@ -127,74 +153,45 @@ void draw_token_chips(AppState& state, const UiContext& ui) {
                       "\xE2\x80\xA6 a byte that starts a character the next token completes, U+1F600 a character "
                       "the font cannot draw. Hover a chip for its bytes.%s",
                       generated > 0 ? "\nBlue chips are tokens the model generated." : "");
-  // One row that scrolls sideways (wheel or scroll bar); only the chips in view are drawn, so a
-  // long text costs nothing. The token a map hovers is shown (scrolled to and outlined).
-  const int hovered_query = state.sentence.hovered_query, hovered_key = state.sentence.hovered_key;
+  ChipMarks marks;
+  marks.hovered_query = state.sentence.hovered_query, marks.hovered_key = state.sentence.hovered_key;
   state.sentence.hovered_query = state.sentence.hovered_key = -1;  // the views set them again this frame
+  marks.shown = shown_queries(state, int(tokens.size()));
+  const ContrastRun* pair = ui.derived->contrast.get();
+  if (pair && pair->analysis && pair->sentence == state.contrast.sentence && pair->result.alignment.a_to_b.size() == tokens.size())
+    marks.a_to_b = &pair->result.alignment.a_to_b;
   ImGui::SameLine();
   if (state.present.active) {  // wrapped onto lines: nothing cut at the window's edge, nothing to scroll
     const float width = ImGui::GetContentRegionAvail().x;
     ImGui::BeginChild("##chips lines", ImVec2(width, chips_height(&run, true, width)), false, ImGuiWindowFlags_NoScrollbar);
-    draw_wrapped_chips(state, run, width);
+    draw_wrapped_chips(state, run, marks, width);
     ImGui::EndChild();
     return;
   }
+  // One row that scrolls sideways (wheel or scroll bar); only the chips in view are drawn, so a
+  // long text costs nothing. The token a map hovers is shown (scrolled to and outlined).
   ImGui::BeginChild("##chips", ImVec2(0, chips_height(&run, false, 0)), false, ImGuiWindowFlags_HorizontalScrollbar);
   if (ImGui::IsWindowHovered() && ImGui::GetIO().MouseWheel != 0.0f)  // the wheel scrolls sideways here
     ImGui::SetScrollX(ImGui::GetScrollX() - ImGui::GetIO().MouseWheel * ImGui::GetFontSize() * 4);
-  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(4, 4));
+  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(kChipGap, kChipGap));
+  ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(ImGui::GetStyle().FramePadding.x, 0));  // as SmallButton
   const float view_x0 = ImGui::GetScrollX(), view_x1 = view_x0 + ImGui::GetWindowWidth();
-  const std::vector<int> shown = shown_queries(state, int(run.tokens.size()));
-  // A minimal pair on screen: the tokens sentence B does not share are marked (a_to_b < 0).
-  const ContrastRun* pair = ui.derived->contrast.get();
-  const std::vector<int>* a_to_b = pair && pair->analysis && pair->sentence == state.contrast.sentence &&
-                                            pair->result.alignment.a_to_b.size() == tokens.size()
-                                        ? &pair->result.alignment.a_to_b
-                                        : nullptr;
-  const ImVec2 pad = ImGui::GetStyle().FramePadding;
+  const float pad_x = ImGui::GetStyle().FramePadding.x;
   float x = 0;
   for (size_t i = 0; i < tokens.size(); ++i) {
-    const std::string text = abbreviate(display_token(tokens, i), 16);
-    const float w = ImGui::CalcTextSize(text.c_str()).x + pad.x * 2 + (int(i) == run.segment_b_start ? 12 : 0);
+    const float w = ImGui::CalcTextSize(chip_text(run, i).c_str()).x + pad_x * 2 + (int(i) == run.segment_b_start ? 12 : 0);
     if (i > 0) ImGui::SameLine();
-    const bool hot = int(i) == hovered_query || int(i) == hovered_key;
+    const bool hot = int(i) == marks.hovered_query || int(i) == marks.hovered_key;
     if (hot && (x < view_x0 || x + w > view_x1)) ImGui::SetScrollX(std::max(0.0f, x - (view_x1 - view_x0) * 0.4f));
-    if (x + w < view_x0 - 200 || x > view_x1 + 200) {  // off screen: room only
+    const bool off_screen = x + w < view_x0 - 200 || x > view_x1 + 200;
+    x += w + kChipGap;
+    if (off_screen) {  // room only
       ImGui::Dummy(ImVec2(w, ImGui::GetTextLineHeight()));
-      x += w + 4;
       continue;
     }
-    x += w + 4;
-    const std::string label = text + "##chip" + std::to_string(i);
-    const bool selected = std::find(shown.begin(), shown.end(), int(i)) != shown.end();
-    const bool gen = is_generated(run, int(i));
-    if (int(i) == run.segment_b_start) {  // where sentence B begins
-      ImGui::TextDisabled("|");
-      ImGui::SameLine();
-    }
-    if (selected) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_HeaderActive));
-    const bool special = run.is_special(int(i));
-    const bool changed = a_to_b && (*a_to_b)[i] < 0;
-    if (gen) ImGui::PushStyleColor(ImGuiCol_Text, generated_colour_vec());
-    else if (changed) ImGui::PushStyleColor(ImGuiCol_Text, tone(Tone::warning));
-    else if (special) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    if (ImGui::SmallButton(label.c_str())) state.query.queries = {int(i)};
-    if (gen || changed || special) ImGui::PopStyleColor();
-    if (selected) ImGui::PopStyleColor();
-    if (hot)  // the query (solid) or key (dashed look: thinner) under the pointer in a map
-      ImGui::GetWindowDrawList()->AddRect(ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), accent_colour(),
-                                          3.0f, 0, int(i) == hovered_query ? 2.0f : 1.0f);
-    if (ImGui::IsItemHovered()) {
-      const std::string next = next_token_note(run, int(i)), bytes = token_bytes_hint(tokens, i);
-      ImGui::SetTooltip("token %d: \"%s\"%s%s%s%s%s%s\n(click: make it the query)", int(i), tokens[i].c_str(),
-                        changed ? "\nnot in the compared sentence (replaced or only here)" : "",
-                        bytes.empty() ? "" : ("\n" + bytes).c_str(),
-                        gen ? "  (generated)" : "", special ? "  (special token)" : "",
-                        run.segment_b_start >= 0 ? (int(i) >= run.segment_b_start ? "  sentence B" : "  sentence A") : "",
-                        next.empty() ? "" : ("\n" + next).c_str());
-    }
+    draw_chip(state, run, i, marks);
   }
-  ImGui::PopStyleVar();
+  ImGui::PopStyleVar(2);
   ImGui::EndChild();
 }
 
