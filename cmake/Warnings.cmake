@@ -25,6 +25,6 @@ if(HEADSCOPE_FUZZ)
   endif()
   # Every object gets coverage instrumentation and sanitizers; the harnesses add -fsanitize=fuzzer.
   # UBSan findings stop the harness (a crash file), as ASan's do, instead of scrolling past.
-  add_compile_options(-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined -g)
+  add_compile_options(-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
   add_link_options(-fsanitize=address,undefined)
 endif()
