@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "core/util/kernel_isa.h"
+#include "core/util/kernel_micro.h"
 #include "core/util/kernels.h"
 #include "core/util/parallel.h"
 
@@ -39,28 +40,6 @@ void pack_a(int mc, int kc, const float* A, int64_t lda, int MR, float* Ap) {
   }
 }
 
-// op(B) block [kc, nc]: from B [K, N] (rows k contiguous) or B^T with B [N, K].
-void pack_b(int kc, int nc, const float* B, int64_t ldb, bool b_transposed, int NR, float* Bp) {
-  for (int j0 = 0; j0 < nc; j0 += NR) {
-    const int nr = std::min(NR, nc - j0);
-    float* panel = Bp + int64_t(j0) * kc;
-    if (!b_transposed) {
-      for (int k = 0; k < kc; ++k) {
-        const float* src = B + int64_t(k) * ldb + j0;
-        float* dst = panel + int64_t(k) * NR;
-        std::memcpy(dst, src, sizeof(float) * size_t(nr));
-        for (int j = nr; j < NR; ++j) dst[j] = 0.0f;
-      }
-    } else {
-      for (int j = 0; j < nr; ++j) {
-        const float* src = B + int64_t(j0 + j) * ldb;
-        for (int k = 0; k < kc; ++k) panel[int64_t(k) * NR + j] = src[k];
-      }
-      for (int j = nr; j < NR; ++j)
-        for (int k = 0; k < kc; ++k) panel[int64_t(k) * NR + j] = 0.0f;
-    }
-  }
-}
 
 // Writes an MR x NR tile held in `tile` (row-major, NR wide) into C for the valid part.
 void store_edge(const float* tile, int NR, int mr, int nr, float alpha, bool acc, float* C, int64_t ldc) {
@@ -155,12 +134,48 @@ __attribute__((target("avx2,fma"))) void micro_avx2(int kc, const float* A, int6
 }
 #endif
 
-// (kc, A or Ap, lda, Bp, C, ldc, alpha, accumulate, valid rows, valid columns)
-using MicroKernel = void (*)(int, const float*, int64_t, const float*, float*, int64_t, float, bool, int, int);
-struct Kernel {
-  int MR = 0, NR = 0;
-  MicroKernel packed = nullptr, direct = nullptr;
-};
+
+}  // namespace
+
+namespace kernel_detail {
+
+// (kernel_micro.h) op(B) block [kc, nc]: from B [K, N] (rows k contiguous) or B^T with B [N, K].
+void pack_b(int kc, int nc, const float* B, int64_t ldb, bool b_transposed, int NR, float* Bp) {
+  for (int j0 = 0; j0 < nc; j0 += NR) {
+    const int nr = std::min(NR, nc - j0);
+    float* panel = Bp + int64_t(j0) * kc;
+    if (!b_transposed) {
+      for (int k = 0; k < kc; ++k) {
+        const float* src = B + int64_t(k) * ldb + j0;
+        float* dst = panel + int64_t(k) * NR;
+        std::memcpy(dst, src, sizeof(float) * size_t(nr));
+        for (int j = nr; j < NR; ++j) dst[j] = 0.0f;
+      }
+    } else {
+      for (int j = 0; j < nr; ++j) {
+        const float* src = B + int64_t(j0 + j) * ldb;
+        for (int k = 0; k < kc; ++k) panel[int64_t(k) * NR + j] = src[k];
+      }
+      for (int j = nr; j < NR; ++j)
+        for (int k = 0; k < kc; ++k) panel[int64_t(k) * NR + j] = 0.0f;
+    }
+  }
+}
+
+// The micro-kernel of the instruction set in use; an empty Kernel (packed == nullptr) when there is
+// none (portable: Eigen does the products).
+Kernel current_kernel() {
+  Kernel kern;
+#if HS_X86_KERNELS
+  if (isa() == Isa::avx512) kern = {kMR512, kNR512, micro_avx512<false>, micro_avx512<true>};
+  else if (isa() == Isa::avx2) kern = {kMR256, kNR256, micro_avx2<false>, micro_avx2<true>};
+#endif
+  return kern;
+}
+
+}  // namespace kernel_detail
+
+namespace {
 
 // Columns [n0, n1) of C, one thread.
 void gemm_packed(int M, int n0, int n1, int K, float alpha, const float* A, int64_t lda, const float* B, int64_t ldb,
@@ -214,16 +229,6 @@ void gemm_eigen(int M, int N, int K, float alpha, const float* A, int64_t lda, c
   }
 }
 
-// The micro-kernel of the instruction set in use; an empty Kernel (packed == nullptr) when there is
-// none (portable: Eigen does the products).
-Kernel current_kernel() {
-  Kernel kern;
-#if HS_X86_KERNELS
-  if (isa() == Isa::avx512) kern = {kMR512, kNR512, micro_avx512<false>, micro_avx512<true>};
-  else if (isa() == Isa::avx2) kern = {kMR256, kNR256, micro_avx2<false>, micro_avx2<true>};
-#endif
-  return kern;
-}
 }  // namespace
 
 void sgemm(int M, int N, int K, float alpha, const float* A, int64_t lda, const float* B, int64_t ldb,
