@@ -6,16 +6,10 @@
 // file in the temporary folder, each in enough copies to fill 64 MiB (twice this machine's L3):
 // T = 1 takes a different copy each call, so it reads the weights from memory as typing does.
 // Prints, per type: GFLOP/s (best and median of the rounds, wall clock), GFLOP per CPU second
-// (the best round's process CPU time), FLOP per CPU cycle (the steadiest on a busy machine;
-// times the clock rate = the rate on a quiet one) and the weights' bytes read
+// (the best round's process CPU time: steadier on a busy machine) and the weights' bytes read
 // per second (at T = 1 the memory bandwidth reached); the load average before and after
 // (a shared machine: compare rounds taken at the same load). It measures; it asserts nothing.
 //   bench_quant [--rounds N] [--types Q4_K,Q5_0] [--threads 1,2]
-#include <linux/perf_event.h>
-#include <sys/ioctl.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <ctime>
@@ -141,34 +135,6 @@ double cpu_seconds() {
   return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
 }
 
-// CPU cycles spent by this process (its threads included) while it ran, from the kernel's
-// performance counters: on a shared or virtual machine the steadiest measure (a busy machine takes
-// cores away, not cycles). -1 when the counters are not available (perf_event_paranoid).
-class Cycles {
- public:
-  Cycles() {
-    perf_event_attr a{};
-    a.type = PERF_TYPE_HARDWARE;
-    a.size = sizeof a;
-    a.config = PERF_COUNT_HW_CPU_CYCLES;
-    a.inherit = 1;
-    a.exclude_kernel = 1;
-    a.exclude_hv = 1;
-    fd_ = int(syscall(SYS_perf_event_open, &a, 0, -1, -1, 0));
-  }
-  ~Cycles() {
-    if (fd_ >= 0) close(fd_);
-  }
-  double now() const {
-    uint64_t v = 0;
-    if (fd_ < 0 || read(fd_, &v, sizeof v) != sizeof v) return -1;
-    return double(v);
-  }
-
- private:
-  int fd_ = -1;
-};
-
 double load_average() {
   double l = -1;
   if (FILE* f = std::fopen("/proc/loadavg", "r")) {
@@ -208,29 +174,27 @@ int main(int argc, char** argv) {
   const auto file = std::make_shared<const hs::GgufFile>(path);
   std::printf("multiply_wt, y = x W^T (kernels: %s), %d rounds; load average %.2f at the start\n", hs::kernel_isa(),
               rounds, load_average());
-  std::printf("%-5s %-12s %3s %4s %10s %10s %10s %10s %10s\n", "type", "W [rows,cols]", "thr", "T", "GFLOP/s", "(median)",
-              "GFLOP/cpu-s", "FLOP/cycle", "GB/s W");
+  std::printf("%-5s %-12s %3s %4s %10s %10s %10s %10s\n", "type", "W [rows,cols]", "thr", "T", "GFLOP/s", "(median)",
+              "GFLOP/cpu-s", "GB/s W");
   std::mt19937 rng(1);
   std::normal_distribution<float> normal(0.0f, 1.0f);
-  const Cycles cycles;
   {  // the float32 kernel on the same shape (a float W [4864, 896]): the rate to reach
     std::vector<float> wf(size_t(4864) * 896);
     for (float& v : wf) v = normal(rng);
     hs::Map x(256, 896), y(256, 4864);
     for (Eigen::Index i = 0; i < x.size(); ++i) x.data()[i] = normal(rng);
     for (const int threads : thread_counts) {
-      double best = 1e9, best_cpu = 1e9, best_cycles = 1e30;
+      double best = 1e9, best_cpu = 1e9;
       for (int r = 0; r < rounds; ++r) {
         const auto t0 = Clock::now();
-        const double c0 = cpu_seconds(), k0 = cycles.now();
+        const double c0 = cpu_seconds();
         hs::sgemm(256, 4864, 896, 1.0f, x.data(), 896, wf.data(), 896, true, y.data(), 4864, false, threads);
-        best_cycles = std::min(best_cycles, cycles.now() - k0);
         best_cpu = std::min(best_cpu, cpu_seconds() - c0);
         best = std::min(best, std::chrono::duration<double>(Clock::now() - t0).count());
       }
       const double flops = 2.0 * 256 * 4864 * 896;
-      std::printf("%-5s %-12s %3d %4d %10.1f %10s %10.1f %10.2f\n", "sgemm", "[4864,896]", threads, 256, flops / best * 1e-9,
-                  "", flops / best_cpu * 1e-9, flops / best_cycles);
+      std::printf("%-5s %-12s %3d %4d %10.1f %10s %10.1f\n", "sgemm", "[4864,896]", threads, 256, flops / best * 1e-9, "",
+                  flops / best_cpu * 1e-9);
     }
   }
   for (const TypeCase& c : types) {
@@ -243,26 +207,23 @@ int main(int argc, char** argv) {
       for (const int threads : thread_counts) {
         // T = 1: one call per copy (from memory); T = 256: copy 0 again and again (from cache).
         const int reps = T == 1 ? int(all.size()) : 1;
-        std::vector<double> seconds, cpu, cyc;
+        std::vector<double> seconds, cpu;
         for (const hs::QuantizedMatrix& m : all) (void)m.multiply_wt(x, threads);  // the mapped pages are in memory
         for (int r = 0; r < rounds; ++r) {
           const auto t0 = Clock::now();
-          const double c0 = cpu_seconds(), k0 = cycles.now();
+          const double c0 = cpu_seconds();
           for (int k = 0; k < reps; ++k) (void)all[size_t(k)].multiply_wt(x, threads);
-          cyc.push_back((cycles.now() - k0) / reps);
           cpu.push_back((cpu_seconds() - c0) / reps);
           seconds.push_back(std::chrono::duration<double>(Clock::now() - t0).count() / reps);
         }
         std::sort(seconds.begin(), seconds.end());
         std::sort(cpu.begin(), cpu.end());
-        std::sort(cyc.begin(), cyc.end());
         const double flops = 2.0 * double(T) * double(w.rows()) * double(w.cols());
         const double best = seconds.front(), median = seconds[seconds.size() / 2];
         char shape[32];
         std::snprintf(shape, sizeof shape, "[%lld,%lld]", (long long)w.rows(), (long long)w.cols());
-        std::printf("%-5s %-12s %3d %4d %10.1f %10.1f %10.1f %10.2f %10.2f\n", hs::ggml_type_name(c.type), shape, threads,
-                    T, flops / best * 1e-9, flops / median * 1e-9, flops / cpu.front() * 1e-9, flops / cyc.front(),
-                    double(w.bytes()) / best * 1e-9);
+        std::printf("%-5s %-12s %3d %4d %10.1f %10.1f %10.1f %10.2f\n", hs::ggml_type_name(c.type), shape, threads, T,
+                    flops / best * 1e-9, flops / median * 1e-9, flops / cpu.front() * 1e-9, double(w.bytes()) / best * 1e-9);
         std::fflush(stdout);
       }
     }
