@@ -16,14 +16,14 @@ namespace {
 // Rows of W per block of argmax_wt's product (the [T, block] products it scans).
 constexpr int64_t kArgmaxRows = 256;
 
-// Each worker's rows of W: contiguous, in multiples of 48 rows (whole micro-kernel tiles), the
+// Each worker's rows of W: contiguous, in multiples of 12 rows (whole micro-kernel tiles), the
 // last worker taking what is left. Worker k gets [first, first + count).
 struct RowRange {
   int64_t first, count;
 };
 RowRange worker_rows(int64_t rows, int workers, int k) {
   const int64_t per = (rows + workers - 1) / workers;
-  const int64_t step = std::max<int64_t>(48, (per + 47) / 48 * 48);
+  const int64_t step = (per + 11) / 12 * 12;
   const int64_t first = std::min(rows, k * step);
   return {first, k == workers - 1 ? rows - first : std::min(step, rows - first)};
 }

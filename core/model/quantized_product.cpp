@@ -45,10 +45,14 @@ void few_tokens(const EncodedRows& w, int64_t r0, int64_t n, const Map& x, float
   }
 }
 
-// No micro-kernel here (portable build): blocks of rows decoded and multiplied by Eigen.
+// No micro-kernel here (portable build): blocks of `per` rows decoded and multiplied by Eigen.
+// Every call has the same shape (the last block padded with zero rows): Eigen's blocking depends
+// on the shape, and so would the order of the sums, and a thread's share of the rows would change
+// the bits.
 void eigen_blocks(const EncodedRows& w, int64_t r0, int64_t n, const Map& x, float* y, int64_t ldy) {
   const int64_t K = w.cols, per = std::max<int64_t>(16, 65536 / K);
-  Map block(std::min(per, n), K);  // W[rows, :], row-major
+  Map block = Map::Zero(per, K);  // W[rows, :], row-major
+  Map yb(x.rows(), per);          // x block^T
   for (int64_t j = 0; j < n; j += per) {
     const int64_t m = std::min(per, n - j);
     for (int64_t i = 0; i < m; ++i) {
@@ -56,8 +60,9 @@ void eigen_blocks(const EncodedRows& w, int64_t r0, int64_t n, const Map& x, flo
       const float* row = decoded(w, r0 + j + i, 0, K, dst);
       if (row != dst) std::copy(row, row + K, dst);
     }
-    using Rows = Eigen::Map<Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>, 0, Eigen::OuterStride<>>;
-    Rows(y + j, x.rows(), m, Eigen::OuterStride<>(ldy)).noalias() = x * block.topRows(m).transpose();
+    if (m < per) block.bottomRows(per - m).setZero();
+    yb.noalias() = x * block.transpose();
+    for (Eigen::Index t = 0; t < x.rows(); ++t) std::copy(yb.data() + t * per, yb.data() + t * per + m, y + t * ldy + j);
   }
 }
 

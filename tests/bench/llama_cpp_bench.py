@@ -2,8 +2,9 @@
 """headscope against llama.cpp on the same GGUF file and the same token ids (issue 34).
 
 The file: models_bench.py's Qwen2.5-0.5B-shaped GGUF with random quantized weights (Q5_0 for the
-896-wide rows and the tied embedding, Q4_K for ffn_down; written once into the build tree). The
-tokens: a 256-token sentence, tokenized by `headscope-cli tokens`; llama.cpp gets those ids.
+896-wide rows and the tied embedding, Q4_K for ffn_down), its token list padded to the 151,936
+embedding rows (llama.cpp requires it); written once into the build tree. The tokens: a 256-token
+sentence, tokenized by `headscope-cli tokens`; llama.cpp gets those ids.
 
 The peer: npm's node-llama-cpp, whose package carries llama.cpp prebuilt (a Node addon), installed
 at bench time into a cache folder outside the repository (default ~/.cache/headscope-bench, or
@@ -36,6 +37,7 @@ sys.path.insert(0, HERE)
 import models_bench as mb  # noqa: E402  (write_qwen_gguf, fit_sentence, models_dir)
 
 PACKAGE = "node-llama-cpp"
+GGUF_NAME = "qwen2.5-0.5b-shaped-q4_k-random-padded-vocab-v1.gguf"
 TARGETS = {"whole_s": 3.0, "ratio": 1.0, "rss_mib": 1536}
 
 
@@ -115,9 +117,9 @@ def main():
         return 0
     folder = os.path.join(os.path.dirname(os.path.abspath(a.cli)), "bench-models")
     os.makedirs(folder, exist_ok=True)
-    gguf = os.path.join(folder, mb.GGUF_NAME)
+    gguf = os.path.join(folder, GGUF_NAME)
     if not os.path.isfile(gguf):
-        mb.write_qwen_gguf(gguf, tokdir)
+        mb.write_qwen_gguf(gguf, tokdir, pad_vocab=True)
     print("  file: %s (%.0f MiB)" % (gguf, os.path.getsize(gguf) / 2**20))
     model = ["--model", gguf]
     sentence, T = mb.fit_sentence(a.cli, model, a.tokens)
