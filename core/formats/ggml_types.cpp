@@ -1,5 +1,7 @@
 #include "core/formats/ggml_types.h"
 
+#include "core/formats/ggml_types_avx2.h"
+
 #include <cassert>
 #include <cstring>
 
@@ -293,6 +295,7 @@ void dequantize_row(GgmlType type, const uint8_t* src, float* dst, int64_t n) {
   assert(n % info.block_size == 0 && "whole blocks only");
   if (n <= 0) return;
   const int64_t nb = n / info.block_size;
+  if (dequantize_blocks_avx2(type, src, dst, nb)) return;  // the same floats, 8 at a time
   switch (type) {
     case GgmlType::F32: dequant_f32(src, dst, n); break;
     case GgmlType::F16: dequant_f16(src, dst, n); break;

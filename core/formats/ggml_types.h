@@ -18,7 +18,8 @@
 //   Q5_K [256]: as Q4_K plus 32 bytes of high bits before the 4-bit q (q has 5 bits)
 //   Q6_K [256]: 128 bytes low 4 bits, 64 bytes high 2 bits, 16 int8 scales, half d
 //               x = (d sc) (q - 32), one sc per 16 values
-// The products are evaluated in that order in float32, so results are reproducible bit for bit.
+// The products are evaluated in that order in float32, so results are reproducible bit for bit
+// (with AVX2, ggml_types_avx2.cpp evaluates the same ones 8 at a time: the same floats).
 #include <cstdint>
 #include <string>
 

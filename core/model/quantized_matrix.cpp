@@ -5,34 +5,27 @@
 #include <cstring>
 #include <limits>
 
+#include "core/model/quantized_product.h"
 #include "core/model/transformer_ops.h"
 #include "core/util/errors.h"
-#include "core/util/kernels.h"
 #include "core/util/parallel.h"
 
 namespace hs {
 namespace {
 
-// Rows of W dequantized at a time: about 256 Ki floats (1 MiB), in whole multiples of 64 rows (the
-// micro-kernels' column panels are 32 or 16 wide: no partly empty panel but the last), 64 to 512.
-int64_t block_rows_for(int64_t cols) {
-  return std::clamp<int64_t>(262144 / std::max<int64_t>(cols, 1) / 64 * 64, 64, 512);
-}
+// Rows of W per block of argmax_wt's product (the [T, block] products it scans).
+constexpr int64_t kArgmaxRows = 256;
 
-// Fewer rows of x than this: one block's product is a few matrix-vector products (Eigen), which
-// read the block once, instead of the packed kernel (whose tiles are 6 or 12 rows tall).
-constexpr Eigen::Index kPackedMinRows = 8;
-
-// y[:, 0:n] = x Wb^T for one dequantized block Wb [n, cols] (row-major), y row-major with leading
-// dimension ldy. xp: x packed once for all blocks (only used from kPackedMinRows rows).
-void block_product(const Map& x, const PackedLhs& xp, const float* wb, int64_t n, int64_t cols, float* y, int64_t ldy) {
-  if (x.rows() >= kPackedMinRows) {
-    sgemm_packed_lhs(xp, int(n), wb, cols, true, y, ldy);
-    return;
-  }
-  using ConstRows = Eigen::Map<const Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>;
-  using Rows = Eigen::Map<Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>, 0, Eigen::OuterStride<>>;
-  Rows(y, x.rows(), n, Eigen::OuterStride<>(ldy)).noalias() = x * ConstRows(wb, n, cols).transpose();
+// Each worker's rows of W: contiguous, in multiples of 12 rows (whole micro-kernel tiles), the
+// last worker taking what is left. Worker k gets [first, first + count).
+struct RowRange {
+  int64_t first, count;
+};
+RowRange worker_rows(int64_t rows, int workers, int k) {
+  const int64_t per = (rows + workers - 1) / workers;
+  const int64_t step = (per + 11) / 12 * 12;
+  const int64_t first = std::min(rows, k * step);
+  return {first, k == workers - 1 ? rows - first : std::min(step, rows - first)};
 }
 
 }  // namespace
@@ -85,35 +78,28 @@ void QuantizedMatrix::check_x(const Map& x) const {
   }
 }
 
-bool QuantizedMatrix::in_place() const {
-  // F32 rows are used in place when the mapping keeps them float-aligned.
-  return tensor_->type == GgmlType::F32 && reinterpret_cast<uintptr_t>(file_->tensor_data(*tensor_)) % alignof(float) == 0;
-}
-
-const float* QuantizedMatrix::block(int64_t r0, int64_t n, float* buffer) const {
-  if (in_place()) return reinterpret_cast<const float*>(file_->tensor_data(*tensor_) + size_t(first_row_ + r0) * tensor_->row_bytes());
-  file_->dequantize_rows(*tensor_, first_row_ + r0, n, buffer);
-  return buffer;
+EncodedRows QuantizedMatrix::encoded() const {
+  EncodedRows w;
+  w.type = tensor_->type;
+  w.row_bytes = tensor_->row_bytes();
+  w.data = file_->tensor_data(*tensor_) + size_t(first_row_) * w.row_bytes;
+  w.rows = rows_;
+  w.cols = cols_;
+  return w;
 }
 
 Map QuantizedMatrix::multiply_wt(const Map& x, int threads) const {
   check_x(x);
-  // y: [T, rows]; block b fills columns [r0, r0 + n) from W's rows [r0, r0 + n):
-  //   y[:, r0:r0+n] = x W[r0:r0+n, :]^T
+  // y: [T, rows]; worker k fills columns [first, first + count) from W's rows of the same indices:
+  //   y[:, first:first+count] = x W[first:first+count, :]^T
   Map y(x.rows(), rows_);
   if (y.size() == 0) return y;
-  const int64_t block_rows = block_rows_for(cols_);
-  const int64_t blocks = (rows_ + block_rows - 1) / block_rows;
-  const int workers = int(std::min<int64_t>(blocks, threads_for_work(threads, x.rows() * rows_ * cols_)));
-  const bool direct = in_place();
-  const PackedLhs xp(x.rows() >= kPackedMinRows ? int(x.rows()) : 0, int(cols_), x.data(), x.cols());  // x, packed once
-  parallel_for(workers, workers, [&](int worker) {
-    const std::unique_ptr<float[]> buffer(direct ? nullptr : new float[size_t(block_rows * cols_)]);  // written before read
-    for (int64_t b = worker; b < blocks; b += workers) {
-      const int64_t r0 = b * block_rows, n = std::min(block_rows, rows_ - r0);
-      const float* w = block(r0, n, buffer.get());  // W[r0:r0+n, :]: [n, cols], row-major
-      block_product(x, xp, w, n, cols_, y.data() + r0, y.cols());
-    }
+  const EncodedRows w = encoded();
+  const PackedTokens xp(x);  // x, packed once for every row of W
+  const int workers = int(std::min<int64_t>((rows_ + 47) / 48, threads_for_work(threads, x.rows() * rows_ * cols_)));
+  parallel_for(workers, workers, [&](int k) {
+    const RowRange r = worker_rows(rows_, workers, k);
+    encoded_product(w, r.first, r.count, xp, y.data() + r.first, y.cols());
   });
   return y;
 }
@@ -123,24 +109,21 @@ std::vector<int> QuantizedMatrix::argmax_wt(const Map& x, float cap, int threads
   const Eigen::Index T = x.rows();
   std::vector<int> out(size_t(T), 0);
   if (T == 0) return out;
-  const int64_t block_rows = block_rows_for(cols_);
-  const int64_t blocks = (rows_ + block_rows - 1) / block_rows;
-  const int workers = int(std::min<int64_t>(blocks, threads_for_work(threads, T * rows_ * cols_)));
-  const bool direct = in_place();
-  const PackedLhs xp(T >= kPackedMinRows ? int(T) : 0, int(cols_), x.data(), x.cols());  // x, packed once
-  // Each worker takes blocks b = worker, worker + workers, ... in increasing order and keeps, per
-  // row of x, the best value and its index (strictly greater replaces: ties keep the lower index).
+  const EncodedRows w = encoded();
+  const PackedTokens xp(x);  // x, packed once
+  const int workers = int(std::min<int64_t>((rows_ + 47) / 48, threads_for_work(threads, T * rows_ * cols_)));
+  // Each worker takes a contiguous range of rows in increasing blocks and keeps, per row of x, the
+  // best value and its index (strictly greater replaces: ties keep the lower index).
   std::vector<std::vector<float>> best(size_t(workers), std::vector<float>(size_t(T), -std::numeric_limits<float>::infinity()));
   std::vector<std::vector<int64_t>> where(size_t(workers), std::vector<int64_t>(size_t(T), -1));
   parallel_for(workers, workers, [&](int worker) {
-    const std::unique_ptr<float[]> buffer(direct ? nullptr : new float[size_t(block_rows * cols_)]);  // written before read
-    Map y(T, block_rows);  // [T, n]: x W[r0:r0+n, :]^T
+    const RowRange range = worker_rows(rows_, workers, worker);
+    Map y(T, kArgmaxRows);  // [T, n]: x W[r0:r0+n, :]^T
     std::vector<float>& value = best[size_t(worker)];
     std::vector<int64_t>& index = where[size_t(worker)];
-    for (int64_t b = worker; b < blocks; b += workers) {
-      const int64_t r0 = b * block_rows, n = std::min(block_rows, rows_ - r0);
-      const float* w = block(r0, n, buffer.get());
-      block_product(x, xp, w, n, cols_, y.data(), y.cols());
+    for (int64_t r0 = range.first; r0 < range.first + range.count; r0 += kArgmaxRows) {
+      const int64_t n = std::min(kArgmaxRows, range.first + range.count - r0);
+      encoded_product(w, r0, n, xp, y.data(), y.cols());
       for (Eigen::Index t = 0; t < T; ++t) {
         const float* row = y.data() + t * y.cols();
         for (int64_t j = 0; j < n; ++j) {

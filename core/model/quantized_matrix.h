@@ -1,15 +1,16 @@
 #pragma once
 // A weight matrix W [rows, cols] (nn.Linear's layout: y = x W^T; a GGUF tensor with ne = [cols,
 // rows]) kept in its GGUF encoding: the bytes stay in the memory-mapped file, so a Q4_K model
-// costs about its file size instead of 4 bytes per weight. Products dequantize a block of rows
-// at a time (at most 256 rows, about 256 KiB of floats) into a small buffer and hand it to the
-// engine's packed product (core/util/kernels.h sgemm), blocks split over threads.
+// costs about its file size instead of 4 bytes per weight. Products decode a few rows of W at a
+// time into L1 inside the engine's micro-kernel loop (core/model/quantized_product.h), the rows of
+// W (columns of the product) split over threads.
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "core/formats/gguf.h"
+#include "core/model/quantized_product.h"
 #include "core/util/tensor.h"
 
 namespace hs {
@@ -32,15 +33,15 @@ class QuantizedMatrix {
   const std::string& name() const { return tensor_->name; }
   size_t bytes() const { return size_t(rows_) * tensor_->row_bytes(); }  // the encoded matrix, as mapped
 
-  // y = x W^T: x [T, cols] -> y [T, rows]. Each block of rows of W is dequantized once and
-  // multiplied by all T rows of x. InputError when x does not have `cols` columns.
+  // y = x W^T: x [T, cols] -> y [T, rows]. Each block of W is decoded once per 256 rows of x
+  // and multiplied by all of them. InputError when x does not have `cols` columns.
   Map multiply_wt(const Map& x, int threads = 1) const;
 
   // For each row t of x [T, cols]: the index of the largest entry of row t of s(x W^T), s(v) =
   // cap tanh(v / cap) when cap > 0 (else v); ties go to the lowest index. One pass over W: each
   // block of rows is dequantized once, multiplied by all T rows of x, and only each row's best
   // (value, index) is kept, never the [T, rows] product (next-token predictions over a large
-  // vocabulary). InputError when x does not have `cols` columns.
+  // vocabulary). Each worker of `threads` takes a contiguous range of rows. InputError when x does not have `cols` columns.
   std::vector<int> argmax_wt(const Map& x, float cap, int threads = 1) const;
 
   // Row i of W (an embedding lookup): [cols]. InputError when i is outside 0..rows-1.
@@ -53,10 +54,8 @@ class QuantizedMatrix {
  private:
   void check_row(int64_t i) const;
   void check_x(const Map& x) const;
-  // W[r0:r0+n, :] as floats, row-major [n, cols]: in place for an aligned F32 tensor, else
-  // dequantized into `buffer` (n * cols floats).
-  const float* block(int64_t r0, int64_t n, float* buffer) const;
-  bool in_place() const;
+  // This matrix's rows as the product kernels read them.
+  EncodedRows encoded() const;
 
   std::shared_ptr<const GgufFile> file_;
   const GgufTensor* tensor_ = nullptr;

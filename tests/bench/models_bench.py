@@ -260,8 +260,11 @@ def random_blocks(rng, type_name, rows, cols, std):
     return b.tobytes()
 
 
-def write_qwen_gguf(path, tokdir):
-    """The Qwen2.5-0.5B-shaped file (see the module docstring); returns its size in bytes."""
+def write_qwen_gguf(path, tokdir, pad_vocab=False):
+    """The Qwen2.5-0.5B-shaped file (see the module docstring); returns its size in bytes. With
+    pad_vocab, the token list is padded to the 151,936 embedding rows with unused tokens
+    ("<|unused_N|>", type 5) as Qwen's own files are: llama.cpp refuses a file whose vocabulary and
+    embedding rows differ (llama_cpp_bench.py)."""
     import numpy as np
     sys.path.insert(0, os.path.join(ROOT, "tests", "core", "formats"))
     from gguf_writer import BOOL, FLOAT32, INT32, STRING, UINT32, GGUFWriter
@@ -283,8 +286,13 @@ def write_qwen_gguf(path, tokdir):
     merges = [l for l in open(os.path.join(tokdir, "vocab.bpe"), encoding="utf-8").read().split("\n")[1:] if l.strip()]
     w.add_string("tokenizer.ggml.model", "gpt2")
     w.add_string("tokenizer.ggml.pre", "qwen2")
+    types = [3 if t == "<|endoftext|>" else 1 for t in tokens]
+    if pad_vocab:
+        extra = q["vocab"] - len(tokens)
+        tokens += ["<|unused_%d|>" % i for i in range(extra)]
+        types += [5] * extra
     w.add_array("tokenizer.ggml.tokens", STRING, tokens)
-    w.add_array("tokenizer.ggml.token_type", INT32, [3 if t == "<|endoftext|>" else 1 for t in tokens])
+    w.add_array("tokenizer.ggml.token_type", INT32, types)
     w.add_array("tokenizer.ggml.merges", STRING, merges)
     w.add("tokenizer.ggml.eos_token_id", UINT32, 50256)
     w.add("tokenizer.ggml.add_bos_token", BOOL, False)

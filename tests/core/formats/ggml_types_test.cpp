@@ -6,12 +6,14 @@
 
 #include <cmath>
 #include <cstring>
+#include <random>
 
 #include "core/formats/ggml_types.h"
 #include "core/formats/gguf.h"
 #include "core/formats/npy.h"
 #include "core/formats/safetensors.h"
 #include "core/util/errors.h"
+#include "core/util/kernels.h"
 #include "tests/core/formats/gguf_test_files.h"
 
 namespace hs {
@@ -88,6 +90,53 @@ TEST(GgmlTypes, EveryReadableTypeEqualsTheNumpyOracleBitForBit) {
     std::vector<float> part(size_t(count * t.row_length()));
     file.dequantize_rows(t, first, count, part.data());
     EXPECT_EQ(0, std::memcmp(part.data(), got.data() + first * t.row_length(), part.size() * sizeof(float)));
+  }
+}
+
+// The AVX2 decoders (ggml_types_avx2.cpp) against the portable loops, bit for bit, on random
+// blocks of every readable type: random bytes (every half pattern: NaNs, infinities, subnormals)
+// and blocks whose half scales are set to edge values. One exception: where both give a NaN from
+// NaN or infinite scales (q d + m of Q4_1, Q5_1), which NaN (sign, payload) x86 returns follows
+// the order the compiler gave the operands, so any NaN matches any NaN.
+TEST(GgmlTypes, Avx2DecodersEqualThePortableLoopsBitForBit) {
+  cap_kernels("avx512");
+  if (std::string(kernel_isa()) == "portable") GTEST_SKIP() << "no AVX2 on this CPU (or HEADSCOPE_KERNELS=portable)";
+  struct Case {
+    GgmlType type;
+    std::vector<int> halves;  // offsets of the block's half scales
+  };
+  const Case cases[] = {{GgmlType::F16, {0}},       {GgmlType::BF16, {}},        {GgmlType::Q8_0, {0}},
+                        {GgmlType::Q4_0, {0}},      {GgmlType::Q4_1, {0, 2}},    {GgmlType::Q5_0, {0}},
+                        {GgmlType::Q5_1, {0, 2}},   {GgmlType::Q2_K, {80, 82}},  {GgmlType::Q3_K, {108}},
+                        {GgmlType::Q4_K, {0, 2}},   {GgmlType::Q5_K, {0, 2}},    {GgmlType::Q6_K, {208}}};
+  const uint16_t edges[] = {0x0000, 0x8000, 0x0001, 0x83FF, 0x0400, 0x7BFF, 0xFBFF, 0x7C00, 0xFC00,
+                            0x7E00, 0x7C01, 0xFE01, 0x3C00, 0x1418, 0xB555};
+  std::mt19937 rng(34);
+  for (const Case& c : cases) {
+    SCOPED_TRACE(ggml_type_name(c.type));
+    const GgmlTypeInfo& info = ggml_type_info(c.type);
+    const int64_t blocks = info.block_size == 1 ? 70000 : 600;  // F16: every bit pattern, about
+    std::vector<uint8_t> raw(size_t(blocks * info.block_bytes));
+    for (uint8_t& b : raw) b = uint8_t(rng());
+    for (int64_t i = 0; i < blocks / 2; ++i)  // the first half of the blocks: edge scales
+      for (const int at : c.halves) {
+        const uint16_t h = edges[size_t(rng()) % (sizeof edges / sizeof edges[0])];
+        std::memcpy(raw.data() + i * info.block_bytes + at, &h, 2);
+      }
+    const int64_t n = blocks * info.block_size;
+    std::vector<float> simd(static_cast<size_t>(n)), portable(static_cast<size_t>(n));
+    dequantize_row(c.type, raw.data(), simd.data(), n);
+    cap_kernels("portable");
+    dequantize_row(c.type, raw.data(), portable.data(), n);
+    cap_kernels("avx512");
+    size_t mismatches = 0;
+    for (int64_t i = 0; i < n; ++i)
+      if (bits(simd[size_t(i)]) != bits(portable[size_t(i)]) &&
+          !(std::isnan(simd[size_t(i)]) && std::isnan(portable[size_t(i)])) && ++mismatches <= 5)
+        ADD_FAILURE() << "value " << i << " (block " << i / info.block_size << "): AVX2 " << simd[size_t(i)]
+                      << " (bits " << std::hex << bits(simd[size_t(i)]) << "), portable " << portable[size_t(i)]
+                      << " (bits " << bits(portable[size_t(i)]) << std::dec << ")";
+    EXPECT_EQ(mismatches, 0u) << "of " << n << " values";
   }
 }
 

@@ -11,6 +11,7 @@
 #include "core/model/quantized_matrix.h"
 #include "core/model/transformer_ops.h"
 #include "core/util/errors.h"
+#include "core/util/kernels.h"
 #include "tests/core/formats/gguf_test_files.h"
 
 namespace hs {
@@ -39,8 +40,11 @@ class QuantizedMatrixTest : public ::testing::Test {
 };
 
 TEST_F(QuantizedMatrixTest, ProductEqualsDequantizedProductForEveryType) {
+  // The kernels of this CPU (W decoded inside the micro-kernel loop) and the portable path.
+  for (const char* isa : {"avx512", "portable"})
   for (const char* type : kReadable) {
-    SCOPED_TRACE(type);
+    cap_kernels(isa);
+    SCOPED_TRACE(std::string(type) + " on " + kernel_isa());
     const QuantizedMatrix w(file_, std::string("w.") + type, 70, 512);
     EXPECT_EQ(w.rows(), 70);
     EXPECT_EQ(w.cols(), 512);
@@ -48,7 +52,7 @@ TEST_F(QuantizedMatrixTest, ProductEqualsDequantizedProductForEveryType) {
     const Map dense = w.dequantize();  // [70, 512], checked against numpy in ggml_types_test
     const std::vector<float> flat = file_->dequantize(file_->tensor(std::string("w.") + type));
     ASSERT_EQ(0, std::memcmp(dense.data(), flat.data(), flat.size() * sizeof(float)));
-    for (const int64_t t : {int64_t(1), int64_t(7), int64_t(37)}) {
+    for (const int64_t t : {int64_t(1), int64_t(7), int64_t(37), int64_t(300)}) {  // 300: two chunks of tokens
       const Map x = random_x(t, 512, unsigned(t));  // [T, 512]
       const Map y = w.multiply_wt(x, 1);            // [T, 70]
       ASSERT_EQ(y.rows(), t);
@@ -68,6 +72,7 @@ TEST_F(QuantizedMatrixTest, ProductEqualsDequantizedProductForEveryType) {
       EXPECT_EQ(0, std::memcmp(y.data(), y2.data(), size_t(y.size()) * sizeof(float))) << "2 threads differ from 1";
     }
   }
+  cap_kernels("avx512");
 }
 
 TEST_F(QuantizedMatrixTest, RowsAndLookupsEqualTheDequantizedMatrix) {

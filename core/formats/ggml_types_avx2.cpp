@@ -1,0 +1,268 @@
+#include "core/formats/ggml_types_avx2.h"
+
+#include <cstring>
+
+#include "core/util/kernel_isa.h"
+
+namespace hs {
+namespace {
+
+#if HS_X86_KERNELS
+#define HS_AVX2 __attribute__((target("avx2,fma")))
+
+inline float half_at(const uint8_t* p) { return ggml_half_to_float(uint16_t(p[0] | (p[1] << 8))); }
+inline uint32_t u32_at(const uint8_t* p) {
+  uint32_t v;
+  std::memcpy(&v, p, 4);
+  return v;  // little-endian, as the file (x86 only here)
+}
+
+// 8 signed bytes (the low half of v) as floats.
+HS_AVX2 inline __m256 floats8(__m128i v) { return _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(v)); }
+HS_AVX2 inline __m128i high8(__m128i v) { return _mm_srli_si128(v, 8); }
+HS_AVX2 inline __m128i lo128(__m256i v) { return _mm256_castsi256_si128(v); }
+HS_AVX2 inline __m128i hi128(__m256i v) { return _mm256_extracti128_si256(v, 1); }
+
+// y[0..32) = float(q) * d for 32 signed bytes q (as the portable loops: one product each).
+HS_AVX2 inline void scaled32(__m256i q, __m256 d, float* y) {
+  _mm256_storeu_ps(y, _mm256_mul_ps(floats8(lo128(q)), d));
+  _mm256_storeu_ps(y + 8, _mm256_mul_ps(floats8(high8(lo128(q))), d));
+  _mm256_storeu_ps(y + 16, _mm256_mul_ps(floats8(hi128(q)), d));
+  _mm256_storeu_ps(y + 24, _mm256_mul_ps(floats8(high8(hi128(q))), d));
+}
+// y[0..32) = float(q) * d + m (Q4_1, Q5_1): the product rounded, then the sum.
+HS_AVX2 inline void scaled32_plus(__m256i q, __m256 d, __m256 m, float* y) {
+  _mm256_storeu_ps(y, _mm256_add_ps(_mm256_mul_ps(floats8(lo128(q)), d), m));
+  _mm256_storeu_ps(y + 8, _mm256_add_ps(_mm256_mul_ps(floats8(high8(lo128(q))), d), m));
+  _mm256_storeu_ps(y + 16, _mm256_add_ps(_mm256_mul_ps(floats8(hi128(q)), d), m));
+  _mm256_storeu_ps(y + 24, _mm256_add_ps(_mm256_mul_ps(floats8(high8(hi128(q))), d), m));
+}
+// y = d * float(q) - m per 16 values: (d0, m0) for q's first 16 bytes, (d1, m1) for the next 16
+// (Q2_K, Q4_K, Q5_K; one (d, m) for all 32: pass it twice).
+HS_AVX2 inline void scaled32_minus(__m256i q, float d0, float m0, float d1, float m1, float* y) {
+  const __m256 vd0 = _mm256_set1_ps(d0), vm0 = _mm256_set1_ps(m0), vd1 = _mm256_set1_ps(d1), vm1 = _mm256_set1_ps(m1);
+  _mm256_storeu_ps(y, _mm256_sub_ps(_mm256_mul_ps(vd0, floats8(lo128(q))), vm0));
+  _mm256_storeu_ps(y + 8, _mm256_sub_ps(_mm256_mul_ps(vd0, floats8(high8(lo128(q)))), vm0));
+  _mm256_storeu_ps(y + 16, _mm256_sub_ps(_mm256_mul_ps(vd1, floats8(hi128(q))), vm1));
+  _mm256_storeu_ps(y + 24, _mm256_sub_ps(_mm256_mul_ps(vd1, floats8(high8(hi128(q)))), vm1));
+}
+// y = s * float(q), s0 for the first 16 values, s1 for the next 16 (Q3_K, Q6_K).
+HS_AVX2 inline void scaled32_two(__m256i q, float s0, float s1, float* y) {
+  const __m256 v0 = _mm256_set1_ps(s0), v1 = _mm256_set1_ps(s1);
+  _mm256_storeu_ps(y, _mm256_mul_ps(v0, floats8(lo128(q))));
+  _mm256_storeu_ps(y + 8, _mm256_mul_ps(v0, floats8(high8(lo128(q)))));
+  _mm256_storeu_ps(y + 16, _mm256_mul_ps(v1, floats8(hi128(q))));
+  _mm256_storeu_ps(y + 24, _mm256_mul_ps(v1, floats8(high8(hi128(q)))));
+}
+
+// The 16 bytes at p as 32 nibbles: low nibbles first (values 0..15), then high nibbles (16..31).
+HS_AVX2 inline __m256i nibbles32(const uint8_t* p) {
+  const __m128i q = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  const __m128i mask = _mm_set1_epi8(0x0F);
+  return _mm256_set_m128i(_mm_and_si128(_mm_srli_epi16(q, 4), mask), _mm_and_si128(q, mask));
+}
+// Bit j of qh as byte j: 16 when set, else 0 (the fifth bits of Q5_0 and Q5_1).
+HS_AVX2 inline __m256i fifth_bits32(uint32_t qh) {
+  const __m256i spread = _mm256_shuffle_epi8(_mm256_set1_epi32(int(qh)),
+                                             _mm256_set_epi64x(0x0303030303030303, 0x0202020202020202,
+                                                               0x0101010101010101, 0x0000000000000000));
+  const __m256i bit = _mm256_set1_epi64x(0x8040201008040201);  // byte i of each 8: bit i
+  return _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_and_si256(spread, bit), bit), _mm256_set1_epi8(16));
+}
+// (v >> shift) & mask in every byte of 32.
+HS_AVX2 inline __m256i bits32(__m256i v, int shift, int mask) {
+  return _mm256_and_si256(_mm256_srl_epi16(v, _mm_cvtsi32_si128(shift)), _mm256_set1_epi8(char(mask)));
+}
+HS_AVX2 inline __m256i load32(const uint8_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
+
+HS_AVX2 void q8_0(const uint8_t* b, float* y, int64_t nb) {
+  for (int64_t i = 0; i < nb; ++i, b += 34, y += 32) scaled32(load32(b + 2), _mm256_set1_ps(half_at(b)), y);
+}
+
+HS_AVX2 void q4_0(const uint8_t* b, float* y, int64_t nb) {
+  for (int64_t i = 0; i < nb; ++i, b += 18, y += 32)
+    scaled32(_mm256_sub_epi8(nibbles32(b + 2), _mm256_set1_epi8(8)), _mm256_set1_ps(half_at(b)), y);
+}
+
+HS_AVX2 void q4_1(const uint8_t* b, float* y, int64_t nb) {
+  for (int64_t i = 0; i < nb; ++i, b += 20, y += 32)
+    scaled32_plus(nibbles32(b + 4), _mm256_set1_ps(half_at(b)), _mm256_set1_ps(half_at(b + 2)), y);
+}
+
+HS_AVX2 void q5_0(const uint8_t* b, float* y, int64_t nb) {
+  for (int64_t i = 0; i < nb; ++i, b += 22, y += 32) {
+    const __m256i q = _mm256_or_si256(nibbles32(b + 6), fifth_bits32(u32_at(b + 2)));
+    scaled32(_mm256_sub_epi8(q, _mm256_set1_epi8(16)), _mm256_set1_ps(half_at(b)), y);
+  }
+}
+
+HS_AVX2 void q5_1(const uint8_t* b, float* y, int64_t nb) {
+  for (int64_t i = 0; i < nb; ++i, b += 24, y += 32) {
+    const __m256i q = _mm256_or_si256(nibbles32(b + 8), fifth_bits32(u32_at(b + 4)));
+    scaled32_plus(q, _mm256_set1_ps(half_at(b)), _mm256_set1_ps(half_at(b + 2)), y);
+  }
+}
+
+// Q2_K: value 128 h + 32 j + 16 s + l is bits 2j of q[32 h + 16 s + l], scale byte 8 h + 2 j + s.
+HS_AVX2 void q2_k(const uint8_t* b, float* y, int64_t nb) {
+  for (int64_t i = 0; i < nb; ++i, b += 84) {
+    const float d = half_at(b + 80), dmin = half_at(b + 82);
+    for (int h = 0; h < 2; ++h) {
+      const __m256i q = load32(b + 16 + 32 * h);
+      for (int j = 0; j < 4; ++j, y += 32) {
+        const uint8_t s0 = b[8 * h + 2 * j], s1 = b[8 * h + 2 * j + 1];
+        scaled32_minus(bits32(q, 2 * j, 3), d * float(s0 & 0x0F), dmin * float(s0 >> 4), d * float(s1 & 0x0F),
+                       dmin * float(s1 >> 4), y);
+      }
+    }
+  }
+}
+
+// Q3_K: q - 4 + 4 * (high bit), scales as in ggml_types.cpp.
+HS_AVX2 void q3_k(const uint8_t* b, float* y, int64_t nb) {
+  for (int64_t i = 0; i < nb; ++i, b += 110) {
+    const uint8_t* s = b + 96;
+    const float d = half_at(b + 108);
+    int scale[16];
+    for (int j = 0; j < 16; ++j) {
+      const int low = j < 8 ? (s[j] & 0x0F) : (s[j - 8] >> 4);
+      const int high = (s[8 + j % 4] >> (2 * (j / 4))) & 3;
+      scale[j] = (low | (high << 4)) - 32;
+    }
+    const __m256i hmask = load32(b);
+    for (int h = 0; h < 2; ++h) {
+      const __m256i q = load32(b + 32 + 32 * h);
+      for (int j = 0; j < 4; ++j, y += 32) {
+        const __m256i v = _mm256_add_epi8(_mm256_sub_epi8(bits32(q, 2 * j, 3), _mm256_set1_epi8(4)),
+                                          _mm256_slli_epi16(bits32(hmask, 4 * h + j, 1), 2));
+        scaled32_two(v, d * float(scale[8 * h + 2 * j]), d * float(scale[8 * h + 2 * j + 1]), y);
+      }
+    }
+  }
+}
+
+// The (scale, min) pair j of Q4_K and Q5_K (as scale_min_k4 in ggml_types.cpp).
+inline void scale_min(int j, const uint8_t* q, int& sc, int& m) {
+  if (j < 4) {
+    sc = q[j] & 63;
+    m = q[j + 4] & 63;
+  } else {
+    sc = (q[j + 4] & 0x0F) | ((q[j - 4] >> 6) << 4);
+    m = (q[j + 4] >> 4) | ((q[j] >> 6) << 4);
+  }
+}
+
+HS_AVX2 void q4_k(const uint8_t* b, float* y, int64_t nb) {
+  for (int64_t i = 0; i < nb; ++i, b += 144) {
+    const float d = half_at(b), dmin = half_at(b + 2);
+    for (int j = 0; j < 4; ++j, y += 64) {
+      const __m256i q = load32(b + 16 + 32 * j);
+      int sc, m;
+      scale_min(2 * j, b + 4, sc, m);
+      const float d1 = d * float(sc), m1 = dmin * float(m);
+      scale_min(2 * j + 1, b + 4, sc, m);
+      const float d2 = d * float(sc), m2 = dmin * float(m);
+      scaled32_minus(bits32(q, 0, 0x0F), d1, m1, d1, m1, y);
+      scaled32_minus(bits32(q, 4, 0x0F), d2, m2, d2, m2, y + 32);
+    }
+  }
+}
+
+HS_AVX2 void q5_k(const uint8_t* b, float* y, int64_t nb) {
+  for (int64_t i = 0; i < nb; ++i, b += 176) {
+    const float d = half_at(b), dmin = half_at(b + 2);
+    const __m256i qh = load32(b + 16);
+    for (int j = 0; j < 4; ++j, y += 64) {
+      const __m256i ql = load32(b + 48 + 32 * j);
+      int sc, m;
+      scale_min(2 * j, b + 4, sc, m);
+      const float d1 = d * float(sc), m1 = dmin * float(m);
+      scale_min(2 * j + 1, b + 4, sc, m);
+      const float d2 = d * float(sc), m2 = dmin * float(m);
+      const __m256i lo = _mm256_add_epi8(bits32(ql, 0, 0x0F), _mm256_slli_epi16(bits32(qh, 2 * j, 1), 4));
+      const __m256i hi = _mm256_add_epi8(bits32(ql, 4, 0x0F), _mm256_slli_epi16(bits32(qh, 2 * j + 1, 1), 4));
+      scaled32_minus(lo, d1, m1, d1, m1, y);
+      scaled32_minus(hi, d2, m2, d2, m2, y + 32);
+    }
+  }
+}
+
+// Q6_K: in half h, value 32 p + k takes nibble p / 2 of ql[k + 32 (p mod 2)], bits 2p of qh[k].
+HS_AVX2 void q6_k(const uint8_t* b, float* y, int64_t nb) {
+  for (int64_t i = 0; i < nb; ++i, b += 210) {
+    const float d = half_at(b + 208);
+    const auto* sc = reinterpret_cast<const int8_t*>(b + 192);
+    for (int h = 0; h < 2; ++h) {
+      const __m256i qh = load32(b + 128 + 32 * h);
+      for (int p = 0; p < 4; ++p, y += 32) {
+        const __m256i ql = load32(b + 64 * h + 32 * (p & 1));
+        const __m256i q = _mm256_or_si256(bits32(ql, 4 * (p >> 1), 0x0F), _mm256_slli_epi16(bits32(qh, 2 * p, 3), 4));
+        scaled32_two(_mm256_sub_epi8(q, _mm256_set1_epi8(32)), d * float(sc[8 * h + 2 * p]),
+                     d * float(sc[8 * h + 2 * p + 1]), y);
+      }
+    }
+  }
+}
+
+// IEEE half to float as half_bits_to_float in ggml_types.cpp, 8 at a time.
+HS_AVX2 void f16(const uint8_t* src, float* y, int64_t n) {
+  const __m256i exp_adjust = _mm256_set1_epi32(0xE0 << 23), sub_bits = _mm256_set1_epi32(126 << 23);
+  const __m256 scale = _mm256_set1_ps(0x1.0p-112f), half = _mm256_set1_ps(0.5f);
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256i h = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 2 * i)));
+    const __m256i w = _mm256_slli_epi32(h, 16);
+    const __m256i sign = _mm256_and_si256(w, _mm256_set1_epi32(int(0x80000000u)));
+    const __m256i two_w = _mm256_add_epi32(w, w);
+    const __m256 normal = _mm256_mul_ps(_mm256_castsi256_ps(_mm256_add_epi32(_mm256_srli_epi32(two_w, 4), exp_adjust)), scale);
+    const __m256 subnormal = _mm256_sub_ps(_mm256_castsi256_ps(_mm256_or_si256(_mm256_srli_epi32(two_w, 17), sub_bits)), half);
+    const __m256i is_subnormal = _mm256_cmpeq_epi32(_mm256_srli_epi32(two_w, 27), _mm256_setzero_si256());
+    const __m256i finite = _mm256_or_si256(sign, _mm256_blendv_epi8(_mm256_castps_si256(normal), _mm256_castps_si256(subnormal), is_subnormal));
+    const __m256i special = _mm256_or_si256(_mm256_or_si256(sign, _mm256_set1_epi32(0x7F800000)),
+                                            _mm256_slli_epi32(_mm256_and_si256(h, _mm256_set1_epi32(0x03FF)), 13));
+    const __m256i is_special = _mm256_cmpeq_epi32(_mm256_and_si256(h, _mm256_set1_epi32(0x7C00)), _mm256_set1_epi32(0x7C00));
+    _mm256_storeu_ps(y + i, _mm256_castsi256_ps(_mm256_blendv_epi8(finite, special, is_special)));
+  }
+  for (; i < n; ++i) y[i] = half_at(src + 2 * i);
+}
+
+HS_AVX2 void bf16(const uint8_t* src, float* y, int64_t n) {
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256i h = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 2 * i)));
+    _mm256_storeu_ps(y + i, _mm256_castsi256_ps(_mm256_slli_epi32(h, 16)));
+  }
+  for (; i < n; ++i) {
+    const uint32_t u = uint32_t(src[2 * i] | (src[2 * i + 1] << 8)) << 16;
+    std::memcpy(y + i, &u, 4);
+  }
+}
+#endif
+
+}  // namespace
+
+bool dequantize_blocks_avx2(GgmlType type, const uint8_t* src, float* dst, int64_t nb) {
+#if HS_X86_KERNELS
+  if (kernel_detail::isa() < kernel_detail::Isa::avx2) return false;
+  switch (type) {
+    case GgmlType::F16: f16(src, dst, nb); return true;
+    case GgmlType::BF16: bf16(src, dst, nb); return true;
+    case GgmlType::Q8_0: q8_0(src, dst, nb); return true;
+    case GgmlType::Q4_0: q4_0(src, dst, nb); return true;
+    case GgmlType::Q4_1: q4_1(src, dst, nb); return true;
+    case GgmlType::Q5_0: q5_0(src, dst, nb); return true;
+    case GgmlType::Q5_1: q5_1(src, dst, nb); return true;
+    case GgmlType::Q2_K: q2_k(src, dst, nb); return true;
+    case GgmlType::Q3_K: q3_k(src, dst, nb); return true;
+    case GgmlType::Q4_K: q4_k(src, dst, nb); return true;
+    case GgmlType::Q5_K: q5_k(src, dst, nb); return true;
+    case GgmlType::Q6_K: q6_k(src, dst, nb); return true;
+    default: return false;
+  }
+#else
+  (void)type, (void)src, (void)dst, (void)nb;
+  return false;
+#endif
+}
+
+}  // namespace hs
