@@ -268,7 +268,7 @@ void draw_contrast(AppState& state, const UiContext& ui) {
   state.layer = std::clamp(state.layer, 0, layers - 1);
   state.head = std::clamp(state.head, 0, heads - 1);
   const bool present = state.present.active;
-  if (layers > 1 && !(present && control_locked(state, LessonControl::layer))) {
+  if (toolbar_layer_control(state, layers) && !(present && control_locked(state, LessonControl::layer))) {
     LockScope lock(state, LessonControl::layer);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.5f);
     ImGui::InputInt("layer", &state.layer);

@@ -211,14 +211,15 @@ void draw_difference(AppState& state, const UiContext& ui) {
   const Derived& d = *ui.derived;
   const int heads = d.run().n_heads(), layer = state.layer;
   if (heads == 0) return;
-  if (d.run().n_layers() > 1) {
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.5f);
-    ImGui::InputInt("layer", &state.layer);
-    state.layer = std::clamp(state.layer, 0, d.run().n_layers() - 1);
-    ImGui::SameLine();
-  }
   PairMeasure measure = shown_pair_measure(state);
   {
+    if (toolbar_layer_control(state, d.run().n_layers())) {
+      ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.5f);
+      ImGui::InputInt("layer", &state.layer);
+      state.layer = std::clamp(state.layer, 0, d.run().n_layers() - 1);
+      const float gap = ImGui::GetStyle().ItemSpacing.x;
+      same_line_if_fits(text_width("colour by") + gap + checkbox_width("distance") + gap + checkbox_width("difference"));
+    }
     // A lesson keeps the head difference it defines; elsewhere the scale-free distance leads.
     ImGui::BeginDisabled(state.lesson.lesson != nullptr);
     int m = int(measure);
@@ -234,10 +235,10 @@ void draw_difference(AppState& state, const UiContext& ui) {
     if (!state.lesson.lesson) state.difference.measure = measure = PairMeasure(m);
   }
   if (heads > 2) {
-    ImGui::SameLine(0, ImGui::GetFontSize());
+    same_line_if_fits(order_control_width());
     draw_order_control("difference order", state.difference.clustered);
   }
-  ImGui::TextDisabled("%s", measure == PairMeasure::distance
+  wrapped_hint(measure == PairMeasure::distance
                                 ? "Distance: mean over queries of 0.5 \xE2\x88\x91 |A_a \xE2\x88\x92 A_b| over keys, 0 (same) to 1 (disjoint), "
                                   "at any length. Hover a pair to compare."
                                 : "Difference: mean over all query/key cells of |A_a \xE2\x88\x92 A_b|: 0 = identical heads; shrinks "
