@@ -532,7 +532,18 @@ void draw_grid(AppState& state, const UiContext& ui) {
     draw_colour_bar_across(ui, range, state.scale.colormap, ImVec2(std::min(area.x * 0.45f, f * 24), colour_bar_across_height()));
     return;
   }
-  ImGui::SetCursorScreenPos(ImVec2(start.x + area.x + 12, start.y));
+  // Exploring, maps held by the height (a 12 x 12 overview) leave width over: the bar follows the
+  // maps rather than the panel's edge.
+  float used_w = area.x;
+  if (!present && !opened && !compare) {
+    if (overview) {
+      used_w = overview_left() + float(d.run().n_heads()) * overview_side(d, area);
+    } else {
+      const PresentGrid g = explore_grid(*d.analysis, area, state.grid.clustered);
+      used_w = g.labels.left + float(g.grid.cols) * (g.cell * float(d.analysis->map_labels.size()) + grid_gap());
+    }
+  }
+  ImGui::SetCursorScreenPos(ImVec2(start.x + std::min(area.x, used_w) + 12, start.y));
   ImGui::BeginGroup();
   if (layer_tools && bare) draw_layer_tools();
   if (present) ImGui::TextDisabled("%s", scale_caption(range).c_str());
