@@ -17,23 +17,21 @@ bool toolbar_layer_control(const AppState& state, int layers) { return layers > 
 void draw_layer_control(AppState& state, int layers) {
   if (layers <= 1) return;
   state.layer = std::clamp(state.layer, 0, layers - 1);
-  ImGui::PushID("layer control");
   ImGui::AlignTextToFramePadding();
   ImGui::Text("layer %d of %d", state.layer, layers);
   ImGui::SameLine();
   ImGui::TextDisabled("(L0 to L%d)", layers - 1);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Layers count from L0, as the maps' titles do. Up and Down arrows step through them.");
   LockScope lock(state, LessonControl::layer);  // a lesson step may lock it
-  if (ImGui::Button("-", ImVec2(ImGui::GetFrameHeight(), 0))) state.layer = std::max(state.layer - 1, 0);
+  if (ImGui::Button("-##layer", ImVec2(ImGui::GetFrameHeight(), 0))) state.layer = std::max(state.layer - 1, 0);
   ImGui::SameLine(0, ImGui::GetStyle().ItemInnerSpacing.x);
   const float button = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x;
   ImGui::SetNextItemWidth(std::max(ImGui::GetContentRegionAvail().x - button, ImGui::GetFontSize() * 4));
   // No number on the knob: the line above says which layer.
   ImGui::SliderInt("##layer", &state.layer, 0, layers - 1, "", ImGuiSliderFlags_AlwaysClamp);
   ImGui::SameLine(0, ImGui::GetStyle().ItemInnerSpacing.x);
-  if (ImGui::Button("+", ImVec2(ImGui::GetFrameHeight(), 0))) state.layer = std::min(state.layer + 1, layers - 1);
+  if (ImGui::Button("+##layer", ImVec2(ImGui::GetFrameHeight(), 0))) state.layer = std::min(state.layer + 1, layers - 1);
   state.layer = std::clamp(state.layer, 0, layers - 1);
-  ImGui::PopID();
 }
 
 }  // namespace hs::gui
