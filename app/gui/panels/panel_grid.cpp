@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "app/gui/widgets/draw_util.h"
-#include "app/gui/widgets/grid_layout.h"
 #include "app/gui/widgets/heatmap_widget.h"
 #include "app/gui/widgets/order_control.h"
 #include "app/gui/widgets/present_grid.h"
