@@ -82,7 +82,8 @@ std::vector<std::string> list_session_files(const std::string& folder, int most)
   fs::directory_iterator it(folder.empty() ? fs::path(".") : fs::path(folder), ec), end;
   for (int seen = 0; !ec && it != end && seen < 4096 && int(out.size()) < most; it.increment(ec), ++seen) {
     const fs::path& p = it->path();
-    if (!is_json(p.string()) || !it->is_regular_file(ec)) continue;
+    std::error_code file_ec;  // one unreadable entry skips itself, not the rest
+    if (!is_json(p.string()) || !it->is_regular_file(file_ec)) continue;
     // A session file names its format near its start; other JSON (lessons, sidecars) does not.
     std::ifstream in(p, std::ios::binary);
     std::string head(512, '\0');
