@@ -1,12 +1,17 @@
 #pragma once
 // The input and model flags that `headscope-cli maps`, `headscope-cli export` and `headscope`
 // all take (docs/cli-contract.md), bound to one ModelRequest.
-#include <CLI/CLI.hpp>
-
 #include <string>
 #include <vector>
 
 #include "core/model/model_request.h"
+
+// CLI11's header costs ~9 s of compile time; files that add or parse flags include it themselves.
+namespace CLI {
+class App;
+class Option;
+class Validator;
+}  // namespace CLI
 
 namespace hs {
 

@@ -40,7 +40,7 @@ inline void map_navigation_keys() {
 }
 
 // One frame of the whole app, the mouse at `mouse` with its left button `down`; `report` (the
-// UiContext's) is emptied first so it holds this frame's maps and panels.
+// UiContext's) is emptied first so it holds this frame's maps, colour bars and panels.
 inline void app_frame(AppState& state, const UiContext& ui, FrameReport& report, ImVec2 mouse = ImVec2(-FLT_MAX, -FLT_MAX),
                       bool down = false) {
   ImGuiIO& io = ImGui::GetIO();
@@ -48,6 +48,7 @@ inline void app_frame(AppState& state, const UiContext& ui, FrameReport& report,
   io.MouseDown[0] = down;
   report.heatmaps.clear();
   report.panels.clear();
+  report.bars.clear();
   ImGui::NewFrame();
   draw_app(state, ui);
   ImGui::Render();

@@ -46,6 +46,12 @@ void draw_average(AppState& state, const UiContext& ui) {
     ImGui::SetTooltip("Attention rollout: each layer's head average A mixed with the residual path, 0.5 A + 0.5 I, "
                       "multiplied from the first layer to the last. Row i: how much output position i draws on each "
                       "input token. Off in long-input mode and past %d tokens.", kRolloutMaxTokens);
+  // Presenting, the left map says what it is (the explanation line above is hidden there), in the
+  // words the lesson uses.
+  if (state.present.active)
+    ImGui::TextUnformatted(rollout ? format("rollout through all %d layers", d.run().n_layers()).c_str()
+                                   : format("average of the %d heads%s", heads,
+                                            d.run().n_layers() > 1 ? format(" of layer %d", layer).c_str() : "").c_str());
   const ScaleRange rollout_range = scale_range(state.scale, rollout ? d.analysis->rollout.maxCoeff() : 1.0f);
   HeatmapSpec avg = rollout ? heatmap_spec("rollout", map_version(d.generation), rollout_map(*d.analysis), rollout_range,
                                            state.scale.colormap)
@@ -59,7 +65,8 @@ void draw_average(AppState& state, const UiContext& ui) {
   }
   // The rollout is on its own scale: its own bar under it (the layer's bar is on the right).
   const float across_h = rollout ? colour_bar_across_height() + f * 0.4f : 0.0f;
-  const HeatmapHit avg_hit = draw_heatmap(ui, avg, ImVec2(left_w - gap, avail.y - title_h * 2 - across_h));
+  const float avg_h = state.present.active ? ImGui::GetContentRegionAvail().y - across_h - f * 0.5f : avail.y - title_h * 2 - across_h;
+  const HeatmapHit avg_hit = draw_heatmap(ui, avg, ImVec2(left_w - gap, avg_h));
   if (rollout) draw_colour_bar_across(ui, rollout_range, state.scale.colormap, ImVec2(std::min(left_w - gap, f * 20), colour_bar_across_height()));
   if (avg_hit.hovered && avg_hit.row >= 0)
     ImGui::SetTooltip("%s", cell_text(*d.analysis, avg_hit.row, avg_hit.col, (*avg.map)(avg_hit.row, avg_hit.col),

@@ -223,15 +223,22 @@ void most_changed_line(AppState& state, const ContrastResult& c, int n_layers) {
   }
 }
 
+// The model's next token after the last one, said for a class: the teaching model's unknown-word
+// token is "no word it knows" (its small vocabulary), not a prediction to read as a word.
+std::string prediction_text(const AttentionRun& run) {
+  if (run.next_tokens.back() == "<unk>") return "<unk> (no word it knows)";
+  return display_token(run.next_tokens, run.next_tokens.size() - 1);
+}
+
 void draw_prediction(const AttentionRun& a, const AttentionRun& b) {
   if (a.next_tokens.empty() || b.next_tokens.empty()) return;
   ImGui::TextDisabled("next token after A:");
   ImGui::SameLine();
-  ImGui::TextUnformatted(display_token(a.next_tokens, a.next_tokens.size() - 1).c_str());
+  ImGui::TextUnformatted(prediction_text(a).c_str());
   ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
   ImGui::TextDisabled("after B:");
   ImGui::SameLine();
-  ImGui::TextUnformatted(display_token(b.next_tokens, b.next_tokens.size() - 1).c_str());
+  ImGui::TextUnformatted(prediction_text(b).c_str());
   if (!std::isfinite(a.last_token_log_prob) || !std::isfinite(b.last_token_log_prob)) return;
   ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
   ImGui::TextDisabled("log p of the last token:");

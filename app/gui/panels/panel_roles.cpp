@@ -30,6 +30,11 @@ const std::vector<std::string>& filter_labels() {
   return labels;
 }
 
+// The label the "show" filter keeps ("" every head).
+const std::string& filter_label(const AppState& state) {
+  return filter_labels()[size_t(std::clamp(state.roles.filter, 0, int(filter_labels().size()) - 1))];
+}
+
 // [layers, heads] of one role; unmeasured heads as 0 (their tooltip says so).
 Map role_map(const HeadRoles& roles, HeadRole role) {
   Map m = Map::Zero(roles.n_layers(), roles.n_heads());  // [L, H]
@@ -41,22 +46,47 @@ Map role_map(const HeadRoles& roles, HeadRole role) {
   return m;
 }
 
-void score_cell(float v) {
+// `selected`: the row's highlight covers the cell's colour, so the text keeps the theme's colour
+// (a dark digit chosen for a yellow cell is unreadable on the highlight).
+void score_cell(float v, bool selected) {
   if (std::isnan(v)) {
     ImGui::TextDisabled("%s", kNotMeasuredMark);
     return;
   }
   ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, colormap_u32(kRoleColours, v, 0.85f));
+  if (selected) {
+    ImGui::Text("%.2f", double(v));
+    return;
+  }
   ImGui::PushStyleColor(ImGuiCol_Text, text_colour_on(kRoleColours, v));
   ImGui::Text("%.2f", double(v));
   ImGui::PopStyleColor();
 }
 
+// The column a table sorted by `by` ranks on, as its header says it.
+const char* sort_column_name(int by) {
+  if (by == kSortByLayer) return "layer";
+  if (by == kSortByHead) return "head";
+  if (by == kSortByLabel) return "role";
+  return head_role_name(HeadRole(by));
+}
+
+// What the table shows: its rows (ranked) and what they are ranked by.
+struct ShownRows {
+  int total = 0;       // heads the filter keeps
+  int shown = 0;       // rows drawn
+  int by = 0;          // the sort column (a HeadRole or kSortBy...)
+  bool descending = false;
+};
+
 // Every row (the header too) is `row_h` tall, so a table `row_h` times k tall shows k whole rows.
-void roles_table(AppState& state, const HeadRoles& roles, ImVec2 size, bool scroll_x, float row_h) {
+// `max_rows` >= 0 (presenting): the first `max_rows` heads in the table's order, and no scrolling;
+// otherwise every head, scrolling down.
+ShownRows roles_table(AppState& state, const HeadRoles& roles, ImVec2 size, bool scroll_x, float row_h, int max_rows = -1) {
   // Fixed widths that fit each header (and its sort arrow), scrolling sideways only when the panel
   // is narrower than that.
-  const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
+  const bool all_rows = max_rows < 0;
+  const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | (all_rows ? ImGuiTableFlags_ScrollY : 0) |
                                 (scroll_x ? ImGuiTableFlags_ScrollX : 0) | ImGuiTableFlags_BordersInnerV |
                                 ImGuiTableFlags_SizingFixedFit;
   // The column the session or lesson step opens the table sorted by: ImGui applies a column's
@@ -64,7 +94,8 @@ void roles_table(AppState& state, const HeadRoles& roles, ImVec2 size, bool scro
   // default one keeps the name "roles" and the sort a person last clicked).
   const int opening = state.roles.sort;
   const std::string id = opening == kSortByLayer ? std::string("roles") : format("roles sorted %d", opening);
-  if (!ImGui::BeginTable(id.c_str(), kColumns, flags, size)) return;
+  ShownRows out;
+  if (!ImGui::BeginTable(id.c_str(), kColumns, flags, all_rows ? size : ImVec2(size.x, 0))) return out;
   const auto first = [&](int column) { return column == opening ? ImGuiTableColumnFlags_DefaultSort : 0; };
   ImGui::TableSetupScrollFreeze(2, 1);
   const float arrow = ImGui::GetFontSize() * 1.2f;
@@ -87,8 +118,10 @@ void roles_table(AppState& state, const HeadRoles& roles, ImVec2 size, bool scro
     by = int(specs->Specs[0].ColumnUserID);
     descending = specs->Specs[0].SortDirection == ImGuiSortDirection_Descending;
   }
-  const std::string& filter = filter_labels()[size_t(std::clamp(state.roles.filter, 0, int(filter_labels().size()) - 1))];
-  for (const HeadIndex& i : rank_heads(roles, by, descending, filter)) {
+  const std::vector<HeadIndex> ranked = rank_heads(roles, by, descending, filter_label(state));
+  out = {int(ranked.size()), all_rows ? int(ranked.size()) : std::min(int(ranked.size()), max_rows), by, descending};
+  for (int row = 0; row < out.shown; ++row) {
+    const HeadIndex& i = ranked[size_t(row)];
     const HeadRoleScores& s = roles.scores[size_t(i.layer)][size_t(i.head)];
     ImGui::TableNextRow(0, row_h);
     ImGui::TableNextColumn();
@@ -104,10 +137,20 @@ void roles_table(AppState& state, const HeadRoles& roles, ImVec2 size, bool scro
     ImGui::TextUnformatted(head_label_text(label));
     for (int r = 0; r < kHeadRoleCount; ++r) {
       ImGui::TableNextColumn();
-      score_cell(s.score[r]);
+      score_cell(s.score[r], selected);
     }
   }
   ImGui::EndTable();
+  return out;
+}
+
+// Presenting, under a table that shows only its first rows: how many heads there are, in what
+// order, and where to see them all.
+std::string more_heads_text(int shown, int total, int by, bool descending) {
+  const std::string order = by >= 0 ? format("%s %s first", descending ? "highest" : "lowest", sort_column_name(by))
+                                    : format("sorted by %s", sort_column_name(by));
+  return format("%d of %d heads, %s. Click a header to rank by another column; to see all %d, leave presenting (Esc).",
+                shown, total, order.c_str(), total);
 }
 
 // `group`: the tiles per row come in multiples of it (4 under the table: two rows of four).
@@ -205,20 +248,50 @@ void draw_roles(AppState& state, const UiContext& ui) {
   for (const char* h : {"layer", "head", "induction"}) natural += ImGui::CalcTextSize(h).x + arrow + pad;
   for (int r = 0; r < kHeadRoleCount; ++r) natural += ImGui::CalcTextSize(head_role_name(HeadRole(r))).x + arrow + pad;
   const float row_h = std::ceil(ImGui::GetTextLineHeight() + style.CellPadding.y * 2 + 1);
+  // Presenting, the table shows the heads that fit in `room` (in its order: the step's column
+  // first) and says how many more there are, rather than scrolling: the class sees whole rows and
+  // no scroll bar. Returns the rows to draw (-1: every head, scrolling) and the note's height.
+  const auto fit_rows = [&](float room, float width, float& note_h) {
+    note_h = 0;
+    if (!present) return -1;
+    const int total = int(rank_heads(roles, kSortByLayer, false, filter_label(state)).size());
+    const int rows = std::max(1, int(std::floor(room / row_h)) - 1);  // less the header row
+    if (rows >= total) return total;
+    note_h = ImGui::CalcTextSize(more_heads_text(total, total, 0, true).c_str(), nullptr, false, width).y + style.ItemSpacing.y;
+    return std::max(1, int(std::floor((room - note_h) / row_h)) - 1);
+  };
+  const auto table_and_note = [&](ImVec2 size, bool scroll_x, int rows) {
+    ImGui::BeginGroup();
+    const ShownRows shown = roles_table(state, roles, size, scroll_x, row_h, rows);
+    if (shown.shown < shown.total) {
+      ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + size.x);
+      ImGui::TextDisabled("%s", more_heads_text(shown.shown, shown.total, shown.by, shown.descending).c_str());
+      ImGui::PopTextWrapPos();
+    }
+    ImGui::EndGroup();
+  };
+  float note_h = 0;
   // Side by side when the heatmaps keep a useful width beside the whole table; otherwise the table
   // on top at its full width (no sideways scrolling) and the heatmaps under it.
   if (avail.x - natural - f >= f * 18) {
-    roles_table(state, roles, ImVec2(natural, avail.y), false, row_h);
+    table_and_note(ImVec2(natural, avail.y), false, fit_rows(avail.y, natural, note_h));
     ImGui::SameLine(0, f);
     role_heatmaps(state, ui, roles, ImVec2(avail.x - natural - f, avail.y));
   } else {
     // Whole rows only (a row cut by the table's bottom edge reads as a clipped number); presenting,
     // the table, which the steps talk about, takes the larger share.
-    const float rows = std::max(2.0f, std::floor(avail.y * (present ? 0.62f : 0.5f) / row_h));
-    const float table_h = rows * row_h + style.ScrollbarSize * (avail.x < natural - f * 4 ? 1.0f : 0.0f);
-    // Fixed columns shrink a little to fit rather than scroll; only a much narrower panel scrolls.
-    roles_table(state, roles, ImVec2(avail.x, table_h), avail.x < natural - f * 4, row_h);
-    role_heatmaps(state, ui, roles, ImVec2(avail.x, avail.y - table_h - style.ItemSpacing.y), 4);
+    const bool scroll_x = avail.x < natural - f * 4;  // fixed columns shrink a little to fit; a much narrower panel scrolls
+    float share = avail.y * (present ? 0.62f : 0.5f);
+    if (present) {  // the role maps, all in one row, need only the height their width gives them
+      const float tile_w = avail.x / kHeadRoleCount, margin = f * 2, gap = f * 0.6f;
+      const float map_h = std::max(0.0f, tile_w - gap - margin) * float(roles.n_layers()) / float(std::max(roles.n_heads(), 1));
+      share = std::max(share, avail.y - (f * 1.4f + map_h + margin + gap * 2 + colour_bar_across_height()));
+    }
+    const float room = std::max(2.0f, std::floor(share / row_h)) * row_h;
+    const int rows = fit_rows(room, avail.x, note_h);
+    const float table_h = (rows < 0 ? room : float(rows + 1) * row_h) + style.ScrollbarSize * (scroll_x ? 1.0f : 0.0f);
+    table_and_note(ImVec2(avail.x, table_h), scroll_x, rows);
+    role_heatmaps(state, ui, roles, ImVec2(avail.x, avail.y - table_h - note_h - style.ItemSpacing.y), 4);
   }
 }
 

@@ -9,6 +9,8 @@
 namespace hs::gui {
 
 void draw_sentence(AppState& state, const UiContext& ui);    // panel_sentence.cpp
+// The sentence window's height at `width`: presenting, the token chips wrap onto lines.
+float sentence_bar_height(const AppState& state, const UiContext& ui, float width);  // panel_sentence.cpp
 void draw_model(AppState& state, const UiContext& ui);       // panel_model.cpp
 // The model part of the sidebar: source switch, boxes, Open, recent models, model info,
 // layer selector, continue control. Draws nothing for the synthetic shape controls.

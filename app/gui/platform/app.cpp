@@ -201,7 +201,7 @@ int App::run() {
     if (std::vector<std::string> dropped = window->take_dropped(); !dropped.empty()) state.commands.push(OpenFiles{std::move(dropped)});
     loop.before_frame();
     const std::shared_ptr<const Derived>& derived = loop.shown();
-    report.heatmaps.clear(), report.panels.clear();
+    report.heatmaps.clear(), report.panels.clear(), report.bars.clear();
     ui.report = mode.report(report);
     window->set_full_screen(state.present.active);
     follow_presentation_colours(state, presenting);

@@ -100,6 +100,7 @@ int draw_chart(const ChartSpec& spec, ImVec2 size) {
   float legend_left = pmax.x - 6;
   for (const ChartSeries& s : spec.series)
     if (spec.series.size() >= 2 && !s.name.empty()) legend_left -= ImGui::CalcTextSize(s.name.c_str()).x + f * 1.9f;
+  ImVec2 marker_at;
   if (spec.marker_x >= 0) {
     const float x = pmin.x + spec.marker_x * step;
     for (float y = pmin.y; y < pmax.y; y += 8) dl->AddLine(ImVec2(x, y), ImVec2(x, std::min(y + 4, pmax.y)), accent_colour(), 1.5f);
@@ -110,9 +111,16 @@ int draw_chart(const ChartSpec& spec, ImVec2 size) {
     const bool right_fits = x + 4 + w < legend_left, left_fits = x - 6 - w >= pmin.x;
     const float lx = right_fits || !left_fits ? x + 4 : x - 4 - w;
     const float ly = right_fits || left_fits ? pmin.y + 2 : pmin.y + 4 + f * 1.2f;
-    dl->AddRectFilled(ImVec2(lx - 2, ly), ImVec2(lx + w + 2, ly + f), page(0.8f), 3);
-    dl->AddText(ImVec2(lx, ly), accent_colour(), spec.marker_label.c_str());
+    marker_at = ImVec2(lx, ly);
   }
+  // The marker's label goes over the series (drawn below), on its backdrop: a line crossing its
+  // letters would make them hard to read.
+  const auto marker_label = [&] {
+    if (spec.marker_x < 0) return;
+    const float w = ImGui::CalcTextSize(spec.marker_label.c_str()).x;
+    dl->AddRectFilled(ImVec2(marker_at.x - 2, marker_at.y), ImVec2(marker_at.x + w + 2, marker_at.y + f), page(0.8f), 3);
+    dl->AddText(marker_at, accent_colour(), spec.marker_label.c_str());
+  };
   // series (later ones on top), with a legend inside the plot's top right
   float legend_x = pmax.x - 6;
   const auto segment = [&](const ChartSeries& s, ImVec2 p0, ImVec2 p1, float width) {
@@ -130,6 +138,7 @@ int draw_chart(const ChartSpec& spec, ImVec2 size) {
       if (std::isfinite(v) && (!spec.log_y || v > 0)) dl->AddCircleFilled(ImVec2(px(float(i)), py(v)), 3.5f, s.colour);
     }
   }
+  marker_label();
   // The legend: each series' line as drawn (a band, a dash) beside its name, on a backdrop.
   for (auto it = spec.series.rbegin(); it != spec.series.rend(); ++it) {
     if (spec.series.size() < 2 || it->name.empty()) continue;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <utility>
 
 #include "app/gui/widgets/draw_util.h"
@@ -209,19 +210,28 @@ HeatmapHit draw_heatmap(const UiContext& ui, const HeatmapSpec& spec, ImVec2 siz
     const ImU32 plain = ImGui::GetColorU32(ImGuiCol_Text), strong = accent, gen = generated_colour();
     const auto label_colour = [&](int i) { return spec.first_generated >= 0 && i >= spec.first_generated ? gen : plain; };
     const float f = L.label_size;
+    // Thinned to every label_step-th token, plus the highlighted and hovered ones, which take the
+    // place of a thinned neighbour closer than a step (drawn both, they would overlap).
+    const auto shown = [&](int i, int hot_a, int hot_b) {
+      if (i == hot_a || i == hot_b) return true;
+      if (i % L.label_step != 0) return false;
+      for (int h : {hot_a, hot_b})
+        if (h >= 0 && std::abs(i - h) < L.label_step) return false;
+      return true;
+    };
     if (spec.row_labels)
       for (int r = 0; r < rows && r < int(spec.row_labels->size()); ++r) {
         const std::string s = abbreviate(display_token(*spec.row_labels, size_t(r)), L.label_chars);
         const ImVec2 ts = font->CalcTextSizeA(f, FLT_MAX, 0, s.c_str());
         const bool hot = r == spec.highlight_row || r == hit.row;
-        if (!hot && r % L.label_step != 0) continue;
+        if (!shown(r, spec.highlight_row, hit.row)) continue;
         dl->AddText(font, f, ImVec2(cmin.x - 6 - ts.x, cmin.y + (r + 0.5f) * ch - ts.y * 0.5f), hot ? strong : label_colour(r), s.c_str());
       }
     if (spec.col_labels)
       for (int k = 0; k < cols && k < int(spec.col_labels->size()); ++k) {
         const std::string s = abbreviate(display_token(*spec.col_labels, size_t(k)), L.label_chars);
         const bool hot = k == spec.highlight_col || k == hit.col;
-        if (!hot && k % L.label_step != 0) continue;
+        if (!shown(k, spec.highlight_col, hit.col)) continue;
         const float cx = cmin.x + (k + 0.5f) * cw;
         if (L.rotate_cols) {
           add_text_up(dl, font, f, ImVec2(cx, cmax.y + 5), hot ? strong : label_colour(k), s.c_str());
@@ -253,7 +263,14 @@ std::vector<float> bar_ticks(const ScaleRange& range, float length, float spacin
   if (range.mode == ScaleMode::log) {
     for (float v = range.hi; v >= range.lo * 0.999f; v /= 10.0f) ticks.push_back(v);
   } else {
-    ticks = nice_ticks(range.lo, range.hi, std::clamp(int(length / spacing), 2, most));
+    const int fit = std::clamp(int(length / spacing), 2, most);
+    ticks = nice_ticks(range.lo, range.hi, fit);
+    // A range just under a round step (-0.875 to 0.875 with steps of 1) would show one tick, no
+    // scale: a finer step, while its labels keep most of their spacing apart.
+    for (int n = fit + 1; ticks.size() < 2 && n <= most + 2; ++n) {
+      const std::vector<float> finer = nice_ticks(range.lo, range.hi, n);
+      if (finer.size() >= 2 && (finer[1] - finer[0]) / (range.hi - range.lo) * length >= spacing * 0.7f) ticks = finer;
+    }
   }
   return ticks;
 }

@@ -60,7 +60,7 @@ struct HeatmapLayout {
   float bottom = 0;        // height of the column-label margin
   bool rotate_cols = false;
   int label_chars = 12;    // labels abbreviated to this many code points
-  int label_step = 1;      // crowded: every label_step-th label (the selected and hovered ones always)
+  int label_step = 1;      // crowded: every label_step-th label (the selected and hovered ones always, in place of a neighbour)
 };
 
 // What every heatmap states: its key, the data and its version, the scale and colours, and which

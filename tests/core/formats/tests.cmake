@@ -29,6 +29,7 @@ function(headscope_add_gguf_gtest source)
     HEADSCOPE_MODELS_DIR_DEFAULT="${HEADSCOPE_MODELS_DIR}"
     HEADSCOPE_GGUF_TEST_DIR="${HEADSCOPE_GGUF_TEST_DIR}")
   headscope_target_flags(${name})
+  headscope_test_pch(${name})
   gtest_discover_tests(${name} PROPERTIES LABELS core FIXTURES_REQUIRED gguf_test_files DISCOVERY_TIMEOUT 60)
 endfunction()
 

@@ -13,6 +13,7 @@ function(headscope_add_pretrained_gtest source)
     HEADSCOPE_BINARY_DIR="${PROJECT_BINARY_DIR}"
     HEADSCOPE_MODELS_DIR_DEFAULT="${HEADSCOPE_MODELS_DIR}")
   headscope_target_flags(${name})
+  headscope_test_pch(${name})
   # gtest_discover_tests flattens a list-valued LABELS property, so the labels are set by a
   # second include file that runs after the discovered tests are defined.
   gtest_discover_tests(${name} TEST_LIST ${name}_TESTS DISCOVERY_TIMEOUT 60)

@@ -1,0 +1,1 @@
+// Compiled only to build the test suite's precompiled header (tests/CMakeLists.txt).
