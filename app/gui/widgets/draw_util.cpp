@@ -65,8 +65,8 @@ void section_title(ImFont* font, const char* title, const char* explanation) {
   }
 }
 
-void same_line_if_fits(float width) {
-  ImGui::SameLine();
+void same_line_if_fits(float width, float spacing) {
+  ImGui::SameLine(0, spacing);
   if (ImGui::GetContentRegionAvail().x < width) ImGui::NewLine();
 }
 

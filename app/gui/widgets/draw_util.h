@@ -26,8 +26,9 @@ ImU32 text_colour_on(Colormap c, float t);
 void section_title(ImFont* font, const char* title, const char* explanation = nullptr);
 
 // Toolbars wrap to a second line instead of running off their panel: SameLine() when the next
-// item, `width` pixels wide, still fits on the line; else the item starts the next line.
-void same_line_if_fits(float width);
+// item, `width` pixels wide, still fits on the line (`spacing` after the last one: -1 the style's);
+// else the item starts the next line.
+void same_line_if_fits(float width, float spacing = -1.0f);
 // SameLine() when a checkbox labelled `label` still fits on the line, else the next line.
 void same_line_if_room(const char* label);
 // What toolbar items take, for same_line_if_fits: a checkbox (or radio button) with its label,
