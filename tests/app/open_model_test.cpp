@@ -160,8 +160,8 @@ TEST_F(OpenModel, OpensStories260KFromTheBoxAndShowsItsShape) {
   EXPECT_EQ(shown_->run().tokens[1].rfind("\xE2\x96\x81", 0), 0u) << shown_->run().tokens[1];
   EXPECT_EQ(shown_->run().next_tokens.size(), shown_->run().tokens.size());
   EXPECT_NE(next_token_note(shown_->run(), 1).find("expects"), std::string::npos);
-  // The layer selector in the model panel.
-  ASSERT_TRUE(click(id("layer"), 0.5f));
+  // The layer control in the model panel (its slider; the value is written above it).
+  ASSERT_TRUE(click(id("##layer"), 0.5f));
   EXPECT_GT(state_.layer, 0);
   for (View v : {View::heads, View::head, View::query, View::difference, View::width}) {
     request_view(state_, v);

@@ -43,3 +43,8 @@ endif()
 if(TARGET presentation_test)
   target_sources(presentation_test PRIVATE ${CMAKE_CURRENT_LIST_DIR}/present_layout_test.cpp)
 endif()
+# Issue 35's explorer details at 1280x720: toolbars that wrap, one layer control, the session list
+# (in the panels_test binary: one link, one process).
+if(TARGET panels_test)
+  target_sources(panels_test PRIVATE ${CMAKE_CURRENT_LIST_DIR}/explorer_details_test.cpp)
+endif()

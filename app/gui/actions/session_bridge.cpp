@@ -1,7 +1,11 @@
 #include "app/gui/actions/session_bridge.h"
 
+#include <imgui.h>
+#include <imgui_internal.h>
+
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <new>
 
 #include "app/gui/actions/lesson_player.h"
@@ -72,6 +76,36 @@ void apply_session(AppState& state, const Session& session) {
   state.scale.colormap = colormap_is_diverging(c) ? Colormap::viridis : c;
 }
 
+std::vector<std::string> list_session_files(const std::string& folder, int most) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  fs::directory_iterator it(folder.empty() ? fs::path(".") : fs::path(folder), ec), end;
+  for (int seen = 0; !ec && it != end && seen < 4096 && int(out.size()) < most; it.increment(ec), ++seen) {
+    const fs::path& p = it->path();
+    std::error_code file_ec;  // one unreadable entry skips itself, not the rest
+    if (!is_json(p.string()) || !it->is_regular_file(file_ec)) continue;
+    // A session file names its format near its start; other JSON (lessons, sidecars) does not.
+    std::ifstream in(p, std::ios::binary);
+    std::string head(512, '\0');
+    in.read(head.data(), std::streamsize(head.size()));
+    head.resize(size_t(in.gcount()));
+    if (head.find("\"headscope-session\"") != std::string::npos) out.push_back(p.filename().string());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+void remember_recent_session(AppState& state, const std::string& path) {
+  std::error_code ec;
+  const fs::path full = fs::absolute(path, ec);
+  const std::string p = ec ? path : full.lexically_normal().string();
+  auto& r = state.session.recent;
+  r.erase(std::remove(r.begin(), r.end(), p), r.end());
+  r.insert(r.begin(), p);
+  if (int(r.size()) > kMaxRecentSessions) r.resize(size_t(kMaxRecentSessions));
+  if (ImGui::GetCurrentContext()) ImGui::MarkIniSettingsDirty();
+}
+
 std::string session_path(const SessionPanelState& s) {
   if (s.folder.empty()) return s.file_name;
   return (fs::path(s.folder) / s.file_name).string();
@@ -113,6 +147,7 @@ void open_paths(AppState& state, const std::vector<std::string>& paths, StatusIn
         s.file_name = fs::path(path).filename().string();
         s.named = true;
         mark_session_clean(state);  // what is on screen is what the file holds
+        remember_recent_session(state, path);
       }
     } catch (const std::bad_alloc&) {
       // Readers bound what they read; this is the rest (a session asking for a huge model).
@@ -161,6 +196,7 @@ void save_session_file(AppState& state, StatusInfo& status) {
     status.export_failed = false;
     status.last_export = "saved session " + path;
     s.named = true;
+    remember_recent_session(state, path);
     mark_session_clean(state);
     saved_for_unsaved(state, true);
   } catch (const std::bad_alloc&) {

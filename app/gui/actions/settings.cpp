@@ -8,6 +8,7 @@
 #include <string>
 
 #include "app/gui/actions/open_model.h"
+#include "app/gui/actions/session_bridge.h"
 #include "app/gui/actions/window_rules.h"
 #include "app/gui/widgets/theme.h"
 
@@ -44,6 +45,7 @@ void read_line(ImGuiContext*, ImGuiSettingsHandler*, void* entry, const char* li
   if (key == "session_folder") s.session.folder = value;
   if (key == "export_file" && !value.empty()) s.exporter.file_name = value;
   if (key == "export_font") s.exporter.font = value;  // checked when exporting (an unknown family says so)
+  if (key == "recent_session" && !value.empty() && int(s.session.recent.size()) < kMaxRecentSessions) s.session.recent.push_back(value);
   // recent_model=PATH<TAB>TOKENIZER, newest first
   if (key == "recent_model" && !value.empty() && int(s.open_model.recent.size()) < kMaxRecentModels) {
     const size_t tab = value.find('\t');
@@ -67,6 +69,7 @@ void write_all(ImGuiContext*, ImGuiSettingsHandler* handler, ImGuiTextBuffer* ou
   out->appendf("export_file=%s\n", s.exporter.file_name.c_str());
   out->appendf("export_font=%s\n", s.exporter.font.c_str());
   for (const RecentModel& m : s.open_model.recent) out->appendf("recent_model=%s\t%s\n", m.path.c_str(), m.tokenizer.c_str());
+  for (const std::string& p : s.session.recent) out->appendf("recent_session=%s\n", p.c_str());
   out->appendf("\n");
 }
 

@@ -3,7 +3,7 @@
 // sidebar width, colormap, colour scale, theme, export folder and file name, export_font (the font
 // family of exported figures, e.g. "export_font=DejaVu Serif", set once like a style file's
 // "font"), space_mark (dot or none: how a token's space shows, core/text/token_label.h), the recent
-// models list.
+// models and recent sessions lists.
 // Sentences and the open model are not persisted: the app opens on its command line or its
 // built-in default.
 #include "app/gui/state/app_state.h"

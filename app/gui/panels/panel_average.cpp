@@ -19,6 +19,7 @@ void draw_average(AppState& state, const UiContext& ui) {
   // Presenting a step that fixes the colours: no toolbar or explanation, the maps get the room.
   const bool bare = state.present.active && control_locked(state, LessonControl::color_scale) && control_locked(state, LessonControl::colormap);
   if (!bare) draw_scale_controls(state, d.run());
+  ImGui::PushTextWrapPos(0.0f);  // the explanation wraps at the panel's edge
   if (bare) {
   } else if (state.average.rollout && d.analysis->rollout.size() > 0)
     ImGui::TextDisabled("Left: attention rollout through all %d layers, on its own scale (0 to its largest value). Right: "
@@ -26,6 +27,7 @@ void draw_average(AppState& state, const UiContext& ui) {
   else
     ImGui::TextDisabled("Left: the mean over the %d heads of %s. Right: the heads themselves, on the same scale.", heads,
                         d.run().n_layers() > 1 ? format("layer %d", layer).c_str() : "the layer");
+  ImGui::PopTextWrapPos();
   const float f = ImGui::GetFontSize(), gap = f * 0.9f, title_h = f * 1.5f;
   const float bar_w = colour_bar_width();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -88,7 +90,9 @@ void draw_average(AppState& state, const UiContext& ui) {
   ImGui::SetCursorScreenPos(ImVec2(origin.x + usable + 16, origin.y));
   ImGui::BeginGroup();
   ImGui::TextDisabled("%s\nrange: layer %d", scale_caption(range).c_str(), layer);
-  draw_colour_bar(ui, range, state.scale.colormap, ImVec2(bar_w, std::min(avail.y - f * 2, 420.0f)));
+  // Under the caption, the bar and its end ticks' labels inside the panel.
+  const float below = origin.y + avail.y - ImGui::GetCursorScreenPos().y - f * 0.2f;
+  draw_colour_bar(ui, range, state.scale.colormap, ImVec2(bar_w, std::min(below, 420.0f)));
   ImGui::EndGroup();
 }
 

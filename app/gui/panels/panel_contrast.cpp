@@ -240,11 +240,15 @@ void draw_prediction(const AttentionRun& a, const AttentionRun& b) {
   ImGui::SameLine();
   ImGui::TextUnformatted(prediction_text(b).c_str());
   if (!std::isfinite(a.last_token_log_prob) || !std::isfinite(b.last_token_log_prob)) return;
-  ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
-  ImGui::TextDisabled("log p of the last token:");
+  // The log-probabilities on this line while they fit, else on the next (never cut at the panel's edge).
+  const std::string log_p = format("A %s %.2f   B %s %.2f", display_token(a.tokens, a.tokens.size() - 1).c_str(),
+                                   double(a.last_token_log_prob), display_token(b.tokens, b.tokens.size() - 1).c_str(),
+                                   double(b.last_token_log_prob));
+  const char* label = "log p of the last token:";
+  same_line_if_fits(text_width(label) + ImGui::GetStyle().ItemSpacing.x + text_width(log_p.c_str()), ImGui::GetFontSize() * 1.5f);
+  ImGui::TextDisabled("%s", label);
   ImGui::SameLine();
-  ImGui::Text("A %s %.2f   B %s %.2f", display_token(a.tokens, a.tokens.size() - 1).c_str(), double(a.last_token_log_prob),
-              display_token(b.tokens, b.tokens.size() - 1).c_str(), double(b.last_token_log_prob));
+  ImGui::TextUnformatted(log_p.c_str());
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("How likely the model found each sentence's last token after the tokens before it, in nats\n"
                       "(0: certain; each -0.69 halves the probability). Did the model notice the change?");
@@ -275,7 +279,7 @@ void draw_contrast(AppState& state, const UiContext& ui) {
   state.layer = std::clamp(state.layer, 0, layers - 1);
   state.head = std::clamp(state.head, 0, heads - 1);
   const bool present = state.present.active;
-  if (layers > 1 && !(present && control_locked(state, LessonControl::layer))) {
+  if (toolbar_layer_control(state, layers) && !(present && control_locked(state, LessonControl::layer))) {
     LockScope lock(state, LessonControl::layer);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.5f);
     ImGui::InputInt("layer", &state.layer);

@@ -43,10 +43,14 @@ std::pair<int, int> pair_table(AppState& state, const Map& dist, const Map& diff
   ImGui::TableSetupColumn("difference", ImGuiTableColumnFlags_PreferSortDescending, 1.6f, int(PairSort::difference));
   // The header row by hand, so each measure's header says what it is.
   ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+  // A narrow column's header is its short name, whole, rather than its long one cut ("hea...").
+  const char* const short_names[] = {"a", "b", "dist", "diff"};
   for (int c = 0; c < 4; ++c) {
     ImGui::TableSetColumnIndex(c);
-    ImGui::TableHeader(ImGui::TableGetColumnName(c));
-    if (c >= 2 && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", c == 2 ? kDistanceHelp : kDifferenceHelp);
+    const char* name = ImGui::TableGetColumnName(c);
+    const float need = ImGui::CalcTextSize(name).x + ImGui::GetFontSize() * 1.2f;  // and the sort arrow
+    ImGui::TableHeader(need > ImGui::GetContentRegionAvail().x ? short_names[c] : name);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", c == 2 ? kDistanceHelp : c == 3 ? kDifferenceHelp : name);
   }
   PairSort by = PairSort::a;
   bool descending = false;
@@ -163,23 +167,27 @@ void side_by_side(AppState& state, const UiContext& ui, int a, int b, ImVec2 siz
   const Part parts[] = {
       {"pair a", head_name(layer, a, d.run().n_layers()), sa, range, state.scale.colormap, a},
       {"pair b", head_name(layer, b, d.run().n_layers()), sb, range, state.scale.colormap, b},
-      {"pair diff",
-       format("|difference|  (distance %.3f, difference %.4f)", double(d.analysis->distance[size_t(layer)](a, b)),
-              double(d.analysis->difference[size_t(layer)](a, b))),
-       derived_map(diff, sa), diff_range, kDifferenceColours, -1},
+      {"pair diff", "|difference|", derived_map(diff, sa), diff_range, kDifferenceColours, -1},  // the numbers: the heading above
   };
   const float bar_h = colour_bar_across_height(), f = ImGui::GetFontSize();
+  // The titles wrap between words over their map's width; the maps start below the tallest.
+  float title_h = 0;
+  for (const Part& p : parts) title_h = std::max(title_h, ImGui::CalcTextSize(p.title.c_str(), nullptr, false, w).y);
   for (int i = 0; i < 3; ++i) {
     if (i > 0) ImGui::SameLine();
     ImGui::BeginGroup();
+    const ImVec2 top = ImGui::GetCursorScreenPos();
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + w);
     ImGui::TextUnformatted(parts[i].title.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::SetCursorScreenPos(ImVec2(top.x, top.y + title_h + ImGui::GetStyle().ItemSpacing.y));
     MapVersion v = version;
     v.head = parts[i].head >= 0 ? parts[i].head : a, v.other = parts[i].head >= 0 ? -1 : b;
     HeatmapSpec spec = heatmap_spec(parts[i].key, v, parts[i].map, parts[i].range, parts[i].colours, layer, parts[i].head);
     spec.row_labels = spec.col_labels = &d.analysis->map_labels;
     if (ra) spec.row_labels = &ra->row_labels, spec.col_labels = &ra->col_labels;
     spec.label_font_max = f * 0.85f;
-    const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(w, size.y - f * 1.9f - bar_h));
+    const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(w, size.y - title_h - f * 0.9f - bar_h));
     zoom_by_mouse(zoom, hit, T);
     // The pair on the layer's scale (one bar under the first), the |difference| on its own; under
     // the second, zoomed, where the maps are: the first head's whole map small (never over cells).
@@ -211,14 +219,15 @@ void draw_difference(AppState& state, const UiContext& ui) {
   const Derived& d = *ui.derived;
   const int heads = d.run().n_heads(), layer = state.layer;
   if (heads == 0) return;
-  if (d.run().n_layers() > 1) {
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.5f);
-    ImGui::InputInt("layer", &state.layer);
-    state.layer = std::clamp(state.layer, 0, d.run().n_layers() - 1);
-    ImGui::SameLine();
-  }
   PairMeasure measure = shown_pair_measure(state);
   {
+    if (toolbar_layer_control(state, d.run().n_layers())) {
+      ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.5f);
+      ImGui::InputInt("layer", &state.layer);
+      state.layer = std::clamp(state.layer, 0, d.run().n_layers() - 1);
+      const float gap = ImGui::GetStyle().ItemSpacing.x;
+      same_line_if_fits(text_width("colour by") + gap + checkbox_width("distance") + gap + checkbox_width("difference"));
+    }
     // A lesson keeps the head difference it defines; elsewhere the scale-free distance leads.
     ImGui::BeginDisabled(state.lesson.lesson != nullptr);
     int m = int(measure);
@@ -234,10 +243,10 @@ void draw_difference(AppState& state, const UiContext& ui) {
     if (!state.lesson.lesson) state.difference.measure = measure = PairMeasure(m);
   }
   if (heads > 2) {
-    ImGui::SameLine(0, ImGui::GetFontSize());
+    same_line_if_fits(order_control_width());
     draw_order_control("difference order", state.difference.clustered);
   }
-  ImGui::TextDisabled("%s", measure == PairMeasure::distance
+  wrapped_hint(measure == PairMeasure::distance
                                 ? "Distance: mean over queries of 0.5 \xE2\x88\x91 |A_a \xE2\x88\x92 A_b| over keys, 0 (same) to 1 (disjoint), "
                                   "at any length. Hover a pair to compare."
                                 : "Difference: mean over all query/key cells of |A_a \xE2\x88\x92 A_b|: 0 = identical heads; shrinks "
@@ -299,6 +308,8 @@ void draw_difference(AppState& state, const UiContext& ui) {
   ImGui::Spacing();
   section_title(ui.fonts.heading, format("%s vs %s%s", head_name(layer, a, d.run().n_layers()).c_str(),
                                          head_name(layer, b, d.run().n_layers()).c_str(), hovered.first >= 0 ? "  (hovered)" : "").c_str());
+  ImGui::SameLine(0, ImGui::GetFontSize());
+  ImGui::TextDisabled("distance %.3f, difference %.4f", double(dist(a, b)), double(diff(a, b)));
   side_by_side(state, ui, a, b, ImGui::GetContentRegionAvail());
 }
 

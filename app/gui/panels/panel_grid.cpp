@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "app/gui/widgets/draw_util.h"
-#include "app/gui/widgets/grid_layout.h"
 #include "app/gui/widgets/heatmap_widget.h"
 #include "app/gui/widgets/order_control.h"
+#include "app/gui/widgets/present_grid.h"
 #include "app/gui/widgets/labels.h"
 #include "app/gui/actions/lesson_player.h"
 #include "app/gui/panels/grid_present.h"
@@ -41,6 +41,18 @@ void cell_tooltip(const RunAnalysis& a, int layer, int head, const HeatmapHit& h
                     block_note(hit).c_str());
 }
 
+// Exploring, the heads grid is laid out as presenting's (present_grid.h): one set of token
+// labels for the grid (row labels left of the first column, column labels under each column's
+// lowest map), so the maps take the room the per-map margins took; labels of 11 px at least
+// (thinned to every n-th token when the cells are smaller), at most the body font's 0.85.
+float grid_gap() { return ImGui::GetFontSize() * 0.7f; }
+float grid_title_height() { return ImGui::GetFontSize() * 1.4f; }
+PresentGrid explore_grid(const RunAnalysis& d, ImVec2 area, bool clustered) {
+  const int group = clustered ? 1 : heads_per_group(d.run.info);
+  return layout_present_grid(d.run.n_heads(), group, int(d.map_labels.size()), d.map_labels, ImGui::GetFont(), area,
+                             grid_title_height(), grid_gap(), kSmallestLabel, ImGui::GetFontSize() * 0.85f);
+}
+
 // Every head of the selected layer of `d` (the result on screen, or a lesson's compare entry).
 // `prefix` names the heatmaps ("grid", or "compare1" for a lesson's side-by-side entries).
 // With `per_head`, each head is coloured on its own range (range gives the mode only).
@@ -52,26 +64,23 @@ void draw_layer_grid(AppState& state, const UiContext& ui, const RunAnalysis& d,
   const int layer = std::min(state.layer, d.run.n_layers() - 1), heads = d.run.n_heads();
   const int group = clustered ? 1 : heads_per_group(d.run.info);
   const std::vector<int> order = head_order(d, layer, clustered);  // position -> head
-  const float f = ImGui::GetFontSize(), gap = f * 0.9f, title_h = f * 1.5f;
-  GridLayout g = layout_grid(heads, group, area.x, area.y, title_h, gap);
-  {
-    // Rows only as tall as a map with its labels needs (maps are square, so tiles often are wide).
-    HeatmapSpec probe;
-    probe.map = &d.run.attention[size_t(layer)][0];
-    probe.row_labels = probe.col_labels = &d.map_labels;
-    probe.label_font_max = f * 0.85f;
-    const HeatmapLayout L = layout_heatmap(probe, ImVec2(g.tile_w - gap, g.tile_h - gap - title_h), ImGui::GetFont(), f);
-    g.tile_h = std::min(g.tile_h, L.cell * float(probe.map->rows()) + L.bottom + title_h + gap);
-  }
+  const float gap = grid_gap(), title_h = grid_title_height();
+  const PresentGrid g = explore_grid(d, area, clustered);
+  if (g.cell <= 0) return;
+  const float side = g.cell * float(d.map_labels.size());
   const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const float cells_x = origin.x + g.labels.left;
+  const auto tile_at = [&](int i) {  // the top left of position i's title (its map below it)
+    return ImVec2(cells_x + float(i % g.grid.cols) * (side + gap), origin.y + float(i / g.grid.cols) * (title_h + side + gap));
+  };
   ImDrawList* dl = ImGui::GetWindowDrawList();
   // Key/value groups: a tinted box behind each group's tiles (a group is whole rows or part of one).
   if (group > 1) {
     for (int start = 0; start < heads; start += group) {
-      const int r = start / g.cols, c0 = start % g.cols, c1 = std::min(c0 + group, g.cols);
-      const int r1 = (std::min(start + group, heads) - 1) / g.cols + 1;
-      const ImVec2 a(origin.x + c0 * g.tile_w - gap * 0.35f, origin.y + r * g.tile_h - 2);
-      const ImVec2 b(origin.x + c1 * g.tile_w - gap * 0.45f, origin.y + r1 * g.tile_h - gap * 0.4f);
+      const int r = start / g.grid.cols, c0 = start % g.grid.cols, c1 = std::min(c0 + group, g.grid.cols);
+      const int r1 = (std::min(start + group, heads) - 1) / g.grid.cols + 1;
+      const ImVec2 a(cells_x + float(c0) * (side + gap) - gap * 0.4f, origin.y + float(r) * (title_h + side + gap) - 2);
+      const ImVec2 b(cells_x + float(c1) * (side + gap) - gap * 0.6f, origin.y + float(r1) * (title_h + side + gap) - gap * 0.5f);
       const bool odd = (start / group) % 2;
       dl->AddRectFilled(a, b, odd ? tone_u32(Tone::group, 0.14f) : tone_u32(Tone::mark, 0.10f), 6);
       dl->AddRect(a, b, odd ? tone_u32(Tone::group, 0.6f) : tone_u32(Tone::mark, 0.47f), 6, 0, 1.5f);
@@ -79,17 +88,15 @@ void draw_layer_grid(AppState& state, const UiContext& ui, const RunAnalysis& d,
   }
   for (int i = 0; i < heads; ++i) {
     const int h = order[size_t(i)];
-    const int r = i / g.cols, c = i % g.cols;
-    const ImVec2 tile(origin.x + c * g.tile_w, origin.y + r * g.tile_h);
-    ImGui::SetCursorScreenPos(ImVec2(tile.x + 4, tile.y + 2));
+    const ImVec2 tile = tile_at(i);
+    ImGui::SetCursorScreenPos(ImVec2(tile.x + 2, tile.y + 2));
     std::string title = head_name(layer, h, d.run.n_layers());
     if (group > 1) title += format("  \xC2\xB7  kv %d", h / group);
     // Narrow tiles: the short name, so titles never run into each other.
-    if (ImGui::CalcTextSize(title.c_str()).x > g.tile_w - gap) title = format("h%d", h);
-    if (ImGui::CalcTextSize(title.c_str()).x > g.tile_w - gap) title.clear();
+    if (ImGui::CalcTextSize(title.c_str()).x > side + gap * 0.5f) title = format("h%d", h);
+    if (ImGui::CalcTextSize(title.c_str()).x > side + gap * 0.5f) title.clear();
     if (h == state.head) ImGui::TextColored(accent_text(), "%s", title.c_str());
     else ImGui::TextUnformatted(title.c_str());
-    ImGui::SetCursorScreenPos(ImVec2(tile.x, tile.y + title_h));
     const Map& map = d.run.attention[size_t(layer)][size_t(h)];  // [T, T]
     const ScaleRange own = per_head ? scale_range(state.scale, colour_scale_max({&map}, state.scale.ignore_first_key, &d.run.special_tokens)) : range;
     HeatmapSpec spec = heatmap_spec(format("%s L%d h%d", prefix, layer, h), map_version(version, layer, h), head_map(d.run, layer, h),
@@ -99,8 +106,10 @@ void draw_layer_grid(AppState& state, const UiContext& ui, const RunAnalysis& d,
     spec.selected = h == state.head;
     spec.first_generated = d.map_index(first_generated(d.run));
     spec.boundary = d.run.segment_b_start > 0 ? d.map_index(d.run.segment_b_start) : -1;
-    spec.label_font_max = f * 0.85f;
-    const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(g.tile_w - gap, g.tile_h - gap - title_h));
+    share_labels(spec, g, i, heads);  // row labels left of the first column, column labels under each column's lowest map
+    const float x = spec.row_labels ? tile.x - g.labels.left : tile.x;
+    ImGui::SetCursorScreenPos(ImVec2(x, tile.y + title_h));
+    const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(tile.x + side - x, side + (spec.col_labels ? g.labels.bottom : 0)));
     if (hit.hovered) cell_tooltip(d, layer, h, hit);
     if (hit.clicked) {  // a lesson step that keeps its view opens the head in place
       if (hit.row >= 0 && !control_locked(state, LessonControl::queries)) state.query.queries = {d.map_token(hit.row)};
@@ -245,8 +254,7 @@ void CompareBlocks::choose_plain() {
     for (int b = 0; b < blocks_; ++b) {
       if (!has_maps(b)) continue;
       const RunAnalysis& x = *analysis(b);
-      const GridLayout g = layout_grid(x.run.n_heads(), heads_per_group(x.run.info), bw, bh - lh, f_ * 1.5f, f_ * 0.9f);
-      side = std::min(side, std::min(g.tile_w - f_ * 0.9f, g.tile_h - f_ * 2.4f));
+      side = std::min(side, explore_grid(x, ImVec2(bw, bh - lh), false).cell * float(x.map_labels.size()));
     }
     if (side > best_side) best_side = side, cols_ = cols, label_h_ = lh;
   }
@@ -379,13 +387,22 @@ float draw_compare(AppState& state, const UiContext& ui, ImVec2 area, const Scal
   return best_area;
 }
 
+// The layers x heads overview: a row of square tiles per layer, the layer names on the left,
+// the head names on top.
+float overview_left() { return ImGui::CalcTextSize("L00").x + 8; }
+float overview_top() { return ImGui::GetFontSize() * 1.6f; }
+float overview_side(const Derived& d, ImVec2 area) {
+  const int layers = d.run().n_layers(), heads = d.run().n_heads();
+  return std::max(4.0f, std::min((area.x - overview_left()) / float(heads), (area.y - overview_top()) / float(layers)));
+}
+
 void draw_all_layers(AppState& state, const UiContext& ui, ImVec2 area) {
   const Derived& d = *ui.derived;
   const RunAnalysis& a = *d.analysis;
   if (state.present.active) return draw_present_all_layers(state, ui, d, area, model_range(state, a));
   const int layers = d.run().n_layers(), heads = d.run().n_heads();
-  const float f = ImGui::GetFontSize(), left = ImGui::CalcTextSize("L00").x + 8, top = f * 1.6f;
-  const float side = std::max(4.0f, std::min((area.x - left) / heads, (area.y - top) / layers));
+  const float f = ImGui::GetFontSize(), left = overview_left(), top = overview_top();
+  const float side = overview_side(d, area);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const int group = heads_per_group(d.run().info);
@@ -430,28 +447,30 @@ void draw_grid(AppState& state, const UiContext& ui) {
   // Presenting without the colour controls, the layer controls go in the colour bar's column:
   // the maps get the line.
   const bool layer_tools = layers > 1 && (!bare || !control_locked(state, LessonControl::layer));
+  // The layer itself is chosen in the left column (draw_layer_control); only presenting a
+  // lesson, which has none, does the toolbar hold a layer box.
   const auto draw_layer_tools = [&] {
     ImGui::Checkbox("all layers", &state.grid.all_layers);
-    if (!state.grid.all_layers) {
-      if (!bare) ImGui::SameLine();
+    if (!state.grid.all_layers && toolbar_layer_control(state, layers)) {
+      if (!bare) same_line_if_fits(labelled_width(ImGui::GetFontSize() * 6.5f, "layer"));
       ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.5f);
       ImGui::InputInt("layer", &state.layer);
       state.layer = std::clamp(state.layer, 0, layers - 1);
     }
   };
   if (layer_tools && !bare) {
-    ImGui::SameLine();
+    same_line_if_room("all layers");
     draw_layer_tools();
   }
   const bool overview = state.grid.all_layers && layers > 1;
   const bool compare = !overview && !d.compare.empty();
   if (!overview && !compare && !bare) {
-    ImGui::SameLine();
+    same_line_if_room("range per head");
     ImGui::Checkbox("range per head", &state.grid.per_head_range);
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("Off: one colour range for the layer, so a dim head looks dim. On: each head on its own range.");
     if (d.run().n_heads() > 2) {
-      ImGui::SameLine();
+      same_line_if_fits(order_control_width());
       draw_order_control("grid order", state.grid.clustered);
     }
   }
@@ -474,8 +493,21 @@ void draw_grid(AppState& state, const UiContext& ui) {
     across = draw_compare(state, ui, ImVec2(avail.x, avail.y - across_h), r, true) >
              draw_compare(state, ui, ImVec2(avail.x - bar_w - 12, avail.y), r, true);
   }
+  if (!present && !compare && !opened) {
+    // Exploring, the colour bar goes across under the maps when they are held by the width.
+    const ImVec2 beside(avail.x - bar_w - 12, avail.y), below(avail.x, avail.y - across_h);
+    const auto side = [&](ImVec2 a) {
+      return overview ? overview_side(d, a) : explore_grid(*d.analysis, a, state.grid.clustered).grid.side;
+    };
+    across = side(below) > side(beside) * 1.01f;
+  }
   const ImVec2 area = across ? ImVec2(avail.x, avail.y - across_h) : ImVec2(avail.x - bar_w - 12, avail.y);
   const ImVec2 start = ImGui::GetCursorScreenPos();
+  if (ui.report && !present) {  // the maps' share of their room (tests/gl/model_screenshot_test.cpp)
+    const ImVec2 fb = ImGui::GetIO().DisplayFramebufferScale;
+    ui.report->panels.push_back({"grid area", overview ? "overview" : "layer", ImVec2(start.x * fb.x, start.y * fb.y),
+                                 ImVec2((start.x + avail.x) * fb.x, (start.y + avail.y) * fb.y)});
+  }
   const ScaleRange range = opened    ? layer_range(state, *d.analysis, state.layer)
                            : overview ? model_range(state, *d.analysis)
                            : compare ? compare_range(state, d)
@@ -485,24 +517,39 @@ void draw_grid(AppState& state, const UiContext& ui) {
   else if (overview) draw_all_layers(state, ui, area);
   else if (compare) draw_compare(state, ui, area, range);
   else draw_layer_grid(state, ui, *d.analysis, d.generation, area, range, "grid", per_head, state.grid.clustered);
-  if (across) {  // the caption, then the bar on the same line
-    const float f = ImGui::GetFontSize();
-    ImGui::SetCursorScreenPos(ImVec2(start.x, start.y + area.y + f * 0.5f));
-    ImGui::TextDisabled("%s", scale_caption(range).c_str());
-    ImGui::SameLine(0, f);
-    draw_colour_bar_across(ui, range, state.scale.colormap, ImVec2(std::min(area.x * 0.45f, f * 24), colour_bar_across_height()));
-    return;
-  }
-  ImGui::SetCursorScreenPos(ImVec2(start.x + area.x + 12, start.y));
-  ImGui::BeginGroup();
-  if (layer_tools && bare) draw_layer_tools();
   const std::string scope = opened ? format("range: layer %d", state.layer)
                             : overview ? "range: all layers" : compare ? "range: shared by all"
                             : per_head ? "range: each head\n(share of its max)"
                                        : format("range: layer %d", state.layer);
+  if (across) {  // the caption, then the bar on the same line
+    const float f = ImGui::GetFontSize();
+    ImGui::SetCursorScreenPos(ImVec2(start.x, start.y + area.y + f * 0.5f));
+    std::string caption = scale_caption(range);
+    if (!present) caption += ", " + scope.substr(0, scope.find('\n'));
+    ImGui::TextDisabled("%s", caption.c_str());
+    ImGui::SameLine(0, f);
+    draw_colour_bar_across(ui, range, state.scale.colormap, ImVec2(std::min(area.x * 0.45f, f * 24), colour_bar_across_height()));
+    return;
+  }
+  // Exploring, maps held by the height (a 12 x 12 overview) leave width over: the bar follows the
+  // maps rather than the panel's edge.
+  float used_w = area.x;
+  if (!present && !opened && !compare) {
+    if (overview) {
+      used_w = overview_left() + float(d.run().n_heads()) * overview_side(d, area);
+    } else {
+      const PresentGrid g = explore_grid(*d.analysis, area, state.grid.clustered);
+      used_w = g.labels.left + float(g.grid.cols) * (g.cell * float(d.analysis->map_labels.size()) + grid_gap());
+    }
+  }
+  ImGui::SetCursorScreenPos(ImVec2(start.x + std::min(area.x, used_w) + 12, start.y));
+  ImGui::BeginGroup();
+  if (layer_tools && bare) draw_layer_tools();
   if (present) ImGui::TextDisabled("%s", scale_caption(range).c_str());
   else ImGui::TextDisabled("%s\n%s", scale_caption(range).c_str(), scope.c_str());
-  const float bar_h = present ? area.y * 0.6f : std::min(area.y - ImGui::GetFontSize() * 2, 420.0f);
+  // Under the caption, the bar and its end ticks' labels inside the area.
+  const float below = start.y + area.y - ImGui::GetCursorScreenPos().y - ImGui::GetFontSize() * 0.2f;
+  const float bar_h = present ? area.y * 0.6f : std::min(below, 420.0f);
   draw_colour_bar(ui, range, state.scale.colormap, ImVec2(bar_w, bar_h));
   ImGui::EndGroup();
 }

@@ -22,7 +22,7 @@ const char* kScaleNames[] = {"linear", "log", "per-row normalised"};
 
 void head_picker(AppState& state, const Derived& d) {
   const int heads = d.run().n_heads(), layers = d.run().n_layers();
-  if (layers > 1) {
+  if (toolbar_layer_control(state, layers)) {
     LockScope lock(state, LessonControl::layer);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.5f);
     ImGui::InputInt("layer", &state.layer);
@@ -81,16 +81,16 @@ void draw_scale_controls(AppState& state, const AttentionRun& run) {
   ImGui::BeginDisabled(control_locked(state, LessonControl::color_scale));
   ImGui::SetNextItemWidth(f * 9);
   if (ImGui::Combo("scale", &mode, kScaleNames, 3)) state.scale.mode = ScaleMode(mode);
-  ImGui::SameLine();
   // Encoders mark their special tokens: [CLS] and [SEP] swamp the range as key 0 does in a decoder.
   const bool specials = std::find(run.special_tokens.begin(), run.special_tokens.end(), true) != run.special_tokens.end();
+  same_line_if_room(specials ? "ignore special keys" : "ignore 1st key");
   ImGui::Checkbox(specials ? "ignore special keys" : "ignore 1st key", &state.scale.ignore_first_key);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(specials ? "Leave the special tokens' key columns ([CLS], [SEP], <s>, </s>) out of the colour range:\n"
                                  "they often take most of the weight. They are drawn at the top colour or below."
                                : "Leave key 0 out of the colour range: the first token often takes most of the weight.");
   ImGui::EndDisabled();
-  ImGui::SameLine();
+  same_line_if_fits(labelled_width(f * 7, "colours"));
   ImGui::SetNextItemWidth(f * 7);
   LockScope lock(state, LessonControl::colormap);
   if (ImGui::BeginCombo("colours", colormap_name(state.scale.colormap))) {
@@ -109,7 +109,7 @@ void draw_head(AppState& state, const UiContext& ui) {
                     control_locked(state, LessonControl::color_scale) && control_locked(state, LessonControl::colormap);
   if (!bare) {
     head_picker(state, d);
-    ImGui::SameLine();
+    same_line_if_fits(labelled_width(ImGui::GetFontSize() * 9, "scale"));
     draw_scale_controls(state, d.run());
     same_line_if_room("values");
     ImGui::Checkbox("values", &state.head_view.show_values);

@@ -5,6 +5,9 @@
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
+#include <filesystem>
+#include <string>
+
 #include "app/gui/actions/app_keys.h"
 #include "app/gui/actions/lesson_player.h"
 #include "app/gui/actions/session_bridge.h"
@@ -13,6 +16,51 @@
 #include "app/gui/actions/unsaved_guard.h"
 
 namespace hs::gui {
+namespace {
+
+namespace fs = std::filesystem;
+
+// "…" and the last `most` bytes of a long folder (a whole UTF-8 character first).
+std::string shorten_left(const std::string& s, size_t most) {
+  if (s.size() <= most) return s;
+  size_t at = s.size() - most;
+  while (at < s.size() && (static_cast<unsigned char>(s[at]) & 0xC0) == 0x80) ++at;
+  return "\xE2\x80\xA6" + s.substr(at);
+}
+
+// Open: the folder's session files, then the recent ones; a click opens one. Returns the path
+// chosen ("" for none). The folder is read when the dialog opens or the folder box changes.
+std::string session_lists(SessionPanelState& s, float width) {
+  if (!s.listed || s.listed_folder != s.folder) {
+    s.listing = list_session_files(s.folder);
+    s.listed_folder = s.folder, s.listed = true;
+  }
+  std::string chosen;
+  const std::string where = s.folder.empty() ? "the current folder" : shorten_left(s.folder, 48);
+  if (s.listing.empty()) ImGui::TextDisabled("no session files in %s", where.c_str());
+  else ImGui::TextDisabled("session files in %s (click one to open it)", where.c_str());
+  const float line = ImGui::GetTextLineHeightWithSpacing(), pad = ImGui::GetStyle().WindowPadding.y * 2;
+  if (!s.listing.empty()) {
+    ImGui::BeginChild("session files", ImVec2(width, std::min(float(s.listing.size()), 8.0f) * line + pad), true);
+    for (const std::string& name : s.listing)
+      if (ImGui::Selectable(name.c_str(), name == s.file_name)) chosen = s.folder.empty() ? name : (fs::path(s.folder) / name).string();
+    ImGui::EndChild();
+  }
+  if (!s.recent.empty()) {
+    ImGui::TextDisabled("recent sessions");
+    ImGui::BeginChild("recent sessions", ImVec2(width, std::min(float(s.recent.size()), 5.0f) * line + pad), true);
+    for (size_t i = 0; i < s.recent.size(); ++i) {
+      const fs::path p(s.recent[i]);
+      const std::string label = p.filename().string() + "  (" + shorten_left(p.parent_path().string(), 40) + ")##recent" + std::to_string(i);
+      if (ImGui::Selectable(label.c_str())) chosen = s.recent[i];
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", s.recent[i].c_str());
+    }
+    ImGui::EndChild();
+  }
+  return chosen;
+}
+
+}  // namespace
 
 void draw_session_dialog(AppState& state) {
   SessionPanelState& s = state.session;
@@ -29,6 +77,11 @@ void draw_session_dialog(AppState& state) {
     ImGui::InputTextWithHint("folder", "current folder", &s.folder);
     ImGui::SetNextItemWidth(w);
     const bool enter = ImGui::InputText("file", &s.file_name, ImGuiInputTextFlags_EnterReturnsTrue);
+    const std::string chosen = saving ? std::string() : session_lists(s, w + ImGui::CalcTextSize("folder").x);
+    if (!chosen.empty()) {
+      state.commands.push(OpenFiles{{chosen}});
+      open = false;
+    }
     if (ImGui::Button(saving ? "Save" : "Open") || enter) {
       if (saving) state.commands.push(SaveSession{});
       else state.commands.push(OpenFiles{{session_path(s)}});
@@ -38,7 +91,7 @@ void draw_session_dialog(AppState& state) {
     if (ImGui::Button("Cancel")) open = false;
   }
   ImGui::End();
-  if (!open) s.dialog = SessionDialog::none;
+  if (!open) s.dialog = SessionDialog::none, s.listed = false;  // read the folder again next time
 }
 
 namespace {

@@ -153,6 +153,7 @@ void draw_model(AppState& state, const UiContext& ui) {
     if (ui.derived)
       for (const std::string& note : ui.derived->run().notes) ImGui::TextDisabled("%s", note.c_str());
     ImGui::PopTextWrapPos();
+    if (ui.derived) draw_layer_control(state, ui.derived->run().n_layers());
     return;
   }
   const bool synthetic = state.request.model_path.empty() && state.request.weights.empty() && !state.open_model.checkpoint;

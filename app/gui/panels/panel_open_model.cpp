@@ -135,6 +135,8 @@ void model_info(AppState& state, const UiContext& ui) {
   if (ui.fonts.heading) ImGui::PushFont(ui.fonts.heading);
   ImGui::TextWrapped("%s", info.name.c_str());
   if (ui.fonts.heading) ImGui::PopFont();
+  // The layer first: the views show one layer at a time, and this is its only control.
+  draw_layer_control(state, d.run().n_layers());
   if (ImGui::BeginTable("model info", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
     info_row("layers", std::to_string(info.n_layers));
     info_row("query heads", std::to_string(info.n_heads));
@@ -146,12 +148,6 @@ void model_info(AppState& state, const UiContext& ui) {
     info_row("attention parameters", format_count(info.param_count) + " per layer", "Q, K, V and output projections of one layer");
     info_row("whole model", format_count(info.total_params) + " parameters");
     ImGui::EndTable();
-  }
-  const int layers = d.run().n_layers();
-  if (layers > 1) {
-    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.6f);
-    ImGui::SliderInt("layer", &state.layer, 0, layers - 1);
-    state.layer = std::clamp(state.layer, 0, layers - 1);
   }
 }
 

@@ -57,8 +57,9 @@ void query_picker(AppState& state, const Derived& d) {
     for (int i = 0; i < d.run().n_tokens(); ++i) q.push_back(i);
   }
   if (q != before) state.query.queries = q;  // the user's choice, kept as the sentence changes
-  ImGui::SameLine();
-  ImGui::TextDisabled("click a token; Ctrl+click adds it (rows are summed); \xE2\x86\x90 \xE2\x86\x92 move");
+  const char* hint = "click a token; Ctrl+click adds it (rows are summed); \xE2\x86\x90 \xE2\x86\x92 move";
+  same_line_if_fits(std::min(text_width(hint), ImGui::GetContentRegionAvail().x * 0.5f));
+  wrapped_hint(hint);
 }
 
 }  // namespace
@@ -68,7 +69,7 @@ void draw_query(AppState& state, const UiContext& ui) {
   const int heads = d.run().n_heads(), tokens = d.run().n_tokens(), layer = state.layer;
   if (heads == 0 || tokens == 0) return;
   query_picker(state, d);
-  if (d.run().n_layers() > 1) {
+  if (toolbar_layer_control(state, d.run().n_layers())) {
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.5f);
     ImGui::InputInt("layer", &state.layer);
     state.layer = std::clamp(state.layer, 0, d.run().n_layers() - 1);

@@ -186,7 +186,7 @@ void draw_width(AppState& state, const UiContext& ui) {
       ImGui::TextWrapped("%s", line.c_str());
     }
     if (text_h > room) ImGui::EndChild();
-    ImGui::TextDisabled("%s", sweep->note.c_str());
+    wrapped_hint(sweep->note.c_str());
   } else if (sweep) {
     ImGui::TextWrapped("%s", sweep->note.c_str());  // why there is no sweep: said once
   } else {

@@ -30,6 +30,11 @@ void draw_roles(AppState& state, const UiContext& ui);       // panel_roles.cpp
 void draw_ablation(AppState& state, const UiContext& ui);    // panel_ablation.cpp
 void draw_contrast(AppState& state, const UiContext& ui);    // panel_contrast.cpp
 void draw_menu(AppState& state, const UiContext& ui);        // panel_menu.cpp (menu bar)
+// The one layer control, in the left column (panel_layer.cpp); the left column is shown except
+// presenting a lesson, and only then do the views' toolbars draw a layer box of their own.
+void draw_layer_control(AppState& state, int layers);
+bool sidebar_shown(const AppState& state);
+bool toolbar_layer_control(const AppState& state, int layers);
 void draw_session_dialog(AppState& state);                   // panel_menu.cpp (save / open box)
 void draw_unsaved(AppState& state);                          // panel_unsaved.cpp ("Unsaved changes" popup)
 void draw_lesson(AppState& state, const UiContext& ui);      // panel_lesson.cpp (step caption)

@@ -199,7 +199,7 @@ void draw_app(AppState& state, const UiContext& ui) {
   const bool status_bar = !present || !ui.status.error.empty();
   const float status_h = status_bar ? f + style.WindowPadding.y * 2 + 2 : 0.0f;
   const float top_h = sentence_bar ? sentence_bar_height(state, ui, vp->WorkSize.x) : 0.0f;
-  const bool sidebar = !lesson_present;
+  const bool sidebar = sidebar_shown(state);
   const float side_max = vp->WorkSize.x * (present ? 0.25f : 0.45f);
   const float side_w = sidebar ? std::clamp(state.sidebar_width * (f / 17.0f), std::min(220.0f, side_max), side_max) : 0.0f;
 

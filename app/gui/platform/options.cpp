@@ -60,6 +60,7 @@ void add_app_flags(CLI::App& app, Options& o) {
   app.add_option("--export-dialog", o.export_dialog,
                  "Open File > Export... on what to export: view, overview, head, difference, sweep, rollout, or "
                  "roles:ROLE (previous, first, bos, self, local, duplicate, induction, broadness, all)");
+  app.add_option("--session-dialog", o.session_dialog, "Open File > Open session... on this folder's session files");
   app.add_option("session", o.open, "A session file (.json) to open, or a model checkpoint file or folder");
   app.add_option("--lesson", o.lesson, "Start a lesson: a shipped one by name (multi_head_attention, what_heads_do, which_heads_notice) or a lesson file");
   app.add_option("--step", o.step, "Lesson step to open (1-based)")->check(whole_number("lesson step", 1, kMaxLessonSteps))->capture_default_str();
@@ -112,6 +113,7 @@ AppState initial_state(const Options& o) {
   if (!o.ablate.empty()) s.commands.push(RunAblation{});
   s.ablation.mean = o.ablate == "mean";
   if (!o.export_dialog.empty()) apply_export_dialog_flag(o.export_dialog, s);
+  if (!o.session_dialog.empty()) s.session.folder = o.session_dialog, s.session.dialog = SessionDialog::open;
   if (!o.contrast.empty()) s.contrast.sentence = o.contrast;
   if (!o.open.empty()) open_path(s, o.open);  // throws: a bad session stops the start with its message
   s.present.active = o.present;

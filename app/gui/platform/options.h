@@ -29,6 +29,7 @@ struct Options {
   bool clustered = false;  // --clustered: Heads grid and difference matrix in the clustering's order
   std::string ablate;    // --ablate zero|mean: run head ablation once the first result is on screen
   std::string export_dialog;  // --export-dialog WHAT[:ROLE]: open File > Export... on WHAT (screenshots, tests)
+  std::string session_dialog;  // --session-dialog FOLDER: open File > Open session... on FOLDER (screenshots)
   int width = 1600, height = 1000;
   std::string open;       // positional: a session .json (or a model file/folder) to open
   std::string lesson;     // --lesson NAME|FILE

@@ -139,6 +139,12 @@ struct SessionPanelState {
   std::string folder;                      // remembered between saves/opens ("" = current folder)
   std::string file_name = "session.json";
   bool named = false;                      // folder/file_name is this session's file (saved or opened): Ctrl+S saves there
+  std::vector<std::string> recent;         // sessions opened or saved, newest first; persisted in imgui.ini
+  // The Open dialog's list of the folder's session files (session_bridge.h list_session_files),
+  // read when the dialog opens or its folder changes, not every frame.
+  std::vector<std::string> listing;
+  std::string listed_folder;
+  bool listed = false;
 };
 
 // The lesson player (app/gui/actions/lesson_player.h) and presentation mode.

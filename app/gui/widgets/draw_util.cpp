@@ -65,11 +65,28 @@ void section_title(ImFont* font, const char* title, const char* explanation) {
   }
 }
 
-void same_line_if_room(const char* label) {
-  const ImGuiStyle& s = ImGui::GetStyle();
-  const float need = ImGui::GetFrameHeight() + s.ItemInnerSpacing.x + ImGui::CalcTextSize(label).x + s.ItemSpacing.x;
-  ImGui::SameLine();
-  if (ImGui::GetContentRegionAvail().x < need) ImGui::NewLine();
+void same_line_if_fits(float width, float spacing) {
+  ImGui::SameLine(0, spacing);
+  if (ImGui::GetContentRegionAvail().x < width) ImGui::NewLine();
+}
+
+void same_line_if_room(const char* label) { same_line_if_fits(checkbox_width(label)); }
+
+float checkbox_width(const char* label) {
+  return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x;
+}
+
+float labelled_width(float field, const char* label) {
+  const float text = ImGui::CalcTextSize(label, nullptr, true).x;
+  return field + (text > 0 ? ImGui::GetStyle().ItemInnerSpacing.x + text : 0.0f);
+}
+
+float text_width(const char* text) { return ImGui::CalcTextSize(text).x; }
+
+void wrapped_hint(const char* text) {
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextDisabled("%s", text);
+  ImGui::PopTextWrapPos();
 }
 
 void help_marker(const char* text) {

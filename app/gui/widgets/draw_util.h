@@ -25,8 +25,19 @@ ImU32 text_colour_on(Colormap c, float t);
 // A heading in the title font, followed by an optional dim explanation line.
 void section_title(ImFont* font, const char* title, const char* explanation = nullptr);
 
+// Toolbars wrap to a second line instead of running off their panel: SameLine() when the next
+// item, `width` pixels wide, still fits on the line (`spacing` after the last one: -1 the style's);
+// else the item starts the next line.
+void same_line_if_fits(float width, float spacing = -1.0f);
 // SameLine() when a checkbox labelled `label` still fits on the line, else the next line.
 void same_line_if_room(const char* label);
+// What toolbar items take, for same_line_if_fits: a checkbox (or radio button) with its label,
+// a frame `field` pixels wide with its label ("" for none), a text.
+float checkbox_width(const char* label);
+float labelled_width(float field, const char* label);
+float text_width(const char* text);
+// A dim explanation line that wraps at the panel's edge (between words) instead of running off it.
+void wrapped_hint(const char* text);
 
 // A little "(?)" marker that shows `text` when hovered.
 void help_marker(const char* text);

@@ -67,7 +67,7 @@ HeatmapLayout layout_heatmap(const HeatmapSpec& spec, ImVec2 size, ImFont* font,
     return L;
   }
   float f = spec.label_font_max > 0 ? spec.label_font_max : font_size;
-  const float smallest = std::max(9.0f, spec.label_font_min);
+  const float smallest = std::max(kSmallestLabel, spec.label_font_min);
   f = std::max(f, smallest);
   const float pad = 4.0f;
   // Shrink the label font until it fits the cells; below ~7 px cells, labels are dropped.

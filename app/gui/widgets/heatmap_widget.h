@@ -8,6 +8,9 @@
 
 namespace hs::gui {
 
+// No text on screen is smaller than this (px): crowded labels thin out (every n-th) instead.
+constexpr float kSmallestLabel = 11.0f;
+
 struct HeatmapSpec {
   std::string key;       // unique per map on screen; also the ImGui id
   MapVersion version;    // changes when the map's data changes
@@ -27,7 +30,7 @@ struct HeatmapSpec {
   bool selected = false;        // draw an accent frame
   int boundary = -1;            // a sentence pair: B starts at this token; a line before it on both axes (-1: none)
   float label_font_max = 0.0f;  // 0: the current font size
-  float label_font_min = 0.0f;  // presenting: labels never smaller (they thin out); 0: down to 9 px
+  float label_font_min = 0.0f;  // presenting: labels never smaller (they thin out); 0: down to kSmallestLabel
   // Presentation's shared labels (present_grid.h): cells of exactly `fixed_cell`, labels of
   // `fixed_label` px (every `fixed_step`-th one, at most `fixed_chars` characters) in margins of
   // `fixed_left` x `fixed_bottom`, so that maps sharing one set of labels line up. 0: automatic.

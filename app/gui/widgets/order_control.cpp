@@ -2,6 +2,8 @@
 
 #include <imgui.h>
 
+#include "app/gui/widgets/draw_util.h"
+
 namespace hs::gui {
 
 bool draw_order_control(const char* id, bool& clustered) {
@@ -20,6 +22,11 @@ bool draw_order_control(const char* id, bool& clustered) {
   ImGui::PopID();
   clustered = v == 1;
   return changed;
+}
+
+float order_control_width() {
+  const float gap = ImGui::GetStyle().ItemSpacing.x;
+  return text_width("order:") + gap + checkbox_width("model") + gap + checkbox_width("clustered");
 }
 
 }  // namespace hs::gui

@@ -1,0 +1,173 @@
+// Issue 35's explorer details, headless (part of panels_test): toolbars and hints that wrap
+// instead of running off their panel at 1280x720 in every view, one layer control whose value
+// reads as text, and the Open session dialog's list of the folder's session files (read back
+// from the draw lists, app/gui/widgets/drawn_text.h).
+#include <gtest/gtest.h>
+#include <imgui.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "app/gui/actions/session_bridge.h"
+#include "app/gui/actions/unsaved_guard.h"
+#include "app/gui/panels/panels.h"
+#include "app/gui/state/derived.h"
+#include "app/gui/widgets/drawn_text.h"
+#include "app/gui/work/compute.h"
+#include "core/analysis/sweep_analysis.h"
+#include "headless_app.h"
+
+namespace {
+
+using namespace hs::gui;
+namespace fs = std::filesystem;
+
+class ExplorerDetails : public hs::gui::test::HeadlessApp {
+ protected:
+  ExplorerDetails() : HeadlessApp(ImVec2(1280, 720)) {}
+
+  // The teaching model (2 layers of 4 heads, built in): the views have a layer to choose.
+  void use_teaching_model(AppState& state) {
+    state.request.model_path = "teaching";
+    state.request.sentence = "the cat sat on the mat and the dog sat on the rug";
+    state.contrast.sentence = "the cat sat on the mat and the dog ran on the rug";
+    derived_ = compute_derived(state.request, 1);
+    derived_->sweep = hs::analyse_sweep(state.request, derived_->run().tokens);
+    derived_->contrast = compute_contrast(state.request, state.contrast.sentence, *derived_->analysis, 1);
+    ui_.derived = derived_.get();
+  }
+
+  std::vector<DrawnText> texts() const { return collect_drawn_text(*ImGui::GetDrawData(), *ImGui::GetIO().Fonts); }
+  // The first text that starts with `s` (items on one line read back as one text) in a window
+  // whose name starts with `window_prefix`.
+  const DrawnText* find_text(const std::string& s, const std::string& window_prefix = "") const {
+    for (const DrawnText& t : last_)
+      if (t.text.rfind(s, 0) == 0 && t.window.rfind(window_prefix, 0) == 0) return &t;
+    return nullptr;
+  }
+  void frames(AppState& state, int n = 3, ImVec2 mouse = ImVec2(-FLT_MAX, -FLT_MAX), bool down = false) {
+    for (int i = 0; i < n; ++i) frame(state, mouse, down);
+    last_ = texts();
+  }
+  // A click at the middle of `t`: pressed one frame, released the next.
+  void click(AppState& state, const DrawnText& t) {
+    const ImVec2 at((t.min.x + t.max.x) * 0.5f, (t.min.y + t.max.y) * 0.5f);
+    frame(state, at, false);
+    frame(state, at, true);
+    frames(state, 2, at, false);  // the frame after the release draws what it changed
+  }
+
+  std::string dump(const std::string& window_prefix) const {
+    std::string out;
+    for (const DrawnText& t : last_) if (t.window.rfind(window_prefix, 0) == 0) out += "\n  \"" + t.text + "\" in " + t.window;
+    return out;
+  }
+
+  std::shared_ptr<Derived> derived_;
+  std::vector<DrawnText> last_;
+};
+
+// Finding 8: at 1280x720 no text of a view (its toolbar, hints, headers) is cut by its window
+// or panel; toolbars take a second line instead. On main the Heads toolbar ended "range p",
+// "order: model clu..." ran off the panel, the difference hint and others were cut mid-word.
+TEST_F(ExplorerDetails, ToolbarsAndHintsWrapAt1280x720InEveryView) {
+  AppState state = default_app_state();
+  use_teaching_model(state);
+  for (const ViewInfo& v : all_views()) {
+    request_view(state, v.view);
+    frames(state);
+    ASSERT_EQ(state.view, v.view);
+    for (const DrawnText& t : last_) {
+      if (t.window.rfind("##views", 0) != 0) continue;  // the views' window and its children
+      // A first glyph's negative bearing at the panel's left edge (a "T" reaches 0.75 px past it) is not a cut text.
+      const bool bearing = t.min.x >= t.clip_min.x - 1.0f && t.min.x < t.clip_min.x && t.max.x <= t.clip_max.x - 1.0f &&
+                           t.min.y >= t.clip_min.y && t.max.y <= t.clip_max.y;
+      EXPECT_FALSE(t.clipped && !bearing) << v.tab << ": \"" << t.text << "\" cut at [" << t.min.x << "," << t.min.y << " - " << t.max.x
+                              << "," << t.max.y << "] by its clip [" << t.clip_min.x << "," << t.clip_min.y << " - "
+                              << t.clip_max.x << "," << t.clip_max.y << "] in " << t.window;
+    }
+  }
+}
+
+// Finding 9: one layer control (the left column's), its value written out beside it, and the
+// toolbars without a second "layer" box; - and + change the state's layer, as the arrows do.
+TEST_F(ExplorerDetails, OneLayerControlShowsItsValue) {
+  AppState state = default_app_state();
+  use_teaching_model(state);
+  for (View view : {View::heads, View::head, View::query, View::difference}) {
+    request_view(state, view);
+    frames(state);
+    // A toolbar's layer box (an InputInt) ends in its label "layer" (read back alone, or after
+    // its buttons "- +" when they share a run).
+    for (const DrawnText& t : last_) {
+      if (t.window.rfind("##views", 0) != 0) continue;
+      const bool label = t.text == "layer" || t.text.find("+ layer") != std::string::npos ||
+                         (t.text.size() > 6 && t.text.compare(t.text.size() - 6, 6, " layer") == 0);
+      EXPECT_FALSE(label) << view_info(view).tab << ": a second layer control \"" << t.text << "\" in " << t.window;
+    }
+    EXPECT_NE(find_text("layer 0 of 2", "##model"), nullptr) << view_info(view).tab << dump("##model");
+  }
+  request_view(state, View::heads);
+  frames(state);
+  const DrawnText* plus = find_text("+", "##model");
+  ASSERT_NE(plus, nullptr);
+  click(state, *plus);
+  EXPECT_EQ(state.layer, 1);
+  EXPECT_NE(find_text("layer 1 of 2", "##model"), nullptr) << "the text follows the control";
+  bool grid_on_layer_1 = false;
+  for (const DrawnHeatmap& h : report_.heatmaps) grid_on_layer_1 = grid_on_layer_1 || h.key == "grid L1 h0";
+  EXPECT_TRUE(grid_on_layer_1) << "the grid shows the layer chosen";
+  const DrawnText* minus = find_text("-", "##model");
+  ASSERT_NE(minus, nullptr);
+  click(state, *minus);
+  EXPECT_EQ(state.layer, 0);
+}
+
+// Finding 11: File > Open session lists the folder's session files (not its other JSON) and the
+// recent sessions; a click opens one.
+TEST_F(ExplorerDetails, OpenSessionListsTheFolderAndAClickOpensOne) {
+  const fs::path dir = fs::temp_directory_path() / ("hs_session_list_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  AppState saved = default_app_state();
+  saved.request.sentence = "the first saved sentence";
+  hs::save_session((dir / "first.json").string(), session_from_state(saved));
+  saved.request.sentence = "the second saved sentence";
+  saved.head = 2;
+  hs::save_session((dir / "second.json").string(), session_from_state(saved));
+  { std::ofstream((dir / "other.json").string()) << "{\"not\": \"a session\"}"; }
+
+  AppState state = default_app_state();
+  use_teaching_model(state);
+  state.session.folder = dir.string();
+  state.session.dialog = SessionDialog::open;
+  frames(state);
+  EXPECT_NE(find_text("first.json", "Open session"), nullptr);
+  const DrawnText* second = find_text("second.json", "Open session");
+  ASSERT_NE(second, nullptr);
+  EXPECT_EQ(find_text("other.json", "Open session"), nullptr) << "JSON that is not a session is not listed";
+
+  click(state, *second);
+  EXPECT_EQ(state.session.dialog, SessionDialog::none) << "a click opens it and closes the dialog";
+  StatusInfo status;
+  for (Command& c : state.commands.take())
+    if (auto* open = std::get_if<OpenFiles>(&c)) open_files(state, open->paths, status);
+  // A session replaces what is on screen after the unsaved guard (unsaved_guard.h) lets it through.
+  for (const GuardedAction& a : take_ready_actions(state)) run_guarded(state, a, status);
+  EXPECT_EQ(state.request.sentence, "the second saved sentence") << status.error;
+  EXPECT_EQ(state.head, 2);
+
+  // Reopened in another folder, the recent session is listed and opens.
+  state.session.folder = (dir / "elsewhere").string();
+  state.session.dialog = SessionDialog::open;
+  frames(state);
+  bool recent = false;
+  for (const DrawnText& t : last_) recent = recent || t.text.rfind("second.json", 0) == 0;
+  EXPECT_TRUE(recent) << "the recent session is listed";
+  fs::remove_all(dir);
+}
+
+}  // namespace
