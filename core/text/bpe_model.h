@@ -37,6 +37,8 @@ class BpeModel : public PieceModel {
   // pieces: id -> piece (ids 0..n-1). Add the merges with add_merge, in rank order. Throws
   // FormatError (prefixed by `where`) when a piece appears twice.
   BpeModel(std::vector<std::string> pieces, const std::string& where, Options options);
+  // The same with the index already built over `pieces` (PieceIndex::build found no repeat).
+  BpeModel(std::vector<std::string> pieces, PieceIndex index, const std::string& where, Options options);
   // vocab: piece -> id (ids 0..n-1 with no gaps); merges in rank order (earlier = applied first).
   // Throws FormatError (prefixed by `where`) when a merge names a piece missing from the vocabulary
   // or an id is duplicated or out of range.
@@ -66,7 +68,9 @@ class BpeModel : public PieceModel {
 
  private:
   void build_index(const std::string& where);
+  void find_byte_pieces();
   void merge(std::vector<int>& ids) const;  // the symbols' ids, merged in place
+  bool is_join(int id, std::string_view left, std::string_view right) const;  // piece id == left + right
 
   std::vector<std::string> pieces_;
   PieceIndex index_;
@@ -74,6 +78,7 @@ class BpeModel : public PieceModel {
   std::string where_;
   Options options_;
   size_t merges_added_ = 0;
+  int merged_guess_ = -1;  // add_merge: the id the next merge's piece probably has
   int byte_ids_[256];  // id of "<0xHH>", or -1
   struct Cache;
   std::unique_ptr<Cache> cache_;
