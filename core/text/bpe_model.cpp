@@ -101,6 +101,29 @@ bool BpeModel::is_join(int id, std::string_view left, std::string_view right) co
 }
 
 void BpeModel::add_merge(std::string_view left, std::string_view right) {
+  add_merge(left, right, PieceIndex::hash(left), PieceIndex::hash(right));
+}
+
+void BpeModel::add_merges(const std::vector<std::pair<std::string_view, std::string_view>>& merges) {
+  constexpr size_t kAhead = 16;  // merges whose slots are being loaded; their pieces from half-way
+  const size_t n = merges.size();
+  std::vector<uint64_t> hashes(2 * n);  // [left, right] of each merge
+  for (size_t i = 0; i < n; ++i) {
+    hashes[2 * i] = PieceIndex::hash(merges[i].first);
+    hashes[2 * i + 1] = PieceIndex::hash(merges[i].second);
+  }
+  reserve_merges(merges_added_ + n);
+  for (size_t i = 0; i < n; ++i) {
+    if (i + kAhead < n) index_.prefetch(hashes[2 * (i + kAhead)]), index_.prefetch(hashes[2 * (i + kAhead) + 1]);
+    if (i + kAhead / 2 < n) {
+      index_.prefetch_piece(pieces_, hashes[2 * (i + kAhead / 2)]);
+      index_.prefetch_piece(pieces_, hashes[2 * (i + kAhead / 2) + 1]);
+    }
+    add_merge(merges[i].first, merges[i].second, hashes[2 * i], hashes[2 * i + 1]);
+  }
+}
+
+void BpeModel::add_merge(std::string_view left, std::string_view right, uint64_t left_hash, uint64_t right_hash) {
   // A trained BPE gives the piece of merge r the id after merge r - 1's (GPT-2, Qwen, Llama 3):
   // that guess is checked first, a sequential read instead of a random lookup. Pieces are unique,
   // so a hit is the id find() returns.
@@ -112,7 +135,7 @@ void BpeModel::add_merge(std::string_view left, std::string_view right) {
     merged = find(joined);
   }
   merged_guess_ = merged < 0 ? -1 : merged + 1;
-  const int a = find(left), b = find(right);
+  const int a = index_.find(pieces_, left, left_hash), b = index_.find(pieces_, right, right_hash);
   const int rank = int(merges_added_++);
   if (a < 0 || b < 0 || merged < 0) {
     throw FormatError(where_ + ": merge " + std::to_string(rank) + " (\"" + utf8_repair(left) + "\" \"" + utf8_repair(right) +

@@ -168,15 +168,19 @@ std::unique_ptr<SubwordTokenizer> load_bpe(const GgufFile& f) {
   BpeModel::Options options;  // llama.cpp: lowest (rank, position) first; a repeated merge keeps its first rank
   options.repeated_merge_keeps_last = false;
   auto model = std::make_unique<BpeModel>(std::move(v.tokens), std::move(v.index), f.path() + ": tokenizer", options);
-  model->reserve_merges(size_t(merges.size()));
-  for (uint64_t i = 0; i < merges.size(); ++i) {  // read in place from the mapped file
-    const std::string_view line = merges.string_at(i);
-    const size_t space = line.find(' ', 1);  // as llama.cpp: the first piece is never empty
-    if (space == std::string_view::npos || space + 1 == line.size()) {
-      throw FormatError(f.path() + ": metadata 'tokenizer.ggml.merges'[" + std::to_string(i) + "] is " +
-                        quoted(std::string(line)) + "; expected two pieces \"A B\"");
+  {
+    std::vector<std::pair<std::string_view, std::string_view>> pairs;  // views into the mapped file
+    pairs.reserve(size_t(merges.size()));
+    for (uint64_t i = 0; i < merges.size(); ++i) {
+      const std::string_view line = merges.string_at(i);
+      const size_t space = line.find(' ', 1);  // as llama.cpp: the first piece is never empty
+      if (space == std::string_view::npos || space + 1 == line.size()) {
+        throw FormatError(f.path() + ": metadata 'tokenizer.ggml.merges'[" + std::to_string(i) + "] is " +
+                          quoted(std::string(line)) + "; expected two pieces \"A B\"");
+      }
+      pairs.emplace_back(line.substr(0, space), line.substr(space + 1));
     }
-    model->add_merge(line.substr(0, space), line.substr(space + 1));
+    model->add_merges(pairs);
   }
   model->ignore_merges = pre->ignore_merges;
   model->unk_id = special_id(f, "tokenizer.ggml.unknown_token_id", -1, n);
