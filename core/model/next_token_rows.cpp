@@ -16,9 +16,20 @@ int NextTokenRows::id(int position) const {
   int& id = known_[size_t(position)];
   if (id < 0) {
     id = model_->next_token_ids(hidden_.middleRows(position, 1), 1)[0];  // argmax of logits [1, vocab]
-    ++rows_computed_;
+    asked_.push_back(position);
   }
   return id;
+}
+
+std::vector<std::string> NextTokenRows::asked_labels() const {
+  std::vector<int> ids;
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    for (const int p : asked_) ids.push_back(known_[size_t(p)]);
+  }
+  std::vector<std::string> out;
+  for (const int id : ids) out.push_back(tokenizer_->label(id));
+  return out;
 }
 
 std::string NextTokenRows::label(int position) const { return tokenizer_->label(id(position)); }
@@ -30,7 +41,7 @@ std::vector<int> NextTokenRows::known() const {
 
 int64_t NextTokenRows::rows_computed() const {
   const std::lock_guard<std::mutex> lock(mutex_);
-  return rows_computed_;
+  return int64_t(asked_.size());
 }
 
 int next_token_id(const AttentionRun& run, int position) {

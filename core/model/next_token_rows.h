@@ -33,6 +33,8 @@ class NextTokenRows {
   const Map& hidden() const { return hidden_; }
   // Rows that went through the output projection here (tests: only the positions asked for).
   int64_t rows_computed() const;
+  // The labels of the predictions computed here so far (the app's font atlas adds their characters).
+  std::vector<std::string> asked_labels() const;
 
  private:
   std::shared_ptr<const TransformerModel> model_;
@@ -40,7 +42,7 @@ class NextTokenRows {
   Map hidden_;  // [T, d_model]
   mutable std::mutex mutex_;
   mutable std::vector<int> known_;
-  mutable int64_t rows_computed_ = 0;
+  mutable std::vector<int> asked_;  // positions computed here, in order
 };
 
 // The prediction after `position` in `run`: its next_token_ids entry, else computed from the

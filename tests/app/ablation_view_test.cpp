@@ -224,6 +224,8 @@ TEST_F(AblationView, PredictionsAreComputedForTheShownPositionsOnly) {
   EXPECT_EQ(next_token_note(run, 4), next_token_note(all->run, 4));
   EXPECT_EQ(next_token_note(run, 4), next_token_note(run, 4));
   EXPECT_EQ(run.next_token_rows->rows_computed(), 1);
+  // The font atlas learns the characters of the predictions computed on request.
+  EXPECT_EQ(run.next_token_rows->asked_labels(), std::vector<std::string>{all->run.next_tokens[4]});
 }
 
 TEST_F(AblationView, InductionIsMeasuredWhenTheRolesViewIsShownNotWhileTyping) {
