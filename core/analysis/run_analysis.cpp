@@ -322,6 +322,7 @@ std::shared_ptr<const RunAnalysis> analyse(const ModelRequest& request, const An
   if (options.check_plan) options.check_plan(plan);
   RunOptions run_options;
   run_options.threads = options.threads;
+  run_options.all_next_tokens = options.all_next_tokens;
   run_options.display_size = plan.display_size;
   run_options.keep_scores =
       options.spectrum && run_options.display_size == 0 && spectrum_fits(prepared->tokens(), prepared->maps());

@@ -60,6 +60,8 @@ struct AnalysisOptions {
   // With prefix_cache: the previous analysis (analysis_cache.h), whose row sums this one reuses
   // for the rows the engine reused; this analysis is left in it.
   AnalysisCache* analysis_cache = nullptr;
+  // RunOptions::all_next_tokens: false predicts only after the last token, the rest on request.
+  bool all_next_tokens = true;
   // Sees the plan before the engine runs and may throw to refuse it at once (the CLI does when
   // its output needs whole maps that the rule would not keep).
   std::function<void(const MapPlan&)> check_plan;

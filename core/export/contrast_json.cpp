@@ -1,6 +1,7 @@
 #include "core/export/contrast_json.h"
 
 #include "core/formats/json_text.h"
+#include "core/model/next_token_rows.h"
 
 namespace hs {
 namespace {
@@ -11,7 +12,7 @@ void write_side(std::ostream& out, const AttentionRun& run) {
   out << ",\"token_ids\":";
   write_json_list(out, run.token_ids.size(), [&](size_t i) { out << run.token_ids[i]; });
   out << ",\"next_tokens\":";
-  write_json_list(out, run.next_tokens.size(), [&](size_t i) { out << json_string(run.next_tokens[i]); });
+  write_json_list(out, run.next_tokens.size(), [&](size_t i) { out << json_string(next_token_label(run, int(i))); });
   out << ",\"last_token_log_prob\":";
   write_json_float(out, run.last_token_log_prob);
   out << ",\"next_token_log_prob\":";

@@ -4,6 +4,7 @@
 
 #include "core/analysis/head_clustering.h"
 #include "core/formats/json_text.h"
+#include "core/model/next_token_rows.h"
 
 namespace hs {
 namespace {
@@ -117,9 +118,9 @@ void write_maps_json(std::ostream& out, const RunAnalysis& analysis, const MapsJ
   }
   if (!run.next_tokens.empty()) {
     out << ",\n\"next_tokens\":";
-    write_json_list(out, run.next_tokens.size(), [&](size_t i) { out << json_string(run.next_tokens[i]); });
+    write_json_list(out, run.next_tokens.size(), [&](size_t i) { out << json_string(next_token_label(run, int(i))); });
     out << ",\n\"next_token_ids\":";
-    write_json_list(out, run.next_token_ids.size(), [&](size_t i) { out << run.next_token_ids[i]; });
+    write_json_list(out, run.next_token_ids.size(), [&](size_t i) { out << next_token_id(run, int(i)); });
     out << ",\n\"prompt_tokens\":" << run.prompt_tokens;
   }
   out << ",\n\"config\":";

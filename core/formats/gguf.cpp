@@ -280,8 +280,16 @@ struct GgufParser {
            std::to_string(left()) + " bytes are left (at least " + std::to_string(min_bytes) + " per element)");
     }
     if (et == GgufType::string) {
+      // A vocabulary has 150k-260k strings: the name of an element is only made for its error.
       v.strings_.reserve(size_t(count));
-      for (uint64_t i = 0; i < count; ++i) v.strings_.push_back(string(where + "[" + std::to_string(i) + "]"));
+      for (uint64_t i = 0; i < count; ++i) {
+        if (left() >= 8 && load<uint64_t>(base + pos) <= left() - 8) {
+          v.strings_.push_back(base + pos);
+          pos += 8 + size_t(load<uint64_t>(base + pos));
+        } else {
+          string(where + "[" + std::to_string(i) + "]");  // throws, naming the element
+        }
+      }
     } else if (et == GgufType::array) {
       nested_arrays += count;
       if (nested_arrays > kMaxNestedArrays) {
@@ -500,9 +508,14 @@ bool GgufFile::get_bool(const std::string& key) const {
   return v.bool_at(0);
 }
 
-std::vector<std::string> GgufFile::get_string_array(const std::string& key) const {
+const GgufValue& GgufFile::string_array(const std::string& key) const {
   const GgufValue& v = value(key);
   if (!v.is_array() || v.element_type() != GgufType::string) type_error(key, v, "an array of strings");
+  return v;
+}
+
+std::vector<std::string> GgufFile::get_string_array(const std::string& key) const {
+  const GgufValue& v = string_array(key);
   std::vector<std::string> out;
   out.reserve(size_t(v.size()));
   for (uint64_t i = 0; i < v.size(); ++i) out.emplace_back(v.string_at(i));

@@ -105,6 +105,8 @@ class GgufFile {
   double get_float(const std::string& key) const;      // float32/float64 (or an integer)
   bool get_bool(const std::string& key) const;
   std::vector<std::string> get_string_array(const std::string& key) const;
+  // The array itself, read in place (string_at views into the mapped file): no copy of 150k strings.
+  const GgufValue& string_array(const std::string& key) const;
   std::vector<int64_t> get_int_array(const std::string& key) const;
   std::vector<double> get_float_array(const std::string& key) const;
   std::string get_string_or(const std::string& key, const std::string& fallback) const;

@@ -16,6 +16,8 @@
 
 namespace hs {
 
+class NextTokenRows;  // next_token_rows.h
+
 struct ModelInfo {
   std::string kind = "synthetic";  // synthetic | weights | llama2c | attention-file | a Hugging Face model_type (gpt2, llama, bert, ...)
   std::string name;                // shown in titles: "synthetic d_model 8", "stories260K"
@@ -71,6 +73,10 @@ struct AttentionRun {
   Map output;                       // [T, d_model] last attention layer's output (synthetic, weights)
   std::vector<int> next_token_ids;  // pretrained language models: argmax prediction after each position
   std::vector<std::string> next_tokens;  // (empty for encoders and maps from a file: nothing predicts them)
+  // A run made with RunOptions::all_next_tokens false: next_token_ids holds -1 (next_tokens "")
+  // where nothing was predicted yet; next_token_id(run, i) (next_token_rows.h) computes it from here.
+  std::shared_ptr<const NextTokenRows> next_token_rows;
+  int next_token_rows_run = 0;  // positions whose prediction the run itself computed
   // Language models: how likely the model found the text's end, in nats (NaN for anything else):
   // log p of the last token given the ones before it (NaN for a single token), and of its own
   // prediction after the last token; end_log_probs: log p of every vocabulary entry after the last

@@ -27,6 +27,9 @@ struct RunOptions {
   // Live typing (core/model/prefix_cache.h): a causal decoder reuses the previous run's prefix
   // from here and leaves its own run here. Null: every run is whole.
   PrefixCache* prefix_cache = nullptr;
+  // Language models: predict the next token after every position (the CLI's next_token_ids), or
+  // only after the last one, the others when asked (next_token_rows.h; the app).
+  bool all_next_tokens = true;
 };
 
 struct SyntheticSpec {

@@ -5,6 +5,7 @@
 
 #include "core/model/attention_check.h"
 #include "core/model/attention_layer.h"
+#include "core/model/next_token_rows.h"
 #include "core/model/prefix_cache.h"
 #include "core/model/synthetic_model.h"
 #include "core/model/transformer_ops.h"
@@ -141,6 +142,27 @@ void add_end_log_probs(AttentionRun& run, const TransformerModel& model, const M
   run.end_log_probs = std::move(end);
 }
 
+// Only the last position's prediction now, the others on request (next_token_rows.h).
+// hidden: [T, d] final hidden rows; known: [T] predictions already made (-1: none; the row of
+// hidden is read only for those).
+void predict_last(AttentionRun& run, const std::shared_ptr<const TransformerModel>& model,
+                  const std::shared_ptr<const SubwordTokenizer>& tokenizer, Map hidden, std::vector<int> known,
+                  int threads) {
+  if (known.empty()) return;
+  if (known.back() < 0) {
+    known.back() = model->next_token_ids(hidden.bottomRows(1), threads)[0];
+    ++run.next_token_rows_run;
+  }
+  run.next_token_ids = known;
+  if (std::find(known.begin(), known.end(), -1) != known.end()) {
+    run.next_token_rows = std::make_shared<const NextTokenRows>(model, tokenizer, std::move(hidden), std::move(known));
+  }
+}
+
+void label_next_tokens(AttentionRun& run, const SubwordTokenizer& tokenizer) {
+  for (const int id : run.next_token_ids) run.next_tokens.push_back(id >= 0 ? tokenizer.label(id) : std::string());
+}
+
 }  // namespace
 
 AttentionRun TransformerSession::run_header(const std::vector<int>& ids) const {
@@ -186,10 +208,13 @@ AttentionRun TransformerSession::run_whole(const std::vector<int>& ids, const Ru
     const Map logits = model_->logits(hidden, options.threads);  // [T, vocab]
     options.observer->on_tensor(TensorKind::logits, -1, -1, logits);
     run.next_token_ids = argmax_rows(logits);
-  } else {
+  } else if (options.all_next_tokens) {
     run.next_token_ids = model_->next_token_ids(hidden, options.threads);
+    run.next_token_rows_run = T;
+  } else {
+    predict_last(run, model_, tokenizer_, hidden, std::vector<int>(size_t(T), -1), options.threads);
   }
-  for (const int id : run.next_token_ids) run.next_tokens.push_back(tokenizer_->label(id));
+  label_next_tokens(run, *tokenizer_);
   add_end_log_probs(run, *model_, hidden, options.threads, nullptr);
   if (compact) {
     std::vector<AttentionConfig> layers;
@@ -237,12 +262,31 @@ AttentionRun TransformerSession::run_from_prefix(const std::vector<int>& ids, in
   AttentionRun run = run_header(ids);
   assemble_prefix_maps(run, old, P, T, rows, options.keep_scores, kv.k);
   check_attention_maps(run.attention, info.name, P);  // rows 0 .. P-1 were checked in the run that made them
-  run.next_token_ids.assign(old.next_token_ids.begin(), old.next_token_ids.begin() + P);
-  if (n > 0) {
-    const std::vector<int> next = model_->next_token_ids(hidden, options.threads);  // only the new positions
-    run.next_token_ids.insert(run.next_token_ids.end(), next.begin(), next.end());
+  // The prefix's predictions: the old run's, with those it computed on request since.
+  std::vector<int> known(old.next_token_ids.begin(), old.next_token_ids.begin() + P);
+  if (old.next_token_rows) {
+    const std::vector<int> asked = old.next_token_rows->known();
+    for (int i = 0; i < P; ++i)
+      if (known[size_t(i)] < 0) known[size_t(i)] = asked[size_t(i)];
   }
-  for (const int id : run.next_token_ids) run.next_tokens.push_back(tokenizer_->label(id));
+  if (options.all_next_tokens) {
+    for (int i = 0; i < P; ++i)
+      if (known[size_t(i)] < 0) known[size_t(i)] = next_token_id(old, i), ++run.next_token_rows_run;
+    run.next_token_ids = std::move(known);
+    if (n > 0) {
+      const std::vector<int> next = model_->next_token_ids(hidden, options.threads);  // only the new positions
+      run.next_token_ids.insert(run.next_token_ids.end(), next.begin(), next.end());
+      run.next_token_rows_run += n;
+    }
+  } else {
+    const Eigen::Index d = n > 0 ? hidden.cols() : old.next_token_rows ? old.next_token_rows->hidden().cols() : 0;
+    Map rows_all = Map::Zero(T, d);  // [T, d]: the prefix's rows from the old run, then the new ones
+    if (old.next_token_rows) rows_all.topRows(P) = old.next_token_rows->hidden().topRows(P);
+    if (n > 0) rows_all.bottomRows(n) = hidden;
+    known.resize(size_t(T), -1);
+    predict_last(run, model_, tokenizer_, std::move(rows_all), std::move(known), options.threads);
+  }
+  label_next_tokens(run, *tokenizer_);
   // The old run's end is this run's position P - 1 only when the old run ended there.
   const bool old_ends_at_prefix = int(old.token_ids.size()) == P;
   if (n > 0) {

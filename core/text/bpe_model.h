@@ -13,10 +13,12 @@
 //                      lowest (GPT-2's encoder.py), from the same queue taken one rank at a time.
 // Lookups use flat tables (piece_index.h); words under 256 bytes are cached (up to 10,000 words,
 // as tokenizers' BPE cache).
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "core/text/piece_index.h"
@@ -37,6 +39,8 @@ class BpeModel : public PieceModel {
   // pieces: id -> piece (ids 0..n-1). Add the merges with add_merge, in rank order. Throws
   // FormatError (prefixed by `where`) when a piece appears twice.
   BpeModel(std::vector<std::string> pieces, const std::string& where, Options options);
+  // The same with the index already built over `pieces` (PieceIndex::build found no repeat).
+  BpeModel(std::vector<std::string> pieces, PieceIndex index, const std::string& where, Options options);
   // vocab: piece -> id (ids 0..n-1 with no gaps); merges in rank order (earlier = applied first).
   // Throws FormatError (prefixed by `where`) when a merge names a piece missing from the vocabulary
   // or an id is duplicated or out of range.
@@ -47,6 +51,9 @@ class BpeModel : public PieceModel {
   // The next merge rank: left + right -> the piece left + right. Throws FormatError naming the
   // merge's index when one of the three pieces is not in the vocabulary.
   void add_merge(std::string_view left, std::string_view right);
+  // add_merge for each, in order; the lookups of the next merges start early, so that a table of
+  // 150k merges does not wait on memory one lookup at a time.
+  void add_merges(const std::vector<std::pair<std::string_view, std::string_view>>& merges);
   void reserve_merges(size_t n) { pairs_.reserve(n); }
 
   bool byte_fallback = false;  // a code point with no piece becomes its <0xHH> pieces
@@ -66,7 +73,10 @@ class BpeModel : public PieceModel {
 
  private:
   void build_index(const std::string& where);
+  void find_byte_pieces();
   void merge(std::vector<int>& ids) const;  // the symbols' ids, merged in place
+  bool is_join(int id, std::string_view left, std::string_view right) const;  // piece id == left + right
+  void add_merge(std::string_view left, std::string_view right, uint64_t left_hash, uint64_t right_hash);
 
   std::vector<std::string> pieces_;
   PieceIndex index_;
@@ -74,6 +84,7 @@ class BpeModel : public PieceModel {
   std::string where_;
   Options options_;
   size_t merges_added_ = 0;
+  int merged_guess_ = -1;  // add_merge: the id the next merge's piece probably has
   int byte_ids_[256];  // id of "<0xHH>", or -1
   struct Cache;
   std::unique_ptr<Cache> cache_;

@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <unordered_map>
 
 #include "core/text/bpe_model.h"
 #include "core/text/gpt2_byte_map.h"
+#include "core/text/piece_index.h"
 #include "core/text/spm_tokenizer.h"
 #include "core/text/tokenizer_pipeline.h"
 #include "core/util/errors.h"
@@ -61,8 +61,11 @@ const PreTokenizer* find_pre_tokenizer(const std::string& name) {
 
 std::string quoted(const std::string& s) { return "'" + utf8_repair(s) + "'"; }
 
+// The pieces are copied once out of the mapped file (most fit std::string's inline buffer) and
+// indexed once; the index goes on to the BPE model.
 struct Vocabulary {
   std::vector<std::string> tokens;
+  PieceIndex index;  // over tokens
   std::vector<int> types;
   std::vector<float> scores;
 };
@@ -70,19 +73,20 @@ struct Vocabulary {
 Vocabulary read_vocabulary(const GgufFile& f, bool need_scores) {
   const std::string where = f.path() + ": metadata ";
   Vocabulary v;
-  v.tokens = f.get_string_array("tokenizer.ggml.tokens");
-  const size_t n = v.tokens.size();
+  const GgufValue& pieces = f.string_array("tokenizer.ggml.tokens");
+  const size_t n = size_t(pieces.size());
   if (n == 0) throw FormatError(where + "'tokenizer.ggml.tokens' is empty");
   if (n > size_t(std::numeric_limits<int>::max())) throw FormatError(where + "'tokenizer.ggml.tokens' has too many tokens");
-  std::unordered_map<std::string, size_t> seen;
-  seen.reserve(n);
+  v.tokens.reserve(n);
   for (size_t i = 0; i < n; ++i) {
-    if (v.tokens[i].empty()) v.tokens[i] = "[EMPTY_" + std::to_string(i) + "]";  // as llama.cpp
-    const auto [it, fresh] = seen.emplace(v.tokens[i], i);
-    if (!fresh) {
-      throw FormatError(where + "'tokenizer.ggml.tokens' has " + quoted(v.tokens[i]) + " twice (ids " +
-                        std::to_string(it->second) + " and " + std::to_string(i) + ")");
-    }
+    const std::string_view piece = pieces.string_at(i);
+    if (piece.empty()) v.tokens.push_back("[EMPTY_" + std::to_string(i) + "]");  // as llama.cpp
+    else v.tokens.emplace_back(piece);
+  }
+  if (const int repeated = v.index.build(v.tokens); repeated >= 0) {
+    throw FormatError(where + "'tokenizer.ggml.tokens' has " + quoted(v.tokens[size_t(repeated)]) + " twice (ids " +
+                      std::to_string(v.index.find(v.tokens, v.tokens[size_t(repeated)])) + " and " +
+                      std::to_string(repeated) + ")");
   }
   v.types.assign(n, int(TokenType::normal));
   if (f.has("tokenizer.ggml.token_type")) {
@@ -157,29 +161,27 @@ std::unique_ptr<SubwordTokenizer> load_bpe(const GgufFile& f) {
   if (!f.has("tokenizer.ggml.merges")) {
     throw FormatError(f.path() + ": metadata 'tokenizer.ggml.merges' is missing (a gpt2 tokenizer needs its BPE merges)");
   }
-  std::vector<std::pair<std::string, std::string>> merges;
-  {
-    const std::vector<std::string> lines = f.get_string_array("tokenizer.ggml.merges");
-    merges.reserve(lines.size());
-    for (size_t i = 0; i < lines.size(); ++i) {
-      const size_t space = lines[i].find(' ', 1);  // as llama.cpp: the first piece is never empty
-      if (space == std::string::npos || space + 1 == lines[i].size()) {
-        throw FormatError(f.path() + ": metadata 'tokenizer.ggml.merges'[" + std::to_string(i) + "] is " +
-                          quoted(lines[i]) + "; expected two pieces \"A B\"");
-      }
-      merges.emplace_back(lines[i].substr(0, space), lines[i].substr(space + 1));
-    }
-  }
-  std::unordered_map<std::string, int> ids;
-  ids.reserve(n);
+  const GgufValue& merges = f.string_array("tokenizer.ggml.merges");
   std::vector<AddedToken> added;
-  for (size_t i = 0; i < n; ++i) {
-    ids.emplace(v.tokens[i], int(i));
+  for (size_t i = 0; i < n; ++i)
     if (is_special_token_type(v.types[i])) added.push_back({v.tokens[i], int(i), true});
-  }
   BpeModel::Options options;  // llama.cpp: lowest (rank, position) first; a repeated merge keeps its first rank
   options.repeated_merge_keeps_last = false;
-  auto model = std::make_unique<BpeModel>(ids, merges, f.path() + ": tokenizer", options);
+  auto model = std::make_unique<BpeModel>(std::move(v.tokens), std::move(v.index), f.path() + ": tokenizer", options);
+  {
+    std::vector<std::pair<std::string_view, std::string_view>> pairs;  // views into the mapped file
+    pairs.reserve(size_t(merges.size()));
+    for (uint64_t i = 0; i < merges.size(); ++i) {
+      const std::string_view line = merges.string_at(i);
+      const size_t space = line.find(' ', 1);  // as llama.cpp: the first piece is never empty
+      if (space == std::string_view::npos || space + 1 == line.size()) {
+        throw FormatError(f.path() + ": metadata 'tokenizer.ggml.merges'[" + std::to_string(i) + "] is " +
+                          quoted(std::string(line)) + "; expected two pieces \"A B\"");
+      }
+      pairs.emplace_back(line.substr(0, space), line.substr(space + 1));
+    }
+    model->add_merges(pairs);
+  }
   model->ignore_merges = pre->ignore_merges;
   model->unk_id = special_id(f, "tokenizer.ggml.unknown_token_id", -1, n);
   const int bos = special_id(f, "tokenizer.ggml.bos_token_id", 11, n);

@@ -40,9 +40,24 @@ int PieceIndex::build(const std::vector<std::string>& pieces) {
   return repeated;
 }
 
+uint64_t PieceIndex::hash(std::string_view piece) { return hash_bytes(piece); }
+
+void PieceIndex::prefetch(uint64_t hash) const {
+  if (!slots_.empty()) __builtin_prefetch(&slots_[size_t(hash) & mask_]);
+}
+
+void PieceIndex::prefetch_piece(const std::vector<std::string>& pieces, uint64_t hash) const {
+  if (slots_.empty()) return;
+  const Slot& s = slots_[size_t(hash) & mask_];
+  if (s.id >= 0) __builtin_prefetch(&pieces[size_t(s.id)]);
+}
+
 int PieceIndex::find(const std::vector<std::string>& pieces, std::string_view piece) const {
+  return find(pieces, piece, hash_bytes(piece));
+}
+
+int PieceIndex::find(const std::vector<std::string>& pieces, std::string_view piece, uint64_t h) const {
   if (slots_.empty()) return -1;
-  const uint64_t h = hash_bytes(piece);
   for (size_t i = size_t(h) & mask_;; i = (i + 1) & mask_) {
     const Slot& s = slots_[i];
     if (s.id < 0) return -1;

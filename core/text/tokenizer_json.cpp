@@ -160,7 +160,8 @@ std::unique_ptr<PieceModel> read_bpe(const json& m, FlatModel& flat, const std::
   auto model = std::make_unique<BpeModel>(flat_vocab_in_id_order(flat.vocab, path), path, BpeModel::Options{});
   const JsonFlatMember& merges = flat.merges;
   if (merges.found && !merges.is_object) {
-    if (!merges.element_begin.empty()) model->reserve_merges(merges.element_begin.size() - 1);
+    std::vector<std::pair<std::string_view, std::string_view>> pairs;  // views into merges.strings
+    if (!merges.element_begin.empty()) pairs.reserve(merges.element_begin.size() - 1);
     size_t next_nested = 0;
     for (size_t i = 0; i + 1 < merges.element_begin.size(); ++i) {
       const uint32_t b = merges.element_begin[i], e = merges.element_begin[i + 1];
@@ -173,13 +174,14 @@ std::unique_ptr<PieceModel> read_bpe(const json& m, FlatModel& flat, const std::
         const std::string_view s = *text(b);
         const size_t space = s.find(' ');
         if (space == std::string::npos) throw FormatError(path + ": model.merges[" + std::to_string(i) + "] is not \"A B\"");
-        model->add_merge(s.substr(0, space), s.substr(space + 1));
+        pairs.emplace_back(s.substr(0, space), s.substr(space + 1));
       } else if (!has_nested && merges.element_is_array[i] && e == b + 2 && text(b) && text(b + 1)) {
-        model->add_merge(*text(b), *text(b + 1));
+        pairs.emplace_back(*text(b), *text(b + 1));
       } else {
         throw FormatError(path + ": model.merges[" + std::to_string(i) + "] is neither \"A B\" nor [\"A\", \"B\"]");
       }
     }
+    model->add_merges(pairs);
   }
   model->byte_fallback = bool_or(m, "byte_fallback", false);
   model->ignore_merges = bool_or(m, "ignore_merges", false);

@@ -17,6 +17,9 @@
 #include "app/gui/work/frame_loop.h"
 #include "app/gui/work/run_commands.h"
 #include "app/gui/work/worker.h"
+#include "app/gui/widgets/token_notes.h"
+#include "core/analysis/run_analysis.h"
+#include "core/model/next_token_rows.h"
 #include "headless_app.h"
 
 namespace {
@@ -203,6 +206,26 @@ TEST_F(AblationView, TwoIdenticalHeadsSitTogetherInTheClusteredOrder) {
   frame(state);
   frame(state);
   EXPECT_NE(drawn("distance matrix"), nullptr);
+}
+
+TEST_F(AblationView, PredictionsAreComputedForTheShownPositionsOnly) {
+  if (!have_stories()) GTEST_SKIP() << "stories260K not found in " << kStories << " (set -DHEADSCOPE_MODELS_DIR)";
+  AppState state = stories_state();
+  const auto d = compute_derived(state.request, 1);
+  const hs::AttentionRun& run = d->run();
+  hs::AnalysisOptions cli;  // the CLI's analysis: a prediction after every position
+  cli.threads = 1;
+  const auto all = hs::analyse(state.request, cli);
+  EXPECT_EQ(all->run.next_token_rows_run, run.n_tokens());
+  EXPECT_EQ(run.next_token_rows_run, 1) << "the app's run predicts after the last token only";
+  ASSERT_NE(run.next_token_rows, nullptr);
+  EXPECT_EQ(run.next_token_ids.back(), all->run.next_token_ids.back());
+  // The tooltip of token 4 (hovered) computes that position, once, and says what the CLI says.
+  EXPECT_EQ(next_token_note(run, 4), next_token_note(all->run, 4));
+  EXPECT_EQ(next_token_note(run, 4), next_token_note(run, 4));
+  EXPECT_EQ(run.next_token_rows->rows_computed(), 1);
+  // The font atlas learns the characters of the predictions computed on request.
+  EXPECT_EQ(run.next_token_rows->asked_labels(), std::vector<std::string>{all->run.next_tokens[4]});
 }
 
 TEST_F(AblationView, InductionIsMeasuredWhenTheRolesViewIsShownNotWhileTyping) {

@@ -19,7 +19,8 @@
    biases), written once by tests/core/formats/gguf_writer.py into the build tree
    (bench-models/, next to the CLI): Q4_K where a row is whole 256-value blocks (ffn_down, 4864
    wide) and Q5_0 for the 896-wide rows, as llama-quantize falls back for Qwen2.5-0.5B's Q4_K_M;
-   tokenizer: GPT-2's vocabulary with Qwen 2's pre-tokenizer. Every head's map for a 256-token
+   tokenizer: Qwen 2's 151,936 tokens and 151,386 merges (GPT-2's, extended by tests/bench/qwen_vocab.py)
+   with Qwen 2's pre-tokenizer. Every head's map for a 256-token
    sentence, 1 thread and all threads (compute_ms_median), and the peak RSS of the whole process
    (GNU time), which counts the mapped weights it touched.
 
@@ -237,7 +238,7 @@ def run(cli, gui, cpus, rounds=3, app_frames=300, app_keystrokes=10, workdir=Non
 # 4. The Qwen2.5-0.5B-shaped GGUF file.
 
 QWEN = {"layers": 24, "heads": 14, "kv_heads": 2, "d": 896, "ffn": 4864, "vocab": 151936, "head_dim": 64}
-GGUF_NAME = "qwen2.5-0.5b-shaped-q4_k-random-v1.gguf"
+GGUF_NAME = "qwen2.5-0.5b-shaped-q4_k-random-v2.gguf"
 
 
 def random_blocks(rng, type_name, rows, cols, std):
@@ -279,11 +280,8 @@ def write_qwen_gguf(path, tokdir, pad_vocab=False):
         w.add_uint32("qwen2." + key, value)
     w.add("qwen2.rope.freq_base", FLOAT32, 1000000.0)
     w.add("qwen2.attention.layer_norm_rms_epsilon", FLOAT32, 1e-6)
-    vocab = json.load(open(os.path.join(tokdir, "encoder.json"), encoding="utf-8"))
-    tokens = [None] * len(vocab)
-    for piece, i in vocab.items():
-        tokens[i] = piece
-    merges = [l for l in open(os.path.join(tokdir, "vocab.bpe"), encoding="utf-8").read().split("\n")[1:] if l.strip()]
+    from qwen_vocab import QWEN_ORDINARY, qwen_vocabulary
+    tokens, types, merges = qwen_vocabulary(tokdir)
     w.add_string("tokenizer.ggml.model", "gpt2")
     w.add_string("tokenizer.ggml.pre", "qwen2")
     types = [3 if t == "<|endoftext|>" else 1 for t in tokens]
@@ -294,7 +292,7 @@ def write_qwen_gguf(path, tokdir, pad_vocab=False):
     w.add_array("tokenizer.ggml.tokens", STRING, tokens)
     w.add_array("tokenizer.ggml.token_type", INT32, types)
     w.add_array("tokenizer.ggml.merges", STRING, merges)
-    w.add("tokenizer.ggml.eos_token_id", UINT32, 50256)
+    w.add("tokenizer.ggml.eos_token_id", UINT32, QWEN_ORDINARY)
     w.add("tokenizer.ggml.add_bos_token", BOOL, False)
 
     d, ffn, kv = q["d"], q["ffn"], q["kv_heads"] * q["head_dim"]

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "app/gui/widgets/theme.h"
+#include "core/model/next_token_rows.h"
 #include "core/text/token_label.h"
 
 namespace hs::gui {
@@ -73,6 +74,13 @@ bool AppFonts::collect(const AppState& state, const StatusInfo& status, const De
       added |= glyphs_.add_text(c.label) | glyphs_.add_text(c.error);
       if (c.analysis) add_run(*c.analysis);
     }
+    asked_ = 0;
+  }
+  // Predictions a view asked for since (core/model/next_token_rows.h): their characters too.
+  const NextTokenRows* asked = derived && derived->analysis ? derived->analysis->run.next_token_rows.get() : nullptr;
+  if (asked && asked->rows_computed() != asked_) {
+    asked_ = asked->rows_computed();
+    for (const std::string& t : asked->asked_labels()) added |= glyphs_.add_text(t);
   }
   if (state.lesson.lesson != lesson_) {
     lesson_ = state.lesson.lesson;

@@ -30,6 +30,7 @@ class AppFonts {
 
   UsedGlyphs glyphs_;
   uint64_t shown_ = UINT64_MAX;              // the result whose text was collected last
+  int64_t asked_ = 0;                        // its predictions computed on request, when collected last
   std::shared_ptr<const Lesson> lesson_;     // the lesson whose text was collected last
   float factor_ = 1.0f;                      // the atlas's size, theme and presentation mode
   bool present_ = false;

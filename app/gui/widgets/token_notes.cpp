@@ -4,6 +4,7 @@
 
 #include "app/gui/widgets/labels.h"
 #include "app/gui/widgets/theme.h"
+#include "core/model/next_token_rows.h"
 
 namespace hs::gui {
 
@@ -32,12 +33,14 @@ std::string spelled_text(const AttentionRun& run, int from, int to) {
 
 std::string next_token_note(const AttentionRun& run, int i) {
   if (i < 0 || i >= int(run.next_tokens.size())) return "";
+  // The prediction after a shown position: computed here the first time (one row of the output
+  // projection) when the run predicted only its last (core/model/next_token_rows.h).
+  const std::string next = next_token_label(run, i);
   // The unknown-word token is no prediction a class can read (the teaching model's small vocabulary).
-  if (run.next_tokens[size_t(i)] == "<unk>") return "";
-  std::string s = "model expects \"" + display_token(run.next_tokens[size_t(i)]) + "\" next";
+  if (next == "<unk>") return "";
+  std::string s = "model expects \"" + display_token(next) + "\" next";
   if (i + 1 < run.n_tokens()) {
-    const bool hit = size_t(i) < run.next_token_ids.size() && size_t(i + 1) < run.token_ids.size() &&
-                     run.next_token_ids[size_t(i)] == run.token_ids[size_t(i + 1)];
+    const bool hit = size_t(i + 1) < run.token_ids.size() && next_token_id(run, i) == run.token_ids[size_t(i + 1)];
     s += hit ? "  (and it does follow)" : "  (\"" + display_token(run.tokens, size_t(i + 1)) + "\" follows)";
   }
   return s;

@@ -13,6 +13,7 @@ AnalysisOptions app_options(int threads, CheckpointCache* checkpoints, bool spec
   o.maps = MapMode::automatic;
   o.spectrum = spectrum;
   o.induction_probe = false;  // measured when the Head roles view asks (worker.h: want_induction), not while typing
+  o.all_next_tokens = false;  // predictions after the last token; the others when a view shows them
   return o;
 }
 

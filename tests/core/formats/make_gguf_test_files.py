@@ -245,6 +245,11 @@ def write_gpt2(out, models):
     types = [CONTROL if t == "<|endoftext|>" else NORMAL for t in tokens]
     eot = vocab["<|endoftext|>"]
     bpe_writer("gpt-2", tokens, merges, types, bos=eot, eos=eot, add_bos=False).write(os.path.join(out, "gpt2.gguf"))
+    # The same vocabulary numbered backwards (id N-1-i): no merge's piece follows the previous
+    # merge's, so the loader's sequential guess for merged pieces always misses.
+    n = len(tokens)
+    bpe_writer("gpt-2", tokens[::-1], merges, types[::-1], bos=n - 1 - eot, eos=n - 1 - eot,
+               add_bos=False).write(os.path.join(out, "gpt2_reversed.gguf"))
 
 
 def write_tok512(out, models):

@@ -16,6 +16,7 @@
 #include "core/analysis/run_analysis.h"
 #include "core/model/checkpoint_cache.h"
 #include "core/model/gpt2_forward.h"
+#include "core/model/next_token_rows.h"
 #include "core/model/prefix_cache.h"
 #include "core/model/transformer_session.h"
 #include "core/util/errors.h"
@@ -439,6 +440,74 @@ TEST(PrefixCache, AnalysisCacheLendsThePreviousRowSums) {
   r.attention.causal = false;  // a whole run: the engine keeps nothing, neither does the analysis cache
   analyse(r, o);
   EXPECT_EQ(analyses.previous(&engine), nullptr);
+}
+
+// The app's runs (RunOptions::all_next_tokens false) predict only after the last token; any other
+// position's prediction is computed when asked, once, and equals the whole run's (the CLI's).
+TEST(NextTokenRows, OnlyTheLastPositionUntilAPositionIsAsked) {
+  const auto model = random_gpt2(48, 4, 3, 97, 64);
+  const auto tok = std::make_shared<const NumberTokenizer>(97);
+  const std::vector<int> ids = {5, 17, 33, 2, 8, 61, 40, 12, 90, 1, 14, 22};
+  const int T = int(ids.size());
+  RunOptions o;
+  o.threads = 1;
+  const AttentionRun all = TransformerSession(model, tok, ids, 0).run(o);
+  EXPECT_EQ(all.next_token_rows_run, T);
+  EXPECT_EQ(all.next_token_rows, nullptr);
+  o.all_next_tokens = false;
+  const AttentionRun run = TransformerSession(model, tok, ids, 0).run(o);
+  EXPECT_EQ(run.next_token_rows_run, 1) << "the run predicts after its last token only";
+  ASSERT_NE(run.next_token_rows, nullptr);
+  EXPECT_EQ(run.next_token_rows->rows_computed(), 0);
+  ASSERT_EQ(run.next_token_ids.size(), size_t(T));
+  EXPECT_EQ(run.next_token_ids.back(), all.next_token_ids.back());
+  EXPECT_EQ(run.next_tokens.back(), all.next_tokens.back());
+  for (int i = 0; i + 1 < T; ++i) EXPECT_EQ(run.next_token_ids[size_t(i)], -1) << i;
+  EXPECT_EQ(run.last_token_log_prob, all.last_token_log_prob);
+  EXPECT_EQ(run.next_token_log_prob, all.next_token_log_prob);
+  EXPECT_EQ(next_token_id(run, 3), all.next_token_ids[3]);
+  EXPECT_EQ(next_token_label(run, 3), all.next_tokens[3]);
+  EXPECT_EQ(run.next_token_rows->rows_computed(), 1) << "one row for position 3, asked twice";
+  for (int i = 0; i < T; ++i) EXPECT_EQ(next_token_id(run, i), all.next_token_ids[size_t(i)]) << i;
+  EXPECT_EQ(run.next_token_rows->rows_computed(), T - 1) << "every position but the last, once each";
+  EXPECT_EQ(next_token_id(run, T), -1);
+}
+
+TEST(NextTokenRows, TypingKeepsPredictionsOnRequestAndEqualsWholeRuns) {
+  const auto model = random_gpt2(48, 4, 3, 97, 64);
+  const auto tok = std::make_shared<const NumberTokenizer>(97);
+  PrefixCache cache;
+  int step = 0;
+  const std::vector<Step> steps = typing_steps({5, 17, 33, 2, 8, 61, 40, 12, 90, 1, 14, 22});
+  for (const Step& s : steps) {
+    RunOptions o;
+    o.threads = 1;
+    const AttentionRun whole = TransformerSession(model, tok, s.ids, 0).run(o);
+    o.prefix_cache = &cache;
+    o.all_next_tokens = false;
+    auto got = std::make_shared<const AttentionRun>(TransformerSession(model, tok, s.ids, 0).run(o));
+    EXPECT_EQ(cache.reused, s.reused) << s.what;
+    EXPECT_LE(got->next_token_rows_run, 1) << s.what;
+    EXPECT_EQ(got->next_token_ids.back(), whole.next_token_ids.back()) << s.what;
+    // Odd steps ask for every position (the next run then reuses those), even ones (the last) for none.
+    if (++step % 2 == 1) {
+      for (int i = 0; i < whole.n_tokens(); ++i) {
+        EXPECT_EQ(next_token_id(*got, i), whole.next_token_ids[size_t(i)]) << s.what << ", position " << i;
+      }
+    }
+    cache.keep(got);
+  }
+  // A run that wants every prediction (the CLI's) after runs that left some unasked.
+  RunOptions o;
+  o.threads = 1;
+  std::vector<int> ids = steps.back().ids;
+  ids.push_back(3);
+  const AttentionRun whole = TransformerSession(model, tok, ids, 0).run(o);
+  o.prefix_cache = &cache;
+  const AttentionRun got = TransformerSession(model, tok, ids, 0).run(o);
+  EXPECT_EQ(cache.reused, int(steps.back().ids.size()));
+  EXPECT_EQ(got.next_token_ids, whole.next_token_ids);
+  EXPECT_EQ(got.next_tokens, whole.next_tokens);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // tests/core/formats/make_gguf_test_files.py writes as llama.cpp's converter would:
 //   - gpt2.gguf from GPT-2's encoder.json / vocab.bpe must tokenize exactly like headscope's
 //     GPT-2 tokenizer (itself checked against encoder.py), and label every token the same;
+//   - gpt2_reversed.gguf (the same, ids numbered backwards) must give the same pieces;
 //   - tok512.gguf from stories260K's tok512.bin (pieces with "▁", <s> and </s> as control tokens,
 //     byte pieces typed as bytes) must tokenize exactly like the llama2.c tokenizer;
 //   - small vocabularies whose expected ids are worked out by hand below from llama.cpp's rules
@@ -56,6 +57,22 @@ TEST(GgufTokenizer, Gpt2GgufTokenizesLikeTheGpt2Tokenizer) {
   for (int id = 0; id < gguf->vocab_size(); id += 97) EXPECT_EQ(gguf->label(id), reference->label(id)) << id;
   EXPECT_EQ(gguf->label(50256), "<|endoftext|>");
   EXPECT_EQ(gguf->piece_bytes(2634), "\xC3\xA9");
+}
+
+TEST(GgufTokenizer, ReversedIdsTokenizeTheSamePieces) {
+  // gpt2_reversed.gguf numbers GPT-2's vocabulary backwards: the same pieces and merges, so the
+  // same pieces come out, each with id N-1-i (the merged pieces are found by lookup, not in order).
+  HS_REQUIRE_GGUF_FILE(path, "gpt2.gguf");
+  HS_REQUIRE_GGUF_FILE(reversed_path, "gpt2_reversed.gguf");
+  const auto gguf = load(path);
+  const auto reversed = load(reversed_path);
+  const int n = gguf->vocab_size();
+  ASSERT_EQ(reversed->vocab_size(), n);
+  for (const char* text : kTexts) {
+    Ids expect = gguf->encode(text);
+    for (int& id : expect) id = n - 1 - id;
+    EXPECT_EQ(reversed->encode(text), expect) << "text: \"" << text << "\"";
+  }
 }
 
 TEST(GgufTokenizer, Tok512GgufTokenizesLikeTheLlama2cTokenizer) {
