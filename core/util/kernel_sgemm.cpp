@@ -28,7 +28,77 @@ constexpr int kKC = 256;  // depth of one packed block
 constexpr int kMC = 192;  // rows of A packed at once (a multiple of every MR)
 constexpr int kNC = 1536; // columns of B packed at once (a multiple of every NR)
 
+#if HS_X86_KERNELS
+// Transposes 8 rows of 8 floats in registers: r[i][j] -> r[j][i].
+__attribute__((target("avx2"))) inline void transpose8(__m256 r[8]) {
+  const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
+  const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
+  const __m256 t4 = _mm256_unpacklo_ps(r[4], r[5]), t5 = _mm256_unpackhi_ps(r[4], r[5]);
+  const __m256 t6 = _mm256_unpacklo_ps(r[6], r[7]), t7 = _mm256_unpackhi_ps(r[6], r[7]);
+  const __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+  const __m256 u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xEE);
+  const __m256 u4 = _mm256_shuffle_ps(t4, t6, 0x44), u5 = _mm256_shuffle_ps(t4, t6, 0xEE);
+  const __m256 u6 = _mm256_shuffle_ps(t5, t7, 0x44), u7 = _mm256_shuffle_ps(t5, t7, 0xEE);
+  r[0] = _mm256_permute2f128_ps(u0, u4, 0x20);
+  r[1] = _mm256_permute2f128_ps(u1, u5, 0x20);
+  r[2] = _mm256_permute2f128_ps(u2, u6, 0x20);
+  r[3] = _mm256_permute2f128_ps(u3, u7, 0x20);
+  r[4] = _mm256_permute2f128_ps(u0, u4, 0x31);
+  r[5] = _mm256_permute2f128_ps(u1, u5, 0x31);
+  r[6] = _mm256_permute2f128_ps(u2, u6, 0x31);
+  r[7] = _mm256_permute2f128_ps(u3, u7, 0x31);
+}
+
+// dst[k * ld_dst + i] = src[i * ld_src + k] for i < n (rows past `valid` read as 0; n <= 8) and
+// k in [0, kc): 8 x 8 blocks transposed in registers, the last kc % 8 one at a time. An exact copy.
+__attribute__((target("avx2"))) void transpose_rows(const float* src, int64_t ld_src, int valid, int n, int kc,
+                                                    float* dst, int64_t ld_dst) {
+  const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  const __m256i mask = _mm256_cmpgt_epi32(_mm256_set1_epi32(n), lanes);
+  int k = 0;
+  for (; k + 8 <= kc; k += 8) {
+    __m256 r[8];
+    for (int i = 0; i < 8; ++i) r[i] = i < valid ? _mm256_loadu_ps(src + int64_t(i) * ld_src + k) : _mm256_setzero_ps();
+    transpose8(r);
+    for (int j = 0; j < 8; ++j) {
+      float* d = dst + int64_t(k + j) * ld_dst;
+      // Plain stores where they fit (a masked store is slow on AMD): 8 (B's panels), 6 or 4 (A's).
+      if (n == 8) {
+        _mm256_storeu_ps(d, r[j]);
+      } else if (n == 6 || n == 4) {
+        _mm_storeu_ps(d, _mm256_castps256_ps128(r[j]));
+        if (n == 6) _mm_storel_pi(reinterpret_cast<__m64*>(d + 4), _mm256_extractf128_ps(r[j], 1));
+      } else {
+        _mm256_maskstore_ps(d, mask, r[j]);
+      }
+    }
+  }
+  for (; k < kc; ++k)
+    for (int i = 0; i < n; ++i) dst[int64_t(k) * ld_dst + i] = i < valid ? src[int64_t(i) * ld_src + k] : 0.0f;
+}
+#endif
+
+// True when the packing routines may use transpose_rows (the CPU has AVX2).
+bool fast_transpose() {
+#if HS_X86_KERNELS
+  return isa() == Isa::avx512 || isa() == Isa::avx2;
+#else
+  return false;
+#endif
+}
+
 void pack_a(int mc, int kc, const float* A, int64_t lda, int MR, float* Ap) {
+#if HS_X86_KERNELS
+  if (fast_transpose()) {  // each panel of MR rows in groups of 8 rows
+    for (int i0 = 0; i0 < mc; i0 += MR) {
+      const int mr = std::min(MR, mc - i0);
+      for (int g = 0; g < MR; g += 8)
+        transpose_rows(A + int64_t(i0 + g) * lda, lda, std::max(0, mr - g), std::min(8, MR - g), kc,
+                       Ap + int64_t(i0) * kc + g, MR);
+    }
+    return;
+  }
+#endif
   for (int i0 = 0; i0 < mc; i0 += MR) {
     const int mr = std::min(MR, mc - i0);
     for (int k = 0; k < kc; ++k) {
@@ -151,6 +221,11 @@ void pack_b(int kc, int nc, const float* B, int64_t ldb, bool b_transposed, int 
         std::memcpy(dst, src, sizeof(float) * size_t(nr));
         for (int j = nr; j < NR; ++j) dst[j] = 0.0f;
       }
+    } else if (fast_transpose() && NR % 8 == 0) {
+#if HS_X86_KERNELS
+      for (int g = 0; g < NR; g += 8)
+        transpose_rows(B + int64_t(j0 + g) * ldb, ldb, std::max(0, nr - g), 8, kc, panel + g, NR);
+#endif
     } else {
       for (int j = 0; j < nr; ++j) {
         const float* src = B + int64_t(j0 + j) * ldb;
