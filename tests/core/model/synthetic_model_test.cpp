@@ -99,6 +99,23 @@ TEST(SyntheticModel, BadRequestsAreInputErrors) {
   EXPECT_THROW(run_attention_layer(Map::Zero(3, 6), w, c, {"0", "1", "2"}), InputError);
 }
 
+// Scores past float32 (inputs of 1e30, 1e20) are refused from the output alone: every row the
+// softmax cannot normalise is all NaN, and NaN reaches the output; causal or not.
+TEST(SyntheticModel, OverflowedScoresAreRefusedFromTheOutput) {
+  for (const bool causal : {false, true})
+    for (const float value : {1e30f, -1e30f, 1e20f}) {
+      AttentionConfig c;
+      c.causal = causal;
+      const AttentionWeights w = init_attention_weights(c, 0);
+      try {
+        run_attention_layer(Map::Constant(5, c.d_model, value), w, c, {"0", "1", "2", "3", "4"});
+        ADD_FAILURE() << "input " << value << " (causal " << causal << ") was accepted";
+      } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("overflow"), std::string::npos) << e.what();
+      }
+    }
+}
+
 TEST(ModelRequest, WeightsAndInputFiles) {
   // A tiny nn.MultiheadAttention state_dict, written with write_safetensors.
   const int d = 4;
