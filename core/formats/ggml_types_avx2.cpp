@@ -305,30 +305,19 @@ HS_AVX2 void dot_all_rows(BlockDecoder decode, int64_t block_size, int64_t block
 bool dequantize_blocks_avx2(GgmlType type, const uint8_t* src, float* dst, int64_t nb) {
 #if HS_X86_KERNELS
   if (kernel_detail::isa() < kernel_detail::Isa::avx2) return false;
-  switch (type) {
-    case GgmlType::F16: f16(src, dst, nb); return true;
-    case GgmlType::BF16: bf16(src, dst, nb); return true;
-    case GgmlType::Q8_0: q8_0(src, dst, nb); return true;
-    case GgmlType::Q4_0: q4_0(src, dst, nb); return true;
-    case GgmlType::Q4_1: q4_1(src, dst, nb); return true;
-    case GgmlType::Q5_0: q5_0(src, dst, nb); return true;
-    case GgmlType::Q5_1: q5_1(src, dst, nb); return true;
-    case GgmlType::Q2_K: q2_k(src, dst, nb); return true;
-    case GgmlType::Q3_K: q3_k(src, dst, nb); return true;
-    case GgmlType::Q4_K: q4_k(src, dst, nb); return true;
-    case GgmlType::Q5_K: q5_k(src, dst, nb); return true;
-    case GgmlType::Q6_K: q6_k(src, dst, nb); return true;
-    default: return false;
+  if (const BlockDecoder decode = block_decoder(type)) {
+    decode(src, dst, nb);
+    return true;
   }
+  if (type == GgmlType::F16) f16(src, dst, nb);
+  else if (type == GgmlType::BF16) bf16(src, dst, nb);
+  else return false;
+  return true;
 #else
   (void)type, (void)src, (void)dst, (void)nb;
   return false;
 #endif
 }
-
-}  // namespace hs
-
-namespace hs {
 
 bool dot_rows_avx2(GgmlType type, const uint8_t* w, size_t row_bytes, int64_t n, int64_t K, const float* x,
                    int64_t ldx, int T, float* y, int64_t ldy) {

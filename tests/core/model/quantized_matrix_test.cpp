@@ -117,6 +117,10 @@ TEST_F(QuantizedMatrixTest, OneTokenFusedProductEqualsDequantizedProduct) {
         EXPECT_TRUE(((y.cast<double>() - ref).cwiseAbs().array() <= 2e-6 * mag.array() + 1e-30).all()) << "rows " << n;
       }
     }
+    cap_kernels("portable");  // the portable path: not fused
+    float y1 = 0.0f;
+    EXPECT_FALSE(dot_rows_avx2(tensor.type, data, row_bytes, 1, 512, random_x(1, 512, 1).data(), 512, 1, &y1, 1));
+    cap_kernels("avx512");
   }
 }
 
