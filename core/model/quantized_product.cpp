@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "core/formats/ggml_types_avx2.h"
 #include "core/util/kernel_micro.h"
 #include "core/util/kernels.h"
 
@@ -28,7 +29,12 @@ const float* decoded(const EncodedRows& w, int64_t r, int64_t c0, int64_t n, flo
 
 // Rows [r0, r0 + n) of W, a few at a time (as many as fit 32 KiB of floats, at least 4 so the dot
 // products have independent sums to overlap), each block dotted with every row of x.
+// With AVX2, the quantized types go to dot_rows_avx2 instead (ggml_types_avx2.h): one row at a
+// time, 256 values decoded into L1 and FMAed with every row of x at once.
 void few_tokens(const EncodedRows& w, int64_t r0, int64_t n, const Map& x, float* y, int64_t ldy) {
+  if (dot_rows_avx2(w.type, w.data + size_t(r0) * w.row_bytes, w.row_bytes, n, w.cols, x.data(), x.cols(),
+                    int(x.rows()), y, ldy))
+    return;
   const int64_t K = w.cols, per = std::clamp<int64_t>(8192 / K, 4, 16);
   std::vector<float> buffer(size_t(per * K));
   for (int64_t j = 0; j < n; j += per) {

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <random>
 
+#include "core/formats/ggml_types_avx2.h"
 #include "core/model/quantized_matrix.h"
 #include "core/model/transformer_ops.h"
 #include "core/util/errors.h"
@@ -73,6 +74,54 @@ TEST_F(QuantizedMatrixTest, ProductEqualsDequantizedProductForEveryType) {
     }
   }
   cap_kernels("avx512");
+}
+
+// The one-token product (T = 1..7) with the decode fused into the dot products (AVX2,
+// dot_rows_avx2): every quantized type, several row counts (1, 3, 4, 5, 70), depths of whole and
+// partial 256-value chunks (288 = 256 + 32 for the 32-value types), against the dequantized
+// matrix in float64; through multiply_wt too (row ranges of the 70 rows).
+TEST_F(QuantizedMatrixTest, OneTokenFusedProductEqualsDequantizedProduct) {
+  cap_kernels("avx512");
+  const bool avx2 = kernel_isa() != std::string("portable");
+  for (const char* type : kReadable) {
+    SCOPED_TRACE(type);
+    const QuantizedMatrix whole(file_, std::string("w.") + type, 70, 512);
+    const Map dense = whole.dequantize();
+    const GgufTensor& tensor = file_->tensor(std::string("w.") + type);
+    const GgmlTypeInfo& info = ggml_type_info(tensor.type);
+    const bool quantized = info.block_size >= 32;
+    const uint8_t* data = file_->tensor_data(tensor);
+    const size_t row_bytes = size_t(512 / info.block_size * info.block_bytes);
+    for (int t = 1; t <= 7; ++t) {
+      const Map x = random_x(t, 512, unsigned(100 + t));
+      for (const int64_t depth : {int64_t(512), int64_t(256), int64_t(288)}) {
+        if (depth % info.block_size != 0) continue;
+        for (const int64_t n : {int64_t(1), int64_t(3), int64_t(4), int64_t(5), int64_t(70)}) {
+          SCOPED_TRACE("T " + std::to_string(t) + ", depth " + std::to_string(depth) + ", rows " + std::to_string(n));
+          Map y = Map::Constant(t, n, NAN);
+          const bool fused = dot_rows_avx2(tensor.type, data, row_bytes, n, depth, x.data(), 512, t, y.data(), n);
+          ASSERT_EQ(fused, avx2 && quantized);
+          if (!fused) continue;
+          const Eigen::MatrixXd xd = x.leftCols(depth).cast<double>();
+          const Eigen::MatrixXd wd = dense.topLeftCorner(n, depth).cast<double>();
+          const Eigen::MatrixXd ref = xd * wd.transpose(), mag = xd.cwiseAbs() * wd.cwiseAbs().transpose();
+          for (Eigen::Index i = 0; i < y.rows(); ++i)
+            for (Eigen::Index j = 0; j < y.cols(); ++j)
+              ASSERT_LE(std::fabs(double(y(i, j)) - ref(i, j)), 2e-6 * mag(i, j) + 1e-30) << "y(" << i << ", " << j << ")";
+        }
+      }
+      for (const int64_t n : {int64_t(5), int64_t(33)}) {  // multiply_wt on a row range: the few-tokens path
+        const Map y = whole.row_range(70 - n, n).multiply_wt(x, 1);
+        const Eigen::MatrixXd ref = x.cast<double>() * dense.bottomRows(n).cast<double>().transpose();
+        const Eigen::MatrixXd mag = x.cast<double>().cwiseAbs() * dense.bottomRows(n).cast<double>().cwiseAbs().transpose();
+        EXPECT_TRUE(((y.cast<double>() - ref).cwiseAbs().array() <= 2e-6 * mag.array() + 1e-30).all()) << "rows " << n;
+      }
+    }
+    cap_kernels("portable");  // the portable path: not fused
+    float y1 = 0.0f;
+    EXPECT_FALSE(dot_rows_avx2(tensor.type, data, row_bytes, 1, 512, random_x(1, 512, 1).data(), 512, 1, &y1, 1));
+    cap_kernels("avx512");
+  }
 }
 
 TEST_F(QuantizedMatrixTest, RowsAndLookupsEqualTheDequantizedMatrix) {
