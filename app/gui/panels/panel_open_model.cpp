@@ -74,7 +74,8 @@ void shipped_buttons(AppState& state) {
     ImGui::SameLine();
     if (ImGui::GetContentRegionAvail().x < w) ImGui::NewLine();
     if (current) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_HeaderActive));
-    if (ImGui::SmallButton(label.c_str()) && !current) {
+    // A full-height button: a small button's frame (no vertical padding) cut the descenders of "g" and "pp".
+    if (ImGui::Button(label.c_str()) && !current) {
       m.path = s.name, m.tokenizer.clear(), m.tokenizer_auto = false;
       open_model_from_boxes(state);
     }
