@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <imgui.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -181,11 +182,16 @@ TEST_F(ExplorerDetails, SidebarTextIsWholeAt1280x720And1920x1080) {
     frames(state);
     const std::string what = std::to_string(int(size.x)) + "x" + std::to_string(int(size.y));
     EXPECT_NE(find_text("teaching (built in)", "##model"), nullptr) << what << dump("##model");
+    // The sidebar scrolls: a row below its bottom edge is out of view, not cut.
+    float bottom = 0;
+    for (const DrawnText& t : last_)
+      if (t.window.rfind("##model", 0) == 0) bottom = std::max(bottom, t.clip_max.y);
     int seen = 0;
     for (const DrawnText& t : last_) {
       if (t.window.rfind("##model", 0) != 0) continue;
       ++seen;
-      EXPECT_FALSE(t.clipped) << what << ": \"" << t.text << "\" cut at [" << t.min.x << "," << t.min.y << " - " << t.max.x << ","
+      const bool below = t.clip_max.y >= bottom - 0.5f && t.max.y > t.clip_max.y && t.min.x >= t.clip_min.x && t.max.x <= t.clip_max.x;
+      EXPECT_FALSE(t.clipped && !below) << what << ": \"" << t.text << "\" cut at [" << t.min.x << "," << t.min.y << " - " << t.max.x << ","
                               << t.max.y << "] by its clip [" << t.clip_min.x << "," << t.clip_min.y << " - " << t.clip_max.x
                               << "," << t.clip_max.y << "] in " << t.window;
     }

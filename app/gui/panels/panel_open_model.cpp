@@ -127,7 +127,7 @@ void info_row(const char* name, const std::string& value, const char* help = nul
   ImGui::TextDisabled("%s", name);
   if (help && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", help);
   ImGui::TableNextColumn();
-  ImGui::TextUnformatted(value.c_str());
+  ImGui::TextWrapped("%s", value.c_str());  // a narrow sidebar (1280x720) wraps "6,010,466 parameters" rather than cutting it
 }
 
 void model_info(AppState& state, const UiContext& ui) {

@@ -294,7 +294,7 @@ void draw_roles(AppState& state, const UiContext& ui) {
     // the table, which the steps talk about, takes the larger share.
     const bool scroll_x = avail.x < natural - f * 4;  // fixed columns shrink a little to fit; a much narrower panel scrolls
     float share = avail.y * (present ? 0.62f : 0.5f);
-    if (present) {  // the role maps, all in one row, need only the height their width gives them
+    {  // the role maps, all in one row, need only the height their width gives them; the table takes the rest
       const float tile_w = avail.x / kHeadRoleCount, margin = f * 2, gap = f * 0.6f;
       const float map_h = std::max(0.0f, tile_w - gap - margin) * float(roles.n_layers()) / float(std::max(roles.n_heads(), 1));
       share = std::max(share, avail.y - (f * 1.4f + map_h + margin + gap * 2 + colour_bar_across_height()));
