@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <imgui.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -168,6 +169,34 @@ TEST_F(ExplorerDetails, OpenSessionListsTheFolderAndAClickOpensOne) {
   for (const DrawnText& t : last_) recent = recent || t.text.rfind("second.json", 0) == 0;
   EXPECT_TRUE(recent) << "the recent session is listed";
   fs::remove_all(dir);
+}
+
+// The sidebar's texts whole at 1280x720 and 1920x1080: on main the model buttons ("teaching
+// (built in)", "stories260K (shipped)") were small buttons without vertical padding, whose frame
+// cut the descenders of "g" and "pp".
+TEST_F(ExplorerDetails, SidebarTextIsWholeAt1280x720And1920x1080) {
+  AppState state = default_app_state();
+  use_teaching_model(state);
+  for (const ImVec2 size : {ImVec2(1280, 720), ImVec2(1920, 1080)}) {
+    ImGui::GetIO().DisplaySize = size;
+    frames(state);
+    const std::string what = std::to_string(int(size.x)) + "x" + std::to_string(int(size.y));
+    EXPECT_NE(find_text("teaching (built in)", "##model"), nullptr) << what << dump("##model");
+    // The sidebar scrolls: a row below its bottom edge is out of view, not cut.
+    float bottom = 0;
+    for (const DrawnText& t : last_)
+      if (t.window.rfind("##model", 0) == 0) bottom = std::max(bottom, t.clip_max.y);
+    int seen = 0;
+    for (const DrawnText& t : last_) {
+      if (t.window.rfind("##model", 0) != 0) continue;
+      ++seen;
+      const bool below = t.clip_max.y >= bottom - 0.5f && t.max.y > t.clip_max.y && t.min.x >= t.clip_min.x && t.max.x <= t.clip_max.x;
+      EXPECT_FALSE(t.clipped && !below) << what << ": \"" << t.text << "\" cut at [" << t.min.x << "," << t.min.y << " - " << t.max.x << ","
+                              << t.max.y << "] by its clip [" << t.clip_min.x << "," << t.clip_min.y << " - " << t.clip_max.x
+                              << "," << t.clip_max.y << "] in " << t.window;
+    }
+    EXPECT_GT(seen, 5) << what;
+  }
 }
 
 }  // namespace

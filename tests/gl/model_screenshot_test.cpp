@@ -111,4 +111,38 @@ TEST(ModelScreenshot, ExplorerLayoutsFillTheirPanelWithReadableText) {
     }
 }
 
+// The Head roles view's role maps are layers x heads (5 x 8 for stories260K), not square: arranged
+// by their real shape, they cover a good share of their room (titles, labels and the colour bar take
+// the rest). At 1280x720 all eight sit in one row under the table, which takes the height they do not
+// need. Main: 18.6% at 1280x720 (a half-height table), 29.2% at 1920x1080 (square tiles).
+TEST(ModelScreenshot, RoleMapsFillTheirRoom) {
+  const fs::path bin = kStories / "stories260K.bin", tok = kStories / "tok512.bin";
+  if (!fs::exists(bin) || !fs::exists(tok)) GTEST_SKIP() << "stories260K not found in " << kStories << " (set -DHEADSCOPE_MODELS_DIR)";
+  struct Size {
+    int w, h;
+    float share;
+  };
+  for (const auto& [w, h, share] : {Size{1280, 720, 0.21f}, Size{1920, 1080, 0.40f}}) {
+    const std::string what = "roles at " + std::to_string(w) + "x" + std::to_string(h);
+    const Shot shot = take_screenshot("roles_fill_" + std::to_string(w),
+                                      {"--model", bin.string(), "--tokenizer", tok.string(), "--width", std::to_string(w), "--height",
+                                       std::to_string(h), "--view", "roles"},
+                                      6);
+    ASSERT_EQ(shot.exit_code, 0) << what << ": " << shot.stderr_text;
+    const nlohmann::json* area = nullptr;
+    for (const auto& p : shot.layout["panels"])
+      if (p["name"] == "role maps area") area = &p;
+    ASSERT_NE(area, nullptr) << what << ": the sidecar names the role maps' room";
+    const double room = (double((*area)["x1"]) - double((*area)["x0"])) * (double((*area)["y1"]) - double((*area)["y0"]));
+    double maps = 0;
+    int count = 0;
+    for (const auto& m : shot.layout["heatmaps"])
+      if (std::string(m["key"]).rfind("role ", 0) == 0)
+        maps += (double(m["x1"]) - double(m["x0"])) * (double(m["y1"]) - double(m["y0"])), ++count;
+    EXPECT_GE(count, 6) << what;
+    EXPECT_GE(maps / room, share) << what << ": the role maps cover " << maps / room * 100 << "% of their room";
+    std::printf("%s: role maps %.1f%% of their room\n", what.c_str(), maps / room * 100);
+  }
+}
+
 }  // namespace

@@ -74,7 +74,8 @@ void shipped_buttons(AppState& state) {
     ImGui::SameLine();
     if (ImGui::GetContentRegionAvail().x < w) ImGui::NewLine();
     if (current) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_HeaderActive));
-    if (ImGui::SmallButton(label.c_str()) && !current) {
+    // A full-height button: a small button's frame (no vertical padding) cut the descenders of "g" and "pp".
+    if (ImGui::Button(label.c_str()) && !current) {
       m.path = s.name, m.tokenizer.clear(), m.tokenizer_auto = false;
       open_model_from_boxes(state);
     }
@@ -126,7 +127,7 @@ void info_row(const char* name, const std::string& value, const char* help = nul
   ImGui::TextDisabled("%s", name);
   if (help && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", help);
   ImGui::TableNextColumn();
-  ImGui::TextUnformatted(value.c_str());
+  ImGui::TextWrapped("%s", value.c_str());  // a narrow sidebar (1280x720) wraps "6,010,466 parameters" rather than cutting it
 }
 
 void model_info(AppState& state, const UiContext& ui) {

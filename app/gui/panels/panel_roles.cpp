@@ -159,8 +159,20 @@ void role_heatmaps(AppState& state, const UiContext& ui, const HeadRoles& roles,
   const float f = ImGui::GetFontSize(), title_h = f * 1.4f, gap = f * 0.6f;
   // The scores' colour bar under the tiles (every role on one 0..1 scale).
   const float bar_h = colour_bar_across_height();
-  const GridLayout g = layout_grid(kHeadRoleCount, group, size.x, size.y - bar_h - gap, title_h, gap);
+  // The maps are layers x heads cells (5 x 8 for stories260K), not square: the arrangement that
+  // gives the largest maps for their real shape, less their label margins ("L4" left of a map,
+  // "h7" under it; draw_heatmap's label font below, 4 px padding either side).
+  const float label_px = state.present.active ? std::max(f * 0.8f, present_label_min()) : std::max(f * 0.8f, kSmallestLabel);
+  const std::string widest_layer = format("L%d", std::max(roles.n_layers() - 1, 0));
+  const float margin_w = ImGui::CalcTextSize(widest_layer.c_str()).x * label_px / f + 8, margin_h = label_px + 8;
+  const float aspect = float(std::max(roles.n_heads(), 1)) / float(std::max(roles.n_layers(), 1));
+  const GridLayout g = layout_grid(kHeadRoleCount, group, size.x, size.y - bar_h - gap, title_h, gap, aspect, margin_w, margin_h);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
+  if (ui.report && !state.present.active) {  // the maps' share of their room (tests/gl/model_screenshot_test.cpp)
+    const ImVec2 fb = ImGui::GetIO().DisplayFramebufferScale;
+    ui.report->panels.push_back({"role maps area", "roles", ImVec2(origin.x * fb.x, origin.y * fb.y),
+                                 ImVec2((origin.x + size.x) * fb.x, (origin.y + size.y) * fb.y)});
+  }
   std::vector<std::string> layer_names, head_names;
   for (int l = 0; l < roles.n_layers(); ++l) layer_names.push_back(format("L%d", l));
   for (int h = 0; h < roles.n_heads(); ++h) head_names.push_back(format("h%d", h));
@@ -282,7 +294,7 @@ void draw_roles(AppState& state, const UiContext& ui) {
     // the table, which the steps talk about, takes the larger share.
     const bool scroll_x = avail.x < natural - f * 4;  // fixed columns shrink a little to fit; a much narrower panel scrolls
     float share = avail.y * (present ? 0.62f : 0.5f);
-    if (present) {  // the role maps, all in one row, need only the height their width gives them
+    {  // the role maps, all in one row, need only the height their width gives them; the table takes the rest
       const float tile_w = avail.x / kHeadRoleCount, margin = f * 2, gap = f * 0.6f;
       const float map_h = std::max(0.0f, tile_w - gap - margin) * float(roles.n_layers()) / float(std::max(roles.n_heads(), 1));
       share = std::max(share, avail.y - (f * 1.4f + map_h + margin + gap * 2 + colour_bar_across_height()));

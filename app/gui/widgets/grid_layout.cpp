@@ -13,16 +13,19 @@ bool keeps_groups(int cols, int n, int group) {
 
 }  // namespace
 
-GridLayout layout_grid(int n, int group, float width, float height, float title_h, float gap) {
+GridLayout layout_grid(int n, int group, float width, float height, float title_h, float gap, float aspect,
+                       float margin_w, float margin_h) {
   GridLayout best;
   if (n <= 0) return best;
   group = std::max(group, 1);
+  aspect = aspect > 0 ? aspect : 1.0f;
   float best_side = -1;
   for (int cols = 1; cols <= n; ++cols) {
     if (!keeps_groups(cols, n, group)) continue;
     const int rows = (n + cols - 1) / cols;
     const float w = width / cols, h = height / rows;
-    const float side = std::min(w - gap, h - gap - title_h);  // the map is square
+    // The map's height (its width is `aspect` times that): the larger, the larger the map.
+    const float side = std::min((w - gap - margin_w) / aspect, h - gap - title_h - margin_h);
     if (side > best_side) {
       best_side = side;
       best = {cols, rows, w, h};
