@@ -1,5 +1,6 @@
 #include "core/formats/ggml_types.h"
 
+#include "core/formats/ggml_k_scales.h"
 #include "core/formats/ggml_types_avx2.h"
 
 #include <cassert>
@@ -165,19 +166,14 @@ void dequant_q2_k(const uint8_t* __restrict b, float* __restrict y, int64_t nb) 
   }
 }
 
-// Q3_K's 16 scales are 6 bits: the low 4 bits are the low (j < 8) or high (j >= 8) nibble of
-// byte j mod 8, the top 2 bits come from byte 8 + j mod 4 at bit 2 (j / 4).
+// Q3_K: scales unpacked by q3_k_scales (ggml_k_scales.h).
 void dequant_q3_k(const uint8_t* __restrict b, float* __restrict y, int64_t nb) {
   for (int64_t i = 0; i < nb; ++i, b += 110) {
     const uint8_t* hmask = b;
     const uint8_t* s = b + 96;
     const float d = half_at(b + 108);
     int scale[16];
-    for (int j = 0; j < 16; ++j) {
-      const int low = j < 8 ? (s[j] & 0x0F) : (s[j - 8] >> 4);
-      const int high = (s[8 + j % 4] >> (2 * (j / 4))) & 3;
-      scale[j] = (low | (high << 4)) - 32;
-    }
+    q3_k_scales(s, scale);
     for (int h = 0; h < 2; ++h) {
       const uint8_t* q = b + 32 + 32 * h;
       for (int j = 0; j < 4; ++j) {
@@ -195,16 +191,6 @@ void dequant_q3_k(const uint8_t* __restrict b, float* __restrict y, int64_t nb) 
   }
 }
 
-// The 8 (scale, min) pairs of Q4_K and Q5_K, 6 bits each, packed in 12 bytes.
-inline void scale_min_k4(int j, const uint8_t* q, int& sc, int& m) {
-  if (j < 4) {
-    sc = q[j] & 63;
-    m = q[j + 4] & 63;
-  } else {
-    sc = (q[j + 4] & 0x0F) | ((q[j - 4] >> 6) << 4);
-    m = (q[j + 4] >> 4) | ((q[j] >> 6) << 4);
-  }
-}
 
 void dequant_q4_k(const uint8_t* __restrict b, float* __restrict y, int64_t nb) {
   for (int64_t i = 0; i < nb; ++i, b += 144) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/formats/ggml_k_scales.h"
 #include "core/util/kernel_isa.h"
 
 namespace hs {
@@ -125,11 +126,7 @@ HS_AVX2 void q3_k(const uint8_t* b, float* y, int64_t nb) {
     const uint8_t* s = b + 96;
     const float d = half_at(b + 108);
     int scale[16];
-    for (int j = 0; j < 16; ++j) {
-      const int low = j < 8 ? (s[j] & 0x0F) : (s[j - 8] >> 4);
-      const int high = (s[8 + j % 4] >> (2 * (j / 4))) & 3;
-      scale[j] = (low | (high << 4)) - 32;
-    }
+    q3_k_scales(s, scale);
     const __m256i hmask = load32(b);
     for (int h = 0; h < 2; ++h) {
       const __m256i q = load32(b + 32 + 32 * h);
@@ -142,26 +139,15 @@ HS_AVX2 void q3_k(const uint8_t* b, float* y, int64_t nb) {
   }
 }
 
-// The (scale, min) pair j of Q4_K and Q5_K (as scale_min_k4 in ggml_types.cpp).
-inline void scale_min(int j, const uint8_t* q, int& sc, int& m) {
-  if (j < 4) {
-    sc = q[j] & 63;
-    m = q[j + 4] & 63;
-  } else {
-    sc = (q[j + 4] & 0x0F) | ((q[j - 4] >> 6) << 4);
-    m = (q[j + 4] >> 4) | ((q[j] >> 6) << 4);
-  }
-}
-
 HS_AVX2 void q4_k(const uint8_t* b, float* y, int64_t nb) {
   for (int64_t i = 0; i < nb; ++i, b += 144) {
     const float d = half_at(b), dmin = half_at(b + 2);
     for (int j = 0; j < 4; ++j, y += 64) {
       const __m256i q = load32(b + 16 + 32 * j);
       int sc, m;
-      scale_min(2 * j, b + 4, sc, m);
+      scale_min_k4(2 * j, b + 4, sc, m);
       const float d1 = d * float(sc), m1 = dmin * float(m);
-      scale_min(2 * j + 1, b + 4, sc, m);
+      scale_min_k4(2 * j + 1, b + 4, sc, m);
       const float d2 = d * float(sc), m2 = dmin * float(m);
       scaled32_minus(bits32(q, 0, 0x0F), d1, m1, d1, m1, y);
       scaled32_minus(bits32(q, 4, 0x0F), d2, m2, d2, m2, y + 32);
@@ -176,9 +162,9 @@ HS_AVX2 void q5_k(const uint8_t* b, float* y, int64_t nb) {
     for (int j = 0; j < 4; ++j, y += 64) {
       const __m256i ql = load32(b + 48 + 32 * j);
       int sc, m;
-      scale_min(2 * j, b + 4, sc, m);
+      scale_min_k4(2 * j, b + 4, sc, m);
       const float d1 = d * float(sc), m1 = dmin * float(m);
-      scale_min(2 * j + 1, b + 4, sc, m);
+      scale_min_k4(2 * j + 1, b + 4, sc, m);
       const float d2 = d * float(sc), m2 = dmin * float(m);
       const __m256i lo = _mm256_add_epi8(bits32(ql, 0, 0x0F), _mm256_slli_epi16(bits32(qh, 2 * j, 1), 4));
       const __m256i hi = _mm256_add_epi8(bits32(ql, 4, 0x0F), _mm256_slli_epi16(bits32(qh, 2 * j + 1, 1), 4));
