@@ -17,6 +17,7 @@ ProbeRun run_induction_probe(const Prepared& prepared, const RoleOptions& option
   out.ids = induction_probe_ids(v.size, v.bos_id, n, options.probe_seed);
   RunOptions ro;
   ro.threads = threads;
+  ro.all_next_tokens = false;  // the roles read only its maps: predict after its last token only
   out.run = prepared.run_ids(out.ids, ro);
   return out;
 }

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "core/analysis/run_analysis.h"
+#include "core/analysis/induction_probe.h"
 #include "pretrained_test_util.h"
 
 namespace hs {
@@ -59,6 +60,23 @@ TEST(HeadRolesStories, ProbeStartsWithBosAndBosScoreFollowsTheToken) {
       EXPECT_LT(s[HeadRole::induction], 0.2f) << "L" << l << " h" << h;
       EXPECT_FALSE(std::isnan(s[HeadRole::duplicate])) << "the story repeats tokens";
     }
+}
+
+TEST(HeadRolesStories, ProbePredictsAfterItsLastTokenOnly) {
+  const std::string model = test::model_file("stories260K/stories260K.bin"), tok = test::model_file("stories260K/tok512.bin");
+  if (model.empty() || tok.empty()) GTEST_SKIP() << "stories260K not found under " << test::models_dir();
+  ModelRequest r;
+  r.model_path = model;
+  r.tokenizer = tok;
+  r.sentence = kStory;
+  const std::unique_ptr<Prepared> prepared = prepare(r);
+  const ProbeRun probe = run_induction_probe(*prepared, RoleOptions{}, 0);
+  ASSERT_EQ(probe.ids.size(), 65u);
+  // The roles read only the probe's maps: no [vocab] row is computed for the positions before its last token.
+  const std::vector<int>& next = probe.run.next_token_ids;
+  ASSERT_EQ(next.size(), 65u);
+  for (size_t i = 0; i + 1 < next.size(); ++i) EXPECT_EQ(next[i], -1) << "position " << i;
+  EXPECT_GE(next.back(), 0);
 }
 
 }  // namespace
