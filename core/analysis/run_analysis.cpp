@@ -169,7 +169,7 @@ void whole_map_rows(RunAnalysis& a, const RunAnalysis* prev, int P, int threads)
 // multiplied: in a product of lower-triangular matrices row i reads rows 0 .. i. `keep`: leave
 // the per-layer rollouts in a.row_sums for the next run.
 void rollout_rows(RunAnalysis& a, const RunAnalysis* prev, int P, bool keep) {
-  if (!prev) {
+  if (!prev || prev->row_sums.rollout.size() != a.run.attention.size()) {  // none kept: the whole rollout
     a.rollout = attention_rollout(a.run.attention, -1, keep ? &a.row_sums.rollout : nullptr);
     return;
   }
@@ -208,7 +208,8 @@ Map sampled_distance(const AttentionRun& r, int layer, int& rows_used) {
 // Everything the views read, from a->run. `prev` (may be null): an analysis whose run's first P
 // rows of every map are this run's (a causal decoder's prefix cache), whose row sums are reused.
 // `keep_rollout`: keep every layer's rollout for such a next analysis.
-void derive(RunAnalysis& a, const RunAnalysis* prev = nullptr, int P = 0, bool keep_rollout = false, int threads = 0) {
+void derive(RunAnalysis& a, const RunAnalysis* prev = nullptr, int P = 0, bool keep_rollout = false, int threads = 0,
+            bool rollout = true) {
   const size_t n_layers = size_t(a.run.n_layers());
   a.difference.resize(n_layers);
   a.distance.resize(n_layers);
@@ -242,7 +243,7 @@ void derive(RunAnalysis& a, const RunAnalysis* prev = nullptr, int P = 0, bool k
   if (compact) fill_long_input(a);
   else fill_whole_maps(a);
   lap(a.times.per_head);
-  if (!compact && a.run.n_tokens() <= kRolloutMaxTokens) rollout_rows(a, prev, P, keep_rollout);
+  if (rollout && !compact && a.run.n_tokens() <= kRolloutMaxTokens) rollout_rows(a, prev, P, keep_rollout);
   lap(a.times.rollout);
 }
 
@@ -337,7 +338,7 @@ std::shared_ptr<const RunAnalysis> analyse(const ModelRequest& request, const An
   live.ran(a);
   if (a->run.compact()) a->long_input_reason = plan.reason.empty() ? "asked for" : plan.reason;
   const RunAnalysis* prev = reusable_rows(live.previous.get(), *a);
-  derive(*a, prev, prev ? a->reused_tokens : 0, live.engine != nullptr, options.threads);
+  derive(*a, prev, prev ? a->reused_tokens : 0, live.engine != nullptr, options.threads, options.rollout);
   live.previous.reset();  // the previous run's maps are freed here when the cache no longer holds them
   const Clock::time_point roles_start = Clock::now();
   if (options.roles) a->roles = roles_of(*prepared, a->run, options, a->row_sums.entropy);

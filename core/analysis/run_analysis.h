@@ -52,6 +52,7 @@ struct AnalysisOptions {
   bool spectrum = true;                  // singular values, where spectrum_fits() says they stay quick
   int repeat = 1;                        // run the engine this many times (timing); the last run is kept
   bool roles = true;                     // head role scores, with the induction probe where the model runs ids
+  bool rollout = true;                   // attention rollout (RunAnalysis::rollout); false leaves it empty
   bool induction_probe = true;           // false: induction left unmeasured (the app measures it later: induction_probe.h)
   RoleOptions role_options;
   // Live typing (core/model/prefix_cache.h): the previous run of a causal decoder, whose prefix

@@ -138,5 +138,23 @@ TEST(SweepAnalysis, SyntheticSentencesOnly) {
   EXPECT_TRUE(same_sweep_inputs(r, heads)) << "the sweep ignores the head count";
 }
 
+TEST(RunAnalysis, RolesAndRolloutOnlyWhenAsked) {
+  const auto all = analyse(request("the cat sat on the mat"));
+  EXPECT_FALSE(all->roles.empty());
+  EXPECT_GT(all->rollout.size(), 0);
+  AnalysisOptions o;
+  o.roles = false;
+  o.rollout = false;
+  const auto bare = analyse(request("the cat sat on the mat"), o);
+  EXPECT_TRUE(bare->roles.empty());
+  EXPECT_EQ(bare->rollout.size(), 0);
+  // The rest is the same.
+  ASSERT_EQ(bare->distance.size(), all->distance.size());
+  for (size_t l = 0; l < all->distance.size(); ++l) {
+    EXPECT_EQ(bare->distance[l], all->distance[l]);
+    EXPECT_EQ(bare->difference[l], all->difference[l]);
+  }
+}
+
 }  // namespace
 }  // namespace hs
