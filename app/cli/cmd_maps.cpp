@@ -66,6 +66,17 @@ void refuse_long_json(const MapPlan& plan) {
                    "maxima, exact per-head numbers), or leave out --json for the long-input report");
 }
 
+// --repeat: where the whole analysis went, part by part (ms; the engine summed over the runs).
+void print_analysis_times(std::ostream& out, const RunAnalysis& a) {
+  const AnalysisTimes& t = a.times;
+  char buf[320];
+  std::snprintf(buf, sizeof buf,
+                "analysis time: %.1f ms (prepare %.1f, engine %.1f, pairs %.1f, average %.1f, per-head %.1f, rollout "
+                "%.1f, roles %.1f)\n",
+                a.compute_ms, t.prepare, t.engine, t.pairs, t.average, t.per_head, t.rollout, t.roles);
+  out << buf;
+}
+
 int run_maps(const MapsOptions& o) {
   if (o.json_option->count() > 0 && o.json.empty()) throw InputError("--json needs a file name, or '-' for standard output");
   if (o.repeat_option->count() > 0 && o.repeat < 1) throw InputError("--repeat (" + std::to_string(o.repeat) + ") must be 1 or more");
@@ -91,6 +102,8 @@ int run_maps(const MapsOptions& o) {
   options.maps = display_given || o.long_input ? MapMode::long_input : o.whole_maps ? MapMode::whole : MapMode::automatic;
   options.display_size = display_given ? o.display_size : 0;
   if (!o.json.empty() && !o.long_input) options.check_plan = refuse_long_json;
+  // The JSON holds the head roles (with the induction probe) and the rollout; the text report shows neither.
+  options.roles = options.rollout = !o.json.empty();
   const std::shared_ptr<const RunAnalysis> analysis = analyse(model_request(o.model), options);
   const AttentionRun& run = analysis->run;
 
@@ -104,7 +117,10 @@ int run_maps(const MapsOptions& o) {
     const int query = o.query_option->count() > 0 ? o.query : run.n_tokens() - 1;
     if (run.compact()) print_compact_report(std::cout, *analysis, o.layer, query, display_given ? o.display_size : 0);
     else print_text_report(std::cout, *analysis, o.layer, query);
-    if (extras.compute_ms_median) std::cout << "\ncompute time (median of " << o.repeat << "): " << *extras.compute_ms_median << " ms\n";
+    if (extras.compute_ms_median) {
+      std::cout << "\ncompute time (median of " << o.repeat << "): " << *extras.compute_ms_median << " ms\n";
+      print_analysis_times(std::cout, *analysis);
+    }
     return 0;
   }
   if (run.compact() && display_given) {

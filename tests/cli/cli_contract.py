@@ -207,6 +207,15 @@ def check_maps_json():
         ms = t.get("compute_ms_median")
         if not isinstance(ms, (int, float)) or ms < 0:
             fail(f"maps --repeat 3: timing.compute_ms_median = {ms!r}")
+    # The text report with --repeat: the compute time line, then where the whole analysis went.
+    rep_text = expect_ok("maps --repeat 2 (text)", ["maps", "--sentence", "a b c", "--repeat", "2", "--threads", "1"])
+    if rep_text is not None:
+        lines = (rep_text.decode() if isinstance(rep_text, bytes) else rep_text).splitlines()
+        if not any(l.startswith("compute time (median of 2): ") and l.endswith(" ms") for l in lines):
+            fail("maps --repeat 2 (text): no 'compute time (median of 2): M ms' line")
+        parts = [l for l in lines if l.startswith("analysis time: ")]
+        if len(parts) != 1 or not all(k in parts[0] for k in ("engine ", "pairs ", "rollout ", "roles ")):
+            fail(f"maps --repeat 2 (text): expected one 'analysis time: ... (prepare, engine, pairs, ..., roles)' line, got {parts!r}")
 
     # Causal + window: masked entries are exactly 0 (query i sees keys i-W..i).
     cw = expect_ok("maps --causal --window 2", ["maps", "--sentence", "one two three four five six seven", "--heads", "2",
