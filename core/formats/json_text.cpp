@@ -1,5 +1,6 @@
 #include "core/formats/json_text.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 
@@ -38,9 +39,11 @@ void write_json_float(std::ostream& out, float v) {
     out << "null";
     return;
   }
+  // std::to_chars with a precision writes what printf("%.9g") writes (as if by printf, C locale),
+  // without parsing a format string per number.
   char buf[32];
-  const int n = std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(v));
-  out.write(buf, n);
+  const std::to_chars_result r = std::to_chars(buf, buf + sizeof buf, static_cast<double>(v), std::chars_format::general, 9);
+  out.write(buf, r.ptr - buf);
 }
 
 void write_json_vector(std::ostream& out, const Vec& v) {

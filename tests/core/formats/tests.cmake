@@ -3,6 +3,8 @@ headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/npy_test.cpp)
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/safetensors_test.cpp)
 # The one JSON reader: nesting limit, repeated keys, linear work, bounded messages (issue 28).
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/json_strict_test.cpp)
+# JSON floats: exactly printf's %.9g text.
+headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/json_text_test.cpp)
 # .npz archives (zip, stored and deflated entries); the test writes its archives with zlib.
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/npz_test.cpp ZLIB::ZLIB)
 
