@@ -6,6 +6,7 @@
 
 #include "core/model/attention_layer.h"
 #include "core/model/context_editor.h"
+#include "core/util/parallel.h"
 
 namespace hs {
 namespace {
@@ -155,7 +156,13 @@ void LlamaModel::layer_step(Map& x, int layer, int first, int seq_len, int threa
   Map gate = matmul_wt(h2, L.w1, threads);      // [n, hidden]
   const Map up = matmul_wt(h2, L.w3, threads);  // [n, hidden]
   const GateActivation act = c.activation;
-  gate = gate.unaryExpr([act](float g) { return activate(act, g); }).cwiseProduct(up);
+  // gate = act(gate) * up, element by element, rows split over the threads.
+  const Eigen::Index rows = gate.rows(), width = gate.cols();
+  parallel_for(int(rows), threads_for_work(threads, int64_t(rows) * width * 16), [&](int i) {
+    float* g = gate.data() + Eigen::Index(i) * width;
+    const float* u = up.data() + Eigen::Index(i) * width;
+    for (Eigen::Index j = 0; j < width; ++j) g[j] = activate(act, g[j]) * u[j];
+  });
   Map f = matmul_wt(gate, L.w2, threads);  // [n, d]
   if (L.post_ffn_norm.size() > 0) f = rms_norm(f, L.post_ffn_norm, c.norm_eps);
   x += f;
