@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 
+#include "core/model/argmax_block.h"
 #include "core/model/quantized_product.h"
 #include "core/model/transformer_ops.h"
 #include "core/util/errors.h"
@@ -114,25 +115,19 @@ std::vector<int> QuantizedMatrix::argmax_wt(const Map& x, float cap, int threads
   const int workers = int(std::min<int64_t>((rows_ + 47) / 48, threads_for_work(threads, T * rows_ * cols_)));
   // Each worker takes a contiguous range of rows in increasing blocks and keeps, per row of x, the
   // best value and its index (strictly greater replaces: ties keep the lower index).
-  std::vector<std::vector<float>> best(size_t(workers), std::vector<float>(size_t(T), -std::numeric_limits<float>::infinity()));
-  std::vector<std::vector<int64_t>> where(size_t(workers), std::vector<int64_t>(size_t(T), -1));
+  std::vector<std::vector<ArgmaxState>> best(size_t(workers), std::vector<ArgmaxState>(static_cast<size_t>(T)));
   parallel_for(workers, workers, [&](int worker) {
     const RowRange range = worker_rows(rows_, workers, worker);
     Map y(T, kArgmaxRows);  // [T, n]: x W[r0:r0+n, :]^T
-    std::vector<float>& value = best[size_t(worker)];
-    std::vector<int64_t>& index = where[size_t(worker)];
+    std::vector<ArgmaxState>& state = best[size_t(worker)];
     for (int64_t r0 = range.first; r0 < range.first + range.count; r0 += kArgmaxRows) {
       const int64_t n = std::min(kArgmaxRows, range.first + range.count - r0);
       encoded_product(w, r0, n, xp, y.data(), y.cols());
       for (Eigen::Index t = 0; t < T; ++t) {
-        const float* row = y.data() + t * y.cols();
-        for (int64_t j = 0; j < n; ++j) {
-          const float v = cap > 0.0f ? soft_cap(row[j], cap) : row[j];
-          if (v > value[size_t(t)] || index[size_t(t)] < 0) {
-            value[size_t(t)] = v;
-            index[size_t(t)] = r0 + j;
-          }
-        }
+        float* row = y.data() + t * y.cols();
+        if (cap > 0.0f)
+          for (int64_t j = 0; j < n; ++j) row[j] = soft_cap(row[j], cap);
+        argmax_block(row, n, r0, state[size_t(t)]);  // as testing row[0], row[1], ... in order
       }
     }
   });
@@ -140,8 +135,8 @@ std::vector<int> QuantizedMatrix::argmax_wt(const Map& x, float cap, int threads
     int64_t pick = -1;
     float v = 0.0f;
     for (int k = 0; k < workers; ++k) {
-      const int64_t i = where[size_t(k)][size_t(t)];
-      const float bv = best[size_t(k)][size_t(t)];
+      const int64_t i = best[size_t(k)][size_t(t)].index;
+      const float bv = best[size_t(k)][size_t(t)].value;
       if (i >= 0 && (pick < 0 || bv > v || (bv == v && i < pick))) {
         pick = i;
         v = bv;

@@ -7,6 +7,8 @@ headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/synthetic_model_test.cpp)
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/scrambled_reshape_test.cpp)
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/compact_maps_test.cpp)
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/transformer_ops_test.cpp)
+# The next-token argmax a block at a time equals testing every value in order.
+headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/argmax_block_test.cpp)
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/rope_test.cpp)
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/decoder_options_test.cpp)
 # ModelRequest and AttentionConfig compare every field (their tie()); the sweep's own subset.
