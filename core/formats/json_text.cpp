@@ -1,5 +1,6 @@
 #include "core/formats/json_text.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -34,37 +35,46 @@ std::string json_string(std::string_view raw) {
   return out;
 }
 
-void write_json_float(std::ostream& out, float v) {
-  if (!std::isfinite(v)) {
-    out << "null";
-    return;
+namespace {
+
+// Writes v as %.9g (or null) at `p`, at most 24 characters; returns the end. std::to_chars with a
+// precision writes what printf("%.9g") writes (as if by printf, C locale) without parsing a format.
+char* put_json_float(char* p, float v) {
+  if (!std::isfinite(v)) return std::copy_n("null", 4, p);
+  return std::to_chars(p, p + 24, static_cast<double>(v), std::chars_format::general, 9).ptr;
+}
+
+// [v0,v1,...] of n floats, a row at a time into one buffer, then one write to the stream.
+void write_json_floats(std::ostream& out, const float* v, Eigen::Index n, Eigen::Index stride, std::string& buf) {
+  buf.resize(size_t(n) * 25 + 2);
+  char* p = buf.data();
+  *p++ = '[';
+  for (Eigen::Index j = 0; j < n; ++j) {
+    if (j) *p++ = ',';
+    p = put_json_float(p, v[j * stride]);
   }
-  // std::to_chars with a precision writes what printf("%.9g") writes (as if by printf, C locale),
-  // without parsing a format string per number.
-  char buf[32];
-  const std::to_chars_result r = std::to_chars(buf, buf + sizeof buf, static_cast<double>(v), std::chars_format::general, 9);
-  out.write(buf, r.ptr - buf);
+  *p++ = ']';
+  out.write(buf.data(), p - buf.data());
+}
+
+}  // namespace
+
+void write_json_float(std::ostream& out, float v) {
+  char buf[24];
+  out.write(buf, put_json_float(buf, v) - buf);
 }
 
 void write_json_vector(std::ostream& out, const Vec& v) {
-  out << '[';
-  for (Eigen::Index i = 0; i < v.size(); ++i) {
-    if (i) out << ',';
-    write_json_float(out, v[i]);
-  }
-  out << ']';
+  std::string buf;
+  write_json_floats(out, v.data(), v.size(), v.innerStride(), buf);
 }
 
 void write_json_matrix(std::ostream& out, const Map& m) {
+  std::string buf;
   out << '[';
   for (Eigen::Index i = 0; i < m.rows(); ++i) {
     if (i) out << ',';
-    out << '[';
-    for (Eigen::Index j = 0; j < m.cols(); ++j) {
-      if (j) out << ',';
-      write_json_float(out, m(i, j));
-    }
-    out << ']';
+    write_json_floats(out, m.data() + i * m.outerStride(), m.cols(), 1, buf);
   }
   out << ']';
 }
