@@ -113,12 +113,33 @@ void fill_whole_maps(RunAnalysis& a) {
   a.map_labels = r.tokens;
 }
 
-// Rows `from` .. T-1 of sum_k |A_a - A_b|(i, k) (double), rows before `from` from `old`.
-std::vector<double> pair_rows(const Map& x, const Map& y, const std::vector<double>* old, int from) {
-  assert(x.rows() == y.rows() && x.cols() == y.cols() && "heads of one layer share T");
-  std::vector<double> out(size_t(x.rows()));
-  if (old) std::copy(old->begin(), old->begin() + from, out.begin());
-  for (Eigen::Index i = old ? from : 0; i < x.rows(); ++i) out[size_t(i)] = (x.row(i) - y.row(i)).cwiseAbs().cast<double>().sum();
+// The rows of every head that one block of pair_rows reads: about half of a core's L2.
+constexpr int64_t kPairBlockBytes = 256 << 10;
+
+// out[p][i] = sum_k |A_a - A_b|(i, k) (double) for every pair p = (a < b), in row-major pair order,
+// rows `from` .. T-1; rows before `from` from `old` (same layout). Rows are taken a block at a time
+// (at most 8, all heads' rows of a block within kPairBlockBytes) and every pair of the block before
+// the next, so the heads' rows are read from L2 rather than once per pair; each row's sum is the same
+// expression as one pair at a time, so the sums are the same bit for bit.
+std::vector<std::vector<double>> pair_rows(const LayerMaps& heads, const std::vector<std::vector<double>>* old, int from) {
+  const int H = int(heads.size());
+  const Eigen::Index T = H ? heads[0].rows() : 0;
+  std::vector<std::vector<double>> out(size_t(H) * size_t(std::max(0, H - 1)) / 2, std::vector<double>(size_t(T)));
+  if (old)
+    for (size_t p = 0; p < out.size(); ++p) std::copy((*old)[p].begin(), (*old)[p].begin() + from, out[p].begin());
+  const int64_t row_bytes = std::max<int64_t>(1, int64_t(H) * heads[0].cols() * int64_t(sizeof(float)));
+  const Eigen::Index block = std::clamp<int64_t>(kPairBlockBytes / row_bytes, 1, 8);
+  for (Eigen::Index i0 = old ? from : 0; i0 < T; i0 += block) {
+    const Eigen::Index i1 = std::min(T, i0 + block);
+    size_t p = 0;
+    for (int a = 0; a < H; ++a)
+      for (int b = a + 1; b < H; ++b, ++p) {
+        const Map& x = heads[size_t(a)];
+        const Map& y = heads[size_t(b)];
+        assert(x.rows() == y.rows() && x.cols() == y.cols() && "heads of one layer share T");
+        for (Eigen::Index i = i0; i < i1; ++i) out[p][size_t(i)] = (x.row(i) - y.row(i)).cwiseAbs().cast<double>().sum();
+      }
+  }
   return out;
 }
 
@@ -145,16 +166,15 @@ void whole_map_rows(RunAnalysis& a, const RunAnalysis* prev, int P, int threads)
     const int H = int(heads.size());
     auto& pairs = a.row_sums.pair[size_t(l)];
     auto& entropy = a.row_sums.entropy[size_t(l)];
-    pairs.reserve(size_t(H) * size_t(std::max(0, H - 1)) / 2);
+    if (H > 0) pairs = pair_rows(heads, prev ? &prev->row_sums.pair[size_t(l)] : nullptr, P);
     Map& difference = a.difference[size_t(l)];
     Map& distance = a.distance[size_t(l)];
     difference = Map::Zero(H, H), distance = Map::Zero(H, H);
+    size_t p = 0;
     for (int x = 0; x < H; ++x)
-      for (int y = x + 1; y < H; ++y) {
-        const std::vector<double>* old = prev ? &prev->row_sums.pair[size_t(l)][pairs.size()] : nullptr;
-        pairs.push_back(pair_rows(heads[size_t(x)], heads[size_t(y)], old, P));
+      for (int y = x + 1; y < H; ++y, ++p) {
         double total = 0.0;
-        for (double v : pairs.back()) total += v;
+        for (double v : pairs[p]) total += v;
         const Map& m = heads[size_t(x)];
         difference(x, y) = difference(y, x) = m.size() ? static_cast<float>(total / double(m.size())) : 0.0f;
         distance(x, y) = distance(y, x) = m.rows() ? static_cast<float>(0.5 * total / double(m.rows())) : 0.0f;

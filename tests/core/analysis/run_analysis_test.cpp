@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <string>
 
 #include "core/analysis/head_stats.h"
@@ -153,6 +154,30 @@ TEST(RunAnalysis, RolesAndRolloutOnlyWhenAsked) {
   for (size_t l = 0; l < all->distance.size(); ++l) {
     EXPECT_EQ(bare->distance[l], all->distance[l]);
     EXPECT_EQ(bare->difference[l], all->difference[l]);
+  }
+}
+
+TEST(HeadDifference, RowSumsEqualBitForBit) {
+  // 37 tokens (blocks of 8 rows and a last partial one), 8 heads: every pair's row sums are the
+  // per-row expression taken one pair at a time, bit for bit, and the tables follow from them.
+  const auto a = analyse(request(words(37), 16, 8));
+  const AttentionRun& r = a->run;
+  ASSERT_EQ(r.n_tokens(), 37);
+  for (int l = 0; l < r.n_layers(); ++l) {
+    const LayerMaps& heads = r.attention[size_t(l)];
+    size_t p = 0;
+    for (size_t x = 0; x < heads.size(); ++x)
+      for (size_t y = x + 1; y < heads.size(); ++y, ++p) {
+        const std::vector<double>& got = a->row_sums.pair[size_t(l)][p];
+        ASSERT_EQ(got.size(), 37u);
+        double total = 0.0;
+        for (Eigen::Index i = 0; i < 37; ++i) {
+          const double want = (heads[x].row(i) - heads[y].row(i)).cwiseAbs().cast<double>().sum();
+          ASSERT_EQ(std::memcmp(&got[size_t(i)], &want, sizeof want), 0) << "layer " << l << " pair " << x << "," << y << " row " << i;
+          total += want;
+        }
+        EXPECT_EQ(a->distance[size_t(l)](Eigen::Index(x), Eigen::Index(y)), static_cast<float>(0.5 * total / 37.0));
+      }
   }
 }
 
