@@ -77,14 +77,16 @@ HS_AVX2_INLINE __m256i nibbles32(const uint8_t* p) {
   const __m128i mask = _mm_set1_epi8(0x0F);
   return _mm256_set_m128i(_mm_and_si128(_mm_srli_epi16(q, 4), mask), _mm_and_si128(q, mask));
 }
-// Bit j of qh as byte j: 16 when set, else 0 (the fifth bits of Q5_0 and Q5_1).
-HS_AVX2_INLINE __m256i fifth_bits32(uint32_t qh) {
+// Bit j of qh as byte j: 0xFF when set, else 0.
+HS_AVX2_INLINE __m256i fifth_mask32(uint32_t qh) {
   const __m256i spread = _mm256_shuffle_epi8(_mm256_set1_epi32(int(qh)),
                                              _mm256_set_epi64x(0x0303030303030303, 0x0202020202020202,
                                                                0x0101010101010101, 0x0000000000000000));
   const __m256i bit = _mm256_set1_epi64x(0x8040201008040201);  // byte i of each 8: bit i
-  return _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_and_si256(spread, bit), bit), _mm256_set1_epi8(16));
+  return _mm256_cmpeq_epi8(_mm256_and_si256(spread, bit), bit);
 }
+// Bit j of qh as byte j: 16 when set, else 0 (the fifth bits of Q5_1).
+HS_AVX2_INLINE __m256i fifth_bits32(uint32_t qh) { return _mm256_and_si256(fifth_mask32(qh), _mm256_set1_epi8(16)); }
 // (v >> shift) & mask in every byte of 32.
 HS_AVX2_INLINE __m256i bits32(__m256i v, int shift, int mask) {
   return _mm256_and_si256(_mm256_srl_epi16(v, _mm_cvtsi32_si128(shift)), _mm256_set1_epi8(char(mask)));
@@ -124,8 +126,9 @@ struct Q5_0 {
   template <class Sink>
   HS_AVX2_INLINE static void decode(const uint8_t* b, int64_t nb, Sink& sink) {
     for (int64_t i = 0; i < nb; ++i, b += block_bytes) {
-      const __m256i q = _mm256_or_si256(nibbles32(b + 6), fifth_bits32(u32_at(b + 2)));
-      scaled32(_mm256_sub_epi8(q, _mm256_set1_epi8(16)), _mm256_set1_ps(half_at(b)), sink);
+      // (low | fifth << 4) - 16 as a signed byte: low when the fifth bit is set, else low | 0xF0.
+      const __m256i q = _mm256_or_si256(nibbles32(b + 6), _mm256_andnot_si256(fifth_mask32(u32_at(b + 2)), _mm256_set1_epi8(char(0xF0))));
+      scaled32(q, _mm256_set1_ps(half_at(b)), sink);
     }
   }
 };
