@@ -54,8 +54,9 @@ class KeyValueRecorder : public Observer {
 
 // The maps of a run of T = P + n tokens: rows 0 .. P-1 from `old` (a run of the same model whose
 // first P tokens are these), rows P .. T-1 from `rows`; with scores, also scores and queries, and
-// `keys` ([layer] [T, G*dh]) as the run's keys. Fills run.attention, scores, queries and keys.
+// `keys` ([layer] [T, G*dh]) as the run's keys. Fills run.attention, scores, queries and keys;
+// the maps are split between `threads` (<= 0: all cores), the same bits for any count.
 void assemble_prefix_maps(AttentionRun& run, const AttentionRun& old, int P, int T, const CachedRows& rows,
-                          bool keep_scores, const std::vector<Map>& keys);
+                          bool keep_scores, const std::vector<Map>& keys, int threads = 1);
 
 }  // namespace hs

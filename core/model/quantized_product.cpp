@@ -30,7 +30,7 @@ const float* decoded(const EncodedRows& w, int64_t r, int64_t c0, int64_t n, flo
 // Rows [r0, r0 + n) of W, a few at a time (as many as fit 32 KiB of floats, at least 4 so the dot
 // products have independent sums to overlap), each block dotted with every row of x.
 // With AVX2, the quantized types go to dot_rows_avx2 instead (ggml_types_avx2.h): one row at a
-// time, 256 values decoded into L1 and FMAed with every row of x at once.
+// time, decoded block by block into registers and FMAed with every row of x at once.
 void few_tokens(const EncodedRows& w, int64_t r0, int64_t n, const Map& x, float* y, int64_t ldy) {
   if (dot_rows_avx2(w.type, w.data + size_t(r0) * w.row_bytes, w.row_bytes, n, w.cols, x.data(), x.cols(),
                     int(x.rows()), y, ldy))

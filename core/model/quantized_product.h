@@ -7,8 +7,8 @@
 //     ggml_types produces) and multiplied straight from there, as the micro-kernel's broadcast
 //     operand, with every panel of tokens: y^T[rows, tokens] accumulates in an L2-sized buffer,
 //     written into y once per group.
-//   few tokens (one typed token): on AVX2, each quantized row of W is decoded 256 values at a
-//     time into L1 and multiplied straight away with every row of x (dot_rows_avx2,
+//   few tokens (one typed token): on AVX2, each quantized row of W is decoded block by block
+//     straight into registers and multiplied with every row of x (dot_rows_avx2,
 //     core/formats/ggml_types_avx2.h); otherwise (F32, F16, BF16, the portable path) a few rows
 //     of W at a time are decoded and dotted with sgemm_few_rows. One pass over the encoded weights.
 // Every entry of y is summed in the same order whatever block of rows it is computed in, so a

@@ -125,15 +125,29 @@ std::vector<float> log_softmax_row(const Map& logits, Eigen::Index row) {
   return out;
 }
 
+// The next-token logits of the last min(2, n) rows of hidden [n, d] ([rows, vocab]; empty for a
+// model that predicts nothing): both the end of the text's probabilities and the last position's
+// prediction come from them, one pass over the output projection.
+Map end_logits(const TransformerModel& model, const Map& hidden, int threads) {
+  if (!model.predicts_next_token() || hidden.rows() == 0) return Map();
+  return model.logits(hidden.bottomRows(std::min<Eigen::Index>(2, hidden.rows())), threads);
+}
+
+// The index of the largest entry of the last row of `logits` (ties to the lowest, as
+// next_token_ids), -1 without logits.
+int last_row_argmax(const Map& logits) {
+  if (logits.rows() == 0) return -1;
+  return argmax_rows(logits.bottomRows(1))[0];
+}
+
 // The end of the text's probabilities (AttentionRun::last_token_log_prob and the rest) from the
-// hidden rows of its last positions ([n, d], n >= 1, the last row is position T - 1); `before`:
-// log p after position T - 2 when `hidden` holds only the last row (the prefix the run reused).
-void add_end_log_probs(AttentionRun& run, const TransformerModel& model, const Map& hidden, int threads,
-                       const std::shared_ptr<const std::vector<float>>& before) {
+// logits of its last positions (end_logits: [rows, vocab], rows 1 or 2, the last row is position
+// T - 1); `before`: log p after position T - 2 when `logits` holds only the last row (the prefix
+// the run reused).
+void add_end_log_probs(AttentionRun& run, const Map& logits, const std::shared_ptr<const std::vector<float>>& before) {
   const int T = static_cast<int>(run.token_ids.size());
-  if (!model.predicts_next_token() || hidden.rows() == 0 || T == 0) return;
-  const Eigen::Index rows = std::min<Eigen::Index>(2, hidden.rows());
-  const Map logits = model.logits(hidden.bottomRows(rows), threads);  // [rows, vocab]
+  if (logits.rows() == 0 || T == 0) return;
+  const Eigen::Index rows = logits.rows();
   auto end = std::make_shared<const std::vector<float>>(log_softmax_row(logits, rows - 1));
   if (!run.next_token_ids.empty()) run.next_token_log_prob = (*end)[size_t(run.next_token_ids.back())];
   const int last = run.token_ids[size_t(T - 1)];
@@ -144,13 +158,14 @@ void add_end_log_probs(AttentionRun& run, const TransformerModel& model, const M
 
 // Only the last position's prediction now, the others on request (next_token_rows.h).
 // hidden: [T, d] final hidden rows; known: [T] predictions already made (-1: none; the row of
-// hidden is read only for those).
+// hidden is read only for those); last: the last position's prediction when already known from
+// its logits (end_logits), else -1.
 void predict_last(AttentionRun& run, const std::shared_ptr<const TransformerModel>& model,
                   const std::shared_ptr<const SubwordTokenizer>& tokenizer, Map hidden, std::vector<int> known,
-                  int threads) {
+                  int last, int threads) {
   if (known.empty()) return;
   if (known.back() < 0) {
-    known.back() = model->next_token_ids(hidden.bottomRows(1), threads)[0];
+    known.back() = last >= 0 ? last : model->next_token_ids(hidden.bottomRows(1), threads)[0];
     ++run.next_token_rows_run;
   }
   run.next_token_ids = known;
@@ -202,6 +217,7 @@ AttentionRun TransformerSession::run_whole(const std::vector<int>& ids, const Ru
   // Next-token predictions: the logits when the observer asks for them, else only their argmax,
   // which a model computes without holding [T, vocab] (next_token_ids); none for encoders.
   const bool announce = options.observer && options.observer->wants(TensorKind::logits, -1, -1);
+  const Map ends = end_logits(*model_, hidden, options.threads);  // [<= 2, vocab]
   if (!model_->predicts_next_token()) {
     // no next-token head
   } else if (announce) {
@@ -212,10 +228,11 @@ AttentionRun TransformerSession::run_whole(const std::vector<int>& ids, const Ru
     run.next_token_ids = model_->next_token_ids(hidden, options.threads);
     run.next_token_rows_run = T;
   } else {
-    predict_last(run, model_, tokenizer_, hidden, std::vector<int>(size_t(T), -1), options.threads);
+    predict_last(run, model_, tokenizer_, hidden, std::vector<int>(size_t(T), -1), last_row_argmax(ends),
+                 options.threads);
   }
   label_next_tokens(run, *tokenizer_);
-  add_end_log_probs(run, *model_, hidden, options.threads, nullptr);
+  add_end_log_probs(run, ends, nullptr);
   if (compact) {
     std::vector<AttentionConfig> layers;
     for (int l = 0; l < info.n_layers; ++l) layers.push_back(layer_attention_config(info, l));
@@ -258,9 +275,10 @@ AttentionRun TransformerSession::run_from_prefix(const std::vector<int>& ids, in
   kv.rows = &rows;
   Map hidden;  // [n, d]
   if (n > 0) hidden = model_->forward_cached(std::vector<int>(ids.begin() + P, ids.end()), kv);
+  const Map ends = end_logits(*model_, hidden, options.threads);  // [<= 2, vocab]
 
   AttentionRun run = run_header(ids);
-  assemble_prefix_maps(run, old, P, T, rows, options.keep_scores, kv.k);
+  assemble_prefix_maps(run, old, P, T, rows, options.keep_scores, kv.k, options.threads);
   check_attention_maps(run.attention, info.name, P);  // rows 0 .. P-1 were checked in the run that made them
   // The prefix's predictions: the old run's, with those it computed on request since.
   std::vector<int> known(old.next_token_ids.begin(), old.next_token_ids.begin() + P);
@@ -284,13 +302,14 @@ AttentionRun TransformerSession::run_from_prefix(const std::vector<int>& ids, in
     if (old.next_token_rows) rows_all.topRows(P) = old.next_token_rows->hidden().topRows(P);
     if (n > 0) rows_all.bottomRows(n) = hidden;
     known.resize(size_t(T), -1);
-    predict_last(run, model_, tokenizer_, std::move(rows_all), std::move(known), options.threads);
+    predict_last(run, model_, tokenizer_, std::move(rows_all), std::move(known), last_row_argmax(ends),
+                 options.threads);
   }
   label_next_tokens(run, *tokenizer_);
   // The old run's end is this run's position P - 1 only when the old run ended there.
   const bool old_ends_at_prefix = int(old.token_ids.size()) == P;
   if (n > 0) {
-    add_end_log_probs(run, *model_, hidden, options.threads, old_ends_at_prefix ? old.end_log_probs : nullptr);
+    add_end_log_probs(run, ends, old_ends_at_prefix ? old.end_log_probs : nullptr);
   } else if (old_ends_at_prefix) {
     run.last_token_log_prob = old.last_token_log_prob, run.next_token_log_prob = old.next_token_log_prob;
     run.end_log_probs = old.end_log_probs;

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <random>
 
 #include "core/formats/ggml_types_avx2.h"
@@ -121,6 +122,65 @@ TEST_F(QuantizedMatrixTest, OneTokenFusedProductEqualsDequantizedProduct) {
     float y1 = 0.0f;
     EXPECT_FALSE(dot_rows_avx2(tensor.type, data, row_bytes, 1, 512, random_x(1, 512, 1).data(), 512, 1, &y1, 1));
     cap_kernels("avx512");
+  }
+}
+
+// The fused one-token product at the model's depths (896: Qwen2.5-0.5B's d_model, 4864: its
+// ffn_down's) on random blocks of every quantized type, with x rows further apart than K (a
+// strided view), and half-precision scales that are ordinary, tiny (subnormal), zero or negative:
+// equal to dequantize_row then a float64 dot within the tolerance above, and the same bits when
+// the rows are split into two calls (as threads split them).
+TEST(QuantizedFusedProduct, LongRowsStridedTokensAndEdgeScalesEqualDequantizedProduct) {
+  cap_kernels("avx512");
+  const bool avx2 = kernel_isa() != std::string("portable");
+  struct Case {
+    GgmlType type;
+    std::vector<int> half_at;  // offsets of the block's half scales
+  };
+  const Case cases[] = {{GgmlType::Q8_0, {0}},     {GgmlType::Q4_0, {0}},     {GgmlType::Q4_1, {0, 2}},
+                        {GgmlType::Q5_0, {0}},     {GgmlType::Q5_1, {0, 2}},  {GgmlType::Q2_K, {80, 82}},
+                        {GgmlType::Q3_K, {108}},   {GgmlType::Q4_K, {0, 2}},  {GgmlType::Q5_K, {0, 2}},
+                        {GgmlType::Q6_K, {208}}};
+  // 0x3000 = 0.125, 0xB400 = -0.25, 0x0001 = the smallest subnormal, 0x0000 = 0, 0x1C00 = 2^-8.
+  const uint16_t scales[] = {0x3000, 0xB400, 0x0001, 0x0000, 0x1C00};
+  std::mt19937 rng(34);
+  for (const Case& c : cases) {
+    SCOPED_TRACE(ggml_type_name(c.type));
+    const GgmlTypeInfo& info = ggml_type_info(c.type);
+    for (const int64_t K : {int64_t(896), int64_t(4864)}) {
+      if (K % info.block_size != 0) continue;
+      const int64_t n = 37, blocks = K / info.block_size;
+      const size_t row_bytes = size_t(blocks * info.block_bytes);
+      std::vector<uint8_t> w(row_bytes * size_t(n));
+      for (uint8_t& b : w) b = uint8_t(rng());
+      size_t s = 0;
+      for (int64_t b = 0; b < n * blocks; ++b)
+        for (const int off : c.half_at) {
+          const uint16_t h = scales[s++ % 5];
+          w[size_t(b * info.block_bytes + off)] = uint8_t(h & 0xFF);
+          w[size_t(b * info.block_bytes + off + 1)] = uint8_t(h >> 8);
+        }
+      Map dense(n, K);
+      for (int64_t j = 0; j < n; ++j) dequantize_row(c.type, w.data() + size_t(j) * row_bytes, dense.data() + j * K, K);
+      for (const int t : {1, 2, 5}) {
+        SCOPED_TRACE("K " + std::to_string(K) + ", T " + std::to_string(t));
+        const int64_t ldx = K + 24;
+        const Map x = random_x(t, ldx, unsigned(K + t));
+        Map y = Map::Constant(t, n, NAN), y_split = Map::Constant(t, n, NAN);
+        const bool fused = dot_rows_avx2(c.type, w.data(), row_bytes, n, K, x.data(), ldx, t, y.data(), n);
+        ASSERT_EQ(fused, avx2);
+        if (!fused) continue;
+        ASSERT_TRUE(dot_rows_avx2(c.type, w.data(), row_bytes, 20, K, x.data(), ldx, t, y_split.data(), n));
+        ASSERT_TRUE(dot_rows_avx2(c.type, w.data() + 20 * row_bytes, row_bytes, n - 20, K, x.data(), ldx, t,
+                                  y_split.data() + 20, n));
+        EXPECT_EQ(0, std::memcmp(y.data(), y_split.data(), size_t(y.size()) * sizeof(float))) << "split rows differ";
+        const Eigen::MatrixXd xd = x.leftCols(K).cast<double>(), wd = dense.cast<double>();
+        const Eigen::MatrixXd ref = xd * wd.transpose(), mag = xd.cwiseAbs() * wd.cwiseAbs().transpose();
+        for (Eigen::Index i = 0; i < y.rows(); ++i)
+          for (Eigen::Index j = 0; j < y.cols(); ++j)
+            ASSERT_LE(std::fabs(double(y(i, j)) - ref(i, j)), 2e-6 * mag(i, j) + 1e-30) << "y(" << i << ", " << j << ")";
+      }
+    }
   }
 }
 

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <random>
 #include <string>
@@ -176,6 +177,63 @@ TEST(PrefixCache, Gpt2ShapedRandomModelEqualsWholeRuns) {
       EXPECT_EQ(cache.reused, s.reused) << s.what;
       expect_same_run(*got, whole, s.what + (keep_scores ? ", scores kept" : ""));
       cache.keep(got);
+    }
+  }
+}
+
+// assemble_prefix_maps alone: every map is the old run's top-left P x P, 0 (scores: -inf) to its
+// right, then the new rows, bit for bit, with the maps split between 1 or 2 threads (large enough
+// here that 2 threads are used), for a few new rows and none.
+TEST(PrefixCache, AssembledMapsAreThePrefixAndTheNewRowsOnAnyThreadCount) {
+  const int L = 2, H = 4, T_old = 300, P = 290;
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> u(0.0f, 1.0f);
+  auto random = [&](int r, int c) {
+    Map m(r, c);
+    for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = u(rng);
+    return m;
+  };
+  AttentionRun old;
+  old.attention.assign(L, LayerMaps(H));
+  old.scores.assign(L, LayerMaps(H));
+  for (int l = 0; l < L; ++l) {
+    old.queries.push_back(random(T_old, 8));
+    for (int h = 0; h < H; ++h) old.attention[l][h] = random(T_old, T_old), old.scores[l][h] = random(T_old, T_old);
+  }
+  for (const int T : {296, 290}) {
+    const int n = T - P;
+    CachedRows rows;
+    rows.keep_scores = true;
+    rows.attention.assign(L, std::vector<Map>(H));
+    rows.scores.assign(L, std::vector<Map>(H));
+    for (int l = 0; l < L; ++l) {
+      rows.queries.push_back(random(n, 8));
+      for (int h = 0; h < H; ++h) rows.attention[l][h] = random(n, T), rows.scores[l][h] = random(n, T);
+    }
+    const std::vector<Map> keys(L, random(T, 8));
+    for (const int threads : {1, 2}) {
+      SCOPED_TRACE("T " + std::to_string(T) + ", threads " + std::to_string(threads));
+      AttentionRun run;
+      assemble_prefix_maps(run, old, P, T, rows, true, keys, threads);
+      ASSERT_EQ(run.attention.size(), size_t(L));
+      for (int l = 0; l < L; ++l) {
+        EXPECT_EQ(Map(run.queries[l].topRows(P)), Map(old.queries[l].topRows(P)));
+        if (n > 0) EXPECT_EQ(Map(run.queries[l].bottomRows(n)), rows.queries[l]);
+        for (int h = 0; h < H; ++h) {
+          const Map& a = run.attention[l][h];
+          const Map& s = run.scores[l][h];
+          ASSERT_EQ(a.rows(), T);
+          ASSERT_EQ(a.cols(), T);
+          EXPECT_EQ(Map(a.topLeftCorner(P, P)), Map(old.attention[l][h].topLeftCorner(P, P)));
+          EXPECT_EQ(Map(s.topLeftCorner(P, P)), Map(old.scores[l][h].topLeftCorner(P, P)));
+          if (n > 0) {
+            EXPECT_TRUE((a.topRightCorner(P, n).array() == 0.0f).all());
+            EXPECT_TRUE((s.topRightCorner(P, n).array() == -std::numeric_limits<float>::infinity()).all());
+            EXPECT_EQ(Map(a.bottomRows(n)), rows.attention[l][h]);
+            EXPECT_EQ(Map(s.bottomRows(n)), rows.scores[l][h]);
+          }
+        }
+      }
     }
   }
 }
