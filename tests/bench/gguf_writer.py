@@ -81,17 +81,22 @@ class StreamedGGUFWriter:
     def write(self, path):
         """Writes the file (through path + ".part", renamed when complete); returns its size in bytes."""
         tmp = path + ".part"
-        with open(tmp, "wb") as f:
-            f.write(self.header())
-            for name, _, _, size, producer in self.tensors:
-                data = producer()
-                written = 0
-                for chunk in ([data] if isinstance(data, (bytes, bytearray, memoryview)) else data):
-                    f.write(chunk)
-                    written += len(chunk)
-                if written != size:
-                    raise ValueError("%s: the producer gave %d bytes; its dims and type make %d" % (name, written, size))
-                f.write(b"\0" * self._pad(size))
-            total = f.tell()
+        try:
+            with open(tmp, "wb") as f:
+                f.write(self.header())
+                for name, _, _, size, producer in self.tensors:
+                    data = producer()
+                    written = 0
+                    for chunk in ([data] if isinstance(data, (bytes, bytearray, memoryview)) else data):
+                        f.write(chunk)
+                        written += len(chunk)
+                    if written != size:
+                        raise ValueError("%s: the producer gave %d bytes; its dims and type make %d" % (name, written, size))
+                    f.write(b"\0" * self._pad(size))
+                total = f.tell()
+        except BaseException:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise
         os.replace(tmp, path)
         return total
