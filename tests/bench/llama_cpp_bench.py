@@ -115,11 +115,13 @@ class Targets:
         self.cpus = cpus
         self.rows = []
 
-    def add(self, target, measured, met, ratio=None, load=None, note=""):
-        """met: True / False / None (not measured); load: the highest load average while measuring."""
+    def add(self, target, measured, met, ratio=None, load=None, note="", values=None):
+        """met: True / False / None (not measured); load: the highest load average while measuring;
+        values: the numbers behind `measured` (for the JSON)."""
         self.rows.append({"target": target, "measured": measured, "llama_cpp_ratio": ratio,
                           "verdict": "not run" if met is None else "met" if met else "MISSED",
-                          "load_average": load, "busy": load is not None and load > self.cpus, "note": note})
+                          "load_average": load, "busy": load is not None and load > self.cpus, "note": note,
+                          "values": values or {}})
 
     def print(self):
         print("\nissue 34's targets (load average: the highest 1-minute value while measuring; BUSY machine: above %d "
@@ -236,14 +238,18 @@ def run_qwen(a, targets, package_dir, tokdir, work, cpus, gui_sentences):
             load = max(loads)
             met, note = verdict_time(median(hs["wall"]), median(hs["cpu"]), 3.0, busy, k)
             targets.add("qwen T=%d 2 threads: whole process < 3 s" % T, "%.2f s wall, %.2f s CPU (median)"
-                        % (median(hs["wall"]), median(hs["cpu"])), met, None, load, note)
+                        % (median(hs["wall"]), median(hs["cpu"])), met, None, load, note,
+                        {"wall_s": median(hs["wall"]), "cpu_s": median(hs["cpu"]), "engine_s": median(hs["engine"] or [0])})
             targets.add("qwen T=%d 2 threads: ratio to llama.cpp load + prompt <= 1.0" % T, "wall %.2f, CPU %.2f"
                         % (r["whole_wall"], r["whole_cpu"]), r["whole_wall"] <= 1.0,
                         "%.2f wall / %.2f CPU" % (r["whole_wall"], r["whole_cpu"]), load,
-                        "" if not busy else "CPU ratio: %s" % ("within" if r["whole_cpu"] <= 1.0 else "also over"))
+                        "" if not busy else "CPU ratio: %s" % ("within" if r["whole_cpu"] <= 1.0 else "also over"),
+                        {"ratio_wall": r["whole_wall"], "ratio_cpu": r["whole_cpu"], "wall_s": median(hs["wall"]),
+                         "cpu_s": median(hs["cpu"]), "llama_cpp_wall_s": median(ll["inner"]),
+                         "llama_cpp_cpu_s": median(ll["cpu"])})
             rss = max(hs["rss"])
             targets.add("qwen T=%d 2 threads: peak RSS < 1.5 GB" % T, "%.0f MiB" % rss, rss < 1.5 * GIB,
-                        "%.2f" % (rss / max(ll["rss"])), load)
+                        "%.2f" % (rss / max(ll["rss"])), load, "", {"rss_mib": rss, "llama_cpp_rss_mib": max(ll["rss"])})
             summary.append("qwen_rss=%.0fMiB" % rss)
     if a.gui:
         s200, T200 = fit(a.cli, model, 200)
@@ -291,7 +297,7 @@ def run_8b(a, targets, package_dir, tokdir, work, cpus, gui_sentences):
         load = max(j["load"] for j in runs)
         met, note = verdict_time(wall, cpu, 3.0, load > cpus, 1)  # opening is mostly one thread
         targets.add("8b: open + one token < 3 s", "%.2f s wall, %.2f s CPU (median of %d)" % (wall, cpu, len(runs)),
-                    met, None, load, note)
+                    met, None, load, note, {"wall_s": wall, "cpu_s": cpu, "runs": runs})
         summary.append("8b_open_token=%.2fs/%.2fcpu" % (wall, cpu))
     else:
         print("  open + one token: SKIPPED, %s not built (HEADSCOPE_BUILD_BENCH=ON, target bench_open)" % bench_open)
@@ -307,13 +313,17 @@ def run_8b(a, targets, package_dir, tokdir, work, cpus, gui_sentences):
                 "%.1f s vs %.1f s wall; %.1f s vs %.1f s CPU" % (median(hs["wall"]), median(ll["inner"]),
                                                                  median(hs["cpu"]), median(ll["cpu"])),
                 r["whole_wall"] <= 1.0, "%.2f wall / %.2f CPU" % (r["whole_wall"], r["whole_cpu"]), load,
-                "" if not busy else "CPU ratio: %s" % ("within" if r["whole_cpu"] <= 1.0 else "also over"))
+                "" if not busy else "CPU ratio: %s" % ("within" if r["whole_cpu"] <= 1.0 else "also over"),
+                {"ratio_wall": r["whole_wall"], "ratio_cpu": r["whole_cpu"], "wall_s": median(hs["wall"]),
+                 "cpu_s": median(hs["cpu"]), "llama_cpp_wall_s": median(ll["inner"]), "llama_cpp_cpu_s": median(ll["cpu"])})
     if "engine" in r:
         targets.add("8b T=%d %d threads: engine vs llama.cpp prompt evaluation <= 1.0" % (T, k),
                     "%.1f s vs %.1f s wall" % (median(hs["engine"]), median(ll["eval"])), r["engine"] <= 1.0,
-                    "%.2f wall" % r["engine"], load)
+                    "%.2f wall" % r["engine"], load, "", {"ratio_wall": r["engine"], "engine_s": median(hs["engine"]),
+                                                          "llama_cpp_eval_s": median(ll["eval"])})
     rss = max(hs["rss"])
-    targets.add("8b T=%d: peak RSS < 6.5 GB" % T, "%.0f MiB" % rss, rss < 6.5 * GIB, "%.2f" % (rss / max(ll["rss"])), load)
+    targets.add("8b T=%d: peak RSS < 6.5 GB" % T, "%.0f MiB" % rss, rss < 6.5 * GIB, "%.2f" % (rss / max(ll["rss"])), load, "",
+                {"rss_mib": rss, "llama_cpp_rss_mib": max(ll["rss"])})
     summary.append("8b_t%d_whole=%.1fs/%.1fcpu 8b_t%d_llama=%.1fs/%.1fcpu 8b_t%d_ratio=%.2f/%.2fcpu 8b_engine_ratio=%s "
                    "8b_rss=%.0fMiB" % (k, median(hs["wall"]), median(hs["cpu"]), k, median(ll["inner"]), median(ll["cpu"]),
                                        k, r["whole_wall"], r["whole_cpu"], "%.2f" % r["engine"] if "engine" in r else "?", rss))
@@ -345,7 +355,7 @@ def run_blas(blas, targets, cpus):
     fields = dict(f.split("=", 1) for f in out.strip().splitlines()[-1].split() if "=" in f)
     best, mid = (float(x) for x in fields["layer_kept_1t_vs_openblas"].split("/"))
     targets.add(label, "%.2f best / %.2f median of OpenBLAS's rate (bench_blas, 3 rounds)" % (best, mid), mid >= 1.0,
-                None, load)
+                None, load, "", {"best": best, "median": mid})
     return ["blas_layer_kept_1t=%.2f/%.2f" % (best, mid)]
 
 
@@ -414,7 +424,9 @@ def main():
                 continue
             targets.add(label, "%.0f ms median (worst %.0f), worker %.0f ms" % (k["median_ms"], k["max_ms"],
                                                                                k["compute_ms_median"]),
-                        k["median_ms"] < limit, None, load)
+                        k["median_ms"] < limit, None, load, "",
+                        {"median_ms": k["median_ms"], "max_ms": k["max_ms"], "worker_ms": k["compute_ms_median"],
+                         "engine_ms": (k.get("compute_parts_ms_median") or {}).get("engine")})
             summary.append("%s_key_ms=%.0f/%.0f" % (name, k["median_ms"], k["max_ms"]))
         summary += run_blas(a.blas, targets, cpus)
     finally:
