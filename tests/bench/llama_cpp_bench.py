@@ -202,9 +202,11 @@ def keystrokes(gui, model, sentence, n, work, label):
         return None, load
     k = j["keystrokes"]
     print("  app, %s (headscope --bench-frames --bench-keystrokes %d --view heads --all-layers, xvfb-run; %.0f s in all): "
-          "T %d -> %d, keystroke -> new maps median %.0f ms, worst %.0f ms; worker compute median %.0f ms; load average %.1f"
+          "T %d -> %d, keystroke -> new maps median %.0f ms, worst %.0f ms; worker compute median %.0f ms; %d of %d keystrokes "
+          "reused the previous run's prefix; load average %.1f"
           % (label, n, time.perf_counter() - t0, k["tokens"][0] if k["tokens"] else 0, k["tokens"][-1] if k["tokens"] else 0,
-             k["median_ms"], k["max_ms"], k["compute_ms_median"], load))
+             k["median_ms"], k["max_ms"], k["compute_ms_median"], len([r for r in k.get("reused_tokens", []) if r >= 0]),
+             k["count"], load))
     mb.print_keystroke_parts(k)
     return k, load
 
