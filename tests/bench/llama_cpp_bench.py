@@ -1,31 +1,38 @@
 #!/usr/bin/python3
-"""headscope against llama.cpp on the same GGUF file and the same token ids (issue 34).
+"""headscope against llama.cpp on the same GGUF files and the same token ids, and issue 34's targets.
 
-The file: models_bench.py's Qwen2.5-0.5B-shaped GGUF with random quantized weights (Q5_0 for the
-896-wide rows and the tied embedding, Q4_K for ffn_down), its token list padded to the 151,936
-embedding rows (llama.cpp requires it); written once into the build tree. The tokens: a 256-token
-sentence, tokenized by `headscope-cli tokens`; llama.cpp gets those ids.
+The files (random quantized weights, written once into bench-models/ next to the CLI; models_bench.py):
+  qwen  Qwen2.5-0.5B-shaped (24 layers, d_model 896, Q5_0 / Q4_K), T = 256, the thread counts of --threads
+  8b    Llama-3-8B-shaped Q4_K_M-like (32 layers, d_model 4096, 32/8 heads of 128, FFN 14,336, vocabulary
+        128,256; 4.9 GB), T = 128, the largest of --threads
+The tokens: a sentence cut to exactly T tokens by `headscope-cli tokens`; llama.cpp gets those ids.
 
 The peer: npm's node-llama-cpp, whose package carries llama.cpp prebuilt (a Node addon), installed
 at bench time into a cache folder outside the repository (default ~/.cache/headscope-bench, or
 --package-dir); never a dependency of headscope. Missing npm or package: the comparison is skipped
 with the reason (pass --install to run `npm install --prefix DIR node-llama-cpp`).
 
-Rounds alternate: `headscope-cli maps` on the sentence (the whole process: load, tokenize, every
+Rounds alternate: `headscope-cli maps` on the sentence (the whole process: open, tokenize, every
 head's map of every layer, next-token predictions, report), then llama.cpp's load + evaluation of
-the same ids as one prompt (llama_cpp_eval.mjs), at the same thread count. Each side: best and
-median wall time, CPU time (user + system of the process), and its parts (headscope: the engine's
-compute time; llama.cpp: load and prompt evaluation). Then the ratios, the load average at each
-round, and issue 34's targets beside the measurements. On a busy machine (load average above the
-core count) the wall times are the machine's, not the programs': read the CPU times and ratios.
+the same ids as one prompt (llama_cpp_eval.mjs), at the same thread count. Each process runs under
+GNU time: its wall and CPU time (user + system) and peak RSS. Parts: headscope's engine time
+(compute time) and llama.cpp's load and prompt evaluation (timed inside node).
 
-  tests/bench/llama_cpp_bench.py --cli build-bench/headscope-cli [--threads 2,1] [--rounds 5] [--install]
-Uses Debian's python3 (and numpy, to write the file once) and node/npm.
+Then, when built: bench_open (next to the CLI in tests/bench/) on the 8B file: open + one token in
+parts; --gui: the app's keystroke benchmark (headscope --bench-frames under xvfb-run -a) on each
+file: keystroke -> new maps at the end of the sentence (qwen: 200 tokens; 8b: 128); --blas: bench_blas
+(the layer against OpenBLAS's rate). At the end a table of every target: the measurement, the
+llama.cpp ratio where one applies, met / MISSED, and the load average ("BUSY machine" when it was
+above the core count: read the CPU columns then). --json FILE writes the same table as JSON.
+
+  tests/bench/llama_cpp_bench.py --cli build/headscope-cli [--files qwen,8b] [--gui build/headscope]
+      [--threads 2,1] [--rounds 5] [--rounds-8b 2] [--blas build/tests/bench/bench_blas] [--json OUT] [--install]
+      [--app-only: the app's keystrokes alone, with --gui, on files already written]
+Uses Debian's python3 (and numpy, to write the files once) and node/npm.
 """
 import argparse
 import json
 import os
-import resource
 import shutil
 import subprocess
 import sys
@@ -34,11 +41,11 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import models_bench as mb  # noqa: E402  (write_qwen_gguf, fit_sentence, models_dir)
+import models_bench as mb  # noqa: E402  (the files' writers, app_bench, models_dir)
 
 PACKAGE = "node-llama-cpp"
-GGUF_NAME = "qwen2.5-0.5b-shaped-q4_k-random-padded-vocab-v1.gguf"
-TARGETS = {"whole_s": 3.0, "ratio": 1.0, "rss_mib": 1536}
+QWEN_NAME = "qwen2.5-0.5b-shaped-q4_k-random-padded-vocab-v1.gguf"
+GIB = 1024.0
 
 
 def loadavg():
@@ -46,33 +53,21 @@ def loadavg():
         return float(f.read().split()[0])
 
 
-class Child:
-    """CPU time and peak RSS of the children run since the last call (RUSAGE_CHILDREN deltas)."""
-
-    def __init__(self):
-        self.last = resource.getrusage(resource.RUSAGE_CHILDREN)
-
-    def run(self, cmd):
+def timed(cmd):
+    """Runs cmd under GNU time: (stdout, {"wall", "cpu", "rss_mib"}). Raises with stderr on failure."""
+    fd, path = tempfile.mkstemp(prefix="headscope-time-")
+    os.close(fd)
+    try:
         t0 = time.perf_counter()
-        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        r = subprocess.run(["/usr/bin/time", "-o", path, "-f", "%M %U %S"] + cmd, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
         wall = time.perf_counter() - t0
-        now = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpu = (now.ru_utime - self.last.ru_utime) + (now.ru_stime - self.last.ru_stime)
-        self.last = now
         if r.returncode != 0:
             raise RuntimeError(" ".join(cmd[:3]) + " ...: " + r.stderr.strip()[-2000:])
-        return r.stdout, wall, cpu
-
-
-def peak_rss_mib(cmd):
-    """Peak RSS of one run of cmd (GNU time), or None."""
-    if not shutil.which("time") and not os.path.exists("/usr/bin/time"):
-        return None
-    r = subprocess.run(["/usr/bin/time", "-f", "%M"] + cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    try:
-        return int(r.stderr.strip().splitlines()[-1]) / 1024.0
-    except (ValueError, IndexError):
-        return None
+        kib, user, sys_ = open(path).read().split("\n")[-2].split()
+        return r.stdout, {"wall": wall, "cpu": float(user) + float(sys_), "rss_mib": int(kib) / 1024.0}
+    finally:
+        os.unlink(path)
 
 
 def find_package(package_dir, install):
@@ -89,105 +84,362 @@ def find_package(package_dir, install):
     return None
 
 
-def stats(xs):
+def median(xs):
     s = sorted(xs)
-    return s[0], s[len(s) // 2]
+    return s[len(s) // 2]
+
+
+def token_count(cli, model):
+    """Counts a text's tokens with `headscope-cli tokens` (the tokenizer alone, no forward)."""
+    def count(text):
+        r = subprocess.run([cli, "tokens"] + model + ["--sentence", text, "--json", "-"], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True, check=True)
+        return len(token_ids(r.stdout))
+    return count
+
+
+def token_ids(json_text):
+    tok = json.loads(json_text)
+    return tok["ids"] if isinstance(tok, dict) else [t["id"] for t in tok]
+
+
+def fit(cli, model, tokens):
+    """A prefix of models_bench's text with exactly `tokens` tokens (as near as whole characters allow)."""
+    return mb.fit_sentence(cli, model, tokens, count=token_count(cli, model))
+
+
+class Targets:
+    """Issue 34's targets and their measurements; printed as one table (and JSON) at the end."""
+
+    def __init__(self, cpus):
+        self.cpus = cpus
+        self.rows = []
+
+    def add(self, target, measured, met, ratio=None, load=None, note="", values=None):
+        """met: True / False / None (not measured); load: the highest load average while measuring;
+        values: the numbers behind `measured` (for the JSON)."""
+        self.rows.append({"target": target, "measured": measured, "llama_cpp_ratio": ratio,
+                          "verdict": "not run" if met is None else "met" if met else "MISSED",
+                          "load_average": load, "busy": load is not None and load > self.cpus, "note": note,
+                          "values": values or {}})
+
+    def print(self):
+        print("\nissue 34's targets (load average: the highest 1-minute value while measuring; BUSY machine: above %d "
+              "cores, so wall times are the machine's, read the CPU times)" % self.cpus)
+        w = max(len(r["target"]) for r in self.rows)
+        m = max(len(r["measured"]) for r in self.rows)
+        print("  %-*s | %-*s | %-19s | %-7s | %s" % (w, "target", m, "measured", "llama.cpp ratio", "verdict", "load"))
+        for r in self.rows:
+            load = "" if r["load_average"] is None else "%.1f%s" % (r["load_average"], " BUSY machine" if r["busy"] else "")
+            print("  %-*s | %-*s | %-19s | %-7s | %s%s" % (w, r["target"], m, r["measured"], r["llama_cpp_ratio"] or "",
+                                                          r["verdict"], load, ("  (" + r["note"] + ")") if r["note"] else ""))
+
+
+def compare_rounds(cli, model, sentence, ids_path, gguf, package_dir, threads, rounds):
+    """Alternating rounds: headscope-cli maps, then llama.cpp's load + prompt evaluation. Returns lists per field."""
+    js = os.path.join(HERE, "llama_cpp_eval.mjs")
+    hs = {"wall": [], "cpu": [], "rss": [], "engine": []}
+    ll = {"wall": [], "cpu": [], "rss": [], "load": [], "eval": [], "inner": []}
+    loads = []
+    for _ in range(rounds):
+        loads.append(loadavg())
+        out, t = timed([cli, "maps"] + model + ["--sentence", sentence, "--threads", str(threads), "--repeat", "1"])
+        hs["wall"].append(t["wall"])
+        hs["cpu"].append(t["cpu"])
+        hs["rss"].append(t["rss_mib"])
+        for line in out.splitlines():
+            if line.startswith("compute time"):
+                hs["engine"].append(float(line.split(":")[1].split()[0]) / 1000.0)
+        out, t = timed(["node", js, package_dir, gguf, ids_path, str(threads)])
+        m = json.loads(out.strip().splitlines()[-1])
+        ll["wall"].append(t["wall"])
+        ll["cpu"].append(t["cpu"])
+        ll["rss"].append(t["rss_mib"])
+        ll["load"].append(m["load_ms"] / 1000.0)
+        ll["eval"].append((m["context_ms"] + m["eval_ms"]) / 1000.0)
+        ll["inner"].append((m["load_ms"] + m["context_ms"] + m["eval_ms"]) / 1000.0)
+        loads.append(loadavg())
+    return hs, ll, loads
+
+
+def print_rounds(k, rounds, hs, ll, loads, cpus):
+    busy = max(loads) > cpus
+    print("\n  %d thread(s), %d alternating rounds; load average around the rounds: %s%s" %
+          (k, rounds, " ".join("%.1f" % x for x in loads), "  (BUSY machine: wall times are the machine's; read CPU times)"
+           if busy else ""))
+    print("    %-46s %9s %9s" % ("", "best", "median"))
+
+    def row(name, xs, unit="s", fmt="%8.2f"):
+        print(("    %-46s " + fmt + "%s " + fmt + "%s") % (name, min(xs), unit, median(xs), unit))
+    row("headscope-cli maps: whole process, wall", hs["wall"])
+    row("headscope-cli maps: whole process, CPU", hs["cpu"])
+    if hs["engine"]:
+        row("headscope: engine (compute time), wall", hs["engine"])
+    row("headscope-cli maps: peak RSS (MiB)", hs["rss"], "", "%9.0f")
+    row("llama.cpp: load + prompt evaluation, wall", ll["inner"])
+    row("llama.cpp: node process, wall", ll["wall"])
+    row("llama.cpp: node process, CPU", ll["cpu"])
+    row("llama.cpp: load, wall", ll["load"])
+    row("llama.cpp: prompt evaluation, wall", ll["eval"])
+    row("llama.cpp: node process peak RSS (MiB)", ll["rss"], "", "%9.0f")
+    r = {"whole_wall": median(hs["wall"]) / median(ll["inner"]), "whole_cpu": median(hs["cpu"]) / median(ll["cpu"])}
+    print("    ratio headscope whole process / llama.cpp load + prompt evaluation (medians): wall %.2f, CPU %.2f "
+          "(node process)" % (r["whole_wall"], r["whole_cpu"]))
+    if hs["engine"]:
+        r["engine"] = median(hs["engine"]) / median(ll["eval"])
+        print("    ratio headscope engine / llama.cpp prompt evaluation (medians, wall): %.2f" % r["engine"])
+    return r, busy
+
+
+def keystrokes(gui, model, sentence, n, work, label):
+    """The app's keystroke benchmark on the file (30 frames, n keystrokes at the end): its keystrokes JSON, or None."""
+    before = loadavg()
+    t0 = time.perf_counter()
+    j, why = mb.app_bench(gui, model, sentence, 30, n, work)
+    load = max(before, loadavg())
+    if j is None:
+        print("  app, %s: FAILED: %s" % (label, why))
+        return None, load
+    k = j["keystrokes"]
+    print("  app, %s (headscope --bench-frames --bench-keystrokes %d --view heads --all-layers, xvfb-run; %.0f s in all): "
+          "T %d -> %d, keystroke -> new maps median %.0f ms, worst %.0f ms; worker compute median %.0f ms; %d of %d keystrokes "
+          "reused the previous run's prefix; load average %.1f"
+          % (label, n, time.perf_counter() - t0, k["tokens"][0] if k["tokens"] else 0, k["tokens"][-1] if k["tokens"] else 0,
+             k["median_ms"], k["max_ms"], k["compute_ms_median"], len([r for r in k.get("reused_tokens", []) if r >= 0]),
+             k["count"], load))
+    mb.print_keystroke_parts(k)
+    return k, load
+
+
+def verdict_time(wall, cpu, limit, busy, threads):
+    """met by the wall time; on a busy machine a note gives the CPU time over the threads (what the wall
+    time would be at best on an idle machine) against the limit."""
+    met = wall < limit
+    per = cpu / threads
+    return met, ("" if met or not busy else "CPU time / %d threads = %.2f s: %s" % (threads, per, "within" if per < limit
+                                                                                      else "also over"))
+
+
+def run_qwen(a, targets, package_dir, tokdir, work, cpus, gui_sentences):
+    print("\n== Qwen2.5-0.5B-shaped GGUF (24 layers x 14 heads on 2 key/value heads, d_model 896, 151,936 tokens) ==")
+    gguf = mb.bench_model_path(a.cli, QWEN_NAME)
+    if not os.path.isfile(gguf):
+        mb.write_qwen_gguf(gguf, tokdir, pad_vocab=True)
+    print("  file: %s (%.0f MiB)" % (gguf, os.path.getsize(gguf) / 2**20))
+    model = ["--model", gguf]
+    sentence, T = fit(a.cli, model, a.tokens)
+    ids_path = write_ids(a.cli, model, sentence, work)
+    print("  sentence: %d tokens (the same ids to both)" % T)
+    summary = []
+    for k in [int(x) for x in a.threads.split(",")]:
+        hs, ll, loads = compare_rounds(a.cli, model, sentence, ids_path, gguf, package_dir, k, a.rounds)
+        r, busy = print_rounds(k, a.rounds, hs, ll, loads, cpus)
+        summary.append("qwen_t%d_whole=%.2fs qwen_t%d_llama=%.2fs qwen_t%d_ratio=%.2f/%.2fcpu"
+                       % (k, median(hs["wall"]), k, median(ll["inner"]), k, r["whole_wall"], r["whole_cpu"]))
+        if k == 2:
+            load = max(loads)
+            met, note = verdict_time(median(hs["wall"]), median(hs["cpu"]), 3.0, busy, k)
+            targets.add("qwen T=%d 2 threads: whole process < 3 s" % T, "%.2f s wall, %.2f s CPU (median)"
+                        % (median(hs["wall"]), median(hs["cpu"])), met, None, load, note,
+                        {"wall_s": median(hs["wall"]), "cpu_s": median(hs["cpu"]), "engine_s": median(hs["engine"] or [0])})
+            targets.add("qwen T=%d 2 threads: ratio to llama.cpp load + prompt <= 1.0" % T, "wall %.2f, CPU %.2f"
+                        % (r["whole_wall"], r["whole_cpu"]), r["whole_wall"] <= 1.0,
+                        "%.2f wall / %.2f CPU" % (r["whole_wall"], r["whole_cpu"]), load,
+                        "" if not busy else "CPU ratio: %s" % ("within" if r["whole_cpu"] <= 1.0 else "also over"),
+                        {"ratio_wall": r["whole_wall"], "ratio_cpu": r["whole_cpu"], "wall_s": median(hs["wall"]),
+                         "cpu_s": median(hs["cpu"]), "llama_cpp_wall_s": median(ll["inner"]),
+                         "llama_cpp_cpu_s": median(ll["cpu"])})
+            rss = max(hs["rss"])
+            targets.add("qwen T=%d 2 threads: peak RSS < 1.5 GB" % T, "%.0f MiB" % rss, rss < 1.5 * GIB,
+                        "%.2f" % (rss / max(ll["rss"])), load, "", {"rss_mib": rss, "llama_cpp_rss_mib": max(ll["rss"])})
+            summary.append("qwen_rss=%.0fMiB" % rss)
+    if a.gui:
+        s200, T200 = fit(a.cli, model, 200)
+        gui_sentences.append(("qwen", model, s200, T200))
+    else:
+        targets.add("qwen app: keystroke at the end of 200 tokens -> new maps < 150 ms", "(pass --gui)", None)
+    return summary
+
+
+def run_8b(a, targets, package_dir, tokdir, work, cpus, gui_sentences):
+    q = mb.LLAMA8B
+    print("\n== Llama-3-8B-shaped GGUF, Q4_K_M-like (%d layers, d_model %d, %d/%d heads of %d, FFN %d, %d tokens) =="
+          % (q["layers"], q["d"], q["heads"], q["kv_heads"], q["head_dim"], q["ffn"], q["vocab"]))
+    gguf = mb.bench_model_path(a.cli, mb.LLAMA8B_GGUF_NAME)
+    if not os.path.isfile(gguf):
+        free = shutil.disk_usage(os.path.dirname(gguf)).free
+        if free < 8 << 30:
+            print("  SKIPPED: %.1f GB free next to the CLI; the file needs 4.9 GB (and room to spare)" % (free / 2**30))
+            return []
+        t0 = time.perf_counter()
+        mb.write_llama8b_gguf(gguf, tokdir)
+        print("  written in %.0f s" % (time.perf_counter() - t0))
+    print("  file: %s (%.2f GB)" % (gguf, os.path.getsize(gguf) / 1e9))
+    model = ["--model", gguf]
+    k = max(int(x) for x in a.threads.split(","))
+    summary = []
+    # Open + one token, in parts (bench_open, when built next to the CLI).
+    bench_open = a.bench_open or os.path.join(os.path.dirname(os.path.abspath(a.cli)), "tests", "bench", "bench_open")
+    if os.path.exists(bench_open):
+        runs = []
+        for _ in range(a.rounds_8b):
+            load0 = loadavg()
+            out, _ = timed([bench_open, gguf, "--threads", str(k)])
+            j = json.loads(out.strip().splitlines()[-1])
+            j["load"] = max(load0, loadavg())
+            runs.append(j)
+            p = j["parts"]
+            print("  open + one token (bench_open, %d threads): %.2f s wall, %.2f s CPU; parts wall/CPU: map %.3f/%.3f, "
+                  "tokenizer %.3f/%.3f, setup %.3f/%.3f (open in all %.3f/%.3f), token %.3f/%.3f; peak RSS %.0f MiB; load average %.1f"
+                  % (k, j["open_and_token"]["wall_s"], j["open_and_token"]["cpu_s"], p["map"]["wall_s"], p["map"]["cpu_s"],
+                     p["tokenizer"]["wall_s"], p["tokenizer"]["cpu_s"], p["setup"]["wall_s"], p["setup"]["cpu_s"],
+                     p["open"]["wall_s"], p["open"]["cpu_s"], p["token"]["wall_s"], p["token"]["cpu_s"], j["peak_rss_mib"], j["load"]))
+        wall = median([j["open_and_token"]["wall_s"] for j in runs])
+        cpu = median([j["open_and_token"]["cpu_s"] for j in runs])
+        load = max(j["load"] for j in runs)
+        met, note = verdict_time(wall, cpu, 3.0, load > cpus, 1)  # opening is mostly one thread
+        targets.add("8b: open + one token < 3 s", "%.2f s wall, %.2f s CPU (median of %d)" % (wall, cpu, len(runs)),
+                    met, None, load, note, {"wall_s": wall, "cpu_s": cpu, "runs": runs})
+        summary.append("8b_open_token=%.2fs/%.2fcpu" % (wall, cpu))
+    else:
+        print("  open + one token: SKIPPED, %s not built (HEADSCOPE_BUILD_BENCH=ON, target bench_open)" % bench_open)
+        targets.add("8b: open + one token < 3 s", "(bench_open not built)", None)
+    # 128 tokens against llama.cpp.
+    sentence, T = fit(a.cli, model, a.tokens_8b)
+    ids_path = write_ids(a.cli, model, sentence, work)
+    print("  sentence: %d tokens (the same ids to both)" % T)
+    hs, ll, loads = compare_rounds(a.cli, model, sentence, ids_path, gguf, package_dir, k, a.rounds_8b)
+    r, busy = print_rounds(k, a.rounds_8b, hs, ll, loads, cpus)
+    load = max(loads)
+    targets.add("8b T=%d %d threads: whole process vs llama.cpp load + prompt <= 1.0" % (T, k),
+                "%.1f s vs %.1f s wall; %.1f s vs %.1f s CPU" % (median(hs["wall"]), median(ll["inner"]),
+                                                                 median(hs["cpu"]), median(ll["cpu"])),
+                r["whole_wall"] <= 1.0, "%.2f wall / %.2f CPU" % (r["whole_wall"], r["whole_cpu"]), load,
+                "" if not busy else "CPU ratio: %s" % ("within" if r["whole_cpu"] <= 1.0 else "also over"),
+                {"ratio_wall": r["whole_wall"], "ratio_cpu": r["whole_cpu"], "wall_s": median(hs["wall"]),
+                 "cpu_s": median(hs["cpu"]), "llama_cpp_wall_s": median(ll["inner"]), "llama_cpp_cpu_s": median(ll["cpu"])})
+    if "engine" in r:
+        targets.add("8b T=%d %d threads: engine vs llama.cpp prompt evaluation <= 1.0" % (T, k),
+                    "%.1f s vs %.1f s wall" % (median(hs["engine"]), median(ll["eval"])), r["engine"] <= 1.0,
+                    "%.2f wall" % r["engine"], load, "", {"ratio_wall": r["engine"], "engine_s": median(hs["engine"]),
+                                                          "llama_cpp_eval_s": median(ll["eval"])})
+    rss = max(hs["rss"])
+    targets.add("8b T=%d: peak RSS < 6.5 GB" % T, "%.0f MiB" % rss, rss < 6.5 * GIB, "%.2f" % (rss / max(ll["rss"])), load, "",
+                {"rss_mib": rss, "llama_cpp_rss_mib": max(ll["rss"])})
+    summary.append("8b_t%d_whole=%.1fs/%.1fcpu 8b_t%d_llama=%.1fs/%.1fcpu 8b_t%d_ratio=%.2f/%.2fcpu 8b_engine_ratio=%s "
+                   "8b_rss=%.0fMiB" % (k, median(hs["wall"]), median(hs["cpu"]), k, median(ll["inner"]), median(ll["cpu"]),
+                                       k, r["whole_wall"], r["whole_cpu"], "%.2f" % r["engine"] if "engine" in r else "?", rss))
+    if a.gui:
+        gui_sentences.append(("8b", model, sentence, T))
+    else:
+        targets.add("8b app: keystroke at the end -> new maps < 2 s", "(pass --gui)", None)
+    return summary
+
+
+def write_ids(cli, model, sentence, work):
+    r = subprocess.run([cli, "tokens"] + model + ["--sentence", sentence, "--json", "-"], stdout=subprocess.PIPE,
+                       text=True, check=True)
+    fd, path = tempfile.mkstemp(prefix="ids-", suffix=".json", dir=work)
+    with os.fdopen(fd, "w") as f:
+        json.dump(token_ids(r.stdout), f)
+    return path
+
+
+def run_blas(blas, targets, cpus):
+    """bench_blas's layer against OpenBLAS's rate on its products (1 thread, every map kept)."""
+    label = "layer d768/h12/T512 1 thread, every map kept: >= 100% of OpenBLAS's rate"
+    if not blas:
+        targets.add(label, "(pass --blas build/tests/bench/bench_blas)", None)
+        return []
+    load0 = loadavg()
+    out, _ = timed([blas, "--rounds", "3"])
+    load = max(load0, loadavg())
+    fields = dict(f.split("=", 1) for f in out.strip().splitlines()[-1].split() if "=" in f)
+    best, mid = (float(x) for x in fields["layer_kept_1t_vs_openblas"].split("/"))
+    targets.add(label, "%.2f best / %.2f median of OpenBLAS's rate (bench_blas, 3 rounds)" % (best, mid), mid >= 1.0,
+                None, load, "", {"best": best, "median": mid})
+    return ["blas_layer_kept_1t=%.2f/%.2f" % (best, mid)]
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--cli", required=True, help="headscope-cli (Release build)")
-    ap.add_argument("--threads", default="2,1", help="thread counts, e.g. 2,1")
-    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--files", default="qwen", help="qwen, 8b or qwen,8b")
+    ap.add_argument("--threads", default="2,1", help="thread counts for the qwen rounds, e.g. 2,1 (8b: the largest)")
+    ap.add_argument("--rounds", type=int, default=5, help="alternating rounds on the qwen file")
+    ap.add_argument("--rounds-8b", type=int, default=2, help="alternating rounds (and bench_open runs) on the 8b file")
     ap.add_argument("--tokens", type=int, default=256)
+    ap.add_argument("--tokens-8b", type=int, default=128)
+    ap.add_argument("--gui", help="headscope (the app): its keystroke benchmark on each file, under xvfb-run -a")
+    ap.add_argument("--keystrokes", type=int, default=5, help="keystrokes typed at the end in the app benchmark")
+    ap.add_argument("--app-only", action="store_true", help="only the app's keystrokes (--gui) on the files already written")
+    ap.add_argument("--bench-open", help="bench_open (default: tests/bench/bench_open next to the CLI)")
+    ap.add_argument("--blas", help="bench_blas: add its layer-vs-OpenBLAS target to the table")
+    ap.add_argument("--json", help="write the targets table (and the summary fields) as JSON to this file")
     ap.add_argument("--package-dir", default=os.path.expanduser("~/.cache/headscope-bench"))
     ap.add_argument("--install", action="store_true", help="npm install node-llama-cpp into --package-dir when missing")
     a = ap.parse_args()
-    cpus = os.cpu_count() or 1
+    cpus = len(os.sched_getaffinity(0))
+    files = [f.strip() for f in a.files.split(",") if f.strip()]
+    if not set(files) <= {"qwen", "8b"}:
+        ap.error("--files: qwen, 8b or qwen,8b (got %s)" % a.files)
+    if a.app_only and not a.gui:
+        ap.error("--app-only needs --gui")
 
-    print("headscope vs llama.cpp (node-llama-cpp's prebuilt build) on a Qwen2.5-0.5B-shaped GGUF, %d tokens; "
-          "load average %.2f on %d cores at the start" % (a.tokens, loadavg(), cpus))
-    reason = find_package(a.package_dir, a.install)
+    print("headscope vs llama.cpp (node-llama-cpp's prebuilt build) on GGUF files with random weights: %s; "
+          "load average %.2f on %d cores at the start" % (", ".join(files), loadavg(), cpus))
+    reason = None if a.app_only else find_package(a.package_dir, a.install)
     if reason:
         print("  SKIPPED: " + reason)
         return 0
     tokdir = os.path.join(mb.models_dir(), "gpt2-tokenizer")
     if not os.path.isfile(os.path.join(tokdir, "encoder.json")):
-        print("  SKIPPED: %s/encoder.json not found (the file's tokenizer; set HEADSCOPE_MODELS_DIR)" % tokdir)
+        print("  SKIPPED: %s/encoder.json not found (the files' tokenizers; set HEADSCOPE_MODELS_DIR)" % tokdir)
         return 0
-    folder = os.path.join(os.path.dirname(os.path.abspath(a.cli)), "bench-models")
-    os.makedirs(folder, exist_ok=True)
-    gguf = os.path.join(folder, GGUF_NAME)
-    if not os.path.isfile(gguf):
-        mb.write_qwen_gguf(gguf, tokdir, pad_vocab=True)
-    print("  file: %s (%.0f MiB)" % (gguf, os.path.getsize(gguf) / 2**20))
-    model = ["--model", gguf]
-    sentence, T = mb.fit_sentence(a.cli, model, a.tokens)
-    r = subprocess.run([a.cli, "tokens"] + model + ["--sentence", sentence, "--json", "-"], stdout=subprocess.PIPE,
-                       text=True, check=True)
-    tok = json.loads(r.stdout)
-    ids = tok["ids"] if isinstance(tok, dict) else [t["id"] for t in tok]
-    work = tempfile.mkdtemp(prefix="headscope-llama-")
-    ids_path = os.path.join(work, "ids.json")
-    with open(ids_path, "w") as f:
-        json.dump(ids, f)
-    print("  sentence: %d tokens (the same ids to both)" % len(ids))
-    js = os.path.join(HERE, "llama_cpp_eval.mjs")
-    child = Child()
+    targets = Targets(cpus)
     summary = []
-    for k in [int(x) for x in a.threads.split(",")]:
-        hs = {"wall": [], "cpu": [], "engine": []}
-        ll = {"wall": [], "cpu": [], "load": [], "eval": [], "inner": []}
-        loads = []
-        for _ in range(a.rounds):
-            out, wall, cpu = child.run([a.cli, "maps"] + model + ["--sentence", sentence, "--threads", str(k), "--repeat", "1"])
-            hs["wall"].append(wall)
-            hs["cpu"].append(cpu)
-            for line in out.splitlines():
-                if line.startswith("compute time"):
-                    hs["engine"].append(float(line.split(":")[1].split()[0]) / 1000.0)
-            out, wall, cpu = child.run(["node", js, a.package_dir, gguf, ids_path, str(k)])
-            m = json.loads(out.strip().splitlines()[-1])
-            ll["wall"].append(wall)
-            ll["cpu"].append(cpu)
-            ll["load"].append(m["load_ms"] / 1000.0)
-            ll["eval"].append((m["context_ms"] + m["eval_ms"]) / 1000.0)
-            ll["inner"].append((m["load_ms"] + m["context_ms"] + m["eval_ms"]) / 1000.0)
-            loads.append(loadavg())
-        busy = max(loads) > cpus
-        print("\n  %d thread(s), %d alternating rounds; load average per round: %s%s" %
-              (k, a.rounds, " ".join("%.1f" % x for x in loads),
-               "  (BUSY MACHINE: wall times are the machine's; read CPU times)" if busy else ""))
-        print("    %-44s %9s %9s" % ("", "best", "median"))
-
-        def row(name, xs):
-            b, m = stats(xs)
-            print("    %-44s %8.2fs %8.2fs" % (name, b, m))
-        row("headscope-cli maps: whole process, wall", hs["wall"])
-        row("headscope-cli maps: whole process, CPU", hs["cpu"])
-        if hs["engine"]:
-            row("headscope: engine (compute time)", hs["engine"])
-        row("llama.cpp: load + prompt evaluation, wall", ll["inner"])
-        row("llama.cpp: node process, CPU", ll["cpu"])
-        row("llama.cpp: load", ll["load"])
-        row("llama.cpp: prompt evaluation", ll["eval"])
-        ratio_wall = stats(hs["wall"])[1] / stats(ll["inner"])[1]
-        ratio_cpu = stats(hs["cpu"])[1] / stats(ll["cpu"])[1]
-        print("    ratio headscope whole process / llama.cpp load + evaluation (medians): wall %.2f, CPU %.2f"
-              % (ratio_wall, ratio_cpu))
-        if hs["engine"]:
-            print("    ratio headscope engine / llama.cpp prompt evaluation (medians): %.2f"
-                  % (stats(hs["engine"])[1] / stats(ll["eval"])[1]))
-        summary.append("t%d_whole=%.2fs t%d_llama=%.2fs t%d_ratio=%.2f" % (k, stats(hs["wall"])[1], k,
-                                                                          stats(ll["inner"])[1], k, ratio_wall))
-        if k == 2 and T == 256:
-            rss = peak_rss_mib([a.cli, "maps"] + model + ["--sentence", sentence, "--threads", str(k)])
-            print("    issue 34 targets (T = 256, 2 threads)%s:" % (" -- measured on a BUSY machine" if busy else ""))
-            print("      whole process < %.1f s:            %.2f s (median wall)" % (TARGETS["whole_s"], stats(hs["wall"])[1]))
-            print("      ratio to llama.cpp <= %.1f:         %.2f (wall), %.2f (CPU)" % (TARGETS["ratio"], ratio_wall, ratio_cpu))
-            print("      peak RSS < %d MiB:               %s" % (TARGETS["rss_mib"], "%.0f MiB" % rss if rss else "?"))
-    shutil.rmtree(work, ignore_errors=True)
-    print("\n  load average %.2f at the end\nBENCH_LLAMA %s" % (loadavg(), " ".join(summary)))
+    gui_sentences = []
+    work = tempfile.mkdtemp(prefix="headscope-llama-")
+    try:
+        if a.app_only:  # the app's keystrokes alone, on files already written
+            for name in files:
+                gguf = mb.bench_model_path(a.cli, QWEN_NAME if name == "qwen" else mb.LLAMA8B_GGUF_NAME)
+                if os.path.isfile(gguf):
+                    sentence, T = fit(a.cli, ["--model", gguf], 200 if name == "qwen" else a.tokens_8b)
+                    gui_sentences.append((name, ["--model", gguf], sentence, T))
+                else:
+                    print("  %s: SKIPPED, %s not written yet (run without --app-only once)" % (name, gguf))
+        else:
+            if "qwen" in files:
+                summary += run_qwen(a, targets, a.package_dir, tokdir, work, cpus, gui_sentences)
+            if "8b" in files:
+                summary += run_8b(a, targets, a.package_dir, tokdir, work, cpus, gui_sentences)
+        if gui_sentences:
+            print("\n== the app: keystrokes typed at the end of the sentence ==")
+        for name, model, sentence, T in gui_sentences:
+            k, load = keystrokes(a.gui, model, sentence, a.keystrokes, work, "%s, T = %d" % (name, T))
+            limit = 150.0 if name == "qwen" else 2000.0
+            label = ("qwen app: keystroke at the end of %d tokens -> new maps < 150 ms" % T if name == "qwen" else
+                     "8b app: keystroke at the end of %d tokens -> new maps < 2 s" % T)
+            if k is None:
+                targets.add(label, "(failed)", None, None, load)
+                continue
+            targets.add(label, "%.0f ms median (worst %.0f), worker %.0f ms" % (k["median_ms"], k["max_ms"],
+                                                                               k["compute_ms_median"]),
+                        k["median_ms"] < limit, None, load, "",
+                        {"median_ms": k["median_ms"], "max_ms": k["max_ms"], "worker_ms": k["compute_ms_median"],
+                         "engine_ms": (k.get("compute_parts_ms_median") or {}).get("engine")})
+            summary.append("%s_key_ms=%.0f/%.0f" % (name, k["median_ms"], k["max_ms"]))
+        summary += run_blas(a.blas, targets, cpus)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    targets.print()
+    end = loadavg()
+    print("\n  load average %.2f at the end\nBENCH_LLAMA %s" % (end, " ".join(summary)))
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump({"cores": cpus, "load_average_end": end, "targets": targets.rows, "summary": summary}, f, indent=1)
+        print("  targets as JSON: %s" % a.json)
     return 0
 
 

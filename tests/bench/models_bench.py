@@ -16,7 +16,7 @@
    per frame, then keystrokes typed into the sentence box until the new maps are on screen.
 4. A Qwen2.5-0.5B-shaped GGUF file with random quantized weights (24 layers, 14 query heads on 2
    key/value heads of 64, d_model 896, feed-forward 4864, 151,936 embedding rows, tied output, q/k/v
-   biases), written once by tests/core/formats/gguf_writer.py into the build tree
+   biases), written once by tests/bench/gguf_writer.py (streamed) into the build tree
    (bench-models/, next to the CLI): Q4_K where a row is whole 256-value blocks (ffn_down, 4864
    wide) and Q5_0 for the 896-wide rows, as llama-quantize falls back for Qwen2.5-0.5B's Q4_K_M;
    tokenizer: Qwen 2's 151,936 tokens and 151,386 merges (GPT-2's, extended by tests/bench/qwen_vocab.py)
@@ -94,16 +94,18 @@ def largest_at_most(f, target, lo, flo, hi, fhi, guess):
     return lo, flo
 
 
-def fit_sentence(cli, model_args, target):
+def fit_sentence(cli, model_args, target, count=None):
     """The longest prefix of TEXT (whole words, then characters) with at most `target` tokens, usually
-    exactly `target`: (sentence, T). Counts with the CLI itself (its text report's token count)."""
+    exactly `target`: (sentence, T). Counts with count(text) when given, else with the CLI itself (its
+    text report's token count, which runs the model)."""
     text = " ".join(TEXT.split() * 6)
     ends = [i for i, c in enumerate(text) if c == " "] + [len(text)]  # word n ends at ends[n - 1]
     counts = {}
 
     def tokens(n_chars):
         if n_chars not in counts:
-            counts[n_chars] = cli_report([cli, "maps"] + model_args + ["--sentence", text[:n_chars]])[0]
+            counts[n_chars] = (count(text[:n_chars]) if count else
+                               cli_report([cli, "maps"] + model_args + ["--sentence", text[:n_chars]])[0])
         return counts[n_chars]
 
     w, tw = largest_at_most(lambda n: tokens(ends[n - 1]), target, 0, 0, len(ends) + 1, None, max(1, target // 2))
@@ -250,28 +252,53 @@ def random_blocks(rng, type_name, rows, cols, std):
         b = rng.integers(0, 256, (n, 22), dtype=np.uint8)
         b[:, 0:2] = np.full(n, std / 9.23, dtype="<f2").view(np.uint8).reshape(n, 2)
         return b.tobytes()
-    assert type_name == "Q4_K"  # half d, half dmin | 12 scale bytes (all sc = m = 32) | 128 bytes; x = 32 d q - 32 dmin
+    assert type_name == "Q4_K"
     n = rows * cols // 256
-    b = rng.integers(0, 256, (n, 144), dtype=np.uint8)
-    d = std / (32 * 4.61)  # q uniform 0..15: sd 4.61, mean 7.5
-    b[:, 0:2] = np.full(n, d, dtype="<f2").view(np.uint8).reshape(n, 2)
-    b[:, 2:4] = np.full(n, d * 7.5, dtype="<f2").view(np.uint8).reshape(n, 2)
-    b[:, 4:12] = 32 | (2 << 6)  # sc, m of pairs 0..3 (low 6 bits) and the top bits of pairs 4..7 (32 >> 4 = 2)
-    b[:, 12:16] = 0             # low nibbles of pairs 4..7 (32 & 15 = 0)
-    return b.tobytes()
+    return set_k_scales(rng.integers(0, 256, (n, 144), dtype=np.uint8), "Q4_K", std).tobytes()
+
+
+def set_k_scales(b, type_name, std):
+    """Writes the fixed scales of random Q4_K / Q6_K blocks b [n, bytes per block] (uint8) so that
+    their values have about `std` and mean about 0; returns b."""
+    import numpy as np
+    n = b.shape[0]
+    if type_name == "Q4_K":  # half d, half dmin | 12 scale bytes (all sc = m = 32) | 128 bytes; x = 32 d q - 32 dmin
+        d = std / (32 * 4.61)  # q uniform 0..15: sd 4.61, mean 7.5
+        b[:, 0:2] = np.full(n, d, dtype="<f2").view(np.uint8).reshape(n, 2)
+        b[:, 2:4] = np.full(n, d * 7.5, dtype="<f2").view(np.uint8).reshape(n, 2)
+        b[:, 4:12] = 32 | (2 << 6)  # sc, m of pairs 0..3 (low 6 bits) and the top bits of pairs 4..7 (32 >> 4 = 2)
+        b[:, 12:16] = 0             # low nibbles of pairs 4..7 (32 & 15 = 0)
+        return b
+    assert type_name == "Q6_K"  # 128 bytes ql | 64 bytes qh | 16 int8 scales (all 16) | half d; x = 16 d (q - 32)
+    b[:, 192:208] = 16
+    b[:, 208:210] = np.full(n, std / (16 * 18.47), dtype="<f2").view(np.uint8).reshape(n, 2)  # q uniform 0..63: sd 18.47
+    return b
+
+
+def random_block_chunks(rng, type_name, rows, cols, std, chunk_bytes=32 << 20):
+    """The blocks of a random Q4_K / Q6_K [rows, cols] matrix in chunks of about chunk_bytes (for
+    files too large to hold): random bytes, then set_k_scales."""
+    import numpy as np
+    from gguf_writer import GGML_TYPES
+    _, per_block, block_bytes = GGML_TYPES[type_name]
+    n = rows * cols // per_block
+    step = max(1, chunk_bytes // block_bytes)
+    for first in range(0, n, step):
+        m = min(step, n - first)
+        b = np.frombuffer(bytearray(rng.bytes(m * block_bytes)), dtype=np.uint8).reshape(m, block_bytes)
+        yield set_k_scales(b, type_name, std).tobytes()
 
 
 def write_qwen_gguf(path, tokdir, pad_vocab=False):
-    """The Qwen2.5-0.5B-shaped file (see the module docstring); returns its size in bytes. With
-    pad_vocab, the token list is padded to the 151,936 embedding rows with unused tokens
-    ("<|unused_N|>", type 5) as Qwen's own files are: llama.cpp refuses a file whose vocabulary and
-    embedding rows differ (llama_cpp_bench.py)."""
+    """The Qwen2.5-0.5B-shaped file (see the module docstring), streamed by tests/bench/gguf_writer.py;
+    returns its size in bytes. With pad_vocab, the token list is padded to the 151,936 embedding rows
+    with unused tokens ("<|unused_N|>", type 5) as Qwen's own files are: llama.cpp refuses a file whose
+    vocabulary and embedding rows differ (llama_cpp_bench.py)."""
     import numpy as np
-    sys.path.insert(0, os.path.join(ROOT, "tests", "core", "formats"))
-    from gguf_writer import BOOL, FLOAT32, INT32, STRING, UINT32, GGUFWriter
+    from gguf_writer import BOOL, FLOAT32, INT32, STRING, UINT32, StreamedGGUFWriter
     q = QWEN
     rng = np.random.default_rng(25)
-    w = GGUFWriter()
+    w = StreamedGGUFWriter()
     w.add_string("general.architecture", "qwen2")
     w.add_string("general.name", "Qwen2.5-0.5B-shaped random Q4_K")
     for key, value in (("context_length", 32768), ("embedding_length", q["d"]), ("block_count", q["layers"]),
@@ -298,12 +325,13 @@ def write_qwen_gguf(path, tokdir, pad_vocab=False):
     d, ffn, kv = q["d"], q["ffn"], q["kv_heads"] * q["head_dim"]
     qd = q["heads"] * q["head_dim"]
 
+    # The producers draw from rng when the writer calls them, in the order the tensors are added.
     def matrix(name, rows, cols, std):
         t = "Q4_K" if cols % 256 == 0 else "Q5_0"
-        w.add_tensor(name, [cols, rows], t, random_blocks(rng, t, rows, cols, std))
+        w.add_tensor(name, [cols, rows], t, lambda: random_blocks(rng, t, rows, cols, std))
 
     def vector(name, n, mean, std):
-        w.add_tensor(name, [n], "F32", (mean + rng.standard_normal(n) * std).astype("<f4").tobytes())
+        w.add_tensor(name, [n], "F32", lambda: (mean + rng.standard_normal(n) * std).astype("<f4").tobytes())
 
     matrix("token_embd.weight", q["vocab"], d, 0.05)
     vector("output_norm.weight", d, 1.0, 0.1)
@@ -321,10 +349,86 @@ def write_qwen_gguf(path, tokdir, pad_vocab=False):
         matrix(b + "ffn_gate.weight", ffn, d, 0.02)
         matrix(b + "ffn_up.weight", ffn, d, 0.02)
         matrix(b + "ffn_down.weight", d, ffn, 0.02)
-    tmp = path + ".part"
-    data = w.write(tmp)
-    os.replace(tmp, path)
-    return len(data)
+    return w.write(path)
+
+
+# A Llama-3-8B-shaped GGUF file (llama_cpp_bench.py --files 8b).
+
+LLAMA8B = {"layers": 32, "heads": 32, "kv_heads": 8, "d": 4096, "ffn": 14336, "vocab": 128256, "head_dim": 128}
+LLAMA8B_GGUF_NAME = "llama3-8b-shaped-q4_k_m-random-v1.gguf"
+
+
+def q4_k_m_more_bits(layer, layers):
+    """llama-quantize's Q4_K_M rule (use_more_bits): the layers whose attn_v and ffn_down get Q6_K."""
+    return layer < layers // 8 or layer >= 7 * layers // 8 or (layer - layers // 8) % 3 == 2
+
+
+def write_llama8b_gguf(path, tokdir):
+    """A Llama-3-8B-shaped Q4_K_M-like file with random weights, streamed tensor by tensor (4.9 GB; never
+    in memory whole): 32 layers, d_model 4096, 32 query heads on 8 key/value heads of 128, feed-forward
+    14,336, RoPE base 500,000, an untied output projection over the 128,256-token vocabulary. Types as
+    llama-quantize's Q4_K_M makes them: Q6_K for output.weight, and for attn_v and ffn_down in the
+    layers of q4_k_m_more_bits; Q4_K for every other matrix; F32 norms. The tokenizer: Llama 3's
+    sizes and pre-tokenizer ("llama-bpe"), tests/bench/qwen_vocab.py's llama3_vocabulary. Returns
+    the size in bytes."""
+    import numpy as np
+    from gguf_writer import BOOL, FLOAT32, INT32, STRING, UINT32, StreamedGGUFWriter
+    from qwen_vocab import LLAMA3_BOS, LLAMA3_EOS, llama3_vocabulary
+    q = LLAMA8B
+    rng = np.random.default_rng(34)
+    w = StreamedGGUFWriter()
+    w.add_string("general.architecture", "llama")
+    w.add_string("general.name", "Llama-3-8B-shaped random Q4_K_M")
+    w.add_uint32("general.file_type", 15)  # LLAMA_FTYPE_MOSTLY_Q4_K_M
+    for key, value in (("context_length", 8192), ("embedding_length", q["d"]), ("block_count", q["layers"]),
+                       ("feed_forward_length", q["ffn"]), ("attention.head_count", q["heads"]),
+                       ("attention.head_count_kv", q["kv_heads"]), ("rope.dimension_count", q["head_dim"]),
+                       ("vocab_size", q["vocab"])):
+        w.add_uint32("llama." + key, value)
+    w.add("llama.rope.freq_base", FLOAT32, 500000.0)
+    w.add("llama.attention.layer_norm_rms_epsilon", FLOAT32, 1e-5)
+    tokens, types, merges = llama3_vocabulary(tokdir)
+    w.add_string("tokenizer.ggml.model", "gpt2")
+    w.add_string("tokenizer.ggml.pre", "llama-bpe")
+    w.add_array("tokenizer.ggml.tokens", STRING, tokens)
+    w.add_array("tokenizer.ggml.token_type", INT32, types)
+    w.add_array("tokenizer.ggml.merges", STRING, merges)
+    w.add("tokenizer.ggml.bos_token_id", UINT32, LLAMA3_BOS)
+    w.add("tokenizer.ggml.eos_token_id", UINT32, LLAMA3_EOS)
+    w.add("tokenizer.ggml.add_bos_token", BOOL, True)
+
+    d, ffn, kv, L = q["d"], q["ffn"], q["kv_heads"] * q["head_dim"], q["layers"]
+
+    # Scales: q and k of 0.025 give scores of about 2.5 (peaked maps, no overflow) after RMSNorm.
+    def matrix(name, rows, cols, std, type_name="Q4_K"):
+        w.add_tensor(name, [cols, rows], type_name, lambda: random_block_chunks(rng, type_name, rows, cols, std))
+
+    def vector(name, n, mean, std):
+        w.add_tensor(name, [n], "F32", lambda: (mean + rng.standard_normal(n) * std).astype("<f4").tobytes())
+
+    matrix("token_embd.weight", q["vocab"], d, 0.02)
+    vector("output_norm.weight", d, 1.0, 0.1)
+    matrix("output.weight", q["vocab"], d, 0.02, "Q6_K")
+    for l in range(L):
+        b = "blk.%d." % l
+        more = "Q6_K" if q4_k_m_more_bits(l, L) else "Q4_K"
+        vector(b + "attn_norm.weight", d, 1.0, 0.1)
+        matrix(b + "attn_q.weight", d, d, 0.025)
+        matrix(b + "attn_k.weight", kv, d, 0.025)
+        matrix(b + "attn_v.weight", kv, d, 0.02, more)
+        matrix(b + "attn_output.weight", d, d, 0.01)
+        vector(b + "ffn_norm.weight", d, 1.0, 0.1)
+        matrix(b + "ffn_gate.weight", ffn, d, 0.02)
+        matrix(b + "ffn_up.weight", ffn, d, 0.02)
+        matrix(b + "ffn_down.weight", d, ffn, 0.01, more)
+    return w.write(path)
+
+
+def bench_model_path(cli, name):
+    """Where the benchmark files live: bench-models/ next to the CLI in the build tree (kept for later runs)."""
+    folder = os.path.join(os.path.dirname(os.path.abspath(cli)), "bench-models")
+    os.makedirs(folder, exist_ok=True)
+    return os.path.join(folder, name)
 
 
 def gguf_bench(cli, cpus, rounds):
