@@ -39,7 +39,7 @@ T load(const uint8_t* p) {
   return v;
 }
 
-std::string quoted(std::string_view s) {
+std::string quoted_excerpt(std::string_view s) {
   std::string text = utf8_repair(s);
   if (utf8_length(text) > 48) text = utf8_prefix(text, 48) + "...";
   return "'" + text + "'";
@@ -143,7 +143,7 @@ std::string GgufValue::type_text() const {
 std::string GgufValue::text(size_t max_elements) const {
   auto element = [&](uint64_t i) -> std::string {
     switch (element_type_) {
-      case GgufType::string: return quoted(string_at(i));
+      case GgufType::string: return quoted_excerpt(string_at(i));
       case GgufType::array: return arrays_[size_t(i)].text(max_elements);
       case GgufType::boolean: return bool_at(i) ? "true" : "false";
       case GgufType::f32: case GgufType::f64: {
@@ -344,7 +344,7 @@ struct GgufParser {
     for (uint64_t i = 0; i < kv_count; ++i) {
       const uint8_t* key_at = string("metadata key " + std::to_string(i));
       const std::string key(reinterpret_cast<const char*>(key_at + 8), size_t(load<uint64_t>(key_at)));
-      const std::string where = "metadata " + quoted(key);
+      const std::string where = "metadata " + quoted_excerpt(key);
       if (f.values_.count(key)) fail(where + " appears twice (entries " + std::to_string(i) + " and an earlier one)");
       const GgufType t = value_type(where + " value type");
       GgufValue v;
@@ -382,7 +382,7 @@ struct GgufParser {
     const uint8_t* name_at = string("the name of tensor " + std::to_string(index));
     GgufTensor t;
     t.name.assign(reinterpret_cast<const char*>(name_at + 8), size_t(load<uint64_t>(name_at)));
-    const std::string where = "tensor " + quoted(t.name);
+    const std::string where = "tensor " + quoted_excerpt(t.name);
     if (f.tensor_index_.count(t.name)) fail(where + " appears twice (tensor " + std::to_string(index) + ")");
     const uint32_t n_dims = u32(where + " dimension count");
     if (n_dims > kMaxDims) {
@@ -431,7 +431,7 @@ struct GgufParser {
   }
 
   void check_tensor_data(const GgufTensor& t, uint64_t data_size) const {
-    const std::string where = "tensor " + quoted(t.name) + " " + t.dims_text() + " " + ggml_type_name(t.type);
+    const std::string where = "tensor " + quoted_excerpt(t.name) + " " + t.dims_text() + " " + ggml_type_name(t.type);
     if (t.offset % f.alignment_ != 0) {
       fail(where + " has offset " + std::to_string(t.offset) + ", not a multiple of the alignment " +
            std::to_string(f.alignment_));
@@ -451,8 +451,8 @@ struct GgufParser {
       const GgufTensor& a = *sorted[i - 1];
       const GgufTensor& b = *sorted[i];
       if (b.offset < a.offset + a.bytes) {
-        fail("tensors " + quoted(a.name) + " [" + std::to_string(a.offset) + ", " + std::to_string(a.offset + a.bytes) +
-             ") and " + quoted(b.name) + " [" + std::to_string(b.offset) + ", " + std::to_string(b.offset + b.bytes) +
+        fail("tensors " + quoted_excerpt(a.name) + " [" + std::to_string(a.offset) + ", " + std::to_string(a.offset + a.bytes) +
+             ") and " + quoted_excerpt(b.name) + " [" + std::to_string(b.offset) + ", " + std::to_string(b.offset + b.bytes) +
              ") overlap in the data section");
       }
     }
@@ -474,12 +474,12 @@ const GgufValue* GgufFile::find(const std::string& key) const {
 
 const GgufValue& GgufFile::value(const std::string& key) const {
   const GgufValue* v = find(key);
-  if (!v) throw FormatError(path() + ": metadata " + quoted(key) + " is missing");
+  if (!v) throw FormatError(path() + ": metadata " + quoted_excerpt(key) + " is missing");
   return *v;
 }
 
 void GgufFile::type_error(const std::string& key, const GgufValue& v, const char* expected) const {
-  throw FormatError(path() + ": metadata " + quoted(key) + " is " + v.type_text() + " " + v.text(4) + "; expected " + expected);
+  throw FormatError(path() + ": metadata " + quoted_excerpt(key) + " is " + v.type_text() + " " + v.text(4) + "; expected " + expected);
 }
 
 std::string GgufFile::get_string(const std::string& key) const {
@@ -528,7 +528,7 @@ std::vector<int64_t> GgufFile::get_int_array(const std::string& key) const {
   std::vector<int64_t> out(size_t(v.size()));
   for (uint64_t i = 0; i < v.size(); ++i)
     if (!v.int_at(i, out[size_t(i)])) {
-      throw FormatError(path() + ": metadata " + quoted(key) + "[" + std::to_string(i) + "] does not fit a signed 64-bit integer");
+      throw FormatError(path() + ": metadata " + quoted_excerpt(key) + "[" + std::to_string(i) + "] does not fit a signed 64-bit integer");
     }
   return out;
 }
@@ -558,13 +558,13 @@ const GgufTensor& GgufFile::tensor(const std::string& name) const {
   std::string have;
   for (size_t i = 0; i < tensors_.size() && i < 6; ++i) have += (i ? ", " : "") + tensors_[i].name;
   if (tensors_.size() > 6) have += ", ...";
-  throw FormatError(path() + ": tensor " + quoted(name) + " is missing (the file has " + std::to_string(tensors_.size()) +
+  throw FormatError(path() + ": tensor " + quoted_excerpt(name) + " is missing (the file has " + std::to_string(tensors_.size()) +
                     " tensors" + (have.empty() ? "" : ": " + have) + ")");
 }
 
 void GgufFile::require_dequantizable(const GgufTensor& t) const {
   if (!ggml_type_info(t.type).dequantizable) {
-    throw FormatError(path() + ": tensor " + quoted(t.name) + " " + t.dims_text() + " has type " + ggml_type_name(t.type) +
+    throw FormatError(path() + ": tensor " + quoted_excerpt(t.name) + " " + t.dims_text() + " has type " + ggml_type_name(t.type) +
                       ", which headscope cannot read (it reads " + ggml_dequantizable_names() + ")");
   }
 }

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "core/util/errors.h"
+#include "core/util/format.h"
 
 namespace hs {
 namespace {
@@ -18,10 +19,6 @@ uint64_t le(const uint8_t* p, int bytes) {
   uint64_t v = 0;
   for (int i = bytes - 1; i >= 0; --i) v = (v << 8) | p[i];
   return v;
-}
-
-bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include "core/formats/json_strict.h"
 #include "core/formats/npz.h"
 #include "core/formats/safetensors.h"
+#include "core/model/attention_check.h"
 #include "core/model/attention_layer.h"
 #include "core/util/errors.h"
 #include "core/util/file_read.h"
@@ -18,10 +19,6 @@ namespace hs {
 namespace {
 
 using nlohmann::json;
-
-bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
 
 // Token strings for kMaxTokens tokens and the optional keys fit many times over.
 constexpr size_t kMaxTokensJsonBytes = size_t(64) << 20;

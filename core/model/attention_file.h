@@ -25,7 +25,4 @@ AttentionRun read_attention_file(const std::string& path);
 // (it needs the model's queries and keys); whole maps only.
 std::unique_ptr<Prepared> prepare_attention_file(const std::string& path);
 
-// How far a row may be from summing to 1 and still count as a probability row.
-constexpr float kRowSumTolerance = 1e-3f;
-
 }  // namespace hs

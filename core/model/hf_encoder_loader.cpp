@@ -17,21 +17,21 @@ namespace {
 
 using nlohmann::json;
 
-enum class Family { bert, roberta, distilbert, electra, modernbert };
+enum class EncoderFamily { bert, roberta, distilbert, electra, modernbert };
 
 struct FamilyInfo {
   const char* type;
-  Family family;
+  EncoderFamily family;
   const char* prefix;  // the task models' base_model_prefix
 };
 
 constexpr FamilyInfo kEncoders[] = {
-    {"bert", Family::bert, "bert."},
-    {"roberta", Family::roberta, "roberta."},
-    {"xlm-roberta", Family::roberta, "roberta."},
-    {"distilbert", Family::distilbert, "distilbert."},
-    {"electra", Family::electra, "electra."},
-    {"modernbert", Family::modernbert, "model."},
+    {"bert", EncoderFamily::bert, "bert."},
+    {"roberta", EncoderFamily::roberta, "roberta."},
+    {"xlm-roberta", EncoderFamily::roberta, "roberta."},
+    {"distilbert", EncoderFamily::distilbert, "distilbert."},
+    {"electra", EncoderFamily::electra, "electra."},
+    {"modernbert", EncoderFamily::modernbert, "model."},
 };
 
 const FamilyInfo* family_of(const std::string& type) {
@@ -198,7 +198,7 @@ std::unique_ptr<EncoderModel> load_bert_like(const HfConfig& cfg, const HfTensor
   c.type_vocab = cfg.integer("type_vocab_size", 0, 1 << 10, 2);
   c.norm_eps = norm_eps(cfg, "layer_norm_eps", 1e-12);
   c.activation = activation_of(cfg, "hidden_act", "gelu");
-  c.embed_dim = fam.family == Family::electra ? cfg.integer("embedding_size", 1, kMaxDModel, 128) : c.d_model;
+  c.embed_dim = fam.family == EncoderFamily::electra ? cfg.integer("embedding_size", 1, kMaxDModel, 128) : c.d_model;
   require_heads_divide(cfg, c.d_model, c.n_heads, "hidden_size", "num_attention_heads");
   const std::string position_type = cfg.string("position_embedding_type", "absolute");
   if (position_type != "absolute") {
@@ -209,7 +209,7 @@ std::unique_ptr<EncoderModel> load_bert_like(const HfConfig& cfg, const HfTensor
     throw InputError(cfg.path() + ": is_decoder is true (a causal " + fam.type + "); headscope runs " + fam.type +
                      " as a bidirectional encoder");
   }
-  if (fam.family == Family::roberta) {
+  if (fam.family == EncoderFamily::roberta) {
     // RoBERTa numbers positions from padding_idx + 1 (create_position_ids_from_input_ids).
     const int pad = cfg.integer("pad_token_id", 0, 1 << 20, 1);
     c.position_offset = pad + 1;
@@ -226,7 +226,7 @@ std::unique_ptr<EncoderModel> load_bert_like(const HfConfig& cfg, const HfTensor
   w.position = t.matrix(p + "embeddings.position_embeddings.weight", c.positions, e, "position embedding");
   if (c.type_vocab > 0) w.token_type = t.matrix(p + "embeddings.token_type_embeddings.weight", c.type_vocab, e, "token type embedding");
   layer_norm_of(t, p + "embeddings.LayerNorm", e, "embedding LayerNorm", w.emb_norm_w, w.emb_norm_b);
-  if (fam.family == Family::electra && e != d) {
+  if (fam.family == EncoderFamily::electra && e != d) {
     linear_of(t, p + "embeddings_project", d, e, "embedding projection (embedding_size -> hidden_size)", w.emb_project,
               w.emb_project_b);
   }
@@ -375,8 +375,8 @@ std::unique_ptr<EncoderModel> load_hf_encoder(const HfConfig& cfg, const HfTenso
   const FamilyInfo* fam = family_of(type);
   if (!fam) throw InputError(cfg.path() + ": model_type \"" + excerpt(type) + "\" is not an encoder family headscope reads");
   switch (fam->family) {
-    case Family::distilbert: return load_distilbert(cfg, t, *fam, name);
-    case Family::modernbert: return load_modernbert(cfg, t, *fam, name);
+    case EncoderFamily::distilbert: return load_distilbert(cfg, t, *fam, name);
+    case EncoderFamily::modernbert: return load_modernbert(cfg, t, *fam, name);
     default: return load_bert_like(cfg, t, *fam, name);
   }
 }

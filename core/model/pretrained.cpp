@@ -18,6 +18,7 @@
 #include "core/util/errors.h"
 #include "core/util/file_read.h"
 #include "core/util/suggest.h"
+#include "core/util/format.h"
 
 namespace hs {
 namespace {
@@ -25,10 +26,6 @@ namespace {
 bool is_directory(const std::string& path) { return is_folder(path); }
 
 bool is_file(const std::string& path) { return is_regular_file(path); }
-
-bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
 
 std::string parent_dir(const std::string& path) {
   const size_t slash = path.find_last_of('/');

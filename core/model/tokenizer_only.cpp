@@ -12,13 +12,10 @@
 #include "core/text/tokenizer_json.h"
 #include "core/util/errors.h"
 #include "core/util/file_read.h"
+#include "core/util/format.h"
 
 namespace hs {
 namespace {
-
-bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
 
 LoadedTokenizer llama2c(const std::string& path) {
   return {std::make_shared<const Llama2cTokenizer>(path, Llama2cTokenizer::count_entries(path)), "llama2.c tokenizer.bin", path};

@@ -32,6 +32,8 @@ void parse_label_mode(const std::string& text, FigureStyle& style) {
   }
 }
 
+std::string format_pt(double points) { return std::to_string(int(std::lround(points))); }
+
 double parse_length(const std::string& text, double px_per_point) {
   struct Unit {
     const char* name;

@@ -51,6 +51,9 @@ int label_every(const FigureStyle& style);
 // point) -> points. A bare number is refused (say which unit). InputError naming the text.
 double parse_length(const std::string& text, double px_per_point);
 
+// A length in points for a message, rounded to whole points ("234").
+std::string format_pt(double points);
+
 // "3.25x3.25in", "8x6cm", "1600x1200px", "0x2in": the page a figure is laid out for (a unit on
 // one side applies to a bare number on the other; 0 leaves that side free; sides from 0.5in).
 // Returns false, setting nothing, when neither side has a unit ("1600x1200": the caller's own

@@ -17,14 +17,14 @@ namespace {
 
 // The sizes a layout uses, points. The natural layout keeps the long-standing constants; a
 // styled one (a page size or a font size) derives them from one text size.
-struct Metrics {
+struct HeatmapMetrics {
   double margin = kMargin, title = kTitleSize, panel_title = kPanelTitleSize, axis_title = kAxisTitleSize;
   double tick = kTickSize, label_max = 9, label_min = 5.5, bar_width = kBarWidth;
   double hgap = 14, vgap = 8, axis_pad = 8, label_pad = 5, bar_gap = 16, title_gap = 8;
 };
 
-Metrics metrics_for(const FigureStyle& style, bool grid) {
-  Metrics m;
+HeatmapMetrics metrics_for(const FigureStyle& style, bool grid) {
+  HeatmapMetrics m;
   if (!style.styled()) {
     m.label_max = grid ? 9 : 10;
   } else {
@@ -57,7 +57,7 @@ double natural_cell_size(int T, int n_panels) {
 // Points: an overview's maps smaller than this drop their token labels (auto labels).
 constexpr double kOverviewLabelledPanel = 48;
 
-struct Panel {
+struct HeatmapPanel {
   int layer = 0, head = 0;
   MapMask mask;  // the cells no query of this map could see (core/render/map_mask.h)
 };
@@ -92,7 +92,7 @@ struct Plan {
   bool grid = false;
   bool overview = false;
   int overview_cols = 0;
-  Metrics m;
+  HeatmapMetrics m;
   int every = 0;
   SpaceMark space = SpaceMark::dot;  // FigureStyle::space_mark
   bool title = true;
@@ -121,7 +121,7 @@ void clear_panel_end(MeasureCanvas& mc, AxisLabels& labels, bool y_axis, double 
 }
 
 Layout lay_out(MeasureCanvas& mc, const Plan& p, double cell, int cols, double ox, double oy) {
-  const Metrics& m = p.m;
+  const HeatmapMetrics& m = p.m;
   Layout g;
   g.n = p.n;
   g.cols = cols;
@@ -187,15 +187,13 @@ double fit_cell(MeasureCanvas& mc, const Plan& p, int cols, double page_w, doubl
   return lo;
 }
 
-std::string format_pt(double v) { return std::to_string(int(std::lround(v))); }
-
 }  // namespace
 
 std::string figure_model_name(const AttentionRun& run) { return run.info.name.empty() ? run.info.kind : run.info.name; }
 
 namespace {
 
-Figure panels_figure(const RunAnalysis& analysis, const std::vector<Panel>& panels, bool grid, bool overview,
+Figure panels_figure(const RunAnalysis& analysis, const std::vector<HeatmapPanel>& panels, bool grid, bool overview,
                      std::string title, const ColourScale& colours, const FigureStyle& style,
                      const std::string& bar_title = "attention weight") {
   const AttentionRun& run = analysis.run;
@@ -215,7 +213,7 @@ Figure panels_figure(const RunAnalysis& analysis, const std::vector<Panel>& pane
   p.n_layers = run.n_layers();
 
   std::vector<const Map*> shown;
-  for (const Panel& q : panels) shown.push_back(&run.attention[size_t(q.layer)][size_t(q.head)]);
+  for (const HeatmapPanel& q : panels) shown.push_back(&run.attention[size_t(q.layer)][size_t(q.head)]);
   const Colormap colormap = colours.colormap;
   // The range of each panel (ColourScale: shared by the panels, each its own, or fixed by the view).
   std::vector<ScaleRange> ranges;
@@ -236,7 +234,7 @@ Figure panels_figure(const RunAnalysis& analysis, const std::vector<Panel>& pane
   p.bar.title_size = p.m.axis_title;
   p.bar.width = p.m.bar_width;
   // Masked cells (a causal or window mask hides them): drawn in their own colour, with a legend.
-  for (const Panel& q : panels)
+  for (const HeatmapPanel& q : panels)
     if (q.mask.any()) p.legend = true;
 
   MeasureCanvas mc(style.font);
@@ -296,7 +294,7 @@ Figure panels_figure(const RunAnalysis& analysis, const std::vector<Panel>& pane
     if (!note->empty() && std::find(fig.notes.begin(), fig.notes.end(), *note) == fig.notes.end()) fig.notes.push_back(*note);
   for (int k = 0; k < p.n; ++k) fig.cells.push_back({g.col_x(k % g.cols), g.row_y(k / g.cols), g.panel, g.panel, T, T});
 
-  const Metrics m = p.m;
+  const HeatmapMetrics m = p.m;
   const double fig_w = fig.width;
   const std::vector<CellBlock> blocks = fig.cells;
   const AttentionRun* r = &run;
@@ -315,7 +313,7 @@ Figure panels_figure(const RunAnalysis& analysis, const std::vector<Panel>& pane
     c.set_max_rect_cells(std::max(4096L, 60000L / g.n));  // the whole grid: at most ~60k rectangles
     std::vector<Rgb8> cells;
     for (int k = 0; k < g.n; ++k) {
-      const Panel& q = panels[size_t(k)];
+      const HeatmapPanel& q = panels[size_t(k)];
       const double px = blocks[size_t(k)].x, py = blocks[size_t(k)].y;
       const bool column_title = grid && (!overview || k < g.cols) && (k % g.cols) % g.col_title_every == 0;
       const std::string head_name = std::to_string(q.head), layer_name = std::to_string(q.layer);
@@ -362,7 +360,7 @@ Figure heatmap_figure(const RunAnalysis& analysis, int layer, int head, const Co
                       const FigureStyle& style, const HeatmapFigureExtras& extras) {
   const AttentionRun& run = analysis.run;
   assert(layer >= 0 && layer < run.n_layers() && head < run.n_heads() && "checked by export_view");
-  std::vector<Panel> panels;
+  std::vector<HeatmapPanel> panels;
   const bool ordered = head < 0 && int(extras.order.size()) == run.n_heads();
   const MapMask mask = extras.mask ? *extras.mask : layer_mask(run, layer);
   if (head >= 0) panels.push_back({layer, head, mask});
@@ -382,7 +380,7 @@ Figure heatmap_figure(const RunAnalysis& analysis, int layer, int head, const Co
 
 Figure overview_figure(const RunAnalysis& analysis, const ColourScale& colours, const FigureStyle& style) {
   const AttentionRun& run = analysis.run;
-  std::vector<Panel> panels;
+  std::vector<HeatmapPanel> panels;
   for (int l = 0; l < run.n_layers(); ++l)
     for (int h = 0; h < run.n_heads(); ++h) panels.push_back({l, h, layer_mask(run, l)});
   assert(!panels.empty() && "checked by export_view");

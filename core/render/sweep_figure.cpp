@@ -22,15 +22,15 @@ struct Series {
   double line_width = 1.6;
 };
 
-struct Panel {
+struct SweepPanel {
   std::string title;
   std::vector<Series> series;
   Ticks ticks;
   double y_max = 1;
 };
 
-Panel make_panel(std::string title, std::vector<Series> series, int max_ticks = 5) {
-  Panel p;
+SweepPanel make_panel(std::string title, std::vector<Series> series, int max_ticks = 5) {
+  SweepPanel p;
   p.title = std::move(title);
   p.series = std::move(series);
   double hi = 0;
@@ -47,14 +47,14 @@ Panel make_panel(std::string title, std::vector<Series> series, int max_ticks = 
 
 
 // The sizes a sweep figure uses, points: the long-standing constants, or all from one text size.
-struct Metrics {
+struct SweepMetrics {
   double margin = kMargin, title = kTitleSize, subtitle = 9, panel_title = kPanelTitleSize, axis_title = kAxisTitleSize;
   double tick = kTickSize, legend = kTickSize, gap = 26, row_gap = 12, title_gap = 10;
   double line_scale = 1;  // line widths and marker sizes
 };
 
-Metrics metrics_for(const FigureStyle& style) {
-  Metrics m;
+SweepMetrics sweep_metrics(const FigureStyle& style) {
+  SweepMetrics m;
   if (!style.styled()) return m;
   const double f = style.text_size();
   m.margin = std::max(2.0, 0.5 * f);
@@ -77,7 +77,7 @@ struct LegendLayout {
   double width = 0, height = 0;
 };
 
-LegendLayout lay_out_legend(MeasureCanvas& mc, const std::vector<Series>& legend, const Metrics& m, double room, bool stacked) {
+LegendLayout lay_out_legend(MeasureCanvas& mc, const std::vector<Series>& legend, const SweepMetrics& m, double room, bool stacked) {
   LegendLayout l;
   const TextStyle style{m.legend, false, {0, 0, 0}};
   const double sample = 26 * m.line_scale, after = 16 * m.line_scale, line_h = m.legend * 1.35;
@@ -107,8 +107,6 @@ LegendLayout lay_out_legend(MeasureCanvas& mc, const std::vector<Series>& legend
   return l;
 }
 
-std::string format_pt(double v) { return std::to_string(int(std::lround(v))); }
-
 }  // namespace
 
 // The sweep at the style's text size (sweep_figure: at the floor when the page is too small for it).
@@ -118,7 +116,7 @@ static Figure sweep_figure_at(const RunAnalysis& analysis, const Sweep& sweep, C
   const int seeds = kSweepSeeds;
   assert(!points.empty() && "head_count_sweep returns at least the one-head point");
   const size_t n = points.size();
-  const Metrics m = metrics_for(style);
+  const SweepMetrics m = sweep_metrics(style);
   const Rgb8 first = colormap_lookup(colormap, colormap_is_diverging(colormap) ? 0.1f : 0.15f);
   const Rgb8 second = colormap_lookup(colormap, colormap_is_diverging(colormap) ? 0.9f : 0.6f);
   const Rgb8 grey = {215, 215, 215};
@@ -138,7 +136,7 @@ static Figure sweep_figure_at(const RunAnalysis& analysis, const Sweep& sweep, C
     width.y.push_back(p.d_head);
     x_names.push_back(std::to_string(p.n_heads));
   }
-  std::vector<Panel> panels = {make_panel("mean head distance (0\u20131)", {diff}),
+  std::vector<SweepPanel> panels = {make_panel("mean head distance (0\u20131)", {diff}),
                                 make_panel("mean row entropy (nats)", {entropy}),
                                 make_panel("rank per head", {width, srank, erank})};
 
@@ -157,7 +155,7 @@ static Figure sweep_figure_at(const RunAnalysis& analysis, const Sweep& sweep, C
 
   MeasureCanvas mc(style.font);
   double tick_w = 0;
-  for (const Panel& p : panels)
+  for (const SweepPanel& p : panels)
     for (double v : p.ticks.values) tick_w = std::max(tick_w, mc.width(format_number(v, p.ticks.decimals), tick_style));
   // The panel titles fitted to a plot's width (figure_text.h): wrapped onto two lines, smaller, shortened.
   std::vector<FittedText> panel_titles(panels.size());
@@ -217,7 +215,7 @@ static Figure sweep_figure_at(const RunAnalysis& analysis, const Sweep& sweep, C
   }
   if (sized && page_w > 0) fit_panel_titles(tick_w + 6 + plot_w);
   // As many y ticks as the plot's height holds apart (at most 5).
-  for (Panel& p : panels) p = make_panel(p.title, p.series, std::clamp(int(plot_h / (m.tick * 1.6)), 2, 5));
+  for (SweepPanel& p : panels) p = make_panel(p.title, p.series, std::clamp(int(plot_h / (m.tick * 1.6)), 2, 5));
   const int rows = (3 + cols - 1) / cols;
   const double block_w = tick_w + 6 + plot_w;
   const double content_w = cols * block_w + (cols - 1) * m.gap;
@@ -251,7 +249,7 @@ static Figure sweep_figure_at(const RunAnalysis& analysis, const Sweep& sweep, C
     }
     const double marker = 2.6 * m.line_scale;
     for (size_t k = 0; k < panels.size(); ++k) {
-      const Panel& p = panels[k];
+      const SweepPanel& p = panels[k];
       const double px = x0 + double(k % size_t(cols)) * (block_w + m.gap) + tick_w + 6;
       const double top = oy + plots_top + double(k / size_t(cols)) * row_h;
       const double bottom = top + plot_h;

@@ -12,14 +12,14 @@ namespace {
 constexpr Rgb8 kNoValue = {200, 200, 200};
 
 // The sizes a table uses, points: the long-standing constants, or all from one text size.
-struct Metrics {
+struct TableMetrics {
   double margin = kMargin, title = kTitleSize, axis_title = kAxisTitleSize, tick = kTickSize, caption = kTickSize;
   double label_max = 10, label_min = 5.5, number_max = 10, number_min = 5, bar_width = kBarWidth;
   double axis_pad = 8, label_pad = 5, axis_gap = 6, bar_gap = 16, title_gap = 10, caption_gap = 6;
 };
 
-Metrics metrics_for(const FigureStyle& style) {
-  Metrics m;
+TableMetrics table_metrics(const FigureStyle& style) {
+  TableMetrics m;
   if (!style.styled()) return m;
   const double f = style.text_size();
   m.margin = std::max(2.0, 0.5 * f);
@@ -33,7 +33,7 @@ Metrics metrics_for(const FigureStyle& style) {
 }
 
 // Where everything goes for cells of `cell` points, the content's top left at (ox, oy).
-struct Layout {
+struct TableLayout {
   double cell = 0, w = 0, h = 0;
   double left = 0, top = 0;
   double bar_x = 0, bar_h = 0;
@@ -47,9 +47,9 @@ struct Layout {
   FittedText row_axis_title;   // along the table's height (figure_text.h)
 };
 
-struct Plan {
+struct TablePlan {
   const TableFigure* t = nullptr;
-  Metrics m;
+  TableMetrics m;
   int every = 0;
   bool title = true;
   std::string title_text;
@@ -60,11 +60,11 @@ struct Plan {
   double page_width = 0;     // sized: the page's width (0: free)
 };
 
-Layout lay_out(MeasureCanvas& mc, const Plan& p, double cell, double ox, double oy) {
+TableLayout lay_out_table(MeasureCanvas& mc, const TablePlan& p, double cell, double ox, double oy) {
   const TableFigure& t = *p.t;
-  const Metrics& m = p.m;
+  const TableMetrics& m = p.m;
   const int rows = int(t.values.rows()), cols = int(t.values.cols());
-  Layout g;
+  TableLayout g;
   g.cell = cell;
   g.w = cols * cell;
   g.h = rows * cell;
@@ -102,15 +102,13 @@ Layout lay_out(MeasureCanvas& mc, const Plan& p, double cell, double ox, double 
   return g;
 }
 
-std::string format_pt(double v) { return std::to_string(int(std::lround(v))); }
-
 }  // namespace
 
 Figure table_figure(const TableFigure& t, const FigureStyle& style) {
   const int rows = int(t.values.rows()), cols = int(t.values.cols());
-  Plan p;
+  TablePlan p;
   p.t = &t;
-  p.m = metrics_for(style);
+  p.m = table_metrics(style);
   p.every = label_every(style);
   p.title = style.show_title;
   p.title_text = style.title.empty() ? t.title : style.title;
@@ -125,9 +123,9 @@ Figure table_figure(const TableFigure& t, const FigureStyle& style) {
   // The title fitted to the page's width (figure_text.h): wrapped, smaller to 6 pt, shortened.
   p.title_fit = fit_title(mc, p.title_text, p.m.title, style.page_width, p.m.margin, p.title);
   Figure fig;
-  Layout g;
+  TableLayout g;
   if (!p.sized) {
-    g = lay_out(mc, p, t.natural_cell, 0, 0);
+    g = lay_out_table(mc, p, t.natural_cell, 0, 0);
     fig.width = g.width;
     fig.height = g.height;
   } else {
@@ -136,7 +134,7 @@ Figure table_figure(const TableFigure& t, const FigureStyle& style) {
     p.caption_width = style.page_width > 0 ? style.page_width : 72.0 * std::max(3, cols);
     // The largest cell for which the table fits the page (0: that side is free).
     auto fits = [&](double cell) {
-      const Layout l = lay_out(mc, p, cell, 0, 0);
+      const TableLayout l = lay_out_table(mc, p, cell, 0, 0);
       return (style.page_width <= 0 || l.width <= style.page_width + 1e-9) &&
              (style.page_height <= 0 || l.height <= style.page_height + 1e-9);
     };
@@ -150,16 +148,16 @@ Figure table_figure(const TableFigure& t, const FigureStyle& style) {
       const double mid = 0.5 * (lo + hi);
       (fits(mid) ? lo : hi) = mid;
     }
-    const Layout probe = lay_out(mc, p, lo, 0, 0);
+    const TableLayout probe = lay_out_table(mc, p, lo, 0, 0);
     fig.width = style.page_width > 0 ? style.page_width : probe.width;
     fig.height = style.page_height > 0 ? style.page_height : probe.height;
-    g = lay_out(mc, p, lo, 0.5 * (fig.width - probe.width), 0.5 * (fig.height - probe.height));
+    g = lay_out_table(mc, p, lo, 0.5 * (fig.width - probe.width), 0.5 * (fig.height - probe.height));
   }
   fig.title = p.title_text;
   fig.font = style.font;
   fig.cells.push_back({g.left, g.top, g.w, g.h, rows, cols});
 
-  const Metrics m = p.m;
+  const TableMetrics m = p.m;
   const ColourBar bar = p.bar;
   const double fig_w = fig.width;
   const bool show_title = p.title;

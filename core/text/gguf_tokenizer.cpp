@@ -59,7 +59,7 @@ const PreTokenizer* find_pre_tokenizer(const std::string& name) {
   return nullptr;
 }
 
-std::string quoted(const std::string& s) { return "'" + utf8_repair(s) + "'"; }
+std::string single_quoted(const std::string& s) { return "'" + utf8_repair(s) + "'"; }
 
 // The pieces are copied once out of the mapped file (most fit std::string's inline buffer) and
 // indexed once; the index goes on to the BPE model.
@@ -84,7 +84,7 @@ Vocabulary read_vocabulary(const GgufFile& f, bool need_scores) {
     else v.tokens.emplace_back(piece);
   }
   if (const int repeated = v.index.build(v.tokens); repeated >= 0) {
-    throw FormatError(where + "'tokenizer.ggml.tokens' has " + quoted(v.tokens[size_t(repeated)]) + " twice (ids " +
+    throw FormatError(where + "'tokenizer.ggml.tokens' has " + single_quoted(v.tokens[size_t(repeated)]) + " twice (ids " +
                       std::to_string(v.index.find(v.tokens, v.tokens[size_t(repeated)])) + " and " +
                       std::to_string(repeated) + ")");
   }
@@ -153,7 +153,7 @@ std::unique_ptr<SubwordTokenizer> load_bpe(const GgufFile& f) {
   if (!pre) {
     std::string known;
     for (const std::string& name : gguf_pre_tokenizer_names()) known += (known.empty() ? "" : ", ") + name;
-    throw FormatError(f.path() + ": metadata 'tokenizer.ggml.pre' is " + quoted(pre_name) +
+    throw FormatError(f.path() + ": metadata 'tokenizer.ggml.pre' is " + single_quoted(pre_name) +
                       ", a pre-tokenizer headscope does not know (it knows " + known + ")");
   }
   Vocabulary v = read_vocabulary(f, false);
@@ -176,7 +176,7 @@ std::unique_ptr<SubwordTokenizer> load_bpe(const GgufFile& f) {
       const size_t space = line.find(' ', 1);  // as llama.cpp: the first piece is never empty
       if (space == std::string_view::npos || space + 1 == line.size()) {
         throw FormatError(f.path() + ": metadata 'tokenizer.ggml.merges'[" + std::to_string(i) + "] is " +
-                          quoted(std::string(line)) + "; expected two pieces \"A B\"");
+                          single_quoted(std::string(line)) + "; expected two pieces \"A B\"");
       }
       pairs.emplace_back(line.substr(0, space), line.substr(space + 1));
     }
@@ -193,7 +193,7 @@ std::unique_ptr<SubwordTokenizer> load_bpe(const GgufFile& f) {
 
   auto tok = std::make_unique<TokenizerPipeline>(std::move(model), std::move(added));
   tok->byte_level = true;
-  const std::string where = f.path() + ": tokenizer.ggml.pre " + quoted(pre_name);
+  const std::string where = f.path() + ": tokenizer.ggml.pre " + single_quoted(pre_name);
   for (const char* regex : pre->regexes) {
     PreTokenizeStep step;
     step.kind = PreTokenizeStep::Kind::split;
@@ -223,7 +223,7 @@ std::unique_ptr<SubwordTokenizer> load_gguf_tokenizer(const GgufFile& file) {
   const std::string model = file.get_string("tokenizer.ggml.model");
   if (model == "llama") return load_spm(file);
   if (model == "gpt2") return load_bpe(file);
-  throw FormatError(file.path() + ": metadata 'tokenizer.ggml.model' is " + quoted(model) +
+  throw FormatError(file.path() + ": metadata 'tokenizer.ggml.model' is " + single_quoted(model) +
                     ", a tokenizer headscope does not read (it reads 'llama', SentencePiece, and 'gpt2', byte-level BPE)");
 }
 

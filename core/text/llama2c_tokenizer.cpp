@@ -6,27 +6,10 @@
 #include <cstring>
 
 #include "core/formats/mapped_file.h"
+#include "core/text/byte_piece.h"
 #include "core/util/errors.h"
 
 namespace hs {
-namespace {
-
-// Byte value of a "<0xHH>" piece, or -1.
-int byte_piece_value(const std::string& p) {
-  if (p.size() != 6 || p.compare(0, 3, "<0x") != 0 || p[5] != '>') return -1;
-  int v = 0;
-  for (int i = 3; i < 5; ++i) {
-    const char ch = p[size_t(i)];
-    const int digit = (ch >= '0' && ch <= '9') ? ch - '0' : (ch >= 'A' && ch <= 'F') ? ch - 'A' + 10
-                                                      : (ch >= 'a' && ch <= 'f') ? ch - 'a' + 10 : -1;
-    if (digit < 0) return -1;
-    v = v * 16 + digit;
-  }
-  return v;
-}
-
-}  // namespace
-
 Llama2cTokenizer::Llama2cTokenizer(const std::string& path, int vocab_size) {
   const MappedFile f(path);
   const uint8_t* p = f.data();
@@ -104,7 +87,7 @@ int Llama2cTokenizer::count_entries(const std::string& path) {
 
 int Llama2cTokenizer::byte_fallback_id(unsigned char b) const {
   const int id = int(b) + 3;
-  if (id >= vocab_size() || byte_piece_value(vocab_.piece(id)) != int(b)) {
+  if (id >= vocab_size() || byte_piece_value(vocab_.piece(id), true) != int(b)) {
     char hex[8];
     std::snprintf(hex, sizeof hex, "0x%02X", b);
     throw InputError(std::string("this tokenizer has no piece for the byte ") + hex +
@@ -149,7 +132,7 @@ std::vector<int> Llama2cTokenizer::encode(std::string_view text) const {
 
 std::string Llama2cTokenizer::piece_bytes(int id) const {
   const std::string& p = vocab_.piece(id);
-  const int b = byte_piece_value(p);
+  const int b = byte_piece_value(p, true);
   return b >= 0 ? std::string(1, static_cast<char>(b)) : p;
 }
 

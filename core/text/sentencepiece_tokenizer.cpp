@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <unordered_map>
 
+#include "core/text/byte_piece.h"
 #include "core/text/scored_bpe_model.h"
 #include "core/text/unigram_model.h"
 #include "core/util/errors.h"
@@ -14,20 +15,8 @@ namespace {
 
 using PieceType = SentencePieceProto::PieceType;
 
-std::string quoted(const std::string& s) { return "\"" + utf8_repair(s) + "\""; }
+std::string double_quoted(const std::string& s) { return "\"" + utf8_repair(s) + "\""; }
 
-// "<0xHH>" with upper-case hex, as SentencePiece names byte pieces; -1 otherwise.
-int byte_piece_value(const std::string& p) {
-  if (p.size() != 6 || p.compare(0, 3, "<0x") != 0 || p[5] != '>') return -1;
-  int v = 0;
-  for (size_t i = 3; i < 5; ++i) {
-    const char c = p[i];
-    const int d = (c >= '0' && c <= '9') ? c - '0' : (c >= 'A' && c <= 'F') ? c - 'A' + 10 : -1;
-    if (d < 0) return -1;
-    v = v * 16 + d;
-  }
-  return v;
-}
 
 UnigramRole role_of(PieceType t) {
   switch (t) {
@@ -59,11 +48,11 @@ std::unique_ptr<TokenizerPipeline> sentencepiece_tokenizer(const SentencePiecePr
   for (size_t id = 0; id < n; ++id) {
     const SentencePieceProto::Piece& p = proto.pieces[id];
     if (p.piece.empty()) throw FormatError(where + ": piece " + std::to_string(id) + " is empty");
-    if (!std::isfinite(p.score)) throw FormatError(where + ": the score of piece " + std::to_string(id) + " (" + quoted(p.piece) + ") is not finite");
+    if (!std::isfinite(p.score)) throw FormatError(where + ": the score of piece " + std::to_string(id) + " (" + double_quoted(p.piece) + ") is not finite");
     roles[id] = role_of(p.type);
     auto& ids = roles[id] == UnigramRole::reserved ? reserved_ids : normal_ids;
     if (const auto [it, fresh] = ids.emplace(p.piece, id); !fresh) {
-      throw FormatError(where + ": piece " + quoted(p.piece) + " is defined twice (ids " + std::to_string(it->second) + " and " +
+      throw FormatError(where + ": piece " + double_quoted(p.piece) + " is defined twice (ids " + std::to_string(it->second) + " and " +
                         std::to_string(id) + ")");
     }
     if (p.type == PieceType::unknown) {
@@ -72,8 +61,8 @@ std::unique_ptr<TokenizerPipeline> sentencepiece_tokenizer(const SentencePiecePr
     }
     if (p.type == PieceType::byte) {
       const int b = byte_piece_value(p.piece);
-      if (!proto.byte_fallback) throw FormatError(where + ": byte piece " + quoted(p.piece) + " is found although byte_fallback is false");
-      if (b < 0) throw FormatError(where + ": byte piece " + quoted(p.piece) + " is not named <0xHH>");
+      if (!proto.byte_fallback) throw FormatError(where + ": byte piece " + double_quoted(p.piece) + " is found although byte_fallback is false");
+      if (b < 0) throw FormatError(where + ": byte piece " + double_quoted(p.piece) + " is not named <0xHH>");
       byte_found[b] = true;
     }
     if (p.type == PieceType::control || p.type == PieceType::unknown) added.push_back({p.piece, int(id), true});

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "core/text/byte_piece.h"
 #include "core/util/errors.h"
 #include "core/util/utf8.h"
 
@@ -21,19 +22,6 @@ void replace_spaces(std::string& s) {
     else out += c;
   }
   s = std::move(out);
-}
-
-// Byte value of a "<0xHH>" piece (upper-case hex, as SentencePiece writes them), or -1.
-int byte_piece_value(const std::string& p) {
-  if (p.size() != 6 || p.compare(0, 3, "<0x") != 0 || p[5] != '>') return -1;
-  int v = 0;
-  for (int i = 3; i < 5; ++i) {
-    const char c = p[size_t(i)];
-    const int d = (c >= '0' && c <= '9') ? c - '0' : (c >= 'A' && c <= 'F') ? c - 'A' + 10 : -1;
-    if (d < 0) return -1;
-    v = v * 16 + d;
-  }
-  return v;
 }
 
 }  // namespace

@@ -8,6 +8,10 @@
 
 namespace hs {
 
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
 std::string format(const char* fmt, ...) {
   va_list args;
   va_start(args, fmt);

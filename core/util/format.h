@@ -7,6 +7,9 @@
 
 namespace hs {
 
+// Whether `s` ends with `suffix` (std::string::ends_with is C++20).
+bool ends_with(std::string_view s, std::string_view suffix);
+
 // printf into a std::string (any length).
 std::string format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -19,6 +19,9 @@ bool named(ImGuiKey k, bool repeat = false) { return ImGui::IsKeyPressed(ImGui::
 
 }  // namespace
 
+bool zoom_in_pressed() { return key(kKeyEqual) || key(kKeypadAdd); }
+bool zoom_out_pressed() { return key(kKeyMinus) || key(kKeypadSubtract); }
+
 void step_ui_scale(AppState& state, int steps) {
   // 10 % a step, rounded so that repeated steps come back to 1 exactly.
   const float s = std::round(state.ui_scale * 10.0f + float(steps)) / 10.0f;
@@ -43,8 +46,8 @@ void handle_app_keys(AppState& state, bool have_result) {
     if (key(kKeyZ)) (io.KeyShift ? redo(state) : undo(state));
     if (key(kKeyY)) redo(state);
     if (!state.present.active) {  // presenting, Ctrl +/- size the presentation font (lesson_player.h)
-      if (key(kKeyEqual) || key(kKeypadAdd)) step_ui_scale(state, 1);
-      if (key(kKeyMinus) || key(kKeypadSubtract)) step_ui_scale(state, -1);
+      if (zoom_in_pressed()) step_ui_scale(state, 1);
+      if (zoom_out_pressed()) step_ui_scale(state, -1);
       if (ImGui::IsKeyPressed(kKey0, false)) state.ui_scale = 1.0f;
     }
     return;

@@ -14,4 +14,9 @@ void handle_app_keys(AppState& state, bool have_result);
 // The interface's size, stepped by Ctrl+= / Ctrl+- (clamped to kMinUiScale .. kMaxUiScale).
 void step_ui_scale(AppState& state, int steps);
 
+// Whether this frame pressed (or repeated) a key that makes things bigger ('=' or the keypad's +)
+// or smaller ('-' or the keypad's -): the interface's size here, the lesson's text in the player.
+bool zoom_in_pressed();
+bool zoom_out_pressed();
+
 }  // namespace hs::gui

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "app/gui/state/embedded.h"
+#include "app/gui/actions/app_keys.h"
 #include "app/gui/actions/session_bridge.h"
 #include "app/gui/actions/unsaved_guard.h"
 #include "app/gui/actions/window_rules.h"
@@ -17,14 +18,9 @@
 namespace hs::gui {
 namespace {
 
-bool ends_with(const std::string& s, const std::string& tail) {
-  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
-
 // GLFW's letter keys are their ASCII codes (ImGui 1.86 indexes keys by the backend's codes).
 constexpr int kKeyC = 'C', kKeyH = 'H', kKeyP = 'P', kKeySpace = ' ';
-constexpr int kKeyEqual = '=', kKeyMinus = '-';
-constexpr int kKeypadAdd = 334, kKeypadSubtract = 333, kKeyF5 = 294;  // GLFW_KEY_KP_ADD, _KP_SUBTRACT, _F5
+constexpr int kKeyF5 = 294;  // GLFW_KEY_F5
 
 bool pressed(ImGuiKey key) { return ImGui::IsKeyPressed(ImGui::GetKeyIndex(key)); }
 
@@ -133,8 +129,8 @@ bool handle_lesson_keys(AppState& state) {
   if (p.active && pressed(ImGuiKey_Escape)) p.active = false;
   if (p.active && io.KeyCtrl) {
     // Text and maps together: past the default size the maps grow with the text (and scroll).
-    if (ImGui::IsKeyPressed(kKeyEqual) || ImGui::IsKeyPressed(kKeypadAdd)) p.font_scale = std::min(p.font_scale + 0.2f, 4.0f);
-    if (ImGui::IsKeyPressed(kKeyMinus) || ImGui::IsKeyPressed(kKeypadSubtract)) p.font_scale = std::max(p.font_scale - 0.2f, 1.0f);
+    if (zoom_in_pressed()) p.font_scale = std::min(p.font_scale + 0.2f, 4.0f);
+    if (zoom_out_pressed()) p.font_scale = std::max(p.font_scale - 0.2f, 1.0f);
   }
   if (p.active && !io.KeyCtrl) {
     if (ImGui::IsKeyPressed(kKeyP, false)) p.pointer = !p.pointer;

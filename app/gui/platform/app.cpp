@@ -25,6 +25,7 @@
 #include "app/gui/work/worker.h"
 #include "core/util/errors.h"
 #include "core/util/file_read.h"
+#include "core/util/milliseconds.h"
 
 namespace hs::gui {
 namespace {
@@ -119,9 +120,6 @@ bool close_now(Window& window, AppState& state, const RunMode& mode) {
 
 using Clock = std::chrono::steady_clock;
 
-double ms_between(Clock::time_point start, Clock::time_point end) {
-  return std::chrono::duration<double, std::milli>(end - start).count();
-}
 double ms_since(Clock::time_point start) { return ms_between(start, Clock::now()); }
 
 // The time between consecutive frames (the status line's frame time).

@@ -15,6 +15,7 @@
 #include "app/gui/state/app_state.h"
 #include "app/gui/widgets/ui_context.h"
 #include "core/util/atomic_file.h"
+#include "core/util/milliseconds.h"
 
 namespace hs::gui {
 namespace {
@@ -22,10 +23,6 @@ namespace {
 constexpr int kWarmupFrames = 30;   // after the first result: textures made, fonts baked
 constexpr int kSettleFrames = 5;    // after a keystroke's result, before the next one
 constexpr double kTimeoutS = 600;   // for the first result and for each keystroke's
-
-double ms_between(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b) {
-  return std::chrono::duration<double, std::milli>(b - a).count();
-}
 
 double median(std::vector<double> v) {
   if (v.empty()) return 0;

@@ -32,3 +32,5 @@ target_link_libraries(sentencepiece_proto_test PRIVATE nlohmann_json::nlohmann_j
 headscope_add_pretrained_gtest(${CMAKE_CURRENT_LIST_DIR}/encode_pair_test.cpp
                                ${PROJECT_SOURCE_DIR}/tests/core/pretrained/pretrained_test_util.cpp)
 target_link_libraries(encode_pair_test PRIVATE nlohmann_json::nlohmann_json)
+# The shared <0xHH> byte-piece decoder and ends_with (helpers once copied per file).
+headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/byte_piece_test.cpp)
