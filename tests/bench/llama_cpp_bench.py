@@ -2,7 +2,7 @@
 """headscope against llama.cpp on the same GGUF files and the same token ids, and issue 34's targets.
 
 The files (random quantized weights, written once into bench-models/ next to the CLI; models_bench.py):
-  qwen  Qwen2.5-0.5B-shaped (24 layers, d_model 896, Q5_0 / Q4_K), T = 256, the thread counts of --threads
+  qwen  Qwen2.5-0.5B-shaped Q4_K_M (24 layers, d_model 896, Q5_0 / Q8_0 / Q4_K / Q6_K; 396 MB), T = 256, the thread counts of --threads
   8b    Llama-3-8B-shaped Q4_K_M-like (32 layers, d_model 4096, 32/8 heads of 128, FFN 14,336, vocabulary
         128,256; 4.9 GB), T = 128, the largest of --threads
 The tokens: a sentence cut to exactly T tokens by `headscope-cli tokens`; llama.cpp gets those ids.
@@ -44,7 +44,7 @@ sys.path.insert(0, HERE)
 import models_bench as mb  # noqa: E402  (the files' writers, app_bench, models_dir)
 
 PACKAGE = "node-llama-cpp"
-QWEN_NAME = "qwen2.5-0.5b-shaped-q4_k-random-padded-vocab-v1.gguf"
+QWEN_NAME = "qwen2.5-0.5b-shaped-q4_k_m-random-padded-vocab-v2.gguf"
 GIB = 1024.0
 
 

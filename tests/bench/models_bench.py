@@ -17,8 +17,9 @@
 4. A Qwen2.5-0.5B-shaped GGUF file with random quantized weights (24 layers, 14 query heads on 2
    key/value heads of 64, d_model 896, feed-forward 4864, 151,936 embedding rows, tied output, q/k/v
    biases), written once by tests/bench/gguf_writer.py (streamed) into the build tree
-   (bench-models/, next to the CLI): Q4_K where a row is whole 256-value blocks (ffn_down, 4864
-   wide) and Q5_0 for the 896-wide rows, as llama-quantize falls back for Qwen2.5-0.5B's Q4_K_M;
+   (bench-models/, next to the CLI), quantized as llama-quantize's Q4_K_M quantizes Qwen2.5-0.5B:
+   Q4_K / Q6_K for ffn_down (4864 wide), and for the 896-wide rows their fallbacks Q5_0 / Q8_0
+   (Q8_0 for the tied embedding, attn_v and ffn_down of the layers given more bits); 396 MB;
    tokenizer: Qwen 2's 151,936 tokens and 151,386 merges (GPT-2's, extended by tests/bench/qwen_vocab.py)
    with Qwen 2's pre-tokenizer. Every head's map for a 256-token
    sentence, 1 thread and all threads (compute_ms_median), and the peak RSS of the whole process
@@ -240,21 +241,26 @@ def run(cli, gui, cpus, rounds=3, app_frames=300, app_keystrokes=10, workdir=Non
 # 4. The Qwen2.5-0.5B-shaped GGUF file.
 
 QWEN = {"layers": 24, "heads": 14, "kv_heads": 2, "d": 896, "ffn": 4864, "vocab": 151936, "head_dim": 64}
-GGUF_NAME = "qwen2.5-0.5b-shaped-q4_k-random-v2.gguf"
+GGUF_NAME = "qwen2.5-0.5b-shaped-q4_k_m-random-v3.gguf"
 
 
 def random_blocks(rng, type_name, rows, cols, std):
-    """Random Q4_K or Q5_0 blocks for a [rows, cols] matrix whose values have about `std` and mean 0:
-    random quantized parts, fixed scales chosen for that spread."""
+    """Random Q5_0, Q8_0, Q4_K or Q6_K blocks for a [rows, cols] matrix whose values have about `std`
+    and mean 0: random quantized parts, fixed scales chosen for that spread."""
     import numpy as np
     if type_name == "Q5_0":  # half d | uint32 high bits | 16 bytes of low nibbles; x = (q - 16) d, q uniform 0..31
         n = rows * cols // 32
         b = rng.integers(0, 256, (n, 22), dtype=np.uint8)
         b[:, 0:2] = np.full(n, std / 9.23, dtype="<f2").view(np.uint8).reshape(n, 2)
         return b.tobytes()
-    assert type_name == "Q4_K"
+    if type_name == "Q8_0":  # half d | 32 int8; x = q d, q uniform -128..127 (sd 73.9)
+        n = rows * cols // 32
+        b = rng.integers(0, 256, (n, 34), dtype=np.uint8)
+        b[:, 0:2] = np.full(n, std / 73.9, dtype="<f2").view(np.uint8).reshape(n, 2)
+        return b.tobytes()
+    block_bytes = {"Q4_K": 144, "Q6_K": 210}[type_name]
     n = rows * cols // 256
-    return set_k_scales(rng.integers(0, 256, (n, 144), dtype=np.uint8), "Q4_K", std).tobytes()
+    return set_k_scales(rng.integers(0, 256, (n, block_bytes), dtype=np.uint8), type_name, std).tobytes()
 
 
 def set_k_scales(b, type_name, std):
@@ -289,6 +295,17 @@ def random_block_chunks(rng, type_name, rows, cols, std, chunk_bytes=32 << 20):
         yield set_k_scales(b, type_name, std).tobytes()
 
 
+def qwen_q4_k_m_type(cols, more_bits):
+    """The type llama-quantize's Q4_K_M gives a matrix with rows of `cols` values: Q6_K where it gives
+    more bits (the tied embedding as the output, attn_v and ffn_down of q4_k_m_more_bits's layers),
+    Q4_K elsewhere; rows that are not whole 256-value blocks (Qwen2.5-0.5B's 896) fall back to Q8_0
+    for Q6_K and Q5_0 for Q4_K, as llama-quantize does."""
+    t = "Q6_K" if more_bits else "Q4_K"
+    if cols % 256:
+        t = {"Q6_K": "Q8_0", "Q4_K": "Q5_0"}[t]
+    return t
+
+
 def write_qwen_gguf(path, tokdir, pad_vocab=False):
     """The Qwen2.5-0.5B-shaped file (see the module docstring), streamed by tests/bench/gguf_writer.py;
     returns its size in bytes. With pad_vocab, the token list is padded to the 151,936 embedding rows
@@ -300,7 +317,7 @@ def write_qwen_gguf(path, tokdir, pad_vocab=False):
     rng = np.random.default_rng(25)
     w = StreamedGGUFWriter()
     w.add_string("general.architecture", "qwen2")
-    w.add_string("general.name", "Qwen2.5-0.5B-shaped random Q4_K")
+    w.add_string("general.name", "Qwen2.5-0.5B-shaped random Q4_K_M")
     for key, value in (("context_length", 32768), ("embedding_length", q["d"]), ("block_count", q["layers"]),
                        ("feed_forward_length", q["ffn"]), ("attention.head_count", q["heads"]),
                        ("attention.head_count_kv", q["kv_heads"])):
@@ -326,21 +343,21 @@ def write_qwen_gguf(path, tokdir, pad_vocab=False):
     qd = q["heads"] * q["head_dim"]
 
     # The producers draw from rng when the writer calls them, in the order the tensors are added.
-    def matrix(name, rows, cols, std):
-        t = "Q4_K" if cols % 256 == 0 else "Q5_0"
+    def matrix(name, rows, cols, std, more_bits=False):
+        t = qwen_q4_k_m_type(cols, more_bits)
         w.add_tensor(name, [cols, rows], t, lambda: random_blocks(rng, t, rows, cols, std))
 
     def vector(name, n, mean, std):
         w.add_tensor(name, [n], "F32", lambda: (mean + rng.standard_normal(n) * std).astype("<f4").tobytes())
 
-    matrix("token_embd.weight", q["vocab"], d, 0.05)
+    matrix("token_embd.weight", q["vocab"], d, 0.05, more_bits=True)  # tied: quantized as the output
     vector("output_norm.weight", d, 1.0, 0.1)
     for l in range(q["layers"]):
         b = "blk.%d." % l
         vector(b + "attn_norm.weight", d, 1.0, 0.1)
         matrix(b + "attn_q.weight", qd, d, 0.05)
         matrix(b + "attn_k.weight", kv, d, 0.05)
-        matrix(b + "attn_v.weight", kv, d, 0.03)
+        matrix(b + "attn_v.weight", kv, d, 0.03, q4_k_m_more_bits(l, q["layers"]))
         vector(b + "attn_q.bias", qd, 0.0, 0.2)
         vector(b + "attn_k.bias", kv, 0.0, 0.2)
         vector(b + "attn_v.bias", kv, 0.0, 0.05)
@@ -348,7 +365,7 @@ def write_qwen_gguf(path, tokdir, pad_vocab=False):
         vector(b + "ffn_norm.weight", d, 1.0, 0.1)
         matrix(b + "ffn_gate.weight", ffn, d, 0.02)
         matrix(b + "ffn_up.weight", ffn, d, 0.02)
-        matrix(b + "ffn_down.weight", d, ffn, 0.02)
+        matrix(b + "ffn_down.weight", d, ffn, 0.02, q4_k_m_more_bits(l, q["layers"]))
     return w.write(path)
 
 
@@ -447,8 +464,8 @@ def gguf_bench(cli, cpus, rounds):
         print("  written to %s (%.0f MiB, %.0f s)" % (path, size / 2**20, time.perf_counter() - t0))
     else:
         print("  %s (%.0f MiB, kept from an earlier run)" % (path, os.path.getsize(path) / 2**20))
-    print("  types: Q4_K for ffn_down (rows of 4864 = 19 blocks of 256), Q5_0 for every 896-wide row (llama-quantize's "
-          "Q4_K fallback), F32 norms and biases")
+    print("  types: llama-quantize's Q4_K_M: Q4_K / Q6_K for ffn_down (rows of 4864 = 19 blocks of 256), Q5_0 / Q8_0 "
+          "for the 896-wide rows and the tied embedding (its fallbacks), F32 norms and biases")
     args = ["--model", path]
     sentence, T = fit_sentence(cli, args, 256)
     fields = []
