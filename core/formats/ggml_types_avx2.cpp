@@ -6,6 +6,10 @@
 #include "core/formats/ggml_k_scales.h"
 #include "core/util/kernel_isa.h"
 
+#if HS_X86_KERNELS
+#include <cpuid.h>
+#endif
+
 namespace hs {
 namespace {
 
@@ -369,8 +373,10 @@ Decoders decoders(GgmlType type) {
 // AVX2 kernels here also need F16C (the scales; every AVX2 CPU has it).
 bool usable() {
   if (kernel_detail::isa() < kernel_detail::Isa::avx2) return false;
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("f16c");
+  // CPUID leaf 1, ECX bit 29 (clang's __builtin_cpu_supports does not know "f16c").
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return false;
+  return (ecx & bit_F16C) != 0;
 }
 #endif
 
