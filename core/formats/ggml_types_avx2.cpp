@@ -371,12 +371,17 @@ Decoders decoders(GgmlType type) {
 }
 
 // AVX2 kernels here also need F16C (the scales; every AVX2 CPU has it).
+// Asked once: CPUID traps to the hypervisor in a virtual machine (microseconds a call), and the
+// decoders are called for every few rows.
 bool usable() {
-  if (kernel_detail::isa() < kernel_detail::Isa::avx2) return false;
-  // CPUID leaf 1, ECX bit 29 (clang's __builtin_cpu_supports does not know "f16c").
-  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-  if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return false;
-  return (ecx & bit_F16C) != 0;
+  static const bool yes = [] {
+    if (kernel_detail::isa() < kernel_detail::Isa::avx2) return false;
+    // CPUID leaf 1, ECX bit 29 (clang's __builtin_cpu_supports does not know "f16c").
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return false;
+    return (ecx & bit_F16C) != 0;
+  }();
+  return yes;
 }
 #endif
 
