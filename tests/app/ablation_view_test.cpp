@@ -357,6 +357,12 @@ namespace {
 TEST_F(AblationView, RunThroughTheQueueByTheFrameLoopGivesCoresNumbers) {
   if (!have_stories()) GTEST_SKIP() << "stories260K not found in " << kStories << " (set -DHEADSCOPE_MODELS_DIR)";
   AppState state = stories_state();
+  // A longer text (~170 tokens): the cancelled run below must still be on its heads when the
+  // cancel comes; on the short one its 40 heads took a few ms, and a loaded machine that paused
+  // this thread between the two commands let it finish (2 failures in 40 runs beside a busy loop).
+  std::string text;
+  for (int i = 0; i < 12; ++i) text += (i ? " " : "") + state.request.sentence;
+  state.request.sentence = text;
   state.ablation.mean = true;
   DerivedWorker worker;
   FrameLoop loop(state, ui_, worker, 2);
