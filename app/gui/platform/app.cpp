@@ -184,6 +184,7 @@ int App::run() {
   if (!images) return 1;
   ui.images = images.get();
   DerivedWorker worker;
+  worker.on_result(&Window::wake);  // a result ends the loop's wait for input at once
   FrameLoop loop(state, ui, worker);  // the start counts as saved; it owns the ablation and regions jobs
   ui.regions = &loop.regions();      // zoomed maps, recomputed off the UI thread
   mode.start(*images, worker);
@@ -194,7 +195,7 @@ int App::run() {
   FrameClock clock;
   for (int frame = 1;; ++frame) {
     if (close_now(*window, state, mode)) return 0;
-    window->process_events(mode.poll_events(worker.busy() || loop.ablation().busy() || report.heatmaps_pending > 0 || skip_picture));
+    window->process_events(mode.event_wait(worker.busy(), loop.ablation().busy() || report.heatmaps_pending > 0 || skip_picture));
     // Dropped files open after this frame: a .json as a session, anything else as a model checkpoint.
     if (std::vector<std::string> dropped = window->take_dropped(); !dropped.empty()) state.commands.push(OpenFiles{std::move(dropped)});
     loop.before_frame();

@@ -19,8 +19,12 @@ constexpr double kUploadBudgetMs = 24;
 // A recompute is waited for when it took at most this last time. On llvmpipe a 1600 x 1000 frame
 // takes ~10 ms, so without the wait the synthetic default's 25 ms per keystroke are two frames.
 constexpr double kQuickResultMs = 5;
+// While the worker computes, a frame at most every ~33 ms unless input or its result comes: on
+// llvmpipe every frame is drawn by the CPU, and frames as fast as they come took a third of the
+// worker's time on 2 cores (a keystroke on the Qwen2.5-0.5B-shaped file).
+constexpr double kBusyFrameMs = 33;
 
-// HEADSCOPE_UPLOAD_BUDGET, HEADSCOPE_QUICK_RESULT: unset or unreadable -> `fallback`; "off" -> 0
+// HEADSCOPE_UPLOAD_BUDGET, HEADSCOPE_QUICK_RESULT, HEADSCOPE_BUSY_FRAME: unset or unreadable -> `fallback`; "off" -> 0
 // (no limit; never waits); a positive number of ms.
 double ms_setting(const char* env, double fallback) {
   if (!env) return fallback;
@@ -38,7 +42,14 @@ RunMode::RunMode(const Options& options)
       frames_(options.frames),
       bench_(options.bench),
       upload_budget_ms_(ms_setting(std::getenv("HEADSCOPE_UPLOAD_BUDGET"), kUploadBudgetMs)),
-      quick_ms_(ms_setting(std::getenv("HEADSCOPE_QUICK_RESULT"), kQuickResultMs)) {}
+      quick_ms_(ms_setting(std::getenv("HEADSCOPE_QUICK_RESULT"), kQuickResultMs)),
+      busy_frame_ms_(ms_setting(std::getenv("HEADSCOPE_BUSY_FRAME"), kBusyFrameMs)) {}
+
+double RunMode::event_wait(bool computing, bool moving) const {
+  if (moving || screenshot()) return 0;
+  if (computing) return busy_frame_ms_ / 1000;
+  return interactive() ? 0.1 : 0;
+}
 
 void RunMode::start(GlHeatmapImages& images, DerivedWorker& worker) const {
   if (!screenshot()) images.set_upload_budget_ms(upload_budget_ms_);  // a screenshot colours every map at once

@@ -10,8 +10,9 @@
 //   benchmark    --bench-frames OUT.json (bench_mode.h): types into the window and times it.
 // Screenshots and benchmarks neither read nor change a person's settings, never wait for
 // input, keep the mouse pointer off the window and fill a FrameReport.
-// Environment (read here, by the program): HEADSCOPE_UPLOAD_BUDGET and HEADSCOPE_QUICK_RESULT,
-// "off" (no budget; never waits) or a number of ms.
+// Environment (read here, by the program): HEADSCOPE_UPLOAD_BUDGET, HEADSCOPE_QUICK_RESULT and
+// HEADSCOPE_BUSY_FRAME, "off" (no budget; never waits; frames as fast as they come while the
+// worker computes) or a number of ms.
 #include <string>
 
 #include "app/gui/platform/bench_mode.h"
@@ -36,8 +37,12 @@ class RunMode {
   void start(GlHeatmapImages& images, DerivedWorker& worker) const;
   // The close button closes at once in a screenshot (nobody is there to answer a question).
   bool closes_at_once() const { return screenshot(); }
-  // Input is only polled, not waited for, outside interactive mode or while `busy`.
-  bool poll_events(bool busy) const { return !interactive() || busy; }
+  // How long the loop waits for input before its next frame, in seconds: 0 (only polled) while
+  // something moves on screen (`moving`: maps being coloured, an ablation running) and in a
+  // screenshot; while the worker computes (`computing`) a frame's time (~30 frames a second; its
+  // result ends the wait at once, DerivedWorker::on_result), so the window's drawing leaves the
+  // worker the cores; when idle, interactive mode waits up to 0.1 s and a benchmark polls.
+  double event_wait(bool computing, bool moving) const;
   // Where the frame's panels report what they drew: `report`, or null when nobody reads it.
   FrameReport* report(FrameReport& report) const { return interactive() ? nullptr : &report; }
   // After the window's new frame, before ImGui's: the mouse pointer off the window (screenshots
@@ -68,6 +73,7 @@ class RunMode {
   BenchMode bench_;
   double upload_budget_ms_ = 0;
   double quick_ms_ = 0;
+  double busy_frame_ms_ = 0;
 };
 
 }  // namespace hs::gui

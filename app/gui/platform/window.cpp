@@ -95,10 +95,12 @@ bool Window::close_requested() const { return glfwWindowShouldClose(window_); }
 
 void Window::cancel_close() { glfwSetWindowShouldClose(window_, GLFW_FALSE); }
 
-void Window::process_events(bool poll, double timeout) {
-  if (poll) glfwPollEvents();
+void Window::process_events(double timeout) {
+  if (timeout <= 0) glfwPollEvents();
   else glfwWaitEventsTimeout(timeout);
 }
+
+void Window::wake() { glfwPostEmptyEvent(); }
 
 void Window::set_title(const std::string& title) { glfwSetWindowTitle(window_, title.c_str()); }
 

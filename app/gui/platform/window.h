@@ -27,8 +27,10 @@ class Window {
 
   bool close_requested() const;
   void cancel_close();
-  // Input: wait up to `timeout` seconds for an event, or only poll when `poll`.
-  void process_events(bool poll, double timeout = 0.1);
+  // Input: wait up to `timeout` seconds for an event (or wake()), or only poll when `timeout` is 0.
+  void process_events(double timeout);
+  // Ends a process_events wait at once; any thread may call it.
+  static void wake();
   void set_title(const std::string& title);
 
   // Full screen on the primary monitor (presentation mode), or back where it was.

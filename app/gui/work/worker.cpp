@@ -28,14 +28,23 @@ bool DerivedWorker::wait_result(double ms) {
   return ready_.wait_for(lock, std::chrono::duration<double, std::milli>(ms), [this] { return result_.has_value(); });
 }
 
-void DerivedWorker::publish(WorkerResult r) {
+void DerivedWorker::on_result(std::function<void()> wake) {
   std::lock_guard<std::mutex> lock(mutex_);
-  // A newer submission makes this result stale: drop it.
-  if (r.generation == jobs_.submitted() && r.generation >= finished_) {
+  wake_ = std::move(wake);
+}
+
+void DerivedWorker::publish(WorkerResult r) {
+  std::function<void()> wake;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    // A newer submission makes this result stale: drop it.
+    if (r.generation != jobs_.submitted() || r.generation < finished_) return;
     finished_ = r.generation;
     result_ = std::move(r);
     ready_.notify_all();
+    wake = wake_;
   }
+  if (wake) wake();
 }
 
 namespace {

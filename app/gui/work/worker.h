@@ -5,6 +5,7 @@
 // text; the caller keeps its last good result.
 #include <atomic>
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -43,6 +44,8 @@ class DerivedWorker {
   bool busy() const { return jobs_.busy(); }
   // Blocks until a result is ready for poll() or `ms` have passed; true when one is ready.
   bool wait_result(double ms);
+  // Called on the worker's thread after each result is published (the app wakes its event wait).
+  void on_result(std::function<void()> wake);
   // Blocks until every submitted request has been computed (screenshots, tests).
   void wait_idle() { jobs_.wait_idle(); }
   // From now on every result carries the roles with induction (Derived::roles): the Head roles
@@ -71,6 +74,7 @@ class DerivedWorker {
   std::condition_variable ready_;  // a result was published
   uint64_t finished_ = 0;          // generation of the newest published result
   std::optional<WorkerResult> result_;
+  std::function<void()> wake_;  // on_result's, under mutex_
   std::shared_ptr<const Sweep> sweep_;  // reused while its inputs stay the same
   ModelRequest sweep_request_;
   std::atomic<bool> want_induction_{false};
