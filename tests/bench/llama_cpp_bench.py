@@ -116,10 +116,10 @@ class Targets:
         self.rows = []
 
     def add(self, target, measured, met, ratio=None, load=None, note="", values=None):
-        """met: True / False / None (not measured); load: the highest load average while measuring;
+        """met: True / False / None (not measured) / "reported" (no target); load: the highest load average while measuring;
         values: the numbers behind `measured` (for the JSON)."""
         self.rows.append({"target": target, "measured": measured, "llama_cpp_ratio": ratio,
-                          "verdict": "not run" if met is None else "met" if met else "MISSED",
+                          "verdict": "not run" if met is None else met if isinstance(met, str) else "met" if met else "MISSED",
                           "load_average": load, "busy": load is not None and load > self.cpus, "note": note,
                           "values": values or {}})
 
@@ -319,8 +319,9 @@ def run_8b(a, targets, package_dir, tokdir, work, cpus, gui_sentences):
                 {"ratio_wall": r["whole_wall"], "ratio_cpu": r["whole_cpu"], "wall_s": median(hs["wall"]),
                  "cpu_s": median(hs["cpu"]), "llama_cpp_wall_s": median(ll["inner"]), "llama_cpp_cpu_s": median(ll["cpu"])})
     if "engine" in r:
-        targets.add("8b T=%d %d threads: engine vs llama.cpp prompt evaluation <= 1.0" % (T, k),
-                    "%.1f s vs %.1f s wall" % (median(hs["engine"]), median(ll["eval"])), r["engine"] <= 1.0,
+        # Not one of the issue's targets: llama.cpp's prompt evaluation alone (8-bit activations) beside the engine.
+        targets.add("8b T=%d %d threads: engine alone vs llama.cpp prompt evaluation alone" % (T, k),
+                    "%.1f s vs %.1f s wall" % (median(hs["engine"]), median(ll["eval"])), "reported",
                     "%.2f wall" % r["engine"], load, "", {"ratio_wall": r["engine"], "engine_s": median(hs["engine"]),
                                                           "llama_cpp_eval_s": median(ll["eval"])})
     rss = max(hs["rss"])
@@ -371,7 +372,7 @@ def main():
     ap.add_argument("--tokens", type=int, default=256)
     ap.add_argument("--tokens-8b", type=int, default=128)
     ap.add_argument("--gui", help="headscope (the app): its keystroke benchmark on each file, under xvfb-run -a")
-    ap.add_argument("--keystrokes", type=int, default=5, help="keystrokes typed at the end in the app benchmark")
+    ap.add_argument("--keystrokes", type=int, default=8, help="keystrokes typed at the end in the app benchmark (the first is the slowest: 8 as the issue measured)")
     ap.add_argument("--app-only", action="store_true", help="only the app's keystrokes (--gui) on the files already written")
     ap.add_argument("--bench-open", help="bench_open (default: tests/bench/bench_open next to the CLI)")
     ap.add_argument("--blas", help="bench_blas: add its layer-vs-OpenBLAS target to the table")
