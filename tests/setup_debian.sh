@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages headscope needs (as root, or with sudo).
 #   bash tests/setup_debian.sh --run   only what building and running headscope and headscope-cli
-#                                      needs: a compiler, CMake, the libraries, the fonts
+#                                      needs: a compiler, CMake and Ninja, the libraries, the fonts
 #   bash tests/setup_debian.sh         that, and what the tests, the benchmarks, the Debian package
 #                                      and CI's sanitizer and fuzz runs use: gcc's ASan/UBSan runtimes
 #                                      come with build-essential; the libFuzzer harnesses need clang-14
@@ -11,7 +11,7 @@
 # Idempotent: when everything is already installed it changes nothing and needs no network.
 set -euo pipefail
 packages=(
-  build-essential cmake pkg-config
+  build-essential cmake ninja-build pkg-config
   libeigen3-dev libcli11-dev nlohmann-json3-dev libpcre2-dev libicu-dev libcairo2-dev libfontconfig-dev zlib1g-dev
   libimgui-dev libstb-dev libglfw3-dev python3-glad libgl-dev
   fonts-dejavu-core fonts-droid-fallback fonts-symbola xclip
