@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "app/common/memory_tuning.h"
 #include "app/gui/work/compute.h"
 #include "core/model/checkpoint_cache.h"
 #include "core/model/tokenizer_only.h"
@@ -65,6 +66,7 @@ double best(const std::vector<double>& v) { return v.empty() ? 0 : *std::min_ele
 }  // namespace
 
 int main(int argc, char** argv) {
+  hs::keep_freed_memory_for_reuse();  // as the app's main(): freed maps stay for the next keystroke
   std::string model, typed = " and then the small cat sat down";
   int tokens = 200, keystrokes = 8, threads = 0;
   for (int i = 1; i + 1 < argc; i += 2) {
