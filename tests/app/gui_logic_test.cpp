@@ -3,6 +3,7 @@
 
 #include <imgui.h>
 
+#include <atomic>
 #include <cmath>
 
 #include "app/gui/work/run_commands.h"
@@ -102,6 +103,27 @@ TEST(Worker, NewestWinsErrorsComeBackAsText) {
   ASSERT_TRUE(result.has_value());
   EXPECT_FALSE(result->derived);
   EXPECT_NE(result->error.find("heads (3) must divide d_model (8)"), std::string::npos) << result->error;
+}
+
+// The app's loop waits for input while the worker computes; a result must end that wait
+// (DerivedWorker::on_result), or the new maps would wait for the next input or timeout.
+TEST(Worker, EachPublishedResultCallsOnResult) {
+  DerivedWorker worker;
+  std::atomic<int> woken{0};
+  worker.on_result([&woken] { ++woken; });
+  hs::ModelRequest r;
+  r.sentence = "the cat sat";
+  r.attention.d_model = 8;
+  r.attention.n_heads = 2;
+  worker.submit(r, {}, false);  // no head-count sweep: one result
+  worker.wait_idle();
+  ASSERT_TRUE(worker.poll().has_value());
+  EXPECT_EQ(woken.load(), 1);
+  r.attention.n_heads = 3;  // an error is a result too
+  worker.submit(r, {}, false);
+  worker.wait_idle();
+  ASSERT_TRUE(worker.poll().has_value());
+  EXPECT_EQ(woken.load(), 2);
 }
 
 }  // namespace

@@ -246,6 +246,7 @@ bool BenchMode::finish(const UiContext& ui) {
                      {"compute_ms_median", median(compute)},
                      {"frames_during_recompute_median", median(frames)},
                      {"longest_frame_during_recompute_ms", longest.empty() ? 0.0 : *std::max_element(longest.begin(), longest.end())},
+                     {"longest_frame_ms", longest},
                      {"swap_in_frame_ms_median", median(swap_in)},
                      {"first_maps_ms_median", median(first_maps)},
                      {"frames_to_every_map", map_frames},
