@@ -51,11 +51,15 @@ class Window {
   std::vector<std::string> take_dropped();
 
  private:
+  // The font atlas to the GPU as an 8-bit texture (replacing the backend's RGBA one).
+  void upload_font_texture();
+
   GLFWwindow* window_ = nullptr;
   float scale_ = 1.0f;
   std::string ini_path_;  // ImGui keeps the pointer: it lives as long as the window
   bool full_ = false;
   bool frames_started_ = false;
+  unsigned font_texture_ = 0;  // the atlas after a rebuild (upload_font_texture), 0 before one
   int saved_x_ = 0, saved_y_ = 0, saved_w_ = 0, saved_h_ = 0;
   std::vector<std::string> dropped_;
   FontRanges ranges_;  // the atlas keeps pointers into these
