@@ -24,8 +24,8 @@ constexpr double kQuickResultMs = 5;
 // worker's time on 2 cores (a keystroke on the Qwen2.5-0.5B-shaped file).
 constexpr double kBusyFrameMs = 33;
 
-// HEADSCOPE_UPLOAD_BUDGET, HEADSCOPE_QUICK_RESULT, HEADSCOPE_BUSY_FRAME: unset or unreadable -> `fallback`; "off" -> 0
-// (no limit; never waits); a positive number of ms.
+// HEADSCOPE_UPLOAD_BUDGET, HEADSCOPE_QUICK_RESULT, HEADSCOPE_BUSY_FRAME: unset or unreadable ->
+// `fallback`; "off" -> 0 (no limit; never waits); a positive number of ms.
 double ms_setting(const char* env, double fallback) {
   if (!env) return fallback;
   const std::string s(env);
