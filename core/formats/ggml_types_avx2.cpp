@@ -370,18 +370,18 @@ Decoders decoders(GgmlType type) {
   }
 }
 
-// AVX2 kernels here also need F16C (the scales; every AVX2 CPU has it).
-// Asked once: CPUID traps to the hypervisor in a virtual machine (microseconds a call), and the
-// decoders are called for every few rows.
+// AVX2 kernels here also need F16C (the scales; every AVX2 CPU has it), and the kernels' cap
+// (HEADSCOPE_KERNELS, cap_kernels) at AVX2 or above. F16C is asked once: CPUID traps to the
+// hypervisor in a virtual machine (microseconds a call), and the decoders are called for every
+// few rows; the cap is read on every call (it may change).
 bool usable() {
-  static const bool yes = [] {
-    if (kernel_detail::isa() < kernel_detail::Isa::avx2) return false;
+  static const bool f16c = [] {
     // CPUID leaf 1, ECX bit 29 (clang's __builtin_cpu_supports does not know "f16c").
     unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
     if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return false;
     return (ecx & bit_F16C) != 0;
   }();
-  return yes;
+  return f16c && kernel_detail::isa() >= kernel_detail::Isa::avx2;
 }
 #endif
 
