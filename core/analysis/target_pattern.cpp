@@ -126,12 +126,6 @@ std::vector<int> repeated(int T, int to) { return std::vector<int>(size_t(T), to
 
 }  // namespace
 
-const std::vector<std::string>& pattern_names() {
-  static const std::vector<std::string> names = {"previous", "first", "token:N", "permutation:S", "head:L:H", "FILE.npy",
-                                                 "FILE.csv"};
-  return names;
-}
-
 bool is_pattern_name(const std::string& spec) {
   for (const char* prefix : {"token:", "permutation:", "head:"})
     if (spec.rfind(prefix, 0) == 0) return true;

@@ -9,7 +9,6 @@
 //   FILE.npy        a float32 [T, T] array; FILE.csv: T rows of T numbers, or the query\key matrix
 //                   that export writes (a header row and a label column)
 #include <string>
-#include <vector>
 
 #include "core/analysis/run_analysis.h"
 
@@ -20,13 +19,10 @@ namespace hs {
 // check_pattern_fit, the size against this run's T).
 Map target_pattern(const std::string& spec, const RunAnalysis& analysis);
 
-// What the pattern is, for titles: "previous token", "token 3 ('Priya')", "L0 h2's map", ...
+// What the pattern is, for titles: "previous token", "token 3 'Priya'", "L0 h2's map", ...
 std::string pattern_title(const std::string& spec, const RunAnalysis& analysis);
 
 // Whether `spec` has the form of a pattern (a file is not opened: target_pattern checks it).
 bool is_pattern_name(const std::string& spec);
-
-// The built-in names, for the app's list and --help.
-const std::vector<std::string>& pattern_names();
 
 }  // namespace hs

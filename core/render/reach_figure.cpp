@@ -47,7 +47,7 @@ struct ReachLayout {
   std::vector<FittedText> headings, legend;
   double chart_h = 0, height = 0;
 
-  double tile_title_h() const { return 2 * f * 1.3; }
+  double tile_title_h() const { return 3 * f * 1.3; }
   double tile_h() const { return tile_title_h() + side + strip + 4 + gap; }
   double row_h(size_t k, size_t tiles) const {
     return headings[k].height() + f * 0.4 + double((tiles + size_t(cols) - 1) / size_t(cols)) * tile_h();
@@ -87,14 +87,17 @@ ReachLayout lay_out(MeasureCanvas& mc, const std::vector<TileRow>& rows, bool ch
 }
 
 // The map's cells on its own range, the key columns no query can make its top key washed out
-// toward white, the strip of marks under it; its title in two short lines above.
+// toward white, the strip of marks under it; its title in up to three short lines above.
 void draw_tile(Canvas& c, const Tile& t, double x, double y, const ReachLayout& l, Colormap colormap) {
   const TextStyle style{l.f, false, {0, 0, 0}};
   MeasureCanvas mc(c.family());
-  const size_t cut = t.title.find('\n');
-  const std::string first = t.title.substr(0, cut), second = cut == std::string::npos ? "" : t.title.substr(cut + 1);
-  c.text(x, y + l.f, shorten_text(mc, first, style, l.side + l.gap * 0.8), style, HAlign::left, VAlign::baseline);
-  c.text(x, y + l.f * 2.3, shorten_text(mc, second, style, l.side + l.gap * 0.8), style, HAlign::left, VAlign::baseline);
+  std::string rest = t.title;  // up to three lines
+  for (int line = 0; line < 3 && !rest.empty(); ++line) {
+    const size_t cut = rest.find('\n');
+    c.text(x, y + l.f * (1 + 1.3 * line), shorten_text(mc, rest.substr(0, cut), style, l.side + l.gap * 0.8), style,
+           HAlign::left, VAlign::baseline);
+    rest = cut == std::string::npos ? "" : rest.substr(cut + 1);
+  }
   const int T = int(t.map->rows());
   const double top = y + l.tile_title_h(), cell = l.side / T;
   const float hi = std::max(t.map->maxCoeff(), 1e-12f);
@@ -161,7 +164,9 @@ Figure reach_figure(const RunAnalysis& analysis, int layer, const PatternFit* fi
                     std::to_string(run.info.d_head) + ", " + std::to_string(T) + " tokens)";
   for (int h = 0; h < run.n_heads(); ++h) {
     const HeadReach& r = analysis.reach[size_t(layer)][size_t(h)];
-    rows[0].tiles.push_back({"h" + std::to_string(h) + "\n" + count_text(r.reachable_keys, T),
+    const std::string agree =
+        r.ranked_rows > 0 ? "rows agree " + std::to_string(r.agreeing_rows) + "/" + std::to_string(r.ranked_rows) : "";
+    rows[0].tiles.push_back({"h" + std::to_string(h) + "\n" + count_text(r.reachable_keys, T) + "\n" + agree,
                              &run.attention[size_t(layer)][size_t(h)], marks(T, r.reachable_keys)});
   }
   const bool chart = fit && !fit->fits.empty();
@@ -170,7 +175,7 @@ Figure reach_figure(const RunAnalysis& analysis, int layer, const PatternFit* fi
     r.heading = "pattern: " + pattern_title + " \u00b7 the closest map a head of width d can make";
     r.tiles.push_back({"target\n" + std::to_string(T) + " x " + std::to_string(T), &fit->target, {}});
     for (const WidthFit& w : fit->fits)
-      r.tiles.push_back({"width " + std::to_string(w.width) + " \u00b7 error " + format_number(w.error, 3) + "\n" +
+      r.tiles.push_back({"width " + std::to_string(w.width) + "\nerror " + format_number(w.error, 3) + "\n" +
                              count_text(w.reachable_keys, T),
                          &w.fitted, marks(T, w.reachable_keys)});
   }
