@@ -160,7 +160,7 @@ Figure width_view_figure(const RunAnalysis& analysis, const Sweep* sweep, const 
                          const std::optional<PatternFit>& fit) {
   const std::shared_ptr<const Sweep> s = optional_sweep(analysis, sweep);
   const bool reach = size_t(spec.layer) < analysis.reach.size(), rest = s || has_spectrum(analysis, spec.layer);
-  if (!rest) check_spectrum(analysis, {spec.layer});  // says why when there is nothing at all
+  if (!rest && !reach) check_spectrum(analysis, {spec.layer});  // says why when there is nothing at all
   const Colormap colormap = spec.colours.colormap;
   const std::string title = fit ? pattern_title(spec.pattern.empty() ? "previous" : spec.pattern, analysis) : "";
   const auto maps = [&](const FigureStyle& style, bool with_fit) {

@@ -179,26 +179,6 @@ void draw_part_switch(AppState& state) {
   if (ImGui::RadioButton("Head-count sweep", state.width.show == "sweep")) state.width.show = "sweep";
 }
 
-void draw_sweep_part(AppState& state, const UiContext& ui);
-
-}  // namespace
-
-void draw_width(AppState& state, const UiContext& ui) {
-  const Derived& d = *ui.derived;
-  if (d.run().n_heads() == 0) return;
-  if (!state.present.active) draw_part_switch(state);
-  if (!d.spectrum) {  // this result was computed while no view showed them: asked for now
-    ImGui::TextDisabled("computing...");
-    return;
-  }
-  const ImVec2 area = ImGui::GetContentRegionAvail();
-  if (state.width.show == "keys") return draw_width_keys(state, ui, area);
-  if (is_pattern_name(state.width.show)) return draw_width_pattern(state, ui, area);
-  draw_sweep_part(state, ui);
-}
-
-namespace {
-
 void draw_sweep_part(AppState& state, const UiContext& ui) {
   const Derived& d = *ui.derived;
   const Sweep* sweep = d.sweep.get();
@@ -249,4 +229,19 @@ void draw_sweep_part(AppState& state, const UiContext& ui) {
 }
 
 }  // namespace
+
+void draw_width(AppState& state, const UiContext& ui) {
+  const Derived& d = *ui.derived;
+  if (d.run().n_heads() == 0) return;
+  if (!state.present.active) draw_part_switch(state);
+  if (!d.spectrum) {  // this result was computed while no view showed them: asked for now
+    ImGui::TextDisabled("computing...");
+    return;
+  }
+  const ImVec2 area = ImGui::GetContentRegionAvail();
+  if (state.width.show == "keys") return draw_width_keys(state, ui, area);
+  if (is_pattern_name(state.width.show)) return draw_width_pattern(state, ui, area);
+  draw_sweep_part(state, ui);
+}
+
 }  // namespace hs::gui
