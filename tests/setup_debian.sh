@@ -19,7 +19,7 @@ packages=(
 if [ "${1:-}" != "--run" ]; then
   packages+=(
     libgtest-dev libgmock-dev libbenchmark-dev
-    python3-torch python3-numpy libopenblas0-pthread libopenblas-dev python3-sentencepiece
+    python3-torch python3-numpy python3-scipy libopenblas0-pthread libopenblas-dev python3-sentencepiece
     xvfb xauth poppler-utils help2man dpkg-dev
     clang-14 libclang-rt-14-dev llvm-14
   )

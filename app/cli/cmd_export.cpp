@@ -69,6 +69,9 @@ struct ExportOptions {
   CLI::Option* colormap_option = nullptr;
   CLI::Option* query_option = nullptr;
   CLI::Option* ablation_mode_option = nullptr;
+  std::string pattern, fit_widths;
+  CLI::Option* pattern_option = nullptr;
+  CLI::Option* fit_widths_option = nullptr;
 };
 
 // The style file, then the flags over it.
@@ -127,11 +130,14 @@ void parse_size(const std::string& text, ExportSpec& spec) {
   }
 }
 
-// "3" or "2,5,7" -> token indices (checked against the input by export).
-std::vector<int> parse_queries(const std::string& text) {
+// "3" or "2,5,7" -> whole numbers >= 0 (token indices, checked against the input by export;
+// head widths, by the fit). `flag` and `what` name them in messages.
+std::vector<int> parse_queries(const std::string& text, const std::string& flag = "--query",
+                               const std::string& one = "token index", const std::string& many = "token indices") {
   std::vector<int> queries;
   std::stringstream in(text);
   std::string item;
+  const std::string example = flag == "--query" ? " (e.g. 7 or 2,5,7; 0 is the first token)" : " (e.g. 1,2,4)";
   while (std::getline(in, item, ',')) {
     size_t used = 0;
     int q = -1;
@@ -140,12 +146,10 @@ std::vector<int> parse_queries(const std::string& text) {
     } catch (const std::logic_error&) {
       used = 0;
     }
-    if (used == 0 || used != item.size() || q < 0) {
-      throw InputError("--query '" + text + "' is not a list of token indices (e.g. 7 or 2,5,7; 0 is the first token)");
-    }
+    if (used == 0 || used != item.size() || q < 0) throw InputError(flag + " '" + text + "' is not a list of " + many + example);
     queries.push_back(q);
   }
-  if (queries.empty()) throw InputError("--query needs at least one token index (e.g. 7 or 2,5,7)");
+  if (queries.empty()) throw InputError(flag + " needs at least one " + one + example);
   return queries;
 }
 
@@ -187,6 +191,14 @@ void check_view_flags(const ExportOptions& o, ExportSpec& spec) {
     spec.ablation_mode = o.ablation_mode == "mean" ? AblationMode::mean : AblationMode::zero;
   }
   spec.csv_layout = parse_csv_layout(o.csv_layout);
+  if (o.pattern_option->count() > 0) {
+    if (v != ExportView::width) throw InputError("--pattern is for --view width (the pattern a head of each width is fitted to)");
+    spec.pattern = o.pattern;
+  }
+  if (o.fit_widths_option->count() > 0) {
+    if (v != ExportView::width) throw InputError("--fit-widths is for --view width");
+    spec.fit_widths = parse_queries(o.fit_widths, "--fit-widths", "head width", "head widths");
+  }
 }
 
 int run_export(const ExportOptions& o) {
@@ -223,6 +235,9 @@ int run_export(const ExportOptions& o) {
 
   AnalysisOptions options;
   options.spectrum = spec.view == ExportView::width;  // only the width view shows singular values
+  // Reachable keys: the width view's maps, and the .json (maps --json's object, which holds them).
+  const ExportFormat format = export_format_of(o.out.empty() ? "x." + o.format : o.out);
+  options.reach = spec.view == ExportView::width || format == ExportFormat::json;
   if (o.long_input && o.whole_maps) throw InputError("give either --long-input or --whole-maps, not both");
   options.maps = o.whole_maps ? MapMode::whole : o.long_input ? MapMode::long_input : MapMode::automatic;
   if (!o.long_input) {
@@ -291,6 +306,12 @@ Command add_export_command(CLI::App& app) {
                                             "--view ablation: knock a head out by zero (its output 0) or mean (its "
                                             "output's mean over the sentence)")
                                 ->capture_default_str();
+  o->pattern_option = sub->add_option(
+      "--pattern", o->pattern,
+      "--view width: the attention pattern fitted by a head of width 1, 2, 4, ... T-1: previous, first, token:N, "
+      "permutation:SEED, head:LAYER:HEAD, a T x T .npy or .csv file, or none (default: previous, up to 64 tokens)");
+  o->fit_widths_option = sub->add_option("--fit-widths", o->fit_widths,
+                                         "--view width: the head widths fitted to --pattern, e.g. 1,2,4 (each 1 to T)");
   sub->add_option("--csv-layout", o->csv_layout,
                   "Maps as .csv: auto (one map, e.g. --head: the query\\key matrix; else tidy), tidy (header "
                   "layer,head,query,key,query_token,key_token,weight, a row per cell; masked cells, keys a causal or "

@@ -98,6 +98,7 @@ int run_maps(const MapsOptions& o) {
   AnalysisOptions options;
   options.threads = o.threads;
   options.spectrum = false;  // neither the JSON nor the report shows singular values
+  options.reach = o.repeat == 0;  // reachable keys keep the scores: a timing run (--repeat) times the engine alone
   options.repeat = std::max(1, o.repeat);
   options.maps = display_given || o.long_input ? MapMode::long_input : o.whole_maps ? MapMode::whole : MapMode::automatic;
   options.display_size = display_given ? o.display_size : 0;

@@ -51,6 +51,24 @@ void print_model_line(std::ostream& out, const AttentionRun& run) {
   out << "parameters in one attention layer: " << c.param_count << "\n\n";
 }
 
+// Per head: how many keys some query can make its top key (and which), and the query rows that
+// rank their visible keys as the last query does (or reversed): the head-width limit in numbers.
+void print_reach(std::ostream& out, const RunAnalysis& analysis, int layer) {
+  if (size_t(layer) >= analysis.reach.size()) return;
+  const AttentionRun& run = analysis.run;
+  out << "\nkeys a query can make its top key, and rows that rank their keys as the last row does (or reversed), "
+         "layer "
+      << layer << " (width " << run.info.d_head << "):\n";
+  for (size_t h = 0; h < analysis.reach[size_t(layer)].size(); ++h) {
+    const HeadReach& r = analysis.reach[size_t(layer)][h];
+    out << cell("head " + std::to_string(h), 8) << r.reachable_keys.size() << " of " << run.n_tokens() << " keys reachable";
+    if (r.ranked_rows > 0) out << ", rows agree " << r.agreeing_rows << " of " << r.ranked_rows;
+    out << "  keys";
+    for (int j : r.reachable_keys) out << "  " << j << ":" << run.tokens[size_t(j)];
+    out << "\n";
+  }
+}
+
 }  // namespace
 
 void print_text_report(std::ostream& out, const RunAnalysis& analysis, int layer, int query) {
@@ -88,6 +106,7 @@ void print_text_report(std::ostream& out, const RunAnalysis& analysis, int layer
   };
   table(analysis.distance[size_t(layer)], "head distance, mean over queries of the total variation 0.5 sum_k |A_a - A_b| (0 to 1)");
   table(analysis.difference[size_t(layer)], "head difference, mean |A_a - A_b| over all cells");
+  print_reach(out, analysis, layer);
   if (!run.next_tokens.empty()) {
     out << "\nnext-token prediction after each position:\n";
     for (int t = 0; t < run.n_tokens(); ++t) out << "  " << t << ":" << run.tokens[size_t(t)] << " -> " << run.next_tokens[size_t(t)] << "\n";

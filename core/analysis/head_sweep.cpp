@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "core/analysis/head_stats.h"
+#include "core/analysis/reachable_keys.h"
 #include "core/analysis/spectrum.h"
 #include "core/model/synthetic_model.h"
 #include "core/util/errors.h"
@@ -24,8 +25,9 @@ double head_sweep_work(int64_t tokens, int d_model, size_t seeds) {
   constexpr double kPerDraw = 4;   // one random weight costs about four multiply-adds
   double per_seed = 0;
   for (const int h : head_count_divisors(d_model)) {
+    const double reach = T * T * (d / h + 1) * (d / h + 1);
     per_seed += kPerDraw * 4 * d * d + 4 * T * d * d + 2 * T * T * d + double(h) * h * T * T +
-                double(h) * 2 * (T * T * T + kPerSvd);
+                double(h) * (2 * (T * T * T + kPerSvd) + reach);
   }
   return double(seeds) * per_seed;
 }
@@ -83,17 +85,19 @@ std::vector<SweepPoint> head_count_sweep(const std::vector<std::string>& tokens,
         p.mean_head_difference += diff.sum() / float(H * (H - 1));
         p.mean_head_distance += dist.sum() / float(H * (H - 1));
       }
-      float ent = 0, srank = 0, erank = 0;
+      float ent = 0, srank = 0, erank = 0, reach = 0;
       for (int h = 0; h < H; ++h) {
         ent += mean_entropy(heads[size_t(h)]);
         // The rank a head's width limits: of q_h k_g^T before the mask (the mask's zeros lift it).
         const Map s_h = unmasked_scores(run.queries[0], run.keys[0], h, H, H, p.d_head);  // [T, T]
         srank += float(numerical_rank(singular_values(s_h), run.n_tokens()));
         erank += effective_rank(singular_values(heads[size_t(h)]));
+        reach += float(reachable_keys(run.keys[0].middleCols(Eigen::Index(h) * p.d_head, p.d_head)).size());
       }
       p.mean_entropy += ent / float(H);
       p.mean_score_rank += srank / float(H);
       p.mean_effective_rank += erank / float(H);
+      p.mean_reachable_keys += reach / float(H);
     }
     const float n = float(spec.seeds.size());
     p.mean_head_difference /= n;
@@ -102,6 +106,7 @@ std::vector<SweepPoint> head_count_sweep(const std::vector<std::string>& tokens,
     p.mean_entropy /= n;
     p.mean_score_rank /= n;
     p.mean_effective_rank /= n;
+    p.mean_reachable_keys /= n;
     points[size_t(idx)] = p;
   });
   return points;

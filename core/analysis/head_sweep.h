@@ -20,6 +20,7 @@ struct SweepPoint {
   float mean_entropy = 0;          // mean row entropy over heads (nats)
   float mean_score_rank = 0;       // mean numerical rank of S_h = q_h k_h^T before any mask (<= d_head)
   float mean_effective_rank = 0;   // mean effective rank of the attention maps A_h
+  float mean_reachable_keys = 0;   // mean count of keys some query can make its top key (reachable_keys.h)
 };
 
 struct SweepSpec {
@@ -40,7 +41,8 @@ std::vector<SweepPoint> head_count_sweep(const std::vector<std::string>& tokens,
 // The sweep's work in multiply-add-sized steps: for every head count h dividing d_model and every
 // seed, random weights (4 d^2 draws), projections (4 T d^2), scores and contexts (2 T^2 d), the
 // h x h head differences (h^2 T^2) and two singular-value decompositions of a T x T matrix per
-// head (about T^3 each, plus a fixed cost per call).
+// head (about T^3 each, plus a fixed cost per call), and each head's reachable keys (at most
+// T^2 (d_head + 1)^2 for its linear programs).
 double head_sweep_work(int64_t tokens, int d_model, size_t seeds);
 
 // About 20 seconds of one core (measured: d_model 64 on 200 tokens is 1.2e10 and took 8 s on two

@@ -76,9 +76,9 @@ float max_outside_keys(const Map& m, const std::vector<bool>& special) {
   return best;
 }
 
-// Whole maps: largest weights, entropies (from a.row_sums.entropy) and (when kept) the score
-// matrices' singular values.
-void fill_whole_maps(RunAnalysis& a) {
+// Whole maps: largest weights, entropies (from a.row_sums.entropy) and (when kept and asked for)
+// the score matrices' singular values.
+void fill_whole_maps(RunAnalysis& a, bool spectrum) {
   const AttentionRun& r = a.run;
   for (size_t l = 0; l < r.attention.size(); ++l) {
     const LayerMaps& heads = r.attention[l];
@@ -97,7 +97,7 @@ void fill_whole_maps(RunAnalysis& a) {
       const bool has_scores = l < r.scores.size() && h < r.scores[l].size() && r.scores[l][h].size() > 0;
       const bool has_qk = l < r.queries.size() && r.queries[l].size() > 0 && l < r.keys.size() && r.keys[l].size() > 0;
       const bool masked = r.info.causal || r.info.window >= 0;
-      if (has_scores && (has_qk || !masked)) {
+      if (spectrum && has_scores && (has_qk || !masked)) {
         const Map& scores = r.scores[l][h];  // [T, T], masked cells -inf
         const Map unmasked = has_qk ? unmasked_scores(r.queries[l], r.keys[l], int(h), r.info.n_heads,
                                                       r.info.n_kv_heads, r.info.d_head)
@@ -229,7 +229,7 @@ Map sampled_distance(const AttentionRun& r, int layer, int& rows_used) {
 // rows of every map are this run's (a causal decoder's prefix cache), whose row sums are reused.
 // `keep_rollout`: keep every layer's rollout for such a next analysis.
 void derive(RunAnalysis& a, const RunAnalysis* prev = nullptr, int P = 0, bool keep_rollout = false, int threads = 0,
-            bool rollout = true) {
+            bool rollout = true, bool spectrum = true, bool reach = true) {
   const size_t n_layers = size_t(a.run.n_layers());
   a.difference.resize(n_layers);
   a.distance.resize(n_layers);
@@ -261,7 +261,8 @@ void derive(RunAnalysis& a, const RunAnalysis* prev = nullptr, int P = 0, bool k
     if (!a.run.attention[l].empty()) a.average[l] = head_average(a.run.attention[l]);
   lap(a.times.average);
   if (compact) fill_long_input(a);
-  else fill_whole_maps(a);
+  else fill_whole_maps(a, spectrum);
+  if (!compact && reach && reach_fits(a.run.info, a.run.n_tokens())) a.reach = head_reach(a.run, threads);
   lap(a.times.per_head);
   if (rollout && !compact && a.run.n_tokens() <= kRolloutMaxTokens) rollout_rows(a, prev, P, keep_rollout);
   lap(a.times.rollout);
@@ -345,8 +346,9 @@ std::shared_ptr<const RunAnalysis> analyse(const ModelRequest& request, const An
   run_options.threads = options.threads;
   run_options.all_next_tokens = options.all_next_tokens;
   run_options.display_size = plan.display_size;
-  run_options.keep_scores =
-      options.spectrum && run_options.display_size == 0 && spectrum_fits(prepared->tokens(), prepared->maps());
+  // The q, k and scores are kept for singular values and for reachable keys alike, within one rule.
+  run_options.keep_scores = (options.spectrum || options.reach) && run_options.display_size == 0 &&
+                            spectrum_fits(prepared->tokens(), prepared->maps());
   LiveTyping live(options);
   run_options.prefix_cache = live.engine;
   for (int i = 0; i < options.repeat; ++i) {
@@ -358,7 +360,8 @@ std::shared_ptr<const RunAnalysis> analyse(const ModelRequest& request, const An
   live.ran(a);
   if (a->run.compact()) a->long_input_reason = plan.reason.empty() ? "asked for" : plan.reason;
   const RunAnalysis* prev = reusable_rows(live.previous.get(), *a);
-  derive(*a, prev, prev ? a->reused_tokens : 0, live.engine != nullptr, options.threads, options.rollout);
+  derive(*a, prev, prev ? a->reused_tokens : 0, live.engine != nullptr, options.threads, options.rollout, options.spectrum,
+         options.reach);
   live.previous.reset();  // the previous run's maps are freed here when the cache no longer holds them
   const Clock::time_point roles_start = Clock::now();
   if (options.roles) a->roles = roles_of(*prepared, a->run, options, a->row_sums.entropy);

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/analysis/head_reach.h"
 #include "core/analysis/head_roles.h"
 #include "core/model/model_request.h"
 
@@ -50,6 +51,7 @@ struct AnalysisOptions {
   MapMode maps = MapMode::automatic;
   int display_size = 0;                  // MapMode::long_input: cells per side (0: the rule's)
   bool spectrum = true;                  // singular values, where spectrum_fits() says they stay quick
+  bool reach = true;                     // reachable keys and rows that agree, where reach_fits() says they stay quick
   int repeat = 1;                        // run the engine this many times (timing); the last run is kept
   bool roles = true;                     // head role scores, with the induction probe where the model runs ids
   bool rollout = true;                   // attention rollout (RunAnalysis::rollout); false leaves it empty
@@ -96,6 +98,9 @@ struct RunAnalysis {
   std::vector<Map> distance;                        // [layer] -> [H, H] mean total variation per query row, in [0, 1]
   int distance_rows = 0;                            // query rows the distance averages: T, or a sample in long-input mode
   std::vector<std::vector<HeadSpectrum>> spectrum;  // [layer][head]
+  // [layer][head] reachable keys and rows that agree (head_reach.h); empty when not computed
+  // (AnalysisOptions::reach off, long-input mode, past reach_fits, maps from a file).
+  std::vector<std::vector<HeadReach>> reach;
   std::vector<float> layer_max;                     // largest attention weight per layer
   std::vector<float> layer_max_skip_first;          // the same without key column 0
   float difference_max = 0;                         // largest head difference over all layers

@@ -4,12 +4,15 @@
 #include <cmath>
 #include <cctype>
 #include <filesystem>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <system_error>
 
 #include "core/analysis/head_clustering.h"
 #include "core/analysis/long_input.h"
+#include "core/analysis/target_pattern.h"
 #include "core/export/block_maxima_export.h"
 #include "core/export/export_data.h"
 #include "core/export/maps_json.h"
@@ -19,6 +22,7 @@
 #include "core/render/figure.h"
 #include "core/render/heatmap_figure.h"
 #include "core/render/query_figure.h"
+#include "core/render/reach_figure.h"
 #include "core/render/roles_figure.h"
 #include "core/render/shown_map.h"
 #include "core/render/spectrum_figure.h"
@@ -136,6 +140,62 @@ void check_spectrum(const RunAnalysis& analysis, const std::vector<int>& layers)
   }
 }
 
+// The width view's pattern fit: spec.pattern's, or the previous token's when the sentence fits;
+// none for "none" or a run without reachable keys.
+std::optional<PatternFit> width_fit(const RunAnalysis& analysis, const ExportSpec& spec) {
+  const int T = analysis.run.n_tokens();
+  if (spec.pattern == "none" || analysis.reach.empty()) return std::nullopt;
+  if (spec.pattern.empty() && (T < 2 || T > kFitMaxTokens)) return std::nullopt;
+  PatternFitOptions options;
+  options.seed = analysis.request.seed;
+  options.widths = spec.fit_widths;
+  return fit_pattern(target_pattern(spec.pattern.empty() ? "previous" : spec.pattern, analysis), options);
+}
+
+// The width view's figure: the heads' reachable keys and the fit (reach_figure.h) over the sweep
+// and the singular values (width_figure), as many as the analysis has. On a page too small for
+// them together, the first of these that fits, with a note: the maps and the fit alone, the maps
+// alone, the sweep and singular values alone. InputError when the analysis has none of them.
+Figure width_view_figure(const RunAnalysis& analysis, const Sweep* sweep, const ExportSpec& spec,
+                         const std::optional<PatternFit>& fit) {
+  const std::shared_ptr<const Sweep> s = optional_sweep(analysis, sweep);
+  const bool reach = size_t(spec.layer) < analysis.reach.size(), rest = s || has_spectrum(analysis, spec.layer);
+  if (!rest && !reach) check_spectrum(analysis, {spec.layer});  // says why when there is nothing at all
+  const Colormap colormap = spec.colours.colormap;
+  const std::string title = fit ? pattern_title(spec.pattern.empty() ? "previous" : spec.pattern, analysis) : "";
+  const auto maps = [&](const FigureStyle& style, bool with_fit) {
+    return reach_figure(analysis, spec.layer, with_fit && fit ? &*fit : nullptr, title, colormap, style);
+  };
+  const auto others = [&](const FigureStyle& style) { return width_figure(analysis, s.get(), spec.layer, colormap, style); };
+  struct Try {
+    const char* alone;  // what is left, for the note
+    std::function<Figure()> make;
+  };
+  std::vector<Try> tries;
+  if (reach && rest) {
+    tries.push_back({"", [&] {
+                       FigureStyle top = spec.style, bottom = spec.style;
+                       if (spec.style.page_height > 0) top.page_height = bottom.page_height = spec.style.page_height * 0.5;
+                       bottom.title.clear();  // a --title names the whole figure once, at the top
+                       return figures_in_line({maps(top, true), others(bottom)}, spec.style.sized() ? 0 : 12, true);
+                     }});
+  }
+  if (reach) tries.push_back({fit ? "the maps and the pattern fit alone" : "the maps alone", [&] { return maps(spec.style, true); }});
+  if (reach && fit) tries.push_back({"the maps alone", [&] { return maps(spec.style, false); }});
+  if (rest) tries.push_back({"the sweep and singular values alone", [&] { return others(spec.style); }});
+  for (size_t k = 0; k < tries.size(); ++k) {
+    try {
+      Figure fig = tries[k].make();
+      if (k > 0) fig.notes.push_back(std::string("the page is too small for the whole head-width view: ") + tries[k].alone +
+                                     " (give a larger --size)");
+      return fig;
+    } catch (const InputError&) {
+      if (!spec.style.sized() || k + 1 == tries.size()) throw;
+    }
+  }
+  return {};
+}
+
 // The ablation to export: the caller's (not owned), or computed now (InputError for a model
 // without a next-token loss).
 std::shared_ptr<const HeadAblation> ablation_for(const RunAnalysis& analysis, const HeadAblation* ablation,
@@ -235,10 +295,8 @@ std::string figure_bytes(const RunAnalysis& analysis, const Sweep* sweep, const 
       return render(spec, query_figure(analysis, spec.layer, shown_queries(analysis, spec), spec.colours.colormap, spec.style),
                            figure_format(format), size);
     case ExportView::width: {
-      const std::shared_ptr<const Sweep> s = optional_sweep(analysis, sweep);
-      if (!s) check_spectrum(analysis, {spec.layer});
-      return render(spec, width_figure(analysis, s.get(), spec.layer, spec.colours.colormap, spec.style),
-                           figure_format(format), size);
+      const std::optional<PatternFit> fit = width_fit(analysis, spec);  // the figure refers to it
+      return render(spec, width_view_figure(analysis, sweep, spec, fit), figure_format(format), size);
     }
     case ExportView::ablation:
       return render(spec, ablation_figure(analysis, *ablation_for(analysis, ablation, spec), spec.style),

@@ -25,7 +25,9 @@ namespace hs {
 //   query       where the chosen query tokens look, head by head (core/analysis/query_profile.h)
 //   difference  the [H, H] head-pair table, mean |A_a - A_b| (distance: mean total variation)
 //   average     the layer's head-averaged map (rollout: the attention rollout through every layer)
-//   width       the head-count sweep plots and each head's singular values (sweep: the plots alone)
+//   width       the heads' maps with their reachable keys marked and a pattern fitted at every
+//               width (reach_figure.h), over the head-count sweep plots and each head's singular
+//               values (sweep: the plots alone)
 //   roles       one head role's scores, layers x heads (spec.role), or every role of every head
 //   ablation    the change in next-token loss with each head knocked out, [n_layers, n_heads]
 //   heatmap     heads without a head, head with one; overview: every head of every layer
@@ -73,6 +75,10 @@ struct ExportSpec {
   CsvLayout csv_layout = CsvLayout::automatic;
   std::vector<int> queries;   // query view: the query tokens whose rows are summed (empty: the last token)
   AblationMode ablation_mode = AblationMode::zero;  // ablation view
+  // Width view: the pattern the fit draws (core/analysis/target_pattern.h); "" the previous token
+  // when the sentence fits the fit (pattern_fit.h: kFitMaxTokens), "none" no fit.
+  std::string pattern;
+  std::vector<int> fit_widths;  // the head widths fitted (empty: 1, 2, 4, ... T - 1; pattern_fit.h)
   // Figures of the head grid and the head-pair table: each layer's heads in the leaf order of their
   // clustering (core/analysis/head_clustering.h: average linkage on the head distance). Data files
   // keep head order.

@@ -159,6 +159,18 @@ void write_maps_json(std::ostream& out, const RunAnalysis& analysis, const MapsJ
     });
     out << '}';
   });
+  // The keys some query can make its top key, [layer][query head] (head_reach.h); only when computed.
+  if (!analysis.reach.empty()) {
+    layers = pick(analysis.reach.size());
+    out << ",\n\"reachable_keys\":";
+    write_json_list(out, layers.size(), [&](size_t k) {
+      const std::vector<HeadReach>& heads = analysis.reach[layers[k]];
+      write_json_list(out, heads.size(), [&](size_t h) {
+        const std::vector<int>& keys = heads[h].reachable_keys;
+        write_json_list(out, keys.size(), [&](size_t i) { out << keys[i]; });
+      });
+    });
+  }
   if (analysis.rollout.size() > 0) {
     out << ",\n\"attention_rollout\":";
     write_json_matrix(out, analysis.rollout);

@@ -3,6 +3,7 @@
 // config, param_count, attention [layer][head][query][key], head_difference [layer][head][head],
 // head_distance [layer][head][head] (mean total variation distance between two heads' rows),
 // head_clusters [layer] {order, merges [a, b, distance, size]} (head_clustering.h),
+// reachable_keys [layer][head] -> sorted key indices (core/analysis/head_reach.h, when computed),
 // attention_rollout [T][T] (core/analysis/rollout.h), head_roles (core/analysis/head_roles.h), output [T][d_model], and optionally timing.
 // In long-input mode (maps --long-input --json) "attention" gives way to "long_input": block size,
 // display size, block labels, exact head_numbers [layer][head] and block_maxima [layer][head][P][P].

@@ -125,8 +125,10 @@ static Figure sweep_figure_at(const RunAnalysis& analysis, const Sweep& sweep, C
   Series erank{{}, first, false, true, "effective rank of A_h"};
   Series srank{{}, second, true, true, "numerical rank of scores S_h"};
   Series width{{}, grey, false, false, "d_head = d_model / heads (the most S_h can have)"};
+  // Okabe-Ito vermillion: apart from the colormap's two, on any colormap.
+  Series reach{{}, {213, 94, 0}, false, true, "reachable keys (a query can make each its top key)"};
   width.line_width = 5;
-  for (Series* s : {&diff, &entropy, &erank, &srank, &width}) s->line_width *= m.line_scale;
+  for (Series* s : {&diff, &entropy, &erank, &srank, &width, &reach}) s->line_width *= m.line_scale;
   std::vector<std::string> x_names;
   for (const SweepPoint& p : points) {
     diff.y.push_back(p.mean_head_distance);  // NaN at one head: no pair, no point
@@ -134,11 +136,12 @@ static Figure sweep_figure_at(const RunAnalysis& analysis, const Sweep& sweep, C
     erank.y.push_back(p.mean_effective_rank);
     srank.y.push_back(p.mean_score_rank);
     width.y.push_back(p.d_head);
+    reach.y.push_back(p.mean_reachable_keys);
     x_names.push_back(std::to_string(p.n_heads));
   }
   std::vector<SweepPanel> panels = {make_panel("mean head distance (0\u20131)", {diff}),
                                 make_panel("mean row entropy (nats)", {entropy}),
-                                make_panel("rank per head", {width, srank, erank})};
+                                make_panel("rank and reachable keys per head", {width, srank, erank, reach})};
 
   const std::string title = style.title.empty() ? figure_model_name(run) + " \u00b7 head-count sweep" : style.title;
   const bool show_title = style.show_title;
@@ -151,7 +154,7 @@ static Figure sweep_figure_at(const RunAnalysis& analysis, const Sweep& sweep, C
   const TextStyle axis_style{m.axis_title, false, {0, 0, 0}};
   const TextStyle tick_style{m.tick, false, {0, 0, 0}};
   const TextStyle legend_style{m.legend, false, {0, 0, 0}};
-  const std::vector<Series> legend = {erank, srank, width};
+  const std::vector<Series> legend = {erank, srank, width, reach};
 
   MeasureCanvas mc(style.font);
   double tick_w = 0;

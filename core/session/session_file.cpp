@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/analysis/head_roles.h"
+#include "core/analysis/target_pattern.h"
 #include "core/formats/json_strict.h"
 #include "core/render/colormap.h"
 #include "core/util/atomic_file.h"
@@ -128,6 +129,10 @@ void read_view(const json& v, const std::string& where, ViewState& view) {
   for (Colormap c : all_colormaps()) maps.emplace_back(colormap_name(c));
   in.choice("colormap", view.colormap, maps);
   in.choice("roles_sort", view.roles_sort, session_roles_sorts());
+  in.text("width", view.width);
+  if (view.width != "keys" && view.width != "sweep" && !is_pattern_name(view.width))
+    throw in.bad("width", "keys, sweep or a pattern (previous, first, token:N, permutation:SEED, head:L:H, a .npy or .csv "
+                          "file; got '" + excerpt(view.width) + "')");
 }
 
 }  // namespace
@@ -172,7 +177,8 @@ std::string session_to_json(const Session& s) {
                {"color_scale", s.view.color_scale},
                {"ignore_first_column", s.view.ignore_first_column},
                {"colormap", s.view.colormap},
-               {"roles_sort", s.view.roles_sort}};
+               {"roles_sort", s.view.roles_sort},
+               {"width", s.view.width}};
   // Invalid UTF-8 in a sentence is replaced rather than failing the save.
   return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }

@@ -12,7 +12,7 @@
 //              "weights": "", "checkpoint": "", "tokenizer": "", "generate": 0, "reshape": "correct"},
 //    "view": {"panel": "grid", "layer": 0, "head": 0, "queries": [0],
 //             "color_scale": "linear", "ignore_first_column": false, "colormap": "viridis",
-//             "roles_sort": "layer"}}
+//             "roles_sort": "layer", "width": "keys"}}
 #include <string>
 #include <tuple>
 #include <vector>
@@ -33,9 +33,14 @@ struct ViewState {
   bool ignore_first_column = false;
   std::string colormap = "viridis";
   std::string roles_sort = "layer";  // the column the Head roles table opens sorted by; see session_roles_sorts()
+  // The Head width view's part: "keys" (which keys each head can pick), "sweep" (the head-count
+  // sweep and singular values), or a pattern to fit at every width (core/analysis/target_pattern.h).
+  std::string width = "keys";
 
   // Every field (a field added above goes here too: tests/core/model/model_request_equality_test.cpp).
-  auto tie() const { return std::tie(panel, layer, head, queries, color_scale, ignore_first_column, colormap, roles_sort); }
+  auto tie() const {
+    return std::tie(panel, layer, head, queries, color_scale, ignore_first_column, colormap, roles_sort, width);
+  }
   bool operator==(const ViewState& o) const { return tie() == o.tie(); }
   bool operator!=(const ViewState& o) const { return !(*this == o); }
 };

@@ -178,7 +178,7 @@ TEST(SessionBridge, DroppedFolderOrFileOpensAsACheckpoint) {
 
 TEST(Lessons, ShippedLessonsAreEmbeddedAndMalformedOnesAreRefused) {
   ASSERT_FALSE(shipped_lessons().empty());
-  EXPECT_EQ(find_lesson("multi_head_attention")->steps.size(), 8u);
+  EXPECT_EQ(find_lesson("multi_head_attention")->steps.size(), 10u);
   write(scratch("bad_lesson.json"), "{\"format\": \"headscope-lesson\", \"version\": 1, \"title\": \"t\", "
                                     "\"steps\": [{\"title\": \"a\", \"caption\": \"b\", \"session\": {\"model\": {\"heads\": 3}}}]}");
   try {
@@ -198,7 +198,7 @@ TEST(Lessons, LockedControlsFollowTheStep) {
   EXPECT_FALSE(control_locked(s, hs::LessonControl::heads));
   EXPECT_TRUE(control_locked(s, hs::LessonControl::d_model));
   go_to_step(s, 99);
-  EXPECT_EQ(s.lesson.step, 7) << "clamped to the last step";
+  EXPECT_EQ(s.lesson.step, 9) << "clamped to the last step";
   EXPECT_EQ(s.request.model_path, "stories260K") << "the last step brings the shipped model";
   EXPECT_FALSE(control_locked(s, hs::LessonControl::sentence));
   stop_lesson(s);
@@ -348,7 +348,7 @@ TEST_F(HeadlessLesson, PretrainedStepSaysWhatToLoadAndKeepsALoadedCheckpoint) {
   EXPECT_EQ(state.request.model_path, "teaching");
   go_to_step(state, 1);
   EXPECT_EQ(state.request.model_path, "");
-  go_to_step(state, 7);
+  go_to_step(state, 9);
   EXPECT_EQ(state.request.model_path, "stories260K");
 }
 

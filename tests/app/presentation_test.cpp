@@ -189,7 +189,7 @@ TEST(PresentLabels, ThinnedRatherThanShrunk) {
   ImGui::DestroyContext();
 }
 
-// Lesson 1 step 6 compares three models of 4 heads side by side (34% of the window when each
+// Lesson 1 step 8 compares three models of 4 heads side by side (34% of the window when each
 // block kept its own row labels and the colour bar its column): one column of row labels on the
 // left serves all three blocks, so every map has one size, the maps of a row line up with the
 // labels, and the blocks stay apart (each under its own label); blocks that sharing would not
@@ -198,7 +198,7 @@ TEST_F(Presenting, ModelsSideBySideShareOneRowLabelColumn) {
   AppState state = default_app_state();
   state.present.active = true;
   const auto lesson = find_lesson("multi_head_attention");
-  start_lesson(state, lesson, 5);
+  start_lesson(state, lesson, 7);  // step 8: sharing keys and values
   ASSERT_EQ(active_step(state)->compare.size(), 2u);
   compute(state);
   frame(state);

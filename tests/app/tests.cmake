@@ -10,6 +10,8 @@ if(TARGET headscope_gui)
   headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/open_model_test.cpp headscope_gui)
   target_compile_definitions(open_model_test PRIVATE HEADSCOPE_MODELS_DIR="${HEADSCOPE_MODELS_DIR}")
   headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/classroom_test.cpp headscope_gui)
+  # The Head width view: the pattern fit's job (progress, cancel, refusals) and the parts headless.
+  headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/width_view_test.cpp headscope_gui)
   # The font atlas: the characters in use, CJK from the fallback font (issue 14).
   headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/used_glyphs_test.cpp headscope_gui)
   # No lost work: the unsaved-changes guard, the popup and imgui.ini after a quit.

@@ -73,7 +73,7 @@ def check_app(app):
     expect_error(app, ["--colormap", "magmaa"], ["did you mean magma?"])
     expect_error(app, ["--lesson", "multi_head_atention"],
                  ["did you mean multi_head_attention?", "what_heads_do"])
-    expect_error(app, ["--lesson", "multi_head_attention", "--step", "9"], ["--step 9", "steps 1 to 8"])
+    expect_error(app, ["--lesson", "multi_head_attention", "--step", "11"], ["--step 11", "steps 1 to 10"])
     rc, out, _ = run(app, ["--help"])
     for group in ("Input:", "Model:", "View:", "Export:", "Window:", "Lesson and session:"):
         if group not in out:

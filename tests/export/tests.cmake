@@ -31,3 +31,10 @@ if(HEADSCOPE_TEST_PYTHON)
            COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/pdf_word_boxes.py $<TARGET_FILE:headscope-cli> ${HEADSCOPE_MODELS_DIR})
   set_tests_properties(export_pdf_word_boxes PROPERTIES LABELS "export;cli" TIMEOUT 120)
 endif()
+# Issue 45: reachable keys in maps --json and the report, export --view width with a pattern fit,
+# and the fit's bad input refused with the reason.
+if(HEADSCOPE_TEST_PYTHON)
+  add_test(NAME export_width_cli
+           COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/width_cli.py $<TARGET_FILE:headscope-cli>)
+  set_tests_properties(export_width_cli PROPERTIES LABELS "export;cli" TIMEOUT 300)
+endif()

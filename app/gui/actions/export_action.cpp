@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "app/gui/widgets/labels.h"
+#include "core/analysis/target_pattern.h"
 #include "core/export/contrast_export.h"
 #include "core/render/figure.h"
 #include "core/render/heatmap_figure.h"
@@ -43,6 +44,7 @@ ExportSpec view_spec(const AppState& state, const Derived& derived, View view, c
   if (view == View::query) spec.queries = shown_queries(state, a.run.n_tokens());
   if (view == View::average && state.average.rollout && a.rollout.size() > 0) spec.view = ExportView::rollout;
   if (view == View::roles) spec.role = -1;
+  if (view == View::width && is_pattern_name(state.width.show)) spec.pattern = state.width.show;  // the fit shown
   // A view of one layer exports that layer, in data files too (headscope-cli's --layer L).
   if (view != View::roles && view != View::ablation) spec.layers = LayerScope::one;
   if (view == View::ablation) spec.ablation_mode = state.ablation.mean ? AblationMode::mean : AblationMode::zero;

@@ -55,6 +55,7 @@ Session session_from_state(const AppState& state) {
   s.view.colormap = colormap_name(state.scale.colormap);
   s.contrast = state.contrast.sentence;
   s.view.roles_sort = roles_sort_name(state.roles.sort);
+  s.view.width = state.width.show;
   return s;
 }
 
@@ -71,6 +72,7 @@ void apply_session(AppState& state, const Session& session) {
   state.scale.mode = parse_scale_mode(session.view.color_scale);  // checked when the file was read
   state.scale.ignore_first_key = session.view.ignore_first_column;
   state.roles.sort = roles_sort_from_name(session.view.roles_sort);
+  state.width.show = session.view.width;
   const Colormap c = parse_colormap(session.view.colormap);
   // The views draw sequential maps only; a diverging choice falls back to the default.
   state.scale.colormap = colormap_is_diverging(c) ? Colormap::viridis : c;

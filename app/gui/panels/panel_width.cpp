@@ -1,5 +1,7 @@
-// Head width: the head-count sweep (mean head difference, entropy, ranks against head count,
-// averaged over seeds) and each head's singular values, which show score rank <= d_head.
+// Head width: the limit a head's width sets, in three parts (WidthPanelState::show): which keys
+// each head can pick and the pattern fit (panel_width_reach.cpp), and the head-count sweep (mean
+// head difference, entropy, ranks and reachable keys against head count, averaged over seeds) with
+// each head's singular values, which show score rank <= d_head.
 #include <algorithm>
 #include <vector>
 #include <cmath>
@@ -8,9 +10,11 @@
 #include "app/gui/widgets/draw_util.h"
 #include "app/gui/widgets/labels.h"
 #include "app/gui/panels/panels.h"
+#include "app/gui/panels/width_parts.h"
 #include "app/gui/widgets/theme.h"
 #include "core/analysis/long_input.h"
 #include "core/analysis/sweep_summary.h"
+#include "core/analysis/target_pattern.h"
 #include "core/render/category_palette.h"
 
 namespace hs::gui {
@@ -47,7 +51,7 @@ void draw_sweep(const AppState& state, const Sweep& sweep, ImVec2 size) {
   entropy.series = {series("entropy", &SweepPoint::mean_entropy, tone_u32(Tone::series_green))};
   if (all) hovered = std::max(hovered, draw_chart(entropy, ImVec2(size.x, h)));
   ChartSpec rank = base;
-  rank.title = "rank per head";
+  rank.title = "rank and reachable keys per head";
   rank.x_caption = format("heads  (d_model %d; d_head = d_model / heads)", sweep.d_model);
   // d_head is the ceiling the score rank reaches: a wide pale band under the dashed score rank,
   // so that both (and both legend entries) show where they coincide.
@@ -56,7 +60,8 @@ void draw_sweep(const AppState& state, const Sweep& sweep, ImVec2 size) {
   ChartSeries score_rank = series("score rank", &SweepPoint::mean_score_rank, tone_u32(Tone::series_blue));
   score_rank.dashed = true;
   rank.series = {width, score_rank,
-                 series("effective rank of A", &SweepPoint::mean_effective_rank, tone_u32(Tone::series_green))};
+                 series("effective rank of A", &SweepPoint::mean_effective_rank, tone_u32(Tone::series_green)),
+                 series("reachable keys", &SweepPoint::mean_reachable_keys, tone_u32(Tone::series_orange))};
   hovered = std::max(hovered, draw_chart(rank, ImVec2(size.x, h)));
   if (hovered >= 0) {
     const SweepPoint& p = sweep.points[size_t(hovered)];
@@ -64,9 +69,9 @@ void draw_sweep(const AppState& state, const Sweep& sweep, ImVec2 size) {
                                                      double(p.mean_head_distance), double(p.mean_head_difference))
                                               : std::string("one head: no pair to compare");
     ImGui::SetTooltip("%d heads of width %d\nparameters %s\n%s\nmean row entropy %.3f nats\nscore rank %.2f\n"
-                      "effective rank %.2f",
+                      "effective rank %.2f\nreachable keys %.1f",
                       p.n_heads, p.d_head, format_count(p.param_count).c_str(), pairs.c_str(), double(p.mean_entropy),
-                      double(p.mean_score_rank), double(p.mean_effective_rank));
+                      double(p.mean_score_rank), double(p.mean_effective_rank), double(p.mean_reachable_keys));
   }
 }
 
@@ -164,11 +169,18 @@ void draw_spectra(const AppState& state, const Derived& d, ImVec2 size) {
   }
 }
 
-}  // namespace
+// The three parts' switch (exploring: presenting, the lesson step chooses the part).
+void draw_part_switch(AppState& state) {
+  const bool pattern = is_pattern_name(state.width.show);
+  if (ImGui::RadioButton("Which keys each head can pick", state.width.show == "keys")) state.width.show = "keys";
+  ImGui::SameLine();
+  if (ImGui::RadioButton("Draw a pattern", pattern) && !pattern) state.width.show = "previous";
+  ImGui::SameLine();
+  if (ImGui::RadioButton("Head-count sweep", state.width.show == "sweep")) state.width.show = "sweep";
+}
 
-void draw_width(AppState& state, const UiContext& ui) {
+void draw_sweep_part(AppState& state, const UiContext& ui) {
   const Derived& d = *ui.derived;
-  if (d.run().n_heads() == 0) return;
   const Sweep* sweep = d.sweep.get();
   const bool sweep_shown = sweep && sweep->available;
   if (sweep_shown) {
@@ -214,6 +226,22 @@ void draw_width(AppState& state, const UiContext& ui) {
     ImGui::EndGroup();
   }
   if (scroll) ImGui::EndChild();
+}
+
+}  // namespace
+
+void draw_width(AppState& state, const UiContext& ui) {
+  const Derived& d = *ui.derived;
+  if (d.run().n_heads() == 0) return;
+  if (!state.present.active) draw_part_switch(state);
+  if (!d.spectrum) {  // this result was computed while no view showed them: asked for now
+    ImGui::TextDisabled("computing...");
+    return;
+  }
+  const ImVec2 area = ImGui::GetContentRegionAvail();
+  if (state.width.show == "keys") return draw_width_keys(state, ui, area);
+  if (is_pattern_name(state.width.show)) return draw_width_pattern(state, ui, area);
+  draw_sweep_part(state, ui);
 }
 
 }  // namespace hs::gui

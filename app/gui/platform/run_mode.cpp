@@ -73,6 +73,10 @@ void RunMode::wait_for(AblationJob& ablation) const {
   if (screenshot()) ablation.wait_idle();
 }
 
+void RunMode::wait_for(FitJob& fit) const {
+  if (screenshot()) fit.wait_idle();
+}
+
 bool RunMode::last_frame(int frame) const {
   if (screenshot()) return frame >= (frames_ > 0 ? frames_ : 3);
   return frames_ > 0 && frame >= frames_;

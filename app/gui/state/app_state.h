@@ -111,6 +111,10 @@ struct ExportPanelState {
 
 struct WidthPanelState {
   bool log_singular_values = true;
+  // The part shown: "keys" (which keys each head can pick), "sweep" (the head-count sweep and the
+  // singular values), or a pattern fitted at every width (core/analysis/target_pattern.h); the
+  // fit runs in app/gui/work/fit_job.h, started by the FitPattern command.
+  std::string show = "keys";
 };
 
 struct AveragePanelState {

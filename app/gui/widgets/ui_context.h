@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "app/gui/state/ablation_status.h"
+#include "app/gui/state/fit_status.h"
 #include "app/gui/state/derived.h"
 #include "app/gui/state/status.h"
 #include "app/gui/widgets/drawn_text.h"
@@ -140,6 +141,7 @@ class RegionMaps;  // app/gui/work/region_maps.h: zoomed maps off the UI thread
 struct UiContext {
   const Derived* derived = nullptr;  // null until the first good result
   AblationStatus ablation;           // head ablation's job, as of this frame (app/gui/work/ablation_job.h)
+  FitStatus fit;                     // the Head width view's pattern fit, as of this frame (app/gui/work/fit_job.h)
   HeatmapImages* images = nullptr;
   const RegionMaps* regions = nullptr;  // null (headless tests): zoomed regions computed on the spot
   FrameReport* report = nullptr;     // may be null

@@ -23,9 +23,8 @@ void AblationJob::start(const ModelRequest& request, AblationMode mode) {
 AblationStatus AblationJob::status() const {
   std::lock_guard<std::mutex> lock(mutex_);
   AblationStatus s = status_;
-  const JobProgress p = jobs_.progress();
-  const bool current = p.generation == jobs_.submitted();  // not a cancelled job's count
-  s.done = current ? p.done : 0, s.total = current ? p.total : 0;
+  const JobProgress p = jobs_.newest_progress();  // not a cancelled job's count
+  s.done = p.done, s.total = p.total;
   return s;
 }
 

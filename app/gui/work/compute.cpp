@@ -6,12 +6,13 @@
 namespace hs::gui {
 namespace {
 
-AnalysisOptions app_options(int threads, CheckpointCache* checkpoints, bool spectrum) {
+AnalysisOptions app_options(int threads, CheckpointCache* checkpoints, bool spectrum, bool reach) {
   AnalysisOptions o;
   o.threads = threads;
   o.checkpoints = checkpoints;
   o.maps = MapMode::automatic;
   o.spectrum = spectrum;
+  o.reach = reach;
   o.induction_probe = false;  // measured when the Head roles view asks (worker.h: want_induction), not while typing
   o.all_next_tokens = false;  // predictions after the last token; the others when a view shows them
   return o;
@@ -30,7 +31,7 @@ std::shared_ptr<Derived> compute_derived(const ModelRequest& request, int thread
                                          LiveTypingCaches* live, bool spectrum) {
   auto d = std::make_shared<Derived>();
   d->spectrum = spectrum;
-  AnalysisOptions options = app_options(threads, checkpoints, spectrum);
+  AnalysisOptions options = app_options(threads, checkpoints, spectrum, spectrum);
   options.prefix_cache = live ? &live->engine : nullptr;
   options.analysis_cache = live ? &live->analyses : nullptr;
   d->analysis = analyse(fitted(request), options);
@@ -44,7 +45,7 @@ std::shared_ptr<const ContrastRun> compute_contrast(const ModelRequest& request,
   try {
     ModelRequest b = request;
     b.sentence = sentence;
-    auto analysis = analyse(fitted(b), app_options(threads, checkpoints, false));
+    auto analysis = analyse(fitted(b), app_options(threads, checkpoints, false, false));
     out->result = contrast_runs(a.run, analysis->run);
     out->analysis = std::move(analysis);
   } catch (const std::bad_alloc&) {
@@ -56,14 +57,14 @@ std::shared_ptr<const ContrastRun> compute_contrast(const ModelRequest& request,
 }
 
 std::vector<CompareResult> compute_compare(const std::vector<CompareRequest>& entries, int threads,
-                                           CheckpointCache* checkpoints) {
+                                           CheckpointCache* checkpoints, bool reach) {
   std::vector<CompareResult> out;
   for (const CompareRequest& e : entries) {
     CompareResult r;
     r.label = e.label;
     try {
-      // Maps side by side: no view of singular values.
-      r.analysis = analyse(fitted(e.request), app_options(threads, checkpoints, false));
+      // Maps side by side: no view of singular values; reachable keys for the Head width view.
+      r.analysis = analyse(fitted(e.request), app_options(threads, checkpoints, false, reach));
     } catch (const std::bad_alloc&) {
       r.error = "out of memory (try a shorter sentence, a smaller d_model or fewer heads)";
     } catch (const std::exception& ex) {

@@ -19,7 +19,7 @@ struct LiveTypingCaches {
 };
 
 // The analysis of `request` with the app's rule for long inputs (automatic) and, with `spectrum`,
-// singular values; no sweep yet. Throws hs::Error for bad requests. With live-typing caches, a causal
+// singular values and reachable keys (the Head width and Single head views'); no sweep yet. Throws hs::Error for bad requests. With live-typing caches, a causal
 // decoder computes only the rows after the prefix the input shares with the previous run.
 std::shared_ptr<Derived> compute_derived(const ModelRequest& request, int threads = 0,
                                          CheckpointCache* checkpoints = nullptr, LiveTypingCaches* live = nullptr,
@@ -31,8 +31,9 @@ std::shared_ptr<const ContrastRun> compute_contrast(const ModelRequest& request,
                                                     const RunAnalysis& a, int threads = 0,
                                                     CheckpointCache* checkpoints = nullptr);
 
-// Each entry through analyse(); a failing entry carries its error instead.
+// Each entry through analyse() (with `reach`: reachable keys, for the Head width view); a failing
+// entry carries its error instead.
 std::vector<CompareResult> compute_compare(const std::vector<CompareRequest>& entries, int threads = 0,
-                                           CheckpointCache* checkpoints = nullptr);
+                                           CheckpointCache* checkpoints = nullptr, bool reach = true);
 
 }  // namespace hs::gui

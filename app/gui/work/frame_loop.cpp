@@ -46,6 +46,7 @@ bool FrameLoop::before_frame() {
   ui_.derived = shown_.get();
   ui_.status.computing = worker_.busy();
   ui_.ablation = ablation_.status();
+  ui_.fit = fit_.status();
   return r.has_value();
 }
 
@@ -55,6 +56,7 @@ bool FrameLoop::after_frame() {
   targets.ablation = current_ablation(state_, ui_.ablation);
   targets.ablation_job = &ablation_;
   targets.regions = &regions_;
+  targets.fit_job = &fit_;
   run_commands(state_, ui_.status, targets);
   std::vector<CompareRequest> compare = compare_requests(state_);
   // The Head roles view on screen: induction is measured (once per model) for this and every later

@@ -13,6 +13,7 @@
 #include "app/gui/state/derived.h"
 #include "app/gui/widgets/ui_context.h"
 #include "app/gui/work/ablation_job.h"
+#include "app/gui/work/fit_job.h"
 #include "app/gui/work/region_maps.h"
 #include "app/gui/work/worker.h"
 
@@ -43,6 +44,7 @@ class FrameLoop {
   // The jobs it owns (the window waits for them in screenshots; ui.regions may point here).
   AblationJob& ablation() { return ablation_; }
   RegionMaps& regions() { return regions_; }
+  FitJob& fit() { return fit_; }
 
  private:
   AppState& state_;
@@ -55,6 +57,7 @@ class FrameLoop {
   std::string submitted_contrast_;   // ... and this minimal pair's sentence B
   AblationJob ablation_;
   RegionMaps regions_;
+  FitJob fit_;
 };
 
 }  // namespace hs::gui

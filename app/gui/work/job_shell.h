@@ -104,6 +104,11 @@ class JobShell {
     std::lock_guard<std::mutex> lock(mutex_);
     return progress_;
   }
+  // The progress of the newest submission's job; zeros while an older (cancelled) job still counts.
+  JobProgress newest_progress() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return progress_.generation == submitted_ ? progress_ : JobProgress{0, 0, progress_.generation};
+  }
 
  private:
   struct Waiting {

@@ -51,6 +51,13 @@ class CommandRunner {
   void run(CancelAblation&) {
     if (t_.ablation_job) t_.ablation_job->cancel();
   }
+  void run(FitPattern& c) {
+    if (!t_.shown || !t_.fit_job) return waiting_.push_back(c);
+    t_.fit_job->start(state_.width.show, t_.shown->analysis, t_.shown->generation);
+  }
+  void run(CancelFit&) {
+    if (t_.fit_job) t_.fit_job->cancel();
+  }
   void run(ComputeRegion& c) {
     if (t_.regions) t_.regions->add(c.request, std::move(c.coarse));
   }

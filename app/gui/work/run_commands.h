@@ -7,6 +7,7 @@
 #include "app/gui/state/derived.h"
 #include "app/gui/state/status.h"
 #include "app/gui/work/ablation_job.h"
+#include "app/gui/work/fit_job.h"
 #include "app/gui/work/region_maps.h"
 
 namespace hs::gui {
@@ -17,6 +18,7 @@ struct CommandTargets {
   const HeadAblation* ablation = nullptr;  // the ablation the Ablation view shows as current (export)
   AblationJob* ablation_job = nullptr;     // null: RunAblation waits, CancelAblation has nothing to stop
   RegionMaps* regions = nullptr;           // null: ComputeRegion is dropped
+  FitJob* fit_job = nullptr;               // null: FitPattern waits, CancelFit has nothing to stop
 };
 
 // Carries out the queued commands, then what each frame checks after them: a clipboard copy's

@@ -118,7 +118,7 @@ void DerivedWorker::run(Job job, uint64_t generation) {
         // The maps stay; the roles view says induction was not measured.
       }
     }
-    d->compare = compute_compare(job.compare, 0, &checkpoints_);
+    d->compare = compute_compare(job.compare, 0, &checkpoints_, job.spectrum);
     if (!job.contrast.empty()) d->contrast = compute_contrast(job.request, job.contrast, *d->analysis, 0, &checkpoints_);
     d->worker_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   });

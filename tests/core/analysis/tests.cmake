@@ -46,3 +46,14 @@ if(HEADSCOPE_TEST_PYTHON AND TARGET headscope-cli)
                    $<TARGET_FILE:headscope-cli> ${HEADSCOPE_MODELS_DIR})
   set_tests_properties(analysis.contrast_vs_numpy PROPERTIES LABELS "core;oracle" SKIP_RETURN_CODE 77 TIMEOUT 300)
 endif()
+# Reachable keys, rows that agree and the pattern fit: the head-width limit (issue 45).
+headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/head_reach_test.cpp)
+headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/pattern_fit_test.cpp)
+# Oracle: reachable keys of synthetic layers of width 1, 2, 4, 8 and of stories260K (after RoPE)
+# against SciPy's linprog and Qhull on keys computed in numpy / the PyTorch reference.
+if(HEADSCOPE_TEST_PYTHON AND TARGET headscope-cli)
+  add_test(NAME analysis.reachable_keys_vs_scipy
+           COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/reachable_keys_reference.py
+                   $<TARGET_FILE:headscope-cli> ${HEADSCOPE_MODELS_DIR})
+  set_tests_properties(analysis.reachable_keys_vs_scipy PROPERTIES LABELS "core;oracle" SKIP_RETURN_CODE 77 TIMEOUT 300)
+endif()

@@ -6,11 +6,16 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <iterator>
+#include <sstream>
 
 #include "core/analysis/contrast.h"
+#include "core/analysis/pattern_fit.h"
+#include "core/analysis/target_pattern.h"
 #include "core/analysis/run_analysis.h"
 #include "core/model/attention_config.h"
 #include "core/session/lesson_file.h"
+#include "core/util/format.h"
 
 namespace hs {
 namespace {
@@ -119,17 +124,84 @@ TEST_F(MultiHeadLesson, Step4TheAverageBlursWhatEachHeadKeepsSharp) {
   for (int i = 1; i < run.n_tokens(); ++i) EXPECT_LT(a->average[0].row(i).maxCoeff(), 0.8f) << "average row " << i;
 }
 
-TEST_F(MultiHeadLesson, Step5WidthOneScoresHaveRankOne) {
+// The head-width steps (issue 45): width-1 heads against a width-8 head on one sentence longer
+// than 8 tokens, the pattern fit, the decoupled head width.
+TEST_F(MultiHeadLesson, Step5WidthOneHeadsDrawStripesAndReachTwoKeys) {
   const LessonStep& s = step(5);
-  says(s, "With 8 heads of width 1 every score matrix has rank 1");
+  says(s, "8 width-1 heads vs one width-8 head, 11 tokens");
+  says(s, "rank keys alike in every row: stripes");
+  EXPECT_EQ(s.session.view.panel, "width");
+  EXPECT_EQ(s.session.view.width, "keys");
   const auto a = maps_of(s.session);
+  const int T = a->run.n_tokens();
+  ASSERT_EQ(T, 11);
   ASSERT_EQ(a->run.info.d_head, 1);
-  ASSERT_EQ(a->spectrum.at(0).size(), 8u);
-  for (const HeadSpectrum& h : a->spectrum[0]) EXPECT_EQ(h.score_rank, 1);
+  ASSERT_EQ(a->reach.at(0).size(), 8u);
+  says(s, "Only 2 keys can win");
+  for (int h = 0; h < 8; ++h) {
+    const HeadReach& r = a->reach[0][size_t(h)];
+    EXPECT_EQ(r.reachable_keys.size(), 2u) << "h" << h;
+    EXPECT_EQ(r.agreeing_rows, T) << "h" << h << ": every row ranks the keys as the last one (or reversed)";
+    for (int i = 0; i < T; ++i) {  // the stripes: every row's largest weight on one of the two keys
+      const int top = argmax_in_row(a->run.attention[0][size_t(h)], i);
+      EXPECT_TRUE(top == r.reachable_keys[0] || top == r.reachable_keys[1]) << "h" << h << " row " << i;
+    }
+  }
+  ASSERT_EQ(s.compare.size(), 1u);
+  const auto wide = maps_of(s.compare[0].session);
+  ASSERT_EQ(wide->run.info.d_head, 8);
+  ASSERT_GT(T, wide->run.info.d_head) << "T > d_head: the width, not T, caps the head";
+  const HeadReach& w = wide->reach.at(0).at(0);
+  says(s, "width 8: " + std::to_string(w.reachable_keys.size()));
+  EXPECT_LT(w.agreeing_rows, T);
 }
 
-TEST_F(MultiHeadLesson, Step6AQuarterOfTheCache) {
+TEST_F(MultiHeadLesson, Step6WidthOneCannotDrawThePreviousTokenAndWidthFourCan) {
   const LessonStep& s = step(6);
+  EXPECT_EQ(s.session.view.panel, "width");
+  EXPECT_EQ(s.session.view.width, "previous");
+  const auto a = maps_of(s.session);
+  PatternFitOptions o;
+  o.seed = s.session.request.seed;  // as the app fits it
+  const PatternFit fit = fit_pattern(target_pattern("previous", *a), o);
+  const int T = a->run.n_tokens();
+  ASSERT_EQ(fit.fits.size(), 5u);
+  const WidthFit &one = fit.fits[0], &four = fit.fits[2], &last = fit.fits.back();
+  ASSERT_EQ(four.width, 4);
+  says(s, format("width 1 misses by %.2f (%zu keys reachable), width 4 by %.2f", double(one.error), one.reachable_keys.size(),
+                 double(four.error)));
+  EXPECT_GT(one.error, 0.5f);
+  EXPECT_LT(four.error, 0.1f);
+  says(s, format("width %d = T - 1 draws any pattern", T - 1));
+  EXPECT_EQ(last.width, T - 1);
+  EXPECT_LT(last.error, 0.01f);
+}
+
+TEST_F(MultiHeadLesson, Step7ADecoupledHeadWidthReachesKeysAgainAtAPrice) {
+  const LessonStep& s = step(7);
+  const auto a = maps_of(s.session);
+  ASSERT_EQ(a->run.info.d_head, 4);
+  ASSERT_EQ(a->run.info.n_heads, 8);
+  size_t lo = 99, hi = 0;
+  for (const HeadReach& r : a->reach.at(0)) lo = std::min(lo, r.reachable_keys.size()), hi = std::max(hi, r.reachable_keys.size());
+  says(s, "--d-head 4 gives each of the 8 heads 4 slots");
+  says(s, format("each reaches %zu to %zu of %d keys again", lo, hi, a->run.n_tokens()));
+  says(s, format("at %s parameters instead of 288", format_count(a->run.info.param_count).c_str()));
+  const auto narrow = maps_of(s.compare.at(0).session);
+  EXPECT_EQ(narrow->run.info.param_count, 288);
+  EXPECT_EQ(narrow->run.info.d_head, 1);
+  EXPECT_TRUE(std::find(s.unlocked.begin(), s.unlocked.end(), "d_head") != s.unlocked.end());
+}
+
+TEST_F(MultiHeadLesson, HeadWidthCaptionsAreShort) {
+  for (int n : {5, 6, 7}) {  // read from the back of the room: the longer story is in the step's notes
+    std::istringstream words(step(n).caption);
+    EXPECT_LE(std::distance(std::istream_iterator<std::string>(words), std::istream_iterator<std::string>()), 30) << "step " << n;
+  }
+}
+
+TEST_F(MultiHeadLesson, Step8AQuarterOfTheCache) {
+  const LessonStep& s = step(8);
   says(s, "32 query heads on 8 key/value heads keep a quarter of the cache");
   AttentionConfig gqa, mha;
   gqa.d_model = mha.d_model = 4096;
@@ -141,8 +213,8 @@ TEST_F(MultiHeadLesson, Step6AQuarterOfTheCache) {
   EXPECT_EQ(a->run.info.n_kv_heads, 2);
 }
 
-TEST_F(MultiHeadLesson, Step7MaskedCellsAreExactlyZero) {
-  const LessonStep& s = step(7);
+TEST_F(MultiHeadLesson, Step9MaskedCellsAreExactlyZero) {
+  const LessonStep& s = step(9);
   says(s, "the upper triangle is masked, drawn grey: its weights are exactly zero");
   says(s, "forgets tokens more than W back");
   const int W = s.session.request.attention.window;
@@ -160,8 +232,8 @@ TEST_F(MultiHeadLesson, Step7MaskedCellsAreExactlyZero) {
   }
 }
 
-TEST_F(MultiHeadLesson, Step8Stories260KHasPreviousTokenHeadsAndNoSink) {
-  const LessonStep& s = step(8);
+TEST_F(MultiHeadLesson, Step10Stories260KHasPreviousTokenHeadsAndNoSink) {
+  const LessonStep& s = step(10);
   says(s, "L1 h3 and L3 h6 are previous-token heads");
   says(s, "no head puts even a third of a row on <s>");
   says(s, "('girl' is ' g', 'ir', 'l')");
