@@ -46,13 +46,15 @@ struct RunGuarded {  // an action the unsaved guard let through (no unsaved chan
 // Background jobs, owned by the frame loop.
 struct RunAblation {};     // head ablation on the result on screen (waits for one)
 struct CancelAblation {};  // stops it after the head it is on
+struct RunPatching {};     // activation patching on the Contrast view's pair (waits for both results)
+struct CancelPatching {};  // stops it after the head it is on
 struct ComputeRegion {     // a zoomed region's exact cells; `coarse` is shown meanwhile
   RegionRequest request;
   std::shared_ptr<const RegionMap> coarse;
 };
 
 using Command = std::variant<SaveExport, CopyExportData, CopyExportImage, OpenExportDialog, SaveSession, OpenFiles, RunGuarded,
-                             RunAblation, CancelAblation, ComputeRegion>;
+                             RunAblation, CancelAblation, RunPatching, CancelPatching, ComputeRegion>;
 
 class CommandQueue {
  public:

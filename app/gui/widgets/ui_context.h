@@ -11,6 +11,7 @@
 
 #include "app/gui/state/ablation_status.h"
 #include "app/gui/state/derived.h"
+#include "app/gui/state/patching_status.h"
 #include "app/gui/state/status.h"
 #include "app/gui/widgets/drawn_text.h"
 #include "core/render/colour_scale.h"
@@ -140,6 +141,7 @@ class RegionMaps;  // app/gui/work/region_maps.h: zoomed maps off the UI thread
 struct UiContext {
   const Derived* derived = nullptr;  // null until the first good result
   AblationStatus ablation;           // head ablation's job, as of this frame (app/gui/work/ablation_job.h)
+  PatchingStatus patching;           // activation patching's job, as of this frame (app/gui/work/patching_job.h)
   HeatmapImages* images = nullptr;
   const RegionMaps* regions = nullptr;  // null (headless tests): zoomed regions computed on the spot
   FrameReport* report = nullptr;     // may be null
