@@ -69,8 +69,8 @@ std::string alignment_line(const ContrastResult& c, const std::vector<std::strin
 // "logit(▁are) - logit(▁is) after the last token: A 1.2340   B -0.5670", and the notes.
 void print_logit_diff(std::ostream& out, const PairAnswer& p) {
   char buf[240];
-  std::snprintf(buf, sizeof buf, "logit(%s) - logit(%s) after the last token: A %.4f   B %.4f\n", p.target_token.c_str(),
-                p.versus_token.c_str(), p.logit_diff_a, p.logit_diff_b);
+  std::snprintf(buf, sizeof buf, "logit(%s) - logit(%s) after the last token: A %.4f   B %.4f\n",
+                token_label({p.target_token}, 0).c_str(), token_label({p.versus_token}, 0).c_str(), p.logit_diff_a, p.logit_diff_b);
   out << buf;
   for (const std::string& note : p.notes) out << "  (" << note << ")\n";
 }

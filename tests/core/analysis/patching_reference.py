@@ -180,7 +180,7 @@ def stories(cli, models):
     finding(cli, base)
     forward = lambda ids, edit=None: llama2c_forward(cfg, w, ids, edit)
     d_head = cfg["dim"] // cfg["n_heads"]
-    cases = [("equal lengths", "Lily saw a big dog. The dog", "Lily saw a big cat. The dog", " was", " ran"),
+    cases = [("equal lengths", "Once upon a time, there was a boy. One day,", "Once upon a time, there was a girl. One day,", " he", " she"),
              ("different lengths", "Tom and Lily went to the park. Lily", "Tom went to the park. Lily", " said", " was")]
     for name, sa, sb, target, versus in cases:
         got = compare(cli, base + ["--sentence", sa, "--contrast", sb, "--target", target, "--versus", versus, "--patch"])
@@ -197,7 +197,7 @@ def stories(cli, models):
           "no gap (B = A): every share null, noted (%s)" % got["notes"])
     # The figure and the .npy of the shares.
     with tempfile.TemporaryDirectory() as tmp:
-        args = base + ["--sentence", cases[0][1], "--contrast", cases[0][2], "--target", " was", "--versus", " ran", "--patch"]
+        args = base + ["--sentence", cases[0][1], "--contrast", cases[0][2], "--target", cases[0][3], "--versus", cases[0][4], "--patch"]
         for ext in ("png", "svg", "npy"):
             path = os.path.join(tmp, "patching." + ext)
             p = subprocess.run([cli, "compare"] + args + ["--out", path], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
