@@ -26,7 +26,7 @@ Figure patching_figure(const RunAnalysis& a, const PairAnswer& answer, const Fig
   t.bar.lo = -t.bar.hi;
   t.bar.title = "share of the gap restored";
   t.decimals = 2;
-  const std::string ld = "logit(" + answer.target_token + ") \u2212 logit(" + answer.versus_token + ")";
+  const std::string ld = "logit(" + display_label(answer.target_token) + ") \u2212 logit(" + display_label(answer.versus_token) + ")";
   t.title = figure_model_name(a.run) + " \u00b7 activation patching \u00b7 " + ld;
   t.caption = ld + " after A " + format_number(p.logit_diff_a, 3) + ", after B " + format_number(p.logit_diff_b, 3) +
               ". Each cell: B's run with that head's output replaced by A's at " + std::to_string(p.positions.size()) +
