@@ -1,11 +1,9 @@
 #include "core/analysis/activation_patching.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cassert>
 #include <cmath>
 #include <limits>
-#include <mutex>
 
 #include "core/model/context_editor.h"
 #include "core/text/tokenizer_base.h"
@@ -139,28 +137,16 @@ HeadPatching patch_heads(const TransformerModel& model, const std::vector<int>& 
   const double gap = out.logit_diff_a - out.logit_diff_b;
   out.gap_too_small = std::abs(gap) < kMinPatchingGap;
 
-  const int total = L * H;
-  std::atomic<bool> stop{false};
-  std::mutex mutex;  // guards `done`, the progress callback and the results
-  int done = 0;
-  parallel_for(total, options.threads, [&](int task) {
-    if (stop.load()) return;
+  const auto patch_head = [&](int task) -> std::function<void()> {
     const int l = task / H, h = task % H;
-    try {
-      HeadPatch patch(l, h, dh, contexts_a.contexts[size_t(l)], positions);
-      const double ld = patched_difference(model, ids_b, b, patch, l, pair);
-      std::lock_guard<std::mutex> lock(mutex);
-      if (stop.load()) return;  // cancelled meanwhile: what finishes after the cancel is dropped
+    HeadPatch patch(l, h, dh, contexts_a.contexts[size_t(l)], positions);
+    const double ld = patched_difference(model, ids_b, b, patch, l, pair);
+    return [&out, l, h, ld, gap] {
       out.logit_diff(l, h) = float(ld);
       out.share(l, h) = out.gap_too_small ? float(kNaN) : float((ld - out.logit_diff_b) / gap);
-      ++done;
-      if (options.progress && !options.progress(done, total)) stop = true;
-    } catch (...) {
-      stop = true;  // the rest are skipped; parallel_for rethrows the first error
-      throw;
-    }
-  });
-  out.complete = done == total;
+    };
+  };
+  out.complete = parallel_tasks(L * H, options.threads, patch_head, options.progress) == L * H;
   return out;
 }
 

@@ -24,20 +24,21 @@ const char* const kShareHelp =
 
 PairQuestion question_of(const AppState& state) { return {state.contrast.target, state.contrast.versus, true}; }
 
+// "label [box]" on the current line, the box a continuation's text.
+void continuation_box(const char* label, const char* id, const char* hint, const char* tip, std::string& text) {
+  ImGui::TextDisabled("%s", label);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+  ImGui::InputTextWithHint(id, hint, &text);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tip);
+}
+
 void continuation_boxes(AppState& state) {
-  const float f = ImGui::GetFontSize();
   ImGui::AlignTextToFramePadding();
-  ImGui::TextDisabled("logit difference of");
+  continuation_box("logit difference of", "##target", "\" are\"", "A continuation of both sentences (start it with a space: \" are\").",
+                   state.contrast.target);
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(f * 6);
-  ImGui::InputTextWithHint("##target", "\" are\"", &state.contrast.target);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("A continuation of both sentences (start it with a space: \" are\").");
-  ImGui::SameLine();
-  ImGui::TextDisabled("versus");
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(f * 6);
-  ImGui::InputTextWithHint("##versus", "\" is\"", &state.contrast.versus);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("The continuation it is compared with (\" is\").");
+  continuation_box("versus", "##versus", "\" is\"", "The continuation it is compared with (\" is\").", state.contrast.versus);
 }
 
 void run_button(AppState& state, const UiContext& ui, const std::string& why) {
