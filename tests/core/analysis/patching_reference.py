@@ -20,7 +20,6 @@ usage: patching_reference.py HEADSCOPE_CLI MODELS_DIR
 exit 0: match; 1: mismatch (the head and the error are printed); 77: no torch or model (skip).
 """
 import json
-import math
 import os
 import shutil
 import subprocess
@@ -58,53 +57,17 @@ def compare(cli, args, fmt="--json"):
     return json.loads(p.stdout) if fmt == "--json" else p.stdout
 
 
-def llama2c_forward(cfg, w, ids, edit=None):
-    """ref.forward's pass (float64) with a hook on each layer's contexts [T, H*hs] before the
-    output projection: edit(layer, ctx) may change them in place. Returns (logits, contexts)."""
-    T, d, H, G = len(ids), cfg["dim"], cfg["n_heads"], cfg["n_kv"]
-    hs = d // H
-    x = w["emb"][ids]
-    mask = torch.triu(torch.ones(T, T, dtype=torch.bool), diagonal=1)
-    contexts = []
-    for l in range(cfg["n_layers"]):
-        h = ref.rmsnorm(x, w["rms_att"][l])
-        q = ref.rope(h @ w["wq"][l].T, H, hs).view(T, H, hs).transpose(0, 1)
-        k = ref.rope(h @ w["wk"][l].T, G, hs).view(T, G, hs).transpose(0, 1).repeat_interleave(H // G, dim=0)
-        v = (h @ w["wv"][l].T).view(T, G, hs).transpose(0, 1).repeat_interleave(H // G, dim=0)
-        att = torch.softmax((q @ k.transpose(1, 2) / hs ** 0.5).masked_fill(mask, float("-inf")), dim=-1)
-        ctx = (att @ v).transpose(0, 1).reshape(T, d).clone()
-        contexts.append(ctx.clone())
-        if edit:
-            edit(l, ctx)
-        x = x + ctx @ w["wo"][l].T
-        h = ref.rmsnorm(x, w["rms_ffn"][l])
-        x = x + (torch.nn.functional.silu(h @ w["w1"][l].T) * (h @ w["w3"][l].T)) @ w["w2"][l].T
-    return ref.rmsnorm(x, w["rms_final"]) @ w["cls"].T, contexts
+def with_contexts(forward):
+    """forward(ids, edit) -> logits, wrapped to return (logits, every layer's contexts as computed)."""
+    def run(ids, edit=None):
+        contexts = []
 
-
-def gpt2_forward(w, cfg, ids, edit=None):
-    """hf_reference.gpt2_forward's pass with the same context hook (c_proj's bias stays)."""
-    d, H = cfg["n_embd"], cfg["n_head"]
-    dh, T = d // H, len(ids)
-    ln = lambda x, a, b: torch.nn.functional.layer_norm(x, (d,), a, b, cfg["layer_norm_epsilon"])
-    gelu = lambda x: 0.5 * x * (1 + torch.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3)))
-    x = w["wte.weight"][ids] + w["wpe.weight"][:T]
-    mask = torch.triu(torch.ones(T, T, dtype=torch.bool), 1)
-    contexts = []
-    for l in range(cfg["n_layer"]):
-        p = "h.%d." % l
-        h = ln(x, w[p + "ln_1.weight"], w[p + "ln_1.bias"])
-        q, k, v = ((h @ w[p + "attn.c_attn.weight"] + w[p + "attn.c_attn.bias"]).split(d, dim=1))
-        q, k, v = (m.view(T, H, dh).transpose(0, 1) for m in (q, k, v))
-        att = torch.softmax((q @ k.transpose(1, 2) / math.sqrt(dh)).masked_fill(mask, float("-inf")), -1)
-        ctx = (att @ v).transpose(0, 1).reshape(T, d).clone()
-        contexts.append(ctx.clone())
-        if edit:
-            edit(l, ctx)
-        x = x + ctx @ w[p + "attn.c_proj.weight"] + w[p + "attn.c_proj.bias"]
-        h = ln(x, w[p + "ln_2.weight"], w[p + "ln_2.bias"])
-        x = x + gelu(h @ w[p + "mlp.c_fc.weight"] + w[p + "mlp.c_fc.bias"]) @ w[p + "mlp.c_proj.weight"] + w[p + "mlp.c_proj.bias"]
-    return ln(x, w["ln_f.weight"], w["ln_f.bias"]) @ w["wte.weight"].T, contexts
+        def record(layer, ctx):
+            contexts.append(ctx.clone())
+            if edit:
+                edit(layer, ctx)
+        return forward(ids, record), contexts
+    return run
 
 
 def patched_positions(got):
@@ -178,7 +141,7 @@ def stories(cli, models):
     pieces, scores = ref.load_tokenizer(tok, cfg["vocab"])
     base = ["--model", model, "--tokenizer", tok]
     finding(cli, base)
-    forward = lambda ids, edit=None: llama2c_forward(cfg, w, ids, edit)
+    forward = with_contexts(lambda ids, edit: ref.forward(cfg, w, ids, edit)[1])
     d_head = cfg["dim"] // cfg["n_heads"]
     cases = [("equal lengths", "Once upon a time, there was a boy. One day,", "Once upon a time, there was a girl. One day,", " he", " she"),
              ("different lengths", "Tom and Lily went to the park. Lily", "Tom went to the park. Lily", " said", " was")]
@@ -229,7 +192,8 @@ def gpt2(cli, models):
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     d_head = cfg["n_embd"] // cfg["n_head"]
-    check_patching("gpt2 tiny", got, lambda ids, edit=None: gpt2_forward(w, cfg, ids, edit), cfg["n_layer"], cfg["n_head"], d_head)
+    check_patching("gpt2 tiny", got, with_contexts(lambda ids, edit: hf.gpt2_forward(w, cfg, ids, edit)[1]), cfg["n_layer"], cfg["n_head"],
+                   d_head)
 
 
 def refused(cli, models):
