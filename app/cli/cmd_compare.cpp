@@ -1,12 +1,16 @@
 // `headscope-cli compare`: a minimal pair. Runs the model on --sentence (A) and --contrast (B),
-// aligns their tokens and reports how much each head's attention changed (core/analysis/contrast.h):
-// a text report, --json (alignment, change per head, both runs' maps), --csv (one row per head), or
-// --out FILE in any export format (the Contrast figure of --layer/--head: PNG, SVG, PDF).
+// aligns their tokens and reports how much each head's attention changed (core/analysis/contrast.h);
+// with --target/--versus the logit difference of two continuations after each sentence, and with
+// --patch every head's share of it by activation patching (core/analysis/pair_target.h): a text
+// report, --json (alignment, change per head, both runs' maps, the answer), --csv (one row per head),
+// or --out FILE in any export format (the Contrast figure of --layer/--head, or with --patch the
+// patching figure: PNG, SVG, PDF).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,10 +18,12 @@
 #include "app/cli/output_file.h"
 #include "app/common/model_flags.h"
 #include "core/analysis/contrast.h"
+#include "core/analysis/pair_target.h"
 #include "core/analysis/run_analysis.h"
 #include "core/model/checkpoint_cache.h"
 #include "core/export/contrast_export.h"
 #include "core/export/contrast_json.h"
+#include "core/export/export.h"
 #include "core/render/figure.h"
 #include "core/render/colormap.h"
 #include "core/render/figure_style.h"
@@ -38,7 +44,11 @@ struct CompareOptions {
   std::string colormap = "viridis";
   int layer = -1, head = -1;  // the figure's head; -1: the most changed head
   int top = 10;
+  std::string target, versus;
+  bool patch = false;
   CLI::Option* contrast_option = nullptr;
+  CLI::Option* target_option = nullptr;
+  CLI::Option* versus_option = nullptr;
 };
 
 // "The keys to the cabinet [are -> is]": every step, changed ones bracketed.
@@ -56,7 +66,40 @@ std::string alignment_line(const ContrastResult& c, const std::vector<std::strin
   return line;
 }
 
-void print_report(std::ostream& out, const RunAnalysis& a, const RunAnalysis& b, const ContrastResult& c, int top) {
+// "logit(▁are) - logit(▁is) after the last token: A 1.2340   B -0.5670", and the notes.
+void print_logit_diff(std::ostream& out, const PairAnswer& p) {
+  char buf[240];
+  std::snprintf(buf, sizeof buf, "logit(%s) - logit(%s) after the last token: A %.4f   B %.4f\n",
+                token_label({p.target_token}, 0).c_str(), token_label({p.versus_token}, 0).c_str(), p.logit_diff_a, p.logit_diff_b);
+  out << buf;
+  for (const std::string& note : p.notes) out << "  (" << note << ")\n";
+}
+
+// The heads by the share of the gap they restore, largest |share| first (null ones last).
+void print_patching(std::ostream& out, const HeadPatching& h, int top) {
+  std::vector<std::pair<int, int>> heads;
+  for (int l = 0; l < h.n_layers(); ++l)
+    for (int k = 0; k < h.n_heads(); ++k) heads.emplace_back(l, k);
+  const auto key = [&](const std::pair<int, int>& x) {
+    const float v = h.share(x.first, x.second);
+    return std::isnan(v) ? -1.0f : std::abs(v);
+  };
+  std::stable_sort(heads.begin(), heads.end(), [&](const auto& x, const auto& y) { return key(x) > key(y); });
+  out << "\nheads by activation patching (B's run with the head's output from A; share of the gap restored, "
+         "(LD patched - LD B) / (LD A - LD B)):\n  layer head   share  patched LD\n";
+  for (size_t i = 0; i < heads.size() && int(i) < top; ++i) {
+    const auto [l, k] = heads[i];
+    const float share = h.share(l, k);
+    char cell[32] = "null", buf[160];
+    if (!std::isnan(share)) std::snprintf(cell, sizeof cell, "%.4f", double(share));
+    std::snprintf(buf, sizeof buf, "  %5d %4d  %6s  %10.4f\n", l, k, cell, double(h.logit_diff(l, k)));
+    out << buf;
+  }
+  if (heads.size() > size_t(top)) out << "  (" << heads.size() - size_t(top) << " more heads; --top N shows more, --csv all)\n";
+}
+
+void print_report(std::ostream& out, const RunAnalysis& a, const RunAnalysis& b, const ContrastResult& c, const PairAnswer* answer,
+                  int top) {
   const std::vector<std::string> la = token_labels(a.run.tokens), lb = token_labels(b.run.tokens);
   out << "alignment (" << c.alignment.changed() << " changed of " << c.alignment.steps.size()
       << " positions; [A -> B], [-only in A], [+only in B]):\n  " << alignment_line(c, la, lb) << "\n";
@@ -70,13 +113,14 @@ void print_report(std::ostream& out, const RunAnalysis& a, const RunAnalysis& b,
                   la.back().c_str(), double(a.run.last_token_log_prob), lb.back().c_str(), double(b.run.last_token_log_prob));
     out << buf;
   }
+  if (answer) print_logit_diff(out, *answer);
   struct Row { int layer, head; HeadChange change; };
   std::vector<Row> rows;
   for (size_t l = 0; l < c.heads.size(); ++l)
     for (size_t h = 0; h < c.heads[l].size(); ++h) rows.push_back({int(l), int(h), c.heads[l][h]});
   std::stable_sort(rows.begin(), rows.end(), [](const Row& x, const Row& y) { return x.change.distance > y.change.distance; });
-  out << "\nheads by change (mean over the " << c.query_rows
-      << " query positions both sentences have of half the summed |A - B| of their rows, 0 to 1):\n"
+  out << "\nheads by change (mean over the " << c.query_rows << " query positions both sentences have"
+      << (c.first_query_step > 0 ? " from the first change on" : "") << " of half the summed |A - B| of their rows, 0 to 1):\n"
       << "  layer head  change  max row (at)        on changed A  on changed B\n";
   for (size_t i = 0; i < rows.size() && int(i) < top; ++i) {
     const Row& r = rows[i];
@@ -87,6 +131,7 @@ void print_report(std::ostream& out, const RunAnalysis& a, const RunAnalysis& b,
     out << buf;
   }
   if (rows.size() > size_t(top)) out << "  (" << rows.size() - size_t(top) << " more heads; --top N shows more, --csv all)\n";
+  if (answer && answer->patching) print_patching(out, *answer->patching, top);
 }
 
 // The most changed head (first in layer, head order among equals).
@@ -98,9 +143,11 @@ std::pair<int, int> most_changed(const ContrastResult& c) {
   return best;
 }
 
-ContrastExport figure_spec(const CompareOptions& o, const ContrastResult& c) {
+ContrastExport figure_spec(const CompareOptions& o, const ContrastResult& c, const PairAnswer* answer) {
   ContrastExport spec;
   spec.path = o.out;
+  spec.answer = answer;
+  spec.patching = o.patch;
   const std::pair<int, int> best = most_changed(c);
   spec.layer = o.layer >= 0 ? o.layer : best.first;
   spec.head = o.head >= 0 ? o.head : o.layer >= 0 ? 0 : best.second;
@@ -110,10 +157,22 @@ ContrastExport figure_spec(const CompareOptions& o, const ContrastResult& c) {
   return spec;
 }
 
+// --target and --versus come together; --patch needs them; a patching figure has no head to pick.
+void check_pair_flags(const CompareOptions& o) {
+  if ((o.target_option->count() > 0) != (o.versus_option->count() > 0))
+    throw InputError("give --target TEXT and --versus TEXT together (the two continuations compared, e.g. \" are\" and \" is\")");
+  if (o.patch && o.target_option->count() == 0)
+    throw InputError("--patch measures how much of the logit difference each head carries: give --target TEXT and --versus TEXT");
+  const bool figure = !o.out.empty() && export_format_is_figure(export_format_of(o.out));
+  if (o.patch && figure && (o.layer >= 0 || o.head >= 0))
+    throw InputError("with --patch the figure shows every head's share; --layer and --head pick one head's maps (leave out --patch)");
+}
+
 int run_compare(const CompareOptions& o) {
   if (o.contrast_option->count() == 0) throw InputError("compare needs --contrast TEXT: the sentence to compare --sentence with");
   if (o.contrast.empty()) throw InputError("the contrast sentence is empty");
   if (o.top < 1) throw InputError("--top (" + std::to_string(o.top) + ") must be 1 or more");
+  check_pair_flags(o);
   ModelRequest request_a = model_request(o.model);
   if (request_a.sentence.empty()) throw InputError("compare needs --sentence TEXT (sentence A) beside --contrast TEXT (sentence B)");
   if (!request_a.sentence_b.empty()) throw InputError("compare takes one sentence a side: leave out --sentence-b");
@@ -128,10 +187,16 @@ int run_compare(const CompareOptions& o) {
   const std::shared_ptr<const RunAnalysis> a = analyse(request_a, options);
   const std::shared_ptr<const RunAnalysis> b = analyse(request_b, options);
   const ContrastResult contrast = contrast_runs(a->run, b->run);
-  if (!o.json.empty()) write_output(o.json, [&](std::ostream& out) { write_contrast_json(out, *a, *b, contrast); });
-  if (!o.csv.empty()) write_output(o.csv, [&](std::ostream& out) { write_contrast_csv(out, contrast); });
-  if (!o.out.empty()) export_contrast(*a, *b, contrast, figure_spec(o, contrast));
-  if (o.json.empty() && o.csv.empty() && o.out.empty()) print_report(std::cout, *a, *b, contrast, o.top);
+  std::optional<PairAnswer> answer;
+  if (o.target_option->count() > 0) {
+    answer = answer_pair(*a, *b, contrast, PairQuestion{o.target, o.versus, o.patch}, PatchingOptions{}, &cache);
+  }
+  const PairAnswer* p = answer ? &*answer : nullptr;
+  const HeadPatching* patched = p ? p->patching.get() : nullptr;
+  if (!o.json.empty()) write_output(o.json, [&](std::ostream& out) { write_contrast_json(out, *a, *b, contrast, p); });
+  if (!o.csv.empty()) write_output(o.csv, [&](std::ostream& out) { write_contrast_csv(out, contrast, patched); });
+  if (!o.out.empty()) export_contrast(*a, *b, contrast, figure_spec(o, contrast, p));
+  if (o.json.empty() && o.csv.empty() && o.out.empty()) print_report(std::cout, *a, *b, contrast, p, o.top);
   return 0;
 }
 
@@ -154,6 +219,14 @@ Command add_compare_command(CLI::App& app) {
   sub->add_option("--colormap", options->colormap, "The figure's colours for A and B (B - A is always red-blue)")
       ->capture_default_str();
   sub->add_option("--size", options->size, "The figure's page size with a unit: 6.75x2.5in, 17x6cm");
+  options->target_option = sub->add_option("--target", options->target,
+                                           "A continuation (\" are\"): report logit(target) - logit(--versus) after each "
+                                           "sentence's last token (a text of several pieces counts by its first)");
+  options->versus_option = sub->add_option("--versus", options->versus, "The continuation --target is compared with (\" is\")");
+  sub->add_flag("--patch", options->patch,
+                "Activation patching: for each head, B's run with that head's output replaced by A's at the aligned "
+                "positions; reports the share of the logit difference gap restored (needs --target, --versus; --out "
+                "figures and .npy then show the shares)");
   sub->add_option("--top", options->top, "Text report: how many heads to list, most changed first")
       ->capture_default_str()
       ->check(whole_number("--top", 1, 1 << 20));

@@ -13,7 +13,9 @@
 #include "core/analysis/run_analysis.h"
 #include "core/analysis/sweep_analysis.h"
 #include "core/export/export.h"
+#include "core/export/vectors_export.h"
 #include "core/render/figure.h"
+#include "core/util/atomic_file.h"
 #include "core/util/errors.h"
 #include "core/util/file_read.h"
 
@@ -57,6 +59,7 @@ struct ExportOptions {
   bool all_layers = false;
   bool rollout = false;
   std::string order = "model";
+  std::string what;  // --what scores|q|k|v: the engine's vectors instead of a view
   FigureFlags figure;
   int layer = 0;
   int head = -1;
@@ -72,6 +75,7 @@ struct ExportOptions {
   std::string pattern, fit_widths;
   CLI::Option* pattern_option = nullptr;
   CLI::Option* fit_widths_option = nullptr;
+  CLI::Option* view_option = nullptr;
 };
 
 // The style file, then the flags over it.
@@ -201,7 +205,22 @@ void check_view_flags(const ExportOptions& o, ExportSpec& spec) {
   }
 }
 
+// --what: every layer's scores, q, k or v as one .npy (core/export/vectors_export.h).
+int run_vectors_export(const ExportOptions& o) {
+  const VectorKind kind = parse_vector_kind(o.what);
+  if (o.out.empty() || export_format_of(o.out) != ExportFormat::npy)
+    throw InputError("--what " + o.what + " writes a .npy file: give --out FILE.npy");
+  if (o.head_option->count() > 0) throw InputError("--what " + o.what + " holds every head; leave out --head (index the array)");
+  if (o.view_option->count() > 0) throw InputError("--what " + o.what + " exports vectors, not a view; leave out --view");
+  if (o.long_input) throw InputError("--what " + o.what + " holds whole T x T or T x d_head arrays; leave out --long-input");
+  const int layer = o.layer_option->count() > 0 ? o.layer : -1;
+  if (o.layer_option->count() > 0 && o.layer < 0) throw InputError("layer (" + std::to_string(o.layer) + ") must be 0 or more");
+  write_file_atomic(o.out, vectors_npy(model_request(o.model), kind, layer));
+  return 0;
+}
+
 int run_export(const ExportOptions& o) {
+  if (!o.what.empty()) return run_vectors_export(o);
   if (o.out.empty() == o.out_dir.empty()) throw InputError("give exactly one of --out FILE or --out-dir DIR");
   if (o.format_option->count() > 0 && o.out_dir.empty()) {
     throw InputError("--format is for --out-dir; with --out the file's extension picks the format");
@@ -297,7 +316,11 @@ Command add_export_command(CLI::App& app) {
   sub->add_flag("--all-layers", o->all_layers,
                 "Every layer: data files (as without --layer), and the heads figure of every layer x head (the overview)");
   o->head_option = sub->add_option("--head", o->head, "One head; without it, every head of the layer (images: a grid)");
-  sub->add_option("--view", o->view, export_view_help())->capture_default_str();
+  o->view_option = sub->add_option("--view", o->view, export_view_help())->capture_default_str();
+  sub->add_option("--what", o->what,
+                  "Instead of a view, the engine's vectors as .npy (--out FILE.npy): scores [layers, heads, T, T] (scaled, "
+                  "soft-capped, before mask and softmax; masked cells -inf), q [layers, heads, T, d_head], k or v "
+                  "[layers, kv_heads, T, d_head] (q and k after RoPE); --layer L: that layer alone");
   o->query_option = sub->add_option("--query", o->queries,
                                     "--view query: the query tokens whose rows are summed, as indices (7, or 2,5,7; "
                                     "default the last token)");

@@ -128,11 +128,11 @@ double weight_on_changed(const Map& m, int row, const std::vector<int>& to_other
   return w;
 }
 
-HeadChange head_change(const Map& a, const Map& b, const TokenAlignment& alignment) {
+HeadChange head_change(const Map& a, const Map& b, const TokenAlignment& alignment, int first_step) {
   HeadChange h;
   double sum = 0, on_a = 0, on_b = 0;
   int rows = 0;
-  for (size_t step = 0; step < alignment.steps.size(); ++step) {
+  for (size_t step = size_t(first_step); step < alignment.steps.size(); ++step) {
     const AlignStep& s = alignment.steps[step];
     if (s.a < 0 || s.b < 0) continue;  // a query only one side has: nothing to compare its row with
     const float change = row_change(a, s.a, b, s.b, alignment);
@@ -148,6 +148,14 @@ HeadChange head_change(const Map& a, const Map& b, const TokenAlignment& alignme
     h.changed_b = static_cast<float>(on_b / rows);
   }
   return h;
+}
+
+// A causal model's rows before the first changed step read the same tokens in A and B, so they
+// cannot move: the change counts the query steps from there on (every step without a mask).
+int first_query_step(const TokenAlignment& alignment, bool causal) {
+  if (!causal) return 0;
+  const auto& s = alignment.steps;
+  return int(std::find_if(s.begin(), s.end(), [](const AlignStep& x) { return x.op != AlignOp::same; }) - s.begin());
 }
 
 void check_comparable(const AttentionRun& a, const AttentionRun& b) {
@@ -171,11 +179,14 @@ ContrastResult contrast_runs(const AttentionRun& a, const AttentionRun& b) {
   alignment_keys(a, b, keys_a, keys_b);
   ContrastResult out;
   out.alignment = align_tokens(keys_a, keys_b);
-  out.query_rows = static_cast<int>(out.alignment.paired_steps().size());
+  out.first_query_step = first_query_step(out.alignment, a.info.causal);
+  const std::vector<int> paired = out.alignment.paired_steps();
+  out.query_rows = static_cast<int>(std::count_if(paired.begin(), paired.end(), [&](int k) { return k >= out.first_query_step; }));
   out.heads.resize(size_t(a.n_layers()));
   for (int l = 0; l < a.n_layers(); ++l)
     for (int h = 0; h < a.n_heads(); ++h)
-      out.heads[size_t(l)].push_back(head_change(a.attention[size_t(l)][size_t(h)], b.attention[size_t(l)][size_t(h)], out.alignment));
+      out.heads[size_t(l)].push_back(
+          head_change(a.attention[size_t(l)][size_t(h)], b.attention[size_t(l)][size_t(h)], out.alignment, out.first_query_step));
   return out;
 }
 

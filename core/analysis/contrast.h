@@ -48,7 +48,7 @@ void alignment_keys(const AttentionRun& a, const AttentionRun& b, std::vector<in
 float row_change(const Map& a, int row_a, const Map& b, int row_b, const TokenAlignment& alignment);
 
 struct HeadChange {
-  float distance = 0;    // mean row_change over the query rows both runs have (same and replaced tokens)
+  float distance = 0;    // mean row_change over the compared query rows (ContrastResult::query_rows)
   float max_row = 0;     // the largest row_change, and the query step (index into steps) it is at
   int max_row_step = -1;
   float changed_a = 0;   // mean weight those rows of A put on A's changed tokens (replaced + deleted)
@@ -58,7 +58,11 @@ struct HeadChange {
 struct ContrastResult {
   TokenAlignment alignment;
   // The query rows every mean is over: the paired steps (a token on both sides, the same or
-  // replaced), so a change at the end of a causal model's text ("are" / "is") is seen in its own row.
+  // replaced) from first_query_step on, so a change at the end of a causal model's text ("are" /
+  // "is") is seen in its own row, and a longer unchanged prefix does not dilute the mean.
+  // first_query_step: a causal model's first changed step (its rows before it see the same tokens
+  // in A and B and cannot move; steps.size() when nothing changed); 0 for a model without a mask.
+  int first_query_step = 0;
   int query_rows = 0;
   std::vector<std::vector<HeadChange>> heads; // [layer][head]
   Map distance_grid() const;                  // [layers, heads] of HeadChange::distance

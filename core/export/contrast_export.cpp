@@ -7,6 +7,7 @@
 #include "core/export/export_data.h"
 #include "core/render/contrast_figure.h"
 #include "core/render/figure.h"
+#include "core/render/patching_figure.h"
 #include "core/util/atomic_file.h"
 #include "core/util/errors.h"
 
@@ -25,22 +26,25 @@ void check_head(const AttentionRun& run, int layer, int head) {
 std::string contrast_export_bytes(const RunAnalysis& a, const RunAnalysis& b, const ContrastResult& contrast,
                                   const ContrastExport& spec) {
   const ExportFormat format = export_format_of(spec.path);
+  const HeadPatching* patching = spec.answer ? spec.answer->patching.get() : nullptr;
+  if (spec.patching && !patching) throw InputError("there is no patching result to export (run the patching first)");
   std::ostringstream out;
   switch (format) {
     case ExportFormat::png:
     case ExportFormat::svg:
     case ExportFormat::pdf: {
-      check_head(a.run, spec.layer, spec.head);
       FigureSize size;
       size.scale = spec.scale;
       size.width = spec.width;
       size.height = spec.height;
       const FigureFormat f = format == ExportFormat::svg ? FigureFormat::svg : format == ExportFormat::pdf ? FigureFormat::pdf : FigureFormat::png;
+      if (spec.patching) return render_figure(patching_figure(a, *spec.answer, spec.style), f, size);
+      check_head(a.run, spec.layer, spec.head);
       return render_figure(contrast_figure(a, b, contrast, spec.layer, spec.head, spec.colours, spec.style), f, size);
     }
-    case ExportFormat::json: write_contrast_json(out, a, b, contrast); return out.str();
-    case ExportFormat::csv: write_contrast_csv(out, contrast); return out.str();
-    case ExportFormat::npy: return map_npy(contrast.distance_grid());
+    case ExportFormat::json: write_contrast_json(out, a, b, contrast, spec.answer); return out.str();
+    case ExportFormat::csv: write_contrast_csv(out, contrast, patching); return out.str();
+    case ExportFormat::npy: return map_npy(spec.patching ? patching->share : contrast.distance_grid());
   }
   return {};
 }

@@ -5,10 +5,14 @@
 //   .json            the alignment, every head's change and both runs' maps (contrast_json.h)
 //   .csv             one row per layer and head with its change (tidy)
 //   .npy             the change of every head, [n_layers, n_heads] float32
+// With a patching result and `patching` set, the figure is the patching figure
+// (core/render/patching_figure.h) and the .npy the shares ([n_layers, n_heads], NaN where null);
+// the JSON and CSV hold the answer whenever one is given.
 // Written atomically.
 #include <string>
 
 #include "core/analysis/contrast.h"
+#include "core/analysis/pair_target.h"
 #include "core/analysis/run_analysis.h"
 #include "core/render/colour_scale.h"
 #include "core/render/figure_style.h"
@@ -22,6 +26,8 @@ struct ContrastExport {
   FigureStyle style;
   double scale = 1.0;
   int width = 0, height = 0;  // > 0: output size (PNG pixels, SVG/PDF points)
+  const PairAnswer* answer = nullptr;  // the logit difference (and patching), when asked for
+  bool patching = false;               // the figure and .npy show answer->patching
 };
 
 std::string contrast_export_bytes(const RunAnalysis& a, const RunAnalysis& b, const ContrastResult& contrast,

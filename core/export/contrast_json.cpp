@@ -1,5 +1,8 @@
 #include "core/export/contrast_json.h"
 
+#include <cmath>
+#include <cstdio>
+
 #include "core/formats/json_text.h"
 #include "core/model/next_token_rows.h"
 
@@ -29,9 +32,42 @@ void write_maps(std::ostream& out, const ModelMaps& maps) {
   });
 }
 
+void write_json_double(std::ostream& out, double v) {
+  if (!std::isfinite(v)) {
+    out << "null";
+    return;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.10g", v);
+  out << buf;
+}
+
+// The logit difference and, when run, activation patching (core/analysis/pair_target.h).
+void write_answer(std::ostream& out, const PairAnswer& p) {
+  out << ",\n\"target\":" << json_string(p.question.target) << ",\"versus\":" << json_string(p.question.versus)
+      << ",\"target_id\":" << p.ids.target << ",\"versus_id\":" << p.ids.versus << ",\"target_token\":" << json_string(p.target_token)
+      << ",\"versus_token\":" << json_string(p.versus_token) << ",\"target_pieces\":" << p.target_pieces
+      << ",\"versus_pieces\":" << p.versus_pieces << ",\n\"logit_diff\":{\"a\":";
+  write_json_double(out, p.logit_diff_a);
+  out << ",\"b\":";
+  write_json_double(out, p.logit_diff_b);
+  out << "},\n\"notes\":";
+  write_json_list(out, p.notes.size(), [&](size_t i) { out << json_string(p.notes[i]); });
+  if (!p.patching) return;
+  const HeadPatching& h = *p.patching;
+  out << ",\n\"patching\":";
+  write_json_matrix(out, h.share);
+  out << ",\n\"patched_logit_diff\":";
+  write_json_matrix(out, h.logit_diff);
+  out << ",\n\"patched_positions\":";
+  write_json_list(out, h.positions.size(), [&](size_t i) { out << '[' << h.positions[i].first << ',' << h.positions[i].second << ']'; });
+  out << ",\"patching_complete\":" << (h.complete ? "true" : "false");
+}
+
 }  // namespace
 
-void write_contrast_json(std::ostream& out, const RunAnalysis& a, const RunAnalysis& b, const ContrastResult& contrast) {
+void write_contrast_json(std::ostream& out, const RunAnalysis& a, const RunAnalysis& b, const ContrastResult& contrast,
+                         const PairAnswer* answer) {
   out << "{\"a\":";
   write_side(out, a.run);
   out << ",\n\"b\":";
@@ -47,7 +83,9 @@ void write_contrast_json(std::ostream& out, const RunAnalysis& a, const RunAnaly
     else out << "null";
     out << '}';
   });
-  out << ",\n\"query_rows\":" << contrast.query_rows << ",\n\"heads\":";
+  out << ",\n\"first_query_step\":" << contrast.first_query_step << ",\"query_rows\":" << contrast.query_rows;
+  if (answer) write_answer(out, *answer);
+  out << ",\n\"heads\":";
   write_json_list(out, contrast.heads.size(), [&](size_t l) {
     write_json_list(out, contrast.heads[l].size(), [&](size_t h) {
       const HeadChange& c = contrast.heads[l][h];
@@ -69,8 +107,9 @@ void write_contrast_json(std::ostream& out, const RunAnalysis& a, const RunAnaly
   out << "}\n";
 }
 
-void write_contrast_csv(std::ostream& out, const ContrastResult& contrast) {
-  out << "layer,head,distance,max_row,max_row_query_a,max_row_query_b,weight_on_changed_a,weight_on_changed_b\n";
+void write_contrast_csv(std::ostream& out, const ContrastResult& contrast, const HeadPatching* patching) {
+  out << "layer,head,distance,max_row,max_row_query_a,max_row_query_b,weight_on_changed_a,weight_on_changed_b"
+      << (patching ? ",patching,patched_logit_diff\n" : "\n");
   for (size_t l = 0; l < contrast.heads.size(); ++l) {
     for (size_t h = 0; h < contrast.heads[l].size(); ++h) {
       const HeadChange& c = contrast.heads[l][h];
@@ -83,6 +122,13 @@ void write_contrast_csv(std::ostream& out, const ContrastResult& contrast) {
       write_json_float(out, c.changed_a);
       out << ',';
       write_json_float(out, c.changed_b);
+      if (patching) {  // a null share as an empty cell
+        const float share = patching->share(Eigen::Index(l), Eigen::Index(h)), ld = patching->logit_diff(Eigen::Index(l), Eigen::Index(h));
+        out << ',';
+        if (std::isfinite(share)) write_json_float(out, share);
+        out << ',';
+        if (std::isfinite(ld)) write_json_float(out, ld);
+      }
       out << '\n';
     }
   }

@@ -18,6 +18,11 @@ void write_config(std::ostream& out, const ModelInfo& info) {
   else out << "null";
   out << ",\"temperature\":";
   write_json_float(out, info.temperature);
+  // What turns q and k into the scores (export --what scores|q|k): the factor on q . k and the soft-cap (0: none).
+  out << ",\"score_scale\":";
+  write_json_float(out, layer_attention_config(info, 0).score_scale());
+  out << ",\"softcap\":";
+  write_json_float(out, info.softcap);
   if (info.vocab_size > 0) out << ",\"vocab_size\":" << info.vocab_size;
   out << ",\"total_params\":" << info.total_params << "}";
 }

@@ -46,4 +46,26 @@ void parallel_for(int count, int threads, const std::function<void(int)>& body) 
   if (first_error) std::rethrow_exception(first_error);
 }
 
+int parallel_tasks(int count, int threads, const std::function<std::function<void()>(int)>& work,
+                   const std::function<bool(int, int)>& progress) {
+  std::atomic<bool> stop{false};
+  std::mutex mutex;  // guards `done`, the stores and the progress callback
+  int done = 0;
+  parallel_for(count, threads, [&](int task) {
+    if (stop.load()) return;
+    try {
+      const std::function<void()> store = work(task);
+      std::lock_guard<std::mutex> lock(mutex);
+      if (stop.load()) return;  // cancelled meanwhile: what finishes after the stop is dropped
+      store();
+      ++done;
+      if (progress && !progress(done, count)) stop = true;
+    } catch (...) {
+      stop = true;  // the rest are skipped; parallel_for rethrows the first error
+      throw;
+    }
+  });
+  return done;
+}
+
 }  // namespace hs

@@ -16,4 +16,12 @@ int threads_for_work(int requested, int64_t multiply_adds);
 
 void parallel_for(int count, int threads, const std::function<void(int)>& body);
 
+// Long tasks with progress and cancel (a pass per head): work(task) runs in parallel, outside any
+// lock, and returns what stores its result; the stores run one at a time, each followed by
+// progress(done, count), which returns false to stop: tasks not started are skipped, and results
+// that finish after the stop are dropped. Returns how many results were stored. The first
+// exception stops the rest and is rethrown.
+int parallel_tasks(int count, int threads, const std::function<std::function<void()>(int)>& work,
+                   const std::function<bool(int, int)>& progress);
+
 }  // namespace hs

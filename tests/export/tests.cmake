@@ -38,3 +38,13 @@ if(HEADSCOPE_TEST_PYTHON)
            COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/width_cli.py $<TARGET_FILE:headscope-cli>)
   set_tests_properties(export_width_cli PROPERTIES LABELS "export;cli" TIMEOUT 300)
 endif()
+# export --what scores|q|k|v for every family's test model (synthetic, --weights, teaching, stories260K,
+# GPT-2, the Hugging Face decoder families and their GGUF files, BERT, ModernBERT): softmax of the
+# masked scores is the map (1e-5), the scores are the family's scaled q . k, stories260K's q, k, v
+# equal the PyTorch reference's. Models are written into the build tree.
+if(HEADSCOPE_TEST_PYTHON AND TARGET headscope-cli)
+  add_test(NAME export.vectors_vs_maps
+           COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/vectors_reference.py
+                   $<TARGET_FILE:headscope-cli> ${CMAKE_CURRENT_BINARY_DIR}/vectors-reference ${HEADSCOPE_MODELS_DIR})
+  set_tests_properties(export.vectors_vs_maps PROPERTIES LABELS "export;oracle" SKIP_RETURN_CODE 77 TIMEOUT 600)
+endif()

@@ -8,6 +8,7 @@
 #include <numeric>
 
 #include "app/gui/actions/lesson_player.h"
+#include "app/gui/panels/contrast_patching.h"
 #include "app/gui/panels/panels.h"
 #include "app/gui/widgets/draw_util.h"
 #include "app/gui/widgets/heatmap_widget.h"
@@ -25,7 +26,8 @@ constexpr Colormap kChangeColours = Colormap::magma;
 const char* const kChangeHelp =
     "Change: for each query position both sentences have (the same token, or one replaced by another), half the "
     "summed |A \xE2\x88\x92 B| of its row over the aligned keys (a key only one sentence has counts with 0 on the "
-    "other side): 0 = the row did not move, 1 = it moved to entirely different keys. Averaged over those positions.";
+    "other side): 0 = the row did not move, 1 = it moved to entirely different keys. Averaged over those positions "
+    "from the first change on (in a causal model the rows before it cannot move).";
 
 // The alignment as coloured words: shared tokens plain, replaced "A\xE2\x86\x92" "B", only-in-A struck, only-in-B marked +.
 void draw_alignment(const TokenAlignment& al, const std::vector<std::string>& raw_a, const std::vector<std::string>& raw_b) {
@@ -55,8 +57,9 @@ void draw_alignment(const TokenAlignment& al, const std::vector<std::string>& ra
   }
 }
 
-// The layer's heads, most changed first; clicking one selects it.
-void head_table(AppState& state, const ContrastResult& c, const AttentionRun& a, int layer, ImVec2 size) {
+// The layer's heads, most changed first; clicking one selects it. With a patching result, each
+// head's share of the logit difference gap too.
+void head_table(AppState& state, const ContrastResult& c, const AttentionRun& a, const PairAnswer* patched, int layer, ImVec2 size) {
   const std::vector<HeadChange>& heads = c.heads[size_t(layer)];
   std::vector<int> order(heads.size());
   std::iota(order.begin(), order.end(), 0);
@@ -66,18 +69,22 @@ void head_table(AppState& state, const ContrastResult& c, const AttentionRun& a,
                     })->distance;
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInnerV |
                                 ImGuiTableFlags_SizingStretchProp;
-  if (!ImGui::BeginTable("contrast heads", 4, flags, size)) return;
+  const int columns = patched ? 5 : 4;
+  if (!ImGui::BeginTable("contrast heads", columns, flags, size)) return;
   ImGui::TableSetupScrollFreeze(0, 1);
-  ImGui::TableSetupColumn("head", 0, 0.8f);
+  ImGui::TableSetupColumn("head", 0, 0.7f);
   ImGui::TableSetupColumn("change", 0, 1.0f);
-  ImGui::TableSetupColumn("most moved row", 0, 1.8f);
+  ImGui::TableSetupColumn("most moved row", 0, 1.7f);
   ImGui::TableSetupColumn("onto changed", 0, 1.3f);
+  if (patched) ImGui::TableSetupColumn("patching", 0, 1.1f);
   ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
   const char* const tips[] = {nullptr, kChangeHelp,
                               "The query token whose row moved most, and how far (0 to 1).",
                               "Weight the compared query rows put on the changed tokens: in B minus in A (positive: "
-                              "the head looks more at what changed)."};
-  for (int col = 0; col < 4; ++col) {
+                              "the head looks more at what changed).",
+                              "Activation patching: the share of the logit difference gap (A \xE2\x88\x92 B) this head "
+                              "restores when its output in B is A's (1: all of it)."};
+  for (int col = 0; col < columns; ++col) {
     ImGui::TableSetColumnIndex(col);
     ImGui::TableHeader(ImGui::TableGetColumnName(col));
     if (tips[col] && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tips[col]);
@@ -101,12 +108,18 @@ void head_table(AppState& state, const ContrastResult& c, const AttentionRun& a,
     const float moved = hc.changed_b - hc.changed_a;
     if (std::abs(moved) < 0.0005f) ImGui::TextUnformatted("0");  // never "-0.000"
     else ImGui::Text("%+.3f", double(moved));
+    if (!patched) continue;
+    ImGui::TableNextColumn();
+    const float share = patched->patching->share(layer, h);
+    if (std::isnan(share)) ImGui::TextDisabled("null");
+    else if (std::abs(share) < 0.0005f) ImGui::TextUnformatted("0");
+    else ImGui::Text("%+.3f", double(share));
   }
   ImGui::EndTable();
 }
 
-// Every layer x head's change; a click selects that layer and head.
-void change_grid(AppState& state, const UiContext& ui, const Map& grid, ImVec2 size) {
+// Every layer x head's change; a click selects that layer and head. `title`: a line above ("" none).
+void change_grid(AppState& state, const UiContext& ui, const Map& grid, ImVec2 size, const char* title) {
   std::vector<std::string> rows, cols;
   for (Eigen::Index l = 0; l < grid.rows(); ++l) rows.push_back(format("L%d", int(l)));
   for (Eigen::Index h = 0; h < grid.cols(); ++h) cols.push_back(format("h%d", int(h)));
@@ -116,11 +129,15 @@ void change_grid(AppState& state, const UiContext& ui, const Map& grid, ImVec2 s
   spec.row_labels = &rows;
   spec.col_labels = &cols;
   spec.highlight_row = state.layer, spec.highlight_col = state.head;
+  ImGui::BeginGroup();  // the title over the map and its bar
+  float title_h = 0;
+  if (*title) ImGui::TextDisabled("%s", title), title_h = ImGui::GetTextLineHeightWithSpacing();
   ImGui::BeginGroup();
-  const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(size.x - colour_bar_width(), size.y));
+  const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(size.x - colour_bar_width(), size.y - title_h));
   ImGui::EndGroup();
   ImGui::SameLine();
-  draw_colour_bar(ui, spec.range, kChangeColours, ImVec2(colour_bar_width(), size.y));
+  draw_colour_bar(ui, spec.range, kChangeColours, ImVec2(colour_bar_width(), size.y - title_h));
+  ImGui::EndGroup();
   if (hit.hovered && hit.row >= 0) {
     ImGui::SetTooltip("L%d h%d: change %.3f\n(click: show this head)", hit.row, hit.col, double(grid(hit.row, hit.col)));
     if (hit.clicked) state.layer = hit.row, state.head = hit.col;
@@ -294,14 +311,23 @@ void draw_contrast(AppState& state, const UiContext& ui) {
     return;
   }
   draw_prediction(d.run(), b.run);
+  draw_patching_controls(state, ui);
+  const PairAnswer* patched = shown_patching(state, ui);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float f = ImGui::GetFontSize();
   const float top_h = std::max(avail.y * 0.3f, f * 7);
-  const float table_w = std::min(avail.x * 0.5f, f * 30);
-  head_table(state, c->result, d.run(), state.layer, ImVec2(table_w, top_h));
+  const float table_w = std::min(avail.x * (patched ? 0.42f : 0.5f), f * (patched ? 36 : 30));
+  head_table(state, c->result, d.run(), patched, state.layer, ImVec2(table_w, top_h));
   ImGui::SameLine(0, f);
   const Map grid = c->result.distance_grid();
-  change_grid(state, ui, grid, ImVec2(std::min(avail.x - table_w - f, top_h * float(heads) / float(layers) + f * 6), top_h));
+  // Beside the table: the change grid, and with a patching result its grid, sharing what is left.
+  const float grids_w = ImGui::GetContentRegionAvail().x, grid_w = patching_grid_width(layers, heads, top_h);
+  const float each_w = std::min(grid_w, patched ? (grids_w - f) / 2 : grids_w);
+  change_grid(state, ui, grid, ImVec2(each_w, top_h), patched ? "change" : "");
+  if (patched) {
+    ImGui::SameLine(0, f);
+    draw_patching_grid(state, ui, *patched, ImVec2(std::min(each_w, ImGui::GetContentRegionAvail().x), top_h));
+  }
   ImGui::Spacing();
   head_maps(state, ui, b, c->result, ImGui::GetContentRegionAvail());
 }

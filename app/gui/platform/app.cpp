@@ -195,7 +195,8 @@ int App::run() {
   FrameClock clock;
   for (int frame = 1;; ++frame) {
     if (close_now(*window, state, mode)) return 0;
-    window->process_events(mode.event_wait(worker.busy(), loop.ablation().busy() || loop.fit().busy() || report.heatmaps_pending > 0 || skip_picture));
+    window->process_events(mode.event_wait(worker.busy(), loop.ablation().busy() || loop.patching().busy() || loop.fit().busy() ||
+                                                              report.heatmaps_pending > 0 || skip_picture));
     // Dropped files open after this frame: a .json as a session, anything else as a model checkpoint.
     if (std::vector<std::string> dropped = window->take_dropped(); !dropped.empty()) state.commands.push(OpenFiles{std::move(dropped)});
     loop.before_frame();
@@ -210,8 +211,7 @@ int App::run() {
     draw_panels(state, ui, *images, report);
     const bool submitted = loop.after_frame();
     report.picture_skipped = skip_picture = mode.wait_after_panels(submitted, loop.last_worker_ms(), worker, loop.regions());
-    mode.wait_for(loop.ablation());
-    mode.wait_for(loop.fit());
+    mode.wait_for(loop.ablation(), loop.patching(), loop.fit());
     if (const std::string want = window_title(state); want != title) window->set_title(title = want);
     const Screen screen = render(*window, *images, skip_picture, report);
     ui.status.frame_ms = clock.tick();

@@ -72,6 +72,9 @@ void add_app_flags(CLI::App& app, Options& o) {
       ->check(float_between("zoom", 0, 1));
   app.add_option("--contrast", o.contrast,
                  "Compare the sentence with this one head by head (a minimal pair; the Contrast view, --view contrast)");
+  app.add_option("--target", o.target, "Contrast view: a continuation (\" are\") whose logit difference with --versus activation patching measures");
+  app.add_option("--versus", o.versus, "Contrast view: the continuation --target is compared with (\" is\")");
+  app.add_flag("--patch", o.patch, "Contrast view: run activation patching once both sentences are shown (needs --target, --versus)");
   app.add_flag("--present", o.present, "Presentation mode: full screen, large fonts, high contrast (F5 toggles, Esc leaves)");
   app.add_option("--theme", o.theme, "Look: dark or light (dark on light, for projectors and print); remembered")
       ->check(one_of("theme", {"dark", "light"}));
@@ -81,7 +84,7 @@ void add_app_flags(CLI::App& app, Options& o) {
   app.add_option("--height", o.height, "Window height (unscaled pixels)")->check(whole_number("window height", 240, 8192))->capture_default_str();
   add_bench_flags(app, o.bench);
   set_group(app, "Lesson and session", {"lesson", "step"});
-  set_group(app, "View", {"scale", "zoom", "clustered", "ablate", "present", "theme"});
+  set_group(app, "View", {"scale", "zoom", "clustered", "ablate", "target", "versus", "patch", "present", "theme"});
   set_group(app, "Export", {"export-dialog"});
   set_group(app, "Window", {"screenshot", "frames", "width", "height"});
   app.get_option("session")->group("Lesson and session");
@@ -115,6 +118,8 @@ AppState initial_state(const Options& o) {
   if (!o.export_dialog.empty()) apply_export_dialog_flag(o.export_dialog, s);
   if (!o.session_dialog.empty()) s.session.folder = o.session_dialog, s.session.dialog = SessionDialog::open;
   if (!o.contrast.empty()) s.contrast.sentence = o.contrast;
+  s.contrast.target = o.target, s.contrast.versus = o.versus;
+  if (o.patch) s.commands.push(RunPatching{});
   if (!o.open.empty()) open_path(s, o.open);  // throws: a bad session stops the start with its message
   s.present.active = o.present;
   parse_theme(o.theme, s.theme);  // "" leaves the default (the remembered theme is read with the settings)

@@ -38,6 +38,8 @@ struct Options {
   std::vector<float> zoom;  // --zoom X0,Y0,SPAN: the single-head and difference maps zoomed (fractions of the map)
   std::string theme;      // --theme dark|light ("": the remembered one, else dark)
   std::string contrast;   // --contrast TEXT: a minimal pair's sentence B (the Contrast view)
+  std::string target, versus;  // --target / --versus TEXT: the continuations activation patching compares
+  bool patch = false;     // --patch: run activation patching once both sentences are shown
   BenchOptions bench;     // hidden --bench-* flags (tests/bench/run.sh)
 };
 

@@ -69,12 +69,11 @@ bool RunMode::wait_after_panels(bool submitted, double last_worker_ms, DerivedWo
   return quick;
 }
 
-void RunMode::wait_for(AblationJob& ablation) const {
-  if (screenshot()) ablation.wait_idle();
-}
-
-void RunMode::wait_for(FitJob& fit) const {
-  if (screenshot()) fit.wait_idle();
+void RunMode::wait_for(AblationJob& ablation, PatchingJob& patching, FitJob& fit) const {
+  if (!screenshot()) return;
+  ablation.wait_idle();
+  patching.wait_idle();
+  fit.wait_idle();
 }
 
 bool RunMode::last_frame(int frame) const {

@@ -20,6 +20,7 @@
 #include "app/gui/platform/options.h"
 #include "app/gui/work/ablation_job.h"
 #include "app/gui/work/fit_job.h"
+#include "app/gui/work/patching_job.h"
 #include "app/gui/work/region_maps.h"
 #include "app/gui/work/worker.h"
 
@@ -56,9 +57,8 @@ class RunMode {
   // this frame's picture (the old maps) is not drawn and the next frame follows at once with
   // the new ones (a keystroke on a small model shows its maps a frame sooner).
   bool wait_after_panels(bool submitted, double last_worker_ms, DerivedWorker& worker, RegionMaps& regions) const;
-  // A screenshot shows the finished ablation and pattern fit.
-  void wait_for(AblationJob& ablation) const;
-  void wait_for(FitJob& fit) const;
+  // A screenshot shows the finished ablation, patching and pattern fit.
+  void wait_for(AblationJob& ablation, PatchingJob& patching, FitJob& fit) const;
 
   // The last frame: --frames N, or a screenshot's (3 by default).
   bool last_frame(int frame) const;

@@ -74,9 +74,12 @@ struct DifferencePanelState {
 
 // A minimal pair (app/gui/panels/panel_contrast.cpp): sentence B, run through the same model and
 // compared with the sentence token by token (core/analysis/contrast.h).
+// target / versus: two continuations (" are", " is") whose logit difference activation patching
+// measures (core/analysis/pair_target.h); the job runs in app/gui/work/patching_job.h.
 struct ContrastPanelState {
   std::string sentence;  // "" none: the Contrast view asks for one
   int hovered_step = -1; // the alignment step a map hovered last frame (-1: none): the other maps mark its row
+  std::string target, versus;
 };
 
 struct ExportPreview;  // app/gui/actions/export_preview.h

@@ -46,15 +46,17 @@ struct RunGuarded {  // an action the unsaved guard let through (no unsaved chan
 // Background jobs, owned by the frame loop.
 struct RunAblation {};     // head ablation on the result on screen (waits for one)
 struct CancelAblation {};  // stops it after the head it is on
-struct FitPattern {};  // the Head width view's pattern (WidthPanelState::show) fitted on the result on screen
-struct CancelFit {};   // stops the fit at its next 50 steps (the widths it finished stay)
+struct RunPatching {};     // activation patching on the Contrast view's pair (waits for both results)
+struct CancelPatching {};  // stops it after the head it is on
+struct FitPattern {};       // the Head width view's pattern (WidthPanelState::show) fitted on the result on screen
+struct CancelFit {};        // stops the fit at its next 50 steps (the widths it finished stay)
 struct ComputeRegion {     // a zoomed region's exact cells; `coarse` is shown meanwhile
   RegionRequest request;
   std::shared_ptr<const RegionMap> coarse;
 };
 
 using Command = std::variant<SaveExport, CopyExportData, CopyExportImage, OpenExportDialog, SaveSession, OpenFiles, RunGuarded,
-                             RunAblation, CancelAblation, FitPattern, CancelFit, ComputeRegion>;
+                             RunAblation, CancelAblation, RunPatching, CancelPatching, FitPattern, CancelFit, ComputeRegion>;
 
 class CommandQueue {
  public:

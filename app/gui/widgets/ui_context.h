@@ -12,6 +12,7 @@
 #include "app/gui/state/ablation_status.h"
 #include "app/gui/state/fit_status.h"
 #include "app/gui/state/derived.h"
+#include "app/gui/state/patching_status.h"
 #include "app/gui/state/status.h"
 #include "app/gui/widgets/drawn_text.h"
 #include "core/render/colour_scale.h"
@@ -142,6 +143,7 @@ struct UiContext {
   const Derived* derived = nullptr;  // null until the first good result
   AblationStatus ablation;           // head ablation's job, as of this frame (app/gui/work/ablation_job.h)
   FitStatus fit;                     // the Head width view's pattern fit, as of this frame (app/gui/work/fit_job.h)
+  PatchingStatus patching;           // activation patching's job, as of this frame (app/gui/work/patching_job.h)
   HeatmapImages* images = nullptr;
   const RegionMaps* regions = nullptr;  // null (headless tests): zoomed regions computed on the spot
   FrameReport* report = nullptr;     // may be null

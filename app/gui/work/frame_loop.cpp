@@ -19,7 +19,8 @@ FrameLoop::FrameLoop(AppState& state, UiContext& ui, DerivedWorker& worker, int 
       submitted_compare_(compare_requests(state)),
       submitted_spectrum_(shows_singular_values(state.view)),
       submitted_contrast_(state.contrast.sentence),
-      ablation_(&worker.checkpoints(), ablation_threads) {
+      ablation_(&worker.checkpoints(), ablation_threads),
+      patching_(&worker.checkpoints(), ablation_threads) {
   mark_session_clean(state_);
   worker_.submit(submitted_, submitted_compare_, submitted_spectrum_, submitted_contrast_);
 }
@@ -47,6 +48,7 @@ bool FrameLoop::before_frame() {
   ui_.status.computing = worker_.busy();
   ui_.ablation = ablation_.status();
   ui_.fit = fit_.status();
+  ui_.patching = patching_.status();
   return r.has_value();
 }
 
@@ -55,6 +57,7 @@ bool FrameLoop::after_frame() {
   targets.shown = shown_.get();
   targets.ablation = current_ablation(state_, ui_.ablation);
   targets.ablation_job = &ablation_;
+  targets.patching_job = &patching_;
   targets.regions = &regions_;
   targets.fit_job = &fit_;
   run_commands(state_, ui_.status, targets);

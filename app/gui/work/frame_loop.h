@@ -5,7 +5,7 @@
 // ablation's status; after the frame carry out the command queue (run_commands.h: export,
 // sessions, guarded actions, jobs) and resubmit when the request or the lesson's compare entries
 // changed. The frame loop owns the background jobs: the analysis worker it is given, and the
-// head ablation and zoomed regions it keeps (each in a job shell, job_shell.h).
+// head ablation, activation patching and zoomed regions it keeps (each in a job shell, job_shell.h).
 #include <memory>
 #include <vector>
 
@@ -14,6 +14,7 @@
 #include "app/gui/widgets/ui_context.h"
 #include "app/gui/work/ablation_job.h"
 #include "app/gui/work/fit_job.h"
+#include "app/gui/work/patching_job.h"
 #include "app/gui/work/region_maps.h"
 #include "app/gui/work/worker.h"
 
@@ -43,6 +44,7 @@ class FrameLoop {
 
   // The jobs it owns (the window waits for them in screenshots; ui.regions may point here).
   AblationJob& ablation() { return ablation_; }
+  PatchingJob& patching() { return patching_; }
   RegionMaps& regions() { return regions_; }
   FitJob& fit() { return fit_; }
 
@@ -56,6 +58,7 @@ class FrameLoop {
   bool submitted_spectrum_ = false;  // the last submission asked for singular values
   std::string submitted_contrast_;   // ... and this minimal pair's sentence B
   AblationJob ablation_;
+  PatchingJob patching_;
   RegionMaps regions_;
   FitJob fit_;
 };

@@ -26,6 +26,7 @@ class CommandRunner {
     for (Command& c : waiting_) state_.commands.push(std::move(c));  // for a later frame
   }
   bool ablation_started() const { return ablation_started_; }
+  bool patching_started() const { return patching_started_; }
 
  private:
   void export_(ExportAct act) {
@@ -58,6 +59,18 @@ class CommandRunner {
   void run(CancelFit&) {
     if (t_.fit_job) t_.fit_job->cancel();
   }
+  void run(RunPatching& c) {
+    // Asked before both sentences have a result (--patch): it waits for them.
+    const ContrastRun* b = t_.shown ? t_.shown->contrast.get() : nullptr;
+    if (!t_.patching_job || !b || b->sentence != state_.contrast.sentence) return waiting_.push_back(c);
+    const PairQuestion question{state_.contrast.target, state_.contrast.versus, true};
+    if (!patching_unavailable(*t_.shown->analysis, b, question).empty()) return;  // the view says why
+    t_.patching_job->start(t_.shown->analysis, t_.shown->contrast, question);
+    patching_started_ = true;
+  }
+  void run(CancelPatching&) {
+    if (t_.patching_job) t_.patching_job->cancel();
+  }
   void run(ComputeRegion& c) {
     if (t_.regions) t_.regions->add(c.request, std::move(c.coarse));
   }
@@ -67,6 +80,7 @@ class CommandRunner {
   const CommandTargets& t_;
   std::vector<Command> waiting_;
   bool ablation_started_ = false;
+  bool patching_started_ = false;
 };
 
 }  // namespace
@@ -80,6 +94,11 @@ void run_commands(AppState& state, StatusInfo& status, const CommandTargets& tar
   AblationJob* job = targets.ablation_job;
   if (job && !runner.ablation_started() && job->busy() && !same_model_request(job->status().request, state.request))
     job->cancel();
+  PatchingJob* patching = targets.patching_job;
+  if (patching && !runner.patching_started() && patching->busy()) {
+    const PatchingStatus s = patching->status();
+    if (!same_model_request(s.request, state.request) || s.contrast != state.contrast.sentence) patching->cancel();
+  }
 }
 
 }  // namespace hs::gui

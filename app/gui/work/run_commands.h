@@ -8,6 +8,7 @@
 #include "app/gui/state/status.h"
 #include "app/gui/work/ablation_job.h"
 #include "app/gui/work/fit_job.h"
+#include "app/gui/work/patching_job.h"
 #include "app/gui/work/region_maps.h"
 
 namespace hs::gui {
@@ -17,13 +18,14 @@ struct CommandTargets {
   const Derived* shown = nullptr;          // the result on screen (null: none yet)
   const HeadAblation* ablation = nullptr;  // the ablation the Ablation view shows as current (export)
   AblationJob* ablation_job = nullptr;     // null: RunAblation waits, CancelAblation has nothing to stop
+  PatchingJob* patching_job = nullptr;     // null: RunPatching waits, CancelPatching has nothing to stop
   RegionMaps* regions = nullptr;           // null: ComputeRegion is dropped
   FitJob* fit_job = nullptr;               // null: FitPattern waits, CancelFit has nothing to stop
 };
 
 // Carries out the queued commands, then what each frame checks after them: a clipboard copy's
-// outcome, a "Save..." whose dialog closed without saving, and an ablation whose sentence or
-// model is no longer the one being edited (stopped). Outcomes and errors go to `status`.
+// outcome, a "Save..." whose dialog closed without saving, and an ablation or a patching whose
+// sentences or model are no longer the ones being edited (stopped). Outcomes and errors go to `status`.
 void run_commands(AppState& state, StatusInfo& status, const CommandTargets& targets);
 
 }  // namespace hs::gui

@@ -4,7 +4,8 @@
 1. stories260K: `compare --json` on two sentences against numpy: the alignment's unchanged steps
    are a longest common subsequence of the token ids (its length from Python's own dynamic
    programme), and every head's change scores recomputed in float64 from the PyTorch llama2.c
-   reference's maps of the two sentences, with the alignment's definition written out here.
+   reference's maps of the two sentences, with the alignment's definition written out here: the
+   query rows from the first changed step on (a causal model's prefix cannot move).
 2. The teaching model (hand-wired heads, core/model/teaching_model.h): changing the noun that a
    later copy's induction and duplicate heads read moves those two heads (L1 h0, L1 h1) and no
    other: the positional heads (previous, first, self, broad) and who/what rows stay exactly put.
@@ -50,13 +51,19 @@ def lcs_length(a, b):
     return L[0][0]
 
 
-def scores(A, B, steps):
-    """The definition: over the query rows both sides have (same or replaced), 0.5 * sum over steps of |A - B| (a side's missing
-    key counts 0); the mean, the largest, and the weight each side puts on its changed tokens."""
+def first_changed(steps):
+    return next((k for k, s in enumerate(steps) if s["op"] != "same"), len(steps))
+
+
+def scores(A, B, steps, causal=True):
+    """The definition: over the query rows both sides have (same or replaced), from the first changed step on in a causal model
+    (the rows before it read the same tokens and cannot move), 0.5 * sum over steps of |A - B| (a side's missing key counts 0);
+    the mean, the largest, and the weight each side puts on its changed tokens."""
     changed_a = {s["a"] for s in steps if s["op"] != "same" and s["a"] is not None}
     changed_b = {s["b"] for s in steps if s["op"] != "same" and s["b"] is not None}
+    first = first_changed(steps) if causal else 0
     rows = []
-    for q in steps:
+    for q in steps[first:]:
         if q["a"] is None or q["b"] is None:  # a query only one side has
             continue
         wa = np.array([A[q["a"], k["a"]] if k["a"] is not None else 0.0 for k in steps])
@@ -94,6 +101,10 @@ def stories(cli, models):
               [s["b"] for s in steps if s["b"] is not None] == list(range(len(ib))), "%r: the steps cover both sides in order" % sb)
         check(all((s["op"] == "replaced") == (s["a"] is not None and s["b"] is not None and s["op"] != "same") for s in steps),
               "%r: replaced steps pair a token of each side" % sb)
+        paired_from = [k for k, s in enumerate(steps) if k >= first_changed(steps) and s["a"] is not None and s["b"] is not None]
+        check(got.get("first_query_step") == first_changed(steps) and got["query_rows"] == len(paired_from),
+              "%r: the change counts the %d paired query rows from the first changed step %d on" %
+              (sb, got["query_rows"], got["first_query_step"]))
         maps_a, logits_a = ref.forward(cfg, w, ia)
         maps_b, logits_b = ref.forward(cfg, w, ib)
         for side, ids, logits in (("a", ia, logits_a), ("b", ib, logits_b)):

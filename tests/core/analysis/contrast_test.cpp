@@ -155,6 +155,35 @@ TEST(ContrastScores, AChangeAtTheEndOfACausalTextIsSeenInItsOwnRow) {
   EXPECT_GT(c.heads[0][0].distance, 0.0f);
 }
 
+TEST(ContrastScores, ACausalModelCountsTheRowsFromTheFirstChangeOn) {
+  // "p.. x y z" / "p.. x w z" after a shared prefix of n tokens; only row z moves (by 0.6, on
+  // keys y/w). The prefix rows read the same tokens in both and cannot move: the change is the
+  // mean over the two rows from the replaced step on, 0.3, however long the prefix.
+  for (const int prefix : {1, 4, 12}) {
+    const int t = prefix + 3;
+    std::vector<std::string> ta, tb;
+    for (int i = 0; i < prefix; ++i) ta.push_back("p" + std::to_string(i));
+    tb = ta;
+    ta.insert(ta.end(), {"x", "y", "z"});
+    tb.insert(tb.end(), {"x", "w", "z"});
+    Map a = uniform_causal(t), b = uniform_causal(t);
+    a.row(t - 1).setZero(), b.row(t - 1).setZero();
+    a(t - 1, t - 3) = 0.2f, a(t - 1, t - 2) = 0.8f;
+    b(t - 1, t - 3) = 0.8f, b(t - 1, t - 2) = 0.2f;
+    AttentionRun ra = one_head(ta, a), rb = one_head(tb, b);
+    ra.info.causal = rb.info.causal = true;
+    const ContrastResult c = contrast_runs(ra, rb);
+    EXPECT_EQ(c.first_query_step, prefix + 1) << "prefix " << prefix;
+    EXPECT_EQ(c.query_rows, 2) << "prefix " << prefix;
+    EXPECT_NEAR(c.heads[0][0].distance, 0.3f, 1e-6) << "prefix " << prefix;
+    // Without a mask every row can move: all t rows count (the mean shrinks with the prefix).
+    ra.info.causal = rb.info.causal = false;
+    const ContrastResult open = contrast_runs(ra, rb);
+    EXPECT_EQ(open.first_query_step, 0);
+    EXPECT_NEAR(open.heads[0][0].distance, 0.6f / float(t), 1e-6) << "prefix " << prefix;
+  }
+}
+
 TEST(ContrastScores, RunsOfDifferentShapesAreRefused) {
   AttentionRun a = one_head({"x"}, uniform_causal(1));
   AttentionRun b = a;

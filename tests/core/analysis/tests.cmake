@@ -38,6 +38,7 @@ if(HEADSCOPE_TEST_PYTHON AND TARGET headscope-cli)
   set_tests_properties(analysis.rollout_vs_numpy PROPERTIES LABELS "core;oracle" SKIP_RETURN_CODE 77 TIMEOUT 300)
 endif()
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/contrast_test.cpp)
+headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/activation_patching_test.cpp)
 # Oracle: minimal pairs (`compare`) on stories260K against numpy on the PyTorch reference's maps,
 # and on the teaching model (only the heads that read the changed token move).
 if(HEADSCOPE_TEST_PYTHON AND TARGET headscope-cli)
@@ -56,4 +57,12 @@ if(HEADSCOPE_TEST_PYTHON AND TARGET headscope-cli)
            COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/reachable_keys_reference.py
                    $<TARGET_FILE:headscope-cli> ${HEADSCOPE_MODELS_DIR})
   set_tests_properties(analysis.reachable_keys_vs_scipy PROPERTIES LABELS "core;oracle" SKIP_RETURN_CODE 77 TIMEOUT 300)
+endif()
+# Oracle: logit differences and activation patching (`compare --target --versus --patch`) on
+# stories260K and a tiny GPT-2 against PyTorch float64 references with the same context hook.
+if(HEADSCOPE_TEST_PYTHON AND TARGET headscope-cli)
+  add_test(NAME analysis.patching_vs_torch
+           COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/patching_reference.py
+                   $<TARGET_FILE:headscope-cli> ${HEADSCOPE_MODELS_DIR})
+  set_tests_properties(analysis.patching_vs_torch PROPERTIES LABELS "core;oracle" SKIP_RETURN_CODE 77 TIMEOUT 300)
 endif()

@@ -111,7 +111,8 @@ def make_gpt2(folder, vocab, d=32, heads=4, layers=2, positions=64, dtype="F32",
     return {k[len(p):]: v for k, v in w.items()}, cfg
 
 
-def gpt2_forward(w, cfg, ids):
+def gpt2_forward(w, cfg, ids, edit=None):
+    """Maps [L] of [H, T, T] and logits [T, vocab]; edit(layer, ctx) as llama2c_reference.forward's."""
     d, H = cfg["n_embd"], cfg["n_head"]
     dh, T = d // H, len(ids)
     ln = lambda x, a, b: torch.nn.functional.layer_norm(x, (d,), a, b, cfg["layer_norm_epsilon"])
@@ -126,7 +127,11 @@ def gpt2_forward(w, cfg, ids):
         q, k, v = (m.view(T, H, dh).transpose(0, 1) for m in qkv.split(d, dim=1))
         att = torch.softmax((q @ k.transpose(1, 2) / math.sqrt(dh)).masked_fill(mask, float("-inf")), -1)
         maps.append(att)
-        x = x + (att @ v).transpose(0, 1).reshape(T, d) @ w[p + "attn.c_proj.weight"] + w[p + "attn.c_proj.bias"]
+        ctx = (att @ v).transpose(0, 1).reshape(T, d)
+        if edit:
+            ctx = ctx.clone()
+            edit(l, ctx)
+        x = x + ctx @ w[p + "attn.c_proj.weight"] + w[p + "attn.c_proj.bias"]
         h = ln(x, w[p + "ln_2.weight"], w[p + "ln_2.bias"])
         x = x + gelu(h @ w[p + "mlp.c_fc.weight"] + w[p + "mlp.c_fc.bias"]) @ w[p + "mlp.c_proj.weight"] + w[p + "mlp.c_proj.bias"]
     x = ln(x, w["ln_f.weight"], w["ln_f.bias"])

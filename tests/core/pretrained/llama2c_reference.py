@@ -127,8 +127,10 @@ def rope(x, n, hs):
     return torch.stack([a * c - b * s, a * s + b * c], dim=-1).reshape(T, n * hs)
 
 
-def forward(cfg, w, ids):
-    """Returns maps [L][H] as [T, T] tensors and logits [T, vocab]."""
+def forward(cfg, w, ids, edit=None):
+    """Returns maps [L][H] as [T, T] tensors and logits [T, vocab]. edit(layer, ctx), when given,
+    sees each layer's contexts [T, H*hs] (attention @ v, head h in columns h*hs ..) before the
+    output projection and may change them in place (activation patching's hook)."""
     T, d, H, G = len(ids), cfg["dim"], cfg["n_heads"], cfg["n_kv"]
     hs = d // H
     x = w["emb"][ids]
@@ -145,6 +147,9 @@ def forward(cfg, w, ids):
         att = torch.softmax(s.masked_fill(mask, float("-inf")), dim=-1)   # [H, T, T]
         maps.append(att)
         ctx = (att @ v).transpose(0, 1).reshape(T, d)
+        if edit:
+            ctx = ctx.clone()
+            edit(l, ctx)
         x = x + ctx @ w["wo"][l].T
         h = rmsnorm(x, w["rms_ffn"][l])
         x = x + (torch.nn.functional.silu(h @ w["w1"][l].T) * (h @ w["w3"][l].T)) @ w["w2"][l].T

@@ -404,7 +404,7 @@ TEST_F(MinimalPairsLesson, Step1OnlyTheInductionAndDuplicateHeadsMove) {
 TEST_F(MinimalPairsLesson, Step2TheMostChangedHeadsAndTheirRow) {
   says(step(2), "The two heads that moved most are L2 h4 and L2 h6");
   says(step(2), "puts most of its row on 'g'");
-  says(step(2), "Most of the 40 heads moved less than 0.1");
+  says(step(2), "Most of the 40 heads moved less than 0.15");
   std::shared_ptr<const RunAnalysis> a, b;
   const ContrastResult c = contrast_of(step(2).session, a, b);
   std::vector<std::pair<float, int>> order;
@@ -412,7 +412,7 @@ TEST_F(MinimalPairsLesson, Step2TheMostChangedHeadsAndTheirRow) {
   for (int l = 0; l < 5; ++l)
     for (int h = 0; h < 8; ++h) {
       order.emplace_back(c.heads[size_t(l)][size_t(h)].distance, l * 8 + h);
-      small += c.heads[size_t(l)][size_t(h)].distance < 0.1f;
+      small += c.heads[size_t(l)][size_t(h)].distance < 0.15f;
     }
   std::sort(order.rbegin(), order.rend());
   EXPECT_EQ(order[0].second, 2 * 8 + 4);
