@@ -9,13 +9,13 @@
 namespace hs {
 namespace {
 
-struct Reader {
+struct PngStreamReader {
   const std::string* bytes;
   size_t at = 0;
 };
 
 cairo_status_t read_bytes(void* closure, unsigned char* data, unsigned int length) {
-  Reader& r = *static_cast<Reader*>(closure);
+  PngStreamReader& r = *static_cast<PngStreamReader*>(closure);
   if (r.bytes->size() - r.at < length) return CAIRO_STATUS_READ_ERROR;
   std::memcpy(data, r.bytes->data() + r.at, length);
   r.at += length;
@@ -25,7 +25,7 @@ cairo_status_t read_bytes(void* closure, unsigned char* data, unsigned int lengt
 }  // namespace
 
 RgbaPixels decode_png(const std::string& png) {
-  Reader reader{&png};
+  PngStreamReader reader{&png};
   cairo_surface_t* s = cairo_image_surface_create_from_png_stream(read_bytes, &reader);
   if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
     const std::string why = cairo_status_to_string(cairo_surface_status(s));
