@@ -159,7 +159,7 @@ TEST_F(Presenting, EveryLessonStepsMapsCoverFortyPercentWithEighteenPixelLabels)
       if (state.view == View::width || state.view == View::query || state.view == View::roles) continue;
       ASSERT_FALSE(report_.heatmaps.empty());
       std::printf("%s step %zu (%s): maps %.3f%% of the window (%zu maps)\n", lesson->title.c_str(), i + 1,
-                  view_info(state.view).tab, map_share() * 100, report_.heatmaps.size());
+                  hs::view_descriptor(state.view).title, map_share() * 100, report_.heatmaps.size());
       EXPECT_GE(map_share(), kPresentMapFloor) << report_.heatmaps.size() << " maps";
       int labelled = 0;
       for (const DrawnHeatmap& h : report_.heatmaps) {
@@ -388,7 +388,7 @@ TEST(LessonWording, EveryTabAndControlACaptionNamesIsUnlocked) {
       // Every tab the step unlocks is shown.
       for (const std::string& u : lesson->steps[i].unlocked)
         if (u.rfind("tab:", 0) == 0) {
-          const ViewInfo* v = find_view(u.substr(4));
+          const hs::ViewDescriptor* v = hs::find_view(u.substr(4));
           ASSERT_NE(v, nullptr) << u;
           EXPECT_TRUE(tab_unlocked(state, v->view)) << u;
         }

@@ -67,7 +67,7 @@ TEST(ExportScreen, LogScaledFirstKeyIgnoredHeadExportsAsShown) {
   hs::gui::AppState state = hs::gui::default_app_state();
   state.request.sentence = sentence;
   state.request.attention.causal = true;
-  state.view = hs::gui::View::head;
+  state.view = hs::View::head;
   state.head = 2;
   state.scale.mode = hs::ScaleMode::log;
   state.scale.ignore_first_key = true;
@@ -198,7 +198,7 @@ TEST(ClipboardImage, CopiedPngReadsBackFromTheClipboard) {
   ASSERT_FALSE(status.clipboard_copy) << "the copy finished";
   EXPECT_FALSE(status.export_failed) << status.last_export;
   EXPECT_NE(status.last_export.find("copied the view as a"), std::string::npos) << status.last_export;
-  state.exporter.what = hs::gui::ExportWhat::view;
+  state.exporter.what = std::nullopt;
   const std::string view_png = hs::export_bytes(*derived->analysis, derived->sweep.get(),
                                                 hs::gui::export_spec_for(state, *derived, "view.png"));
   in = popen("xclip -o -selection clipboard -t image/png", "r");
