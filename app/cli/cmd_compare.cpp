@@ -12,6 +12,7 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/output_file.h"
+#include "app/common/flag_vocabulary.h"
 #include "app/common/model_flags.h"
 #include "core/analysis/contrast.h"
 #include "core/analysis/run_analysis.h"
@@ -38,6 +39,7 @@ struct CompareOptions {
   std::string colormap = "viridis";
   int layer = -1, head = -1;  // the figure's head; -1: the most changed head
   int top = 10;
+  int threads = 0;
   CLI::Option* contrast_option = nullptr;
 };
 
@@ -123,6 +125,7 @@ int run_compare(const CompareOptions& o) {
   options.spectrum = false;
   options.roles = false;
   options.maps = MapMode::automatic;
+  options.threads = o.threads;
   CheckpointCache cache;  // both runs share one open checkpoint
   options.checkpoints = &cache;
   const std::shared_ptr<const RunAnalysis> a = analyse(request_a, options);
@@ -141,22 +144,22 @@ Command add_compare_command(CLI::App& app) {
   auto options = std::make_shared<CompareOptions>();
   CLI::App* sub = app.add_subcommand("compare", "Compare two sentences head by head (a minimal pair: --sentence A --contrast B)");
   add_model_flags(*sub, options->model);
-  options->contrast_option = sub->add_option("--contrast", options->contrast, "Sentence B, compared with --sentence (A) token by token");
-  sub->add_option("--json", options->json, "Write the alignment, each head's change and both runs' maps as JSON to FILE ('-': standard output)");
+  options->contrast_option = sub->add_option("--contrast", options->contrast, flag_help("contrast"));
+  sub->add_option("--json", options->json, flag_help("json", "The alignment, each head's change and both runs' maps"));
   sub->add_option("--csv", options->csv, "Write each head's change as CSV to FILE, one row per layer and head ('-': standard output)");
   sub->add_option("--out", options->out,
-                  "Export to FILE; the extension picks: .png/.svg/.pdf the Contrast figure of --layer/--head (A, B on one "
-                  "scale, B - A), .json, .csv (a row per head), .npy (the change, [layers, heads])");
-  sub->add_option("--layer", options->layer, "The figure's layer (default: the most changed head's)")
+                  flag_help("out", ".png/.svg/.pdf the Contrast figure of --layer/--head (A, B on one scale, B - A), "
+                                   ".json, .csv (a row per head), .npy (the change, [layers, heads])"));
+  sub->add_option("--layer", options->layer, flag_help("layer", "The figure's (default: the most changed head's)"))
       ->check(whole_number("--layer", 0, 1 << 20));
-  sub->add_option("--head", options->head, "The figure's head (default: the most changed head, or 0 with --layer)")
+  sub->add_option("--head", options->head, flag_help("head", "The figure's (default: the most changed head, or 0 with --layer)"))
       ->check(whole_number("--head", 0, 1 << 20));
-  sub->add_option("--colormap", options->colormap, "The figure's colours for A and B (B - A is always red-blue)")
-      ->capture_default_str();
-  sub->add_option("--size", options->size, "The figure's page size with a unit: 6.75x2.5in, 17x6cm");
-  sub->add_option("--top", options->top, "Text report: how many heads to list, most changed first")
+  add_colormap_flag(*sub, options->colormap, "The figure's A and B (B - A is always red-blue)");
+  sub->add_option("--size", options->size, flag_help("size", "The figure's"));
+  sub->add_option("--top", options->top, flag_help("top", "Text report: the most changed heads first"))
       ->capture_default_str()
       ->check(whole_number("--top", 1, 1 << 20));
+  add_threads_flag(*sub, options->threads);
   return [options] { return run_compare(*options); };
 }
 
