@@ -14,6 +14,7 @@
 namespace {
 
 using namespace hs::gui;
+using hs::View;
 
 TEST(ModelRules, HeadsStayDivisorsAndParamsStayPut) {
   hs::AttentionConfig c;

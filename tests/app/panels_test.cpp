@@ -17,6 +17,7 @@
 namespace {
 
 using namespace hs::gui;
+using hs::View;
 
 class Headless : public hs::gui::test::HeadlessApp {
  protected:

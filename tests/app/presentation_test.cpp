@@ -37,6 +37,7 @@
 namespace {
 
 using namespace hs::gui;
+using hs::View;
 
 // The arrangement every column count gives, checked one by one.
 TEST(SharedGrid, PicksTheColumnCountWithTheLargestMapsAgainstBruteForce) {

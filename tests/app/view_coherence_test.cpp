@@ -19,6 +19,7 @@
 namespace {
 
 using namespace hs::gui;
+using hs::View;
 namespace fs = std::filesystem;
 
 class ViewCoherence : public hs::gui::test::HeadlessApp {

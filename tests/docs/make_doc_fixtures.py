@@ -18,7 +18,6 @@ grouped heads):
 import json
 import os
 import shutil
-import struct
 import subprocess
 import sys
 
@@ -38,25 +37,14 @@ STORIES = ["Once upon a time, there was a little girl named Lily.",
            "They played all day and went home."]
 
 
-def write_safetensors(path, tensors):
-    """float32 tensors {name: array} as a .safetensors file."""
-    header, blobs, offset = {}, [], 0
-    for name, a in tensors.items():
-        b = np.ascontiguousarray(a, dtype="<f4").tobytes()
-        header[name] = {"dtype": "F32", "shape": list(a.shape), "data_offsets": [offset, offset + len(b)]}
-        blobs.append(b)
-        offset += len(b)
-    h = json.dumps(header).encode()
-    with open(path, "wb") as f:
-        f.write(struct.pack("<Q", len(h)) + h + b"".join(blobs))
-
-
 def mha(out):
+    import torch
+    from hf_reference import write_safetensors
     rng = np.random.default_rng(7)
     d = 8
-    write_safetensors(os.path.join(out, "mha.safetensors"), {
-        "in_proj_weight": rng.normal(0, 0.5, (3 * d, d)), "in_proj_bias": rng.normal(0, 0.1, 3 * d),
-        "out_proj.weight": rng.normal(0, 0.5, (d, d)), "out_proj.bias": rng.normal(0, 0.1, d)})
+    tensors = {"in_proj_weight": rng.normal(0, 0.5, (3 * d, d)), "in_proj_bias": rng.normal(0, 0.1, 3 * d),
+               "out_proj.weight": rng.normal(0, 0.5, (d, d)), "out_proj.bias": rng.normal(0, 0.1, d)}
+    write_safetensors(os.path.join(out, "mha.safetensors"), {k: torch.from_numpy(v) for k, v in tensors.items()}, "F32")
     np.save(os.path.join(out, "x.npy"), rng.normal(0, 1, (5, d)).astype(np.float32))
 
 

@@ -60,7 +60,7 @@ TEST(ExportScreen, LogScaledFirstKeyIgnoredHeadExportsAsShown) {
   const std::string sentence = "the keys that Priya left on the table were not hers";
   const Shot shot = hs::gltest::take_screenshot(
       "export_screen", {"--sentence", sentence, "--d-model", "8", "--heads", "4", "--causal", "--view", "head", "--head",
-                        "2", "--scale", "log", "--ignore-first-key", "--colormap", "magma"});
+                        "2", "--color-scale", "log", "--ignore-first-key", "--colormap", "magma"});
   ASSERT_EQ(shot.exit_code, 0) << shot.stderr_text;
 
   // The same state in-process, exported by the app's export action.

@@ -77,8 +77,12 @@ const char* role_file_name(int role) {
 }  // namespace
 
 const std::vector<View>& export_dialog_views() {
-  static const std::vector<View> views = {View::overview, View::head,  View::difference,
-                                          View::width,    View::roles, View::rollout};
+  static const std::vector<View> views = [] {
+    std::vector<View> v;
+    for (const ViewDescriptor& d : all_views())
+      if (d.figure) v.push_back(d.view);  // every view export writes (the contrast: its own path)
+    return v;
+  }();
   return views;
 }
 

@@ -13,8 +13,8 @@
 
 namespace hs::gui {
 
-// The views File > Export... offers besides "this view as shown" (state.exporter.what), in its
-// order; --export-dialog takes their names (core/export/view_registry.h).
+// The views File > Export... offers besides "this view as shown" (state.exporter.what): every view
+// of the registry that export writes (core/export/view_registry.h); --export-dialog takes their names.
 const std::vector<View>& export_dialog_views();
 
 // The export matching what is on screen (core/export/view_registry.h): the grid (all heads of

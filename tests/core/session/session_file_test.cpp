@@ -167,7 +167,7 @@ TEST(SessionFile, MalformedFilesNameTheProblem) {
       {R"({"format": "headscope-session", "version": 1, "model": {"temperature": 0}})", "temperature"},
       {R"({"format": "headscope-session", "version": 1, "model": {"seed": -1}})", "model.seed"},
       {R"({"format": "headscope-session", "version": 1, "model": 5})", "model must be an object"},
-      {R"({"format": "headscope-session", "version": 1, "view": {"panel": "spaceship"}})", "view.panel must be one of grid"},
+      {R"({"format": "headscope-session", "version": 1, "view": {"panel": "spaceship"}})", "view.panel must be one of heads"},
       {R"({"format": "headscope-session", "version": 1, "view": {"queries": [0, -1]}})", "view.queries"},
       {R"({"format": "headscope-session", "version": 1, "view": {"colormap": "jet"}})", "view.colormap must be one of"},
       {R"({"format": "headscope-session", "version": 1, "view": {"roles_sort": "size"}})", "view.roles_sort must be one of layer"},
