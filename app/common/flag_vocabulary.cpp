@@ -93,8 +93,8 @@ CLI::Option* add_color_scale_flag(CLI::App& app, std::string& value, const std::
 }
 
 CLI::Option* add_colormap_flag(CLI::App& app, std::string& value, const std::string& detail) {
-  return app.add_option("--colormap", value, flag_help("colormap", detail + (detail.empty() ? "" : " ") + "(" +
-                                                                      or_list(colormap_names()) + ")"))
+  return app.add_option("--colormap", value,
+                        flag_help("colormap", detail + (detail.empty() ? "" : ". ") + "One of " + or_list(colormap_names())))
       ->check(one_of("colormap", colormap_names()))
       ->capture_default_str();
 }

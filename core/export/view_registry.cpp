@@ -391,7 +391,7 @@ std::string view_help(bool tabs_only) {
     else parts += line + " [part of " + view_name(v.tab) + "]";
     for (const std::string& a : v.aliases) aliases += (aliases.empty() ? "" : ", ") + a + " = " + v.name;
   }
-  std::string help = "The view (the app's tabs):" + tabs;
+  std::string help = "Views (the app's tabs):" + tabs;
   if (!parts.empty()) help += "\nParts of a tab:" + parts;
   if (!aliases.empty()) help += "\nAlso read: " + aliases;
   return help;

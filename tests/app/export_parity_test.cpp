@@ -263,8 +263,12 @@ TEST(ExportParity, DefaultNamesSayWhatIsExported) {
   EXPECT_EQ(hs::gui::default_export_name(state, *derived, "svg"), "synthetic_d_model_8_L0_distance.svg");
   state.exporter.what = hs::View::overview;
   EXPECT_EQ(hs::gui::default_export_name(state, *derived, "pdf"), "synthetic_d_model_8_overview.pdf");
-  state.exporter.what = hs::View::width;  // the Head width view as shown: the sweep and the singular values
-  EXPECT_EQ(hs::gui::default_export_name(state, *derived, "csv"), "synthetic_d_model_8_width.csv");
+  // The Head width view as shown: the sweep and the layer's singular values (a view of one layer,
+  // named with its layer as every such view is).
+  state.exporter.what = hs::View::width;
+  EXPECT_EQ(hs::gui::default_export_name(state, *derived, "csv"), "synthetic_d_model_8_L0_width.csv");
+  state.exporter.what = hs::View::sweep;  // the sweep alone
+  EXPECT_EQ(hs::gui::default_export_name(state, *derived, "csv"), "synthetic_d_model_8_sweep.csv");
 }
 
 // Saves through the dialog's path (run_commands) into dir/app/FILE and runs the CLI with

@@ -110,8 +110,11 @@ TEST_F(SilentStates, AnImpossibleShapeShowsNoNumbers) {
   frames(state);
   EXPECT_NE(find_text("no numbers for this shape: heads (1000)", "##model"), nullptr) << dump("##model");  // wraps before "must divide"
   EXPECT_EQ(find_text("4 d\xC2\xB2 + 4 d", "##model"), nullptr) << dump("##model");
-  for (const DrawnText& t : last_)
-    if (t.window.rfind("##model", 0) == 0) EXPECT_NE(t.text, "0") << "a head width of 0" << dump("##model");
+  for (const DrawnText& t : last_) {
+    if (t.window.rfind("##model", 0) == 0) {
+      EXPECT_NE(t.text, "0") << "a head width of 0" << dump("##model");
+    }
+  }
 }
 
 class SilentStatesFullHd : public SilentStates {
@@ -148,7 +151,9 @@ TEST_F(SilentStatesFullHd, OverviewKeyValueLabelsKeepOffTheHeadNames) {
   ASSERT_NE(find_text("kv 0", "##views"), nullptr) << dump("##views");
   ASSERT_NE(find_text("kv 1", "##views"), nullptr) << dump("##views");
   for (const DrawnText* a : header) {
-    if (a->text.find("kv") != std::string::npos) EXPECT_EQ(a->text.find('h'), std::string::npos) << "\"" << a->text << "\"";
+    if (a->text.find("kv") != std::string::npos) {
+      EXPECT_EQ(a->text.find('h'), std::string::npos) << "\"" << a->text << "\"";
+    }
     for (const DrawnText* b : header) {
       if (a >= b) continue;
       const bool apart = a->max.x <= b->min.x || b->max.x <= a->min.x || a->max.y <= b->min.y || b->max.y <= a->min.y;

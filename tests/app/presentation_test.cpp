@@ -383,7 +383,10 @@ TEST(LessonWording, EveryTabAndControlACaptionNamesIsUnlocked) {
       for (const Mention& m : mentions) {
         if (text.find(m.phrase) == std::string::npos) continue;
         bool ok = m.own_view == state.view;
-        for (const std::string& c : m.any_of) ok = ok || !control_locked(state, hs::find_lesson_control(c).value());
+        for (const std::string& c : m.any_of) {  // a tab ("tab:NAME", a view's name) or a control
+          if (c.rfind("tab:", 0) == 0) ok = ok || tab_unlocked(state, hs::parse_view(c.substr(4)));
+          else ok = ok || !control_locked(state, hs::find_lesson_control(c).value());
+        }
         EXPECT_TRUE(ok) << name << " step " << i + 1 << " says \"" << m.phrase << "\" but does not unlock it";
       }
       // Every tab the step unlocks is shown.

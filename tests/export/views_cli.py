@@ -264,8 +264,8 @@ def test_refusals(margs):
 
 def app_views(text):
     """The app's tabs `export --view` writes, from its help (the view registry): the lines under
-    "The view (the app's tabs):" up to the parts, but the contrast (compare --out writes it)."""
-    tabs = text.split("The view (the app's tabs):", 1)[-1].split("Parts of a tab:", 1)[0]
+    "Views (the app's tabs):" up to the parts, but the contrast (compare --out writes it)."""
+    tabs = text.split("Views (the app's tabs):", 1)[-1].split("Parts of a tab:", 1)[0]
     return [n for n in re.findall(r"^\s+([a-z]+): ", tabs, re.M) if n != "contrast"]
 
 
@@ -289,7 +289,7 @@ def section(fn, *args):
 def main():
     global WORK
     T.cli = sys.argv[1]
-    models = sys.argv[2] if len(sys.argv) > 2 else os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "models")
+    models = sys.argv[2] if len(sys.argv) > 2 else os.path.join(os.path.dirname(__file__), "..", "..", "build", "test-models")
     WORK = tempfile.mkdtemp(prefix="headscope_views_")
     try:
         section(test_help)

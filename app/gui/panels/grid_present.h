@@ -37,9 +37,11 @@ void cell_tooltip(const RunAnalysis& a, int layer, int head, const HeatmapHit& h
 
 // The layers x heads overview's header above its columns (the first at x, one every `stride`):
 // a head's name over its column where it fits, and, when heads share key/value heads, a bar over
-// each group with "kv G" on a line of its own above the names (never over them). Its height:
-float overview_header_height(int group);
-void draw_overview_header(ImDrawList* dl, ImVec2 at, float stride, int heads, int group);
+// each group and "kv G" beside the group's first name when its column holds both, else (with
+// `kv_line`: exploring) on a line of its own above the names; never over another name. Its height
+// for columns `stride` apart:
+float overview_header_height(int heads, int group, float stride, bool kv_line);
+void draw_overview_header(ImDrawList* dl, ImVec2 at, float stride, int heads, int group, bool kv_line);
 
 // Every head of the selected layer of `d` in `area`; `prefix` names the heatmaps ("grid",
 // "compare1", ...). With `per_head`, each head on its own range. Without `col_labels` the

@@ -5,6 +5,7 @@
 // lesson's compare entries side by side (CompareBlocks, draw_compare), the layers x heads overview
 // (draw_all_layers), draw_grid.
 #include <algorithm>
+#include <cfloat>
 #include <vector>
 
 #include "app/gui/widgets/draw_util.h"
@@ -361,9 +362,11 @@ float draw_compare(AppState& state, const UiContext& ui, ImVec2 area, const Scal
 // the head names on top.
 float overview_left() { return ImGui::CalcTextSize("L00").x + 8; }
 float overview_side(const Derived& d, ImVec2 area) {
-  const int layers = d.run().n_layers(), heads = d.run().n_heads();
-  const float top = overview_header_height(heads_per_group(d.run().info));
-  return std::max(4.0f, std::min((area.x - overview_left()) / float(heads), (area.y - top) / float(layers)));
+  const int layers = d.run().n_layers(), heads = d.run().n_heads(), group = heads_per_group(d.run().info);
+  const auto side = [&](float top) {
+    return std::max(4.0f, std::min((area.x - overview_left()) / float(heads), (area.y - top) / float(layers)));
+  };
+  return side(overview_header_height(heads, group, side(overview_header_height(heads, group, FLT_MAX, true)), true));
 }
 
 void draw_all_layers(AppState& state, const UiContext& ui, ImVec2 area) {
@@ -372,11 +375,11 @@ void draw_all_layers(AppState& state, const UiContext& ui, ImVec2 area) {
   if (state.present.active) return draw_present_all_layers(state, ui, d, area, model_range(state, a));
   const int layers = d.run().n_layers(), heads = d.run().n_heads();
   const int group = heads_per_group(d.run().info);
-  const float f = ImGui::GetFontSize(), left = overview_left(), top = overview_header_height(group);
-  const float side = overview_side(d, area);
+  const float f = ImGui::GetFontSize(), left = overview_left(), side = overview_side(d, area);
+  const float top = overview_header_height(heads, group, side, true);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  draw_overview_header(dl, ImVec2(origin.x + left, origin.y), side, heads, group);
+  draw_overview_header(dl, ImVec2(origin.x + left, origin.y), side, heads, group, true);
   const ScaleRange range = model_range(state, a);
   for (int l = 0; l < layers; ++l) {
     dl->AddText(ImVec2(origin.x, origin.y + top + l * side + side * 0.5f - f * 0.5f), dim_text_colour(), format("L%d", l).c_str());

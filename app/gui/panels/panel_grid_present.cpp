@@ -75,24 +75,42 @@ void draw_grid_without_room(const RunAnalysis& d, ImVec2 area) {
   ImGui::PopTextWrapPos();
 }
 
-float overview_header_height(int group) { return ImGui::GetFontSize() * (group > 1 ? 2.7f : 1.6f); }
+namespace {
 
-void draw_overview_header(ImDrawList* dl, ImVec2 at, float stride, int heads, int group) {
-  const float f = ImGui::GetFontSize(), top = overview_header_height(group);
-  const float names_y = at.y + top - f * 1.6f;  // the kv line (if any) above it
+// A group's first head's name with its key/value head: "h4  kv 2".
+std::string name_with_group(int head, int group) { return format("h%d  kv %d", head, head / group); }
+
+// Every group's "kv G" goes beside its first head's name when each such column holds both, else
+// on a line of their own above the names.
+bool kv_beside_names(float stride, int heads, int group) {
+  for (int h = 0; h < heads && group > 1; h += group)
+    if (ImGui::CalcTextSize(name_with_group(h, group).c_str()).x + 4 > stride) return false;
+  return true;
+}
+
+}  // namespace
+
+float overview_header_height(int heads, int group, float stride, bool kv_line) {
+  return ImGui::GetFontSize() * (kv_line && !kv_beside_names(stride, heads, group) ? 2.4f : 1.3f);
+}
+
+void draw_overview_header(ImDrawList* dl, ImVec2 at, float stride, int heads, int group, bool kv_line) {
+  const float f = ImGui::GetFontSize();
+  const bool beside = kv_beside_names(stride, heads, group), own_line = kv_line && !beside;
+  const float names_y = at.y + (own_line ? f * 1.1f : 0.0f), bar_y = names_y + f * 1.3f - 4;  // the bar at the header's foot
   for (int h = 0; h < heads; ++h) {
     const float x = at.x + float(h) * stride;
     const bool first = group > 1 && h % group == 0;
-    const std::string name = format("h%d", h);
+    const std::string name = first && beside ? name_with_group(h, group) : format("h%d", h);
     // Every name when the columns are wide enough; else each group's first (its columns hold it).
     const float room = stride > f * 1.6f ? stride : first ? stride * float(group) : 0.0f;
     if (ImGui::CalcTextSize(name.c_str()).x + 2 <= room) dl->AddText(ImVec2(x + 2, names_y), dim_text_colour(), name.c_str());
     if (!first) continue;
     const std::string kv = format("kv %d", h / group);
-    if (ImGui::CalcTextSize(kv.c_str()).x + 4 <= stride * float(group))
-      dl->AddText(ImVec2(x + 2, names_y - f * 1.1f), dim_text_colour(), kv.c_str());
+    if (own_line && ImGui::CalcTextSize(kv.c_str()).x + 4 <= stride * float(group))
+      dl->AddText(ImVec2(x + 2, at.y), dim_text_colour(), kv.c_str());
     const bool odd = (h / group) % 2;
-    dl->AddRectFilled(ImVec2(x, at.y + top - 5), ImVec2(x + float(std::min(group, heads - h)) * stride - 4, at.y + top - 2),
+    dl->AddRectFilled(ImVec2(x, bar_y), ImVec2(x + float(std::min(group, heads - h)) * stride - 4, bar_y + 3),
                       odd ? tone_u32(Tone::group, 0.86f) : accent_colour(0.8f));
   }
 }
@@ -173,7 +191,8 @@ void draw_present_all_layers(AppState& state, const UiContext& ui, const Derived
   if (layers == 0 || heads == 0 || tokens == 0) return;
   const int group = heads_per_group(d.run().info);
   const float f = ImGui::GetFontSize(), gap = f * 0.35f, name_w = ImGui::CalcTextSize("L00").x + f * 0.5f;
-  const float top = overview_header_height(group);
+  // Presenting, the maps get the room: no line of kv labels (the bars group the heads).
+  float top = overview_header_height(heads, group, FLT_MAX, false);
   // The arrangement is fixed (a row per layer); the labels' margins and the map side settle in a few rounds.
   LabelFit fit = fit_labels(a.map_labels, ImGui::GetFont(), 0, present_label_min(), present_label_min());
   float side = 0;
@@ -197,7 +216,7 @@ void draw_present_all_layers(AppState& state, const UiContext& ui, const Derived
   const float used_w = name_w + fit.left + float(heads) * (side + gap);
   const float x0 = origin.x + std::max(0.0f, (area.x - used_w) * 0.5f) + name_w + fit.left;
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  draw_overview_header(dl, ImVec2(x0, origin.y), side + gap, heads, group);
+  draw_overview_header(dl, ImVec2(x0, origin.y), side + gap, heads, group, false);
   for (int l = 0; l < layers; ++l) {
     const float y = origin.y + top + float(l) * (side + gap);
     dl->AddText(ImVec2(x0 - fit.left - name_w, y + side * 0.5f - f * 0.5f), dim_text_colour(), format("L%d", l).c_str());

@@ -77,7 +77,7 @@ TEST(LessonFile, MisspeltKeysAndModelNamesAreRefusedWhenTheLessonLoads) {
        "l.json: step 1.session: unknown key \"modle\" (did you mean model?)"},
       {head + R"([{"title": "a", "caption": "b", "session": {"view": {"pannel": "heads"}}}]})",
        "l.json: step 1.session: view: unknown key \"pannel\" (did you mean panel?)"},
-      {head + R"([{"title": "a", "captoin": "b"}]})", "step 1 needs a \"caption\""},
+      {head + R"([{"title": "a", "captoin": "b"}]})", "l.json: step 1: unknown key \"captoin\" (did you mean caption?)"},
       {head + R"([{"title": "a", "caption": "b", "unlock": ["heads"]}]})",
        "l.json: step 1: unknown key \"unlock\" (did you mean unlocked?)"},
       {head + R"([{"title": "a", "caption": "b", "compare": [{"lable": "x", "label": "y"}]}]})",

@@ -99,7 +99,7 @@ TEST(SessionFile, UnknownKeysAreRefusedWithTheNearestKnownOne) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {head + R"("modle": {"heads": 4}})", "s.json: unknown key \"modle\" (did you mean model?)"},
       {head + R"("view": {"pannel": "grid"}})", "s.json: view: unknown key \"pannel\" (did you mean panel?)"},
-      {head + R"("model": {"head": 4}})", "s.json: model: unknown key \"head\" (did you mean heads?)"},
+      {head + R"("model": {"head": 4}})", "s.json: model: unknown key \"head\" (did you mean heads"},
       {head + R"("input": {"sentense": "a b"}})", "s.json: input: unknown key \"sentense\" (did you mean sentence?)"},
       {head + R"("future_key": {"x": 1}})", "s.json: unknown key \"future_key\""},
   };
