@@ -32,3 +32,5 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:abort_on_error=1"
 export HEADSCOPE_SANITIZER=1
 export PYTHONHASHSEED=0
 ctest --test-dir build-asan --output-on-failure -j2 "$@"
+# Only the skips tests/allowed_skips.txt allows (tests/check_skips.py).
+python3 tests/check_skips.py build-asan

@@ -1,5 +1,5 @@
 // `headscope-cli ablate`: which heads matter for this sentence (core/analysis/head_ablation.h).
-// Knocks out one head at a time (zero, or --mean) and prints the heads ranked by how much the
+// Knocks out one head at a time (--ablation zero or mean) and prints the heads ranked by how much the
 // mean next-token loss rises without them, with the tokens whose prediction changed most; --json
 // writes every number.
 #include <algorithm>
@@ -13,6 +13,7 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/output_file.h"
+#include "app/common/flag_vocabulary.h"
 #include "app/common/model_flags.h"
 #include "core/analysis/head_ablation.h"
 #include "core/formats/json_text.h"
@@ -25,12 +26,11 @@ namespace {
 
 struct AblateOptions {
   ModelFlags model;
-  bool mean = false;
+  std::string ablation = "zero";
   std::string json;
   int top = 10;
   int threads = 0;
   CLI::Option* json_option = nullptr;
-  CLI::Option* threads_option = nullptr;
 };
 
 void write_json(std::ostream& out, const HeadAblation& a) {
@@ -60,14 +60,13 @@ void write_json(std::ostream& out, const HeadAblation& a) {
 
 int run_ablate(const AblateOptions& o) {
   if (o.json_option->count() > 0 && o.json.empty()) throw InputError("--json needs a file name, or '-' for standard output");
-  if (o.threads_option->count() > 0 && o.threads < 1) {
-    throw InputError("--threads (" + std::to_string(o.threads) + ") must be 1 or more (omit it to use all cores)");
-  }
   if (o.top < 0) throw InputError("--top (" + std::to_string(o.top) + ") must be 0 (every head) or more");
   AblationOptions options;
-  options.mode = o.mean ? AblationMode::mean : AblationMode::zero;
+  options.mode = o.ablation == "mean" ? AblationMode::mean : AblationMode::zero;
   options.threads = o.threads;
-  const HeadAblation a = ablate_heads(model_request(o.model), options);
+  const ModelRequest request = model_request(o.model);
+  require_input(request);
+  const HeadAblation a = ablate_heads(request, options);
   if (!o.json.empty()) {
     write_output(o.json, [&](std::ostream& out) { write_json(out, a); });
     return 0;
@@ -107,10 +106,11 @@ Command add_ablate_command(CLI::App& app) {
   auto options = std::make_shared<AblateOptions>();
   CLI::App* sub = app.add_subcommand("ablate", "Knock out one head at a time and rank the heads by how much the next-token loss rises");
   add_model_flags(*sub, options->model);
-  sub->add_flag("--mean", options->mean, "Mean-ablation: replace the head's output by its mean over the sentence (default: zero)");
-  sub->add_option("--top", options->top, "Print the first N heads (0: every head)")->capture_default_str();
-  options->json_option = sub->add_option("--json", options->json, "Write every number as JSON to FILE ('-' for standard output)");
-  options->threads_option = sub->add_option("--threads", options->threads, "Cap the engine's threads (default: all cores)");
+  CLI::Option* ablation = add_ablation_flag(*sub, options->ablation);
+  add_alias(*sub, "--mean", ablation, options->ablation, "mean");
+  sub->add_option("--top", options->top, flag_help("top", "0: every head"))->capture_default_str();
+  options->json_option = sub->add_option("--json", options->json, flag_help("json", "Every number"));
+  add_threads_flag(*sub, options->threads);
   return [options] { return run_ablate(*options); };
 }
 

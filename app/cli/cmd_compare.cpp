@@ -16,6 +16,7 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/output_file.h"
+#include "app/common/flag_vocabulary.h"
 #include "app/common/model_flags.h"
 #include "core/analysis/contrast.h"
 #include "core/analysis/pair_target.h"
@@ -46,6 +47,7 @@ struct CompareOptions {
   int top = 10;
   std::string target, versus;
   bool patch = false;
+  int threads = 0;
   CLI::Option* contrast_option = nullptr;
   CLI::Option* target_option = nullptr;
   CLI::Option* versus_option = nullptr;
@@ -182,6 +184,7 @@ int run_compare(const CompareOptions& o) {
   options.spectrum = false;
   options.roles = false;
   options.maps = MapMode::automatic;
+  options.threads = o.threads;
   CheckpointCache cache;  // both runs share one open checkpoint
   options.checkpoints = &cache;
   const std::shared_ptr<const RunAnalysis> a = analyse(request_a, options);
@@ -189,7 +192,9 @@ int run_compare(const CompareOptions& o) {
   const ContrastResult contrast = contrast_runs(a->run, b->run);
   std::optional<PairAnswer> answer;
   if (o.target_option->count() > 0) {
-    answer = answer_pair(*a, *b, contrast, PairQuestion{o.target, o.versus, o.patch}, PatchingOptions{}, &cache);
+    PatchingOptions patching;
+    patching.threads = o.threads;
+    answer = answer_pair(*a, *b, contrast, PairQuestion{o.target, o.versus, o.patch}, patching, &cache);
   }
   const PairAnswer* p = answer ? &*answer : nullptr;
   const HeadPatching* patched = p ? p->patching.get() : nullptr;
@@ -206,30 +211,28 @@ Command add_compare_command(CLI::App& app) {
   auto options = std::make_shared<CompareOptions>();
   CLI::App* sub = app.add_subcommand("compare", "Compare two sentences head by head (a minimal pair: --sentence A --contrast B)");
   add_model_flags(*sub, options->model);
-  options->contrast_option = sub->add_option("--contrast", options->contrast, "Sentence B, compared with --sentence (A) token by token");
-  sub->add_option("--json", options->json, "Write the alignment, each head's change and both runs' maps as JSON to FILE ('-': standard output)");
+  options->contrast_option = sub->add_option("--contrast", options->contrast, flag_help("contrast"));
+  sub->add_option("--json", options->json, flag_help("json", "The alignment, each head's change and both runs' maps"));
   sub->add_option("--csv", options->csv, "Write each head's change as CSV to FILE, one row per layer and head ('-': standard output)");
   sub->add_option("--out", options->out,
-                  "Export to FILE; the extension picks: .png/.svg/.pdf the Contrast figure of --layer/--head (A, B on one "
-                  "scale, B - A), .json, .csv (a row per head), .npy (the change, [layers, heads])");
-  sub->add_option("--layer", options->layer, "The figure's layer (default: the most changed head's)")
+                  flag_help("out", ".png/.svg/.pdf the Contrast figure of --layer/--head (A, B on one scale, B - A), "
+                                   ".json, .csv (a row per head), .npy (the change, [layers, heads])"));
+  sub->add_option("--layer", options->layer, flag_help("layer", "The figure's (default: the most changed head's)"))
       ->check(whole_number("--layer", 0, 1 << 20));
-  sub->add_option("--head", options->head, "The figure's head (default: the most changed head, or 0 with --layer)")
+  sub->add_option("--head", options->head, flag_help("head", "The figure's (default: the most changed head, or 0 with --layer)"))
       ->check(whole_number("--head", 0, 1 << 20));
-  sub->add_option("--colormap", options->colormap, "The figure's colours for A and B (B - A is always red-blue)")
-      ->capture_default_str();
-  sub->add_option("--size", options->size, "The figure's page size with a unit: 6.75x2.5in, 17x6cm");
+  add_colormap_flag(*sub, options->colormap, "The figure's A and B (B - A is always red-blue)");
+  sub->add_option("--size", options->size, flag_help("size", "The figure's"));
   options->target_option = sub->add_option("--target", options->target,
-                                           "A continuation (\" are\"): report logit(target) - logit(--versus) after each "
-                                           "sentence's last token (a text of several pieces counts by its first)");
-  options->versus_option = sub->add_option("--versus", options->versus, "The continuation --target is compared with (\" is\")");
+                                           flag_help("target", "A text of several pieces counts by its first"));
+  options->versus_option = sub->add_option("--versus", options->versus, flag_help("versus"));
   sub->add_flag("--patch", options->patch,
-                "Activation patching: for each head, B's run with that head's output replaced by A's at the aligned "
-                "positions; reports the share of the logit difference gap restored (needs --target, --versus; --out "
-                "figures and .npy then show the shares)");
-  sub->add_option("--top", options->top, "Text report: how many heads to list, most changed first")
+                flag_help("patch", "For each head, B's run with that head's output replaced by A's at the aligned "
+                                   "positions; --out figures and .npy then show the shares"));
+  sub->add_option("--top", options->top, flag_help("top", "Text report: the most changed heads first"))
       ->capture_default_str()
       ->check(whole_number("--top", 1, 1 << 20));
+  add_threads_flag(*sub, options->threads);
   return [options] { return run_compare(*options); };
 }
 

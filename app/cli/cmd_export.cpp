@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "app/cli/commands.h"
+#include "app/common/flag_vocabulary.h"
 #include "app/common/model_flags.h"
 #include "core/analysis/head_roles.h"
 #include "core/analysis/run_analysis.h"
@@ -16,6 +17,7 @@
 #include "core/export/vectors_export.h"
 #include "core/render/figure.h"
 #include "core/util/atomic_file.h"
+#include "core/session/session_file.h"
 #include "core/util/errors.h"
 #include "core/util/file_read.h"
 
@@ -55,7 +57,7 @@ struct ExportOptions {
   std::string role;
   std::string queries;
   std::string csv_layout = "auto";
-  std::string ablation_mode = "zero";
+  std::string ablation = "zero";
   bool all_layers = false;
   bool rollout = false;
   std::string order = "model";
@@ -65,13 +67,14 @@ struct ExportOptions {
   int head = -1;
   double scale = 1.0;
   double dpi = 0;
+  int threads = 0;
   CLI::Option* head_option = nullptr;
   CLI::Option* format_option = nullptr;
   CLI::Option* role_option = nullptr;
   CLI::Option* layer_option = nullptr;
   CLI::Option* colormap_option = nullptr;
   CLI::Option* query_option = nullptr;
-  CLI::Option* ablation_mode_option = nullptr;
+  CLI::Option* ablation_option = nullptr;
   std::string pattern, fit_widths;
   CLI::Option* pattern_option = nullptr;
   CLI::Option* fit_widths_option = nullptr;
@@ -159,48 +162,45 @@ std::vector<int> parse_queries(const std::string& text, const std::string& flag 
 
 // The flags that belong to one view, and the layer flags, checked against the view.
 void check_view_flags(const ExportOptions& o, ExportSpec& spec) {
-  const ExportView v = spec.view;
+  const View v = spec.view;
+  const ViewDescriptor& d = view_descriptor(v);
   const bool head_given = o.head_option->count() > 0;
-  const bool whole_model = v == ExportView::roles || v == ExportView::rollout || v == ExportView::ablation;
+  const bool whole_model = d.scope == ViewScope::model;
   if (whole_model && head_given) {
     throw InputError("--head is for the head and heatmap views; the " + o.view + " view covers the whole model");
   }
-  if (head_given && (v == ExportView::heads || v == ExportView::query || v == ExportView::average || v == ExportView::width)) {
+  if (head_given && d.scope == ViewScope::layer) {
     throw InputError("--head is for --view head (one head); the " + o.view + " view shows every head of the layer");
   }
-  if (whole_model && (o.layer_option->count() > 0 || o.all_layers)) {
+  if (whole_model && (o.layer_option->count() > 0 || (o.all_layers && v != View::overview))) {
     throw InputError("--layer is for the views drawn per layer; the " + o.view + " view covers every layer");
   }
   if (o.all_layers && o.layer_option->count() > 0) throw InputError("give either --layer L or --all-layers, not both");
   spec.layers = o.all_layers ? LayerScope::every : o.layer_option->count() > 0 ? LayerScope::one : LayerScope::unset;
   const bool figure = !o.out.empty() && export_format_is_figure(export_format_of(o.out));
-  const bool heads_figure = v == ExportView::heads || v == ExportView::overview || (v == ExportView::heatmap && !head_given);
+  const bool heads_figure = d.tab == View::heads && !head_given;  // heads, heatmap, overview
   if (o.all_layers && figure && !heads_figure) {
     throw InputError("a " + o.view + " figure shows one layer (--layer L); --all-layers is for data files (.npy, .csv, .json) "
                      "and --view heads (the figure of every layer's heads)");
   }
   if (o.query_option->count() > 0) {
-    if (v != ExportView::query) throw InputError("--query is for --view query");
+    if (v != View::query) throw InputError("--query is for --view query");
     spec.queries = parse_queries(o.queries);
   }
   if (o.rollout) {
-    if (v != ExportView::average && v != ExportView::rollout) throw InputError("--rollout is for --view average");
-    spec.view = ExportView::rollout;
+    if (v != View::average && v != View::rollout) throw InputError("--rollout is for --view average");
+    spec.view = View::rollout;
   }
-  if (o.ablation_mode_option->count() > 0) {
-    if (v != ExportView::ablation) throw InputError("--ablation-mode is for --view ablation");
-    if (o.ablation_mode != "zero" && o.ablation_mode != "mean") {
-      throw InputError("--ablation-mode '" + o.ablation_mode + "' is not a mode; expected zero or mean");
-    }
-    spec.ablation_mode = o.ablation_mode == "mean" ? AblationMode::mean : AblationMode::zero;
-  }
+  if ((o.ablation_option->count() > 0 || o.ablation != "zero") && v != View::ablation)
+    throw InputError("--ablation is for --view ablation");
+  spec.ablation_mode = o.ablation == "mean" ? AblationMode::mean : AblationMode::zero;
   spec.csv_layout = parse_csv_layout(o.csv_layout);
   if (o.pattern_option->count() > 0) {
-    if (v != ExportView::width) throw InputError("--pattern is for --view width (the pattern a head of each width is fitted to)");
+    if (v != View::width) throw InputError("--pattern is for --view width (the pattern a head of each width is fitted to)");
     spec.pattern = o.pattern;
   }
   if (o.fit_widths_option->count() > 0) {
-    if (v != ExportView::width) throw InputError("--fit-widths is for --view width");
+    if (v != View::width) throw InputError("--fit-widths is for --view width");
     spec.fit_widths = parse_queries(o.fit_widths, "--fit-widths", "head width", "head widths");
   }
 }
@@ -219,6 +219,31 @@ int run_vectors_export(const ExportOptions& o) {
   return 0;
 }
 
+// --scale, the older name of --figure-scale: a number is the figure's size factor (with a note to use
+// --figure-scale); a colour scale (linear, log, row) is refused with the flag that sets it.
+CLI::Option* add_figure_scale_alias(CLI::App& sub, CLI::Option* figure_scale, double& value) {
+  const CLI::Validator number = finite_number("figure scale");
+  return sub
+      .add_option_function<std::string>(
+          "--scale",
+          [&value](const std::string& text) {
+            value = std::stod(text);
+            std::cerr << "note: --scale is --figure-scale; use --figure-scale " << text << "\n";
+          },
+          "Older name of --figure-scale (prints a note); the colour scale is --color-scale")
+      ->check(CLI::Validator(
+          [number](std::string& text) -> std::string {
+            const std::vector<std::string>& scales = session_color_scales();
+            if (std::find(scales.begin(), scales.end(), text) != scales.end()) {
+              return "'" + text + "' is a colour scale: give --color-scale " + text +
+                     " (export's --scale is the figure's size factor, --figure-scale)";
+            }
+            return number(text);
+          },
+          "NUMBER"))
+      ->excludes(figure_scale);
+}
+
 int run_export(const ExportOptions& o) {
   if (!o.what.empty()) return run_vectors_export(o);
   if (o.out.empty() == o.out_dir.empty()) throw InputError("give exactly one of --out FILE or --out-dir DIR");
@@ -232,13 +257,12 @@ int run_export(const ExportOptions& o) {
   if (o.head_option->count() > 0 && o.head < 0) {
     throw InputError("head (" + std::to_string(o.head) + ") must be 0 or more; leave --head out for all heads");
   }
-  spec.view = parse_export_view(o.view);
+  spec.view = parse_view(o.view);
   check_view_flags(o, spec);
   if (o.role_option->count() > 0) {
-    if (spec.view != ExportView::roles) throw InputError("--role is for --view roles");
+    if (spec.view != View::roles) throw InputError("--role is for --view roles");
     spec.role = int(parse_head_role(o.role));
   }
-  if (o.order != "model" && o.order != "cluster") throw InputError("--order '" + o.order + "' is not an order; expected model or cluster");
   spec.cluster_order = o.order == "cluster";
   spec.colours.colormap = parse_colormap(o.colormap);
   spec.colours.mode = parse_scale_mode(o.colour_scale);
@@ -253,10 +277,11 @@ int run_export(const ExportOptions& o) {
   if (!o.out.empty()) export_format_of(o.out);  // a bad extension fails before the model runs
 
   AnalysisOptions options;
-  options.spectrum = spec.view == ExportView::width;  // only the width view shows singular values
+  options.spectrum = spec.view == View::width;  // only the width view shows singular values
   // Reachable keys: the width view's maps, and the .json (maps --json's object, which holds them).
   const ExportFormat format = export_format_of(o.out.empty() ? "x." + o.format : o.out);
-  options.reach = spec.view == ExportView::width || format == ExportFormat::json;
+  options.reach = spec.view == View::width || format == ExportFormat::json;
+  options.threads = o.threads;
   if (o.long_input && o.whole_maps) throw InputError("give either --long-input or --whole-maps, not both");
   options.maps = o.whole_maps ? MapMode::whole : o.long_input ? MapMode::long_input : MapMode::automatic;
   if (!o.long_input) {
@@ -269,7 +294,8 @@ int run_export(const ExportOptions& o) {
     };
   }
   const ModelRequest request = model_request(o.model);
-  if (spec.view == ExportView::sweep && !request.attention_file.empty()) {
+  require_input(request);
+  if (spec.view == View::sweep && !request.attention_file.empty()) {
     throw InputError("the head-count sweep re-initialises a synthetic layer at every head count; maps from a file "
                      "(--attention) have no weights to sweep");
   }
@@ -302,33 +328,30 @@ Command add_export_command(CLI::App& app) {
   auto o = std::make_shared<ExportOptions>();
   CLI::App* sub = app.add_subcommand("export", "Write a figure (.png .svg .pdf) or data (.npy .csv .json)");
   add_model_flags(*sub, o->model);
-  sub->add_option("--out", o->out, "Output file; the extension picks the format (.png .svg .pdf .npy .csv .json)");
+  sub->add_option("--out", o->out, flag_help("out", ".png .svg .pdf .npy .csv .json"));
   sub->add_option("--out-dir", o->out_dir,
                   "Batch into this folder: every head of every layer as layer{L}_head{H}.{format} "
                   "(difference view: layer{L}_difference, sweep: sweep, json: maps.json)");
   o->format_option = sub->add_option("--format", o->format, "With --out-dir: png, svg, pdf, npy, csv or json")
                          ->capture_default_str();
   o->layer_option = sub->add_option("--layer", o->layer,
-                                    "Layer to export (default 0). Given, it is the only layer in every format: .npy "
-                                    "[1, n_heads, T, T], .json's per-layer arrays with \"layers\": [L], .csv that "
-                                    "layer. Left out, data files hold every layer")
+                                    flag_help("layer", "The one exported (default 0). Given, it is the only layer in every "
+                                                       "format: .npy [1, n_heads, T, T], .json's per-layer arrays with "
+                                                       "\"layers\": [L], .csv that layer. Left out, data files hold every layer"))
                         ->capture_default_str();
   sub->add_flag("--all-layers", o->all_layers,
-                "Every layer: data files (as without --layer), and the heads figure of every layer x head (the overview)");
-  o->head_option = sub->add_option("--head", o->head, "One head; without it, every head of the layer (images: a grid)");
-  o->view_option = sub->add_option("--view", o->view, export_view_help())->capture_default_str();
+                flag_help("all-layers", "Data files as without --layer; the heads figure of every layer x head"));
+  o->head_option = sub->add_option("--head", o->head, flag_help("head", "Without it, every head of the layer (images: a grid)"));
+  o->view_option = add_view_flag(*sub, o->view);
   sub->add_option("--what", o->what,
                   "Instead of a view, the engine's vectors as .npy (--out FILE.npy): scores [layers, heads, T, T] (scaled, "
                   "soft-capped, before mask and softmax; masked cells -inf), q [layers, heads, T, d_head], k or v "
                   "[layers, kv_heads, T, d_head] (q and k after RoPE); --layer L: that layer alone");
   o->query_option = sub->add_option("--query", o->queries,
-                                    "--view query: the query tokens whose rows are summed, as indices (7, or 2,5,7; "
-                                    "default the last token)");
-  sub->add_flag("--rollout", o->rollout, "--view average: the attention rollout through every layer instead (= --view rollout)");
-  o->ablation_mode_option = sub->add_option("--ablation-mode", o->ablation_mode,
-                                            "--view ablation: knock a head out by zero (its output 0) or mean (its "
-                                            "output's mean over the sentence)")
-                                ->capture_default_str();
+                                    flag_help("query", "--view query: several as 2,5,7, their rows summed"));
+  sub->add_flag("--rollout", o->rollout, flag_help("rollout", "--view average (= --view rollout)"));
+  o->ablation_option = add_ablation_flag(*sub, o->ablation, "--view ablation");
+  add_alias(*sub, "--ablation-mode", o->ablation_option, o->ablation);
   o->pattern_option = sub->add_option(
       "--pattern", o->pattern,
       "--view width: the attention pattern fitted by a head of width 1, 2, 4, ... T-1: previous, first, token:N, "
@@ -341,39 +364,32 @@ Command add_export_command(CLI::App& app) {
                   "windowed query cannot see, have weight 0) or matrix (the layer's query\\key tables, one per head, "
                   "separated by an empty line)")
       ->capture_default_str();
-  o->role_option = sub->add_option("--role", o->role,
-                                   "--view roles: one role's layers x heads map (previous, first, bos, self, local, "
-                                   "duplicate, induction or broadness); left out, every role of every head");
-  sub->add_option("--order", o->order,
-                  "Head grid and difference/distance figures: model (head order) or cluster (each layer's heads by "
-                  "average-linkage clustering of the head distance, similar heads together; labels keep the real index)")
-      ->capture_default_str();
-  o->colormap_option = sub->add_option("--colormap", o->colormap, "viridis, magma, gray, cividis or rdbu")->capture_default_str();
-  sub->add_option("--color-scale", o->colour_scale,
-                  "Heatmap colours: linear, log (three decades below the largest weight) or row (each row's share "
-                  "of its largest weight), as the app's scale menu")
-      ->capture_default_str();
-  sub->add_flag("--ignore-first-key", o->ignore_first_key,
-                "Leave key 0 out of the colour range (the first token often takes most of the weight)");
+  o->role_option = sub->add_option(
+      "--role", o->role, flag_help("role", "--view roles: that role's layers x heads map; left out, every role of every head"));
+  add_order_flag(*sub, o->order, "Head grid and difference/distance figures (labels keep the real index)");
+  o->colormap_option = add_colormap_flag(*sub, o->colormap);
+  add_color_scale_flag(*sub, o->colour_scale);
+  sub->add_flag("--ignore-first-key", o->ignore_first_key, flag_help("ignore-first-key"));
   sub->add_flag("--per-head-range", o->per_head_range,
                 "Grid: each head on its own colour range (default: one range for the layer, so a dim head looks dim)");
   sub->add_flag("--layer-range", o->layer_range, "One head (--head): on its layer's colour range instead of its own");
-  sub->add_flag("--whole-maps", o->whole_maps,
-                "Export whole T x T maps even past the long-input rule (2048 tokens or 1 GiB of maps)");
+  sub->add_flag("--whole-maps", o->whole_maps, flag_help("whole-maps"));
   sub->add_flag("--long-input", o->long_input,
-                "Long-input mode (as the app past 2048 tokens): the heads, head, heatmap and overview views export each "
-                "head's block maxima, labelled as such (figure title and colour bar; CSV first line; NPY sidecar NAME.blocks.json; "
-                "JSON long_input.block_size); the query view its exact rows");
-  CLI::Option* scale = sub->add_option("--scale", o->scale, "Figure size multiplier (PNG: 144 dpi at 1, 288 dpi at 2)")
-                           ->check(finite_number("scale"))
+                flag_help("long-input", "The heads, head, heatmap and overview views export each head's block maxima, "
+                                        "labelled as such (figure title and colour bar; CSV first line; NPY sidecar "
+                                        "NAME.blocks.json; JSON long_input.block_size); the query view its exact rows"));
+  CLI::Option* scale = sub->add_option("--figure-scale", o->scale, "Figure size factor (PNG: 144 dpi at 1, 288 dpi at 2)")
+                           ->check(finite_number("figure scale"))
                            ->capture_default_str();
-  sub->add_option("--dpi", o->dpi, "PNG resolution in dots per inch (sets --scale to DPI / 144)")
+  CLI::Option* old_scale = add_figure_scale_alias(*sub, scale, o->scale);
+  sub->add_option("--dpi", o->dpi, "PNG resolution in dots per inch (sets --figure-scale to DPI / 144)")
       ->check(finite_number("dpi"))
-      ->excludes(scale);
+      ->excludes(scale)
+      ->excludes(old_scale);
   sub->add_option("--size", o->size,
-                  "Page size with a unit (in, cm, mm, pt, px): 3.25x3.25in lays the figure out for that page with "
-                  "fixed point-size text (0 for a free side); without a unit, WIDTHxHEIGHT output units (PNG pixels, "
-                  "SVG/PDF points) and the figure fitted");
+                  flag_help("size", "Lays the figure out for that page with fixed point-size text (0 for a free side); "
+                                    "without a unit, WIDTHxHEIGHT output units (PNG pixels, SVG/PDF points) and the figure fitted"));
+  add_threads_flag(*sub, o->threads);
   FigureFlags& f = o->figure;
   sub->add_option("--font-size", f.font_size, "Text size in points (default 8 with a page --size; else the natural layout's)")
       ->check(finite_number("font size"));

@@ -12,6 +12,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/output_file.h"
 #include "app/cli/heads_corpus.h"
+#include "app/common/flag_vocabulary.h"
 #include "app/common/model_flags.h"
 #include "core/analysis/head_clustering.h"
 #include "core/analysis/run_analysis.h"
@@ -37,7 +38,6 @@ struct HeadsOptions {
   std::vector<std::string> merge;
   bool quiet = false;
   CLI::Option* json_option = nullptr;
-  CLI::Option* threads_option = nullptr;
   CLI::Option* sort_option = nullptr;
   CLI::Option* role_option = nullptr;
   CLI::Option* top_option = nullptr;
@@ -86,9 +86,6 @@ std::string cell(float v) {
 
 int run_heads(const HeadsOptions& o) {
   if (o.json_option->count() > 0 && o.json.empty()) throw InputError("--json needs a file name, or '-' for standard output");
-  if (o.threads_option->count() > 0 && o.threads < 1) {
-    throw InputError("--threads (" + std::to_string(o.threads) + ") must be 1 or more (omit it to use all cores)");
-  }
   if (o.top < 0) throw InputError("--top (" + std::to_string(o.top) + ") must be 0 (every head) or more");
   if (o.local_window < 1 || o.local_window > 65536) {
     throw InputError("--local-window (" + std::to_string(o.local_window) + ") must be from 1 to 65536 keys");
@@ -111,9 +108,6 @@ int run_heads(const HeadsOptions& o) {
     c.quiet = o.quiet;
     return o.corpus.empty() ? run_heads_merge(c) : run_heads_corpus(c);
   }
-  if (o.order != "model" && o.order != "cluster") {
-    throw InputError("--order '" + o.order + "' is not an order; expected model or cluster");
-  }
   if (o.order == "cluster" && !o.sort.empty()) throw InputError("give either --sort ROLE or --order cluster, not both");
   int sort_role = -1;
   if (!o.sort.empty()) sort_role = int(parse_head_role(o.sort));
@@ -123,7 +117,9 @@ int run_heads(const HeadsOptions& o) {
   options.spectrum = false;
   options.role_options.local_window = o.local_window;
   options.role_options.threshold = o.threshold;
-  const std::shared_ptr<const RunAnalysis> a = analyse(model_request(o.model), options);
+  const ModelRequest request = model_request(o.model);
+  require_input(request);
+  const std::shared_ptr<const RunAnalysis> a = analyse(request, options);
   const HeadRoles& roles = a->roles;
   if (!o.json.empty()) {
     const auto write = [&](std::ostream& out) {
@@ -189,19 +185,16 @@ Command add_heads_command(CLI::App& app) {
   for (int r = 0; r < kHeadRoleCount; ++r) roles += std::string("  ") + head_role_definition(HeadRole(r)) + "\n";
   sub->footer(roles + "Labels: " + head_label_rule(RoleOptions{}.threshold) + " (--threshold changes 0.40).");
   options->sort_option = sub->add_option("--sort", options->sort, "Rank the heads by this role's score, highest first (default: layer, head order)");
-  options->role_option = sub->add_option("--role", options->role, "Only heads labelled with this role (a role name, 'local' or 'broad')");
-  options->top_option = sub->add_option("--top", options->top, "Print only the first N rows");
+  options->role_option = sub->add_option("--role", options->role, flag_help("role", "Only heads labelled with it (or 'broad')"));
+  options->top_option = sub->add_option("--top", options->top, flag_help("top", "Default: every head"));
   sub->add_option("--local-window", options->local_window, "Keys fewer than this many positions away count as local")
       ->capture_default_str();
   sub->add_option("--threshold", options->threshold, "A head is labelled with its strongest role at or above this score")
       ->check(float_between("threshold", 0, 1))
       ->capture_default_str();
-  options->json_option = sub->add_option("--json", options->json, "Write the head_roles object as JSON to FILE ('-' for standard output)");
-  options->threads_option = sub->add_option("--threads", options->threads, "Cap the engine's threads (default: all cores)");
-  options->order_option = sub->add_option("--order", options->order,
-                                          "Table rows: model (layer, head) or cluster (each layer's heads by average-linkage "
-                                          "clustering of the head distance, similar heads together)")
-                              ->capture_default_str();
+  options->json_option = sub->add_option("--json", options->json, flag_help("json", "The head_roles object"));
+  add_threads_flag(*sub, options->threads);
+  options->order_option = add_order_flag(*sub, options->order, "The table's rows");
   sub->add_option("--corpus", options->corpus,
                   "Score every line of this text file (one sentence a line) and write each head's mean, std, min and max "
                   "as JSON lines to --json (default: standard output); docs/head-roles-corpus.md");

@@ -13,6 +13,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/output_file.h"
 #include "app/cli/text_report.h"
+#include "app/common/flag_vocabulary.h"
 #include "app/common/model_flags.h"
 #include "core/analysis/long_input.h"
 #include "core/analysis/run_analysis.h"
@@ -37,7 +38,6 @@ struct MapsOptions {
   CLI::Option* display_size_option = nullptr;
   CLI::Option* query_option = nullptr;
   CLI::Option* repeat_option = nullptr;
-  CLI::Option* threads_option = nullptr;
 };
 
 constexpr int kMaxRepeat = 100000;
@@ -81,9 +81,6 @@ int run_maps(const MapsOptions& o) {
   if (o.json_option->count() > 0 && o.json.empty()) throw InputError("--json needs a file name, or '-' for standard output");
   if (o.repeat_option->count() > 0 && o.repeat < 1) throw InputError("--repeat (" + std::to_string(o.repeat) + ") must be 1 or more");
   if (o.repeat > kMaxRepeat) throw InputError("--repeat (" + std::to_string(o.repeat) + ") exceeds the limit of " + std::to_string(kMaxRepeat));
-  if (o.threads_option->count() > 0 && o.threads < 1) {
-    throw InputError("--threads (" + std::to_string(o.threads) + ") must be 1 or more (omit it to use all cores)");
-  }
   const bool display_given = o.display_size_option->count() > 0;
   if (display_given && (o.display_size < 1 || o.display_size > kMaxDisplaySize)) {
     throw InputError("--display-size (" + std::to_string(o.display_size) + ") must be from 1 to " +
@@ -105,7 +102,9 @@ int run_maps(const MapsOptions& o) {
   if (!o.json.empty() && !o.long_input) options.check_plan = refuse_long_json;
   // The JSON holds the head roles (with the induction probe) and the rollout; the text report shows neither.
   options.roles = options.rollout = !o.json.empty();
-  const std::shared_ptr<const RunAnalysis> analysis = analyse(model_request(o.model), options);
+  const ModelRequest request = model_request(o.model);
+  require_input(request);
+  const std::shared_ptr<const RunAnalysis> analysis = analyse(request, options);
   const AttentionRun& run = analysis->run;
 
   MapsJsonExtras extras;
@@ -137,22 +136,20 @@ Command add_maps_command(CLI::App& app) {
   auto options = std::make_shared<MapsOptions>();
   CLI::App* sub = app.add_subcommand("maps", "Run the engine and write every head's attention map as JSON");
   add_model_flags(*sub, options->model);
-  options->json_option = sub->add_option("--json", options->json, "Write the maps as JSON to FILE ('-' for standard output)");
+  options->json_option = sub->add_option("--json", options->json, flag_help("json", "Every head's map"));
   options->repeat_option = sub->add_option("--repeat", options->repeat, "Run the computation N times and report the median engine time");
-  options->threads_option = sub->add_option("--threads", options->threads, "Cap the engine's threads (default: all cores)");
-  options->query_option =
-      sub->add_option("--query", options->query, "Text report: the query token whose row to show per head (default: the last)");
-  sub->add_option("--layer", options->layer, "Text report: the layer to show")->capture_default_str();
+  add_threads_flag(*sub, options->threads);
+  options->query_option = sub->add_option("--query", options->query, flag_help("query", "Text report: the row shown per head"));
+  sub->add_option("--layer", options->layer, flag_help("layer", "Text report: the layer shown"))->capture_default_str();
   options->display_size_option = sub->add_option(
       "--display-size", options->display_size,
       "Long-input mode: keep no T x T map, only N x N block maxima per head, exact head numbers and exact rows (the "
       "report then lists each head's strongest keys for --query). Without it, inputs past 2048 tokens or 1 GiB of "
       "whole maps use long-input mode by themselves, as the app does");
   sub->add_flag("--long-input", options->long_input,
-                "Long-input mode whatever the length (at --display-size N, or 1024 cells per side; 512 past 16 maps); with "
-                "--json, write its result: block maxima, block size, exact per-head numbers (no whole maps)");
-  sub->add_flag("--whole-maps", options->whole_maps,
-                "Keep whole T x T maps even past the long-input rule (still within the memory limit)");
+                flag_help("long-input", "At --display-size N, or 1024 cells per side (512 past 16 maps); with --json, "
+                                        "write its result: block maxima, block size, exact per-head numbers"));
+  sub->add_flag("--whole-maps", options->whole_maps, flag_help("whole-maps", "Still within the memory limit"));
   return [options] { return run_maps(*options); };
 }
 

@@ -12,6 +12,7 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/output_file.h"
+#include "app/common/flag_vocabulary.h"
 #include "core/model/tokenizer_only.h"
 #include "core/text/token_spans.h"
 #include "core/util/atomic_file.h"
@@ -68,11 +69,11 @@ Command add_tokens_command(CLI::App& app) {
   auto options = std::make_shared<TokensOptions>();
   CLI::App* sub = app.add_subcommand("tokens", "Tokenize a sentence with a model's tokenizer (no weights needed): ids, pieces, byte spans");
   sub->add_option("--model", options->model,
-                  "A model or tokenizer folder (tokenizer.json, vocab.json + merges.txt, tokenizer.model or vocab.txt), a GGUF file, "
-                  "a tokenizer.json, or a llama2.c checkpoint with its tokenizer.bin beside it");
-  sub->add_option("--tokenizer", options->tokenizer, "A llama2.c tokenizer.bin, read alone");
-  sub->add_option("--sentence", options->sentence, "The text to tokenize")->required();
-  options->json_option = sub->add_option("--json", options->json, "Write JSON instead of the table, to FILE or standard output ('-' or no FILE)")
+                  flag_help("model", "Also a tokenizer folder (tokenizer.json, vocab.json + merges.txt, tokenizer.model or "
+                                     "vocab.txt) or a tokenizer.json; a llama2.c checkpoint needs its tokenizer.bin beside it"));
+  sub->add_option("--tokenizer", options->tokenizer, flag_help("tokenizer", "Read alone"));
+  sub->add_option("--sentence", options->sentence, flag_help("sentence"))->required();
+  options->json_option = sub->add_option("--json", options->json, flag_help("json", "Instead of the table; without FILE, standard output"))
                              ->expected(0, 1);
   return [options]() { return run_tokens(*options); };
 }

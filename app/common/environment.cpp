@@ -4,10 +4,7 @@
 #include <filesystem>
 #include <system_error>
 
-#include "core/model/attention_layer.h"
-#include "core/model/shipped_models.h"
-#include "core/util/kernels.h"
-#include "core/util/memory_info.h"
+#include "core/util/runtime_config.h"
 
 #ifndef HEADSCOPE_INSTALL_DATADIR  // set by app/CMakeLists.txt, with the two below
 #define HEADSCOPE_INSTALL_DATADIR ""
@@ -16,13 +13,12 @@
 #endif
 
 namespace hs {
+namespace {
 
-void apply_environment() {
-  if (const char* env = std::getenv("HEADSCOPE_MAX_MAP_BYTES")) set_max_map_bytes(std::atoll(env));
-  if (const char* env = std::getenv("HEADSCOPE_KERNELS")) cap_kernels(env);
-  if (const char* env = std::getenv("HEADSCOPE_MEMORY_AVAILABLE")) set_memory_override(env, "HEADSCOPE_MEMORY_AVAILABLE");
-  if (const char* env = std::getenv("HEADSCOPE_SHIPPED_MODELS")) set_shipped_models_dir(env);
+// The folders holding the shipped models, in the order searched (environment.h).
+std::vector<std::string> model_dirs() {
   std::vector<std::string> dirs;
+  if (const char* env = std::getenv("HEADSCOPE_SHIPPED_MODELS"); env && *env) dirs.emplace_back(env);
   std::error_code error;
   const std::filesystem::path program = std::filesystem::read_symlink("/proc/self/exe", error);
   if (!error) {
@@ -34,7 +30,21 @@ void apply_environment() {
   const std::filesystem::path build = std::filesystem::weakly_canonical(HEADSCOPE_BUILD_DIR, build_error);
   if (!error && !build_error && *HEADSCOPE_BUILD_DIR && program.parent_path() == build)
     dirs.push_back(std::string(HEADSCOPE_SOURCE_ASSETS_DIR) + "/models");
-  set_program_model_dirs(std::move(dirs));
+  return dirs;
+}
+
+}  // namespace
+
+void apply_environment() {
+  RuntimeConfig config;
+  if (const char* env = std::getenv("HEADSCOPE_MAX_MAP_BYTES")) config.max_map_bytes = std::atoll(env);
+  if (const char* env = std::getenv("HEADSCOPE_KERNELS")) config.kernels = env;
+  if (const char* env = std::getenv("HEADSCOPE_MEMORY_AVAILABLE")) {
+    config.memory_available = env;
+    config.memory_available_source = "HEADSCOPE_MEMORY_AVAILABLE";
+  }
+  config.model_dirs = model_dirs();
+  set_runtime_config(std::move(config));
 }
 
 }  // namespace hs

@@ -1,6 +1,6 @@
 #pragma once
-// The HEADSCOPE_* environment switches that set core's limits, read by the programs (headscope
-// and headscope-cli) at start and handed to core, which reads no environment itself:
+// The HEADSCOPE_* environment switches, read by the programs (headscope and headscope-cli) at
+// start into core's runtime configuration (core/util/runtime_config.h); core reads no environment:
 //   HEADSCOPE_MAX_MAP_BYTES=N   bytes allowed for T x T maps (core/model/attention_layer.h
 //                               max_map_bytes); unset, unreadable or not positive: the default.
 //   HEADSCOPE_KERNELS=portable|avx2   caps the kernels' instruction set (core/util/kernels.h).

@@ -4,6 +4,7 @@
 #include <map>
 #include <regex>
 
+#include "app/common/flag_vocabulary.h"
 #include "core/util/format.h"
 #include "core/util/suggest.h"
 
@@ -131,27 +132,11 @@ void set_group(CLI::App& app, const std::string& group, std::initializer_list<co
 }
 
 void group_flags(CLI::App& app) {
-  static const std::map<std::string, const char*> groups = [] {
-    std::map<std::string, const char*> g;
-    const auto put = [&g](const char* group, std::initializer_list<const char*> names) {
-      for (const char* n : names) g[n] = group;
-    };
-    put("Input", {"sentence", "sentence-b", "input", "input-ids", "token-type-ids", "attention", "generate",
-                  "fit-context", "corpus", "shard", "merge", "probe-seed"});
-    put("Model", {"d-model", "heads", "kv-heads", "d-head", "seed", "causal", "scrambled-reshape", "window",
-                  "temperature", "weights", "model", "tokenizer", "threads"});
-    put("View", {"view", "layer", "all-layers", "head", "query", "rollout", "role", "order", "colormap",
-                 "color-scale", "ignore-first-key", "per-head-range", "layer-range", "ablation-mode", "sort", "top",
-                 "threshold", "local-window", "mean", "whole-maps", "long-input", "display-size"});
-    put("Output and export", {"out", "out-dir", "format", "csv-layout", "scale", "dpi", "size", "font-size", "title",
-                              "no-title", "labels", "space-mark", "colorbar-label", "style", "json", "repeat"});
-    return g;
-  }();
   for (CLI::App* a : app.get_subcommands([](CLI::App*) { return true; })) group_flags(*a);
   for (CLI::Option* o : app.get_options()) {
     if (o->get_group() != "Options" || o->get_lnames().empty()) continue;
-    const auto g = groups.find(o->get_lnames().front());
-    if (g != groups.end()) o->group(g->second);
+    for (const FlagWord& w : flag_vocabulary())
+      if (o->get_lnames().front() == w.name) o->group(w.group);
   }
 }
 

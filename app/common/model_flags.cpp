@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "app/common/flag_vocabulary.h"
 #include "app/common/friendly_errors.h"
 #include "core/model/attention_config.h"
 #include "core/model/synthetic_model.h"
@@ -94,7 +95,7 @@ void add_model_flags(CLI::App& app, ModelFlags& f) {
   ModelRequest& r = f.request;
   r.attention.d_model = 8;
   r.attention.n_heads = 4;
-  f.sentence_option = app.add_option("--sentence", r.sentence, "Text to tokenize with the active model's tokenizer");
+  f.sentence_option = app.add_option("--sentence", r.sentence, flag_help("sentence"));
   f.sentence_b_option = app.add_option("--sentence-b", r.sentence_b,
                                        "Encoders: a second sentence, encoded as the model's pair ([CLS] A [SEP] B [SEP], "
                                        "token types 0 then 1; RoBERTa <s> A </s></s> B </s>)");
@@ -135,8 +136,8 @@ void add_model_flags(CLI::App& app, ModelFlags& f) {
       ->check(float_between("temperature", kMinTemperature, kMaxTemperature))
       ->capture_default_str();
   app.add_option("--weights", r.weights, "nn.MultiheadAttention state_dict as .safetensors (d_model from the file)");
-  app.add_option("--model", r.model_path, "Pretrained checkpoint: llama2.c .bin, GGUF file or Hugging Face folder; or a model that comes with headscope: teaching (hand-wired heads), stories260K (trained, shipped)");
-  app.add_option("--tokenizer", r.tokenizer, "Tokenizer file for a llama2.c checkpoint (tokenizer.bin)");
+  app.add_option("--model", r.model_path, flag_help("model"));
+  app.add_option("--tokenizer", r.tokenizer, flag_help("tokenizer"));
   app.add_option("--generate", r.generate, "Pretrained: continue the sentence greedily by N tokens")
       ->check(whole_number("tokens to generate", 0, kMaxTokens));
   app.add_flag("--fit-context", r.fit_context,
@@ -170,6 +171,12 @@ std::vector<int> parse_id_list(const std::string& text, const std::string& flag)
   take();
   if (ids.empty()) throw InputError(flag + " is empty: give at least one token id, e.g. 101,7592,102");
   return ids;
+}
+
+void require_input(const ModelRequest& r) {
+  if (!r.sentence.empty() || !r.input_npy.empty() || !r.input_ids.empty() || !r.attention_file.empty() || r.generate > 0) return;
+  throw InputError("no input: give --sentence TEXT (or --input-ids IDS, --input FILE.npy, --attention FILE; with a "
+                   "checkpoint, --generate N writes from its <s>)");
 }
 
 ModelRequest model_request(const ModelFlags& flags) {

@@ -52,6 +52,11 @@ CLI::Validator finite_number(const std::string& name);
 // The request after parsing (window and seed folded in, id lists parsed).
 ModelRequest model_request(const ModelFlags& flags);
 
+// A command that reads text refuses to run on none (a checkpoint would otherwise run on its <s>
+// alone): InputError "no input: give --sentence TEXT (...)" unless the request names an input
+// (--sentence, --input, --input-ids, --attention) or generates from nothing (--generate N).
+void require_input(const ModelRequest& request);
+
 // "101,7592,102" or "101 7592 102" -> ids; InputError naming `flag` and the bad entry.
 std::vector<int> parse_id_list(const std::string& text, const std::string& flag);
 

@@ -13,40 +13,12 @@
 #include "core/analysis/head_ablation.h"
 #include "core/analysis/run_analysis.h"
 #include "core/analysis/sweep_analysis.h"
+#include "core/export/view_registry.h"
+#include "core/render/figure.h"
 #include "core/render/colour_scale.h"
 #include "core/render/figure_style.h"
 
 namespace hs {
-
-// One name per app view (app/gui/state/views.h), the same in the app and `headscope-cli export
-// --view`; the older names stay as views of their own (their bytes never change):
-//   heads       every head of `layer` as a grid (data: attention maps, see export_data.h)
-//   head        one head (spec.head, -1 meaning head 0)
-//   query       where the chosen query tokens look, head by head (core/analysis/query_profile.h)
-//   difference  the [H, H] head-pair table, mean |A_a - A_b| (distance: mean total variation)
-//   average     the layer's head-averaged map (rollout: the attention rollout through every layer)
-//   width       the heads' maps with their reachable keys marked and a pattern fitted at every
-//               width (reach_figure.h), over the head-count sweep plots and each head's singular
-//               values (sweep: the plots alone)
-//   roles       one head role's scores, layers x heads (spec.role), or every role of every head
-//   ablation    the change in next-token loss with each head knocked out, [n_layers, n_heads]
-//   heatmap     heads without a head, head with one; overview: every head of every layer
-enum class ExportView {
-  heatmap, difference, distance, sweep, roles, rollout, overview,
-  heads, head, query, average, width, ablation
-};
-
-// A --view name: the app's names first (tab order), then the older names with what they alias.
-struct ExportViewName {
-  ExportView view;
-  const char* name;
-  const char* alias_of;  // "" for the app's own views; else the app view this older name shows (part of)
-  const char* help;      // one line for --help
-};
-// Every name parse_export_view knows, the app's views first in tab order.
-const std::vector<ExportViewName>& export_view_names();
-// "heads, head, query, ... (aliases: heatmap = heads/head, ...)": the --help text of --view.
-std::string export_view_help();
 
 // How a .csv lays out maps: automatic (one map, e.g. --head: the query\key matrix; else tidy),
 // tidy (one row per cell with its layer, head, query, key, both tokens and the weight), matrix
@@ -66,7 +38,7 @@ struct ExportSpec {
   std::string path;
   int layer = 0;
   int head = -1;  // -1: all heads (the grid; .npy [n_layers, n_heads, T, T])
-  ExportView view = ExportView::heatmap;
+  View view = View::heatmap;  // core/export/view_registry.h
   ColourScale colours;        // the view's colour scale as shown (heatmaps; the other views use its colormap)
   double scale = 1.0;         // figure size multiplier (PNG: 144 dpi at 1)
   int width = 0, height = 0;  // > 0: output size (PNG pixels, SVG/PDF points), figure fitted
@@ -93,14 +65,36 @@ struct ExportSpec {
 
 enum class ExportFormat { png, svg, pdf, npy, csv, json };
 
-// By name (export_view_names); parse throws InputError listing them.
-ExportView parse_export_view(const std::string& name);
-const char* export_view_name(ExportView view);
+// The formats, one row each: the extension picks the format.
+struct ExportFormatInfo {
+  ExportFormat format;
+  const char* extension;  // "png", ...
+  bool figure;            // a picture (png, svg, pdf), else numbers
+};
+const std::vector<ExportFormatInfo>& export_formats();
 
 // The format from the path's extension (case-insensitive); InputError listing the known ones.
 ExportFormat export_format_of(const std::string& path);
 const char* export_format_extension(ExportFormat format);  // "png", ...
 bool export_format_is_figure(ExportFormat format);
+
+// One export as the registry's writers see it (core/export/view_registry.cpp): the analysis (with
+// the caller's sweep and ablation, or null: then a writer that needs one computes it), the spec,
+// for figures the format and size, for data files the layers written.
+struct ViewExport {
+  const RunAnalysis& analysis;
+  const Sweep* sweep;
+  const HeadAblation* ablation;
+  const ExportSpec& spec;
+  FigureFormat format = FigureFormat::png;
+  FigureSize size;
+  std::vector<int> layers;
+
+  // The figure's bytes in `format` at `size`; the layout's notes go to spec.notes.
+  std::string render(const Figure& figure) const;
+  // The head shown: spec.head for one head (ViewScope::head: at least 0), -1 for every head of the layer.
+  int head() const;
+};
 
 // Every function below exports `analysis` (core/analysis/run_analysis.h) and, for the sweep and
 // width views, `sweep` (the one the app already holds, or null: then it is computed here), for the

@@ -1,9 +1,11 @@
 #include "core/formats/json_strict.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "core/util/errors.h"
 #include "core/util/format.h"
+#include "core/util/suggest.h"
 
 namespace hs {
 namespace {
@@ -241,6 +243,15 @@ int64_t json_integer_in(const json& v, int64_t lo, int64_t hi, const std::string
                       std::to_string(hi));
   }
   return v.get<int64_t>();
+}
+
+void check_known_keys(const nlohmann::json& obj, const std::vector<std::string>& known, const std::string& where) {
+  if (!obj.is_object()) return;
+  for (const auto& item : obj.items()) {
+    if (std::find(known.begin(), known.end(), item.key()) != known.end()) continue;
+    throw FormatError(where + ": unknown key \"" + excerpt(item.key()) + "\"" + did_you_mean(item.key(), known) +
+                      "; expected " + or_list(known));
+  }
 }
 
 }  // namespace hs

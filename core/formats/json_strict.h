@@ -62,6 +62,11 @@ nlohmann::json parse_json_strict_flat(const char* begin, const char* end, const 
 // valid JSON; JSON that breaks a rule above still throws.
 std::optional<nlohmann::json> parse_json_if_json(const std::string& text, const std::string& where);
 
+// Refuses a key of the object `obj` that is not in `known` (a file with a misspelt key is not
+// read as if the key were absent): FormatError "<where>: unknown key \"pannel\" (did you mean
+// panel?); expected title, caption, ...". `where` names the file and the path to `obj`.
+void check_known_keys(const nlohmann::json& obj, const std::vector<std::string>& known, const std::string& where);
+
 // A value for a message: its JSON text cut to kExcerptCodePoints ("[[[[[[...").
 std::string json_excerpt(const nlohmann::json& v);
 

@@ -1,7 +1,6 @@
 #include "core/model/attention_layer.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -10,6 +9,7 @@
 #include <vector>
 
 #include "core/util/errors.h"
+#include "core/util/runtime_config.h"
 #include "core/util/kernels.h"
 #include "core/util/parallel.h"
 
@@ -185,16 +185,8 @@ void finish_scores(float* s, int64_t ld, int rows, int lo, int hi, const Attenti
   }
 }
 
-namespace {
-
-std::atomic<int64_t> map_bytes_limit{0};  // set_max_map_bytes; 0: the default
-
-}  // namespace
-
-void set_max_map_bytes(int64_t bytes) { map_bytes_limit = bytes > 0 ? bytes : 0; }
-
 int64_t max_map_bytes() {
-  if (const int64_t set = map_bytes_limit; set > 0) return set;
+  if (const int64_t set = runtime_config().max_map_bytes; set > 0) return set;
   // 8 GiB, or half the machine's memory when it has less than 16 GiB.
   int64_t limit = int64_t(8) << 30;
   const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);

@@ -63,9 +63,8 @@ inline bool key_visible(const AttentionConfig& c, int i, int j) {
 void check_map_memory(int64_t tokens, int64_t maps);
 
 // Bytes the engine allows for T x T maps: 8 GiB, at most half the machine's memory, unless the
-// program set another limit (headscope and headscope-cli pass HEADSCOPE_MAX_MAP_BYTES on).
+// runtime configuration sets another limit (core/util/runtime_config.h; headscope and
+// headscope-cli pass HEADSCOPE_MAX_MAP_BYTES on).
 int64_t max_map_bytes();
-// The limit for the whole process: `bytes` > 0, or 0 for the default. Core reads no environment.
-void set_max_map_bytes(int64_t bytes);
 
 }  // namespace hs

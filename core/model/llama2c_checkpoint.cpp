@@ -30,6 +30,11 @@ void check_range(const std::string& path, const char* field, int64_t value, int6
   }
 }
 
+struct Llama2cHeader {
+  int dim = 0, hidden_dim = 0, n_layers = 0, n_heads = 0, n_kv_heads = 0, vocab_size = 0, seq_len = 0;
+  bool shared_classifier = true;  // vocab_size was positive in the file
+};
+
 Llama2cHeader parse_header(const MappedFile& f) {
   const std::string& path = f.path();
   if (f.size() < kHeaderBytes) {
@@ -110,11 +115,6 @@ class FloatCursor {
 };
 
 }  // namespace
-
-Llama2cHeader read_llama2c_header(const std::string& path) {
-  const MappedFile f(path);
-  return parse_header(f);
-}
 
 std::unique_ptr<LlamaModel> load_llama2c(const std::string& path) {
   const MappedFile f(path);

@@ -14,14 +14,6 @@
 
 namespace hs {
 
-struct Llama2cHeader {
-  int dim = 0, hidden_dim = 0, n_layers = 0, n_heads = 0, n_kv_heads = 0, vocab_size = 0, seq_len = 0;
-  bool shared_classifier = true;  // vocab_size was positive in the file
-};
-
-// Reads and validates the header against the file size; FormatError names the file and field.
-Llama2cHeader read_llama2c_header(const std::string& path);
-
 // Loads the whole checkpoint (RoPE on adjacent pairs, RMSNorm eps 1e-5, theta 10000).
 std::unique_ptr<LlamaModel> load_llama2c(const std::string& path);
 

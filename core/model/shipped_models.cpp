@@ -2,10 +2,7 @@
 
 #include "core/util/errors.h"
 #include "core/util/file_read.h"
-
-#ifndef HEADSCOPE_ASSETS_DIR
-#define HEADSCOPE_ASSETS_DIR ""
-#endif
+#include "core/util/runtime_config.h"
 
 namespace hs {
 namespace {
@@ -13,20 +10,7 @@ namespace {
 constexpr const char* kTeaching = "teaching";
 constexpr const char* kStories = "stories260K";
 
-// set_shipped_models_dir's folder ("" none).
-std::string& extra_dir() {
-  static std::string dir;
-  return dir;
-}
-
-std::vector<std::string>& program_model_dirs() {
-  static std::vector<std::string> dirs = {*HEADSCOPE_ASSETS_DIR ? std::string(HEADSCOPE_ASSETS_DIR) + "/models" : ""};
-  return dirs;
-}
-
 }  // namespace
-
-void set_shipped_models_dir(const std::string& dir) { extra_dir() = dir; }
 
 const std::vector<ShippedModel>& shipped_models() {
   static const std::vector<ShippedModel> models = {
@@ -38,15 +22,7 @@ const std::vector<ShippedModel>& shipped_models() {
 
 bool is_teaching_model(const std::string& path) { return path == kTeaching && !path_exists(path); }
 
-std::vector<std::string> shipped_model_dirs() {
-  std::vector<std::string> dirs;
-  if (!extra_dir().empty()) dirs.push_back(extra_dir());
-  for (const std::string& dir : program_model_dirs())
-    if (!dir.empty()) dirs.push_back(dir);
-  return dirs;
-}
-
-void set_program_model_dirs(std::vector<std::string> dirs) { program_model_dirs() = std::move(dirs); }
+std::vector<std::string> shipped_model_dirs() { return runtime_config().model_dirs; }
 
 std::string resolve_shipped_model(const std::string& path) { return resolve_shipped_model(path, shipped_model_dirs()); }
 

@@ -7,10 +7,10 @@
 // A file or folder of that name in the current folder is opened as a checkpoint instead (it is
 // what the user named; write a path such as ./teaching for it to be read as a file anyway).
 //
-// stories260K is looked for in: the folder set_shipped_models_dir gave (the programs pass
-// $HEADSCOPE_SHIPPED_MODELS, a folder holding stories260K/), then the folders the program sets
-// (headscope and headscope-cli: app/common/environment.h), or, when it sets none (the tests), the
-// source tree's assets/models this build was made from.
+// stories260K is looked for in the runtime configuration's model_dirs (core/util/runtime_config.h):
+// the programs put $HEADSCOPE_SHIPPED_MODELS (a folder holding stories260K/) first, then their own
+// folders (app/common/environment.h); by default (the tests) the source tree's assets/models this
+// build was made from.
 #include <string>
 #include <vector>
 
@@ -34,13 +34,7 @@ std::string resolve_shipped_model(const std::string& path);
 // The same, searching `dirs` (each a folder holding stories260K/).
 std::string resolve_shipped_model(const std::string& path, const std::vector<std::string>& dirs);
 
-// A folder holding stories260K/ searched first ("" none). Set it before other threads run.
-void set_shipped_models_dir(const std::string& dir);
-
-// The folders searched for shipped checkpoints, in order.
+// The folders searched for shipped checkpoints, in order (runtime_config().model_dirs).
 std::vector<std::string> shipped_model_dirs();
-
-// The program's own folders to search after $HEADSCOPE_SHIPPED_MODELS, in place of the source tree.
-void set_program_model_dirs(std::vector<std::string> dirs);
 
 }  // namespace hs

@@ -6,6 +6,8 @@
 #include "core/model/hf_config.h"
 #include "core/model/hf_loaders.h"
 #include "core/model/pretrained.h"
+#include "core/model/shipped_models.h"
+#include "core/model/teaching_model.h"
 #include "core/text/gguf_tokenizer.h"
 #include "core/text/llama2c_tokenizer.h"
 #include "core/text/tokenizer_folder.h"
@@ -33,6 +35,10 @@ std::string folder_kind(const std::string& dir) {
 LoadedTokenizer load_tokenizer_only(const std::string& model_path, const std::string& llama2c_tokenizer) {
   if (!llama2c_tokenizer.empty()) return llama2c(llama2c_tokenizer);
   if (model_path.empty()) throw InputError("give --model FOLDER|FILE (a model folder, a GGUF file, a tokenizer.json) or --tokenizer FILE (llama2.c)");
+  // The models that come with headscope, by name, as every other command opens them.
+  if (is_teaching_model(model_path)) return {teaching_tokenizer(), "teaching model", model_path};
+  const std::string shipped = resolve_shipped_model(model_path);
+  if (shipped != model_path) return load_tokenizer_only(shipped, "");
   if (is_folder(model_path)) {
     const std::string config_path = model_path + "/config.json";
     if (is_regular_file(config_path)) {

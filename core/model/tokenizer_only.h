@@ -6,6 +6,7 @@
 //   a GGUF file   the tokenizer in its metadata (gguf_tokenizer.h)
 //   a .json file  a tokenizer.json alone
 //   a llama2.c checkpoint  the tokenizer.bin / tok<vocab>.bin beside it (pretrained.h)
+//   a model that comes with headscope, by name (shipped_models.h): teaching, stories260K
 // and `llama2c_tokenizer` (--tokenizer FILE), a llama2.c tokenizer.bin read alone (every entry
 // of the file), which wins over the checkpoint's neighbours.
 #include <memory>

@@ -50,7 +50,7 @@ Placement place(const Figure& fig, FigureFormat format, const FigureSize& size) 
       throw InputError("the PNG would be " + std::to_string(long(p.out_w)) + "x" + std::to_string(long(p.out_h)) +
                        " pixels; each side must be 1 to " + std::to_string(kMaxPngSide) + ", at most " +
                        std::to_string(long(kMaxPngPixels / 1e6)) + " million pixels in all" +
-                       " (use a smaller --scale or --size WxH)");
+                       " (use a smaller --figure-scale or --size WxH)");
     }
   }
   p.ox = 0.5 * (p.out_w - fig.width * p.k);
@@ -99,7 +99,7 @@ void check(cairo_surface_t* surface, const char* what, const Placement& p) {
   const std::string size = std::to_string(long(p.out_w)) + "x" + std::to_string(long(p.out_h));
   if (status == CAIRO_STATUS_NO_MEMORY || status == CAIRO_STATUS_INVALID_SIZE) {
     throw InputError(std::string("cannot make the ") + size + " " + what + ": " + cairo_status_to_string(status) +
-                     " (use a smaller --scale or --size WxH)");
+                     " (use a smaller --figure-scale or --size WxH)");
   }
   throw IoError(std::string("cannot make the ") + what + ": " + cairo_status_to_string(status));
 }

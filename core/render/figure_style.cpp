@@ -11,6 +11,7 @@
 #include "core/render/font_family.h"
 #include "core/util/errors.h"
 #include "core/util/format.h"
+#include "core/util/suggest.h"
 
 namespace hs {
 
@@ -125,8 +126,9 @@ void apply_style_json(const std::string& json_text, const std::string& file_name
         if (!v.is_boolean()) throw FormatError(where(key) + " must be true or false, not " + json_excerpt(v));
         style.show_title = v.get<bool>();
       } else {
-        throw FormatError(where(key) + " is not a style key; expected font_size, title, show_title, labels, "
-                          "colorbar_label, gap, colormap, width, height, space_mark or font");
+        const std::vector<std::string> known = {"font_size", "title",  "show_title", "labels",     "colorbar_label",
+                                                "gap",       "colormap", "width",    "height",     "space_mark", "font"};
+        throw FormatError(where(key) + " is not a style key" + did_you_mean(key, known) + "; expected " + or_list(known));
       }
     } catch (const InputError& e) {
       throw FormatError(where(key) + ": " + e.what());

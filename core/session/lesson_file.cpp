@@ -4,8 +4,12 @@
 #include <nlohmann/json.hpp>
 
 #include "core/formats/json_strict.h"
+#include "core/model/shipped_models.h"
 #include "core/util/atomic_file.h"
 #include "core/util/errors.h"
+#include "core/util/file_read.h"
+#include "core/util/format.h"
+#include "core/util/suggest.h"
 
 namespace hs {
 namespace {
@@ -26,17 +30,54 @@ std::string text_field(const json& obj, const char* key, const std::string& wher
   return it->get<std::string>();
 }
 
+// A checkpoint named by a step: a file or folder, or a model that comes with headscope. Checked
+// when the lesson loads, so a misspelt name is not found only when its step opens.
+void check_checkpoint(const Session& s, const std::string& where) {
+  const std::string& path = s.request.model_path;
+  std::vector<std::string> shipped;
+  for (const ShippedModel& m : shipped_models()) shipped.push_back(m.name);
+  if (path.empty() || path_exists(path) || std::find(shipped.begin(), shipped.end(), path) != shipped.end()) return;
+  throw FormatError(where + ".model.checkpoint: '" + excerpt(path) + "' is no file or folder, and no model that comes " +
+                    "with headscope" + did_you_mean(path, shipped) + " (those are " + or_list(shipped) + ")");
+}
+
 // A session overlay: the same object as a session file's body, without format/version.
 Session overlay(const json& body, const std::string& where, const Session& base) {
   if (!body.is_object()) throw FormatError(where + " must be an object");
+  if (body.contains("format") || body.contains("version"))
+    throw FormatError(where + ": a step's session holds input, model and view only (no format or version)");
   json full = body;
   full["format"] = "headscope-session";
   full["version"] = kSessionVersion;
-  return parse_session(full.dump(), where, base);
+  Session s = parse_session(full.dump(), where, base);
+  check_checkpoint(s, where);
+  return s;
+}
+
+// "tab:NAME" with NAME a view (or an alias): "tab:" and the name of the tab that shows it.
+std::optional<std::string> tab_control(const std::string& name) {
+  if (name.rfind("tab:", 0) != 0) return std::nullopt;
+  const ViewDescriptor* v = find_view(name.substr(4));
+  if (!v) return std::nullopt;
+  return std::string("tab:") + view_name(v->tab);
+}
+
+// An entry of "unlocked", as the app looks it up.
+std::string unlocked_control(const json& e, const std::string& where) {
+  const std::vector<std::string>& known = lesson_controls();
+  if (e.is_string()) {
+    const std::string name = e.get<std::string>();
+    if (find_lesson_control(name)) return name;
+    if (std::optional<std::string> tab = tab_control(name)) return *tab;
+    throw FormatError(where + ".unlocked: " + json_excerpt(e) + " is not a control" + did_you_mean(name, known) +
+                      "; known: " + or_list(known));
+  }
+  throw FormatError(where + ".unlocked: " + json_excerpt(e) + " is not a control name; known: " + or_list(known));
 }
 
 LessonStep read_step(const json& s, const std::string& where, const Session& previous) {
   if (!s.is_object()) throw FormatError(where + " must be an object");
+  check_known_keys(s, {"title", "caption", "session", "compare", "unlocked", "needs_pretrained"}, where);
   LessonStep step;
   step.title = text_field(s, "title", where, true);
   step.caption = text_field(s, "caption", where, true);
@@ -49,6 +90,7 @@ LessonStep read_step(const json& s, const std::string& where, const Session& pre
     for (size_t i = 0; i < list.size(); ++i) {
       const std::string w = where + ".compare[" + std::to_string(i) + "]";
       if (!list[i].is_object()) throw FormatError(w + " must be an object");
+      check_known_keys(list[i], {"label", "session"}, w);
       LessonCompare c;
       c.label = text_field(list[i], "label", w, true);
       c.session = list[i].contains("session") ? overlay(list[i]["session"], w + ".session", step.session) : step.session;
@@ -58,15 +100,7 @@ LessonStep read_step(const json& s, const std::string& where, const Session& pre
   if (s.contains("unlocked")) {
     const json& u = s["unlocked"];
     if (!u.is_array()) throw FormatError(where + ".unlocked must be a list of control names");
-    for (const auto& e : u) {
-      const auto& known = lesson_controls();
-      if (!e.is_string() || std::find(known.begin(), known.end(), e.get<std::string>()) == known.end()) {
-        std::string list;
-        for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
-        throw FormatError(where + ".unlocked: " + json_excerpt(e) + " is not a control (known: " + list + ")");
-      }
-      step.unlocked.push_back(e.get<std::string>());
-    }
+    for (const auto& e : u) step.unlocked.push_back(unlocked_control(e, where));
   }
   if (s.contains("needs_pretrained")) {
     if (!s["needs_pretrained"].is_boolean()) throw FormatError(where + ".needs_pretrained must be true or false");
@@ -78,32 +112,37 @@ LessonStep read_step(const json& s, const std::string& where, const Session& pre
 }  // namespace
 
 const char* lesson_control_name(LessonControl control) {
-  // In LessonControl's order; the tabs are "tab:" and the app's --view names.
+  // In LessonControl's order.
   static const char* const names[] = {"sentence", "d_model", "heads", "kv_heads", "d_head", "causal", "window",
                                       "temperature", "seed", "layer", "head", "queries", "panel", "color_scale",
-                                      "colormap", "tab:heads", "tab:head", "tab:query", "tab:difference",
-                                      "tab:average", "tab:width", "tab:roles", "tab:ablation", "tab:contrast"};
-  static_assert(sizeof(names) / sizeof(names[0]) == size_t(LessonControl::tab_contrast) + 1, "one name per LessonControl");
+                                      "colormap"};
+  static_assert(sizeof(names) / sizeof(names[0]) == size_t(LessonControl::colormap) + 1, "one name per LessonControl");
   return names[size_t(control)];
 }
 
 const std::vector<std::string>& lesson_controls() {
   static const std::vector<std::string> c = [] {
     std::vector<std::string> all;
-    for (int i = 0; i <= int(LessonControl::tab_contrast); ++i) all.emplace_back(lesson_control_name(LessonControl(i)));
+    for (int i = 0; i <= int(LessonControl::colormap); ++i) all.emplace_back(lesson_control_name(LessonControl(i)));
+    for (View v : tab_views()) all.push_back(std::string("tab:") + view_name(v));
     return all;
   }();
   return c;
 }
 
 std::optional<LessonControl> find_lesson_control(const std::string& name) {
-  for (int i = 0; i <= int(LessonControl::tab_contrast); ++i)
+  for (int i = 0; i <= int(LessonControl::colormap); ++i)
     if (name == lesson_control_name(LessonControl(i))) return LessonControl(i);
   return std::nullopt;
 }
 
 bool step_unlocks(const LessonStep& step, LessonControl control) {
   return std::find(step.unlocked.begin(), step.unlocked.end(), lesson_control_name(control)) != step.unlocked.end();
+}
+
+bool step_unlocks_tab(const LessonStep& step, View view) {
+  const std::string tab = std::string("tab:") + view_name(view_descriptor(view).tab);
+  return std::find(step.unlocked.begin(), step.unlocked.end(), tab) != step.unlocked.end();
 }
 
 Lesson parse_lesson(const std::string& text, const std::string& name) {
@@ -119,6 +158,7 @@ Lesson parse_lesson(const std::string& text, const std::string& name) {
     throw FormatError(name + ": written for a newer headscope (lesson version " + json_excerpt(j["version"]) +
                       "); this one reads versions up to " + std::to_string(kLessonVersion));
   }
+  check_known_keys(j, {"format", "version", "title", "description", "steps"}, name);
   Lesson lesson;
   lesson.title = text_field(j, "title", name, true);
   lesson.description = text_field(j, "description", name, false);

@@ -7,13 +7,14 @@
 //
 //   {"format": "headscope-lesson", "version": 1, "title": "...", "description": "...",
 //    "steps": [{"title": "...", "caption": "...",
-//               "session": {"model": {"heads": 1}, "view": {"panel": "grid"}},
+//               "session": {"model": {"heads": 1}, "view": {"panel": "heads"}},
 //               "compare": [{"label": "4 heads", "session": {"model": {"heads": 4}}}],
 //               "unlocked": ["heads", "sentence"], "needs_pretrained": false}]}
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/export/view_registry.h"
 #include "core/session/session_file.h"
 
 namespace hs {
@@ -42,22 +43,28 @@ struct Lesson {
 
 // The controls a step may unlock, typed: the app asks control_locked(state, LessonControl::heads),
 // so a misspelt control is a compile error, and a lesson file's names are checked against this
-// one table when it loads (an unknown name is refused). `panel` frees every tab; tab_* one each.
+// one table when it loads (an unknown name is refused). `panel` frees every tab; a step frees one
+// tab with "tab:NAME", NAME a view of core/export/view_registry.h ("tab:heads").
 enum class LessonControl {
   sentence, d_model, heads, kv_heads, d_head, causal, window, temperature, seed, layer, head, queries, panel,
-  color_scale, colormap, tab_heads, tab_head, tab_query, tab_difference, tab_average, tab_width, tab_roles, tab_ablation,
-  tab_contrast,  // the last: lesson_file.cpp's table ends here
+  color_scale, colormap,  // the last: lesson_file.cpp's table ends here
 };
-// Its name in lesson files: "sentence", ..., "color_scale", "colormap", "tab:heads", ..., "tab:contrast".
+// Its name in lesson files: "sentence", ..., "color_scale", "colormap".
 const char* lesson_control_name(LessonControl control);
 // The control of that name in lesson files, or none.
 std::optional<LessonControl> find_lesson_control(const std::string& name);
-// Every control's name, in the enum's order (lesson files may list these in "unlocked").
+// Every name a lesson file may list in "unlocked": the controls in the enum's order, then
+// "tab:NAME" for each of the app's tabs.
 const std::vector<std::string>& lesson_controls();
 // True when `step` lists `control` in its "unlocked".
 bool step_unlocks(const LessonStep& step, LessonControl control);
+// True when `step` unlocks the tab that shows `view` ("tab:NAME").
+bool step_unlocks_tab(const LessonStep& step, View view);
 
-// Throws FormatError naming the file, the step (1-based) and the key at fault.
+// Throws FormatError naming the file, the step (1-based) and the key at fault: a wrong type, an
+// unknown key (with the nearest known one), or a checkpoint that is neither a file or folder nor
+// a model that comes with headscope (core/model/shipped_models.h), checked here, not when the
+// step opens.
 Lesson parse_lesson(const std::string& text, const std::string& name);
 Lesson load_lesson(const std::string& path);
 

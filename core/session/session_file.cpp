@@ -6,11 +6,13 @@
 
 #include "core/analysis/head_roles.h"
 #include "core/analysis/target_pattern.h"
+#include "core/export/view_registry.h"
 #include "core/formats/json_strict.h"
 #include "core/render/colormap.h"
 #include "core/util/atomic_file.h"
 #include "core/util/errors.h"
 #include "core/util/format.h"
+#include "core/util/suggest.h"
 
 namespace hs {
 namespace {
@@ -20,11 +22,14 @@ using nlohmann::json;
 constexpr size_t kMaxSessionBytes = 4u << 20;  // a session is a few hundred bytes; sentences can be long
 constexpr size_t kMaxQueries = 65536;
 
+// Reads one object of the file; every key it is asked for is known, and check_unknown() refuses
+// any other (a misspelt key is not read as if it were absent).
 class Reader {
  public:
   Reader(const json& obj, std::string where) : obj_(obj), where_(std::move(where)) {}
 
   const json* find(const char* key) const {
+    known_.emplace_back(key);
     auto it = obj_.find(key);
     return it == obj_.end() || it->is_null() ? nullptr : &*it;
   }
@@ -63,11 +68,8 @@ class Reader {
   void choice(const char* key, std::string& out, const std::vector<std::string>& allowed) const {
     std::string s = out;
     text(key, s);
-    if (std::find(allowed.begin(), allowed.end(), s) == allowed.end()) {
-      std::string list;
-      for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-      throw bad(key, "one of " + list + " (got '" + excerpt(s) + "')");
-    }
+    if (std::find(allowed.begin(), allowed.end(), s) == allowed.end())
+      throw bad(key, "one of " + or_list(allowed) + " (got '" + excerpt(s) + "'" + did_you_mean(s, allowed) + ")");
     out = s;
   }
   const json* object(const char* key) const {
@@ -75,10 +77,12 @@ class Reader {
     if (v && !v->is_object()) throw bad(key, "an object");
     return v;
   }
+  void check_unknown() const { check_known_keys(obj_, known_, where_); }
 
  private:
   const json& obj_;
   std::string where_;
+  mutable std::vector<std::string> known_;
 };
 
 void read_model(const json& m, const std::string& where, ModelRequest& r) {
@@ -106,11 +110,13 @@ void read_model(const json& m, const std::string& where, ModelRequest& r) {
   std::string reshape = c.scrambled_reshape ? "scrambled" : "correct";
   in.choice("reshape", reshape, {"correct", "scrambled"});
   c.scrambled_reshape = reshape == "scrambled";
+  in.check_unknown();
 }
 
 void read_view(const json& v, const std::string& where, ViewState& view) {
   const Reader in(v, where);
   in.choice("panel", view.panel, session_panels());
+  view.panel = find_view(view.panel)->name;  // "grid" is "heads", "layers" "overview"
   in.integer("layer", view.layer, 0, 1 << 20);
   in.integer("head", view.head, 0, kMaxHeads);
   if (const json* q = in.find("queries")) {
@@ -133,12 +139,13 @@ void read_view(const json& v, const std::string& where, ViewState& view) {
   if (view.width != "keys" && view.width != "sweep" && !is_pattern_name(view.width))
     throw in.bad("width", "keys, sweep or a pattern (previous, first, token:N, permutation:SEED, head:L:H, a .npy or .csv "
                           "file; got '" + excerpt(view.width) + "')");
+  in.check_unknown();
 }
 
 }  // namespace
 
 const std::vector<std::string>& session_panels() {
-  static const std::vector<std::string> p = {"grid", "head", "query", "difference", "average", "width", "layers", "roles", "ablation", "contrast"};
+  static const std::vector<std::string> p = view_names();
   return p;
 }
 
@@ -202,13 +209,17 @@ Session parse_session(const std::string& text, const std::string& name, const Se
   }
   Session s = base;
   const Reader top(j, name);
+  top.find("format"), top.find("version");  // checked above
   if (const json* in = top.object("input")) {
-    Reader(*in, name + ": input").text("sentence", s.request.sentence);
-    Reader(*in, name + ": input").text("sentence_b", s.request.sentence_b);
-    Reader(*in, name + ": input").text("contrast", s.contrast);
+    const Reader input(*in, name + ": input");
+    input.text("sentence", s.request.sentence);
+    input.text("sentence_b", s.request.sentence_b);
+    input.text("contrast", s.contrast);
+    input.check_unknown();
   }
   if (const json* m = top.object("model")) read_model(*m, name + ": model", s.request);
   if (const json* v = top.object("view")) read_view(*v, name + ": view", s.view);
+  top.check_unknown();
   // A synthetic model's shape is checked now; checkpoints and weights files when they load.
   if (s.request.model_path.empty() && s.request.weights.empty() && s.request.attention_file.empty()) {
     try {

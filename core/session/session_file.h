@@ -1,16 +1,16 @@
 #pragma once
 // Session files: the whole state a person sees (sentence, model and its settings or checkpoint
 // path, selected layer/head/query tokens, view, colour scale) as a small, versioned JSON file.
-// Documented in docs/session-format.md. Reading is strict about types and ranges and names
-// the key at fault; a file from a newer headscope is refused with its version; unknown keys
-// are ignored so that additions within a version stay readable.
+// Documented in docs/session-format.md. Reading is strict about types, ranges and keys and names
+// the key at fault (an unknown key is refused with the nearest known one: a misspelt key is never
+// read as if it were absent); a file from a newer headscope is refused with its version.
 //
 //   {"format": "headscope-session", "version": 1,
 //    "input": {"sentence": "..."},            (+ "contrast": "...", a minimal pair's sentence B)
 //    "model": {"d_model": 8, "heads": 4, "kv_heads": 4, "d_head": 0, "causal": false,
 //              "window": null, "temperature": 1, "seed": 0,
 //              "weights": "", "checkpoint": "", "tokenizer": "", "generate": 0, "reshape": "correct"},
-//    "view": {"panel": "grid", "layer": 0, "head": 0, "queries": [0],
+//    "view": {"panel": "heads", "layer": 0, "head": 0, "queries": [0],
 //             "color_scale": "linear", "ignore_first_column": false, "colormap": "viridis",
 //             "roles_sort": "layer", "width": "keys"}}
 #include <string>
@@ -25,7 +25,7 @@ constexpr int kSessionVersion = 1;
 
 // What is selected and how it is drawn. Panel and scale names are checked against the lists below.
 struct ViewState {
-  std::string panel = "grid";  // see session_panels()
+  std::string panel = "heads";  // a view's name (core/export/view_registry.h); read aliases become names
   int layer = 0;
   int head = 0;
   std::vector<int> queries;  // empty: the last token
@@ -51,7 +51,7 @@ struct Session {
   std::string contrast;  // input.contrast: a minimal pair's sentence B ("" none; written only when set)
 };
 
-const std::vector<std::string>& session_panels();        // grid, head, query, difference, average, width, layers, roles, ablation, contrast
+const std::vector<std::string>& session_panels();        // every view's name and alias (view_registry.h)
 const std::vector<std::string>& session_color_scales();  // linear, log, row
 // The Head roles table's columns: layer, head, role, then each role score (head_role_name()).
 // Scores sort highest first, the others ascending.

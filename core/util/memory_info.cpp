@@ -7,18 +7,10 @@
 #include <string>
 
 #include "core/util/errors.h"
+#include "core/util/runtime_config.h"
 
 namespace hs {
 namespace {
-
-// set_memory_override's text and where it came from ("" text: none).
-struct Override {
-  std::string text, source;
-};
-Override& memory_override() {
-  static Override o;
-  return o;
-}
 
 // "512M" -> 512 MiB; -1 when the text is not a non-negative number with an optional unit.
 int64_t parse_bytes(const std::string& text) {
@@ -41,16 +33,16 @@ int64_t parse_bytes(const std::string& text) {
 
 }  // namespace
 
-void set_memory_override(const std::string& text, const std::string& source) { memory_override() = {text, source}; }
-
 AvailableMemory available_memory() {
   AvailableMemory out;
-  if (const Override& o = memory_override(); !o.text.empty()) {
-    out.bytes = parse_bytes(o.text);
+  const RuntimeConfig config = runtime_config();
+  if (const std::string& text = config.memory_available; !text.empty()) {
+    out.bytes = parse_bytes(text);
     if (out.bytes < 0) {
-      throw InputError(o.source + " is \"" + o.text + "\"; expected a number of bytes, optionally with K, M or G (e.g. 512M)");
+      throw InputError(config.memory_available_source + " is \"" + text +
+                       "\"; expected a number of bytes, optionally with K, M or G (e.g. 512M)");
     }
-    out.source = o.source;
+    out.source = config.memory_available_source;
     return out;
   }
   std::ifstream in("/proc/meminfo");

@@ -25,6 +25,7 @@
 namespace {
 
 using namespace hs::gui;
+using hs::View;
 namespace fs = std::filesystem;
 
 const fs::path kStories = fs::path(HEADSCOPE_MODELS_DIR) / "stories260K";
@@ -297,7 +298,7 @@ TEST_F(AblationView, SingularValuesAreComputedWhileAViewShowsThemNotWhileTyping)
     settle(worker, loop);
     ASSERT_FALSE(loop.shown()->spectrum);
     state.view = v;
-    EXPECT_TRUE(loop.after_frame()) << view_info(v).name << " asks for the singular values";
+    EXPECT_TRUE(loop.after_frame()) << hs::view_name(v) << " asks for the singular values";
     settle(worker, loop);
     ASSERT_TRUE(loop.shown()->spectrum);
     EXPECT_EQ(loop.shown()->analysis->request.sentence, state.request.sentence);
@@ -311,7 +312,7 @@ TEST_F(AblationView, SingularValuesAreComputedWhileAViewShowsThemNotWhileTyping)
         ASSERT_GT(full->spectrum[l][h].singular_values.size(), 0);
         ASSERT_EQ(got[l][h].singular_values.size(), full->spectrum[l][h].singular_values.size());
         EXPECT_LE((got[l][h].singular_values - full->spectrum[l][h].singular_values).cwiseAbs().maxCoeff(), 1e-4f)
-            << view_info(v).name << ", layer " << l << " head " << h;
+            << hs::view_name(v) << ", layer " << l << " head " << h;
         EXPECT_EQ(got[l][h].score_rank, full->spectrum[l][h].score_rank) << "layer " << l << " head " << h;
       }
     // Typing with the view on screen keeps them; leaving it keeps the result (nothing to compute).

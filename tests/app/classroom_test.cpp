@@ -22,6 +22,7 @@
 namespace {
 
 using namespace hs::gui;
+using hs::View;
 namespace fs = std::filesystem;
 
 fs::path scratch(const std::string& name) {

@@ -46,6 +46,7 @@
 namespace {
 
 using namespace hs::gui;
+using hs::View;
 namespace fs = std::filesystem;
 
 const fs::path kStories = fs::path(HEADSCOPE_MODELS_DIR) / "stories260K";

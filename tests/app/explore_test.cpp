@@ -25,6 +25,7 @@
 namespace {
 
 using namespace hs::gui;
+using hs::View;
 
 constexpr int kEnter = 257, kTab = 258, kEscape = 256;
 

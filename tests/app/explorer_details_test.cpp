@@ -24,6 +24,7 @@
 namespace {
 
 using namespace hs::gui;
+using hs::View;
 namespace fs = std::filesystem;
 
 class ExplorerDetails : public hs::gui::test::HeadlessApp {
@@ -77,7 +78,8 @@ class ExplorerDetails : public hs::gui::test::HeadlessApp {
 TEST_F(ExplorerDetails, ToolbarsAndHintsWrapAt1280x720InEveryView) {
   AppState state = default_app_state();
   use_teaching_model(state);
-  for (const ViewInfo& v : all_views()) {
+  for (const View tab : hs::tab_views()) {
+    const hs::ViewDescriptor& v = hs::view_descriptor(tab);
     request_view(state, v.view);
     frames(state);
     ASSERT_EQ(state.view, v.view);
@@ -86,7 +88,7 @@ TEST_F(ExplorerDetails, ToolbarsAndHintsWrapAt1280x720InEveryView) {
       // A first glyph's negative bearing at the panel's left edge (a "T" reaches 0.75 px past it) is not a cut text.
       const bool bearing = t.min.x >= t.clip_min.x - 1.0f && t.min.x < t.clip_min.x && t.max.x <= t.clip_max.x - 1.0f &&
                            t.min.y >= t.clip_min.y && t.max.y <= t.clip_max.y;
-      EXPECT_FALSE(t.clipped && !bearing) << v.tab << ": \"" << t.text << "\" cut at [" << t.min.x << "," << t.min.y << " - " << t.max.x
+      EXPECT_FALSE(t.clipped && !bearing) << v.title << ": \"" << t.text << "\" cut at [" << t.min.x << "," << t.min.y << " - " << t.max.x
                               << "," << t.max.y << "] by its clip [" << t.clip_min.x << "," << t.clip_min.y << " - "
                               << t.clip_max.x << "," << t.clip_max.y << "] in " << t.window;
     }
@@ -107,9 +109,9 @@ TEST_F(ExplorerDetails, OneLayerControlShowsItsValue) {
       if (t.window.rfind("##views", 0) != 0) continue;
       const bool label = t.text == "layer" || t.text.find("+ layer") != std::string::npos ||
                          (t.text.size() > 6 && t.text.compare(t.text.size() - 6, 6, " layer") == 0);
-      EXPECT_FALSE(label) << view_info(view).tab << ": a second layer control \"" << t.text << "\" in " << t.window;
+      EXPECT_FALSE(label) << hs::view_descriptor(view).title << ": a second layer control \"" << t.text << "\" in " << t.window;
     }
-    EXPECT_NE(find_text("layer 0 of 2", "##model"), nullptr) << view_info(view).tab << dump("##model");
+    EXPECT_NE(find_text("layer 0 of 2", "##model"), nullptr) << hs::view_descriptor(view).title << dump("##model");
   }
   request_view(state, View::heads);
   frames(state);

@@ -39,7 +39,7 @@ std::string quote(const std::string& s) {
 }
 
 struct Case {
-  hs::gui::View view;
+  hs::View view;
   int head;
   const char* cli_view_flags;
   const char* file;
@@ -75,15 +75,15 @@ TEST(ExportParity, AppExportEqualsCliExport) {
                                   " --heads " + std::to_string(r.attention.n_heads) + " --seed " + std::to_string(r.seed) +
                                   " --causal --colormap magma";
   const Case cases[] = {
-      {hs::gui::View::heads, 0, "", "grid.png"},          {hs::gui::View::heads, 0, "", "grid.svg"},
-      {hs::gui::View::head, 2, " --head 2", "head2.png"}, {hs::gui::View::head, 2, " --head 2", "head2.csv"},
-      {hs::gui::View::head, 1, " --head 1", "head1.npy"},
-      {hs::gui::View::difference, 0, " --view distance", "dist.png"},
-      {hs::gui::View::difference, 0, " --view distance", "dist.npy"},
-      {hs::gui::View::difference, 0, " --view difference", "diff.png", hs::PairMeasure::difference},
-      {hs::gui::View::difference, 0, " --view difference", "diff.npy", hs::PairMeasure::difference},
-      {hs::gui::View::heads, 0, " --per-head-range", "grid_per_head.png", hs::PairMeasure::distance, true},
-      {hs::gui::View::head, 3, " --head 3 --layer-range", "head3_layer.png", hs::PairMeasure::distance, false, true},
+      {hs::View::heads, 0, "", "grid.png"},          {hs::View::heads, 0, "", "grid.svg"},
+      {hs::View::head, 2, " --head 2", "head2.png"}, {hs::View::head, 2, " --head 2", "head2.csv"},
+      {hs::View::head, 1, " --head 1", "head1.npy"},
+      {hs::View::difference, 0, " --view distance", "dist.png"},
+      {hs::View::difference, 0, " --view distance", "dist.npy"},
+      {hs::View::difference, 0, " --view difference", "diff.png", hs::PairMeasure::difference},
+      {hs::View::difference, 0, " --view difference", "diff.npy", hs::PairMeasure::difference},
+      {hs::View::heads, 0, " --per-head-range", "grid_per_head.png", hs::PairMeasure::distance, true},
+      {hs::View::head, 3, " --head 3 --layer-range", "head3_layer.png", hs::PairMeasure::distance, false, true},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.file);
@@ -128,7 +128,7 @@ TEST(ExportParity, DialogSettingsEqualCliFlags) {
                                   " --heads " + std::to_string(r.attention.n_heads) + " --seed " + std::to_string(r.seed) +
                                   " --causal";
   struct DialogCase {
-    hs::gui::ExportWhat what;
+    std::optional<hs::View> what;
     const char* size;
     float dpi, font;
     bool show_title;
@@ -138,16 +138,16 @@ TEST(ExportParity, DialogSettingsEqualCliFlags) {
     const char* file;
   };
   const DialogCase cases[] = {
-      {hs::gui::ExportWhat::view, "3.25x3.25in", 144, 0, true, "", false, " --size 3.25x3.25in", "col.pdf"},
-      {hs::gui::ExportWhat::view, "3.25x3.25in", 300, 7, false, "", false, " --size 3.25x3.25in --dpi 300 --font-size 7 --no-title", "col.png"},
-      {hs::gui::ExportWhat::head, "8x6cm", 144, 0, true, "Figure 2", true,
+      {std::nullopt, "3.25x3.25in", 144, 0, true, "", false, " --size 3.25x3.25in", "col.pdf"},
+      {std::nullopt, "3.25x3.25in", 300, 7, false, "", false, " --size 3.25x3.25in --dpi 300 --font-size 7 --no-title", "col.png"},
+      {hs::View::head, "8x6cm", 144, 0, true, "Figure 2", true,
        " --head 1 --size 8x6cm --title 'Figure 2' --colormap magma --color-scale log", "head.svg"},
-      {hs::gui::ExportWhat::overview, "", 144, 0, true, "", false, " --view overview", "overview.png"},
-      {hs::gui::ExportWhat::difference, "7x2in", 144, 0, true, "", false, " --view distance --size 7x2in", "dist.pdf"},
+      {hs::View::overview, "", 144, 0, true, "", false, " --view overview", "overview.png"},
+      {hs::View::difference, "7x2in", 144, 0, true, "", false, " --view distance --size 7x2in", "dist.pdf"},
   };
   for (const DialogCase& c : cases) {
     SCOPED_TRACE(c.file);
-    state.view = hs::gui::View::heads;
+    state.view = hs::View::heads;
     state.head = 1;
     hs::gui::ExportPanelState& e = state.exporter;
     e.what = c.what;
@@ -187,7 +187,7 @@ TEST(ExportParity, SettingsFontEqualsStyleFileFont) {
   const hs::ModelRequest& r = state.request;
   std::ofstream(dir / "serif.json") << R"({"font": "DejaVu Serif"})";
   hs::gui::ExportPanelState& e = state.exporter;
-  e.what = hs::gui::ExportWhat::difference;
+  e.what = hs::View::difference;
   e.size = "3.25x3.25in";
   e.font = "DejaVu Serif";
   hs::gui::StatusInfo status = save_as(state, derived.get(), "app.svg", dir);
@@ -254,17 +254,21 @@ TEST(ExportParity, DefaultNamesSayWhatIsExported) {
   hs::gui::AppState state = hs::gui::default_app_state();
   const auto derived = hs::gui::compute_derived(state.request, 1);
   ASSERT_TRUE(derived);
-  state.view = hs::gui::View::heads;
+  state.view = hs::View::heads;
   EXPECT_EQ(hs::gui::default_export_name(state, *derived, "pdf"), "synthetic_d_model_8_L0_heads.pdf");
-  state.view = hs::gui::View::head;
+  state.view = hs::View::head;
   state.head = 2;
   EXPECT_EQ(hs::gui::default_export_name(state, *derived, "png"), "synthetic_d_model_8_L0_h2.png");
-  state.view = hs::gui::View::difference;
+  state.view = hs::View::difference;
   EXPECT_EQ(hs::gui::default_export_name(state, *derived, "svg"), "synthetic_d_model_8_L0_distance.svg");
-  state.exporter.what = hs::gui::ExportWhat::overview;
+  state.exporter.what = hs::View::overview;
   EXPECT_EQ(hs::gui::default_export_name(state, *derived, "pdf"), "synthetic_d_model_8_overview.pdf");
-  state.exporter.what = hs::gui::ExportWhat::sweep;  // the Head width view as shown: the sweep and the singular values
-  EXPECT_EQ(hs::gui::default_export_name(state, *derived, "csv"), "synthetic_d_model_8_width.csv");
+  // The Head width view as shown: the sweep and the layer's singular values (a view of one layer,
+  // named with its layer as every such view is).
+  state.exporter.what = hs::View::width;
+  EXPECT_EQ(hs::gui::default_export_name(state, *derived, "csv"), "synthetic_d_model_8_L0_width.csv");
+  state.exporter.what = hs::View::sweep;  // the sweep alone
+  EXPECT_EQ(hs::gui::default_export_name(state, *derived, "csv"), "synthetic_d_model_8_sweep.csv");
 }
 
 // Saves through the dialog's path (run_commands) into dir/app/FILE and runs the CLI with
@@ -311,22 +315,22 @@ TEST(ExportParity, RolesAndRolloutEqualCliExport) {
                             quote(state.request.tokenizer) + " --sentence " + quote(state.request.sentence) +
                             " --colormap magma";
   struct RoleCase {
-    hs::gui::ExportWhat what;
+    std::optional<hs::View> what;
     int role;
     const char* cli_flags;
     const char* file;
   };
   const RoleCase cases[] = {
-      {hs::gui::ExportWhat::roles, 0, " --view roles --role previous", "previous.png"},
-      {hs::gui::ExportWhat::roles, 0, " --view roles --role previous", "previous.npy"},
-      {hs::gui::ExportWhat::roles, 6, " --view roles --role induction", "induction.png"},  // measured on its probe
-      {hs::gui::ExportWhat::roles, 6, " --view roles --role induction", "induction.npy"},
-      {hs::gui::ExportWhat::roles, 2, " --view roles --role bos", "bos.pdf"},
-      {hs::gui::ExportWhat::roles, -1, " --view roles", "all_roles.npy"},
-      {hs::gui::ExportWhat::roles, -1, " --view roles", "all_roles.csv"},
-      {hs::gui::ExportWhat::roles, -1, " --view roles", "all_roles.png"},  // every role of every head (issue 36)
-      {hs::gui::ExportWhat::rollout, 0, " --view rollout", "rollout.png"},
-      {hs::gui::ExportWhat::rollout, 0, " --view rollout", "rollout.npy"},
+      {hs::View::roles, 0, " --view roles --role previous", "previous.png"},
+      {hs::View::roles, 0, " --view roles --role previous", "previous.npy"},
+      {hs::View::roles, 6, " --view roles --role induction", "induction.png"},  // measured on its probe
+      {hs::View::roles, 6, " --view roles --role induction", "induction.npy"},
+      {hs::View::roles, 2, " --view roles --role bos", "bos.pdf"},
+      {hs::View::roles, -1, " --view roles", "all_roles.npy"},
+      {hs::View::roles, -1, " --view roles", "all_roles.csv"},
+      {hs::View::roles, -1, " --view roles", "all_roles.png"},  // every role of every head (issue 36)
+      {hs::View::rollout, 0, " --view rollout", "rollout.png"},
+      {hs::View::rollout, 0, " --view rollout", "rollout.npy"},
   };
   for (const RoleCase& c : cases) {
     SCOPED_TRACE(c.file);
@@ -342,13 +346,13 @@ TEST(ExportParity, RolesAndRolloutEqualCliExport) {
   const std::string shape = "(8, " + std::to_string(derived->run().n_layers()) + ", " +
                             std::to_string(derived->run().n_heads()) + ")";
   EXPECT_NE(all.find(shape), std::string::npos) << all.substr(0, 120);
-  state.exporter.what = hs::gui::ExportWhat::roles;
+  state.exporter.what = hs::View::roles;
   // The default names say what they are.
   state.exporter.role = 0;
   EXPECT_EQ(hs::gui::default_export_name(state, *derived, "pdf"), "stories260K_roles_previous_token.pdf");
   state.exporter.role = -1;
   EXPECT_EQ(hs::gui::default_export_name(state, *derived, "npy"), "stories260K_roles_all.npy");
-  state.exporter.what = hs::gui::ExportWhat::rollout;
+  state.exporter.what = hs::View::rollout;
   EXPECT_EQ(hs::gui::default_export_name(state, *derived, "png"), "stories260K_rollout.png");
 }
 
@@ -373,7 +377,7 @@ TEST(ExportParity, LongInputExportsLabelledBlockMaximaAsTheCli) {
   const std::string model = " --long-input --sentence " + quote(words) + " --d-model 16 --heads 2 --seed " +
                             std::to_string(state.request.seed) + " --causal";
   // Two CLI runs (each analyses 2148 tokens): the grid's figure and its numbers with the sidecar.
-  state.view = hs::gui::View::heads;
+  state.view = hs::View::heads;
   for (const char* file : {"grid.png", "grid.npy"}) {
     SCOPED_TRACE(file);
     const auto [a, b] = app_and_cli(state, *derived, dir, file, model);
@@ -400,7 +404,7 @@ TEST(ExportParity, LongInputExportsLabelledBlockMaximaAsTheCli) {
   const hs::Figure fig = hs::heatmap_figure(blocks, 0, -1, hs::ColourScale{});
   EXPECT_NE(fig.title.find("block maxima of 3 x 3 tokens"), std::string::npos) << fig.title;
   // Views that need whole maps still say so.
-  state.view = hs::gui::View::difference;
+  state.view = hs::View::difference;
   const hs::gui::StatusInfo status = save_as(state, derived.get(), "diff.png");
   EXPECT_TRUE(status.export_failed);
   EXPECT_NE(status.last_export.find("long-input mode"), std::string::npos) << status.last_export;
@@ -493,23 +497,24 @@ TEST(ExportParity, EveryAppViewEqualsTheCliViewOfItsName) {
   const hs::HeadAblation ablation = hs::ablate_heads(state.request);
   const std::string model = " --model " + quote(state.request.model_path) + " --tokenizer " + quote(state.request.tokenizer) +
                             " --sentence " + quote(state.request.sentence) + " --colormap magma";
-  for (const hs::gui::ViewInfo& v : hs::gui::all_views()) {
+  for (const hs::View tab : hs::tab_views()) {
+    const hs::ViewDescriptor& v = hs::view_descriptor(tab);
     state.view = v.view;
     state.difference.measure = hs::PairMeasure::difference;  // coloured by the difference: --view difference
     std::string flags = model + " --view " + v.name;
-    const bool contrast = v.view == hs::gui::View::contrast;
+    const bool contrast = v.view == hs::View::contrast;
     // Roles and ablation cover every layer; the other views show layer 1, and export it alone.
-    if (v.view != hs::gui::View::roles && v.view != hs::gui::View::ablation) flags += " --layer 1";
-    if (v.view == hs::gui::View::head) flags += " --head 3";
+    if (v.view != hs::View::roles && v.view != hs::View::ablation) flags += " --layer 1";
+    if (v.view == hs::View::head) flags += " --head 3";
     for (const char* ext : {"png", "npy"}) {
       const std::string file = std::string(v.name) + "." + ext;
       SCOPED_TRACE(file);
-      state.exporter.what = hs::gui::ExportWhat::view;
+      state.exporter.what = std::nullopt;
       state.exporter.file_name = file;
       state.exporter.folder = (dir / "app").string();
       state.commands.push(hs::gui::SaveExport{});
       hs::gui::StatusInfo status;
-      hs::gui::run_commands(state, status, {derived.get(), v.view == hs::gui::View::ablation ? &ablation : nullptr});
+      hs::gui::run_commands(state, status, {derived.get(), v.view == hs::View::ablation ? &ablation : nullptr});
       ASSERT_FALSE(status.export_failed) << status.last_export;
       const std::string cli =
           std::string(HEADSCOPE_BINARY_DIR) +

@@ -14,6 +14,7 @@
 namespace {
 
 using namespace hs::gui;
+using hs::View;
 
 TEST(ModelRules, HeadsStayDivisorsAndParamsStayPut) {
   hs::AttentionConfig c;
@@ -144,7 +145,7 @@ TEST(Export, SavesTheCurrentViewAndCopiesCsv) {
   std::filesystem::remove(dir / "grid.png");  // an export never replaces a file without asking
   state.exporter.folder = dir.string();
   state.exporter.file_name = "grid.png";
-  state.view = hs::gui::View::heads;
+  state.view = hs::View::heads;
   hs::gui::StatusInfo status;
   state.commands.push(hs::gui::SaveExport{});
   hs::gui::run_commands(state, status, {derived.get()});
@@ -153,7 +154,7 @@ TEST(Export, SavesTheCurrentViewAndCopiesCsv) {
   EXPECT_NE(status.last_export.find("grid.png"), std::string::npos);
   EXPECT_TRUE(state.commands.empty());
 
-  state.view = hs::gui::View::head;
+  state.view = hs::View::head;
   state.head = 1;
   const std::string csv = hs::gui::current_csv(state, *derived);
   EXPECT_EQ(csv.rfind("query\\key,", 0), 0u) << csv.substr(0, 40);

@@ -17,6 +17,7 @@
 namespace {
 
 using namespace hs::gui;
+using hs::View;
 
 class Headless : public hs::gui::test::HeadlessApp {
  protected:
@@ -31,12 +32,18 @@ class Headless : public hs::gui::test::HeadlessApp {
     ui_.derived = derived_.get();
   }
 
+  // Every view of the registry (core/export/view_registry.h): each tab, then each part of a tab
+  // (shown in its tab), the parts' settings put back after.
   void every_view(AppState& state) {
-    for (View v : {View::heads, View::head, View::query, View::difference, View::width, View::average, View::roles}) {
-      request_view(state, v);
+    const AppState before = state;
+    for (const hs::ViewDescriptor& v : hs::all_views()) {
+      request_view(state, v.view);
       frame(state);
       frame(state);
     }
+    state.grid.all_layers = before.grid.all_layers;
+    state.average.rollout = before.average.rollout;
+    state.difference.measure = before.difference.measure;
   }
 
   // Hover and click on a grid of points over the whole window, in the current view.
@@ -111,7 +118,7 @@ TEST_F(Headless, MouseEverywhereInEveryView) {
   state.request.attention.n_heads = 8;
   state.request.attention.n_kv_heads = 2;
   set_model(state);
-  for (View v : {View::heads, View::head, View::query, View::difference, View::width, View::average, View::roles}) {
+  for (View v : hs::tab_views()) {  // every tab of the view registry
     request_view(state, v);
     mouse_sweep(state, 9);
   }
@@ -162,7 +169,7 @@ TEST_F(Headless, LongInputModeInEveryView) {
   hs::ExportSpec spec;
   spec.path = "maps.csv";
   EXPECT_EQ(hs::export_bytes(*derived_->analysis, nullptr, spec).rfind("# block maximum of 3 x 3 cells", 0), 0u);
-  spec.view = hs::ExportView::difference;
+  spec.view = hs::View::difference;
   try {
     hs::export_bytes(*derived_->analysis, nullptr, spec);
     ADD_FAILURE() << "export of a long-input run's difference table did not throw";

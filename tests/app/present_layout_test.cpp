@@ -32,6 +32,7 @@
 namespace {
 
 using namespace hs::gui;
+using hs::View;
 
 struct Size {
   int w, h;

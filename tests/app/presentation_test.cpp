@@ -37,6 +37,7 @@
 namespace {
 
 using namespace hs::gui;
+using hs::View;
 
 // The arrangement every column count gives, checked one by one.
 TEST(SharedGrid, PicksTheColumnCountWithTheLargestMapsAgainstBruteForce) {
@@ -159,7 +160,7 @@ TEST_F(Presenting, EveryLessonStepsMapsCoverFortyPercentWithEighteenPixelLabels)
       if (state.view == View::width || state.view == View::query || state.view == View::roles) continue;
       ASSERT_FALSE(report_.heatmaps.empty());
       std::printf("%s step %zu (%s): maps %.3f%% of the window (%zu maps)\n", lesson->title.c_str(), i + 1,
-                  view_info(state.view).tab, map_share() * 100, report_.heatmaps.size());
+                  hs::view_descriptor(state.view).title, map_share() * 100, report_.heatmaps.size());
       EXPECT_GE(map_share(), kPresentMapFloor) << report_.heatmaps.size() << " maps";
       int labelled = 0;
       for (const DrawnHeatmap& h : report_.heatmaps) {
@@ -382,13 +383,16 @@ TEST(LessonWording, EveryTabAndControlACaptionNamesIsUnlocked) {
       for (const Mention& m : mentions) {
         if (text.find(m.phrase) == std::string::npos) continue;
         bool ok = m.own_view == state.view;
-        for (const std::string& c : m.any_of) ok = ok || !control_locked(state, hs::find_lesson_control(c).value());
+        for (const std::string& c : m.any_of) {  // a tab ("tab:NAME", a view's name) or a control
+          if (c.rfind("tab:", 0) == 0) ok = ok || tab_unlocked(state, hs::parse_view(c.substr(4)));
+          else ok = ok || !control_locked(state, hs::find_lesson_control(c).value());
+        }
         EXPECT_TRUE(ok) << name << " step " << i + 1 << " says \"" << m.phrase << "\" but does not unlock it";
       }
       // Every tab the step unlocks is shown.
       for (const std::string& u : lesson->steps[i].unlocked)
         if (u.rfind("tab:", 0) == 0) {
-          const ViewInfo* v = find_view(u.substr(4));
+          const hs::ViewDescriptor* v = hs::find_view(u.substr(4));
           ASSERT_NE(v, nullptr) << u;
           EXPECT_TRUE(tab_unlocked(state, v->view)) << u;
         }

@@ -54,4 +54,7 @@ endif()
 # (in the panels_test binary: one link, one process).
 if(TARGET panels_test)
   target_sources(panels_test PRIVATE ${CMAKE_CURRENT_LIST_DIR}/explorer_details_test.cpp)
+  # Issue 44: no silent states (a selection out of range, a grid without room, impossible numbers,
+  # the overview's key/value labels).
+  target_sources(panels_test PRIVATE ${CMAKE_CURRENT_LIST_DIR}/no_silent_states_test.cpp)
 endif()

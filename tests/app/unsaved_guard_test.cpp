@@ -24,6 +24,7 @@
 namespace {
 
 using namespace hs::gui;
+using hs::View;
 namespace fs = std::filesystem;
 
 fs::path scratch(const std::string& name) {

@@ -19,6 +19,7 @@
 namespace {
 
 using namespace hs::gui;
+using hs::View;
 namespace fs = std::filesystem;
 
 class ViewCoherence : public hs::gui::test::HeadlessApp {
@@ -151,13 +152,22 @@ TEST(MapVersion, FieldsNeverCollide) {
 
 namespace {
 
-// Lesson locks are typed: every view's tab has its control, named "tab:" and the view's --view
-// name in lesson files, and every name a lesson may list is one control.
+// The app adds a draw function per tab of the view registry and none for a part of a tab (its tab
+// draws it): a tab without a panel, or a part with one, is a row forgotten in view_panels.cpp.
+TEST(ViewPanels, EveryTabHasItsPanelAndNoPartHasOne) {
+  for (const hs::ViewDescriptor& v : hs::all_views())
+    EXPECT_EQ(view_panel(v.view) != nullptr, hs::is_tab(v.view)) << v.name;
+}
+
+// Lesson locks are typed: every tab of the view registry has its control, "tab:" and the view's
+// --view name in lesson files, and every name a lesson may list is one control.
 TEST(LessonControls, EveryTabHasItsTypedControl) {
-  for (const ViewInfo& v : all_views())
-    EXPECT_EQ(std::string(hs::lesson_control_name(v.unlock)), std::string("tab:") + v.name) << v.name;
   const auto& names = hs::lesson_controls();
-  for (size_t i = 0; i < names.size(); ++i) EXPECT_EQ(names[i], hs::lesson_control_name(hs::LessonControl(i)));
+  for (View v : hs::tab_views())
+    EXPECT_NE(std::find(names.begin(), names.end(), std::string("tab:") + hs::view_name(v)), names.end()) << hs::view_name(v);
+  for (int i = 0; i <= int(hs::LessonControl::colormap); ++i)
+    EXPECT_EQ(names[size_t(i)], hs::lesson_control_name(hs::LessonControl(i)));
+  EXPECT_EQ(names.size(), size_t(hs::LessonControl::colormap) + 1 + hs::tab_views().size());
   EXPECT_THROW(hs::parse_lesson(R"({"format": "headscope-lesson", "version": 1, "title": "t", "steps": [
       {"title": "a", "caption": "b", "unlocked": ["colour_scale"]}]})", "t.json"), hs::FormatError)
       << "a misspelt control in a lesson file is refused when it loads";

@@ -80,7 +80,7 @@ class WidthView : public ::testing::Test {
     ImGui::SetNextWindowPos(ImVec2(0, 0));
     ImGui::SetNextWindowSize(ImGui::GetIO().DisplaySize);
     ImGui::Begin("width");
-    draw_width(state_, ui_);
+    view_panel(View::width)(state_, ui_);
     ImGui::End();
     ImGui::Render();
   }

@@ -1,12 +1,12 @@
 #!/usr/bin/python3
 """Pretrained checkpoints and the app (tests/bench/run.sh runs this after the layer benchmark).
 
-1. stories260K (the llama2.c checkpoint in ../shared/models or $HEADSCOPE_MODELS_DIR): the whole
+1. stories260K (the llama2.c checkpoint in build/test-models or $HEADSCOPE_MODELS_DIR): the whole
    forward pass with every head's map and the next-token predictions for a 64-token sentence,
    `headscope-cli maps --model ... --repeat N --threads K` (its compute_ms_median), 1 thread and
    all threads.
 2. A GPT-2-small-shaped checkpoint with random weights (12 layers x 12 heads, d_model 768,
-   n_positions 1024, GPT-2's 50,257-token vocabulary from ../shared/models/gpt2-tokenizer), written
+   n_positions 1024, GPT-2's 50,257-token vocabulary from tests/data/gpt2-tokenizer), written
    at bench time into a temporary Hugging Face gpt2 folder (config.json, model.safetensors with
    GPT-2's tensor names and shapes, vocab.json/merges.txt symlinked to the shared files), at T = 256.
    Next to it, the same forward in plain PyTorch (maps for every head, logits for every position
@@ -58,7 +58,7 @@ TEXT = ("Once upon a time there was a little girl named Lily who lived in a smal
 
 
 def models_dir():
-    return os.environ.get("HEADSCOPE_MODELS_DIR") or os.path.join(ROOT, "..", "shared", "models")
+    return os.environ.get("HEADSCOPE_MODELS_DIR") or os.path.join(ROOT, "build", "test-models")
 
 
 def cli_report(cmd):

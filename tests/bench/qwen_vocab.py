@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Byte-level BPE vocabularies of real models' sizes for the benchmark GGUF files, grown from GPT-2's
-50,257 pieces and 50,000 merges (../shared/models/gpt2-tokenizer) by deterministic merges of
+50,257 pieces and 50,000 merges (tests/data/gpt2-tokenizer) by deterministic merges of
 existing pieces:
 
 - Qwen 2 (qwen_vocabulary): 151,643 ordinary pieces (151,386 merges), then 22 control tokens and

@@ -67,7 +67,7 @@ def check_cli(cli):
 
 def check_app(app):
     expect_error(app, ["--sentnce", "hi"], ["unknown flag --sentnce", "did you mean --sentence?"], 2)
-    expect_error(app, ["--view", "heatmaps"], ["unknown view 'heatmaps'", "did you mean heads"], 2)
+    expect_error(app, ["--view", "heatmaps"], ["unknown view 'heatmaps'", "did you mean heatmap?"], 2)
     expect_error(app, ["--sentence", "a", "--sentence", "b"], ["--sentence was given 2 times"], 2)
     expect_error(app, ["--zoom", "0.1,0.2"], ["--zoom takes 3 values separated by commas, got 2"], 2)
     expect_error(app, ["--colormap", "magmaa"], ["did you mean magma?"])

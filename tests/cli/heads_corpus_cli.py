@@ -62,7 +62,7 @@ def model_args(models):
     model = os.path.join(models, "stories260K", "stories260K.bin")
     if os.path.isfile(model):
         return ["--model", model, "--tokenizer", os.path.join(models, "stories260K", "tok512.bin")], True
-    print("note: stories260K not found; using the synthetic layer")
+    print("SKIP the stories260K cases: stories260K not found; using the synthetic layer")
     return ["--d-model", "16", "--heads", "4", "--causal"], False
 
 

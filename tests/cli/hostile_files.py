@@ -50,7 +50,7 @@ def check_float_flags():
     S = ["maps", "--sentence", "a b c", "--json", "-"]
     E = ["export", "--sentence", "a b c", "--out", path("nan.png")]
     H = ["heads", "--sentence", "a b c"]
-    cases = [(S, "--temperature"), (E, "--scale"), (E, "--dpi"), (E, "--font-size"), (H, "--threshold")]
+    cases = [(S, "--temperature"), (E, "--figure-scale"), (E, "--dpi"), (E, "--font-size"), (H, "--threshold")]
     for base, flag in cases:
         for value in ("nan", "inf", "-inf", "NaN", "1e999"):
             hi.expect_error(f"{base[0]} {flag} {value}", base + [flag, value], [flag, value], **LIMIT)

@@ -63,3 +63,10 @@ if(HEADSCOPE_TEST_PYTHON)
            COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/tokens_cli.py $<TARGET_FILE:headscope-cli>)
   set_tests_properties(cli_tokens PROPERTIES LABELS "cli" TIMEOUT 300)
 endif()
+# One flag vocabulary (issue 44): every flag two commands share means the same and takes the same
+# values in both programs, read from their own --help; aliases say what to use.
+if(HEADSCOPE_TEST_PYTHON)
+  add_test(NAME cli_shared_flags
+           COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/shared_flags.py ${HEADSCOPE_FRIENDLY_PROGRAMS})
+  set_tests_properties(cli_shared_flags PROPERTIES LABELS "cli" TIMEOUT 300)
+endif()

@@ -64,8 +64,8 @@ def test_figures():
     png = export(["--sentence", SENTENCE, "--head", "2"], "head2.png")
     w, h = png_size(png)
     check(600 <= w <= 2400 and 500 <= h <= 2400, f"single-head PNG has a sensible size: {w}x{h}")
-    w2, h2 = png_size(export(["--sentence", SENTENCE, "--head", "2", "--scale", "2"], "head2x2.png"))
-    check(abs(w2 - 2 * w) <= 2 and abs(h2 - 2 * h) <= 2, f"--scale 2 doubles the PNG: {w}x{h} -> {w2}x{h2}")
+    w2, h2 = png_size(export(["--sentence", SENTENCE, "--head", "2", "--figure-scale", "2"], "head2x2.png"))
+    check(abs(w2 - 2 * w) <= 2 and abs(h2 - 2 * h) <= 2, f"--figure-scale 2 doubles the PNG: {w}x{h} -> {w2}x{h2}")
     check(png_size(export(["--sentence", SENTENCE, "--size", "640x480"], "sized.png")) == (640, 480), "--size 640x480")
     long_sentence = " ".join(["word%d" % i for i in range(60)])
     wl, hl = png_size(export(["--sentence", long_sentence, "--head", "0"], "long.png"))
@@ -167,8 +167,8 @@ def test_errors():
         (["--out", os.path.join(bad, "x.pdf"), "--style", os.path.join(bad, "missing.json")], ["style file"]),
         (["--out", os.path.join(bad, "x.png"), "--colormap", "jet"], ["viridis"]),
         (["--out", os.path.join(bad, "x.png"), "--size", "big"], ["--size"]),
-        (["--out", os.path.join(bad, "x.png"), "--scale", "0"], ["scale"]),
-        (["--out", os.path.join(bad, "x.png"), "--scale", "80"], ["32767"]),
+        (["--out", os.path.join(bad, "x.png"), "--figure-scale", "0"], ["scale"]),
+        (["--out", os.path.join(bad, "x.png"), "--figure-scale", "80"], ["32767"]),
         ([], ["--out"]),
     ]
     for extra, needles in cases:

@@ -65,7 +65,7 @@ def model_args(models):
     sentence = "Once upon a time, there was a little girl named Lily. She saw a big red ball and she ran to it."
     if os.path.isfile(model):
         return ["--model", model, "--tokenizer", os.path.join(models, "stories260K", "tok512.bin"), "--sentence", sentence]
-    print("note: stories260K not found; using the synthetic layer")
+    print("SKIP the stories260K cases: stories260K not found; using the synthetic layer")
     return ["--sentence", "the cat saw the dog and the cat ran", "--d-model", "16", "--heads", "4", "--causal"]
 
 

@@ -37,7 +37,7 @@ from cli_checks import Checks  # noqa: E402
 T = Checks()
 check, ok, error = T.check, T.ok, T.error
 WORK = None
-APP_VIEWS = ["heads", "head", "query", "difference", "average", "width", "roles", "ablation"]
+APP_VIEWS = []  # the app's tabs that export writes, read from `export --help` (the view registry) in main
 FORMATS = ["png", "svg", "pdf", "npy", "csv", "json"]
 ROLES = ["previous", "first", "bos", "self", "local", "duplicate", "induction", "broadness"]
 TIDY_HEADER = ["layer", "head", "query", "key", "query_token", "key_token", "weight"]
@@ -100,6 +100,7 @@ def test_every_view(name, margs, ref, has_loss):
     L, H, n = len(ref["attention"]), len(ref["attention"][0]), len(ref["tokens"])
     shapes = {"heads": (L, H, n, n), "head": (n, n), "query": (L, H, n), "difference": (H, H), "average": (L, n, n),
               "width": (L, H, n), "roles": (len(ROLES), L, H), "ablation": (L, H)}
+    check(sorted(shapes) == sorted(APP_VIEWS), f"every view export writes has its .npy shape here: {APP_VIEWS}")
     for view in APP_VIEWS:
         for fmt in FORMATS:
             label = f"{name} --view {view} .{fmt}"
@@ -244,7 +245,9 @@ def test_aliases(name, margs):
 
 def test_refusals(margs):
     x = out("x.png")
-    error("unknown view", ["export"] + margs + ["--view", "grid", "--out", x], ["grid", "heads", "ablation", "heatmap"])
+    error("unknown view", ["export"] + margs + ["--view", "gird", "--out", x], ["gird", "did you mean grid", "heads", "ablation", "heatmap"])
+    ok("grid is an older name of heads", ["export"] + margs + ["--view", "grid", "--out", x])
+    error("the contrast view is compare's", ["export"] + margs + ["--view", "contrast", "--out", x], ["compare", "--contrast"])
     error("--head with heads", ["export"] + margs + ["--view", "heads", "--head", "1", "--out", x], ["--head", "--view head"])
     error("--query out of range", ["export"] + margs + ["--view", "query", "--query", "999", "--out", x], ["999", "out of range"])
     error("--query not a number", ["export"] + margs + ["--view", "query", "--query", "a,b", "--out", x], ["--query"])
@@ -259,8 +262,17 @@ def test_refusals(margs):
     error("bad --csv-layout", ["export"] + margs + ["--csv-layout", "wide", "--out", out("x.csv")], ["wide", "tidy"])
 
 
+def app_views(text):
+    """The app's tabs `export --view` writes, from its help (the view registry): the lines under
+    "Views (the app's tabs):" up to the parts, but the contrast (compare --out writes it)."""
+    tabs = text.split("Views (the app's tabs):", 1)[-1].split("Parts of a tab:", 1)[0]
+    return [n for n in re.findall(r"^\s+([a-z]+): ", tabs, re.M) if n != "contrast"]
+
+
 def test_help():
     text = ok("export --help", ["export", "--help"]) or ""
+    APP_VIEWS[:] = app_views(text)
+    check(len(APP_VIEWS) >= 8, f"export --help lists the app's views: {APP_VIEWS}")
     for name in APP_VIEWS + ["heatmap", "distance", "sweep", "rollout", "overview"]:
         check(f"{name}:" in text, f"export --help does not list the view {name}")
     check("weight 0" in text, "export --help does not say masked cells have weight 0 in the tidy CSV")
@@ -277,7 +289,7 @@ def section(fn, *args):
 def main():
     global WORK
     T.cli = sys.argv[1]
-    models = sys.argv[2] if len(sys.argv) > 2 else os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "models")
+    models = sys.argv[2] if len(sys.argv) > 2 else os.path.join(os.path.dirname(__file__), "..", "..", "build", "test-models")
     WORK = tempfile.mkdtemp(prefix="headscope_views_")
     try:
         section(test_help)
@@ -289,7 +301,7 @@ def main():
         section(test_refusals, SYNTHETIC)
         stories = stories_args(models)
         if stories is None:
-            print("note: stories260K not found in " + models + "; its checks are skipped")
+            print("SKIP the stories260K checks: stories260K not found in " + models)
         else:
             ref = maps_json(stories)
             for fn in (test_every_view, test_numbers):

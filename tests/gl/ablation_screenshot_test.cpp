@@ -36,7 +36,7 @@ TEST(AblationScreenshot, Stories260KLossChangesInDivergingColours) {
   ASSERT_GT(m, 0.0f);
   const hs::gltest::Shot shot = hs::gltest::take_screenshot(
       "stories260K_ablation", {"--model", r.model_path, "--tokenizer", r.tokenizer, "--sentence", r.sentence, "--view",
-                               "ablation", "--ablate", "zero", "--layer", "1", "--head", "3", "--width", "1280", "--height", "720"});
+                               "ablation", "--ablation", "zero", "--layer", "1", "--head", "3", "--width", "1280", "--height", "720"});
   ASSERT_EQ(shot.exit_code, 0) << shot.stderr_text;
   const nlohmann::json* map = nullptr;
   bool head_map = false;

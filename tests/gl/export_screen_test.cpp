@@ -60,14 +60,14 @@ TEST(ExportScreen, LogScaledFirstKeyIgnoredHeadExportsAsShown) {
   const std::string sentence = "the keys that Priya left on the table were not hers";
   const Shot shot = hs::gltest::take_screenshot(
       "export_screen", {"--sentence", sentence, "--d-model", "8", "--heads", "4", "--causal", "--view", "head", "--head",
-                        "2", "--scale", "log", "--ignore-first-key", "--colormap", "magma"});
+                        "2", "--color-scale", "log", "--ignore-first-key", "--colormap", "magma"});
   ASSERT_EQ(shot.exit_code, 0) << shot.stderr_text;
 
   // The same state in-process, exported by the app's export action.
   hs::gui::AppState state = hs::gui::default_app_state();
   state.request.sentence = sentence;
   state.request.attention.causal = true;
-  state.view = hs::gui::View::head;
+  state.view = hs::View::head;
   state.head = 2;
   state.scale.mode = hs::ScaleMode::log;
   state.scale.ignore_first_key = true;
@@ -198,7 +198,7 @@ TEST(ClipboardImage, CopiedPngReadsBackFromTheClipboard) {
   ASSERT_FALSE(status.clipboard_copy) << "the copy finished";
   EXPECT_FALSE(status.export_failed) << status.last_export;
   EXPECT_NE(status.last_export.find("copied the view as a"), std::string::npos) << status.last_export;
-  state.exporter.what = hs::gui::ExportWhat::view;
+  state.exporter.what = std::nullopt;
   const std::string view_png = hs::export_bytes(*derived->analysis, derived->sweep.get(),
                                                 hs::gui::export_spec_for(state, *derived, "view.png"));
   in = popen("xclip -o -selection clipboard -t image/png", "r");

@@ -165,7 +165,7 @@ TEST(OverviewScreenshot, ManyMapsDrawFromOneAtlasAndAStillFrameUploadsNothing) {
   ASSERT_EQ(shot.exit_code, 0) << shot.stderr_text;
   hs::gltest::expect_cells_match(shot, hs::read_attention_file(path), "overview", kL * kH);
   const auto& frame = shot.layout["frame"];
-  // Without the atlas each map is a draw call of its own (HEADSCOPE_HEATMAP_ATLAS=off: > 144).
+  // Without the atlas each map would be a draw call of its own (> 144).
   EXPECT_LT(int(frame["draw_calls"]), 40) << "the 144 maps are not drawn from one texture";
   EXPECT_EQ(int(frame["heatmap_renders"]), 0) << "the last of 4 still frames coloured maps again";
 }

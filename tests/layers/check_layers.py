@@ -2,8 +2,8 @@
 """The tree's layers, checked from the #include lines (README, "Layout").
 
 core/ is a one-way stack: each folder includes only itself and the folders below it.
-    util -> formats -> text -> model -> analysis -> render -> export
-                                                    session (beside export, above render)
+    util -> formats -> text -> model -> analysis -> render -> export -> session
+(session files and lessons name views by the view registry, core/export/view_registry.h)
 core/ never includes app/ or a GUI header; app/cli never includes app/gui; inside app/gui the
 folders are layered too (platform at the top, state at the bottom).
 
@@ -15,8 +15,8 @@ import re
 import sys
 
 # Rank of each core folder: a file may include folders of its own rank or lower, except that
-# folders of the same rank (export, session) must not include each other.
-CORE = {"util": 0, "formats": 1, "text": 2, "model": 3, "analysis": 4, "render": 5, "export": 6, "session": 6}
+# folders of the same rank must not include each other.
+CORE = {"util": 0, "formats": 1, "text": 2, "model": 3, "analysis": 4, "render": 5, "export": 6, "session": 7}
 # app/gui: state <- widgets <- actions <- work <- panels <- platform (platform holds main and GL).
 GUI = {"state": 0, "widgets": 1, "actions": 2, "work": 3, "panels": 4, "platform": 5}
 GUI_HEADERS = re.compile(r"^(imgui|backends/|GLFW/|glad/|GL/)")

@@ -31,18 +31,17 @@ namespace {
 // The view's own export: the grid (the overview when it shows every layer), the selected head,
 // the difference table or the sweep.
 ExportSpec view_spec(const AppState& state, const Derived& derived, View view, const std::string& path) {
-  const ViewInfo& v = view_info(view);
   ExportSpec spec;
   spec.path = path;
   spec.layer = state.layer;
-  spec.view = v.export_view;
-  if (spec.view == ExportView::difference && shown_pair_measure(state) == PairMeasure::distance)
-    spec.view = ExportView::distance;  // the measure the table is coloured by
-  spec.head = v.export_selected_head ? state.head : -1;
+  spec.view = view;
+  if (spec.view == View::difference && shown_pair_measure(state) == PairMeasure::distance)
+    spec.view = View::distance;  // the measure the table is coloured by
+  spec.head = view_descriptor(view).scope == ViewScope::head ? state.head : -1;
   const RunAnalysis& a = *derived.analysis;
   // What the view shows beyond a layer and a head: the query rows, the rollout, every role, the mode.
   if (view == View::query) spec.queries = shown_queries(state, a.run.n_tokens());
-  if (view == View::average && state.average.rollout && a.rollout.size() > 0) spec.view = ExportView::rollout;
+  if (view == View::average && state.average.rollout && a.rollout.size() > 0) spec.view = View::rollout;
   if (view == View::roles) spec.role = -1;
   if (view == View::width && is_pattern_name(state.width.show)) spec.pattern = state.width.show;  // the fit shown
   // A view of one layer exports that layer, in data files too (headscope-cli's --layer L).
@@ -59,14 +58,14 @@ ExportSpec view_spec(const AppState& state, const Derived& derived, View view, c
 // The head roles (one role's layers x heads map, or every role as data) and the attention
 // rollout cover the whole model: headscope-cli export --view roles --role R / --view rollout, in
 // the screen's colormap and scale (--colormap, --color-scale, --ignore-first-key).
-ExportSpec whole_model_spec(const AppState& state, ExportView view, const std::string& path) {
+ExportSpec whole_model_spec(const AppState& state, View view, const std::string& path) {
   ExportSpec spec;
   spec.path = path;
   spec.view = view;
   spec.colours = state.scale;
   spec.colours.per_map = false;
   spec.colours.fixed_max = 0.0f;
-  if (view == ExportView::roles) spec.role = std::clamp(state.exporter.role, -1, kHeadRoleCount - 1);
+  if (view == View::roles) spec.role = std::clamp(state.exporter.role, -1, kHeadRoleCount - 1);
   return spec;
 }
 
@@ -79,27 +78,31 @@ const char* role_file_name(int role) {
 
 }  // namespace
 
+const std::vector<View>& export_dialog_views() {
+  static const std::vector<View> views = [] {
+    std::vector<View> v;
+    for (const ViewDescriptor& d : all_views())
+      if (d.figure) v.push_back(d.view);  // every view export writes (the contrast: its own path)
+    return v;
+  }();
+  return views;
+}
+
 ExportSpec export_spec_for(const AppState& state, const Derived& derived, const std::string& path) {
   const ExportPanelState& e = state.exporter;
   ExportSpec spec;
-  switch (e.what) {
-    case ExportWhat::view:
-      spec = view_spec(state, derived, state.view, path);
-      if (state.view == View::heads && state.grid.all_layers && derived.run().n_layers() > 1) {
-        spec.view = ExportView::overview;
-        spec.layers = LayerScope::every;
-      }
-      break;
-    case ExportWhat::overview:
-      spec = view_spec(state, derived, View::heads, path);
-      spec.view = ExportView::overview;
+  if (!e.what) {  // this view as shown
+    spec = view_spec(state, derived, state.view, path);
+    if (state.view == View::heads && state.grid.all_layers && derived.run().n_layers() > 1) {
+      spec.view = View::overview;
       spec.layers = LayerScope::every;
-      break;
-    case ExportWhat::head: spec = view_spec(state, derived, View::head, path); break;
-    case ExportWhat::difference: spec = view_spec(state, derived, View::difference, path); break;
-    case ExportWhat::sweep: spec = view_spec(state, derived, View::width, path); break;
-    case ExportWhat::roles: spec = whole_model_spec(state, ExportView::roles, path); break;
-    case ExportWhat::rollout: spec = whole_model_spec(state, ExportView::rollout, path); break;
+    }
+  } else if (*e.what == View::roles || *e.what == View::rollout || *e.what == View::sweep) {
+    spec = whole_model_spec(state, *e.what, path);  // the dialog's role; the screen's colours
+  } else {  // a tab, or a part of one, with the tab's settings
+    spec = view_spec(state, derived, view_descriptor(*e.what).tab, path);
+    if (!is_tab(*e.what)) spec.view = *e.what;
+    if (*e.what == View::overview) spec.layers = LayerScope::every;
   }
   // The dialog's settings, as headscope-cli's flags take them (--dpi, --size, --font-size, ...).
   if (!(e.dpi >= 10 && e.dpi <= 2400)) throw InputError("DPI (" + std::to_string(e.dpi) + ") must be from 10 to 2400");
@@ -139,25 +142,20 @@ std::string default_export_name(const AppState& state, const Derived& derived, c
   while (!model.empty() && model.back() == '_') model.pop_back();
   if (model.empty()) model = "headscope";
   const ExportSpec spec = export_spec_for(state, derived, "x." + extension);
+  const ViewDescriptor& v = view_descriptor(spec.view);
   const std::string layer = "_L" + std::to_string(spec.layer);
   std::string what;
-  switch (spec.view) {
-    case ExportView::heatmap: what = layer + (spec.head >= 0 ? "_h" + std::to_string(spec.head) : "_heads"); break;
-    case ExportView::heads: what = layer + "_heads"; break;
-    case ExportView::head: what = layer + "_h" + std::to_string(spec.head); break;
-    case ExportView::query: what = layer + "_query"; break;
-    case ExportView::average: what = layer + "_average"; break;
-    case ExportView::width: what = "_width"; break;
-    case ExportView::ablation: what = "_ablation"; break;
-    case ExportView::overview: what = "_overview"; break;
-    case ExportView::difference: what = layer + "_difference"; break;
-    case ExportView::distance: what = layer + "_distance"; break;
-    case ExportView::sweep: what = "_sweep"; break;
-    case ExportView::roles: what = std::string("_roles_") + role_file_name(spec.role); break;
-    case ExportView::rollout: what = "_rollout"; break;
-  }
-  if (state.exporter.what == ExportWhat::view && state.view == View::contrast)
+  if (spec.view == View::roles) {
+    what = std::string("_roles_") + role_file_name(spec.role);
+  } else if (!state.exporter.what && state.view == View::contrast) {
     what = layer + "_h" + std::to_string(state.head) + "_contrast";
+  } else if (v.scope == ViewScope::model) {
+    what = std::string("_") + v.file_stem;
+  } else if (v.scope == ViewScope::layer) {
+    what = layer + "_" + v.file_stem;
+  } else {  // one head, or (a heatmap without one) the layer's heads
+    what = layer + (spec.head >= 0 ? "_h" + std::to_string(spec.head) : "_heads");
+  }
   return model + what + "." + extension;
 }
 
@@ -173,7 +171,7 @@ namespace {
 // --out` does: the selected head's figure, or the change of every head as data. Null for any other
 // export; an InputError while sentence B has no result.
 std::optional<std::string> contrast_bytes(const AppState& state, const Derived& derived, const std::string& path) {
-  if (state.exporter.what != ExportWhat::view || state.view != View::contrast) return std::nullopt;
+  if (state.exporter.what || state.view != View::contrast) return std::nullopt;
   const ContrastRun* c = derived.contrast.get();
   if (!c || !c->analysis) {
     throw InputError(c ? "the contrast sentence has no result: " + c->error
@@ -191,7 +189,7 @@ std::optional<std::string> contrast_bytes(const AppState& state, const Derived& 
 
 // The app never runs an ablation on the UI thread: its export needs the view's own result.
 void check_ablation(const ExportSpec& spec, const HeadAblation* ablation) {
-  if (spec.view == ExportView::ablation && !ablation)
+  if (spec.view == View::ablation && !ablation)
     throw InputError("the Ablation view has no result for this sentence and mode yet: run it there first");
 }
 
@@ -209,7 +207,7 @@ std::string save_export(const AppState& state, const Derived& derived, const Hea
   ExportSpec spec = export_spec_for(state, derived, path);
   std::vector<std::string> notes;  // the layout's (labels asked for that had to be thinned): said after "wrote"
   spec.notes = &notes;
-  const bool needs_roles = export_format_of(path) == ExportFormat::json || spec.view == ExportView::roles;
+  const bool needs_roles = export_format_of(path) == ExportFormat::json || spec.view == View::roles;
   if (needs_roles && !a->roles.empty() && !a->roles.induction_measured) {
     with_roles = std::make_shared<RunAnalysis>(*a);
     with_roles->roles = derived.roles ? *derived.roles : with_induction(a->roles, measure_induction(a->request));
@@ -226,36 +224,36 @@ std::string save_export(const AppState& state, const Derived& derived, const Hea
 
 bool copies_maps(const AppState& state, const Derived& derived) {
   AppState copy = state;
-  copy.exporter.what = ExportWhat::view;
-  const ExportView v = export_spec_for(copy, derived, "clipboard.csv").view;
-  return v == ExportView::heatmap || v == ExportView::heads || v == ExportView::head;
+  copy.exporter.what.reset();
+  const View v = export_spec_for(copy, derived, "clipboard.csv").view;
+  return v == View::heatmap || v == View::heads || v == View::head;
 }
 
 CopiedData copy_data(const AppState& state, const Derived& derived, bool whole_layer, const HeadAblation* ablation) {
   AppState copy = state;
-  copy.exporter.what = ExportWhat::view;
+  copy.exporter.what.reset();
   if (const std::optional<std::string> bytes = contrast_bytes(copy, derived, "clipboard.csv")) {
     return {*bytes, "copied the change of every head (A vs B: layer, head, change, ...) to the clipboard as CSV (" +
                         format_bytes(int64_t(bytes->size())) + ")"};
   }
   ExportSpec spec = export_spec_for(copy, derived, "clipboard.csv");
-  const bool maps = spec.view == ExportView::heatmap || spec.view == ExportView::heads || spec.view == ExportView::head;
+  const bool maps = spec.view == View::heatmap || spec.view == View::heads || spec.view == View::head;
   const AttentionRun& run = derived.run();
   const int T = run.n_tokens(), H = run.n_heads();
   std::string what = figure_model_name(run) + " \u00b7 layer " + std::to_string(spec.layer);
   if (maps && whole_layer) {
-    spec.view = ExportView::heads, spec.head = -1, spec.layers = LayerScope::one, spec.csv_layout = CsvLayout::tidy;
+    spec.view = View::heads, spec.head = -1, spec.layers = LayerScope::one, spec.csv_layout = CsvLayout::tidy;
     what += " \u00b7 all " + std::to_string(H) + " heads \u00b7 " + std::to_string(H) + " x " + std::to_string(T) + " x " +
             std::to_string(T) + " (a row per cell: layer, head, query, key, tokens, weight)";
   } else if (maps) {
-    spec.view = ExportView::head, spec.head = std::clamp(state.head, 0, std::max(H - 1, 0));
+    spec.view = View::head, spec.head = std::clamp(state.head, 0, std::max(H - 1, 0));
     what += " \u00b7 head " + std::to_string(spec.head) + " \u00b7 " + std::to_string(T) + " x " + std::to_string(T) +
             " (query x key)";
-  } else if (spec.view == ExportView::difference || spec.view == ExportView::distance) {
-    what += " \u00b7 head " + std::string(export_view_name(spec.view)) + " table \u00b7 " + std::to_string(H) + " x " +
+  } else if (spec.view == View::difference || spec.view == View::distance) {
+    what += " \u00b7 head " + std::string(view_name(spec.view)) + " table \u00b7 " + std::to_string(H) + " x " +
             std::to_string(H);
   } else {
-    what = figure_model_name(run) + " \u00b7 the " + export_view_name(spec.view) + " view's numbers";
+    what = figure_model_name(run) + " \u00b7 the " + view_name(spec.view) + " view's numbers";
   }
   check_ablation(spec, ablation);
   CopiedData out;
@@ -269,7 +267,7 @@ std::string current_csv(const AppState& state, const Derived& derived, const Hea
 }
 
 std::string export_preview_png(const AppState& state, const Derived& derived, double scale, const HeadAblation* ablation) {
-  if (state.exporter.what == ExportWhat::view && state.view == View::contrast) {
+  if (!state.exporter.what && state.view == View::contrast) {
     AppState at_scale = state;
     at_scale.exporter.dpi = float(scale * 72.0 * kPngPixelsPerPoint);  // a preview's resolution, not the file's
     return *contrast_bytes(at_scale, derived, "preview.png");
@@ -279,7 +277,7 @@ std::string export_preview_png(const AppState& state, const Derived& derived, do
   check_ablation(spec, ablation);
   const RunAnalysis* a = derived.analysis.get();
   RunAnalysis with_roles;
-  if (spec.view == ExportView::roles && derived.roles) {  // the roles the file gets (save_export)
+  if (spec.view == View::roles && derived.roles) {  // the roles the file gets (save_export)
     with_roles = *a;
     with_roles.roles = *derived.roles;
     a = &with_roles;
@@ -343,7 +341,7 @@ void save_or_ask(AppState& state, const Derived& derived, StatusInfo& status, co
 
 void copy_image(const AppState& state, const Derived& derived, StatusInfo& status, const HeadAblation* ablation) {
   AppState view = state;
-  view.exporter.what = ExportWhat::view;
+  view.exporter.what.reset();
   const ExportSpec spec = export_spec_for(view, derived, "clipboard.png");
   check_ablation(spec, ablation);
   const std::optional<std::string> contrast = contrast_bytes(view, derived, "clipboard.png");

@@ -3,6 +3,7 @@
 // drawing and the files). Run by the main loop outside any ImGui window: errors are caught
 // there and go to the status line.
 #include <string>
+#include <vector>
 
 #include "app/gui/state/ablation_status.h"
 #include "app/gui/state/app_state.h"
@@ -12,7 +13,11 @@
 
 namespace hs::gui {
 
-// The export matching what is on screen (the view table, state/views.h): the grid (all heads of
+// The views File > Export... offers besides "this view as shown" (state.exporter.what): every view
+// of the registry that export writes (core/export/view_registry.h); --export-dialog takes their names.
+const std::vector<View>& export_dialog_views();
+
+// The export matching what is on screen (core/export/view_registry.h): the grid (all heads of
 // the layer; the overview when the grid shows every layer), the selected head, the difference
 // table or the sweep, in the on-screen colour scale (linear / log / per-row, first key,
 // colormap); or what the Export dialog chose (state.exporter.what), with its size, DPI, font

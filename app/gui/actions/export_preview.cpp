@@ -15,7 +15,7 @@ std::string export_preview_key(const AppState& state, const Derived& derived, in
   const ColourScale& c = state.scale;
   std::ostringstream k;
   // What is exported and how it looks; the file's name only through its format (figures: all PNG).
-  k << derived.generation << '|' << max_side_px << '|' << int(e.what) << '|' << e.role << '|' << int(state.view) << '|' << state.layer << '|'
+  k << derived.generation << '|' << max_side_px << '|' << (e.what ? int(*e.what) : -1) << '|' << e.role << '|' << int(state.view) << '|' << state.layer << '|'
     << state.head << '|' << e.size << '|' << e.dpi << '|' << e.font_size << '|' << e.show_title << '|' << e.title << '|'
     << e.view_colours << '|' << int(e.colormap) << '|' << int(e.scale_mode) << '|' << int(c.mode) << '|'
     << c.ignore_first_key << '|' << int(c.colormap) << '|' << state.grid.per_head_range << '|' << state.grid.all_layers

@@ -9,6 +9,7 @@
 
 #include "app/gui/state/app_state.h"
 #include "app/gui/state/derived.h"
+#include "core/analysis/head_ablation.h"
 #include "core/render/png_pixels.h"
 
 namespace hs::gui {

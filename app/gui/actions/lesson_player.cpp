@@ -93,7 +93,8 @@ bool control_locked(const AppState& state, LessonControl control) {
 
 bool tab_unlocked(const AppState& state, View view) {
   if (!control_locked(state, LessonControl::panel) || view == state.view) return true;
-  return !control_locked(state, view_info(view).unlock);
+  const LessonStep* step = active_step(state);
+  return !step || step_unlocks_tab(*step, view);
 }
 
 void open_head(AppState& state, int layer, int head) {

@@ -46,7 +46,7 @@ bool is_json(const std::string& path) {
 Session session_from_state(const AppState& state) {
   Session s;
   s.request = state.request;
-  s.view.panel = session_panel(state.view, state.grid.all_layers);
+  s.view.panel = view_name(state.view == View::heads && state.grid.all_layers ? View::overview : state.view);
   s.view.layer = state.layer;
   s.view.head = state.head;
   s.view.queries = state.query.queries;
@@ -63,11 +63,12 @@ void apply_session(AppState& state, const Session& session) {
   state.request = session.request;
   state.contrast.sentence = session.contrast;
   if (session.request.attention.window >= 0) state.model.window_size = session.request.attention.window;  // the W slider
-  const std::string& p = session.view.panel;
-  state.grid.all_layers = p == "layers";
-  request_view(state, view_from_session_panel(p));
+  const View view = find_view(session.view.panel) ? find_view(session.view.panel)->view : View::heads;
+  state.grid.all_layers = view == View::overview;
+  request_view(state, view);
   state.layer = session.view.layer;
   state.head = session.view.head;
+  state.wanted_selection = WantedSelection{session.view.layer, session.view.head, false};  // checked against the model
   state.query.queries = session.view.queries;
   state.scale.mode = parse_scale_mode(session.view.color_scale);  // checked when the file was read
   state.scale.ignore_first_key = session.view.ignore_first_column;

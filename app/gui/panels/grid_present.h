@@ -7,6 +7,42 @@
 
 namespace hs::gui {
 
+// One head's tile of a layer's heads grid, the same exploring and presenting: its title (the
+// head's name, " · kv G" when heads share key/value heads; "hH", or nothing, when the tile is
+// narrower), its map below with the token labels the grid shares out, the cell's tooltip, and a
+// click: the clicked row's token becomes the query (unless the lesson step keeps the queries) and
+// the head opens (in place when the step keeps its tab).
+struct HeadTile {
+  const RunAnalysis* d = nullptr;
+  uint64_t version = 0;
+  const char* prefix = "grid";  // names the heatmaps ("grid", "compare1", ...)
+  int layer = 0, head = 0;
+  int position = 0;             // the tile's place in the grid (head order or clustering order)
+  ImVec2 at;                    // the title's top left; the map starts title_h below
+  float side = 0;               // the map's side
+  float title_size = 0, title_h = 0;
+  const PresentGrid* grid = nullptr;
+  ScaleRange range;
+  bool per_head = false;        // the map on its own range (range gives the mode)
+  bool row_labels = true, col_labels = true;
+};
+void draw_head_tile(AppState& state, const UiContext& ui, const HeadTile& tile);
+
+// Said in place of a heads grid that has no room for its maps (1024 heads in one panel): how many,
+// why, and which views show them instead.
+void draw_grid_without_room(const RunAnalysis& d, ImVec2 area);
+
+// The cell under the mouse of head (layer, head): its query, key and weight.
+void cell_tooltip(const RunAnalysis& a, int layer, int head, const HeatmapHit& hit);
+
+// The layers x heads overview's header above its columns (the first at x, one every `stride`):
+// a head's name over its column where it fits, and, when heads share key/value heads, a bar over
+// each group and "kv G" beside the group's first name when its column holds both, else (with
+// `kv_line`: exploring) on a line of its own above the names; never over another name. Its height
+// for columns `stride` apart:
+float overview_header_height(int heads, int group, float stride, bool kv_line);
+void draw_overview_header(ImDrawList* dl, ImVec2 at, float stride, int heads, int group, bool kv_line);
+
 // Every head of the selected layer of `d` in `area`; `prefix` names the heatmaps ("grid",
 // "compare1", ...). With `per_head`, each head on its own range. Without `col_labels` the
 // column labels are left to the block below, without `row_labels` the row labels to the block

@@ -20,10 +20,12 @@
 namespace hs::gui {
 namespace {
 
-constexpr const char* kFormats[] = {"pdf", "svg", "png", "npy", "csv", "json"};
-constexpr const char* kWhat[] = {"this view as shown",   "layers x heads overview", "the selected head",
-                                 "the difference table", "the head-count sweep",    "the head roles (layers x heads)",
-                                 "the attention rollout"};
+// The "what" combo: "this view as shown", then export_dialog_views() by their titles.
+std::vector<const char*> what_labels() {
+  std::vector<const char*> labels = {"this view as shown"};
+  for (View v : export_dialog_views()) labels.push_back(view_descriptor(v).title);
+  return labels;
+}
 
 // What is wrong with the folder and name, or "".
 std::string path_problem(const ExportPanelState& e) {
@@ -158,24 +160,32 @@ void draw_export_dialog(AppState& state, const UiContext& ui) {
   if (ImGui::Begin("Export###export", &open,
                    ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
     const float w = ImGui::GetFontSize() * 18;
-    // Format: the file name's extension follows.
-    std::string ext = extension_of(e.file_name);
-    int format = 0;
-    for (int i = 0; i < int(std::size(kFormats)); ++i)
-      if (ext == kFormats[i]) format = i;
+    // Format: the file name's extension follows (the formats: core/export/export.h).
+    const std::string ext = extension_of(e.file_name);
+    const std::vector<ExportFormatInfo>& formats = export_formats();
+    size_t format = 0;
+    for (size_t i = 0; i < formats.size(); ++i)
+      if (ext == formats[i].extension) format = i;
     ImGui::SetNextItemWidth(w);
-    if (ImGui::Combo("format", &format, kFormats, int(std::size(kFormats)))) {
-      e.file_name = std::filesystem::path(e.file_name).replace_extension(kFormats[format]).string();
+    if (ImGui::BeginCombo("format", formats[format].extension)) {
+      for (size_t i = 0; i < formats.size(); ++i) {
+        if (!ImGui::Selectable(formats[i].extension, i == format)) continue;
+        format = i;
+        e.file_name = std::filesystem::path(e.file_name).replace_extension(formats[i].extension).string();
+      }
+      ImGui::EndCombo();
     }
-    int what = int(e.what);
+    const std::vector<View>& views = export_dialog_views();
+    int what = e.what ? int(std::find(views.begin(), views.end(), *e.what) - views.begin()) + 1 : 0;
+    const std::vector<const char*> labels = what_labels();
     ImGui::SetNextItemWidth(w);
-    if (ImGui::Combo("what", &what, kWhat, int(std::size(kWhat)))) {
-      e.what = ExportWhat(what);
-      e.file_name = default_export_name(state, *ui.derived, kFormats[format]);
+    if (ImGui::Combo("what", &what, labels.data(), int(labels.size()))) {
+      e.what = what == 0 ? std::nullopt : std::optional<View>(views[size_t(what - 1)]);
+      e.file_name = default_export_name(state, *ui.derived, formats[format].extension);
     }
-    if (e.what == ExportWhat::roles) draw_role_choice(state, ui, kFormats[format], w);
+    if (e.what == View::roles) draw_role_choice(state, ui, formats[format].extension, w);
     draw_long_input_note(ui);
-    if (format <= 2) {  // figures
+    if (formats[format].figure) {
       ImGui::SetNextItemWidth(w);
       ImGui::InputTextWithHint("size", "natural, or 3.25x3.25in, 8x6cm, 1600x1200px", &e.size);
       ImGui::SetNextItemWidth(w);

@@ -5,6 +5,7 @@
 // lesson's compare entries side by side (CompareBlocks, draw_compare), the layers x heads overview
 // (draw_all_layers), draw_grid.
 #include <algorithm>
+#include <cfloat>
 #include <vector>
 
 #include "app/gui/widgets/draw_util.h"
@@ -34,13 +35,6 @@ ScaleRange model_range(const AppState& state, const RunAnalysis& a) {
   return scale_range(state.scale, maxima.empty() ? 1.0f : *std::max_element(maxima.begin(), maxima.end()));
 }
 
-void cell_tooltip(const RunAnalysis& a, int layer, int head, const HeatmapHit& hit) {
-  if (hit.row < 0) return;
-  const float w = a.run.attention[size_t(layer)][size_t(head)](hit.row, hit.col);
-  ImGui::SetTooltip("%s\n%s%s", head_name(layer, head, a.run.n_layers()).c_str(), cell_text(a, hit.row, hit.col, w).c_str(),
-                    block_note(hit).c_str());
-}
-
 // Exploring, the heads grid is laid out as presenting's (present_grid.h): one set of token
 // labels for the grid (row labels left of the first column, column labels under each column's
 // lowest map), so the maps take the room the per-map margins took; labels of 11 px at least
@@ -66,7 +60,7 @@ void draw_layer_grid(AppState& state, const UiContext& ui, const RunAnalysis& d,
   const std::vector<int> order = head_order(d, layer, clustered);  // position -> head
   const float gap = grid_gap(), title_h = grid_title_height();
   const PresentGrid g = explore_grid(d, area, clustered);
-  if (g.cell <= 0) return;
+  if (g.cell <= 0) return draw_grid_without_room(d, area);
   const float side = g.cell * float(d.map_labels.size());
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float cells_x = origin.x + g.labels.left;
@@ -87,34 +81,11 @@ void draw_layer_grid(AppState& state, const UiContext& ui, const RunAnalysis& d,
     }
   }
   for (int i = 0; i < heads; ++i) {
-    const int h = order[size_t(i)];
-    const ImVec2 tile = tile_at(i);
-    ImGui::SetCursorScreenPos(ImVec2(tile.x + 2, tile.y + 2));
-    std::string title = head_name(layer, h, d.run.n_layers());
-    if (group > 1) title += format("  \xC2\xB7  kv %d", h / group);
-    // Narrow tiles: the short name, so titles never run into each other.
-    if (ImGui::CalcTextSize(title.c_str()).x > side + gap * 0.5f) title = format("h%d", h);
-    if (ImGui::CalcTextSize(title.c_str()).x > side + gap * 0.5f) title.clear();
-    if (h == state.head) ImGui::TextColored(accent_text(), "%s", title.c_str());
-    else ImGui::TextUnformatted(title.c_str());
-    const Map& map = d.run.attention[size_t(layer)][size_t(h)];  // [T, T]
-    const ScaleRange own = per_head ? scale_range(state.scale, colour_scale_max({&map}, state.scale.ignore_first_key, &d.run.special_tokens)) : range;
-    HeatmapSpec spec = heatmap_spec(format("%s L%d h%d", prefix, layer, h), map_version(version, layer, h), head_map(d.run, layer, h),
-                                    own, state.scale.colormap, layer, h);
-    spec.relative_bar = per_head;
-    spec.row_labels = spec.col_labels = &d.map_labels;
-    spec.selected = h == state.head;
-    spec.first_generated = d.map_index(first_generated(d.run));
-    spec.boundary = d.run.segment_b_start > 0 ? d.map_index(d.run.segment_b_start) : -1;
-    share_labels(spec, g, i, heads);  // row labels left of the first column, column labels under each column's lowest map
-    const float x = spec.row_labels ? tile.x - g.labels.left : tile.x;
-    ImGui::SetCursorScreenPos(ImVec2(x, tile.y + title_h));
-    const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(tile.x + side - x, side + (spec.col_labels ? g.labels.bottom : 0)));
-    if (hit.hovered) cell_tooltip(d, layer, h, hit);
-    if (hit.clicked) {  // a lesson step that keeps its view opens the head in place
-      if (hit.row >= 0 && !control_locked(state, LessonControl::queries)) state.query.queries = {d.map_token(hit.row)};
-      open_head(state, layer, h);
-    }
+    HeadTile t;
+    t.d = &d, t.version = version, t.prefix = prefix, t.layer = layer, t.head = order[size_t(i)], t.position = i;
+    t.at = tile_at(i), t.side = side, t.title_size = ImGui::GetFontSize(), t.title_h = title_h, t.grid = &g;
+    t.range = range, t.per_head = per_head;
+    draw_head_tile(state, ui, t);
   }
   ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + area.y));
 }
@@ -390,10 +361,12 @@ float draw_compare(AppState& state, const UiContext& ui, ImVec2 area, const Scal
 // The layers x heads overview: a row of square tiles per layer, the layer names on the left,
 // the head names on top.
 float overview_left() { return ImGui::CalcTextSize("L00").x + 8; }
-float overview_top() { return ImGui::GetFontSize() * 1.6f; }
 float overview_side(const Derived& d, ImVec2 area) {
-  const int layers = d.run().n_layers(), heads = d.run().n_heads();
-  return std::max(4.0f, std::min((area.x - overview_left()) / float(heads), (area.y - overview_top()) / float(layers)));
+  const int layers = d.run().n_layers(), heads = d.run().n_heads(), group = heads_per_group(d.run().info);
+  const auto side = [&](float top) {
+    return std::max(4.0f, std::min((area.x - overview_left()) / float(heads), (area.y - top) / float(layers)));
+  };
+  return side(overview_header_height(heads, group, side(overview_header_height(heads, group, FLT_MAX, true)), true));
 }
 
 void draw_all_layers(AppState& state, const UiContext& ui, ImVec2 area) {
@@ -401,22 +374,12 @@ void draw_all_layers(AppState& state, const UiContext& ui, ImVec2 area) {
   const RunAnalysis& a = *d.analysis;
   if (state.present.active) return draw_present_all_layers(state, ui, d, area, model_range(state, a));
   const int layers = d.run().n_layers(), heads = d.run().n_heads();
-  const float f = ImGui::GetFontSize(), left = overview_left(), top = overview_top();
-  const float side = overview_side(d, area);
+  const int group = heads_per_group(d.run().info);
+  const float f = ImGui::GetFontSize(), left = overview_left(), side = overview_side(d, area);
+  const float top = overview_header_height(heads, group, side, true);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const int group = heads_per_group(d.run().info);
-  for (int h = 0; h < heads; ++h) {
-    std::string label = format("h%d", h);
-    if (group > 1 && h % group == 0 && side * group > f * 4) label += format("  kv %d", h / group);
-    if (side > f * 1.6f || (group > 1 && h % group == 0)) dl->AddText(ImVec2(origin.x + left + h * side + 2, origin.y), dim_text_colour(), label.c_str());
-    // Key/value groups: a bar over each group's columns.
-    if (group > 1 && h % group == 0) {
-      const bool odd = (h / group) % 2;
-      dl->AddRectFilled(ImVec2(origin.x + left + h * side, origin.y + top - 5), ImVec2(origin.x + left + (h + group) * side - 4, origin.y + top - 2),
-                        odd ? tone_u32(Tone::group, 0.86f) : accent_colour(0.8f));
-    }
-  }
+  draw_overview_header(dl, ImVec2(origin.x + left, origin.y), side, heads, group, true);
   const ScaleRange range = model_range(state, a);
   for (int l = 0; l < layers; ++l) {
     dl->AddText(ImVec2(origin.x, origin.y + top + l * side + side * 0.5f - f * 0.5f), dim_text_colour(), format("L%d", l).c_str());
@@ -513,6 +476,9 @@ void draw_grid(AppState& state, const UiContext& ui) {
                            : compare ? compare_range(state, d)
                            : per_head ? scale_range(state.scale, 1.0f)  // the bar: a share of each head's largest
                                       : layer_range(state, *d.analysis, state.layer);
+  const bool layer_grid = !opened && !overview && !compare;
+  const float cell = !layer_grid ? 1.0f : present ? present_grid(*d.analysis, area).cell : explore_grid(*d.analysis, area, state.grid.clustered).cell;
+  if (cell <= 0) return draw_grid_without_room(*d.analysis, area);  // said in place of maps and a colour bar
   if (opened) draw_opened_head(state, ui, *d.analysis, d.generation, area, range);
   else if (overview) draw_all_layers(state, ui, area);
   else if (compare) draw_compare(state, ui, area, range);

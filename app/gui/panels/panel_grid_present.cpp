@@ -21,14 +21,99 @@ float title_size() { return present_label_min(); }
 float title_height() { return title_size() * 1.25f; }
 float map_gap() { return ImGui::GetFontSize() * 0.45f; }
 
-void tooltip(const RunAnalysis& a, int layer, int head, const HeatmapHit& hit) {
+}  // namespace
+
+void cell_tooltip(const RunAnalysis& a, int layer, int head, const HeatmapHit& hit) {
   if (hit.row < 0) return;
   const float w = a.run.attention[size_t(layer)][size_t(head)](hit.row, hit.col);
   ImGui::SetTooltip("%s\n%s%s", head_name(layer, head, a.run.n_layers()).c_str(), cell_text(a, hit.row, hit.col, w).c_str(),
                     block_note(hit).c_str());
 }
 
+void draw_head_tile(AppState& state, const UiContext& ui, const HeadTile& t) {
+  const RunAnalysis& d = *t.d;
+  const int h = t.head, heads = d.run.n_heads(), group = heads_per_group(d.run.info);
+  ImFont* font = ImGui::GetFont();
+  const auto width = [&](const std::string& s) { return font->CalcTextSizeA(t.title_size, FLT_MAX, 0, s.c_str()).x; };
+  std::string title = head_name(t.layer, h, d.run.n_layers());
+  if (group > 1) title += format("  \xC2\xB7  kv %d", h / group);
+  if (width(title) > t.side) title = format("h%d", h);  // narrow tiles: the short name, never into the next
+  if (width(title) > t.side) title.clear();
+  const ImU32 colour = h == state.head ? ImGui::GetColorU32(accent_text()) : ImGui::GetColorU32(ImGuiCol_Text);
+  ImGui::GetWindowDrawList()->AddText(font, t.title_size, ImVec2(t.at.x + 2, t.at.y + 2), colour, title.c_str());
+  const Map& map = d.run.attention[size_t(t.layer)][size_t(h)];  // [T, T]
+  const ScaleRange own =
+      t.per_head ? scale_range(state.scale, colour_scale_max({&map}, state.scale.ignore_first_key, &d.run.special_tokens)) : t.range;
+  HeatmapSpec spec = heatmap_spec(format("%s L%d h%d", t.prefix, t.layer, h), map_version(t.version, t.layer, h),
+                                  head_map(d.run, t.layer, h), own, state.scale.colormap, t.layer, h);
+  spec.relative_bar = t.per_head;
+  spec.row_labels = spec.col_labels = &d.map_labels;
+  spec.selected = h == state.head;
+  spec.first_generated = d.map_index(first_generated(d.run));
+  spec.boundary = d.run.segment_b_start > 0 ? d.map_index(d.run.segment_b_start) : -1;
+  share_labels(spec, *t.grid, t.position, heads);  // row labels left of the first column, column labels under each column's lowest map
+  if (!t.col_labels) spec.col_labels = nullptr;
+  if (!t.row_labels) spec.row_labels = nullptr;
+  const float x = spec.row_labels ? t.at.x - t.grid->labels.left : t.at.x;
+  ImGui::SetCursorScreenPos(ImVec2(x, t.at.y + t.title_h));
+  const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(t.at.x + t.side - x, t.side + (spec.col_labels ? t.grid->labels.bottom : 0)));
+  if (hit.hovered) cell_tooltip(d, t.layer, h, hit);
+  if (hit.clicked) {  // a lesson step that keeps its view opens the head in place
+    if (hit.row >= 0 && !control_locked(state, LessonControl::queries)) state.query.queries = {d.map_token(hit.row)};
+    open_head(state, t.layer, h);
+  }
+}
+
+void draw_grid_without_room(const RunAnalysis& d, ImVec2 area) {
+  const int heads = d.run.n_heads(), tokens = int(d.map_labels.size());
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + area.x);
+  ImGui::TextColored(tone(Tone::warning),
+                     "%d heads of %d x %d cells do not fit here: a map would be less than a pixel a cell. The Single "
+                     "head tab shows one head at a time (the arrows step through them); Head difference and Head "
+                     "roles show every head as a number.",
+                     heads, tokens, tokens);
+  ImGui::PopTextWrapPos();
+}
+
+namespace {
+
+// A group's first head's name with its key/value head: "h4  kv 2".
+std::string name_with_group(int head, int group) { return format("h%d  kv %d", head, head / group); }
+
+// Every group's "kv G" goes beside its first head's name when each such column holds both, else
+// on a line of their own above the names.
+bool kv_beside_names(float stride, int heads, int group) {
+  for (int h = 0; h < heads && group > 1; h += group)
+    if (ImGui::CalcTextSize(name_with_group(h, group).c_str()).x + 4 > stride) return false;
+  return true;
+}
+
 }  // namespace
+
+float overview_header_height(int heads, int group, float stride, bool kv_line) {
+  return ImGui::GetFontSize() * (kv_line && !kv_beside_names(stride, heads, group) ? 2.4f : 1.3f);
+}
+
+void draw_overview_header(ImDrawList* dl, ImVec2 at, float stride, int heads, int group, bool kv_line) {
+  const float f = ImGui::GetFontSize();
+  const bool beside = kv_beside_names(stride, heads, group), own_line = kv_line && !beside;
+  const float names_y = at.y + (own_line ? f * 1.1f : 0.0f), bar_y = names_y + f * 1.3f - 4;  // the bar at the header's foot
+  for (int h = 0; h < heads; ++h) {
+    const float x = at.x + float(h) * stride;
+    const bool first = group > 1 && h % group == 0;
+    const std::string name = first && beside ? name_with_group(h, group) : format("h%d", h);
+    // Every name when the columns are wide enough; else each group's first (its columns hold it).
+    const float room = stride > f * 1.6f ? stride : first ? stride * float(group) : 0.0f;
+    if (ImGui::CalcTextSize(name.c_str()).x + 2 <= room) dl->AddText(ImVec2(x + 2, names_y), dim_text_colour(), name.c_str());
+    if (!first) continue;
+    const std::string kv = format("kv %d", h / group);
+    if (own_line && ImGui::CalcTextSize(kv.c_str()).x + 4 <= stride * float(group))
+      dl->AddText(ImVec2(x + 2, at.y), dim_text_colour(), kv.c_str());
+    const bool odd = (h / group) % 2;
+    dl->AddRectFilled(ImVec2(x, bar_y), ImVec2(x + float(std::min(group, heads - h)) * stride - 4, bar_y + 3),
+                      odd ? tone_u32(Tone::group, 0.86f) : accent_colour(0.8f));
+  }
+}
 
 PresentGrid present_grid(const RunAnalysis& d, ImVec2 area, bool col_labels, bool row_labels) {
   const int heads = d.run.n_heads(), group = heads_per_group(d.run.info);
@@ -70,7 +155,7 @@ void draw_present_layer_grid(AppState& state, const UiContext& ui, const RunAnal
   }
   if (!col_labels) g.labels.bottom = 0;
   if (!row_labels) g.labels.left = 0;
-  if (g.cell <= 0) return;
+  if (g.cell <= 0) return draw_grid_without_room(d, area);
   const float side = g.cell * float(d.map_labels.size()), gap = map_gap(), title_h = title_height();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   // Centred in the area: what the arrangement leaves over goes around it, not to one side.
@@ -90,32 +175,12 @@ void draw_present_layer_grid(AppState& state, const UiContext& ui, const RunAnal
     }
   }
   for (int h = 0; h < heads; ++h) {
-    const int r = h / g.grid.cols, c = h % g.grid.cols;
-    const ImVec2 cell_at(cells_x + float(c) * (side + gap), at.y + float(r) * (title_h + side + gap));
-    std::string title = head_name(layer, h, d.run.n_layers());
-    if (group > 1) title += format("  \xC2\xB7  kv %d", h / group);
-    ImFont* font = ImGui::GetFont();
-    if (font->CalcTextSizeA(title_size(), FLT_MAX, 0, title.c_str()).x > side) title = format("h%d", h);
-    dl->AddText(font, title_size(), cell_at, h == state.head ? ImGui::GetColorU32(accent_text()) : ImGui::GetColorU32(ImGuiCol_Text),
-                title.c_str());
-    const Map& map = d.run.attention[size_t(layer)][size_t(h)];  // [T, T]
-    const ScaleRange own =
-        per_head ? scale_range(state.scale, colour_scale_max({&map}, state.scale.ignore_first_key, &d.run.special_tokens)) : range;
-    HeatmapSpec spec = heatmap_spec(format("%s L%d h%d", prefix, layer, h), map_version(version, layer, h), head_map(d.run, layer, h),
-                                    own, state.scale.colormap, layer, h);
-    spec.relative_bar = per_head;
-    spec.row_labels = spec.col_labels = &d.map_labels;
-    spec.selected = h == state.head;
-    spec.first_generated = d.map_index(first_generated(d.run));
-    spec.boundary = d.run.segment_b_start > 0 ? d.map_index(d.run.segment_b_start) : -1;
-    share_labels(spec, g, h, heads);
-    if (!col_labels) spec.col_labels = nullptr;
-    if (!row_labels) spec.row_labels = nullptr;
-    const float x = spec.row_labels ? cell_at.x - g.labels.left : cell_at.x;
-    ImGui::SetCursorScreenPos(ImVec2(x, cell_at.y + title_h));
-    const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(cell_at.x + side - x, side + (spec.col_labels ? g.labels.bottom : 0)));
-    if (hit.hovered) tooltip(d, layer, h, hit);
-    if (hit.clicked) open_head(state, layer, h);
+    HeadTile t;
+    t.d = &d, t.version = version, t.prefix = prefix, t.layer = layer, t.head = h, t.position = h;
+    t.at = ImVec2(cells_x + float(h % g.grid.cols) * (side + gap), at.y + float(h / g.grid.cols) * (title_h + side + gap));
+    t.side = side, t.title_size = title_size(), t.title_h = title_h, t.grid = &g, t.range = range, t.per_head = per_head;
+    t.row_labels = row_labels, t.col_labels = col_labels;
+    draw_head_tile(state, ui, t);
   }
   ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + area.y));
 }
@@ -124,7 +189,10 @@ void draw_present_all_layers(AppState& state, const UiContext& ui, const Derived
   const RunAnalysis& a = *d.analysis;
   const int layers = d.run().n_layers(), heads = d.run().n_heads(), tokens = int(a.map_labels.size());
   if (layers == 0 || heads == 0 || tokens == 0) return;
-  const float f = ImGui::GetFontSize(), gap = f * 0.35f, name_w = ImGui::CalcTextSize("L00").x + f * 0.5f, top = f * 1.3f;
+  const int group = heads_per_group(d.run().info);
+  const float f = ImGui::GetFontSize(), gap = f * 0.35f, name_w = ImGui::CalcTextSize("L00").x + f * 0.5f;
+  // Presenting, the maps get the room: no line of kv labels (the bars group the heads).
+  float top = overview_header_height(heads, group, FLT_MAX, false);
   // The arrangement is fixed (a row per layer); the labels' margins and the map side settle in a few rounds.
   LabelFit fit = fit_labels(a.map_labels, ImGui::GetFont(), 0, present_label_min(), present_label_min());
   float side = 0;
@@ -148,12 +216,7 @@ void draw_present_all_layers(AppState& state, const UiContext& ui, const Derived
   const float used_w = name_w + fit.left + float(heads) * (side + gap);
   const float x0 = origin.x + std::max(0.0f, (area.x - used_w) * 0.5f) + name_w + fit.left;
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const int group = heads_per_group(d.run().info);
-  for (int h = 0; h < heads; ++h) {
-    std::string label = format("h%d", h);
-    if (group > 1 && h % group == 0 && side * float(group) > f * 4) label += format("  kv %d", h / group);
-    dl->AddText(ImVec2(x0 + float(h) * (side + gap), origin.y), dim_text_colour(), label.c_str());
-  }
+  draw_overview_header(dl, ImVec2(x0, origin.y), side + gap, heads, group, false);
   for (int l = 0; l < layers; ++l) {
     const float y = origin.y + top + float(l) * (side + gap);
     dl->AddText(ImVec2(x0 - fit.left - name_w, y + side * 0.5f - f * 0.5f), dim_text_colour(), format("L%d", l).c_str());
@@ -168,7 +231,7 @@ void draw_present_all_layers(AppState& state, const UiContext& ui, const Derived
       const float x = x0 + float(h) * (side + gap) - (spec.row_labels ? fit.left : 0.0f);
       ImGui::SetCursorScreenPos(ImVec2(x, y));
       const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(x0 + float(h) * (side + gap) + side - x, side + (spec.col_labels ? fit.bottom : 0)));
-      if (hit.hovered) tooltip(a, l, h, hit);
+      if (hit.hovered) cell_tooltip(a, l, h, hit);
       if (hit.clicked) open_head(state, l, h);
     }
   }
@@ -196,7 +259,7 @@ void draw_opened_head(AppState& state, const UiContext& ui, const RunAnalysis& d
   const float x = origin.x + std::max(0.0f, (box.x - side - g.labels.left) * 0.5f);
   ImGui::SetCursorScreenPos(ImVec2(x, origin.y + top));
   const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(g.labels.left + side, side + g.labels.bottom));
-  if (hit.hovered) tooltip(d, layer, h, hit);
+  if (hit.hovered) cell_tooltip(d, layer, h, hit);
   if (hit.clicked) state.grid.opened = -1;
   ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + area.y));
 }

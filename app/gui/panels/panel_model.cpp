@@ -10,9 +10,14 @@
 #include "app/gui/actions/model_rules.h"
 #include "app/gui/actions/open_model.h"
 #include "app/gui/panels/panels.h"
+#include "app/gui/widgets/theme.h"
+#include "core/util/errors.h"
 
 namespace hs::gui {
 namespace {
+
+constexpr const char* kNone = "\xE2\x80\x94";  // an em dash: no number (the shape cannot exist)
+
 
 void big_number(const UiContext& ui, const char* label, const std::string& value, const char* help) {
   ImGui::BeginGroup();
@@ -82,7 +87,8 @@ void draw_shape(AppState& state) {
               "Q, K, V project to heads x d_head and the output projects back to d_model.");
 }
 
-void draw_groups(AppState& state) {
+// `possible`: the shape can exist (else no cache sizes: they would be a shape's that cannot).
+void draw_groups(AppState& state, bool possible) {
   AttentionConfig& c = state.request.attention;
   ImGui::Text("key/value heads");
   help_marker("Grouped-query attention: query head h reads key/value head h / (heads / groups). "
@@ -105,7 +111,8 @@ void draw_groups(AppState& state) {
       ImGui::TextUnformatted(kv_kind(g, c.n_heads));
       ImGui::TableNextColumn();
       const int64_t floats = kv_cache_floats_per_token(option);
-      ImGui::Text("%s floats (%s)", format_count(floats).c_str(), format_bytes(floats * 4).c_str());
+      if (possible) ImGui::Text("%s floats (%s)", format_count(floats).c_str(), format_bytes(floats * 4).c_str());
+      else ImGui::TextDisabled("%s", kNone);
     }
     ImGui::EndTable();
   }
@@ -162,21 +169,31 @@ void draw_model(AppState& state, const UiContext& ui) {
   draw_shape(state);
   ImGui::Spacing();
 
-  // Always visible: the numbers the lesson is about.
+  // Always visible: the numbers the lesson is about; none for a shape the model cannot have (the
+  // status line says why), never numbers of an impossible one ("head width 0").
+  std::string impossible;
+  try {
+    c.validate();
+  } catch (const InputError& e) {
+    impossible = e.what();
+  }
   const float half = ImGui::GetContentRegionAvail().x * 0.5f;
-  big_number(ui, "head width", std::to_string(c.head_width()), "d_head: dimensions each head's queries and keys live in");
+  big_number(ui, "head width", impossible.empty() ? std::to_string(c.head_width()) : kNone,
+             "d_head: dimensions each head's queries and keys live in");
   ImGui::SameLine(half);
-  big_number(ui, "parameters", format_count(attention_param_count(c)),
+  big_number(ui, "parameters", impossible.empty() ? format_count(attention_param_count(c)) : kNone,
              "Learned numbers in Q, K, V and output weights and biases: 4 d^2 + 4 d. Splitting d_model into "
              "more heads does not change it.");
   ImGui::PushTextWrapPos(0);
-  if (!c.decoupled_width() && c.kv_heads() == c.n_heads)
+  if (!impossible.empty())
+    ImGui::TextColored(tone(Tone::warning), "no numbers for this shape: %s", impossible.c_str());
+  else if (!c.decoupled_width() && c.kv_heads() == c.n_heads)
     ImGui::TextDisabled("4 d\xC2\xB2 + 4 d, the same for every head count");
   else if (c.kv_heads() < c.n_heads)
     ImGui::TextDisabled("fewer key/value heads: smaller K and V projections");
   ImGui::PopTextWrapPos();
   ImGui::Separator();
-  draw_groups(state);
+  draw_groups(state, impossible.empty());
   ImGui::Separator();
   draw_mask_and_seed(state);
 }

@@ -21,6 +21,8 @@ void draw_status(AppState& state, const UiContext& ui) {
       ImGui::SameLine();
       ImGui::TextDisabled("(showing the last good result)");
     }
+  } else if (!state.selection_note.text.empty()) {
+    ImGui::TextColored(tone(Tone::warning), "\xE2\x9A\xA0 %s", state.selection_note.text.c_str());
   } else if (ui.status.computing) {
     ImGui::TextDisabled("computing...");
   } else if (!ui.status.last_export.empty()) {

@@ -15,20 +15,15 @@ void draw_model(AppState& state, const UiContext& ui);       // panel_model.cpp
 // The model part of the sidebar: source switch, boxes, Open, recent models, model info,
 // layer selector, continue control. Draws nothing for the synthetic shape controls.
 void draw_open_model(AppState& state, const UiContext& ui);  // panel_open_model.cpp
-void draw_grid(AppState& state, const UiContext& ui);        // panel_grid.cpp
-void draw_head(AppState& state, const UiContext& ui);        // panel_head.cpp
-void draw_query(AppState& state, const UiContext& ui);       // panel_query.cpp
-void draw_difference(AppState& state, const UiContext& ui);  // panel_difference.cpp
-void draw_width(AppState& state, const UiContext& ui);       // panel_width.cpp
+// The panel that draws a tab of core/export/view_registry.h (view_panels.cpp); null for a part
+// of a tab (its tab draws it).
+using DrawView = void (*)(AppState& state, const UiContext& ui);
+DrawView view_panel(View view);
 void draw_status(AppState& state, const UiContext& ui);      // panel_status.cpp
 void draw_export(AppState& state, const UiContext& ui);      // panel_export.cpp (buttons)
 void draw_export_dialog(AppState& state, const UiContext& ui);  // panel_export.cpp (File > Export...)
 void open_export_dialog(AppState& state, const UiContext& ui);  // panel_export.cpp (Ctrl+E, the menu)
 void draw_scale_controls(AppState& state, const AttentionRun& run);  // panel_head.cpp (shared toolbar)
-void draw_average(AppState& state, const UiContext& ui);     // panel_average.cpp
-void draw_roles(AppState& state, const UiContext& ui);       // panel_roles.cpp
-void draw_ablation(AppState& state, const UiContext& ui);    // panel_ablation.cpp
-void draw_contrast(AppState& state, const UiContext& ui);    // panel_contrast.cpp
 void draw_menu(AppState& state, const UiContext& ui);        // panel_menu.cpp (menu bar)
 // The one layer control, in the left column (panel_layer.cpp); the left column is shown except
 // presenting a lesson, and only then do the views' toolbars draw a layer box of their own.

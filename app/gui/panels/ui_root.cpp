@@ -19,28 +19,10 @@ constexpr int kKeyQ = 'Q', kKeyE = 'E';
 constexpr ImGuiWindowFlags kFixed = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
                                     ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoSavedSettings;
 
-using DrawView = void (*)(AppState&, const UiContext&);
-
-// The panel that draws each view (the tabs' names and order: state/views.h).
-DrawView view_panel(View view) {
-  switch (view) {
-    case View::heads: return draw_grid;
-    case View::head: return draw_head;
-    case View::query: return draw_query;
-    case View::difference: return draw_difference;
-    case View::average: return draw_average;
-    case View::width: return draw_width;
-    case View::roles: return draw_roles;
-    case View::ablation: return draw_ablation;
-    case View::contrast: return draw_contrast;
-  }
-  return draw_grid;
-}
-
 void draw_view(AppState& state, const UiContext& ui, View view) {
   ImGui::BeginChild("view", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
   if (ui.derived) {
-    view_panel(view)(state, ui);
+    view_panel(view)(state, ui);  // the tabs' panels: view_panels.cpp
   } else {
     ImGui::TextDisabled("%s", ui.status.computing ? "computing..." : "nothing to show yet: see the status line");
   }
@@ -77,7 +59,7 @@ void draw_views(AppState& state, const UiContext& ui) {
   const float zoom = state.present.active ? std::max(1.0f, state.present.font_scale / PresentationState{}.font_scale) : 1.0f;
   // Presenting a step that keeps its tab: no tab bar, the view takes its room.
   bool tabs = !(state.present.active && state.lesson.lesson);
-  for (const ViewInfo& tab : all_views()) tabs = tabs || (tab.view != state.view && tab_unlocked(state, tab.view));
+  for (View tab : tab_views()) tabs = tabs || (tab != state.view && tab_unlocked(state, tab));
   if (!tabs) {
     state.tab_shown = state.view;
     draw_zoomed_view(state, ui, state.view, zoom);
@@ -88,13 +70,13 @@ void draw_views(AppState& state, const UiContext& ui) {
   // and shows from the next frame. Otherwise the tab ImGui shows (the user's click) is the view.
   const bool forced = view_switch_pending(state);
   state.tab_shown = state.view;
-  for (const ViewInfo& tab : all_views()) {
+  for (View tab : tab_views()) {
     // A lesson step keeps its own tab and those it unlocks ("panel": every tab).
-    if (!tab_unlocked(state, tab.view)) continue;
-    const ImGuiTabItemFlags flags = (forced && state.view == tab.view) ? ImGuiTabItemFlags_SetSelected : 0;
-    if (ImGui::BeginTabItem(tab.tab, nullptr, flags)) {
-      if (!forced) state.view = state.tab_shown = tab.view;
-      draw_zoomed_view(state, ui, tab.view, zoom);
+    if (!tab_unlocked(state, tab)) continue;
+    const ImGuiTabItemFlags flags = (forced && state.view == tab) ? ImGuiTabItemFlags_SetSelected : 0;
+    if (ImGui::BeginTabItem(view_descriptor(tab).title, nullptr, flags)) {
+      if (!forced) state.view = state.tab_shown = tab;
+      draw_zoomed_view(state, ui, tab, zoom);
       ImGui::EndTabItem();
     }
   }

@@ -183,9 +183,9 @@ int App::run() {
   const auto images = or_report<GlHeatmapImages>([] { return std::make_unique<GlHeatmapImages>(); });
   if (!images) return 1;
   ui.images = images.get();
-  DerivedWorker worker;
+  DerivedWorker worker(options_.threads);
   worker.on_result(&Window::wake);  // a result ends the loop's wait for input at once
-  FrameLoop loop(state, ui, worker);  // the start counts as saved; it owns the ablation and regions jobs
+  FrameLoop loop(state, ui, worker, options_.threads);  // the start counts as saved; it owns the ablation and regions jobs
   ui.regions = &loop.regions();      // zoomed maps, recomputed off the UI thread
   mode.start(*images, worker);
   FrameReport report;

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -38,11 +37,9 @@ int draw_calls(const ImDrawData* data) {
 GlHeatmapImages::GlHeatmapImages()
     : program_(embedded_file("heatmap.vert.glsl"), embedded_file("heatmap.frag.glsl")) {
   glGenVertexArrays(1, &vao_);
-  const char* env = std::getenv("HEADSCOPE_HEATMAP_ATLAS");
-  atlas_on_ = !(env && std::string(env) == "off");
   GLint max_side = 0;
   glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_side);
-  if (max_side < kAtlasSide) atlas_on_ = false;
+  atlas_on_ = max_side >= kAtlasSide;  // else every map has a texture of its own
   if (atlas_on_) {
     GLint old_fbo = 0;
     glGetIntegerv(GL_FRAMEBUFFER_BINDING, &old_fbo);

@@ -6,7 +6,7 @@
 // kAtlasMaxSide texels a side into one shared atlas texture, so ImGui draws a screen of them (the
 // 12 x 12 overview) in a few draw calls instead of one per map; image() and larger maps get a texture of their own. Work
 // happens only when a map's data version, scale range, colormap or drawn size change; maps unused
-// for a while are freed. HEADSCOPE_HEATMAP_ATLAS=off gives every map its own texture (to compare).
+// for a while are freed. A GL without textures that large gives every map its own texture.
 #include <glad/gl.h>
 
 #include <map>

@@ -4,33 +4,39 @@
 
 #include <algorithm>
 
+#include "app/common/flag_vocabulary.h"
 #include "app/common/friendly_errors.h"
+#include "app/gui/actions/export_action.h"
 #include "app/gui/actions/lesson_player.h"
 #include "app/gui/actions/window_rules.h"
 #include "app/gui/actions/session_bridge.h"
 #include "app/gui/state/model_sentence.h"
 #include "app/gui/widgets/theme.h"
 #include "core/util/errors.h"
+#include "core/util/suggest.h"
 
 namespace hs::gui {
 namespace {
 
 constexpr long long kMaxLessonSteps = 200;  // a lesson file holds at most 200 steps
 
+// "view" (this view as shown), then the views File > Export... offers (export_action.h).
+std::vector<std::string> export_dialog_names() {
+  std::vector<std::string> names = {"view"};
+  for (View v : export_dialog_views()) names.emplace_back(view_name(v));
+  return names;
+}
+
 // --export-dialog WHAT[:ROLE]: the dialog opens on the first frame with a result.
 void apply_export_dialog_flag(const std::string& flag, AppState& s) {
   const std::string what = flag.substr(0, flag.find(':'));
   const std::string role = flag.find(':') == std::string::npos ? "" : flag.substr(flag.find(':') + 1);
-  const std::pair<const char*, ExportWhat> names[] = {
-      {"view", ExportWhat::view},   {"overview", ExportWhat::overview}, {"head", ExportWhat::head},
-      {"difference", ExportWhat::difference}, {"sweep", ExportWhat::sweep}, {"roles", ExportWhat::roles},
-      {"rollout", ExportWhat::rollout}};
-  bool known = false;
-  for (const auto& [name, value] : names)
-    if (what == name) s.exporter.what = value, known = true;
-  if (!known) {
-    throw InputError("--export-dialog '" + flag + "': expected view, overview, head, difference, sweep, rollout or roles:ROLE");
+  const std::vector<std::string> names = export_dialog_names();
+  if (std::find(names.begin(), names.end(), what) == names.end()) {
+    throw InputError("--export-dialog '" + flag + "': expected " + or_list(names) + " (roles:ROLE for one role)" +
+                     did_you_mean(what, names));
   }
+  if (what != "view") s.exporter.what = find_view(what)->view;
   if (!role.empty()) {
     if (what != "roles") throw InputError("--export-dialog '" + flag + "': a role (after ':') is for roles");
     s.exporter.role = role == "all" ? -1 : int(parse_head_role(role));
@@ -42,24 +48,22 @@ void apply_export_dialog_flag(const std::string& flag, AppState& s) {
 
 void add_app_flags(CLI::App& app, Options& o) {
   add_model_flags(app, o.model);
-  std::string names;
-  for (const std::string& n : view_names()) names += (names.empty() ? "" : ", ") + n;
-  app.add_option("--view", o.view, "Tab to open: " + names)->check(one_of("view", view_names()))->capture_default_str();
-  app.add_option("--colormap", o.colormap, "viridis, magma, gray or cividis")->capture_default_str();
-  app.add_option("--scale", o.scale, "Colour scale: linear, log or row")
-      ->check(one_of("colour scale", {"linear", "log", "row"}))
-      ->capture_default_str();
-  app.add_flag("--ignore-first-key", o.ignore_first_key, "Leave key 0 out of the colour range");
-  app.add_option("--layer", o.layer, "Selected layer")->capture_default_str();
-  app.add_option("--head", o.head, "Selected head")->capture_default_str();
-  app.add_flag("--all-layers", o.all_layers, "Heads tab: the layers x heads overview");
-  app.add_flag("--rollout", o.rollout, "Average tab: attention rollout through all layers instead of the layer's average");
+  add_threads_flag(app, o.threads);
+  add_view_flag(app, o.view, "The tab to open");
+  add_colormap_flag(app, o.colormap);
+  CLI::Option* scale = add_color_scale_flag(app, o.scale);
+  add_alias(app, "--scale", scale, o.scale);
+  app.add_flag("--ignore-first-key", o.ignore_first_key, flag_help("ignore-first-key"));
+  app.add_option("--layer", o.layer, flag_help("layer", "Selected"))->capture_default_str();
+  app.add_option("--head", o.head, flag_help("head", "Selected"))->capture_default_str();
+  app.add_flag("--all-layers", o.all_layers, flag_help("all-layers", "In the Heads tab (= --view overview)"));
+  app.add_flag("--rollout", o.rollout, flag_help("rollout", "In the Average tab (= --view rollout)"));
   app.add_flag("--clustered", o.clustered, "Heads grid and difference matrix: heads in the order of their clustering");
-  app.add_option("--ablate", o.ablate, "Ablation tab: knock out every head (zero or mean) once the maps are shown")
-      ->check(one_of("ablation mode", {"zero", "mean"}));
+  CLI::Option* ablation = add_ablation_flag(app, o.ablation, "In the app, the Ablation tab knocks out every head this way once the maps are shown");
+  add_alias(app, "--ablate", ablation, o.ablation);
   app.add_option("--export-dialog", o.export_dialog,
-                 "Open File > Export... on what to export: view, overview, head, difference, sweep, rollout, or "
-                 "roles:ROLE (previous, first, bos, self, local, duplicate, induction, broadness, all)");
+                 "Open File > Export... on what to export: " + or_list(export_dialog_names()) +
+                     ", or roles:ROLE (previous, first, bos, self, local, duplicate, induction, broadness, all)");
   app.add_option("--session-dialog", o.session_dialog, "Open File > Open session... on this folder's session files");
   app.add_option("session", o.open, "A session file (.json) to open, or a model checkpoint file or folder");
   app.add_option("--lesson", o.lesson, "Start a lesson: a shipped one by name (multi_head_attention, what_heads_do, which_heads_notice) or a lesson file");
@@ -70,11 +74,10 @@ void add_app_flags(CLI::App& app, Options& o) {
       ->delimiter(',')
       ->expected(3)
       ->check(float_between("zoom", 0, 1));
-  app.add_option("--contrast", o.contrast,
-                 "Compare the sentence with this one head by head (a minimal pair; the Contrast view, --view contrast)");
-  app.add_option("--target", o.target, "Contrast view: a continuation (\" are\") whose logit difference with --versus activation patching measures");
-  app.add_option("--versus", o.versus, "Contrast view: the continuation --target is compared with (\" is\")");
-  app.add_flag("--patch", o.patch, "Contrast view: run activation patching once both sentences are shown (needs --target, --versus)");
+  app.add_option("--contrast", o.contrast, flag_help("contrast", "In the Contrast tab (--view contrast)"));
+  app.add_option("--target", o.target, flag_help("target", "In the Contrast tab, for activation patching"));
+  app.add_option("--versus", o.versus, flag_help("versus"));
+  app.add_flag("--patch", o.patch, flag_help("patch", "Runs once both sentences are shown"));
   app.add_flag("--present", o.present, "Presentation mode: full screen, large fonts, high contrast (F5 toggles, Esc leaves)");
   app.add_option("--theme", o.theme, "Look: dark or light (dark on light, for projectors and print); remembered")
       ->check(one_of("theme", {"dark", "light"}));
@@ -84,7 +87,6 @@ void add_app_flags(CLI::App& app, Options& o) {
   app.add_option("--height", o.height, "Window height (unscaled pixels)")->check(whole_number("window height", 240, 8192))->capture_default_str();
   add_bench_flags(app, o.bench);
   set_group(app, "Lesson and session", {"lesson", "step"});
-  set_group(app, "View", {"scale", "zoom", "clustered", "ablate", "target", "versus", "patch", "present", "theme"});
   set_group(app, "Export", {"export-dialog"});
   set_group(app, "Window", {"screenshot", "frames", "width", "height"});
   app.get_option("session")->group("Lesson and session");
@@ -98,13 +100,14 @@ AppState initial_state(const Options& o) {
   // file) or a checkpoint generates from nothing (core's rule, as in headscope-cli).
   // stories260K gets a sentence in its own words (model_sentence.h).
   if (wants_default_sentence(s.request)) s.request.sentence = model_example_sentence(s.request.model_path);
-  if (const ViewInfo* v = find_view(o.view)) request_view(s, v->view);
+  if (const ViewDescriptor* v = find_view(o.view)) request_view(s, v->view);
   s.scale.colormap = parse_colormap(o.colormap);
   s.scale.mode = parse_scale_mode(o.scale);
   s.scale.ignore_first_key = o.ignore_first_key;
   s.layer = o.layer, s.head = o.head;
-  s.grid.all_layers = o.all_layers;
-  s.average.rollout = o.rollout;
+  s.wanted_selection = WantedSelection{o.layer, o.head, true};  // checked against the model's first result
+  s.grid.all_layers = s.grid.all_layers || o.all_layers;
+  s.average.rollout = s.average.rollout || o.rollout;
   if (o.zoom.size() == 3) {
     if (!(o.zoom[2] > 0.0f)) throw InputError("--zoom: the span (" + std::to_string(o.zoom[2]) + ") must be more than 0");
     MapZoom z;
@@ -113,8 +116,8 @@ AppState initial_state(const Options& o) {
     s.head_view.zoom = s.difference.zoom = zoom_in_range(z);
   }
   s.grid.clustered = s.difference.clustered = o.clustered;
-  if (!o.ablate.empty()) s.commands.push(RunAblation{});
-  s.ablation.mean = o.ablate == "mean";
+  if (!o.ablation.empty()) s.commands.push(RunAblation{});
+  s.ablation.mean = o.ablation == "mean";
   if (!o.export_dialog.empty()) apply_export_dialog_flag(o.export_dialog, s);
   if (!o.session_dialog.empty()) s.session.folder = o.session_dialog, s.session.dialog = SessionDialog::open;
   if (!o.contrast.empty()) s.contrast.sentence = o.contrast;

@@ -21,13 +21,14 @@ struct Options {
   int frames = 0;  // 0: with --screenshot 3, else until the window is closed
   std::string view = "heads";
   std::string colormap = "viridis";
-  std::string scale = "linear";
+  std::string scale = "linear";  // --color-scale (--scale)
   bool ignore_first_key = false;
   int layer = 0, head = 0;
   bool all_layers = false;
   bool rollout = false;  // Average tab: attention rollout through all layers
   bool clustered = false;  // --clustered: Heads grid and difference matrix in the clustering's order
-  std::string ablate;    // --ablate zero|mean: run head ablation once the first result is on screen
+  std::string ablation;  // --ablation zero|mean (--ablate): run head ablation once the first result is on screen
+  int threads = 0;       // --threads: the engine's threads (0: every core)
   std::string export_dialog;  // --export-dialog WHAT[:ROLE]: open File > Export... on WHAT (screenshots, tests)
   std::string session_dialog;  // --session-dialog FOLDER: open File > Open session... on FOLDER (screenshots)
   int width = 1600, height = 1000;

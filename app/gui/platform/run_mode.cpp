@@ -24,7 +24,7 @@ constexpr double kQuickResultMs = 5;
 // worker's time on 2 cores (a keystroke on the Qwen2.5-0.5B-shaped file).
 constexpr double kBusyFrameMs = 33;
 
-// HEADSCOPE_UPLOAD_BUDGET, HEADSCOPE_QUICK_RESULT, HEADSCOPE_BUSY_FRAME: unset or unreadable ->
+// HEADSCOPE_UPLOAD_BUDGET, HEADSCOPE_QUICK_RESULT: unset or unreadable ->
 // `fallback`; "off" -> 0 (no limit; never waits); a positive number of ms.
 double ms_setting(const char* env, double fallback) {
   if (!env) return fallback;
@@ -42,12 +42,11 @@ RunMode::RunMode(const Options& options)
       frames_(options.frames),
       bench_(options.bench),
       upload_budget_ms_(ms_setting(std::getenv("HEADSCOPE_UPLOAD_BUDGET"), kUploadBudgetMs)),
-      quick_ms_(ms_setting(std::getenv("HEADSCOPE_QUICK_RESULT"), kQuickResultMs)),
-      busy_frame_ms_(ms_setting(std::getenv("HEADSCOPE_BUSY_FRAME"), kBusyFrameMs)) {}
+      quick_ms_(ms_setting(std::getenv("HEADSCOPE_QUICK_RESULT"), kQuickResultMs)) {}
 
 double RunMode::event_wait(bool computing, bool moving) const {
   if (moving || screenshot()) return 0;
-  if (computing) return busy_frame_ms_ / 1000;
+  if (computing) return kBusyFrameMs / 1000;
   return interactive() ? 0.1 : 0;
 }
 

@@ -10,9 +10,8 @@
 //   benchmark    --bench-frames OUT.json (bench_mode.h): types into the window and times it.
 // Screenshots and benchmarks neither read nor change a person's settings, never wait for
 // input, keep the mouse pointer off the window and fill a FrameReport.
-// Environment (read here, by the program): HEADSCOPE_UPLOAD_BUDGET, HEADSCOPE_QUICK_RESULT and
-// HEADSCOPE_BUSY_FRAME, "off" (no budget; never waits; frames as fast as they come while the
-// worker computes) or a number of ms.
+// Environment (read here, by the program; the benchmark and the screenshot tests set them):
+// HEADSCOPE_UPLOAD_BUDGET and HEADSCOPE_QUICK_RESULT, "off" (no budget; never waits) or a number of ms.
 #include <string>
 
 #include "app/gui/platform/bench_mode.h"
@@ -75,7 +74,6 @@ class RunMode {
   BenchMode bench_;
   double upload_budget_ms_ = 0;
   double quick_ms_ = 0;
-  double busy_frame_ms_ = 0;
 };
 
 }  // namespace hs::gui

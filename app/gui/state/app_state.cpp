@@ -35,7 +35,14 @@ std::vector<int> shown_queries(const AppState& state, int tokens) {
   return {tokens - 1};
 }
 
-void request_view(AppState& state, View view) { state.view = view; }
+void request_view(AppState& state, View view) {
+  state.view = view_descriptor(view).tab;
+  if (view == View::overview) state.grid.all_layers = true;
+  if (view == View::rollout) state.average.rollout = true;
+  if (view == View::distance) state.difference.measure = PairMeasure::distance;
+}
+
+bool shows_singular_values(View view) { return view == View::width || view == View::head; }
 
 bool view_switch_pending(const AppState& state) { return state.view != state.tab_shown; }
 

@@ -10,7 +10,7 @@
 #include "app/gui/state/commands.h"
 #include "app/gui/state/zoom_state.h"
 #include "app/gui/state/undo_history.h"
-#include "app/gui/state/views.h"
+#include "core/export/view_registry.h"
 #include "core/analysis/run_analysis.h"
 #include "core/model/model_request.h"
 #include "core/render/colour_scale.h"
@@ -25,7 +25,6 @@ struct SentencePanelState {
 };
 
 struct ModelPanelState {
-  bool decouple_width = false;  // show the head-width slider
   int window_size = 2;          // remembered while the window checkbox is off
 };
 
@@ -84,15 +83,12 @@ struct ContrastPanelState {
 
 struct ExportPreview;  // app/gui/actions/export_preview.h
 
-// What File > Export... writes besides "this view as shown".
-enum class ExportWhat { view, overview, head, difference, sweep, roles, rollout };
-
 struct ExportPanelState {
   std::string folder;                       // remembered between exports ("" = current folder)
   std::string file_name = "headscope.png";  // the extension picks the format
   // The Export dialog (File > Export..., Ctrl+E).
   bool dialog_open = false;
-  ExportWhat what = ExportWhat::view;
+  std::optional<View> what;         // none: this view as shown; else one of export_dialog_views()
   int role = 0;                     // what == roles: a HeadRole; -1 every role (NPY, CSV, JSON only)
   std::string size;                 // "" the natural layout; "3.25x3.25in", "8x6cm", "1600x1200px": a page
   float dpi = 144.0f;               // PNG resolution
@@ -159,7 +155,6 @@ struct LessonPlayerState {
   std::shared_ptr<const Lesson> lesson;  // null: no lesson active
   int step = 0;                          // 0-based index into lesson->steps
   bool captions = true;                  // C toggles
-  bool step_applied = false;             // the step's session has been applied to the state
 };
 
 struct PresentationState {
@@ -182,12 +177,30 @@ struct UnsavedState {
   bool quit = false;                  // a quit went through: the main loop ends
 };
 
+// A layer and head asked for from outside (--layer and --head, a session, a lesson step), for a
+// model whose size is known only once its first result arrives (clamp_selection, selection.h).
+struct WantedSelection {
+  int layer = 0, head = 0;
+  bool from_flags = false;  // named in the note as --layer / --head
+};
+
+// What the first result changed of a wanted selection, shown in the status line while the
+// selection stays where the note put it.
+struct SelectionNote {
+  std::string text;  // "--layer 9 is out of range: stories260K has 5 layers (valid: 0 to 4); showing layer 4"
+  int layer = 0, head = 0;
+};
+
 struct AppState {
   ModelRequest request;
   View view = View::heads;
   View tab_shown = View::heads;  // the tab the views showed last frame: another `view` selects its tab
   int layer = 0;
   int head = 0;
+  // Set from outside and not yet held against a result of `request`; the first one sets layer and
+  // head, and says in selection_note what it changed when they are out of range.
+  std::optional<WantedSelection> wanted_selection;
+  SelectionNote selection_note;
   ColourScale scale;  // linear / log / per-row, first key, colormap: the screen's and export's rule
   float sidebar_width = 360.0f;  // in unscaled pixels
   float ui_scale = 1.0f;         // Ctrl+= / Ctrl+-: the whole interface (presentation mode has its own, PresentationState::font_scale); remembered
@@ -241,8 +254,13 @@ void clear_model_inputs(ModelRequest& request);
 // The query tokens the views show for a run of `tokens`: the selection, or the last token.
 std::vector<int> shown_queries(const AppState& state, int tokens);
 
-// Switches to another tab on the next frame.
+// Switches to the tab that shows `view` on the next frame; a part of a tab (view_registry.h) is
+// shown there: the overview (every layer's heads), the rollout, the head distance.
 void request_view(AppState& state, View view);
+// The views that show singular values of the score matrices (Head width's chart and table, the
+// single head's facts): the app computes them, and the head-count sweep, only while one of these
+// is on screen.
+bool shows_singular_values(View view);
 // The tab bar has yet to show `state.view` (request_view, an undo, a session opened).
 bool view_switch_pending(const AppState& state);
 

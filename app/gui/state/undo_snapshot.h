@@ -6,7 +6,7 @@
 #include <tuple>
 #include <vector>
 
-#include "app/gui/state/views.h"
+#include "core/export/view_registry.h"
 #include "core/analysis/run_analysis.h"
 #include "core/model/model_request.h"
 #include "core/render/colour_scale.h"

@@ -4,7 +4,6 @@
 #include "app/gui/actions/lesson_player.h"
 #include "app/gui/actions/open_model.h"
 #include "app/gui/state/selection.h"
-#include "app/gui/state/views.h"
 #include "app/gui/actions/session_bridge.h"
 #include "app/gui/actions/unsaved_guard.h"
 #include "app/gui/work/run_commands.h"

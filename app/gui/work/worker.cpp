@@ -9,7 +9,7 @@
 
 namespace hs::gui {
 
-DerivedWorker::DerivedWorker() : jobs_([this](Job job, const Shell::Control& c) { run(std::move(job), c.generation()); }) {}
+DerivedWorker::DerivedWorker(int threads) : threads_(threads), jobs_([this](Job job, const Shell::Control& c) { run(std::move(job), c.generation()); }) {}
 
 uint64_t DerivedWorker::submit(const ModelRequest& request, std::vector<CompareRequest> compare, bool spectrum,
                                std::string contrast) {
@@ -65,7 +65,7 @@ void DerivedWorker::add_induction(Derived& d, const ModelRequest& request) {
     have_induction_ = false;
     ModelRequest fitted = request;
     fitted.fit_context = true;  // as compute_derived runs it
-    induction_ = measure_induction(fitted, RoleOptions{}, 0, &checkpoints_);
+    induction_ = measure_induction(fitted, RoleOptions{}, threads_, &checkpoints_);
     induction_request_ = key;
     have_induction_ = true;
   }
@@ -109,7 +109,7 @@ void DerivedWorker::run(Job job, uint64_t generation) {
   std::shared_ptr<Derived> d;
   const auto start = std::chrono::steady_clock::now();
   const bool ok = attempt(r.error, [&] {
-    d = compute_derived(job.request, 0, &checkpoints_, &live_, job.spectrum);
+    d = compute_derived(job.request, threads_, &checkpoints_, &live_, job.spectrum);
     d->generation = generation;
     if (want_induction_) {
       try {
@@ -118,8 +118,8 @@ void DerivedWorker::run(Job job, uint64_t generation) {
         // The maps stay; the roles view says induction was not measured.
       }
     }
-    d->compare = compute_compare(job.compare, 0, &checkpoints_, job.spectrum);
-    if (!job.contrast.empty()) d->contrast = compute_contrast(job.request, job.contrast, *d->analysis, 0, &checkpoints_);
+    d->compare = compute_compare(job.compare, threads_, &checkpoints_, job.spectrum);
+    if (!job.contrast.empty()) d->contrast = compute_contrast(job.request, job.contrast, *d->analysis, threads_, &checkpoints_);
     d->worker_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   });
   const bool sweep_fresh = sweep && same_sweep_inputs(sweep_request, job.request);

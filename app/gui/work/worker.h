@@ -28,7 +28,8 @@ struct WorkerResult {
 
 class DerivedWorker {
  public:
-  DerivedWorker();
+  // `threads`: the engine's threads for every job (0: every core; --threads).
+  explicit DerivedWorker(int threads = 0);
   DerivedWorker(const DerivedWorker&) = delete;
   DerivedWorker& operator=(const DerivedWorker&) = delete;
 
@@ -55,6 +56,7 @@ class DerivedWorker {
   CheckpointCache& checkpoints() { return checkpoints_; }
 
  private:
+  int threads_;
   struct Job {
     ModelRequest request;
     std::vector<CompareRequest> compare;

@@ -67,7 +67,7 @@ def next_logprob(logits, ids):
 def check(cli, model, tok, cfg, w, sentence, mode):
     args = [cli, "ablate", "--model", model, "--tokenizer", tok, "--sentence", sentence, "--json", "-"]
     if mode == "mean":
-        args.append("--mean")
+        args += ["--ablation", "mean"]
     got = json.loads(subprocess.run(args, check=True, stdout=subprocess.PIPE).stdout)
     ids = got["token_ids"]
     logits, means = forward(cfg, w, ids)
@@ -138,7 +138,7 @@ def check_gpt2(cli, models, mode):
         w = {k: v.double() for k, v in w.items()}
         args = [cli, "ablate", "--model", folder, "--sentence", "The cat sat on the mat and the dog sat too.", "--json", "-"]
         if mode == "mean":
-            args.append("--mean")
+            args += ["--ablation", "mean"]
         got = json.loads(subprocess.run(args, check=True, stdout=subprocess.PIPE).stdout)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

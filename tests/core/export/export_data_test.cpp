@@ -82,7 +82,7 @@ TEST_F(ExportData, NpyDistanceIsHxHTotalVariation) {
   const std::shared_ptr<const RunAnalysis> analysis = make_analysis("the keys that Priya left on the table were not hers");
   ExportSpec spec;
   spec.path = path("dist.npy");
-  spec.view = ExportView::distance;
+  spec.view = View::distance;
   export_view(*analysis, nullptr, spec);
   const NpyArray a = read_npy(spec.path);
   ASSERT_EQ(a.shape, (std::vector<int64_t>{4, 4}));
@@ -94,7 +94,7 @@ TEST_F(ExportData, NpyDifferenceIsHxH) {
   const AttentionRun& run = analysis->run;
   ExportSpec spec;
   spec.path = path("d.npy");
-  spec.view = ExportView::difference;
+  spec.view = View::difference;
   export_view(*analysis, nullptr, spec);
   const NpyArray a = read_npy(spec.path);
   ASSERT_EQ(a.shape, (std::vector<int64_t>{4, 4}));

@@ -208,7 +208,7 @@ TEST_F(ExportFigure, GridSharesOneScaleAcrossHeads) {
 TEST_F(ExportFigure, DifferenceTableColoursFollowTheTable) {
   ExportSpec spec;
   spec.path = path("difference.png");
-  spec.view = ExportView::difference;
+  spec.view = View::difference;
   export_view(*analysis_, nullptr, spec);
   const Figure fig = difference_figure(*analysis_, 0, Colormap::viridis);
   const Map diff = head_difference(run_.attention[0]);
@@ -265,9 +265,9 @@ TEST_F(ExportFigure, SvgKeepsTokenLabelsAsText) {
 }
 
 TEST_F(ExportFigure, PdfIsAPdfWithItsTextEmbedded) {
-  for (ExportView view : {ExportView::heatmap, ExportView::difference, ExportView::sweep}) {
+  for (View view : {View::heatmap, View::difference, View::sweep}) {
     ExportSpec spec;
-    spec.path = path(std::string(export_view_name(view)) + ".pdf");
+    spec.path = path(std::string(view_name(view)) + ".pdf");
     spec.view = view;
     export_view(*analysis_, nullptr, spec);
     const std::string pdf = read_file(spec.path);
@@ -283,7 +283,7 @@ TEST_F(ExportFigure, SweepNeedsTheSyntheticModel) {
   const std::shared_ptr<const RunAnalysis> other = analyse_run(run_, weights);
   ExportSpec spec;
   spec.path = path("sweep.png");
-  spec.view = ExportView::sweep;
+  spec.view = View::sweep;
   try {
     export_view(*other, nullptr, spec);
     FAIL() << "expected InputError";

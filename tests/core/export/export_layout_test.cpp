@@ -132,7 +132,7 @@ TEST(ExportLayout, EightHeadsOf42TokensMakeSmallVectorFiles) {
 TEST(ExportLayout, TwelveByTwelveOverviewAtT256StaysUnderFiveMegabytes) {
   const auto a = random_run(12, 12, 256);
   ExportSpec spec;
-  spec.view = ExportView::overview;
+  spec.view = View::overview;
   const Figure fig = overview_figure(*a, spec.colours);
   ASSERT_EQ(fig.cells.size(), 144u);
   EXPECT_EQ(fig.cells[0].y, fig.cells[11].y) << "a layer is a row";
@@ -207,11 +207,11 @@ TEST(ExportLayout, AverageAndRolloutDrawTheirMask) {
   ExportSpec spec;
   spec.colours.colormap = Colormap::magma;
   const Figure one = heatmap_figure(*a, 0, 0, spec.colours);
-  spec.view = ExportView::average;
+  spec.view = View::average;
   EXPECT_GT(expect_masked_cells(*a, spec, one, "average.png", true, 3), 0);
   spec.path = "average.svg";
   EXPECT_NE(export_bytes(*a, nullptr, spec).find(">masked</text>"), std::string::npos) << "a legend entry";
-  spec.view = ExportView::rollout;
+  spec.view = View::rollout;
   EXPECT_GT(expect_masked_cells(*a, spec, one, "rollout.png", true, 3), 0);
 }
 
@@ -357,7 +357,7 @@ TEST(ExportLayout, LabelModesLengthsAndStyleFilesParseStrictly) {
     }
     return "no FormatError";
   };
-  EXPECT_NE(error(R"({"fontsize": 8})").find("paper.json: \"fontsize\" is not a style key"), std::string::npos);
+  EXPECT_NE(error(R"({"fontsize": 8})").find("paper.json: \"fontsize\" is not a style key (did you mean font_size?)"), std::string::npos);
   EXPECT_NE(error(R"({"font_size": "8"})").find("\"font_size\" must be a number"), std::string::npos);
   EXPECT_NE(error(R"({"font_size": 100})").find("from 4 to 72"), std::string::npos);
   EXPECT_NE(error(R"({"colormap": "jet"})").find("\"colormap\": unknown colormap 'jet'"), std::string::npos);

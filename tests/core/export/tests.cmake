@@ -2,3 +2,4 @@
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/export_figure_test.cpp PkgConfig::CAIRO)
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/export_data_test.cpp)
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/export_layout_test.cpp PkgConfig::CAIRO)
+headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/view_registry_test.cpp)

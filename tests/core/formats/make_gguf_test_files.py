@@ -491,7 +491,7 @@ def write_small_tokenizers(out):
 
 def main():
     out = sys.argv[1]
-    models = sys.argv[2] if len(sys.argv) > 2 else os.path.join(HERE, "..", "..", "..", "..", "shared", "models")
+    models = sys.argv[2] if len(sys.argv) > 2 else os.path.join(HERE, "..", "..", "..", "build", "test-models")
     os.makedirs(out, exist_ok=True)
     rng = np.random.default_rng(20240516)
     write_types(out, rng)

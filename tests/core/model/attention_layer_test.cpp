@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/util/runtime_config.h"
 #include "core/model/attention_layer.h"
 #include "core/model/attention_weights.h"
 #include "core/model/embedding.h"
@@ -465,8 +466,14 @@ TEST(AttentionLayer, ObserverShapesAndThreadsAgree) {
   EXPECT_EQ(one.output, many.output);
 }
 
+void set_max_map_bytes(int64_t bytes) {
+  RuntimeConfig c = default_runtime_config();
+  c.max_map_bytes = bytes;  // the programs pass HEADSCOPE_MAX_MAP_BYTES on (app/common/environment.h)
+  set_runtime_config(c);
+}
+
 TEST(AttentionLayer, MapMemoryLimit) {
-  set_max_map_bytes(4000);  // the programs pass HEADSCOPE_MAX_MAP_BYTES on (app/common/environment.h)
+  set_max_map_bytes(4000);
   EXPECT_EQ(max_map_bytes(), 4000);
   EXPECT_NO_THROW(check_map_memory(10, 10));  // 4000 bytes: at the limit
   try {
@@ -491,7 +498,7 @@ TEST(AttentionLayer, MapMemoryLimit) {
 
 TEST(AttentionLayer, MapMemoryLimitIsNotReadFromTheEnvironment) {
   ::setenv("HEADSCOPE_MAX_MAP_BYTES", "4000", 1);
-  EXPECT_GT(max_map_bytes(), int64_t(1) << 20) << "core takes its limit from set_max_map_bytes, not the environment";
+  EXPECT_GT(max_map_bytes(), int64_t(1) << 20) << "core takes its limit from its runtime configuration, not the environment";
   ::unsetenv("HEADSCOPE_MAX_MAP_BYTES");
 }
 

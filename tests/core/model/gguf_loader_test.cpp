@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "core/util/runtime_config.h"
 #include "core/model/checkpoint_cache.h"
 #include "core/model/gguf_loader.h"
 #include "core/model/model_request.h"
@@ -46,8 +47,12 @@ float max_difference(const AttentionRun& a, const AttentionRun& b) {
 // The memory override the programs set from HEADSCOPE_MEMORY_AVAILABLE, for one scope.
 class ScopedMemoryOverride {
  public:
-  ScopedMemoryOverride(const char* name, const char* value) { set_memory_override(value, name); }
-  ~ScopedMemoryOverride() { set_memory_override("", ""); }
+  ScopedMemoryOverride(const char* name, const char* value) {
+    RuntimeConfig c = default_runtime_config();
+    c.memory_available = value, c.memory_available_source = name;
+    set_runtime_config(c);
+  }
+  ~ScopedMemoryOverride() { set_runtime_config(default_runtime_config()); }
 };
 
 template <typename E>

@@ -595,7 +595,7 @@ def main():
         one = [cls] + bpe(sa) + [sep]
         record("modernbert", check(cli, "modernbert text", f, fw, w, cfg, one, ["--sentence", sa]))
     else:
-        print("note: %s/gpt2-tokenizer not found: ModernBERT runs on ids only" % models)
+        print("SKIP ModernBERT text: %s/gpt2-tokenizer not found: ModernBERT runs on ids only" % models)
         mb_ids = pair
         record("modernbert", check(cli, "modernbert ids", f, fw, w, cfg, mb_ids, ["--input-ids", ids_arg(mb_ids)],
                                    matters=[("local_attention 6", changed("local_attention", 1000)),

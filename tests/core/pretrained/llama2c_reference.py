@@ -216,15 +216,19 @@ def main():
     torch.set_grad_enabled(False)
     cfg, w = load_checkpoint(model)
     pieces, scores = load_tokenizer(tok, cfg["vocab"])
+    # No input at all is refused (a checkpoint would run on its <s> alone); --generate N with no
+    # sentence starts from <s> (the last case).
+    p = subprocess.run([cli, "maps", "--model", model, "--tokenizer", tok, "--json", "-"], capture_output=True, text=True)
+    refused = p.returncode == 1 and "no input: give --sentence TEXT" in p.stderr
+    print("%s maps without a sentence refuses: %s" % ("ok  " if refused else "FAIL", p.stderr.strip()))
     cases = [
-        ("", 0),
         ("Once upon a time, there was a little girl named Lily.", 0),
         ("The cat sat on the mat. Tom said, \"Let's play!\"", 12),
         ("Lily saw a café and a 🐶 in the park\nthen she smiled", 0),
         ("", 40),
     ]
     ok = all([check_case(cli, model, tok, cfg, w, pieces, scores, s, g) for s, g in cases])
-    return 0 if ok else 1
+    return 0 if ok and refused else 1
 
 
 if __name__ == "__main__":

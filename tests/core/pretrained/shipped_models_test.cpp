@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/util/runtime_config.h"
 #include "core/model/model_request.h"
 #include "core/model/shipped_models.h"
 #include "core/util/errors.h"
@@ -82,10 +83,12 @@ TEST(ShippedModels, AFileOfTheSameNameWins) {
 
 TEST(ShippedModels, MissingFilesAreAnErrorNamingTheFolders) {
   const std::string empty = test::scratch_dir("shipped_empty");
-  set_shipped_models_dir(empty);  // as the programs do with HEADSCOPE_SHIPPED_MODELS
+  RuntimeConfig config = default_runtime_config();
+  config.model_dirs.insert(config.model_dirs.begin(), empty);  // as the programs do with HEADSCOPE_SHIPPED_MODELS
+  set_runtime_config(config);
   EXPECT_EQ(shipped_model_dirs().front(), empty);
   EXPECT_EQ(resolve_shipped_model("stories260K"), (kAssets / "stories260K.bin").string()) << "the next folder has it";
-  set_shipped_models_dir("");
+  set_runtime_config(default_runtime_config());
   for (const std::vector<std::string>& dirs : {std::vector<std::string>{empty}, std::vector<std::string>{}}) {
     try {
       resolve_shipped_model("stories260K", dirs);

@@ -56,7 +56,7 @@ TEST(FigureLimits, APngPastCairosSideOrMemoryNamesTheSizeAndTheWayOut) {
   big.scale = 100;  // 200 pt x 2 px x 100 = 40000 px a side
   const std::string msg = error_of(f, FigureFormat::png, big);
   EXPECT_NE(msg.find("40000x40000"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("--scale"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("--figure-scale"), std::string::npos) << msg;
   FigureSize sized;
   sized.width = 32768;
   sized.height = 10;

@@ -83,14 +83,45 @@ TEST(SessionFile, NoWindowIsNull) {
   EXPECT_EQ(parse_session(session_to_json(s), "s.json").request.attention.window, -1);
 }
 
-TEST(SessionFile, MissingKeysKeepTheBaseAndUnknownKeysAreIgnored) {
+TEST(SessionFile, MissingKeysKeepTheBase) {
   const Session base = sample();
-  const Session s = parse_session(R"({"format": "headscope-session", "version": 1,
-                                      "model": {"heads": 4}, "future_key": {"x": 1}})", "s.json", base);
+  const Session s = parse_session(R"({"format": "headscope-session", "version": 1, "model": {"heads": 4}})", "s.json", base);
   EXPECT_EQ(s.request.attention.n_heads, 4);
   EXPECT_EQ(s.request.attention.n_kv_heads, 2);
   EXPECT_EQ(s.request.sentence, base.request.sentence);
   EXPECT_EQ(s.view.panel, "query");
+}
+
+// Issue 44: a misspelt key was read as if it were absent (the file opened on defaults, exit 0).
+// Every unknown key is refused with its file, its path and the nearest known key.
+TEST(SessionFile, UnknownKeysAreRefusedWithTheNearestKnownOne) {
+  const std::string head = R"({"format": "headscope-session", "version": 1, )";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {head + R"("modle": {"heads": 4}})", "s.json: unknown key \"modle\" (did you mean model?)"},
+      {head + R"("view": {"pannel": "grid"}})", "s.json: view: unknown key \"pannel\" (did you mean panel?)"},
+      {head + R"("model": {"head": 4}})", "s.json: model: unknown key \"head\" (did you mean heads"},
+      {head + R"("input": {"sentense": "a b"}})", "s.json: input: unknown key \"sentense\" (did you mean sentence?)"},
+      {head + R"("future_key": {"x": 1}})", "s.json: unknown key \"future_key\""},
+  };
+  for (const auto& [text, expected] : cases) {
+    const std::string msg = message_of(text);
+    EXPECT_NE(msg.find(expected), std::string::npos) << "input: " << text << "\nmessage: " << msg;
+  }
+}
+
+// One name per view (core/export/view_registry.h): "heads" is the heads grid's name, "grid" and
+// "layers" (the overview) the older ones, read as their views' names.
+TEST(SessionFile, PanelsAreViewNamesAndOlderNamesAreRead) {
+  const auto panel = [](const std::string& p) {
+    return parse_session(R"({"format": "headscope-session", "version": 1, "view": {"panel": ")" + p + R"("}})", "s.json").view.panel;
+  };
+  EXPECT_EQ(panel("heads"), "heads");
+  EXPECT_EQ(panel("grid"), "heads");
+  EXPECT_EQ(panel("layers"), "overview");
+  EXPECT_EQ(panel("rollout"), "rollout");
+  EXPECT_EQ(default_session().view.panel, "heads");
+  EXPECT_NE(message_of(R"({"format": "headscope-session", "version": 1, "view": {"panel": "heds"}})").find("did you mean heads"),
+            std::string::npos);
 }
 
 // docs/session-format.md: every key may be left out. A session without "input" (or "model")
@@ -136,7 +167,7 @@ TEST(SessionFile, MalformedFilesNameTheProblem) {
       {R"({"format": "headscope-session", "version": 1, "model": {"temperature": 0}})", "temperature"},
       {R"({"format": "headscope-session", "version": 1, "model": {"seed": -1}})", "model.seed"},
       {R"({"format": "headscope-session", "version": 1, "model": 5})", "model must be an object"},
-      {R"({"format": "headscope-session", "version": 1, "view": {"panel": "spaceship"}})", "view.panel must be one of grid"},
+      {R"({"format": "headscope-session", "version": 1, "view": {"panel": "spaceship"}})", "view.panel must be one of heads"},
       {R"({"format": "headscope-session", "version": 1, "view": {"queries": [0, -1]}})", "view.queries"},
       {R"({"format": "headscope-session", "version": 1, "view": {"colormap": "jet"}})", "view.colormap must be one of"},
       {R"({"format": "headscope-session", "version": 1, "view": {"roles_sort": "size"}})", "view.roles_sort must be one of layer"},

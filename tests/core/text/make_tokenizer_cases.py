@@ -482,7 +482,7 @@ if sentencepiece is not None:
         add_case("trained_" + kind, folder,
                  [{"a": t, "ids": [sp.bos_id()] + sp.encode(t)} for t in texts if "<s>" not in t and "<unk>" not in t])
 else:
-    print("python3-sentencepiece is not installed: the reference is not checked against the library")
+    print("SKIP the SentencePiece library check: python3-sentencepiece is not installed (tests/setup_debian.sh installs it)")
 
 # ---------------------------------------------------------------------------------------------
 # Hugging Face Unigram (tokenizer.json), XLM-R style.
