@@ -11,7 +11,7 @@ namespace hs::cli {
 namespace {
 
 // A label padded or cut to `width` code points, so columns line up for non-ASCII tokens.
-std::string cell(const std::string& text, size_t width) {
+std::string padded_cell(const std::string& text, size_t width) {
   std::string s = utf8_length(text) > width ? utf8_prefix(text, width - 1) + "~" : text;
   for (size_t n = utf8_length(s); n < width; ++n) s += ' ';
   return s;
@@ -61,7 +61,7 @@ void print_reach(std::ostream& out, const RunAnalysis& analysis, int layer) {
       << layer << " (width " << run.info.d_head << "):\n";
   for (size_t h = 0; h < analysis.reach[size_t(layer)].size(); ++h) {
     const HeadReach& r = analysis.reach[size_t(layer)][h];
-    out << cell("head " + std::to_string(h), 8) << r.reachable_keys.size() << " of " << run.n_tokens() << " keys reachable";
+    out << padded_cell("head " + std::to_string(h), 8) << r.reachable_keys.size() << " of " << run.n_tokens() << " keys reachable";
     if (r.ranked_rows > 0) out << ", rows agree " << r.agreeing_rows << " of " << r.ranked_rows;
     out << "  keys";
     for (int j : r.reachable_keys) out << "  " << j << ":" << run.tokens[size_t(j)];
@@ -85,22 +85,22 @@ void print_text_report(std::ostream& out, const RunAnalysis& analysis, int layer
   const LayerMaps& heads = run.attention[size_t(layer)];
   const size_t w = 7;
   out << "where token " << query << " (" << run.tokens[size_t(query)] << ") looks, head by head (layer " << layer << "):\n";
-  out << cell("", 8);
-  for (const auto& t : run.tokens) out << cell(t, w) << ' ';
+  out << padded_cell("", 8);
+  for (const auto& t : run.tokens) out << padded_cell(t, w) << ' ';
   out << "\n";
   for (size_t h = 0; h < heads.size(); ++h) {
-    out << cell("head " + std::to_string(h), 8);
-    for (int j = 0; j < run.n_tokens(); ++j) out << cell(num(heads[h](query, j)), w) << ' ';
+    out << padded_cell("head " + std::to_string(h), 8);
+    for (int j = 0; j < run.n_tokens(); ++j) out << padded_cell(num(heads[h](query, j)), w) << ' ';
     out << "\n";
   }
 
   const auto table = [&](const Map& m, const std::string& title) {  // [H, H]
-    out << "\n" << title << " (layer " << layer << "):\n" << cell("", 8);
-    for (size_t h = 0; h < heads.size(); ++h) out << cell("head " + std::to_string(h), w) << ' ';
+    out << "\n" << title << " (layer " << layer << "):\n" << padded_cell("", 8);
+    for (size_t h = 0; h < heads.size(); ++h) out << padded_cell("head " + std::to_string(h), w) << ' ';
     out << "\n";
     for (Eigen::Index a = 0; a < m.rows(); ++a) {
-      out << cell("head " + std::to_string(a), 8);
-      for (Eigen::Index b = 0; b < m.cols(); ++b) out << cell(num(m(a, b)), w) << ' ';
+      out << padded_cell("head " + std::to_string(a), 8);
+      for (Eigen::Index b = 0; b < m.cols(); ++b) out << padded_cell(num(m(a, b)), w) << ' ';
       out << "\n";
     }
   };
@@ -149,7 +149,7 @@ void print_compact_report(std::ostream& out, const RunAnalysis& analysis, int la
     for (int j = 0; j < T; ++j) keys[size_t(j)] = j;
     std::partial_sort(keys.begin(), keys.begin() + long(top), keys.end(),
                       [&](int a, int b) { return row[a] > row[b] || (row[a] == row[b] && a < b); });
-    out << cell("head " + std::to_string(h), 8) << "entropy " << num(n.mean_entropy) << "  max " << significant(n.max) << "  keys";
+    out << padded_cell("head " + std::to_string(h), 8) << "entropy " << num(n.mean_entropy) << "  max " << significant(n.max) << "  keys";
     for (size_t k = 0; k < top; ++k) out << "  " << keys[k] << ":" << run.tokens[size_t(keys[k])] << "=" << significant(row[keys[k]]);
     out << "\n";
   }

@@ -13,7 +13,7 @@
 namespace hs {
 namespace {
 
-const double kNaN = std::numeric_limits<double>::quiet_NaN();
+const double kNaNDouble = std::numeric_limits<double>::quiet_NaN();
 
 // LD from the final hidden rows [n, d_model] (already normed): their last row's logits.
 double last_row_difference(const TransformerModel& model, const Map& hidden, TargetPair pair) {
@@ -128,7 +128,7 @@ HeadPatching patch_heads(const TransformerModel& model, const std::vector<int>& 
   const int L = info.n_layers, H = info.n_heads, dh = info.d_head;
   HeadPatching out;
   out.positions = positions;
-  out.logit_diff = Map::Constant(L, H, float(kNaN));
+  out.logit_diff = Map::Constant(L, H, float(kNaNDouble));
   out.share = out.logit_diff;
   ContextRecorder contexts_a(L);
   out.logit_diff_a = run_clean(model, ids_a, pair, &contexts_a).logit_diff;
@@ -143,7 +143,7 @@ HeadPatching patch_heads(const TransformerModel& model, const std::vector<int>& 
     const double ld = patched_difference(model, ids_b, b, patch, l, pair);
     return [&out, l, h, ld, gap] {
       out.logit_diff(l, h) = float(ld);
-      out.share(l, h) = out.gap_too_small ? float(kNaN) : float((ld - out.logit_diff_b) / gap);
+      out.share(l, h) = out.gap_too_small ? float(kNaNDouble) : float((ld - out.logit_diff_b) / gap);
     };
   };
   out.complete = parallel_tasks(L * H, options.threads, patch_head, options.progress) == L * H;

@@ -19,13 +19,6 @@
 namespace hs {
 namespace {
 
-std::string file_stem(const std::string& path) {
-  const size_t slash = path.find_last_of('/');
-  std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
-  const size_t dot = name.rfind('.');
-  return dot == std::string::npos || dot == 0 ? name : name.substr(0, dot);
-}
-
 // The architecture's metadata (keys "<arch>.<name>"), with messages naming the file and the key.
 class Metadata {
  public:

@@ -7,6 +7,7 @@
 #include "core/formats/mapped_file.h"
 #include "core/model/attention_config.h"
 #include "core/util/errors.h"
+#include "core/util/file_read.h"
 #include "core/util/finite.h"
 #include "core/util/memory.h"
 
@@ -15,13 +16,6 @@ namespace {
 
 constexpr size_t kHeaderBytes = 7 * sizeof(int32_t);
 constexpr uint32_t kVersionedMagic = 0x616b3432;  // "ak42": llama2.c export versions 1 and 2
-
-std::string file_stem(const std::string& path) {
-  const size_t slash = path.find_last_of('/');
-  std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
-  const size_t dot = name.find_last_of('.');
-  return dot == std::string::npos || dot == 0 ? name : name.substr(0, dot);
-}
 
 void check_range(const std::string& path, const char* field, int64_t value, int64_t lo, int64_t hi) {
   if (value < lo || value > hi) {

@@ -112,4 +112,11 @@ std::string read_file_limited(const std::string& path, size_t max_bytes, const s
 
 std::string read_file(const std::string& path) { return read_file_limited(path, kMaxReadBytes); }
 
+std::string file_stem(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  const size_t dot = name.rfind('.');
+  return dot == std::string::npos || dot == 0 ? name : name.substr(0, dot);
+}
+
 }  // namespace hs

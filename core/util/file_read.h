@@ -21,6 +21,10 @@ bool path_exists(const std::string& path);
 bool is_regular_file(const std::string& path);
 bool is_folder(const std::string& path);
 
+// The file's name without its folder and its last extension: "/m/stories260K.bin" -> "stories260K"
+// (a leading dot is part of the name: ".hidden" stays ".hidden").
+std::string file_stem(const std::string& path);
+
 // A file descriptor open for reading on a regular file. Opened with O_NONBLOCK, so a FIFO is
 // refused instead of waiting forever for a writer. Throws IoError naming the path and what it
 // is instead: "cannot read /dev/zero: it is a character device, not a file".
