@@ -29,6 +29,7 @@ struct LessonCompare {
 struct LessonStep {
   std::string title;
   std::string caption;
+  std::string notes;                   // presenter notes: the longer explanation, never on the slide
   Session session;                     // complete state (overlays applied)
   std::vector<LessonCompare> compare;  // shown side by side with the step's own state
   std::vector<std::string> unlocked;   // control names the step leaves free (see lesson_controls())

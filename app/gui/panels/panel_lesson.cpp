@@ -27,6 +27,9 @@ bool needs_model(const AppState& state, const LessonStep& step) {
   return step.needs_pretrained && state.request.model_path.empty();
 }
 
+// Presenter notes: a closed "Notes" line under the caption when not presenting; never on a slide.
+bool shows_notes(const AppState& state, const LessonStep& step) { return !state.present.active && !step.notes.empty(); }
+
 bool controls_row(const AppState& state) { return state.present.active && lesson_controls_unlocked(state); }
 
 // Where the title, the step counter and the buttons go in a panel `width` wide: the counter and
@@ -86,6 +89,10 @@ float lesson_panel_height(const AppState& state, const UiContext& ui, float widt
   if (state.lesson.captions) h += ImGui::CalcTextSize(step->caption.c_str(), nullptr, false, wrap).y + style.ItemSpacing.y;
   if (needs_model(state, *step)) h += ImGui::CalcTextSize(kNeedsModel, nullptr, false, wrap).y + style.ItemSpacing.y;
   if (state.present.active && state.present.maps_hidden) h += ImGui::CalcTextSize(kHidden, nullptr, false, wrap).y + style.ItemSpacing.y;
+  if (shows_notes(state, *step)) {
+    h += ImGui::GetFrameHeight() + style.ItemSpacing.y;
+    if (state.lesson.notes_open) h += ImGui::CalcTextSize(step->notes.c_str(), nullptr, false, wrap - style.IndentSpacing).y + style.ItemSpacing.y;
+  }
   if (controls_row(state)) h += ImGui::GetFrameHeight() + style.ItemSpacing.y * 2 + 2;
   return h;
 }
@@ -140,6 +147,15 @@ void draw_lesson(AppState& state, const UiContext& ui) {
   if (state.lesson.captions) ImGui::TextUnformatted(step->caption.c_str());
   if (needs_model(state, *step)) ImGui::TextColored(tone(Tone::warning), "%s", kNeedsModel);
   if (state.present.active && state.present.maps_hidden) ImGui::TextColored(accent_text(), "%s", kHidden);
+  if (shows_notes(state, *step)) {
+    ImGui::SetNextItemOpen(state.lesson.notes_open);
+    state.lesson.notes_open = ImGui::TreeNode("Notes");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("The step's presenter notes (not shown while presenting)");
+    if (state.lesson.notes_open) {
+      ImGui::TextUnformatted(step->notes.c_str());
+      ImGui::TreePop();
+    }
+  }
   ImGui::PopTextWrapPos();
   if (controls_row(state)) {
     ImGui::Separator();

@@ -155,6 +155,7 @@ struct LessonPlayerState {
   std::shared_ptr<const Lesson> lesson;  // null: no lesson active
   int step = 0;                          // 0-based index into lesson->steps
   bool captions = true;                  // C toggles
+  bool notes_open = false;               // the step's presenter notes, shown when not presenting
 };
 
 struct PresentationState {
