@@ -32,6 +32,7 @@ struct HeadsOptions {
   int threads = 0;
   int local_window = 3;
   float threshold = 0.4f;
+  float chance_margin = RoleOptions{}.chance_margin;
   std::string order = "model";  // "cluster": each layer's heads in head_clustering's order
   std::string corpus;
   std::string shard;
@@ -77,6 +78,12 @@ struct Row {
   const std::string* label;
 };
 
+std::string join_ints(const std::vector<int>& v) {
+  std::string s;
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
+  return s;
+}
+
 std::string cell(float v) {
   if (std::isnan(v)) return std::string(6 - std::string(kNotMeasuredMark).size(), ' ') + kNotMeasuredMark;
   char buf[16];
@@ -117,6 +124,7 @@ int run_heads(const HeadsOptions& o) {
   options.spectrum = false;
   options.role_options.local_window = o.local_window;
   options.role_options.threshold = o.threshold;
+  options.role_options.chance_margin = o.chance_margin;
   const ModelRequest request = model_request(o.model);
   require_input(request);
   const std::shared_ptr<const RunAnalysis> a = analyse(request, options);
@@ -160,6 +168,24 @@ int run_heads(const HeadsOptions& o) {
     std::cout << buf;
   }
   std::cout << "  role\n";
+  // Chance: what uniform attention over the visible keys scores (one row per distinct mask).
+  for (int l = 0; l < int(roles.chance.size()); ++l) {
+    bool first_of_its_kind = true;
+    for (int k = 0; k < l; ++k) first_of_its_kind = first_of_its_kind && !same_role_scores(roles.chance[size_t(k)], roles.chance[size_t(l)]);
+    if (!first_of_its_kind) continue;
+    std::string name = "chance";
+    if (!roles.chance_same_everywhere()) {
+      std::vector<int> layers;
+      for (int k = l; k < int(roles.chance.size()); ++k)
+        if (same_role_scores(roles.chance[size_t(k)], roles.chance[size_t(l)])) layers.push_back(k);
+      name += layers.size() <= 3 ? " L" + join_ints(layers) : " " + std::to_string(layers.size()) + " layers";
+    }
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%-18s", name.c_str());
+    std::cout << buf;
+    for (int r = 0; r < kHeadRoleCount; ++r) std::cout << "    " << cell(roles.chance[size_t(l)].score[r]);
+    std::cout << "\n";
+  }
   int rank = 0;
   for (const Row& row : rows) {
     char buf[32];
@@ -169,7 +195,8 @@ int run_heads(const HeadsOptions& o) {
     std::cout << "  " << head_label_text(*row.label) << "\n";
   }
   if (rows.empty()) std::cout << "(no head labelled " << o.role << ")\n";
-  std::cout << "\nrole: " << head_label_rule(roles.options.threshold) << "\n";
+  std::cout << "\nrole: " << roles.label_rule() << "\n";
+  std::cout << "chance: what uniform attention over the keys each query may see scores on the same tokens and mask\n";
   for (int r = 0; r < kHeadRoleCount; ++r) std::cout << "  " << head_role_definition(HeadRole(r)) << "\n";
   return 0;
 }
@@ -183,7 +210,9 @@ Command add_heads_command(CLI::App& app) {
   // The roles as the table's legend and the app's Head roles view define them.
   std::string roles = "Roles (each a mean over query rows, 0 to 1):\n";
   for (int r = 0; r < kHeadRoleCount; ++r) roles += std::string("  ") + head_role_definition(HeadRole(r)) + "\n";
-  sub->footer(roles + "Labels: " + head_label_rule(RoleOptions{}.threshold) + " (--threshold changes 0.40).");
+  sub->footer(roles + "Labels: " + head_label_rule(RoleOptions{}.threshold, RoleOptions{}.chance_margin) +
+              " (--threshold changes 0.40, --chance-margin 0.10). Chance: the score of uniform attention over the keys "
+              "each query may see, on the same tokens (the table's chance row; docs/analysis.md).");
   options->sort_option = sub->add_option("--sort", options->sort, "Rank the heads by this role's score, highest first (default: layer, head order)");
   options->role_option = sub->add_option("--role", options->role, flag_help("role", "Only heads labelled with it (or 'broad')"));
   options->top_option = sub->add_option("--top", options->top, flag_help("top", "Default: every head"));
@@ -191,6 +220,10 @@ Command add_heads_command(CLI::App& app) {
       ->capture_default_str();
   sub->add_option("--threshold", options->threshold, "A head is labelled with its strongest role at or above this score")
       ->check(float_between("threshold", 0, 1))
+      ->capture_default_str();
+  sub->add_option("--chance-margin", options->chance_margin,
+                  "A role labels a head only when its score is at least its chance level plus this")
+      ->check(float_between("chance margin", 0, 1))
       ->capture_default_str();
   options->json_option = sub->add_option("--json", options->json, flag_help("json", "The head_roles object"));
   add_threads_flag(*sub, options->threads);

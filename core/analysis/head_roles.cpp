@@ -153,6 +153,35 @@ HeadRoleScores head_role_scores(const Map& attention, const KeyMask& mask, const
   return head_role_scores(attention, queries, mask, token_keys, bos_id, options);
 }
 
+namespace {
+
+// Uniform attention over the visible keys of each query in `queries` ([R, T]).
+Map uniform_rows(const std::vector<int>& queries, int T, const KeyMask& mask) {
+  Map rows = Map::Zero(Eigen::Index(queries.size()), T);
+  for (size_t r = 0; r < queries.size(); ++r) {
+    const int i = queries[r], c = mask.visible_count(i, T);
+    if (c <= 0) continue;
+    for (int j = 0; j < T; ++j)
+      if (mask.visible(i, j)) rows(Eigen::Index(r), j) = 1.0f / float(c);
+  }
+  return rows;
+}
+
+}  // namespace
+
+HeadRoleScores uniform_role_scores(const std::vector<int>& queries, int T, const KeyMask& mask,
+                                   const std::vector<int>& token_keys, int bos_id, const RoleOptions& options,
+                                   int probe_tokens) {
+  HeadRoleScores s = head_role_scores(uniform_rows(queries, T, mask), queries, mask, token_keys, bos_id, options);
+  const int offset = probe_tokens % 2, n = (probe_tokens - offset) / 2;
+  if (probe_tokens > 0 && n >= 1) {
+    std::vector<int> all;
+    for (int i = 0; i < probe_tokens; ++i) all.push_back(i);
+    s[HeadRole::induction] = induction_score(uniform_rows(all, probe_tokens, mask), offset, n);
+  }
+  return s;
+}
+
 std::vector<int> induction_probe_ids(int vocab, int bos_id, int n, uint64_t seed) {
   const int usable = vocab - (bos_id >= 0 && bos_id < vocab ? 1 : 0);
   if (n < 2) throw InputError("induction probe length (" + std::to_string(n) + ") must be 2 or more");
@@ -187,31 +216,57 @@ float induction_score(const Map& attention, int offset, int n) {
   return float(sum / n);
 }
 
-std::string strongest_role(const HeadRoleScores& s, float threshold) {
+std::string strongest_role(const HeadRoleScores& s, float threshold, const HeadRoleScores* chance, float margin) {
+  // Clears chance by the margin (or chance is not known).
+  const auto above_chance = [&](HeadRole r) { return !chance || std::isnan((*chance)[r]) || s[r] >= (*chance)[r] + margin; };
   // Specific roles first; on a tie the earlier one (first before bos).
   const HeadRole specific[] = {HeadRole::previous, HeadRole::first, HeadRole::bos, HeadRole::self, HeadRole::duplicate,
                                HeadRole::induction};
   float best = -1;
   const char* name = "";
   for (const HeadRole r : specific)
-    if (!std::isnan(s[r]) && s[r] >= threshold && s[r] > best) {
+    if (!std::isnan(s[r]) && s[r] >= threshold && above_chance(r) && s[r] > best) {
       best = s[r];
       name = head_role_name(r);
     }
   if (*name) return name;
   if (!std::isnan(s[HeadRole::broadness]) && s[HeadRole::broadness] >= kBroadLabelMin) return "broad";
-  if (!std::isnan(s[HeadRole::local]) && s[HeadRole::local] >= kLocalLabelMin) return "local";
+  if (!std::isnan(s[HeadRole::local]) && s[HeadRole::local] >= kLocalLabelMin && above_chance(HeadRole::local)) return "local";
   return "";
 }
 
-std::string head_label_rule(float threshold) {
-  char buf[320];
+std::string head_label_rule(float threshold, float margin) {
+  char chance[96] = "";
+  if (margin >= 0) std::snprintf(chance, sizeof chance, " and at least its chance level + %.2f", double(margin));
+  char buf[400];
   std::snprintf(buf, sizeof buf,
                 "a head's role is its strongest of previous, first, bos, self, duplicate and induction at or above "
-                "%.2f (first before bos on a tie), else broad when broadness >= %.1f, else local when local >= %.1f, "
+                "%.2f%s (first before bos on a tie), else broad when broadness >= %.1f, else local when local >= %.1f%s, "
                 "else %s; %s = not measured",
-                double(threshold), double(kBroadLabelMin), double(kLocalLabelMin), kNoRoleMark, kNotMeasuredMark);
+                double(threshold), chance, double(kBroadLabelMin), double(kLocalLabelMin),
+                margin >= 0 ? " and clears its chance level as much" : "", kNoRoleMark, kNotMeasuredMark);
   return buf;
+}
+
+float HeadRoles::chance_of(int layer, HeadRole role) const {
+  if (layer < 0 || size_t(layer) >= chance.size()) return std::numeric_limits<float>::quiet_NaN();
+  return chance[size_t(layer)][role];
+}
+
+bool same_role_scores(const HeadRoleScores& a, const HeadRoleScores& b) {
+  for (int r = 0; r < kHeadRoleCount; ++r)
+    if (!(a.score[r] == b.score[r] || (std::isnan(a.score[r]) && std::isnan(b.score[r])))) return false;
+  return true;
+}
+
+bool HeadRoles::chance_same_everywhere() const {
+  for (size_t l = 1; l < chance.size(); ++l)
+    if (!same_role_scores(chance[0], chance[l])) return false;
+  return true;
+}
+
+std::string HeadRoles::label_rule() const {
+  return head_label_rule(options.threshold, chance.empty() ? -1.0f : options.chance_margin);
 }
 
 }  // namespace hs
@@ -256,6 +311,17 @@ HeadRoles compute_head_roles(const AttentionRun& run, int bos_id, const Attentio
   if (with_probe) out.probe_ids = probe_ids;
   out.scores.assign(size_t(L), std::vector<HeadRoleScores>(size_t(H)));
   out.label.assign(size_t(L), std::vector<std::string>(size_t(H)));
+  // Chance levels: one uniform map per distinct mask (most models: one for every layer).
+  for (int l = 0; l < L; ++l) {
+    const KeyMask mask = layer_key_mask(run.info, l);
+    out.masks.push_back(mask);
+    int same = -1;
+    for (int k = 0; k < l && same < 0; ++k)
+      if (out.masks[size_t(k)].causal == mask.causal && out.masks[size_t(k)].window == mask.window) same = k;
+    out.chance.push_back(same >= 0 ? out.chance[size_t(same)]
+                                   : uniform_role_scores(queries, T, mask, keys, bos_id, options,
+                                                         with_probe ? int(probe_ids.size()) : 0));
+  }
   // Heads are independent: one work item each, every item writes only its own slot.
   const int64_t cells = int64_t(queries.size()) * T;
   parallel_for(L * H, threads_for_work(threads, cells * L * H * 4), [&](int item) {
@@ -272,7 +338,7 @@ HeadRoles compute_head_roles(const AttentionRun& run, int bos_id, const Attentio
                            have ? &(*entropies)[size_t(l)][size_t(h)] : nullptr);
     }
     if (with_probe) s[HeadRole::induction] = induction_score(probe->attention[size_t(l)][size_t(h)], offset, n);
-    out.label[size_t(l)][size_t(h)] = strongest_role(s, options.threshold);
+    out.label[size_t(l)][size_t(h)] = strongest_role(s, options.threshold, &out.chance[size_t(l)], options.chance_margin);
     out.scores[size_t(l)][size_t(h)] = s;
   });
   return out;

@@ -24,6 +24,15 @@
 //   induction  on the probe [BOS] r_1..r_n r_1..r_n (n distinct random ids), mean over the second
 //              copy's positions p of A[p][p - n + 1], the key just after the earlier occurrence
 //              (NaN: the model cannot run a probe, e.g. a raw --input array)
+//
+// Chance. Every score has a chance level: the score that uniform attention over the keys each
+// query may see gets on the same tokens, rows and mask (uniform_role_scores; exact, and cheap: one
+// map per mask). Causal, no window, T tokens: previous and first are the mean over i = 1..T-1 of
+// 1/(i+1) (about ln(T)/T: 0.29 at T = 8, 0.15 at T = 24), self the same over the informative rows,
+// local min(w, i+1)/(i+1), duplicate (copies of i before i)/(i+1), broadness exactly 1, induction
+// the mean of 1/(p+1) over the probe's second copy (about 0.01 for 2 x 32 tokens). Without a mask
+// each row sees all T keys: 1/T. A label needs its score to clear chance by options.chance_margin
+// (strongest_role).
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -53,6 +62,9 @@ struct HeadRoleScores {
   float& operator[](HeadRole r) { return score[int(r)]; }
 };
 
+// True when a and b hold the same scores (NaN equal to NaN).
+bool same_role_scores(const HeadRoleScores& a, const HeadRoleScores& b);
+
 // The mask a map was made under (as ModelInfo / AttentionConfig describe it).
 struct KeyMask {
   bool causal = false;
@@ -66,6 +78,7 @@ struct RoleOptions {
   float threshold = 0.4f;     // a head is labelled with its strongest role when the score clears this
   int probe_length = 32;      // n: distinct random tokens, repeated once
   uint64_t probe_seed = 18;
+  float chance_margin = 0.1f;  // a role labels a head only at chance + this or more
 };
 
 // Scores of one head from rows of its map. rows: [R, T], row r is query `queries[r]`
@@ -77,6 +90,13 @@ HeadRoleScores head_role_scores(const Map& rows, const std::vector<int>& queries
 // Whole map [T, T] (rows sum to 1).
 HeadRoleScores head_role_scores(const Map& attention, const KeyMask& mask, const std::vector<int>& token_keys,
                                 int bos_id, const RoleOptions& options = {});
+
+// The chance level of every score (see "Chance" above): head_role_scores of uniform attention
+// over the visible keys of each query in `queries` of a T-token input under `mask`; when
+// probe_tokens > 0, induction too, on a probe of that many tokens (odd: with BOS) under the mask.
+HeadRoleScores uniform_role_scores(const std::vector<int>& queries, int T, const KeyMask& mask,
+                                   const std::vector<int>& token_keys, int bos_id, const RoleOptions& options,
+                                   int probe_tokens = 0);
 
 // The induction probe's ids: BOS first when bos_id >= 0, then n ids drawn without repetition
 // (SplitMix64 with `seed`) from [0, vocab) skipping bos_id, then the same n ids again.
@@ -90,14 +110,16 @@ float induction_score(const Map& attention, int offset, int n);
 // (previous, first, bos, self, duplicate, induction) are preferred (on a tie the earlier: first
 // before bos); then "broad" (broadness at least kBroadLabelMin: near-uniform over what it sees)
 // and "local" (local at least kLocalLabelMin, whatever the threshold) name a head none of them
-// describes.
+// describes. With `chance`, a role counts only at chance[role] + margin or more (local too;
+// broadness not: it measures how close a head is to chance).
 constexpr float kBroadLabelMin = 0.8f, kLocalLabelMin = 0.5f;
-std::string strongest_role(const HeadRoleScores& s, float threshold);
+std::string strongest_role(const HeadRoleScores& s, float threshold, const HeadRoleScores* chance = nullptr,
+                           float margin = 0);
 
 // The labelling rule in words, for the legends under the CLI's table and in the app: "a head's
 // role is its strongest of ... at or above 0.40 ..., else broad when broadness >= 0.8, else local
-// when local >= 0.5, else none".
-std::string head_label_rule(float threshold);
+// when local >= 0.5, else none"; with margin >= 0, "... each at least its chance level + 0.10 ...".
+std::string head_label_rule(float threshold, float margin = -1);
 
 // How tables write a score that was not measured (NaN) and a head without a label: two
 // different marks ("-" meant both).
@@ -114,6 +136,14 @@ struct HeadRoles {
   bool induction_measured = false;  // the probe ran
   std::vector<int> probe_ids;       // the probe's token ids (empty when none ran)
   int query_rows = 0;               // rows each score averages over (T, or a sample for long inputs)
+  std::vector<KeyMask> masks;       // [layer]: the mask each layer's maps were made under
+  std::vector<HeadRoleScores> chance;  // [layer]: uniform_role_scores on the same tokens, rows and mask
+  // The chance level of `role` for a head of `layer` (NaN: unknown).
+  float chance_of(int layer, HeadRole role) const;
+  // True when every layer has the same chance levels (one mask for the whole model).
+  bool chance_same_everywhere() const;
+  // The label rule with this object's threshold and margin.
+  std::string label_rule() const;
   bool empty() const { return scores.empty(); }
   int n_layers() const { return int(scores.size()); }
   int n_heads() const { return scores.empty() ? 0 : int(scores[0].size()); }

@@ -48,12 +48,21 @@ HeadRoles with_induction(HeadRoles roles, const InductionScores& induction) {
   roles.induction_measured = true;
   roles.probe_ids = induction.probe_ids;
   roles.options.probe_length = induction.probe_length;
-  for (int l = 0; l < roles.n_layers(); ++l)
+  const int probe_tokens = int(induction.probe_ids.size());
+  for (int l = 0; l < roles.n_layers(); ++l) {
+    const HeadRoleScores* chance = nullptr;
+    if (size_t(l) < roles.chance.size() && size_t(l) < roles.masks.size()) {
+      // Induction's chance: uniform attention on the probe under the layer's mask.
+      HeadRoleScores& c = roles.chance[size_t(l)];
+      c[HeadRole::induction] = uniform_role_scores({}, 0, roles.masks[size_t(l)], {}, -1, roles.options, probe_tokens)[HeadRole::induction];
+      chance = &c;
+    }
     for (int h = 0; h < roles.n_heads(); ++h) {
       HeadRoleScores& s = roles.scores[size_t(l)][size_t(h)];
       s[HeadRole::induction] = induction.score[size_t(l)][size_t(h)];
-      roles.label[size_t(l)][size_t(h)] = strongest_role(s, roles.options.threshold);
+      roles.label[size_t(l)][size_t(h)] = strongest_role(s, roles.options.threshold, chance, roles.options.chance_margin);
     }
+  }
   return roles;
 }
 

@@ -94,7 +94,24 @@ void write_head_roles_json(std::ostream& out, const HeadRoles& roles) {
       write_json_list(out, H, [&](size_t h) { write_json_float(out, roles.scores[l][h][HeadRole(r)]); });
     });
   }
-  out << "},\"label\":";
+  out << "}";
+  // Chance levels: one number per role when every layer has the same mask, else [layer][head].
+  if (roles.chance.size() == L) {
+    out << ",\"chance_margin\":";
+    write_json_float(out, roles.options.chance_margin);
+    out << ",\"chance\":{";
+    const bool one = roles.chance_same_everywhere();
+    for (int r = 0; r < kHeadRoleCount; ++r) {
+      out << (r ? "," : "") << json_string(head_role_name(HeadRole(r))) << ':';
+      if (one && L > 0) write_json_float(out, roles.chance[0][HeadRole(r)]);
+      else
+        write_json_list(out, L, [&](size_t l) {
+          write_json_list(out, H, [&](size_t) { write_json_float(out, roles.chance[l][HeadRole(r)]); });
+        });
+    }
+    out << '}';
+  }
+  out << ",\"label\":";
   write_json_list(out, L, [&](size_t l) { write_json_list(out, H, [&](size_t h) { out << json_string(roles.label[l][h]); }); });
   out << '}';
 }

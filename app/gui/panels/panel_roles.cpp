@@ -48,19 +48,28 @@ Map role_map(const HeadRoles& roles, HeadRole role) {
 
 // `selected`: the row's highlight covers the cell's colour, so the text keeps the theme's colour
 // (a dark digit chosen for a yellow cell is unreadable on the highlight).
-void score_cell(float v, bool selected) {
+// `chance`: what uniform attention scores (NaN: unknown), drawn as a tick across the cell's width
+// (0 at the left edge, 1 at the right) and said in the tooltip.
+void score_cell(float v, bool selected, float chance, float margin, float row_h) {
   if (std::isnan(v)) {
     ImGui::TextDisabled("%s", kNotMeasuredMark);
     return;
   }
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  const float w = ImGui::GetContentRegionAvail().x;
   ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, colormap_u32(kRoleColours, v, 0.85f));
-  if (selected) {
-    ImGui::Text("%.2f", double(v));
-    return;
-  }
-  ImGui::PushStyleColor(ImGuiCol_Text, text_colour_on(kRoleColours, v));
+  if (!selected) ImGui::PushStyleColor(ImGuiCol_Text, text_colour_on(kRoleColours, v));
   ImGui::Text("%.2f", double(v));
-  ImGui::PopStyleColor();
+  if (!std::isnan(chance)) {
+    const float x = p.x + 1 + std::clamp(chance, 0.0f, 1.0f) * std::max(w - 2, 1.0f);
+    const ImU32 c = ImGui::ColorConvertFloat4ToU32(ImGui::GetStyleColorVec4(ImGuiCol_Text));
+    ImGui::GetWindowDrawList()->AddLine(ImVec2(x, p.y + row_h * 0.62f), ImVec2(x, p.y + row_h - 2), c, 2.0f);
+  }
+  if (!selected) ImGui::PopStyleColor();
+  // The row's Selectable (spanning every column) holds the hover: ask the mouse, not the item.
+  if (!std::isnan(chance) && ImGui::IsWindowHovered() && ImGui::IsMouseHoveringRect(p, ImVec2(p.x + w, p.y + row_h)))
+    ImGui::SetTooltip("%.3f; chance %.3f (uniform attention over the keys each query sees: the tick); %s", double(v),
+                      double(chance), v >= chance + margin ? "clears chance by the margin" : "within the margin of chance");
 }
 
 // The column a table sorted by `by` ranks on, as its header says it.
@@ -137,7 +146,7 @@ ShownRows roles_table(AppState& state, const HeadRoles& roles, ImVec2 size, bool
     ImGui::TextUnformatted(head_label_text(label));
     for (int r = 0; r < kHeadRoleCount; ++r) {
       ImGui::TableNextColumn();
-      score_cell(s.score[r], selected);
+      score_cell(s.score[r], selected, roles.chance_of(i.layer, HeadRole(r)), roles.options.chance_margin, row_h);
     }
   }
   ImGui::EndTable();
@@ -237,11 +246,13 @@ void draw_roles(AppState& state, const UiContext& ui) {
   ImGui::PushTextWrapPos(0.0f);
   const bool present = state.present.active;
   if (present)
-    ImGui::TextDisabled("Scores 0 to 1. Hover a header for its definition; click a head to open its map.");
+    ImGui::TextDisabled("Scores 0 to 1; a tick marks chance.");
   else
-    ImGui::TextDisabled("Scores 0 to 1; %s. Hover a header for its definition; click a head to open its map.",
-                        head_label_rule(roles.options.threshold).c_str());
-  if (present && ImGui::IsItemHovered()) ImGui::SetTooltip("%s.", head_label_rule(roles.options.threshold).c_str());
+    ImGui::TextDisabled("Scores 0 to 1; the tick in each cell is chance, what uniform attention scores on this sentence. "
+                        "A label needs %.2f and chance + %.2f (hover here for the whole rule). Hover a header for its "
+                        "definition; click a head to open its map.",
+                        double(roles.options.threshold), double(roles.options.chance_margin));
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s.", roles.label_rule().c_str());
   if (roles.induction_measured)
     ImGui::TextDisabled("Induction: measured on a probe of %d random tokens repeated twice (fixed seed), not on the sentence.",
                         roles.options.probe_length);

@@ -66,3 +66,11 @@ if(HEADSCOPE_TEST_PYTHON AND TARGET headscope-cli)
                    $<TARGET_FILE:headscope-cli> ${HEADSCOPE_MODELS_DIR})
   set_tests_properties(analysis.patching_vs_torch PROPERTIES LABELS "core;oracle" SKIP_RETURN_CODE 77 TIMEOUT 300)
 endif()
+
+# Chance levels of the role scores: uniform attention's scores, recomputed from their definitions.
+if(HEADSCOPE_TEST_PYTHON AND TARGET headscope-cli)
+  add_test(NAME analysis.role_chance_vs_numpy
+           COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/role_chance_test.py
+                   $<TARGET_FILE:headscope-cli> ${CMAKE_CURRENT_BINARY_DIR}/role-chance)
+  set_tests_properties(analysis.role_chance_vs_numpy PROPERTIES LABELS "core;oracle" TIMEOUT 300)
+endif()
