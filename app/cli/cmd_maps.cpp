@@ -1,6 +1,5 @@
 // `headscope-cli maps`: run the engine, write every head's map as JSON (--json), or print a
-// human-readable report (tokens, where one query looks head by head, the head distance and
-// difference tables).
+// human-readable report (tokens, where one query looks head by head, the head distance table).
 #include <algorithm>
 #include <chrono>
 #include <fstream>

@@ -104,8 +104,8 @@ void print_text_report(std::ostream& out, const RunAnalysis& analysis, int layer
       out << "\n";
     }
   };
-  table(analysis.distance[size_t(layer)], "head distance, mean over queries of the total variation 0.5 sum_k |A_a - A_b| (0 to 1)");
-  table(analysis.difference[size_t(layer)], "head difference, mean |A_a - A_b| over all cells");
+  table(analysis.distance[size_t(layer)],
+        "head difference: the head distance, mean over queries of the total variation 0.5 sum_k |A_a - A_b| (0 to 1)");
   print_reach(out, analysis, layer);
   if (!run.next_tokens.empty()) {
     out << "\nnext-token prediction after each position:\n";

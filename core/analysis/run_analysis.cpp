@@ -325,10 +325,6 @@ HeadRoles roles_of(const Prepared& prepared, const AttentionRun& run, const Anal
 
 }  // namespace
 
-const Map& pair_measure(const RunAnalysis& a, PairMeasure measure, int layer) {
-  return measure == PairMeasure::distance ? a.distance[size_t(layer)] : a.difference[size_t(layer)];
-}
-
 int RunAnalysis::map_index(int token) const { return token < 0 ? -1 : token / std::max(1, run.map_factor); }
 
 int RunAnalysis::map_token(int index) const { return index < 0 ? -1 : index * std::max(1, run.map_factor); }

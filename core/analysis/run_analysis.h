@@ -128,14 +128,6 @@ struct RunAnalysis {
   int map_token(int index) const;
 };
 
-// The two ways to compare heads (RunAnalysis::difference and ::distance).
-enum class PairMeasure {
-  distance,    // mean over query rows of 0.5 * sum_k |A_a - A_b|: scale-free, in [0, 1] (the default)
-  difference,  // mean over all T x T cells of |A_a - A_b|: the lesson's number, shrinks like 1/T
-};
-// [H, H] of `layer` in the measure asked for.
-const Map& pair_measure(const RunAnalysis& a, PairMeasure measure, int layer);
-
 // Attention rollout is computed up to this many tokens (each layer is a T^3 product).
 constexpr int kRolloutMaxTokens = 512;
 

@@ -61,13 +61,13 @@ std::string attention_csv(const AttentionRun& run, int layer, int head) {
   return out.str();
 }
 
-std::string pairs_npy(const RunAnalysis& analysis, int layer, PairMeasure measure) {
-  const Map& d = pair_measure(analysis, measure, layer);  // [H, H]
+std::string pairs_npy(const RunAnalysis& analysis, int layer) {
+  const Map& d = analysis.distance[size_t(layer)];  // [H, H]
   return npy_bytes(d.data(), {d.rows(), d.cols()});
 }
 
-std::string pairs_csv(const RunAnalysis& analysis, int layer, PairMeasure measure) {
-  const Map& d = pair_measure(analysis, measure, layer);  // [H, H]
+std::string pairs_csv(const RunAnalysis& analysis, int layer) {
+  const Map& d = analysis.distance[size_t(layer)];  // [H, H]
   const std::vector<std::string> names = head_names(int(d.rows()));
   std::ostringstream out;
   write_matrix_csv(out, d, names, names, "head\\head");

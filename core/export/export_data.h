@@ -26,8 +26,8 @@ std::string attention_csv(const AttentionRun& run, int layer, int head);
 
 // The head pairs of `layer` (the analysis's), [H, H]: mean |A_a - A_b| over cells (difference) or
 // mean total variation per query row (distance).
-std::string pairs_npy(const RunAnalysis& analysis, int layer, PairMeasure measure);
-std::string pairs_csv(const RunAnalysis& analysis, int layer, PairMeasure measure);
+std::string pairs_npy(const RunAnalysis& analysis, int layer);
+std::string pairs_csv(const RunAnalysis& analysis, int layer);
 
 // One role's scores [n_layers, n_heads] (head_roles.h): float32, NaN where not measured; the CSV
 // has a row per layer ("layer 0", ...) and a column per head ("head 0", ...), empty where not measured.

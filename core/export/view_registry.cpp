@@ -140,17 +140,13 @@ std::string maps_json_with(const ViewExport& in, const HeadAblation* ablation) {
 
 std::string maps_json(const ViewExport& in) { return maps_json_with(in, nullptr); }
 
-// ---- difference, distance: the head pairs of a layer ----
+// ---- difference (and its part distance): the head pairs of a layer, in the head distance ----
 
-std::string pairs_figure(const ViewExport& in, PairMeasure measure) {
-  return in.render(difference_figure(in.analysis, in.spec.layer, in.spec.colours.colormap, measure, head_order(in), in.spec.style));
+std::string pairs_figure_bytes(const ViewExport& in) {
+  return in.render(difference_figure(in.analysis, in.spec.layer, in.spec.colours.colormap, head_order(in), in.spec.style));
 }
-std::string difference_figure_bytes(const ViewExport& in) { return pairs_figure(in, PairMeasure::difference); }
-std::string distance_figure_bytes(const ViewExport& in) { return pairs_figure(in, PairMeasure::distance); }
-std::string difference_npy(const ViewExport& in) { return pairs_npy(in.analysis, in.spec.layer, PairMeasure::difference); }
-std::string difference_csv(const ViewExport& in) { return pairs_csv(in.analysis, in.spec.layer, PairMeasure::difference); }
-std::string distance_npy(const ViewExport& in) { return pairs_npy(in.analysis, in.spec.layer, PairMeasure::distance); }
-std::string distance_csv(const ViewExport& in) { return pairs_csv(in.analysis, in.spec.layer, PairMeasure::distance); }
+std::string pairs_npy_bytes(const ViewExport& in) { return pairs_npy(in.analysis, in.spec.layer); }
+std::string pairs_csv_bytes(const ViewExport& in) { return pairs_csv(in.analysis, in.spec.layer); }
 
 // ---- query: where the chosen query tokens look ----
 
@@ -363,8 +359,9 @@ const std::vector<ViewDescriptor> kViews = {
      "where the --query tokens look (rows summed), head by head: bars over the keys (data [layers, H, T])", "query",
      query_figure_bytes, query_npy_bytes, query_csv_bytes, maps_json},
     {View::difference, "difference", {}, "Head difference", View::difference, S::layer, M::whole,
-     "the head-difference table, mean |A_a - A_b| over cells, [H, H]", "difference",
-     difference_figure_bytes, difference_npy, difference_csv, maps_json},
+     "the head-pair table in the head distance: mean over query rows of the total variation between the two "
+     "heads' rows, 0 to 1 at any length, [H, H]", "difference",
+     pairs_figure_bytes, pairs_npy_bytes, pairs_csv_bytes, maps_json},
     {View::average, "average", {}, "Average", View::average, S::layer, M::whole,
      "the layer's mean over heads, [T, T] (--rollout: the attention rollout)", "average",
      average_figure_bytes, average_npy_bytes, average_csv_bytes, maps_json},
@@ -388,8 +385,8 @@ const std::vector<ViewDescriptor> kViews = {
      "every head of every layer in one figure (heads --all-layers)", "overview",
      overview_figure_bytes, maps_npy, maps_csv, maps_json},
     {View::distance, "distance", {}, "Head distance", View::difference, S::layer, M::whole,
-     "the head-pair table in mean total variation per query row", "distance",
-     distance_figure_bytes, distance_npy, distance_csv, maps_json},
+     "the Head difference view's head-pair table (the head distance)", "distance",
+     pairs_figure_bytes, pairs_npy_bytes, pairs_csv_bytes, maps_json},
     {View::rollout, "rollout", {}, "Attention rollout", View::average, S::model, M::whole,
      "the attention rollout through every layer (average --rollout)", "rollout",
      rollout_figure_bytes, rollout_npy, rollout_csv, maps_json},

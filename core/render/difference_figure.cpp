@@ -9,14 +9,11 @@
 
 namespace hs {
 
-Figure difference_figure(const RunAnalysis& analysis, int layer, Colormap colormap, PairMeasure measure,
-                         const std::vector<int>& order, const FigureStyle& style) {
+Figure difference_figure(const RunAnalysis& analysis, int layer, Colormap colormap, const std::vector<int>& order, const FigureStyle& style) {
   const AttentionRun& run = analysis.run;
   assert(layer >= 0 && layer < run.n_layers() && "checked by export_view");
-  // diff: [H, H], symmetric, zero diagonal: mean over the T*T cells of |A_a - A_b|, or mean over
-  // query rows of 0.5 * sum_k |A_a - A_b| (the distance)
-  const bool distance = measure == PairMeasure::distance;
-  const Map& measured = pair_measure(analysis, measure, layer);
+  // [H, H], symmetric, zero diagonal: mean over query rows of 0.5 * sum_k |A_a - A_b|
+  const Map& measured = analysis.distance[size_t(layer)];
   const int H = int(measured.rows());
   std::vector<int> heads(static_cast<size_t>(H));  // row/column k shows head heads[k]
   for (int h = 0; h < H; ++h) heads[size_t(h)] = h;
@@ -37,10 +34,10 @@ Figure difference_figure(const RunAnalysis& analysis, int layer, Colormap colorm
   t.bar.colormap = colormap;
   t.bar.hi = scale_max;
   t.bar.lo = colormap_is_diverging(colormap) ? -scale_max : 0;
-  t.bar.title = distance ? "mean total variation per query row" : "mean |A_a \u2212 A_b| over cells";
+  t.bar.title = "mean total variation per query row";
   t.decimals = 3;
   t.title = figure_model_name(run) + " \u00b7 layer " + std::to_string(layer) +
-            (distance ? " \u00b7 head distance" : " \u00b7 head difference") +
+            " \u00b7 head distance" +
             (order.empty() || H < 2 ? "" : " (cluster order)");
   return table_figure(t, style);
 }

@@ -1,7 +1,7 @@
 #pragma once
-// The head-pair table of a layer: an [H, H] heatmap of the head distance (mean total variation
-// per query row) or head difference (mean |A_a - A_b| over cells), with the number written in
-// every cell (when the cells are big enough to hold it) and a colour bar.
+// The head-pair table of a layer: an [H, H] heatmap of the head distance (mean over query rows of
+// the total variation between the two heads' rows), with the number written in every cell (when
+// the cells are big enough to hold it) and a colour bar.
 #include <vector>
 
 #include "core/analysis/run_analysis.h"
@@ -16,7 +16,7 @@ namespace hs {
 // `style`: a page size reflows the table with fixed point-size text, title, labels, font
 // (core/render/table_figure.h).
 Figure difference_figure(const RunAnalysis& analysis, int layer, Colormap colormap,
-                         PairMeasure measure = PairMeasure::difference, const std::vector<int>& order = {},
+                         const std::vector<int>& order = {},
                          const FigureStyle& style = {});
 
 }  // namespace hs

@@ -43,7 +43,6 @@ struct Case {
   int head;
   const char* cli_view_flags;
   const char* file;
-  hs::PairMeasure measure = hs::PairMeasure::distance;  // the Head difference view's colour-by choice
   bool per_head_range = false;                           // the grid's "range per head"
   bool layer_range = false;                              // the single head's "layer range"
 };
@@ -80,16 +79,15 @@ TEST(ExportParity, AppExportEqualsCliExport) {
       {hs::View::head, 1, " --head 1", "head1.npy"},
       {hs::View::difference, 0, " --view distance", "dist.png"},
       {hs::View::difference, 0, " --view distance", "dist.npy"},
-      {hs::View::difference, 0, " --view difference", "diff.png", hs::PairMeasure::difference},
-      {hs::View::difference, 0, " --view difference", "diff.npy", hs::PairMeasure::difference},
-      {hs::View::heads, 0, " --per-head-range", "grid_per_head.png", hs::PairMeasure::distance, true},
-      {hs::View::head, 3, " --head 3 --layer-range", "head3_layer.png", hs::PairMeasure::distance, false, true},
+      {hs::View::difference, 0, " --view difference", "diff.png"},
+      {hs::View::difference, 0, " --view difference", "diff.npy"},
+      {hs::View::heads, 0, " --per-head-range", "grid_per_head.png", true},
+      {hs::View::head, 3, " --head 3 --layer-range", "head3_layer.png", false, true},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.file);
     state.view = c.view;
     state.head = c.head;
-    state.difference.measure = c.measure;
     state.grid.per_head_range = c.per_head_range;
     state.head_view.layer_range = c.layer_range;
     const hs::gui::StatusInfo status = save_as(state, derived.get(), c.file, dir / "app");
@@ -260,7 +258,7 @@ TEST(ExportParity, DefaultNamesSayWhatIsExported) {
   state.head = 2;
   EXPECT_EQ(hs::gui::default_export_name(state, *derived, "png"), "synthetic_d_model_8_L0_h2.png");
   state.view = hs::View::difference;
-  EXPECT_EQ(hs::gui::default_export_name(state, *derived, "svg"), "synthetic_d_model_8_L0_distance.svg");
+  EXPECT_EQ(hs::gui::default_export_name(state, *derived, "svg"), "synthetic_d_model_8_L0_difference.svg");
   state.exporter.what = hs::View::overview;
   EXPECT_EQ(hs::gui::default_export_name(state, *derived, "pdf"), "synthetic_d_model_8_overview.pdf");
   // The Head width view as shown: the sweep and the layer's singular values (a view of one layer,
@@ -500,7 +498,6 @@ TEST(ExportParity, EveryAppViewEqualsTheCliViewOfItsName) {
   for (const hs::View tab : hs::tab_views()) {
     const hs::ViewDescriptor& v = hs::view_descriptor(tab);
     state.view = v.view;
-    state.difference.measure = hs::PairMeasure::difference;  // coloured by the difference: --view difference
     std::string flags = model + " --view " + v.name;
     const bool contrast = v.view == hs::View::contrast;
     // Roles and ablation cover every layer; the other views show layer 1, and export it alone.

@@ -43,7 +43,6 @@ class Headless : public hs::gui::test::HeadlessApp {
     }
     state.grid.all_layers = before.grid.all_layers;
     state.average.rollout = before.average.rollout;
-    state.difference.measure = before.difference.measure;
   }
 
   // Hover and click on a grid of points over the whole window, in the current view.

@@ -35,8 +35,6 @@ ExportSpec view_spec(const AppState& state, const Derived& derived, View view, c
   spec.path = path;
   spec.layer = state.layer;
   spec.view = view;
-  if (spec.view == View::difference && shown_pair_measure(state) == PairMeasure::distance)
-    spec.view = View::distance;  // the measure the table is coloured by
   spec.head = view_descriptor(view).scope == ViewScope::head ? state.head : -1;
   const RunAnalysis& a = *derived.analysis;
   // What the view shows beyond a layer and a head: the query rows, the rollout, every role, the mode.

@@ -19,7 +19,7 @@ std::string export_preview_key(const AppState& state, const Derived& derived, in
     << state.head << '|' << e.size << '|' << e.dpi << '|' << e.font_size << '|' << e.show_title << '|' << e.title << '|'
     << e.view_colours << '|' << int(e.colormap) << '|' << int(e.scale_mode) << '|' << int(c.mode) << '|'
     << c.ignore_first_key << '|' << int(c.colormap) << '|' << state.grid.per_head_range << '|' << state.grid.all_layers
-    << '|' << state.head_view.layer_range << '|' << int(state.difference.measure) << '|' << (derived.roles != nullptr)
+    << '|' << state.head_view.layer_range << '|' << (derived.roles != nullptr)
     << '|' << (derived.sweep != nullptr) << '|' << state.average.rollout << '|' << state.ablation.mean << '|';
   for (int q : state.query.queries) k << q << ',';
   if (ablation) k << '|' << reinterpret_cast<uintptr_t>(ablation);  // the ablation result the figure shows

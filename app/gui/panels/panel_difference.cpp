@@ -1,7 +1,7 @@
 // Head difference: every pair of heads with its head distance (mean total variation per query
-// row, 0 to 1 at any length) and head difference (mean |A_a - A_b| over cells, the lesson's
-// number) as a sortable table, coloured by the chosen measure, and that measure as a small
-// heatmap; the hovered (else the selected) pair is shown side by side with its difference map.
+// row, 0 to 1 at any length) as a sortable table and as a small heatmap with the clustering's
+// dendrogram; the hovered (else the selected) pair is shown side by side with its difference map.
+// One measure on screen: the cell mean head_difference of the JSON shrinks like 1/T and is not shown.
 #include <algorithm>
 
 #include "app/gui/widgets/draw_util.h"
@@ -25,32 +25,27 @@ const char* const kDistanceHelp =
     "Head distance: for each query, the total variation between the two heads' rows, 0.5 \xE2\x88\x91_k |A_a \xE2\x88\x92 A_b| "
     "(0: the same keys with the same weights, 1: no key in common), averaged over queries. It means the same at "
     "any sentence length.";
-const char* const kDifferenceHelp =
-    "Head difference: the mean of |A_a \xE2\x88\x92 A_b| over all T x T cells (the lesson's number). Each row sums to 1, "
-    "so it shrinks like 1/T: compare it only between runs of the same length.";
 
-// Returns the hovered pair (a, b) or (-1, -1). The column of `measure` is coloured (0 .. its max).
-std::pair<int, int> pair_table(AppState& state, const Map& dist, const Map& diff, PairMeasure measure, float max,
-                               ImVec2 size) {
+// Returns the hovered pair (a, b) or (-1, -1). The distance column is coloured (0 .. its max).
+std::pair<int, int> pair_table(AppState& state, const Map& dist, const Map& diff, float max, ImVec2 size) {
   std::pair<int, int> hovered{-1, -1};
   const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
                                 ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingStretchProp;
-  if (!ImGui::BeginTable("pairs", 4, flags, size)) return hovered;
+  if (!ImGui::BeginTable("pairs", 3, flags, size)) return hovered;
   ImGui::TableSetupScrollFreeze(0, 1);
   ImGui::TableSetupColumn("head a", ImGuiTableColumnFlags_DefaultSort, 1.0f, int(PairSort::a));
   ImGui::TableSetupColumn("head b", 0, 1.0f, int(PairSort::b));
   ImGui::TableSetupColumn("distance", ImGuiTableColumnFlags_PreferSortDescending, 1.6f, int(PairSort::distance));
-  ImGui::TableSetupColumn("difference", ImGuiTableColumnFlags_PreferSortDescending, 1.6f, int(PairSort::difference));
   // The header row by hand, so each measure's header says what it is.
   ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
   // A narrow column's header is its short name, whole, rather than its long one cut ("hea...").
-  const char* const short_names[] = {"a", "b", "dist", "diff"};
-  for (int c = 0; c < 4; ++c) {
+  const char* const short_names[] = {"a", "b", "dist"};
+  for (int c = 0; c < 3; ++c) {
     ImGui::TableSetColumnIndex(c);
     const char* name = ImGui::TableGetColumnName(c);
     const float need = ImGui::CalcTextSize(name).x + ImGui::GetFontSize() * 1.2f;  // and the sort arrow
     ImGui::TableHeader(need > ImGui::GetContentRegionAvail().x ? short_names[c] : name);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", c == 2 ? kDistanceHelp : c == 3 ? kDifferenceHelp : name);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", c == 2 ? kDistanceHelp : name);
   }
   PairSort by = PairSort::a;
   bool descending = false;
@@ -67,19 +62,12 @@ std::pair<int, int> pair_table(AppState& state, const Map& dist, const Map& diff
     if (ImGui::IsItemHovered()) hovered = {p.a, p.b};
     ImGui::TableNextColumn();
     ImGui::Text("h%d", p.b);
-    for (PairMeasure m : {PairMeasure::distance, PairMeasure::difference}) {
-      ImGui::TableNextColumn();
-      const float v = m == PairMeasure::distance ? p.distance : p.difference;
-      if (m != measure) {
-        ImGui::Text("%.4f", double(v));
-        continue;
-      }
-      const float t = max > 0 ? v / max : 0.0f;
-      ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, colormap_u32(kDifferenceColours, t));
-      ImGui::PushStyleColor(ImGuiCol_Text, text_colour_on(kDifferenceColours, t));
-      ImGui::Text("%.4f", double(v));
-      ImGui::PopStyleColor();
-    }
+    ImGui::TableNextColumn();
+    const float t = max > 0 ? p.distance / max : 0.0f;
+    ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, colormap_u32(kDifferenceColours, t));
+    ImGui::PushStyleColor(ImGuiCol_Text, text_colour_on(kDifferenceColours, t));
+    ImGui::Text("%.4f", double(p.distance));
+    ImGui::PopStyleColor();
   }
   ImGui::EndTable();
   return hovered;
@@ -219,54 +207,34 @@ void draw_difference(AppState& state, const UiContext& ui) {
   const Derived& d = *ui.derived;
   const int heads = d.run().n_heads(), layer = state.layer;
   if (heads == 0) return;
-  PairMeasure measure = shown_pair_measure(state);
-  {
-    if (toolbar_layer_control(state, d.run().n_layers())) {
-      ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.5f);
-      ImGui::InputInt("layer", &state.layer);
-      state.layer = std::clamp(state.layer, 0, d.run().n_layers() - 1);
-      const float gap = ImGui::GetStyle().ItemSpacing.x;
-      same_line_if_fits(text_width("colour by") + gap + checkbox_width("distance") + gap + checkbox_width("difference"));
-    }
-    // A lesson keeps the head difference it defines; elsewhere the scale-free distance leads.
-    ImGui::BeginDisabled(state.lesson.lesson != nullptr);
-    int m = int(measure);
-    ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted("colour by");
-    ImGui::SameLine();
-    ImGui::RadioButton("distance", &m, int(PairMeasure::distance));
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", kDistanceHelp);
-    ImGui::SameLine();
-    ImGui::RadioButton("difference", &m, int(PairMeasure::difference));
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", kDifferenceHelp);
-    ImGui::EndDisabled();
-    if (!state.lesson.lesson) state.difference.measure = measure = PairMeasure(m);
+  const bool layer_control = toolbar_layer_control(state, d.run().n_layers());
+  if (layer_control) {
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.5f);
+    ImGui::InputInt("layer", &state.layer);
+    state.layer = std::clamp(state.layer, 0, d.run().n_layers() - 1);
   }
   if (heads > 2) {
-    same_line_if_fits(order_control_width());
+    if (layer_control) same_line_if_fits(order_control_width());
     draw_order_control("difference order", state.difference.clustered);
   }
-  wrapped_hint(measure == PairMeasure::distance
-                                ? "Distance: mean over queries of 0.5 \xE2\x88\x91 |A_a \xE2\x88\x92 A_b| over keys, 0 (same) to 1 (disjoint), "
-                                  "at any length. Hover a pair to compare."
-                                : "Difference: mean over all query/key cells of |A_a \xE2\x88\x92 A_b|: 0 = identical heads; shrinks "
-                                  "like 1/T. Hover a pair to compare.");
+  wrapped_hint("Head distance: mean over queries of 0.5 \xE2\x88\x91 |A_a \xE2\x88\x92 A_b| over keys, 0 (same) to 1 "
+               "(disjoint), at any length. Hover a pair to compare.");
   if (heads < 2) {
     ImGui::TextWrapped("One head: nothing to compare. Pick more heads in the model panel.");
     return;
   }
   if (d.run().compact())
-    ImGui::TextDisabled("Long input: distances from the exact rows of %d evenly spaced queries; differences from block maxima.",
+    ImGui::TextDisabled("Long input: distances from the exact rows of %d evenly spaced queries.",
                         d.analysis->distance_rows);
   const Map& dist = d.analysis->distance[size_t(layer)];  // [H, H]
   const Map& diff = d.analysis->difference[size_t(layer)];  // [H, H]
-  const Map& shown = measure == PairMeasure::distance ? dist : diff;
+  const Map& shown = dist;
   const float shown_max = std::max(shown.maxCoeff(), 1e-6f);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float f = ImGui::GetFontSize();
   const float table_w = std::min(avail.x * 0.4f, f * 28), top_h = avail.y * 0.45f;
 
-  std::pair<int, int> hovered = pair_table(state, dist, diff, measure, shown_max, ImVec2(table_w, top_h));
+  std::pair<int, int> hovered = pair_table(state, dist, diff, shown_max, ImVec2(table_w, top_h));
   ImGui::SameLine(0, f);
   // The matrix as a small heatmap with its own scale (0 .. largest difference), its rows and
   // columns in the model's order or the clustering's (labels keep the real head index).
@@ -278,8 +246,7 @@ void draw_difference(AppState& state, const UiContext& ui) {
     for (int j = 0; j < heads; ++j) ordered(i, j) = shown(order[size_t(i)], order[size_t(j)]);
   std::vector<std::string> names;
   for (int i = 0; i < heads; ++i) names.push_back(format("h%d", order[size_t(i)]));
-  HeatmapSpec spec = heatmap_spec(measure == PairMeasure::distance ? "distance matrix" : "difference matrix",
-                                  map_version(d.generation, layer, -1, (clustered ? 2 : 0) + int(measure)), plain_map(ordered),
+  HeatmapSpec spec = heatmap_spec("distance matrix", map_version(d.generation, layer, -1, clustered ? 2 : 0), plain_map(ordered),
                                   scale_range(ColourScale{}, shown_max), kDifferenceColours, layer);
   spec.row_labels = spec.col_labels = &names;
   const float dendro_w = clustered ? f * 5 : 0.0f;
@@ -309,7 +276,7 @@ void draw_difference(AppState& state, const UiContext& ui) {
   section_title(ui.fonts.heading, format("%s vs %s%s", head_name(layer, a, d.run().n_layers()).c_str(),
                                          head_name(layer, b, d.run().n_layers()).c_str(), hovered.first >= 0 ? "  (hovered)" : "").c_str());
   ImGui::SameLine(0, ImGui::GetFontSize());
-  ImGui::TextDisabled("distance %.3f, difference %.4f", double(dist(a, b)), double(diff(a, b)));
+  ImGui::TextDisabled("head distance %.3f", double(dist(a, b)));
   side_by_side(state, ui, a, b, ImGui::GetContentRegionAvail());
 }
 

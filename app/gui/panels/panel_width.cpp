@@ -65,8 +65,7 @@ void draw_sweep(const AppState& state, const Sweep& sweep, ImVec2 size) {
   hovered = std::max(hovered, draw_chart(rank, ImVec2(size.x, h)));
   if (hovered >= 0) {
     const SweepPoint& p = sweep.points[size_t(hovered)];
-    const std::string pairs = p.n_heads > 1 ? format("mean head distance %.3f\nmean head difference %.4f",
-                                                     double(p.mean_head_distance), double(p.mean_head_difference))
+    const std::string pairs = p.n_heads > 1 ? format("mean head distance %.3f", double(p.mean_head_distance))
                                               : std::string("one head: no pair to compare");
     ImGui::SetTooltip("%d heads of width %d\nparameters %s\n%s\nmean row entropy %.3f nats\nscore rank %.2f\n"
                       "effective rank %.2f\nreachable keys %.1f",

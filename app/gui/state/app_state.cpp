@@ -26,10 +26,6 @@ ColourScale view_colour_scale(const AppState& state, View view, float layer_max)
   return c;
 }
 
-PairMeasure shown_pair_measure(const AppState& state) {
-  return state.lesson.lesson ? PairMeasure::difference : state.difference.measure;
-}
-
 std::vector<int> shown_queries(const AppState& state, int tokens) {
   if (!state.query.queries.empty() || tokens <= 0) return state.query.queries;
   return {tokens - 1};
@@ -39,7 +35,6 @@ void request_view(AppState& state, View view) {
   state.view = view_descriptor(view).tab;
   if (view == View::overview) state.grid.all_layers = true;
   if (view == View::rollout) state.average.rollout = true;
-  if (view == View::distance) state.difference.measure = PairMeasure::distance;
 }
 
 bool shows_singular_values(View view) { return view == View::width || view == View::head; }

@@ -66,7 +66,6 @@ struct QueryPanelState {
 
 struct DifferencePanelState {
   int pair_a = 0, pair_b = 1;  // pair shown side by side when nothing is hovered
-  PairMeasure measure = PairMeasure::distance;  // what colours the table and matrix (lessons: difference)
   MapZoom zoom;  // the pair's maps side by side, zoomed together
   bool clustered = false;  // the matrix in the order of the heads' clustering, with its dendrogram
 };
@@ -239,9 +238,6 @@ AppState default_app_state();
 // largest weight, first key left out when the scale says so).
 ColourScale view_colour_scale(const AppState& state, View view, float layer_max);
 
-// The measure the Head difference view colours by: the user's choice, but a lesson keeps the
-// head difference it defines (mean |A_a - A_b| over cells).
-PairMeasure shown_pair_measure(const AppState& state);
 
 // True when the two requests would give the same engine results in the app: every field of the
 // model and its input (ModelRequest::input_tie), NaN equal to NaN; fit_context aside, as the app

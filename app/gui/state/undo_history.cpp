@@ -15,7 +15,6 @@ UndoSnapshot snapshot(const AppState& s) {
   u.scale = s.scale;
   u.all_layers = s.grid.all_layers, u.per_head_range = s.grid.per_head_range;
   u.show_values = s.head_view.show_values, u.layer_range = s.head_view.layer_range;
-  u.measure = s.difference.measure;
   u.rollout = s.average.rollout;
   u.queries = s.query.queries;
   return u;
@@ -28,7 +27,6 @@ void apply(AppState& s, const UndoSnapshot& u) {
   s.scale = u.scale;
   s.grid.all_layers = u.all_layers, s.grid.per_head_range = u.per_head_range;
   s.head_view.show_values = u.show_values, s.head_view.layer_range = u.layer_range;
-  s.difference.measure = u.measure;
   s.average.rollout = u.rollout;
   s.query.queries = u.queries;
 }

@@ -21,14 +21,13 @@ struct UndoSnapshot {
   ColourScale scale;
   bool all_layers = false, per_head_range = false;  // GridPanelState's
   bool show_values = false, layer_range = false;    // HeadPanelState's
-  PairMeasure measure = PairMeasure::distance;
   bool rollout = false;
   std::vector<int> queries;
 
   // Every field, the request's but fit_context (the app sets it on every run).
   auto tie() const {
     return std::tuple_cat(request.input_tie(), std::tie(view, layer, head, scale, all_layers, per_head_range, show_values,
-                                                        layer_range, measure, rollout, queries));
+                                                        layer_range, rollout, queries));
   }
   bool operator==(const UndoSnapshot& o) const { return same_fields(tie(), o.tie()); }
 };

@@ -89,7 +89,7 @@ TEST_F(ExportData, NpyDistanceIsHxHTotalVariation) {
   expect_same(a.data.data(), head_distance(analysis->run.attention[0]), "distance");
 }
 
-TEST_F(ExportData, NpyDifferenceIsHxH) {
+TEST_F(ExportData, NpyDifferenceIsTheHeadDistanceHxH) {
   const std::shared_ptr<const RunAnalysis> analysis = make_analysis("the keys that Priya left on the table were not hers");
   const AttentionRun& run = analysis->run;
   ExportSpec spec;
@@ -98,7 +98,7 @@ TEST_F(ExportData, NpyDifferenceIsHxH) {
   export_view(*analysis, nullptr, spec);
   const NpyArray a = read_npy(spec.path);
   ASSERT_EQ(a.shape, (std::vector<int64_t>{4, 4}));
-  expect_same(a.data.data(), head_difference(run.attention[0]), "difference");
+  expect_same(a.data.data(), head_distance(run.attention[0]), "difference view: the head distance");
 }
 
 TEST_F(ExportData, CsvHeaderAndRowsQuoteAwkwardTokens) {
