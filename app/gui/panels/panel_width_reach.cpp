@@ -302,10 +302,10 @@ void draw_width_keys(AppState& state, const UiContext& ui, ImVec2 area) {
   const float f = ImGui::GetFontSize();
   const bool table = !state.present.active && blocks.size() == 1 && area.x > f * 40;
   // The table as wide as its header row (it scrolls sideways past a third of the view).
-  float need = 0;
+  float table_need = 0;
   for (const char* header : {"head 00", "reachable keys", "rows agree", "rank (\xE2\x89\xA4 000)"})
-    need += ImGui::CalcTextSize(header).x + ImGui::GetStyle().CellPadding.x * 2 + 2;
-  const float table_w = table ? std::min(need + ImGui::GetStyle().ScrollbarSize, area.x * 0.34f) : 0;
+    table_need += ImGui::CalcTextSize(header).x + ImGui::GetStyle().CellPadding.x * 2 + 2;
+  const float table_w = table ? std::min(table_need + ImGui::GetStyle().ScrollbarSize, area.x * 0.34f) : 0;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float label_h = ImGui::GetTextLineHeightWithSpacing() + f * 0.4f, block_gap = f * 0.5f;
   const float tiles_w = area.x - table_w - (table ? f : 0);

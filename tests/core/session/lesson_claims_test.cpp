@@ -184,7 +184,7 @@ TEST_F(MultiHeadLesson, Step7ADecoupledHeadWidthReachesKeysAgainAtAPrice) {
   ASSERT_EQ(a->run.info.n_heads, 8);
   size_t lo = 99, hi = 0;
   for (const HeadReach& r : a->reach.at(0)) lo = std::min(lo, r.reachable_keys.size()), hi = std::max(hi, r.reachable_keys.size());
-  says(s, "--d-head 4 gives each of the 8 heads 4 slots");
+  says(s, "Head width 4, set apart from d_model, gives each of the 8 heads 4 slots");
   says(s, format("each reaches %zu to %zu of %d keys again", lo, hi, a->run.n_tokens()));
   says(s, format("at %s parameters instead of 288", format_count(a->run.info.param_count).c_str()));
   const auto narrow = maps_of(s.compare.at(0).session);
