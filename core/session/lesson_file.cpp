@@ -174,6 +174,21 @@ Lesson parse_lesson(const std::string& text, const std::string& name) {
   return lesson;
 }
 
+std::string lesson_handout(const Lesson& lesson) {
+  std::string out = lesson.title + " (" + std::to_string(lesson.steps.size()) +
+                    (lesson.steps.size() == 1 ? " step)\n" : " steps)\n");
+  if (!lesson.description.empty()) out += lesson.description + "\n";
+  for (size_t i = 0; i < lesson.steps.size(); ++i) {
+    const LessonStep& s = lesson.steps[i];
+    // Titles of shipped steps start with their number ("5. Narrow heads ..."): no second one.
+    const std::string number = std::to_string(i + 1) + ".";
+    out += "\n" + (s.title.rfind(number, 0) == 0 ? s.title : number + " " + s.title) + "\n";
+    out += "  slide: " + s.caption + "\n";
+    out += "  notes: " + (s.notes.empty() ? std::string("none") : s.notes) + "\n";
+  }
+  return out;
+}
+
 Lesson load_lesson(const std::string& path) { return parse_lesson(read_file_limited(path, kMaxLessonBytes, "a lesson file"), path); }
 
 }  // namespace hs

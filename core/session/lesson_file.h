@@ -67,6 +67,10 @@ bool step_unlocks_tab(const LessonStep& step, View view);
 // a model that comes with headscope (core/model/shipped_models.h), checked here, not when the
 // step opens.
 Lesson parse_lesson(const std::string& text, const std::string& name);
+
+// The presenter's printout of a lesson: its title, then every step's number, title, caption and
+// presenter notes ("notes: none" for a step without), as `headscope --lesson NAME --notes` prints it.
+std::string lesson_handout(const Lesson& lesson);
 Lesson load_lesson(const std::string& path);
 
 }  // namespace hs

@@ -11,8 +11,10 @@
 #include "app/common/memory_tuning.h"
 #include "app/common/model_flags.h"
 #include "app/gui/platform/app.h"
+#include "app/gui/actions/lesson_player.h"
 #include "app/gui/platform/options.h"
 #include "core/util/atomic_file.h"
+#include "core/session/lesson_file.h"
 #include "core/util/errors.h"
 
 int main(int argc, char** argv) {
@@ -31,6 +33,11 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
+    if (options.notes) {  // the presenter's printout: no window
+      if (options.lesson.empty()) throw hs::InputError("--notes prints a lesson's presenter notes: give --lesson NAME or FILE");
+      std::cout << hs::lesson_handout(*hs::gui::find_lesson(options.lesson));
+      return 0;
+    }
     hs::gui::App app(options, hs::gui::initial_state(options));
     return app.run();
   } catch (const hs::Error& e) {

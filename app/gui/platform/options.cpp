@@ -67,6 +67,7 @@ void add_app_flags(CLI::App& app, Options& o) {
   app.add_option("--session-dialog", o.session_dialog, "Open File > Open session... on this folder's session files");
   app.add_option("session", o.open, "A session file (.json) to open, or a model checkpoint file or folder");
   app.add_option("--lesson", o.lesson, "Start a lesson: a shipped one by name (multi_head_attention, what_heads_do, which_heads_notice) or a lesson file");
+  app.add_flag("--notes", o.notes, "With --lesson: print every step's title, slide caption and presenter notes, and exit");
   app.add_option("--step", o.step, "Lesson step to open (1-based)")->check(whole_number("lesson step", 1, kMaxLessonSteps))->capture_default_str();
   app.add_option("--zoom", o.zoom,
                  "Single head and difference views: show part of the map, X0,Y0,SPAN as fractions of its side (the "
@@ -86,7 +87,7 @@ void add_app_flags(CLI::App& app, Options& o) {
   app.add_option("--width", o.width, "Window width (unscaled pixels)")->check(whole_number("window width", 320, 8192))->capture_default_str();
   app.add_option("--height", o.height, "Window height (unscaled pixels)")->check(whole_number("window height", 240, 8192))->capture_default_str();
   add_bench_flags(app, o.bench);
-  set_group(app, "Lesson and session", {"lesson", "step"});
+  set_group(app, "Lesson and session", {"lesson", "step", "notes"});
   set_group(app, "Export", {"export-dialog"});
   set_group(app, "Window", {"screenshot", "frames", "width", "height"});
   app.get_option("session")->group("Lesson and session");

@@ -33,6 +33,30 @@ TEST(LessonFile, StepsOverlayThePreviousStep) {
   EXPECT_EQ(l.steps[1].unlocked, std::vector<std::string>{"heads"});
 }
 
+// The error for a lesson whose only step is `step`.
+std::string message_of_notes(const std::string& step) {
+  try {
+    parse_lesson(R"({"format": "headscope-lesson", "version": 1, "title": "T", "steps": [)" + step + "]}", "l.json");
+  } catch (const FormatError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(LessonFile, NotesAreReadAndPrintedButNeverRequired) {
+  const Lesson l = parse_lesson(R"({"format": "headscope-lesson", "version": 1, "title": "T", "steps": [
+      {"title": "1. One", "caption": "On the slide.", "notes": "Behind the slide: Q K^T has rank d_head."},
+      {"title": "Two", "caption": "Second slide."}]})",
+                                "l.json");
+  EXPECT_EQ(l.steps[0].notes, "Behind the slide: Q K^T has rank d_head.");
+  EXPECT_EQ(l.steps[1].notes, "");
+  EXPECT_EQ(lesson_handout(l),
+            "T (2 steps)\n\n1. One\n  slide: On the slide.\n  notes: Behind the slide: Q K^T has rank d_head.\n"
+            "\n2. Two\n  slide: Second slide.\n  notes: none\n");
+  EXPECT_NE(message_of_notes(R"({"title": "x", "caption": "y", "notes": 3})").find("step 1.notes must be a string"),
+            std::string::npos);
+}
+
 std::string message_of(const std::string& text) {
   try {
     parse_lesson(text, "l.json");
