@@ -32,6 +32,7 @@ struct FigureFlags {
   double font_size = 0;
   std::string title;
   bool no_title = false;
+  bool no_caption = false;
   std::string labels;
   std::string space_mark;
   std::string colorbar_label;
@@ -107,6 +108,7 @@ void apply_figure_flags(const FigureFlags& f, ExportSpec& spec, CLI::Option* col
     spec.style.show_title = true;
   }
   if (f.no_title) spec.style.show_title = false;
+  if (f.no_caption) spec.style.show_caption = false;
   if (!f.labels.empty()) parse_label_mode(f.labels, spec.style);
   if (!f.space_mark.empty()) spec.style.space_mark = parse_space_mark(f.space_mark);
   if (f.colorbar_option->count() > 0) spec.style.colorbar_label = f.colorbar_label;
@@ -395,6 +397,8 @@ Command add_export_command(CLI::App& app) {
       ->check(finite_number("font size"));
   f.title_option = sub->add_option("--title", f.title, "Title text instead of the model, layer and heads");
   sub->add_flag("--no-title", f.no_title, "No title");
+  sub->add_flag("--no-caption", f.no_caption,
+                "No explanatory text under the roles, ablation and patching tables (a journal's caption says it)");
   sub->add_option("--labels", f.labels, "Token labels: auto (as many as fit), all, none or \"every N\"");
   sub->add_option("--space-mark", f.space_mark,
                   "A token's space on the axes: dot (a thin \xC2\xB7 before the word, the default) or none; as the app's "

@@ -63,7 +63,7 @@ const std::vector<FlagWord>& flag_vocabulary() {
       {"size", "Output and export", "The figure's page size with a unit (in, cm, mm, pt, px): 3.25x3.25in, 8x6cm"},
       {"out-dir", "Output and export", ""}, {"format", "Output and export", ""}, {"csv-layout", "Output and export", ""},
       {"figure-scale", "Output and export", ""}, {"dpi", "Output and export", ""}, {"font-size", "Output and export", ""},
-      {"title", "Output and export", ""}, {"no-title", "Output and export", ""}, {"labels", "Output and export", ""},
+      {"title", "Output and export", ""}, {"no-title", "Output and export", ""}, {"no-caption", "Output and export", ""}, {"labels", "Output and export", ""},
       {"space-mark", "Output and export", ""}, {"colorbar-label", "Output and export", ""}, {"style", "Output and export", ""},
       {"repeat", "Output and export", ""}, {"csv", "Output and export", ""},
       {"what", "Output and export", ""},

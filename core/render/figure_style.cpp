@@ -122,11 +122,11 @@ void apply_style_json(const std::string& json_text, const std::string& file_name
       else if (key == "height") style.page_height = parse_length(string(key, v), 2.0);
       else if (key == "font") style.font = check_font_family(string(key, v));
       else if (key == "space_mark") style.space_mark = parse_space_mark(string(key, v));
-      else if (key == "show_title") {
+      else if (key == "show_title" || key == "show_caption") {
         if (!v.is_boolean()) throw FormatError(where(key) + " must be true or false, not " + json_excerpt(v));
-        style.show_title = v.get<bool>();
+        (key == "show_title" ? style.show_title : style.show_caption) = v.get<bool>();
       } else {
-        const std::vector<std::string> known = {"font_size", "title",  "show_title", "labels",     "colorbar_label",
+        const std::vector<std::string> known = {"font_size", "title",  "show_title", "show_caption", "labels", "colorbar_label",
                                                 "gap",       "colormap", "width",    "height",     "space_mark", "font"};
         throw FormatError(where(key) + " is not a style key" + did_you_mean(key, known) + "; expected " + or_list(known));
       }

@@ -22,6 +22,7 @@ struct FigureStyle {
   double page_width = 0, page_height = 0;
   double font_size = 0;  // points; 0: the natural layout (8 pt when a page size is given)
   bool show_title = true;
+  bool show_caption = true;  // the explanatory text under a table figure (definitions, the intact loss)
   std::string title;  // "" keeps the figure's own title (model, layer, heads)
   LabelMode labels = LabelMode::automatic;
   int label_every = 1;                        // LabelMode::every
@@ -36,7 +37,7 @@ struct FigureStyle {
   bool styled() const { return sized() || font_size > 0; }
   bool operator==(const FigureStyle& o) const {
     return page_width == o.page_width && page_height == o.page_height && font_size == o.font_size &&
-           show_title == o.show_title && title == o.title && labels == o.labels && label_every == o.label_every &&
+           show_title == o.show_title && show_caption == o.show_caption && title == o.title && labels == o.labels && label_every == o.label_every &&
            colorbar_label == o.colorbar_label && gap == o.gap && font == o.font && space_mark == o.space_mark;
   }
   bool operator!=(const FigureStyle& o) const { return !(*this == o); }
@@ -61,7 +62,7 @@ std::string format_pt(double points);
 bool parse_page_size(const std::string& text, double px_per_point, FigureStyle& style);
 
 // A style file (strict JSON object). Keys, each optional:
-//   "font_size" (points, 4 to 72), "title" (string), "show_title" (bool), "labels" ("auto",
+//   "font_size" (points, 4 to 72), "title" (string), "show_title" (bool), "show_caption" (bool), "labels" ("auto",
 //   "all", "none", "every N"), "colorbar_label" (string), "gap" (points, 0 to 100),
 //   "colormap" (viridis, magma, gray, cividis, rdbu), "width" / "height" (lengths as above, e.g.
 //   "3.25in"), "space_mark" ("dot" or "none"), "font" (an installed font family, e.g. "DejaVu Serif"; an unknown one is an error

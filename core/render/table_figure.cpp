@@ -52,6 +52,7 @@ struct TablePlan {
   TableMetrics m;
   int every = 0;
   bool title = true;
+  bool caption = true;  // style.show_caption
   std::string title_text;
   FittedText title_fit;  // the title fitted to the page's width
   ColourBar bar;
@@ -90,7 +91,7 @@ TableLayout lay_out_table(MeasureCanvas& mc, const TablePlan& p, double cell, do
   // Under the table from its left edge; on a page, from the page's margin across its width.
   const bool page_caption = p.sized && p.page_width > 0;
   g.caption_x = page_caption ? m.margin : g.left;
-  if (!t.caption.empty()) {
+  if (!t.caption.empty() && p.caption) {
     const double room = page_caption ? p.page_width - 2 * m.margin
                         : p.sized    ? p.caption_width - (g.left - ox) - m.margin
                                      : std::max(200.0, g.width - (g.left - ox) - m.margin);
@@ -111,6 +112,7 @@ Figure table_figure(const TableFigure& t, const FigureStyle& style) {
   p.m = table_metrics(style);
   p.every = label_every(style);
   p.title = style.show_title;
+  p.caption = style.show_caption;
   p.title_text = style.title.empty() ? t.title : style.title;
   p.bar = t.bar;
   if (style.colorbar_label) p.bar.title = *style.colorbar_label;

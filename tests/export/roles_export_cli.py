@@ -100,6 +100,17 @@ def test_roles(margs):
     title = root.find(SVG + "title")
     check(title is not None and "first" in title.text, f"roles SVG title names the role: {title.text if title is not None else None}")
     check("L0" in texts and "h0" in texts and "layer" in texts and "head" in texts, "roles SVG labels layers and heads")
+    # --no-caption (or the style key show_caption: false) drops the definition under the table.
+    caption = " ".join(texts)
+    check("position 0" in caption or "first" in caption.lower(), f"roles SVG has its caption: {texts[-3:]}")
+    bare, _ = svg_texts(export(margs + ["--view", "roles", "--role", "first", "--no-caption"], "roles_first_bare.svg"))
+    words = set(" ".join(texts).split()) - set(" ".join(bare).split())
+    check(len(bare) < len(texts) and words, f"--no-caption leaves the caption out: {len(texts)} texts, {len(bare)} without")
+    style = os.path.join(WORK, "no_caption.json")
+    with open(style, "w") as f:
+        f.write('{"show_caption": false}')
+    styled, _ = svg_texts(export(margs + ["--view", "roles", "--role", "first", "--style", style], "roles_first_style.svg"))
+    check(styled == bare, "the style key show_caption: false is --no-caption")
     # Batch: every role.
     d = os.path.join(WORK, "batch")
     out = ok("export --out-dir --view roles", ["export"] + margs + ["--view", "roles", "--out-dir", d, "--format", "npy"])
