@@ -57,7 +57,11 @@ Figure all_roles_figure(const RunAnalysis& analysis, Colormap colormap, const Fi
   t.decimals = 2;
   t.title = figure_model_name(analysis.run) + " \u00b7 head roles \u00b7 every head of layers 0\u2013" + std::to_string(L - 1);
   t.caption = "Each head's score for every role (1: the role exactly); a head is labelled with its strongest role "
-              "when that score clears " + format_number(roles.options.threshold, 2) + "." +
+              "when that score clears " + format_number(roles.options.threshold, 2) +
+              (roles.chance.empty() ? std::string()
+                                    : " and its chance level (uniform attention's score) by " +
+                                          format_number(roles.options.chance_margin, 2)) +
+              "." +
               (labelled ? "" : " No head is labelled.") + (t.values.hasNaN() ? " Grey: not measured." : "");
   return table_figure(t, style);
 }
