@@ -48,6 +48,7 @@ Figure all_roles_figure(const RunAnalysis& analysis, Colormap colormap, const Fi
   // Rows of heads up to 900 points tall, cells of up to 26 points (room for the numbers).
   t.natural_cell = std::clamp(900.0 / double(t.values.rows()), 12.0, 26.0);
   t.min_bar_height = 120;
+  t.stretch_columns = true;
   t.row_axis = "head \u00b7 its label";
   t.col_axis = "role";
   t.bar.colormap = colormap;

@@ -34,7 +34,7 @@ TableMetrics table_metrics(const FigureStyle& style) {
 
 // Where everything goes for cells of `cell` points, the content's top left at (ox, oy).
 struct TableLayout {
-  double cell = 0, w = 0, h = 0;
+  double cell_w = 0, cell_h = 0, w = 0, h = 0;
   double left = 0, top = 0;
   double bar_x = 0, bar_h = 0;
   double col_axis_y = 0, caption_y = 0;
@@ -61,18 +61,21 @@ struct TablePlan {
   double page_width = 0;     // sized: the page's width (0: free)
 };
 
-TableLayout lay_out_table(MeasureCanvas& mc, const TablePlan& p, double cell, double ox, double oy) {
+// Cells of cell_w x cell_h points (square but for a sized table with TableFigure::stretch_columns).
+TableLayout lay_out_table(MeasureCanvas& mc, const TablePlan& p, double cell_w, double cell_h, double ox, double oy) {
   const TableFigure& t = *p.t;
   const TableMetrics& m = p.m;
   const int rows = int(t.values.rows()), cols = int(t.values.cols());
   TableLayout g;
-  g.cell = cell;
-  g.w = cols * cell;
-  g.h = rows * cell;
+  g.cell_w = cell_w;
+  g.cell_h = cell_h;
+  g.w = cols * cell_w;
+  g.h = rows * cell_h;
   // Heads, layers and roles: names, not tokens (no space marks).
-  g.x_labels = layout_axis_labels(mc, t.col_names, cell, true, m.label_max, m.label_min, p.every, SpaceMark::dot, false);
-  g.y_labels = layout_axis_labels(mc, t.row_names, cell, false, m.label_max, m.label_min, p.every, SpaceMark::dot, false);
-  g.number_style = TextStyle{std::min(m.number_max, cell / 3.3), false, {0, 0, 0}};
+  g.x_labels = layout_axis_labels(mc, t.col_names, cell_w, true, m.label_max, m.label_min, p.every, SpaceMark::dot, false);
+  g.y_labels = layout_axis_labels(mc, t.row_names, cell_h, false, m.label_max, m.label_min, p.every, SpaceMark::dot, false);
+  // A number takes about 3.3 of its sizes across and 1.65 down (a square cell: its side / 3.3).
+  g.number_style = TextStyle{std::min({m.number_max, cell_w / 3.3, cell_h / 1.65}), false, {0, 0, 0}};
   g.numbers = g.number_style.size >= m.number_min;
   const double axis_title_h = m.axis_title * 1.5;
   g.row_axis_title = fit_text(mc, t.row_axis, TextStyle{m.axis_title, false, {0, 0, 0}}, g.h, 2, m.label_min);
@@ -127,7 +130,7 @@ Figure table_figure(const TableFigure& t, const FigureStyle& style) {
   Figure fig;
   TableLayout g;
   if (!p.sized) {
-    g = lay_out_table(mc, p, t.natural_cell, 0, 0);
+    g = lay_out_table(mc, p, t.natural_cell, t.natural_cell, 0, 0);
     fig.width = g.width;
     fig.height = g.height;
   } else {
@@ -135,11 +138,12 @@ Figure table_figure(const TableFigure& t, const FigureStyle& style) {
     // Without a width the caption wraps at what an inch a cell would take.
     p.caption_width = style.page_width > 0 ? style.page_width : 72.0 * std::max(3, cols);
     // The largest cell for which the table fits the page (0: that side is free).
-    auto fits = [&](double cell) {
-      const TableLayout l = lay_out_table(mc, p, cell, 0, 0);
+    auto fits_cells = [&](double cell_w, double cell_h) {
+      const TableLayout l = lay_out_table(mc, p, cell_w, cell_h, 0, 0);
       return (style.page_width <= 0 || l.width <= style.page_width + 1e-9) &&
              (style.page_height <= 0 || l.height <= style.page_height + 1e-9);
     };
+    auto fits = [&](double cell) { return fits_cells(cell, cell); };
     double lo = 1e-3, hi = 2000.0 / std::max(1, std::max(rows, cols)) + 100;
     if (!fits(lo)) {
       throw InputError("a page of " + format_pt(style.page_width) + " x " + format_pt(style.page_height) +
@@ -150,10 +154,42 @@ Figure table_figure(const TableFigure& t, const FigureStyle& style) {
       const double mid = 0.5 * (lo + hi);
       (fits(mid) ? lo : hi) = mid;
     }
-    const TableLayout probe = lay_out_table(mc, p, lo, 0, 0);
+    // A tall table (many rows, few columns) on a page: its columns take the width the square cells
+    // leave, so that every column keeps its label.
+    // A table with stretch_columns: its columns at least wide enough for every label at the
+    // smallest label size (1.2 x it, as layout_axis_labels stacks them), its rows as tall as then
+    // fit; past the width at which the column labels stop growing (label_max / 0.78) the height no
+    // longer depends on the width, and the columns take the width left, unless that costs the rows
+    // more than a tenth of their height.
+    double cell_w = lo, cell_h = lo;
+    if (t.stretch_columns && style.page_width > 0) {
+      const auto tallest = [&](double w) {  // the tallest rows that fit with columns w wide (0: none)
+        if (!fits_cells(w, 1e-3)) return 0.0;
+        double a = 1e-3, b = std::max(w, lo) * 4;
+        for (int k = 0; k < 50; ++k) {
+          const double mid = 0.5 * (a + b);
+          (fits_cells(w, mid) ? a : b) = mid;
+        }
+        return a;
+      };
+      const double label_w = std::max(lo, p.m.label_min * 1.2 + 1e-6), grown_w = std::max(label_w, p.m.label_max / 0.78);
+      const double h_label = tallest(label_w), h_grown = tallest(grown_w);
+      if (h_grown > 0 && h_grown >= 0.9 * h_label) {
+        cell_h = h_grown;
+        double a = grown_w, b = style.page_width;
+        for (int k = 0; k < 50; ++k) {
+          const double mid = 0.5 * (a + b);
+          (fits_cells(mid, cell_h) ? a : b) = mid;
+        }
+        cell_w = a;
+      } else if (h_label > 0) {
+        cell_w = label_w, cell_h = h_label;
+      }
+    }
+    const TableLayout probe = lay_out_table(mc, p, cell_w, cell_h, 0, 0);
     fig.width = style.page_width > 0 ? style.page_width : probe.width;
     fig.height = style.page_height > 0 ? style.page_height : probe.height;
-    g = lay_out_table(mc, p, lo, 0.5 * (fig.width - probe.width), 0.5 * (fig.height - probe.height));
+    g = lay_out_table(mc, p, cell_w, cell_h, 0.5 * (fig.width - probe.width), 0.5 * (fig.height - probe.height));
   }
   fig.title = p.title_text;
   fig.font = style.font;
@@ -191,12 +227,12 @@ Figure table_figure(const TableFigure& t, const FigureStyle& style) {
           const float v = values(i, j);
           TextStyle s = g.number_style;
           s.colour = ink_on(colours[size_t(i) * size_t(cols) + size_t(j)]);
-          c.text(g.left + (j + 0.5) * g.cell, g.top + (i + 0.5) * g.cell, std::isnan(v) ? "\u2013" : format_number(v, decimals),
+          c.text(g.left + (j + 0.5) * g.cell_w, g.top + (i + 0.5) * g.cell_h, std::isnan(v) ? "\u2013" : format_number(v, decimals),
                  s, HAlign::center, VAlign::middle);
         }
     }
-    draw_y_labels(c, g.y_labels, g.left - m.label_pad, g.top, g.cell);
-    draw_x_labels(c, g.x_labels, g.left, g.top + g.h + m.label_pad, g.cell);
+    draw_y_labels(c, g.y_labels, g.left - m.label_pad, g.top, g.cell_h);
+    draw_x_labels(c, g.x_labels, g.left, g.top + g.h + m.label_pad, g.cell_w);
     draw_colour_bar(c, bar, g.bar_x, g.top, g.bar_h);
     const double y_label_w = g.y_labels.extent > 0 ? g.y_labels.extent + m.label_pad : 0;
     const FittedText& ra = g.row_axis_title;

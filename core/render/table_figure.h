@@ -26,6 +26,9 @@ struct TableFigure {
   std::string caption;             // under the map, wrapped to the figure's width; "" none
   double natural_cell = 24;        // points, the natural layout's cell side
   double min_bar_height = 0;       // points, the natural layout's least colour bar height
+  // Laid out for a page, the columns widen into the width that square cells leave (a tall table of
+  // few columns, such as every head x the 8 roles, keeps every column's label).
+  bool stretch_columns = false;
 };
 
 // A layers x heads table of `values` ([n_layers, n_heads], NaN: no value): rows "L0", ...,

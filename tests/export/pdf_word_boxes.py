@@ -57,7 +57,7 @@ VIEWS = {
     "roles-previous": PRETRAINED + ["--view", "roles", "--role", "previous"],
     "ablation": PRETRAINED + ["--view", "ablation"],
 }
-SIZES = {"3.25x3.25in": (234, 234), "3.25x2.2in": (234, 158.4), "6.75x4in": (486, 288)}
+SIZES = {"3.25x3.25in": (234, 234), "3.25x2.5in": (234, 180), "3.25x2.2in": (234, 158.4), "6.75x4in": (486, 288)}
 
 SLACK = 0.25  # points: a box may touch the page edge or its neighbour by this much
 
@@ -109,6 +109,11 @@ with tempfile.TemporaryDirectory() as tmp:
         check(not off, f"{what}: every word on the page ({len(off)} off: {[t[0] for t in off][:5]})")
         check(not pairs, f"{what}: no two words overlap ({len(pairs)} pairs: {pairs[:4]})")
         check(not small, f"{what}: no text under 6 pt ({len(small)} runs, smallest {min(small, default=0):.2f} pt)")
+        if name == "roles":  # the 8 role columns keep their labels on a paper column too
+            names = {t[0] for t in words}
+            missing = [r for r in ("previous", "first", "bos", "self", "local", "duplicate", "induction", "broadness")
+                       if r not in names]
+            check(not missing, f"{what}: every role column labelled (missing {missing})")
         if name == "head-labels-all" and size == "3.25x3.25in":
             check("label" in p.stderr, f"{what}: a note on stderr says the labels asked for were thinned "
                                        f"({p.stderr.strip()[:160]!r})")
