@@ -19,6 +19,7 @@
 #include "core/export/maps_json.h"
 #include "core/util/atomic_file.h"
 #include "core/util/errors.h"
+#include "core/util/format.h"
 
 namespace hs::cli {
 namespace {
@@ -33,6 +34,8 @@ struct HeadsOptions {
   int local_window = 3;
   float threshold = 0.4f;
   float chance_margin = RoleOptions{}.chance_margin;
+  int probe_seeds = kRoleProbeSeeds;
+  uint64_t probe_seed = RoleOptions{}.probe_seed;
   std::string order = "model";  // "cluster": each layer's heads in head_clustering's order
   std::string corpus;
   std::string shard;
@@ -125,6 +128,8 @@ int run_heads(const HeadsOptions& o) {
   options.role_options.local_window = o.local_window;
   options.role_options.threshold = o.threshold;
   options.role_options.chance_margin = o.chance_margin;
+  options.role_options.probe_seeds = o.probe_seeds;
+  options.role_options.probe_seed = o.probe_seed;
   const ModelRequest request = model_request(o.model);
   require_input(request);
   const std::shared_ptr<const RunAnalysis> a = analyse(request, options);
@@ -155,7 +160,14 @@ int run_heads(const HeadsOptions& o) {
   const AttentionRun& run = a->run;
   std::cout << run.info.name << ": " << run.n_tokens() << " tokens, " << roles.n_layers()
             << (roles.n_layers() == 1 ? " layer x " : " layers x ") << roles.n_heads() << " heads";
-  if (roles.induction_measured) std::cout << "; induction on a probe of 2 x " << roles.options.probe_length << " random tokens";
+  if (roles.induction_measured) {
+    std::cout << "; induction: the mean over " << roles.probe_seeds << (roles.probe_seeds == 1 ? " probe" : " probes")
+              << " of 2 x " << roles.options.probe_length << " random tokens";
+    float widest = 0;
+    for (const auto& layer : roles.induction_ci95)
+      for (float w : layer) widest = std::max(widest, w);
+    if (!roles.induction_ci95.empty()) std::cout << " (95% intervals +/- " << format("%.3f", double(widest)) << " at most)";
+  }
   else std::cout << "; no induction probe (this model runs only its own input)";
   if (run.compact()) std::cout << "; scores over " << roles.query_rows << " sampled query rows";
   std::cout << "\n";
@@ -221,6 +233,11 @@ Command add_heads_command(CLI::App& app) {
   sub->add_option("--threshold", options->threshold, "A head is labelled with its strongest role at or above this score")
       ->check(float_between("threshold", 0, 1))
       ->capture_default_str();
+  sub->add_option("--probe-seeds", options->probe_seeds,
+                  "Induction: the mean over this many probes (seeds --probe-seed, +1, ...), with a 95% interval in --json")
+      ->check(CLI::Range(1, 100))
+      ->capture_default_str();
+  sub->add_option("--probe-seed", options->probe_seed, "Induction: the first probe's seed")->capture_default_str();
   sub->add_option("--chance-margin", options->chance_margin,
                   "A role labels a head only when its score is at least its chance level plus this")
       ->check(float_between("chance margin", 0, 1))

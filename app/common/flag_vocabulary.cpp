@@ -52,7 +52,7 @@ const std::vector<FlagWord>& flag_vocabulary() {
       {"top", "View", "How many rows the report lists"},
       {"whole-maps", "View", "Keep whole T x T maps even past the long-input rule (2048 tokens or 1 GiB of maps)"},
       {"long-input", "View", "Long-input mode whatever the length: block maxima and exact per-head numbers, no whole maps"},
-      {"per-head-range", "View", ""}, {"layer-range", "View", ""}, {"sort", "View", ""}, {"threshold", "View", ""}, {"chance-margin", "View", ""},
+      {"per-head-range", "View", ""}, {"layer-range", "View", ""}, {"sort", "View", ""}, {"threshold", "View", ""}, {"chance-margin", "View", ""}, {"probe-seeds", "View", ""},
       {"local-window", "View", ""}, {"display-size", "View", ""}, {"clustered", "View", ""}, {"zoom", "View", ""},
       {"present", "View", ""}, {"theme", "View", ""}, {"pattern", "View", ""}, {"fit-widths", "View", ""},
       // Older names (add_alias), in their flag's group.

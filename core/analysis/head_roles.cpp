@@ -308,7 +308,7 @@ HeadRoles compute_head_roles(const AttentionRun& run, int bos_id, const Attentio
   const int offset = with_probe ? int(probe_ids.size()) % 2 : 0;  // BOS makes the probe odd
   const int n = with_probe ? (int(probe_ids.size()) - offset) / 2 : 0;
   out.induction_measured = with_probe;
-  if (with_probe) out.probe_ids = probe_ids;
+  if (with_probe) out.probe_ids = probe_ids, out.probe_seeds = 1;
   out.scores.assign(size_t(L), std::vector<HeadRoleScores>(size_t(H)));
   out.label.assign(size_t(L), std::vector<std::string>(size_t(H)));
   // Chance levels: one uniform map per distinct mask (most models: one for every layer).

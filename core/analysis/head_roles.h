@@ -73,11 +73,16 @@ struct KeyMask {
   int visible_count(int query, int n_keys) const;
 };
 
+constexpr int kRoleProbeSeeds = 5;
 struct RoleOptions {
   int local_window = 3;       // keys for "local": the query and 2 neighbours each side it may see
   float threshold = 0.4f;     // a head is labelled with its strongest role when the score clears this
   int probe_length = 32;      // n: distinct random tokens, repeated once
   uint64_t probe_seed = 18;
+  // Probes (seeds probe_seed, probe_seed + 1, ...): induction is their mean, with a 95% interval.
+  // One in the engine's analyses (maps, export and the app, which export the same numbers);
+  // kRoleProbeSeeds in headscope-cli heads, the command about the roles.
+  int probe_seeds = 1;
   float chance_margin = 0.1f;  // a role labels a head only at chance + this or more
 };
 
@@ -134,7 +139,9 @@ struct HeadRoles {
   std::vector<std::vector<std::string>> label;  // strongest_role of each head
   RoleOptions options;
   bool induction_measured = false;  // the probe ran
-  std::vector<int> probe_ids;       // the probe's token ids (empty when none ran)
+  std::vector<int> probe_ids;       // the first probe's token ids (empty when none ran)
+  int probe_seeds = 0;              // probes induction is the mean of
+  std::vector<std::vector<float>> induction_ci95;  // [layer][head]: half width of its 95% interval (more than one probe)
   int query_rows = 0;               // rows each score averages over (T, or a sample for long inputs)
   std::vector<KeyMask> masks;       // [layer]: the mask each layer's maps were made under
   std::vector<HeadRoleScores> chance;  // [layer]: uniform_role_scores on the same tokens, rows and mask

@@ -16,7 +16,10 @@ struct InductionScores {
   bool measured = false;          // false: the model runs only its own input (no vocabulary)
   std::vector<int> probe_ids;     // [BOS] r_1..r_n r_1..r_n
   int probe_length = 0;           // n
-  std::vector<std::vector<float>> score;  // [layer][head]
+  std::vector<std::vector<float>> score;  // [layer][head]: the mean over the probes
+  int seeds = 0;                          // probes run (RoleOptions::probe_seeds)
+  std::vector<std::vector<float>> ci95;   // [layer][head]: half width of the mean's 95% interval
+                                          // (Student's t over the probes; empty with one probe)
 };
 
 // The probe's length on this model: `wanted` shortened so [BOS] r r fits its positions and r
@@ -30,6 +33,12 @@ struct ProbeRun {
   AttentionRun run;
 };
 ProbeRun run_induction_probe(const Prepared& prepared, const RoleOptions& options, int threads);
+
+// Induction scores over options.probe_seeds probes (seeds probe_seed, probe_seed + 1, ...) of
+// options.probe_length (already fitted) on `prepared`; `first`, when given, is the first seed's
+// probe already run. ids: the first probe's.
+InductionScores induction_over_seeds(const Prepared& prepared, const RoleOptions& options, int threads,
+                                     const ProbeRun* first = nullptr);
 
 // The probe as analyse() runs it (RoleOptions::probe_length, shortened to the model's positions
 // and vocabulary; probe_seed), on the request's model. Throws what prepare() throws.

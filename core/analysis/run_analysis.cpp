@@ -319,8 +319,11 @@ HeadRoles roles_of(const Prepared& prepared, const AttentionRun& run, const Anal
   o.probe_length = fitted_probe_length(v, o.probe_length);
   ProbeRun probe;
   if (options.induction_probe) probe = run_induction_probe(prepared, o, options.threads);
-  return compute_head_roles(run, v.bos_id, probe.ids.empty() ? nullptr : &probe.run, probe.ids, o, kDistanceSampleRows,
-                            options.threads, &entropies);
+  HeadRoles roles = compute_head_roles(run, v.bos_id, probe.ids.empty() ? nullptr : &probe.run, probe.ids, o,
+                                       kDistanceSampleRows, options.threads, &entropies);
+  // Induction as the mean over the probes (the first already run), with its 95% interval.
+  if (!probe.ids.empty()) roles = with_induction(std::move(roles), induction_over_seeds(prepared, o, options.threads, &probe));
+  return roles;
 }
 
 }  // namespace

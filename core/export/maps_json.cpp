@@ -81,7 +81,8 @@ void write_head_roles_json(std::ostream& out, const HeadRoles& roles) {
   write_json_float(out, roles.options.threshold);
   out << ",\"query_rows\":" << roles.query_rows << ",\"probe\":";
   if (roles.induction_measured) {
-    out << "{\"length\":" << roles.options.probe_length << ",\"seed\":" << roles.options.probe_seed << ",\"ids\":";
+    out << "{\"length\":" << roles.options.probe_length << ",\"seed\":" << roles.options.probe_seed
+        << ",\"seeds\":" << roles.probe_seeds << ",\"ids\":";
     write_json_list(out, roles.probe_ids.size(), [&](size_t i) { out << roles.probe_ids[i]; });
     out << '}';
   } else {
@@ -95,6 +96,13 @@ void write_head_roles_json(std::ostream& out, const HeadRoles& roles) {
     });
   }
   out << "}";
+  // Induction's 95% interval over the probes: the half width per head (more than one probe).
+  if (roles.induction_ci95.size() == L) {
+    out << ",\"induction_ci95\":";
+    write_json_list(out, L, [&](size_t l) {
+      write_json_list(out, roles.induction_ci95[l].size(), [&](size_t h) { write_json_float(out, roles.induction_ci95[l][h]); });
+    });
+  }
   // Chance levels: one number per role when every layer has the same mask, else [layer][head].
   if (roles.chance.size() == L) {
     out << ",\"chance_margin\":";

@@ -53,9 +53,30 @@ def check_maps_json():
             fail(f"maps --json: missing {key!r}")
     check_roles_object("maps", j["head_roles"], 1, 4)
     # heads --json writes the same object.
-    out = ok("heads --json -", ["heads"] + SYNTH + ["--json", "-"])
+    out = ok("heads --json -", ["heads"] + SYNTH + ["--json", "-", "--probe-seeds", "1"])  # maps runs one probe
     if out is not None and json.loads(out) != j["head_roles"]:
         fail("heads --json differs from maps' head_roles")
+    # --probe-seeds 3: induction is the mean of the three single probes (seeds 18, 19, 20) and
+    # induction_ci95 the half width of its 95% interval, t(0.975, 2) * sd / sqrt(3).
+    three = ok("heads --probe-seeds 3", ["heads"] + SYNTH + ["--json", "-", "--probe-seeds", "3"])
+    singles = [ok(f"heads --probe-seed {s}", ["heads"] + SYNTH + ["--json", "-", "--probe-seeds", "1", "--probe-seed", str(s)])
+               for s in (18, 19, 20)]
+    if three is not None and all(x is not None for x in singles):
+        t3 = json.loads(three)
+        runs = [json.loads(x)["scores"]["induction"] for x in singles]
+        worst_mean = worst_ci = 0.0
+        for l, row in enumerate(t3["scores"]["induction"]):
+            for h, got in enumerate(row):
+                xs = [r[l][h] for r in runs]
+                mean = sum(xs) / 3
+                sd = (sum((x - mean) ** 2 for x in xs) / 2) ** 0.5
+                worst_mean = max(worst_mean, abs(got - mean))
+                worst_ci = max(worst_ci, abs(t3["induction_ci95"][l][h] - 4.303 * sd / 3 ** 0.5))
+        if t3["probe"]["seeds"] != 3 or worst_mean > 1e-6 or worst_ci > 1e-5 or len(set(map(str, runs))) != 3:
+            fail(f"--probe-seeds 3: seeds {t3['probe']['seeds']}, mean off by {worst_mean:.2g}, interval off by "
+                 f"{worst_ci:.2g} (the three probes should differ)")
+        else:
+            T.passed += 1
     # --input has no vocabulary: induction is null and there is no probe.
     x = os.path.join(os.environ.get("TMPDIR", "/tmp"), "hs_heads_input_%d.npy" % os.getpid())
     import struct
