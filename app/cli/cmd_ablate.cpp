@@ -204,11 +204,17 @@ int run_ablate(const AblateOptions& o) {
   AblationOptions options;
   options.mode = o.ablation == "mean" ? AblationMode::mean : AblationMode::zero;
   options.threads = o.threads;
-  // Progress on standard error, one line a head (a group is one pass: none).
+  // Progress on standard error when there is more than one run: a line per head (a group is one
+  // pass: none) and per reference line run.
   if (!o.quiet && question.group.empty()) {
     options.progress = [](int done, int total) {
       std::fprintf(stderr, "ablating head %d of %d\n", done, total);
       return true;
+    };
+  }
+  if (!o.quiet) {
+    options.reference_progress = [](int done, int total) {
+      if (total > 1) std::fprintf(stderr, "reference means: line %d of %d\n", done, total);
     };
   }
   const ModelRequest request = model_request(o.model);

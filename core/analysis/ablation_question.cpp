@@ -120,7 +120,7 @@ AblationAnswer answer_ablation(const ModelRequest& request, const AblationQuesti
       throw InputError("--reference " + question.reference + " has no line to take means over (" + std::to_string(out.reference.lines) +
                        " lines: " + std::to_string(out.reference.skipped()) + " skipped); expected sentences, one a line");
     }
-    reference = context_means(model, texts, options.threads);
+    reference = context_means(model, texts, options.threads, options.reference_progress);
     options.reference = &reference;
     out.notes.push_back(reference_note(question.reference, out.reference));
   }

@@ -186,7 +186,8 @@ void check_ablation_group(const std::vector<HeadRef>& heads, const ModelInfo& in
 
 const char* ablation_mode_name(AblationMode mode) { return mode == AblationMode::mean ? "mean" : "zero"; }
 
-ContextMeanSet context_means(const TransformerModel& model, const std::vector<std::vector<int>>& texts, int threads) {
+ContextMeanSet context_means(const TransformerModel& model, const std::vector<std::vector<int>>& texts, int threads,
+                             const std::function<void(int, int)>& progress) {
   if (texts.empty()) throw InputError("mean ablation over a reference needs at least one text");
   const int L = model.info().n_layers;
   ContextSums sums(L);
@@ -196,6 +197,7 @@ ContextMeanSet context_means(const TransformerModel& model, const std::vector<st
     model.forward(ids, &sums, threads);
     out.positions += int64_t(ids.size());
     ++out.texts;
+    if (progress) progress(out.texts, int(texts.size()));
   }
   out.means.resize(size_t(L));
   for (int l = 0; l < L; ++l) out.means[size_t(l)] = (sums.sums[size_t(l)] / double(out.positions)).cast<float>();

@@ -54,8 +54,9 @@ struct ContextMeanSet {
 };
 
 // The intact model on each text (each at least 1 token); the pooled mean of every context.
-// InputError for no texts.
-ContextMeanSet context_means(const TransformerModel& model, const std::vector<std::vector<int>>& texts, int threads = 0);
+// `progress`, if set, is called after each text with (done, total). InputError for no texts.
+ContextMeanSet context_means(const TransformerModel& model, const std::vector<std::vector<int>>& texts, int threads = 0,
+                             const std::function<void(int, int)>& progress = {});
 
 const char* ablation_mode_name(AblationMode mode);  // "zero", "mean"
 
@@ -64,6 +65,8 @@ struct AblationOptions {
   int threads = 0;
   AblationTarget target;                     // default: the mean loss
   const ContextMeanSet* reference = nullptr;  // mean mode: these means instead of the sentence's own
+  // Called after each reference text's run with (done, total) (ablation_question.h reads the texts).
+  std::function<void(int, int)> reference_progress;
   // Called after each ablated head with (done, total), one call at a time (from the worker threads);
   // returning false stops the work (the result then says complete = false and holds the heads
   // done so far, `done` of them; the rest, and any head still running, are NaN).
