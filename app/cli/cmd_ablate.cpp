@@ -1,7 +1,8 @@
-// `headscope-cli ablate`: which heads matter for this sentence (core/analysis/head_ablation.h).
-// Knocks out one head at a time (--ablation zero or mean) and prints the heads ranked by how much the
-// mean next-token loss rises without them, with the tokens whose prediction changed most; --json
-// writes every number.
+// `headscope-cli ablate`: which heads matter for this sentence (core/analysis/ablation_question.h).
+// Knocks out one head at a time (--ablation zero or mean; --reference FILE: the mean over a text's
+// lines), or the heads of --knock-out L.H,L.H together, and prints the change in the measure (the
+// mean next-token loss, or with --target/--target-position one prediction's log-prob), ranked,
+// with the next tokens whose prediction changed most; --json writes every number.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -15,7 +16,8 @@
 #include "app/cli/output_file.h"
 #include "app/common/flag_vocabulary.h"
 #include "app/common/model_flags.h"
-#include "core/analysis/head_ablation.h"
+#include "core/analysis/ablation_question.h"
+#include "core/analysis/head_list.h"
 #include "core/formats/json_text.h"
 #include "core/util/atomic_file.h"
 #include "core/util/errors.h"
@@ -28,22 +30,61 @@ struct AblateOptions {
   ModelFlags model;
   std::string ablation = "zero";
   std::string json;
+  std::string knock_out;
+  std::string target;
+  std::string reference;
+  int target_position = -1;
   int top = 10;
   int threads = 0;
+  bool quiet = false;
   CLI::Option* json_option = nullptr;
+  CLI::Option* knock_out_option = nullptr;
 };
 
-void write_json(std::ostream& out, const HeadAblation& a) {
-  out << "{\"mode\":" << json_string(ablation_mode_name(a.mode)) << ",\"token_ids\":[";
+// "measure": "mean_loss" or {"position": P, "token_id": id, "token": label, "pieces": n}.
+void write_measure(std::ostream& out, const AblationAnswer& a) {
+  out << "\"measure\":";
+  if (a.target.is_mean_loss()) {
+    out << "\"mean_loss\"";
+    return;
+  }
+  out << "{\"position\":" << a.target.position << ",\"token_id\":" << a.target.token_id << ",\"token\":" << json_string(a.target_token)
+      << ",\"pieces\":" << std::max(1, a.target_pieces) << '}';
+}
+
+// The keys every ablation writes first: mode, measure, tokens, reference, notes.
+void write_header(std::ostream& out, const AblationAnswer& a, AblationMode mode) {
+  out << "{\"mode\":" << json_string(ablation_mode_name(mode)) << ',';
+  write_measure(out, a);
+  out << ",\"token_ids\":[";
   for (size_t i = 0; i < a.ids.size(); ++i) out << (i ? "," : "") << a.ids[i];
   out << "],\"tokens\":[";
   for (size_t i = 0; i < a.tokens.size(); ++i) out << (i ? "," : "") << json_string(a.tokens[i]);
-  out << "],\"base_loss\":";
+  out << ']';
+  if (a.reference.lines > 0) {
+    const ReferenceLineCounts& r = a.reference;
+    out << ",\"reference\":{\"lines\":" << r.lines << ",\"used\":" << r.used << ",\"skipped\":" << r.skipped()
+        << ",\"blank\":" << r.blank << ",\"invalid_utf8\":" << r.invalid_utf8 << ",\"too_long\":" << r.too_long
+        << ",\"tokens\":" << r.tokens << '}';
+  }
+  out << ",\"notes\":[";
+  for (size_t i = 0; i < a.notes.size(); ++i) out << (i ? "," : "") << json_string(a.notes[i]);
+  out << ']';
+}
+
+void write_heads_json(std::ostream& out, const AblationAnswer& answer) {
+  const HeadAblation& a = *answer.heads;
+  write_header(out, answer, a.mode);
+  out << ",\"base_loss\":";
   write_json_float(out, float(a.base_loss));
   out << ",\"base_logprob\":";
   write_json_vector(out, a.base_logprob);
   out << ",\"delta_loss\":";
   write_json_matrix(out, a.delta_loss);
+  out << ",\"base_measure\":";
+  write_json_float(out, float(a.base_measure));
+  out << ",\"delta_measure\":";
+  write_json_matrix(out, a.delta_measure);
   out << ",\"delta_logprob\":[";
   for (int l = 0; l < a.n_layers(); ++l) {
     out << (l ? "," : "") << '[';
@@ -58,58 +99,159 @@ void write_json(std::ostream& out, const HeadAblation& a) {
   out << "}\n";
 }
 
-int run_ablate(const AblateOptions& o) {
-  if (o.json_option->count() > 0 && o.json.empty()) throw InputError("--json needs a file name, or '-' for standard output");
-  if (o.top < 0) throw InputError("--top (" + std::to_string(o.top) + ") must be 0 (every head) or more");
-  AblationOptions options;
-  options.mode = o.ablation == "mean" ? AblationMode::mean : AblationMode::zero;
-  options.threads = o.threads;
-  const ModelRequest request = model_request(o.model);
-  require_input(request);
-  const HeadAblation a = ablate_heads(request, options);
-  if (!o.json.empty()) {
-    write_output(o.json, [&](std::ostream& out) { write_json(out, a); });
-    return 0;
+void write_group_json(std::ostream& out, const AblationAnswer& answer) {
+  const GroupAblation& g = *answer.group;
+  write_header(out, answer, g.mode);
+  out << ",\"knock_out\":[";
+  for (size_t i = 0; i < g.heads.size(); ++i) out << (i ? "," : "") << '[' << g.heads[i].layer << ',' << g.heads[i].head << ']';
+  out << "],\"base_loss\":";
+  write_json_float(out, float(g.base_loss));
+  out << ",\"delta_loss\":";
+  write_json_float(out, float(g.delta_loss));
+  out << ",\"base_measure\":";
+  write_json_float(out, float(g.base_measure));
+  out << ",\"delta_measure\":";
+  write_json_float(out, float(g.delta_measure));
+  out << ",\"base_logprob\":";
+  write_json_vector(out, g.base_logprob);
+  out << ",\"delta_logprob\":";
+  write_json_vector(out, g.delta_logprob);
+  out << ",\"compute_ms\":";
+  write_json_float(out, float(g.compute_ms));
+  out << "}\n";
+}
+
+// "[13] ▁Lily: -1.234": the predicted token's position and label, and its log-prob's change, for
+// the `count` predictions whose log-prob fell most (d: [T-1], d(t) is the prediction of token t+1).
+std::string fallen_tokens(const AblationAnswer& a, const Vec& d, size_t count) {
+  std::vector<int> order(static_cast<size_t>(d.size()));
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int x, int y) { return d(x) < d(y); });
+  std::string out;
+  for (size_t i = 0; i < std::min(count, order.size()); ++i) {
+    const int t = order[i];
+    out += (i ? ", " : "") + std::string("[") + std::to_string(t + 1) + "] " + a.tokens[size_t(t + 1)] + ": " +
+           format_change(double(d(t)), 3);
   }
-  const int L = a.n_layers(), H = a.n_heads(), n = int(a.base_logprob.size());
-  std::printf("%d tokens; mean next-token loss %.4f nats; each head knocked out (%s ablation), %d forward passes\n",
-              int(a.ids.size()), a.base_loss, ablation_mode_name(a.mode), L * H + 1);
+  return out;
+}
+
+// "mean next-token loss" or "log p(▁girl) after [12] ▁little".
+std::string measure_name(const AblationAnswer& a) {
+  if (a.target.is_mean_loss()) return "mean next-token loss";
+  return "log p(" + a.target_token + ") after [" + std::to_string(a.target.position) + "] " + a.tokens[size_t(a.target.position)];
+}
+
+void print_ablation_notes(const AblationAnswer& a) {
+  for (const std::string& n : a.notes) std::printf("note: %s\n", n.c_str());
+}
+
+int print_heads(const AblationAnswer& answer, int top) {
+  const HeadAblation& a = *answer.heads;
+  const int L = a.n_layers(), H = a.n_heads();
+  const bool loss = a.target.is_mean_loss();
+  std::printf("%d tokens; %s%s%.4f%s; each head knocked out (%s ablation), %d forward passes\n", int(a.ids.size()),
+              measure_name(answer).c_str(), loss ? " " : " = ", a.base_measure, loss ? " nats" : "", ablation_mode_name(a.mode), L * H + 1);
+  print_ablation_notes(answer);
+  // Ranked by harm: the loss rising, or the target's log-prob falling.
+  const auto harm = [&](int l, int h) { return loss ? a.delta_measure(l, h) : -a.delta_measure(l, h); };
   std::vector<std::pair<int, int>> heads;
   for (int l = 0; l < L; ++l)
     for (int h = 0; h < H; ++h) heads.push_back({l, h});
-  std::stable_sort(heads.begin(), heads.end(), [&](const auto& x, const auto& y) {
-    return a.delta_loss(x.first, x.second) > a.delta_loss(y.first, y.second);
-  });
-  if (o.top > 0 && int(heads.size()) > o.top) heads.resize(size_t(o.top));
-  std::printf("\n rank  layer  head  loss change  tokens whose log-prob fell most (next token: change)\n");
+  std::stable_sort(heads.begin(), heads.end(), [&](const auto& x, const auto& y) { return harm(x.first, x.second) > harm(y.first, y.second); });
+  if (top > 0 && int(heads.size()) > top) heads.resize(size_t(top));
+  std::printf("\n rank  layer  head  %s  next tokens whose log-prob fell most ([position] token: change)\n",
+              loss ? "loss change" : "  lp change");
   int rank = 0;
   for (const auto& [l, h] : heads) {
-    const Vec& d = a.delta_logprob[size_t(l)][size_t(h)];
-    std::vector<int> order(static_cast<size_t>(n));
-    std::iota(order.begin(), order.end(), 0);
-    std::sort(order.begin(), order.end(), [&](int x, int y) { return d(x) < d(y); });
-    std::string worst;
-    for (size_t i = 0; i < std::min<size_t>(3, order.size()); ++i) {
-      const int t = order[i];
-      const std::string tok = a.tokens.empty() ? std::to_string(a.ids[size_t(t + 1)]) : a.tokens[size_t(t + 1)];
-      worst += (i ? ", " : "") + tok + ": " + format_change(double(d(t)), 3);
-    }
-    std::printf("%5d  %5d  %4d  %11s  %s\n", ++rank, l, h, format_change(double(a.delta_loss(l, h)), 4).c_str(), worst.c_str());
+    std::printf("%5d  %5d  %4d  %11s  %s\n", ++rank, l, h, format_change(double(a.delta_measure(l, h)), 4).c_str(),
+                fallen_tokens(answer, a.delta_logprob[size_t(l)][size_t(h)], 3).c_str());
   }
-  std::printf("\nloss change: mean next-token loss without the head minus with it (positive: the head helps)\n");
+  if (loss) std::printf("\nloss change: mean next-token loss without the head minus with it (positive: the head helps)\n");
+  else std::printf("\nlp change: the target's log-prob without the head minus with it (negative: the head helps)\n");
   return 0;
+}
+
+int print_group(const AblationAnswer& answer, int top) {
+  const GroupAblation& g = *answer.group;
+  std::printf("%d tokens; heads %s knocked out together (%s ablation), 2 forward passes\n", int(g.ids.size()),
+              head_list_text(g.heads).c_str(), ablation_mode_name(g.mode));
+  print_ablation_notes(answer);
+  std::printf("mean next-token loss: %.4f -> %.4f nats (change %s)\n", g.base_loss, g.base_loss + g.delta_loss,
+              format_change(g.delta_loss, 4).c_str());
+  if (!g.target.is_mean_loss()) {
+    std::printf("%s: %.4f -> %.4f (change %s)\n", measure_name(answer).c_str(), g.base_measure, g.base_measure + g.delta_measure,
+                format_change(g.delta_measure, 4).c_str());
+  }
+  const size_t count = top > 0 ? size_t(top) : size_t(g.delta_logprob.size());
+  std::printf("next tokens whose log-prob fell most ([position] token: change): %s\n", fallen_tokens(answer, g.delta_logprob, count).c_str());
+  return 0;
+}
+
+AblationQuestion ablation_question_of(const AblateOptions& o) {
+  AblationQuestion q;
+  if (o.knock_out_option->count() > 0) q.group = parse_head_list(o.knock_out);
+  q.target = o.target;
+  q.target_position = o.target_position;
+  q.reference = o.reference;
+  return q;
+}
+
+int run_ablate(const AblateOptions& o) {
+  if (o.json_option->count() > 0 && o.json.empty()) throw InputError("--json needs a file name, or '-' for standard output");
+  if (o.top < 0) throw InputError("--top (" + std::to_string(o.top) + ") must be 0 (every head) or more");
+  const AblationQuestion question = ablation_question_of(o);
+  AblationOptions options;
+  options.mode = o.ablation == "mean" ? AblationMode::mean : AblationMode::zero;
+  options.threads = o.threads;
+  // Progress on standard error when there is more than one run: a line per head (a group is one
+  // pass: none) and per reference line run.
+  if (!o.quiet && question.group.empty()) {
+    options.progress = [](int done, int total) {
+      std::fprintf(stderr, "ablating head %d of %d\n", done, total);
+      return true;
+    };
+  }
+  if (!o.quiet) {
+    options.reference_progress = [](int done, int total) {
+      if (total > 1) std::fprintf(stderr, "reference means: line %d of %d\n", done, total);
+    };
+  }
+  const ModelRequest request = model_request(o.model);
+  require_input(request);
+  const AblationAnswer a = answer_ablation(request, question, options);
+  if (!o.json.empty()) {
+    write_output(o.json, [&](std::ostream& out) { a.group ? write_group_json(out, a) : write_heads_json(out, a); });
+    return 0;
+  }
+  return a.group ? print_group(a, o.top) : print_heads(a, o.top);
 }
 
 }  // namespace
 
 Command add_ablate_command(CLI::App& app) {
   auto options = std::make_shared<AblateOptions>();
-  CLI::App* sub = app.add_subcommand("ablate", "Knock out one head at a time and rank the heads by how much the next-token loss rises");
+  CLI::App* sub = app.add_subcommand("ablate", "Knock out each head (or a group of heads together) and rank the heads by how much the "
+                                               "next-token loss (or a target's log-prob) changes");
   add_model_flags(*sub, options->model);
-  CLI::Option* ablation = add_ablation_flag(*sub, options->ablation);
+  CLI::Option* ablation = add_ablation_flag(*sub, options->ablation, "With --reference FILE: the mean over that text's lines");
   add_alias(*sub, "--mean", ablation, options->ablation, "mean");
+  options->knock_out_option = sub->add_option(
+      "--knock-out", options->knock_out,
+      "Knock out these heads together in one run, LAYER.HEAD separated by commas (1.3,2.5), and report the group's change");
+  sub->add_option("--target", options->target,
+                  flag_help("target", "Measure its first piece's log-prob as the prediction made at --target-position (default: "
+                                      "the last token) instead of the mean loss"));
+  sub->add_option("--target-position", options->target_position,
+                  "Measure the prediction made at token P (from 0): of --target's first piece, or without --target of the "
+                  "token that follows P")
+      ->check(whole_number("--target-position", 0, 1 << 20));
+  sub->add_option("--reference", options->reference,
+                  "With --ablation mean: each head's mean over the positions of this text file's lines (one sentence a line) "
+                  "instead of over the sentence");
   sub->add_option("--top", options->top, flag_help("top", "0: every head"))->capture_default_str();
   options->json_option = sub->add_option("--json", options->json, flag_help("json", "Every number"));
+  sub->add_flag("--quiet", options->quiet, flag_help("quiet", "Without it, a line per head knocked out"));
   add_threads_flag(*sub, options->threads);
   return [options] { return run_ablate(*options); };
 }

@@ -224,7 +224,7 @@ Command add_compare_command(CLI::App& app) {
   add_colormap_flag(*sub, options->colormap, "The figure's A and B (B - A is always red-blue)");
   sub->add_option("--size", options->size, flag_help("size", "The figure's"));
   options->target_option = sub->add_option("--target", options->target,
-                                           flag_help("target", "A text of several pieces counts by its first"));
+                                           flag_help("target", "Its logit minus --versus's after each sentence's last token; a text of several pieces counts by its first"));
   options->versus_option = sub->add_option("--versus", options->versus, flag_help("versus"));
   sub->add_flag("--patch", options->patch,
                 flag_help("patch", "For each head, B's run with that head's output replaced by A's at the aligned "

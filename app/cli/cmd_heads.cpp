@@ -253,7 +253,7 @@ Command add_heads_command(CLI::App& app) {
   options->merge_option = sub->add_option("--merge", options->merge,
                                           "Join the JSON lines of --corpus shards into one result (as one unsharded run)")
                               ->expected(1, -1);
-  sub->add_flag("--quiet", options->quiet, "With --corpus: no progress or notes on standard error");
+  sub->add_flag("--quiet", options->quiet, flag_help("quiet", "With --corpus"));
   return [options] { return run_heads(*options); };
 }
 

@@ -22,8 +22,9 @@ const std::vector<FlagWord>& flag_vocabulary() {
       {"attention", "Input", ""}, {"generate", "Input", ""}, {"fit-context", "Input", ""}, {"corpus", "Input", ""},
       {"shard", "Input", ""}, {"merge", "Input", ""}, {"probe-seed", "Input", ""},
       {"contrast", "Input", "Sentence B of a minimal pair, compared with --sentence token by token"},
-      {"target", "Input", "A continuation (\" are\"): its logit minus --versus's after each sentence's last token"},
+      {"target", "Input", "A continuation (\" are\"), read by the model's tokenizer after the sentence"},
       {"versus", "Input", "The continuation --target is compared with (\" is\")"},
+      {"target-position", "Input", ""}, {"reference", "Input", ""},
       {"patch", "Input", "Activation patching: each head's share of the logit-difference gap (needs --target, --versus)"},
       // Model
       {"model", "Model",
@@ -50,6 +51,7 @@ const std::vector<FlagWord>& flag_vocabulary() {
       {"ignore-first-key", "View", "Leave key 0 out of the colour range (the first token often takes most of the weight)"},
       {"ablation", "View", "How a head is knocked out: zero (its output 0) or mean (its output's mean over the sentence)"},
       {"top", "View", "How many rows the report lists"},
+      {"knock-out", "View", ""},
       {"whole-maps", "View", "Keep whole T x T maps even past the long-input rule (2048 tokens or 1 GiB of maps)"},
       {"long-input", "View", "Long-input mode whatever the length: block maxima and exact per-head numbers, no whole maps"},
       {"per-head-range", "View", ""}, {"layer-range", "View", ""}, {"sort", "View", ""}, {"threshold", "View", ""}, {"chance-margin", "View", ""}, {"probe-seeds", "View", ""},
@@ -67,6 +69,7 @@ const std::vector<FlagWord>& flag_vocabulary() {
       {"space-mark", "Output and export", ""}, {"colorbar-label", "Output and export", ""}, {"style", "Output and export", ""},
       {"repeat", "Output and export", ""}, {"csv", "Output and export", ""},
       {"what", "Output and export", ""},
+      {"quiet", "Output and export", "No progress or notes on standard error"},
   };
   return words;
 }

@@ -8,6 +8,7 @@
 #include <limits>
 #include <mutex>
 
+#include "core/analysis/head_list.h"
 #include "core/model/context_editor.h"
 #include "core/model/transformer_session.h"
 #include "core/util/errors.h"
@@ -16,20 +17,41 @@
 namespace hs {
 namespace {
 
-// log p(ids[t+1]) under each row t of logits [T-1 (or more), vocab]: the stable log-softmax,
-// z_t - max - log sum_j exp(z_j - max). [T-1]
-Vec next_token_logprob(const Map& logits, const std::vector<int>& ids) {
+// log p(token | row) from one row of logits: the stable log-softmax, z - max - log sum_j exp(z_j - max).
+double log_softmax_at(const Eigen::Ref<const Eigen::Matrix<float, 1, Eigen::Dynamic>>& row, int token) {
+  const float m = row.maxCoeff();
+  double sum = 0;
+  for (Eigen::Index j = 0; j < row.size(); ++j) sum += std::exp(double(row(j) - m));
+  return double(row(token) - m) - std::log(sum);
+}
+
+// One pass's numbers: lp[t] = log p(ids[t+1]) under row t of the logits [T-1], the mean loss, and
+// the measure (the mean loss, or the target's log-prob under row P).
+struct AblationMeasured {
+  Vec lp;
+  double loss = 0;
+  double measure = 0;
+};
+
+// The rows of logits a pass needs: every predicted token's, and the target's row P.
+Eigen::Index logit_rows(const std::vector<int>& ids, const AblationTarget& target) {
+  return std::max<Eigen::Index>(Eigen::Index(ids.size()) - 1, Eigen::Index(target.position) + 1);
+}
+
+// logits: [logit_rows(ids, target), vocab].
+AblationMeasured ablation_measure(const Map& logits, const std::vector<int>& ids, const AblationTarget& target) {
   const Eigen::Index n = Eigen::Index(ids.size()) - 1;
-  assert(logits.rows() >= n && "a row of logits per predicted token");
-  Vec lp(n);
-  for (Eigen::Index t = 0; t < n; ++t) {
-    const auto row = logits.row(t);
-    const float m = row.maxCoeff();
-    double sum = 0;
-    for (Eigen::Index j = 0; j < row.size(); ++j) sum += std::exp(double(row(j) - m));
-    lp(t) = float(double(row(ids[size_t(t + 1)]) - m) - std::log(sum));
+  assert(logits.rows() >= logit_rows(ids, target) && "a row of logits per predicted token and the target's");
+  AblationMeasured out;
+  out.lp.resize(n);
+  for (Eigen::Index t = 0; t < n; ++t) out.lp(t) = float(log_softmax_at(logits.row(t), ids[size_t(t + 1)]));
+  out.loss = -double(out.lp.mean());
+  if (!target.is_mean_loss() && target.token_id >= logits.cols()) {
+    throw InputError("the target token id (" + std::to_string(target.token_id) + ") is outside the vocabulary (" +
+                     std::to_string(logits.cols()) + " tokens)");
   }
-  return lp;
+  out.measure = target.is_mean_loss() ? out.loss : log_softmax_at(logits.row(target.position), target.token_id);
+  return out;
 }
 
 // Intact run: remembers the mean over positions of every layer's contexts, edits nothing.
@@ -40,52 +62,45 @@ class ContextMeans : public ContextEditor {
   std::vector<Eigen::RowVectorXf> means;  // [layer] -> [H*dh]
 };
 
-// Knocks out head `head` of layer `layer`: its columns to 0, or to the intact run's means.
+// Intact run over reference texts: adds up every layer's contexts over positions (in double).
+class ContextSums : public ContextEditor {
+ public:
+  explicit ContextSums(int n_layers) : sums(size_t(n_layers)) {}
+  void edit_contexts(int layer, Map& contexts) override {
+    const Eigen::RowVectorXd s = contexts.cast<double>().colwise().sum();  // [H*dh]
+    Eigen::RowVectorXd& total = sums[size_t(layer)];
+    if (total.size() == 0) total = s;
+    else total += s;
+  }
+  std::vector<Eigen::RowVectorXd> sums;  // [layer] -> [H*dh]
+};
+
+// Knocks out a set of heads: their columns to 0, or to the given per-layer means.
 class HeadKnockout : public ContextEditor {
  public:
-  HeadKnockout(int layer, int head, int d_head, const Eigen::RowVectorXf* mean)
-      : layer_(layer), head_(head), d_head_(d_head), mean_(mean) {}
+  HeadKnockout(std::vector<HeadRef> heads, int d_head, const std::vector<Eigen::RowVectorXf>* means)
+      : heads_(std::move(heads)), d_head_(d_head), means_(means) {}
   void edit_contexts(int layer, Map& contexts) override {
-    if (layer != layer_) return;
-    auto cols = contexts.middleCols(Eigen::Index(head_) * d_head_, d_head_);  // [T, dh]
-    if (mean_) cols.rowwise() = mean_->segment(Eigen::Index(head_) * d_head_, d_head_);
-    else cols.setZero();
+    for (const HeadRef& h : heads_) {
+      if (h.layer != layer) continue;
+      auto cols = contexts.middleCols(Eigen::Index(h.head) * d_head_, d_head_);  // [T, dh]
+      if (means_) cols.rowwise() = (*means_)[size_t(layer)].segment(Eigen::Index(h.head) * d_head_, d_head_);
+      else cols.setZero();
+    }
+  }
+  int first_layer() const {
+    int first = std::numeric_limits<int>::max();
+    for (const HeadRef& h : heads_) first = std::min(first, h.layer);
+    return first;
   }
 
  private:
-  int layer_, head_, d_head_;
-  const Eigen::RowVectorXf* mean_;
+  std::vector<HeadRef> heads_;
+  int d_head_;
+  const std::vector<Eigen::RowVectorXf>* means_;
 };
 
-}  // namespace
-
-const char* ablation_mode_name(AblationMode mode) { return mode == AblationMode::mean ? "mean" : "zero"; }
-
-namespace {
-
-// The whole forward pass per head (models that do not run layer by layer).
-void ablate_whole(const TransformerModel& model, const std::vector<int>& ids, const AblationOptions& options,
-                  const ContextMeans& means, HeadAblation& out) {
-  const ModelInfo& info = model.info();
-  const int L = info.n_layers, H = info.n_heads, dh = info.d_head;
-  int done = 0;
-  for (int l = 0; l < L; ++l)
-    for (int h = 0; h < H; ++h) {
-      HeadKnockout knockout(l, h, dh, options.mode == AblationMode::mean ? &means.means[size_t(l)] : nullptr);
-      const Vec lp = next_token_logprob(model.logits(model.forward(ids, &knockout, options.threads), options.threads), ids);
-      out.delta_logprob[size_t(l)][size_t(h)] = lp - out.base_logprob;
-      out.delta_loss(l, h) = float(-double(lp.mean()) - out.base_loss);
-      ++done;
-      if (options.progress && !options.progress(done, L * H)) {
-        out.complete = false;
-        return;
-      }
-    }
-}
-
-}  // namespace
-
-HeadAblation ablate_heads(const TransformerModel& model, const std::vector<int>& ids, const AblationOptions& options) {
+void check_ablation_input(const TransformerModel& model, const std::vector<int>& ids, const AblationOptions& options) {
   const ModelInfo& info = model.info();
   if (ids.size() < 2) {
     throw InputError("ablation needs at least 2 tokens (a next token to predict); the input has " + std::to_string(ids.size()));
@@ -94,62 +109,172 @@ HeadAblation ablate_heads(const TransformerModel& model, const std::vector<int>&
     throw InputError("ablation needs a language model that predicts the next token; " +
                      (info.name.empty() ? std::string("this model") : info.name) + " is an encoder");
   }
+  const AblationTarget& t = options.target;
+  if (!t.is_mean_loss()) {
+    const int T = int(ids.size());
+    if (t.position >= T) {
+      throw InputError("the target position (" + std::to_string(t.position) + ") must be from 0 to " + std::to_string(T - 1) +
+                       ": the input has " + std::to_string(T) + " tokens");
+    }
+    if (t.token_id < 0) throw InputError("the target token id (" + std::to_string(t.token_id) + ") must be 0 or more");
+  }
+  if (options.reference) {
+    const auto& means = options.reference->means;
+    if (int(means.size()) != info.n_layers ||
+        std::any_of(means.begin(), means.end(), [&](const auto& m) { return m.size() != Eigen::Index(info.n_heads) * info.d_head; })) {
+      throw InputError("the reference means are not this model's (" + std::to_string(means.size()) + " layers; expected " +
+                       std::to_string(info.n_layers) + " of " + std::to_string(info.n_heads * info.d_head) + " numbers)");
+    }
+  }
+}
+
+// The intact run and what ablated passes start from. A model that runs layer by layer keeps the
+// residual stream entering each layer, so a pass whose first knocked-out head is in layer l reruns
+// only layers l .. L-1; every pass takes the same single-threaded path there, so knocking out a
+// head that adds nothing gives exactly the intact numbers.
+class AblationRunner {
+ public:
+  AblationRunner(const TransformerModel& model, const std::vector<int>& ids, const AblationOptions& options)
+      : model_(model), ids_(ids), target_(options.target), threads_(options.threads), means_(model.info().n_layers) {
+    const int L = model.info().n_layers;
+    if (!model.runs_layers()) {
+      base = ablation_measure(model.logits(model.forward(ids, &means_, threads_).topRows(logit_rows(ids, target_)), threads_), ids, target_);
+      return;
+    }
+    entering_.resize(size_t(L));
+    Map x = model.embed_tokens(ids);  // [T, d]
+    for (int l = 0; l < L; ++l) {
+      entering_[size_t(l)] = x;
+      model.run_layers(x, l, l + 1, &means_, 1);
+    }
+    base = ablation_measure(model.logits(model.final_norm(x).topRows(logit_rows(ids, target_)), 1), ids, target_);
+  }
+  // The per-layer means mean ablation uses: the reference's, or the sentence's own.
+  const std::vector<Eigen::RowVectorXf>* means(const AblationOptions& o) const {
+    if (o.mode != AblationMode::mean) return nullptr;
+    return o.reference ? &o.reference->means : &means_.means;
+  }
+  // One pass with `knockout`; `threads`: 1 inside a parallel sweep.
+  AblationMeasured run(HeadKnockout& knockout, int threads) const {
+    const Eigen::Index rows = logit_rows(ids_, target_);
+    if (!model_.runs_layers()) return ablation_measure(model_.logits(model_.forward(ids_, &knockout, threads).topRows(rows), threads), ids_, target_);
+    const int from = knockout.first_layer();
+    Map y = entering_[size_t(from)];
+    model_.run_layers(y, from, model_.info().n_layers, &knockout, 1);
+    return ablation_measure(model_.logits(model_.final_norm(y).topRows(rows), 1), ids_, target_);
+  }
+  AblationMeasured base;
+
+ private:
+  const TransformerModel& model_;
+  const std::vector<int>& ids_;
+  AblationTarget target_;
+  int threads_;
+  ContextMeans means_;
+  std::vector<Map> entering_;  // [layer] -> residual stream entering it, [T, d]
+};
+
+void check_ablation_group(const std::vector<HeadRef>& heads, const ModelInfo& info) {
+  if (heads.empty()) throw InputError("a group ablation needs at least one head (LAYER.HEAD, e.g. 1.3)");
+  check_head_list(heads, info.n_layers, info.n_heads);
+  for (size_t i = 0; i < heads.size(); ++i)
+    for (size_t j = 0; j < i; ++j)
+      if (heads[j] == heads[i]) throw InputError("head " + head_list_text({heads[i]}) + " is listed twice");
+}
+
+}  // namespace
+
+const char* ablation_mode_name(AblationMode mode) { return mode == AblationMode::mean ? "mean" : "zero"; }
+
+ContextMeanSet context_means(const TransformerModel& model, const std::vector<std::vector<int>>& texts, int threads,
+                             const std::function<void(int, int)>& progress) {
+  if (texts.empty()) throw InputError("mean ablation over a reference needs at least one text");
+  const int L = model.info().n_layers;
+  ContextSums sums(L);
+  ContextMeanSet out;
+  for (const std::vector<int>& ids : texts) {
+    assert(!ids.empty() && "a reference text of at least one token");
+    model.forward(ids, &sums, threads);
+    out.positions += int64_t(ids.size());
+    ++out.texts;
+    if (progress) progress(out.texts, int(texts.size()));
+  }
+  out.means.resize(size_t(L));
+  for (int l = 0; l < L; ++l) out.means[size_t(l)] = (sums.sums[size_t(l)] / double(out.positions)).cast<float>();
+  return out;
+}
+
+HeadAblation ablate_heads(const TransformerModel& model, const std::vector<int>& ids, const AblationOptions& options) {
+  check_ablation_input(model, ids, options);
   const auto start = std::chrono::steady_clock::now();
-  const auto elapsed_ms = [&] { return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count(); };
+  const ModelInfo& info = model.info();
   const int L = info.n_layers, H = info.n_heads, dh = info.d_head;
-  const Eigen::Index n = Eigen::Index(ids.size()) - 1;  // rows whose next token is known
+  const AblationRunner runner(model, ids, options);
   HeadAblation out;
   out.mode = options.mode;
   out.ids = ids;
+  out.target = options.target;
+  out.reference_mean = options.mode == AblationMode::mean && options.reference;
+  out.base_logprob = runner.base.lp;
+  out.base_loss = runner.base.loss;
+  out.base_measure = runner.base.measure;
   out.delta_loss = Map::Constant(L, H, std::numeric_limits<float>::quiet_NaN());
+  out.delta_measure = out.delta_loss;
   out.delta_logprob.assign(size_t(L), std::vector<Vec>(size_t(H)));
-  ContextMeans means(L);
-  if (!model.runs_layers()) {
-    const Map hidden = model.forward(ids, &means, options.threads);  // [T, d]
-    out.base_logprob = next_token_logprob(model.logits(hidden.topRows(n), options.threads), ids);
-    out.base_loss = -double(out.base_logprob.mean());
-    ablate_whole(model, ids, options, means, out);
-    out.compute_ms = elapsed_ms();
-    return out;
-  }
-  // Layer by layer: the intact run keeps the residual stream entering each layer, so knocking out
-  // a head of layer l reruns only layers l .. L-1 from there. Heads run in parallel, one thread
-  // each; every pass (intact and ablated) takes the same single-threaded path, so a head that adds
-  // nothing gives exactly the intact log-probs.
-  std::vector<Map> entering(static_cast<size_t>(L));  // [layer] -> residual stream entering it, [T, d]
-  Map x = model.embed_tokens(ids);
-  for (int l = 0; l < L; ++l) {
-    entering[size_t(l)] = x;
-    model.run_layers(x, l, l + 1, &means, 1);
-  }
-  out.base_logprob = next_token_logprob(model.logits(model.final_norm(x).topRows(n), 1), ids);
-  out.base_loss = -double(out.base_logprob.mean());
-
+  const std::vector<Eigen::RowVectorXf>* means = runner.means(options);
+  // Heads run in parallel, one thread each (a model run whole: one after another, on every thread).
   const int total = L * H;
+  const bool parallel = model.runs_layers();
   std::atomic<bool> stop{false};
   std::mutex mutex;  // guards `done`, the progress callback and the results
   int done = 0;
-  parallel_for(total, options.threads, [&](int task) {
+  const auto one = [&](int task) {
     if (stop.load()) return;
     const int l = task / H, h = task % H;
     try {
-      HeadKnockout knockout(l, h, dh, options.mode == AblationMode::mean ? &means.means[size_t(l)] : nullptr);
-      Map y = entering[size_t(l)];
-      model.run_layers(y, l, L, &knockout, 1);
-      const Vec lp = next_token_logprob(model.logits(model.final_norm(y).topRows(n), 1), ids);
+      HeadKnockout knockout({HeadRef{l, h}}, dh, means);
+      const AblationMeasured m = runner.run(knockout, parallel ? 1 : options.threads);
       std::lock_guard<std::mutex> lock(mutex);
       if (stop.load()) return;  // cancelled meanwhile: what finishes after the cancel is dropped
-      out.delta_logprob[size_t(l)][size_t(h)] = lp - out.base_logprob;
-      out.delta_loss(l, h) = float(-double(lp.mean()) - out.base_loss);
+      out.delta_logprob[size_t(l)][size_t(h)] = m.lp - out.base_logprob;
+      out.delta_loss(l, h) = float(m.loss - out.base_loss);
+      out.delta_measure(l, h) = float(m.measure - out.base_measure);
       ++done;
       if (options.progress && !options.progress(done, total)) stop = true;
     } catch (...) {
       stop = true;  // the rest are skipped; parallel_for rethrows the first error
       throw;
     }
-  });
+  };
+  if (parallel) parallel_for(total, options.threads, one);
+  else
+    for (int task = 0; task < total && !stop.load(); ++task) one(task);
   out.complete = done == total;
-  out.compute_ms = elapsed_ms();
+  out.compute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return out;
+}
+
+GroupAblation ablate_group(const TransformerModel& model, const std::vector<int>& ids, const std::vector<HeadRef>& heads,
+                           const AblationOptions& options) {
+  check_ablation_input(model, ids, options);
+  check_ablation_group(heads, model.info());
+  const auto start = std::chrono::steady_clock::now();
+  const AblationRunner runner(model, ids, options);
+  HeadKnockout knockout(heads, model.info().d_head, runner.means(options));
+  const AblationMeasured m = runner.run(knockout, 1);
+  GroupAblation out;
+  out.mode = options.mode;
+  out.heads = heads;
+  out.ids = ids;
+  out.target = options.target;
+  out.reference_mean = options.mode == AblationMode::mean && options.reference;
+  out.base_logprob = runner.base.lp;
+  out.delta_logprob = m.lp - runner.base.lp;
+  out.base_loss = runner.base.loss;
+  out.delta_loss = m.loss - runner.base.loss;
+  out.base_measure = runner.base.measure;
+  out.delta_measure = m.measure - runner.base.measure;
+  out.compute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return out;
 }
 

@@ -7,11 +7,18 @@
 //                   (an output bias, GPT-2's, stays);
 //             mean: its context at every position set to its mean over the sentence's positions in
 //                   the intact run.
+//             mean over a reference text (AblationOptions::reference): its mean over every
+//                   position of every reference sentence, pooled (each token counts once).
 //   delta_logprob[l][h][t] = lp_ablated[t] - lp[t] (negative: the head helped predict token t+1);
 //   delta_loss(l, h) = loss_ablated - loss (positive: the model is worse without the head).
+// The measure (AblationTarget) is the mean loss or, for a target, m = log p(c | ids[0..P]): the
+// log-probability of token c as the prediction made at position P (row P of the logits);
+//   delta_measure = m_ablated - m (for the mean loss: delta_loss).
+// A group (ablate_group) knocks out several heads together in one pass.
 // One pass per head, L*H in all, plus the intact one. A model that runs layer by layer (every
 // decoder) keeps the intact residual stream entering each layer, so a head of layer l reruns only
 // layers l .. L-1, and heads run in parallel (one thread each).
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -25,11 +32,41 @@ class CheckpointCache;
 
 enum class AblationMode { zero, mean };
 
+// A head of the model, layer and head from 0.
+struct HeadRef {
+  int layer = 0, head = 0;
+  bool operator==(const HeadRef& o) const { return layer == o.layer && head == o.head; }
+};
+
+// What an ablation measures: the mean next-token loss (position < 0), or the log-probability of
+// token_id as the prediction made at token `position` (the token that would follow it).
+struct AblationTarget {
+  int position = -1;
+  int token_id = -1;
+  bool is_mean_loss() const { return position < 0; }
+};
+
+// Each layer's mean context over every position of some texts (mean ablation over a reference).
+struct ContextMeanSet {
+  std::vector<Eigen::RowVectorXf> means;  // [layer] -> [H*dh]
+  int64_t positions = 0;                  // tokens pooled
+  int texts = 0;                          // texts run
+};
+
+// The intact model on each text (each at least 1 token); the pooled mean of every context.
+// `progress`, if set, is called after each text with (done, total). InputError for no texts.
+ContextMeanSet context_means(const TransformerModel& model, const std::vector<std::vector<int>>& texts, int threads = 0,
+                             const std::function<void(int, int)>& progress = {});
+
 const char* ablation_mode_name(AblationMode mode);  // "zero", "mean"
 
 struct AblationOptions {
   AblationMode mode = AblationMode::zero;
   int threads = 0;
+  AblationTarget target;                     // default: the mean loss
+  const ContextMeanSet* reference = nullptr;  // mean mode: these means instead of the sentence's own
+  // Called after each reference text's run with (done, total) (ablation_question.h reads the texts).
+  std::function<void(int, int)> reference_progress;
   // Called after each ablated head with (done, total), one call at a time (from the worker threads);
   // returning false stops the work (the result then says complete = false and holds the heads
   // done so far, `done` of them; the rest, and any head still running, are NaN).
@@ -44,14 +81,39 @@ struct HeadAblation {
   double base_loss = 0;                          // mean next-token loss of the intact model (nats)
   std::vector<std::vector<Vec>> delta_logprob;   // [layer][head] -> [T-1]
   Map delta_loss;                                // [L, H]
+  AblationTarget target;                         // what delta_measure measures
+  double base_measure = 0;                       // the intact model's: base_loss or the target's log-prob
+  Map delta_measure;                             // [L, H]: delta_loss, or the target log-prob's change
+  bool reference_mean = false;                   // mean mode with a reference's means
   bool complete = true;
   double compute_ms = 0;                         // the passes (the intact one and every head's), loading not included
   int n_layers() const { return int(delta_loss.rows()); }
   int n_heads() const { return int(delta_loss.cols()); }
 };
 
-// On `ids` (at least 2 tokens). Throws InputError for fewer.
+// Several heads knocked out together, in one pass.
+struct GroupAblation {
+  AblationMode mode = AblationMode::zero;
+  std::vector<HeadRef> heads;
+  std::vector<int> ids;
+  std::vector<std::string> tokens;
+  Vec base_logprob;             // [T-1]
+  Vec delta_logprob;            // [T-1]
+  double base_loss = 0, delta_loss = 0;
+  AblationTarget target;
+  double base_measure = 0, delta_measure = 0;
+  bool reference_mean = false;
+  double compute_ms = 0;
+};
+
+// On `ids` (at least 2 tokens). Throws InputError for fewer, and for a target outside the
+// sentence (position past T-1, token outside the vocabulary).
 HeadAblation ablate_heads(const TransformerModel& model, const std::vector<int>& ids, const AblationOptions& options = {});
+
+// `heads` knocked out together (progress is not called: one pass). InputError for no heads, a
+// head outside the model or a head listed twice.
+GroupAblation ablate_group(const TransformerModel& model, const std::vector<int>& ids, const std::vector<HeadRef>& heads,
+                           const AblationOptions& options = {});
 
 // On the request's tokens (with any --generate continuation). Throws InputError when the request is
 // not a language model (the synthetic layer and --weights predict no next token).

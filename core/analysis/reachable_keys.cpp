@@ -7,7 +7,7 @@
 namespace hs {
 namespace {
 
-using Matd = Eigen::MatrixXd;
+using ReachMatd = Eigen::MatrixXd;
 using Vecd = Eigen::VectorXd;
 
 constexpr double kPivotEps = 1e-11;  // tableau entries and reduced costs smaller than this are 0
@@ -18,7 +18,7 @@ constexpr double kPivotEps = 1e-11;  // tableau entries and reduced costs smalle
 // side; rows 0 .. d-1 the coordinates, row d the sum, row d + 1 the reduced costs.
 class HullTableau {
  public:
-  HullTableau(const Matd& x, const Vecd& y) : n_(int(x.rows())), d_(int(x.cols())), t_(Matd::Zero(d_ + 2, n_ + 2 * d_ + 1)) {
+  HullTableau(const ReachMatd& x, const Vecd& y) : n_(int(x.rows())), d_(int(x.cols())), t_(ReachMatd::Zero(d_ + 2, n_ + 2 * d_ + 1)) {
     // A first basis: l_0 = 1, and each coordinate's residual y_c - x_0c in p_c (>= 0) or m_c (< 0);
     // row c is multiplied by the residual's sign s_c so that its basic variable has coefficient 1.
     basis_.resize(size_t(d_ + 1));
@@ -95,7 +95,7 @@ class HullTableau {
   }
 
   int n_, d_;
-  Matd t_;                  // [d + 2, n + 2d + 1]
+  ReachMatd t_;                  // [d + 2, n + 2d + 1]
   std::vector<int> basis_;  // [d + 1] the basic variable of each row
 };
 
@@ -103,7 +103,7 @@ class HullTableau {
 // key i; then every point of the others' hull is at L1 distance >= m / max|q| from k_j. Tried from
 // q = k_j (keys centred) with a few perceptron steps toward the key that beats k_j most. u: [n, d]
 // the differences k_j - k_i. True when the distance bound passes `tol`.
-bool certified(const Matd& u, Vecd q, double tol) {
+bool certified(const ReachMatd& u, Vecd q, double tol) {
   for (int step = 0; step < 16; ++step) {
     const Vecd margins = u * q;  // [n]
     Eigen::Index worst = 0;
@@ -126,7 +126,7 @@ double hull_distance_l1(const Eigen::MatrixXd& others, const Eigen::VectorXd& po
 
 std::vector<int> reachable_keys(const Map& keys) {
   const int T = int(keys.rows());
-  Matd k = keys.cast<double>();  // [T, d]
+  ReachMatd k = keys.cast<double>();  // [T, d]
   if (T > 0) k.rowwise() -= k.colwise().mean();
   const double radius = T > 0 ? k.rowwise().lpNorm<1>().maxCoeff() : 0.0;
   std::vector<int> out;
@@ -140,7 +140,7 @@ std::vector<int> reachable_keys(const Map& keys) {
     std::vector<int> others;
     for (int i = 0; i < T; ++i)
       if ((k.row(i) - k.row(j)).lpNorm<1>() > kReachTolerance) others.push_back(i);
-    Matd x(others.size(), k.cols());  // [n, d]
+    ReachMatd x(others.size(), k.cols());  // [n, d]
     for (size_t r = 0; r < others.size(); ++r) x.row(Eigen::Index(r)) = k.row(others[r]);
     const bool vertex = others.empty() || certified((-x).rowwise() + k.row(j), k.row(j).transpose(), kReachTolerance) ||
                         hull_distance_l1(x, k.row(j).transpose()) > kReachTolerance;

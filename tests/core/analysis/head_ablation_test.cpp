@@ -187,6 +187,102 @@ TEST(HeadAblation, LayerByLayerEqualsWholeForwardPasses) {
     }
 }
 
+// Zeroes a set of heads during a whole forward pass (the plain definition of a group).
+class ZeroHeads : public ContextEditor {
+ public:
+  explicit ZeroHeads(std::vector<HeadRef> heads) : heads_(std::move(heads)) {}
+  void edit_contexts(int layer, Map& contexts) override {
+    for (const HeadRef& h : heads_)
+      if (h.layer == layer) contexts.middleCols(Eigen::Index(h.head) * kHead, kHead).setZero();
+  }
+
+ private:
+  std::vector<HeadRef> heads_;
+};
+
+TEST(HeadAblation, AGroupEqualsWholeForwardPassesWithEveryHeadOfItZeroed) {
+  const auto m = model(-1, -1);
+  const std::vector<double> base = whole_logprob(*m, nullptr);
+  const std::vector<HeadRef> group = {{1, 3}, {0, 1}, {0, 2}};
+  const GroupAblation g = ablate_group(*m, kIds, group);
+  ZeroHeads zero(group);
+  const std::vector<double> lp = whole_logprob(*m, &zero);
+  double want_loss = 0;
+  for (size_t t = 0; t < lp.size(); ++t) {
+    EXPECT_NEAR(g.delta_logprob(Eigen::Index(t)), lp[t] - base[t], 1e-4) << "t " << t;
+    want_loss -= (lp[t] - base[t]) / double(lp.size());
+  }
+  EXPECT_NEAR(g.delta_loss, want_loss, 1e-4);
+  EXPECT_EQ(g.delta_measure, g.delta_loss) << "the default measure is the mean loss";
+  // A group of one is that head's entry of the sweep, exactly (the same single-threaded path).
+  const HeadAblation a = ablate_heads(*m, kIds);
+  const GroupAblation one = ablate_group(*m, kIds, {{1, 2}});
+  EXPECT_EQ(float(one.delta_loss), a.delta_loss(1, 2));
+  EXPECT_EQ((one.delta_logprob - a.delta_logprob[1][2]).cwiseAbs().maxCoeff(), 0.0f);
+}
+
+TEST(HeadAblation, AGroupRefusesHeadsOutsideTheModelAndRepeats) {
+  const auto m = model(-1, -1);
+  EXPECT_THROW(ablate_group(*m, kIds, {}), InputError);
+  EXPECT_THROW(ablate_group(*m, kIds, {{2, 0}}), InputError) << "layer 2 of 2";
+  EXPECT_THROW(ablate_group(*m, kIds, {{0, 4}}), InputError) << "head 4 of 4";
+  EXPECT_THROW(ablate_group(*m, kIds, {{0, 1}, {0, 1}}), InputError) << "listed twice";
+}
+
+TEST(HeadAblation, ATargetMeasuresOnePredictionsLogProb) {
+  const auto m = model(-1, -1);
+  const HeadAblation loss = ablate_heads(*m, kIds);
+  // The actual next token at position 4: its change is that position's entry of delta_logprob.
+  AblationOptions o;
+  o.target = AblationTarget{4, kIds[5]};
+  const HeadAblation a = ablate_heads(*m, kIds, o);
+  EXPECT_NEAR(a.base_measure, a.base_logprob(4), 1e-6);
+  for (int l = 0; l < kLayers; ++l)
+    for (int h = 0; h < kHeads; ++h) {
+      EXPECT_NEAR(a.delta_measure(l, h), a.delta_logprob[size_t(l)][size_t(h)](4), 1e-5) << "L" << l << " h" << h;
+      EXPECT_EQ(a.delta_loss(l, h), loss.delta_loss(l, h)) << "the loss is still reported";
+    }
+  // After the last token (a continuation): row T-1, which the mean loss never reads.
+  o.target = AblationTarget{int(kIds.size()) - 1, 11};
+  const GroupAblation g = ablate_group(*m, kIds, {{0, 0}}, o);
+  const Map logits = m->logits(m->forward(kIds, nullptr, 1), 1);
+  const auto row = logits.row(Eigen::Index(kIds.size()) - 1);
+  double sum = 0;
+  for (Eigen::Index j = 0; j < row.size(); ++j) sum += std::exp(double(row(j)));
+  EXPECT_NEAR(g.base_measure, double(row(11)) - std::log(sum), 1e-5);
+  EXPECT_NE(g.delta_measure, 0.0);
+  o.target = AblationTarget{int(kIds.size()), 11};
+  EXPECT_THROW(ablate_heads(*m, kIds, o), InputError) << "past the last token";
+  o.target = AblationTarget{2, 20};
+  EXPECT_THROW(ablate_heads(*m, kIds, o), InputError) << "outside the vocabulary of 20";
+}
+
+TEST(HeadAblation, AReferenceOfTheSentenceItselfIsTheSentencesMean) {
+  const auto m = model(-1, -1);
+  AblationOptions o;
+  o.mode = AblationMode::mean;
+  const HeadAblation own = ablate_heads(*m, kIds, o);
+  const ContextMeanSet same = context_means(*m, {kIds});
+  EXPECT_EQ(same.positions, int64_t(kIds.size()));
+  o.reference = &same;
+  const HeadAblation ref = ablate_heads(*m, kIds, o);
+  EXPECT_TRUE(ref.reference_mean);
+  for (int l = 0; l < kLayers; ++l)
+    for (int h = 0; h < kHeads; ++h) EXPECT_NEAR(ref.delta_loss(l, h), own.delta_loss(l, h), 1e-5) << "L" << l << " h" << h;
+  // Two texts pool their positions: the mean of [a, b] is not the mean of a's and b's means.
+  const std::vector<int> other = {2, 8, 8, 1};
+  const ContextMeanSet pooled = context_means(*m, {kIds, other});
+  const ContextMeanSet a = context_means(*m, {kIds}), b = context_means(*m, {other});
+  const double n = double(kIds.size()), k = double(other.size());
+  for (int l = 0; l < kLayers; ++l) {
+    const Eigen::RowVectorXf want = ((a.means[size_t(l)].cast<double>() * n + b.means[size_t(l)].cast<double>() * k) / (n + k)).cast<float>();
+    EXPECT_LT((pooled.means[size_t(l)] - want).cwiseAbs().maxCoeff(), 1e-5f) << "layer " << l;
+  }
+  o.reference = &pooled;
+  const HeadAblation other_ref = ablate_heads(*m, kIds, o);
+  EXPECT_GT((other_ref.delta_loss - own.delta_loss).cwiseAbs().maxCoeff(), 1e-6f) << "another text's mean is another mean";
+}
+
 TEST(HeadAblation, RefusesWhatItCannotAblate) {
   const auto m = model(-1, -1);
   EXPECT_THROW(ablate_heads(*m, {4}), InputError) << "one token has no next token";

@@ -7,6 +7,8 @@ headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/run_analysis_test.cpp)
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/query_profile_test.cpp)
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/head_roles_test.cpp)
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/head_ablation_test.cpp)
+# The --knock-out head list: parsing and its error messages.
+headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/head_list_test.cpp)
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/rollout_test.cpp)
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/head_clustering_test.cpp)
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/corpus_roles_test.cpp)
