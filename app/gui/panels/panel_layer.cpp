@@ -10,7 +10,9 @@
 
 namespace hs::gui {
 
-bool sidebar_shown(const AppState& state) { return !(state.present.active && state.lesson.lesson); }
+// Presenting anything (a lesson, a session, a model) gives the view the whole width: the Model panel
+// is hidden, the layer control moves into the view's toolbar.
+bool sidebar_shown(const AppState& state) { return !state.present.active; }
 
 bool toolbar_layer_control(const AppState& state, int layers) { return layers > 1 && !sidebar_shown(state); }
 
