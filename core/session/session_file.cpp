@@ -171,6 +171,8 @@ std::string session_to_json(const Session& s) {
   j["version"] = kSessionVersion;
   j["input"] = {{"sentence", r.sentence}, {"sentence_b", r.sentence_b}};
   if (!s.contrast.empty()) j["input"]["contrast"] = s.contrast;
+  if (!s.target.empty()) j["input"]["target"] = s.target;
+  if (!s.versus.empty()) j["input"]["versus"] = s.versus;
   j["model"] = {{"d_model", c.d_model},     {"heads", c.n_heads},     {"kv_heads", c.n_kv_heads},
                 {"d_head", c.d_head},       {"causal", c.causal},     {"temperature", c.temperature},
                 {"seed", r.seed},           {"weights", r.weights},   {"checkpoint", r.model_path},
@@ -215,6 +217,8 @@ Session parse_session(const std::string& text, const std::string& name, const Se
     input.text("sentence", s.request.sentence);
     input.text("sentence_b", s.request.sentence_b);
     input.text("contrast", s.contrast);
+    input.text("target", s.target);
+    input.text("versus", s.versus);
     input.check_unknown();
   }
   if (const json* m = top.object("model")) read_model(*m, name + ": model", s.request);

@@ -6,7 +6,8 @@
 // read as if it were absent); a file from a newer headscope is refused with its version.
 //
 //   {"format": "headscope-session", "version": 1,
-//    "input": {"sentence": "..."},            (+ "contrast": "...", a minimal pair's sentence B)
+//    "input": {"sentence": "..."},            (+ "contrast": "...", a minimal pair's sentence B;
+//                                              "target", "versus": its two continuations)
 //    "model": {"d_model": 8, "heads": 4, "kv_heads": 4, "d_head": 0, "causal": false,
 //              "window": null, "temperature": 1, "seed": 0,
 //              "weights": "", "checkpoint": "", "tokenizer": "", "generate": 0, "reshape": "correct"},
@@ -49,6 +50,9 @@ struct Session {
   ModelRequest request;
   ViewState view;
   std::string contrast;  // input.contrast: a minimal pair's sentence B ("" none; written only when set)
+  // input.target / input.versus: the two continuations whose logit difference the Contrast view's
+  // activation patching measures (" are", " is"; "" none; written only when set).
+  std::string target, versus;
 };
 
 const std::vector<std::string>& session_panels();        // every view's name and alias (view_registry.h)

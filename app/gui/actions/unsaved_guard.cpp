@@ -8,7 +8,8 @@
 namespace hs::gui {
 
 bool same_session(const Session& a, const Session& b) {
-  return same_model_request(a.request, b.request) && a.view == b.view && a.contrast == b.contrast;
+  return same_model_request(a.request, b.request) && a.view == b.view && a.contrast == b.contrast &&
+         a.target == b.target && a.versus == b.versus;
 }
 
 bool session_dirty(const AppState& state) {

@@ -76,6 +76,25 @@ TEST(SessionFile, RoundTripsSentencePairsAndAttentionFiles) {
   EXPECT_EQ(session_to_json(b), session_to_json(a));
 }
 
+TEST(SessionFile, RoundTripsAMinimalPairWithItsContinuations) {
+  Session a = sample();
+  a.contrast = "the keys that Priya left were hers";
+  a.target = " are";
+  a.versus = " is";
+  const std::string text = session_to_json(a);
+  const Session b = parse_session(text, "s.json");
+  EXPECT_EQ(b.contrast, a.contrast);
+  EXPECT_EQ(b.target, " are");
+  EXPECT_EQ(b.versus, " is");
+  EXPECT_EQ(session_to_json(b), text);
+  // Not set: not written, and a file without them keeps none.
+  const std::string plain = session_to_json(sample());
+  EXPECT_EQ(plain.find("\"target\""), std::string::npos);
+  EXPECT_EQ(parse_session(plain, "s.json").target, "");
+  EXPECT_NE(message_of(R"({"format": "headscope-session", "version": 1, "input": {"target": 3}})").find("target"),
+            std::string::npos);
+}
+
 TEST(SessionFile, NoWindowIsNull) {
   Session s;
   const auto j = nlohmann::json::parse(session_to_json(s));
