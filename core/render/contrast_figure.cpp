@@ -4,6 +4,7 @@
 #include <cassert>
 #include <memory>
 
+#include "core/render/figure_text.h"
 #include "core/render/heatmap_figure.h"
 #include "core/render/map_mask.h"
 #include "core/util/format.h"
@@ -64,7 +65,18 @@ Figure contrast_figure(const RunAnalysis& a, const RunAnalysis& b, const Contras
   ed.mask = &held->mask;
   Figure fd = heatmap_figure(d, 0, 0, signed_scale, part, ed);
   fd.draw = [held, draw = std::move(fd.draw)](Canvas& canvas) { draw(canvas); };
-  return figures_side_by_side({fa, fb, fd}, kGap);
+  Figure out = figures_side_by_side({fa, fb, fd}, kGap);
+  // What was compared, in words: the two sentences and what "change" means. Not on a page of a
+  // fixed height (it would not fit) and not with --no-caption.
+  if (style.show_caption && style.page_height <= 0) {
+    out = with_caption(std::move(out),
+                       {"A: " + a.request.sentence, "B: " + b.request.sentence,
+                        "change: the total variation between the head's rows in A and B over the aligned keys (0: the "
+                        "same weights, 1: no key in common), averaged over the paired query rows from the first changed "
+                        "token on."},
+                       style.styled() ? style.text_size() : 11.0);
+  }
+  return out;
 }
 
 }  // namespace hs

@@ -43,4 +43,9 @@ void draw_fitted(Canvas& c, const FittedText& t, double x, double y, HAlign alig
 // Words of `text` in lines no wider than `width` points (a longer word keeps a line of its own).
 std::vector<std::string> wrap_text(MeasureCanvas& m, const std::string& text, const TextStyle& style, double width);
 
+// `figure` with `lines` of text under it, each wrapped to the figure's width, in grey at `size`
+// points (as the table figures' captions); the figure grows by their height.
+struct Figure;
+Figure with_caption(Figure figure, const std::vector<std::string>& lines, double size);
+
 }  // namespace hs

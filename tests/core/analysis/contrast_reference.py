@@ -154,6 +154,9 @@ def exports(cli, models, tmp):
     with open(os.path.join(tmp, "pair.svg")) as f:
         svg = f.read()
     check("B \u2212 A" in svg and "layer 1" in svg, "the SVG figure names B \u2212 A and the layer")
+    # The figure says what was compared: both sentences and what "change" is, under the maps.
+    check("A: Lily saw the big dog." in svg and "B: Lily saw the dog." in svg and "change: the total variation" in svg,
+          "the SVG figure prints sentence A, sentence B and the definition of change")
     p = subprocess.run(base + ["--out", os.path.join(tmp, "x.png"), "--head", "99"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     check(p.returncode != 0 and "head 99" in p.stderr, "a head out of range is refused: %r" % p.stderr.strip())
 
