@@ -126,7 +126,20 @@ BarTicks bar_ticks(const ColourBar& bar, double height) {
     }
     return t;
   }
-  const Ticks ticks = nice_ticks(bar.lo, bar.hi, bar_tick_count(height, bar.tick_size));
+  Ticks ticks = nice_ticks(bar.lo, bar.hi, bar_tick_count(height, bar.tick_size));
+  // A diverging bar (lo = -hi) labels at least -s, 0 and s: s the largest of {1, 2, 2.5, 5} x 10^k
+  // within the range (at least 0.4 of hi, so the three labels stay apart on a short bar).
+  if (ticks.values.size() < 3 && bar.lo < 0 && bar.hi > 0 && std::fabs(bar.lo + bar.hi) <= 1e-6 * bar.hi) {
+    const double mag = std::pow(10.0, std::floor(std::log10(bar.hi)));
+    double step = mag;
+    for (double f : {5.0, 2.5, 2.0, 1.0})
+      if (f * mag <= bar.hi * (1 + 1e-9)) {
+        step = f * mag;
+        break;
+      }
+    ticks.values = {-step, 0.0, step};
+    ticks.decimals = std::max(0, -int(std::floor(std::log10(step) + 1e-9)) + (step / mag == 2.5 ? 1 : 0));
+  }
   t.values = ticks.values;
   for (double v : ticks.values) t.labels.push_back(format_number(v, ticks.decimals));
   return t;

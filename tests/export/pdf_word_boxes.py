@@ -114,6 +114,14 @@ with tempfile.TemporaryDirectory() as tmp:
             missing = [r for r in ("previous", "first", "bos", "self", "local", "duplicate", "induction", "broadness")
                        if r not in names]
             check(not missing, f"{what}: every role column labelled (missing {missing})")
+        if name == "ablation":  # a diverging colour bar: symmetric, at least -s, 0 and s labelled
+            # The bar's tick labels: the numbers right of the last head column's label (cells and the
+            # caption hold numbers too).
+            right = max((t[3] for t in words if t[0] == "h7"), default=w)
+            ticks = sorted(float(t[0].replace("\u2212", "-")) for t in words
+                           if t[1] > right and re.fullmatch(r"[\u2212-]?\d+\.\d+", t[0]))
+            check(len(ticks) >= 3 and ticks[0] < 0 < ticks[-1] and abs(ticks[0] + ticks[-1]) < 1e-9 and 0.0 in ticks,
+                  f"{what}: the diverging bar labels at least -s, 0 and s ({ticks})")
         if name == "head-labels-all" and size == "3.25x3.25in":
             check("label" in p.stderr, f"{what}: a note on stderr says the labels asked for were thinned "
                                        f"({p.stderr.strip()[:160]!r})")
