@@ -321,8 +321,10 @@ HeadRoles roles_of(const Prepared& prepared, const AttentionRun& run, const Anal
   if (options.induction_probe) probe = run_induction_probe(prepared, o, options.threads);
   HeadRoles roles = compute_head_roles(run, v.bos_id, probe.ids.empty() ? nullptr : &probe.run, probe.ids, o,
                                        kDistanceSampleRows, options.threads, &entropies);
-  // Induction as the mean over the probes (the first already run), with its 95% interval.
-  if (!probe.ids.empty()) roles = with_induction(std::move(roles), induction_over_seeds(prepared, o, options.threads, &probe));
+  // Induction as the mean over the probes (the first already run), with its 95% interval. One
+  // probe: compute_head_roles has scored and labelled it already.
+  if (!probe.ids.empty() && o.probe_seeds > 1)
+    roles = with_induction(std::move(roles), induction_over_seeds(prepared, o, options.threads, &probe));
   return roles;
 }
 
