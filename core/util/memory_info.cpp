@@ -1,17 +1,18 @@
 #include "core/util/memory_info.h"
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstdlib>
-#include <vector>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
 #include <string>
-#include <sys/resource.h>
-#include <unistd.h>
+#include <vector>
 
 #include "core/util/errors.h"
 #include "core/util/runtime_config.h"
@@ -146,7 +147,9 @@ AvailableMemory cgroup_memory(const std::string& proc_self_cgroup, const std::st
     const bool is_v2 = id == "0" && controllers.empty();
     const bool is_v1 = ("," + controllers + ",").find(",memory,") != std::string::npos;
     if (!is_v2 && !is_v1) continue;
-    for (const std::string base : is_v2 ? std::vector<std::string>{root, root + "/unified"} : std::vector<std::string>{root + "/memory"}) {
+    const std::vector<std::string> bases =
+        is_v2 ? std::vector<std::string>{root, root + "/unified"} : std::vector<std::string>{root + "/memory"};
+    for (const std::string& base : bases) {
       // Inside a container the path may name the host's cgroup while the container sees its own at the base.
       std::ifstream probe(base + path + "/" + (is_v2 ? v2.limit : v1.limit));
       tightest_cgroup_limit(base, probe ? base + path : base, is_v2 ? v2 : v1, out);
@@ -180,9 +183,10 @@ void check_address_space_for_mapping(const std::string& path, int64_t file_bytes
   read_address_space(limit);
   const int64_t left = limit.address_space_left();
   if (left < 0 || file_bytes <= left) return;
-  throw InputError(path + ": this " + format_bytes(file_bytes) + " file is mapped into memory whole, and the address-space limit " +
-                   "(RLIMIT_AS: ulimit -v, prlimit --as) is " + format_bytes(limit.address_space_limit) + " with " +
-                   format_bytes(limit.address_space_used) + " of it in use: " + format_bytes(left) + " left. Raise the limit or use a smaller or more quantized file");
+  throw InputError(path + ": this " + format_bytes(file_bytes) + " file is mapped into memory whole, and the address-space " +
+                   "limit (RLIMIT_AS: ulimit -v, prlimit --as) is " + format_bytes(limit.address_space_limit) + " with " +
+                   format_bytes(limit.address_space_used) + " of it in use: " + format_bytes(left) +
+                   " left. Raise the limit or use a smaller or more quantized file");
 }
 
 std::string format_bytes(int64_t bytes) {

@@ -195,12 +195,12 @@ def write_sparse_8b(path):
         w.add_uint32("llama." + key, value)
     w.add("llama.rope.freq_base", FLOAT32, 500000.0)
     w.add("llama.attention.layer_norm_rms_epsilon", FLOAT32, 1e-5)
-    tokens = byte_tokens()
+    tokens = byte_tokens() + ["ab"]  # one merge: "a" "b" -> "ab"
     w.add_string("tokenizer.ggml.model", "gpt2")
     w.add_string("tokenizer.ggml.pre", "llama-bpe")
     w.add_array("tokenizer.ggml.tokens", STRING, tokens)
     w.add_array("tokenizer.ggml.token_type", INT32, [1] * len(tokens))
-    w.add_array("tokenizer.ggml.merges", STRING, [tokens[ord("a") - 33] + " " + tokens[ord("b") - 33]])
+    w.add_array("tokenizer.ggml.merges", STRING, ["a b"])
     w.add("tokenizer.ggml.add_bos_token", BOOL, False)
     d, ffn, kv = q["d"], q["ffn"], q["kv_heads"] * q["head_dim"]
     none = lambda: b""  # noqa: E731 (never called: only the header is written)
@@ -236,6 +236,10 @@ def memory_limit():
                    [path, "GiB file is mapped into memory whole", "RLIMIT_AS", "is 3.0 GiB", "in use"],
                    prefix=["prlimit", f"--as={3 * GiB}"], timeout=60)
     print(f"     ({size / 1e9:.2f} GB sparse file, refused in {time.monotonic() - started:.2f} s)")
+    # Without the limit, the memory budget (here an override of 1 GiB) counts the mapped weights.
+    expect_refused("8B-class GGUF with 1 GiB available", ["maps", "--model", path, "--sentence", "a b"],
+                   [path, "running it on", "tokens needs about", "mapped from the file", "1.0 GiB is available"],
+                   env={"HEADSCOPE_MEMORY_AVAILABLE": "1G"})
     os.unlink(path)
 
 

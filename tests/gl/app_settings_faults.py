@@ -92,7 +92,7 @@ def main():
 
         config = os.path.join(work, "config")
         ini = os.path.join(config, "headscope", "imgui.ini")
-        if expect("a writable config folder", environment(config=config)):
+        if expect("a writable config folder", environment(config=config), []):
             good, text = whole_ini(ini)
             (ok if good else fail)(f"imgui.ini written whole ({len(text)} bytes)")
         previous = open(ini, "rb").read() if os.path.exists(ini) else b""
