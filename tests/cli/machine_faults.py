@@ -183,7 +183,7 @@ def byte_tokens():
 
 
 def write_sparse_8b(path):
-    """A Llama-3-8B-shaped Q4_K file (4.6 GB) whose tensor data is a hole: the header, then truncate."""
+    """A Llama-3-8B-shaped Q4_K file (4.5 GB, 4.2 GiB) whose tensor data is a hole: the header, then truncate."""
     q = LLAMA8B
     w = StreamedGGUFWriter()
     w.add_string("general.architecture", "llama")

@@ -1,6 +1,6 @@
 // kill -9 in the middle of saving a large session (issue 54): a child process saves sessions A
 // and B in turn, as fast as it can, over one file; the parent kills it with SIGKILL at a random
-// moment, 40 times. After every kill the file must load whole as A or B (the rename is the only
+// moment after it has started writing, 24 times. After every kill the file must load whole as A or B (the rename is the only
 // step that replaces it), never half of one. SIGKILL runs no handler, so the temporary file being
 // written stays behind as ".hs-XXXXXX" beside the file: the test counts those as proof that
 // kills landed mid-write, and removes them.
@@ -51,14 +51,20 @@ TEST(SessionKill, KillNineDuringALargeSaveLeavesAWholeSession) {
   const Session a = large_session("alpha"), b = large_session("beta");
   save_session(path, a);
   std::mt19937 rng(54);
+  constexpr int kRounds = 24;
   int mid_write = 0, saved_b = 0;
-  for (int round = 0; round < 40; ++round) {
+  for (int round = 0; round < kRounds; ++round) {
     const pid_t child = ::fork();
     ASSERT_GE(child, 0);
     if (child == 0) {
-      for (int i = 0;; ++i) save_session(path, i % 2 ? a : b);  // until killed
+      for (int i = round;; ++i) save_session(path, i % 2 ? a : b);  // until killed; B first in even rounds
     }
-    std::this_thread::sleep_for(std::chrono::microseconds(std::uniform_int_distribution<int>(2000, 60000)(rng)));
+    // Once a temporary file shows (the child is writing; making the JSON comes first and may take
+    // long on a loaded machine), a random moment later: mid-write, at the rename, or in the next save.
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (stale_temporaries(dir, false) == 0 && std::chrono::steady_clock::now() < give_up)
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+    std::this_thread::sleep_for(std::chrono::microseconds(std::uniform_int_distribution<int>(0, 20000)(rng)));
     ::kill(child, SIGKILL);
     int status = 0;
     ::waitpid(child, &status, 0);
@@ -75,7 +81,7 @@ TEST(SessionKill, KillNineDuringALargeSaveLeavesAWholeSession) {
     saved_b += is_b;
     mid_write += stale_temporaries(dir, true) > 0;
   }
-  std::printf("40 kills: %d landed while a temporary file was being written; %d left session B in place\n", mid_write,
+  std::printf("%d kills: %d landed while a temporary file was being written; %d left session B in place\n", kRounds, mid_write,
               saved_b);
   EXPECT_GT(mid_write, 0) << "no kill landed during a write: the test proved nothing";
   fs::remove_all(dir);
