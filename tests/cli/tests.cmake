@@ -75,6 +75,9 @@ endif()
 # 8B-class file under `prlimit --as` 3 GiB. Reads stories260K_f32.gguf of formats.gguf_test_files.
 add_library(write_fault_shim SHARED ${CMAKE_CURRENT_LIST_DIR}/write_fault_shim.c)
 target_link_libraries(write_fault_shim PRIVATE ${CMAKE_DL_LIBS})
+# Never sanitized (HEADSCOPE_SANITIZE adds its flags to every target): it is preloaded into
+# programs without a sanitizer runtime too (xvfb-run's shell, Xvfb).
+set_target_properties(write_fault_shim PROPERTIES COMPILE_OPTIONS "" LINK_OPTIONS "")
 if(HEADSCOPE_TEST_PYTHON)
   add_test(NAME cli_machine_faults
            COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/machine_faults.py $<TARGET_FILE:headscope-cli>
