@@ -5,10 +5,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdint>
 #include <mutex>
+#include <string>
+#include <vector>
 
 namespace hs {
 namespace {
@@ -140,6 +143,11 @@ void unregister_mapping(const void* data) {
 }
 
 std::string mapped_files_changed() {
+  struct Seen {
+    const std::string* path;
+    std::string why;  // "" when the file is as it was when mapped and no page faulted
+  };
+  std::vector<Seen> seen;
   const std::lock_guard<std::mutex> lock(g_identity_mutex);
   for (int i = 0; i < kGuardSlots; ++i) {
     const GuardSlot& s = g_guard_slots[i];
@@ -150,12 +158,26 @@ std::string mapped_files_changed() {
       why = "a page past its end could not be read during the run" + (why.empty() ? std::string() : "; " + why) +
             "; the result was discarded";
     }
-    if (!why.empty()) return changed_message(was.path, why);
+    seen.push_back({&was.path, std::move(why)});
+  }
+  for (const Seen& a : seen) {
+    if (a.why.empty()) continue;
+    const auto current = [&](const Seen& b) { return b.why.empty() && *b.path == *a.path; };
+    if (std::none_of(seen.begin(), seen.end(), current)) return changed_message(*a.path, a.why);
   }
   return "";
 }
 
-void check_mapped_files() {
+void check_mapped_files(long faults_before) {
+  if (faults_before >= 0 && mapped_file_faults() > faults_before) {
+    // A page faulted during this run: its result is discarded even when the file was reopened since.
+    const std::string why = "a page past its end could not be read during the run; the result was discarded";
+    const std::lock_guard<std::mutex> lock(g_identity_mutex);
+    for (int i = 0; i < kGuardSlots; ++i)
+      if (g_guard_slots[i].state.load() == kGuardLive && g_guard_slots[i].faulted.load())
+        throw IoError(changed_message(g_identities[i].path, why));
+    throw IoError("a model file changed on disk during the run; reopen it (" + why + ")");
+  }
   const std::string changed = mapped_files_changed();
   if (!changed.empty()) throw IoError(changed);
 }

@@ -25,11 +25,16 @@ namespace hs {
 void install_mapped_file_guard();
 
 // "" when every live mapping's file is as it was when mapped and no page of it faulted; else
-// what changed in the first one that did, as the message run_guarded throws.
+// what changed in the first one that did, as the message run_guarded throws. A mapping of a file
+// that was replaced or rewritten is passed over while another live mapping of the same path
+// matches the file as it is now: the model was reopened from the new file (the app's checkpoint
+// cache does so) and the old mapping belongs to a previous model still held by a result on screen.
 std::string mapped_files_changed();
 
-// Throws IoError with mapped_files_changed() when it is not "".
-void check_mapped_files();
+// Throws IoError with mapped_files_changed() when it is not ""; with `faults_before` (what
+// mapped_file_faults() said when a run began), also when a page faulted since then, whichever
+// file it was.
+void check_mapped_files(long faults_before = -1);
 
 // Mappings live now, and SIGBUS faults survived since the start (for tests).
 int live_mapped_files();
@@ -40,12 +45,13 @@ long mapped_file_faults();
 template <class F>
 auto run_guarded(F&& f) -> decltype(f()) {
   check_mapped_files();
+  const long faults = mapped_file_faults();
   try {
     auto out = std::forward<F>(f)();
-    check_mapped_files();
+    check_mapped_files(faults);
     return out;
   } catch (const Error&) {
-    check_mapped_files();
+    check_mapped_files(faults);
     throw;
   }
 }

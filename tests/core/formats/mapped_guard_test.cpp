@@ -97,6 +97,21 @@ TEST_F(MappedGuard, ReplacedBetweenTwoRunsIsReported) {
   EXPECT_MESSAGE_HAS(message, "the model file changed on disk; reopen it (another file was put in its place)");
 }
 
+// The app's case: the file is replaced, the checkpoint cache loads the new one, and a result on
+// screen still holds the previous model (and its mapping of the old file). Runs of the new model
+// must go on; the old mapping is intact (it maps the old file, which a rename does not touch).
+TEST_F(MappedGuard, ReopenedAfterAReplaceTheOldMappingDoesNotBlockTheNewModel) {
+  const auto before = open();
+  before->run({});
+  const std::string other = (dir_ / "other.gguf").string();
+  fs::copy_file(path_, other);
+  fs::rename(other, path_);
+  EXPECT_MESSAGE_HAS(run_error(*before), "another file was put in its place");
+  const auto after = open();  // `before` is still alive
+  EXPECT_EQ(run_error(*after), "no error");
+  EXPECT_EQ(mapped_files_changed(), "");
+}
+
 TEST_F(MappedGuard, RewrittenInPlaceBetweenTwoRunsIsReported) {
   const auto prepared = open();
   prepared->run({});
