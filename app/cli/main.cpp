@@ -13,6 +13,7 @@
 #include "app/common/friendly_errors.h"
 #include "app/common/memory_tuning.h"
 #include "app/common/model_flags.h"
+#include "core/formats/mapped_guard.h"
 #include "core/util/atomic_file.h"
 #include "core/util/errors.h"
 #include "core/util/suggest.h"
@@ -35,6 +36,8 @@ int main(int argc, char** argv) {
   // Ctrl+C, kill or a file-size limit in the middle of writing an output file leaves no
   // temporary file behind (core/util/atomic_file.h).
   hs::install_temp_file_cleanup();
+  // A model file truncated while mapped is an error naming it, not death by SIGBUS (core/formats/mapped_guard.h).
+  hs::install_mapped_file_guard();
   hs::keep_freed_memory_for_reuse();
   hs::apply_environment();  // core's limits from HEADSCOPE_* (app/common/environment.h)
   CLI::App app{"headscope-cli: every attention head's map, from the command line"};

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/formats/mapped_guard.h"
 #include "core/model/context_editor.h"
 #include "core/text/tokenizer_base.h"
 #include "core/util/errors.h"
@@ -121,8 +122,9 @@ double logit_difference(const TransformerModel& model, const std::vector<int>& i
   return run_clean(model, ids, pair, nullptr).logit_diff;
 }
 
-HeadPatching patch_heads(const TransformerModel& model, const std::vector<int>& ids_a, const std::vector<int>& ids_b,
-                         const std::vector<PatchPosition>& positions, TargetPair pair, const PatchingOptions& options) {
+static HeadPatching patch_heads_unguarded(const TransformerModel& model, const std::vector<int>& ids_a,
+                                          const std::vector<int>& ids_b, const std::vector<PatchPosition>& positions,
+                                          TargetPair pair, const PatchingOptions& options) {
   check_inputs(model, ids_a, ids_b, pair, positions);
   const ModelInfo& info = model.info();
   const int L = info.n_layers, H = info.n_heads, dh = info.d_head;
@@ -148,6 +150,12 @@ HeadPatching patch_heads(const TransformerModel& model, const std::vector<int>& 
   };
   out.complete = parallel_tasks(L * H, options.threads, patch_head, options.progress) == L * H;
   return out;
+}
+
+// Every patched run reads the model's mapped weights: a file changed meanwhile discards them all.
+HeadPatching patch_heads(const TransformerModel& model, const std::vector<int>& ids_a, const std::vector<int>& ids_b,
+                         const std::vector<PatchPosition>& positions, TargetPair pair, const PatchingOptions& options) {
+  return run_guarded([&] { return patch_heads_unguarded(model, ids_a, ids_b, positions, pair, options); });
 }
 
 std::vector<int> continuation_ids(const SubwordTokenizer& tokenizer, const std::string& sentence, const std::string& text) {

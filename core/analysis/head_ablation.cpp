@@ -9,6 +9,7 @@
 #include <mutex>
 
 #include "core/analysis/head_list.h"
+#include "core/formats/mapped_guard.h"
 #include "core/model/context_editor.h"
 #include "core/model/transformer_session.h"
 #include "core/util/errors.h"
@@ -204,7 +205,8 @@ ContextMeanSet context_means(const TransformerModel& model, const std::vector<st
   return out;
 }
 
-HeadAblation ablate_heads(const TransformerModel& model, const std::vector<int>& ids, const AblationOptions& options) {
+static HeadAblation ablate_heads_unguarded(const TransformerModel& model, const std::vector<int>& ids,
+                                           const AblationOptions& options) {
   check_ablation_input(model, ids, options);
   const auto start = std::chrono::steady_clock::now();
   const ModelInfo& info = model.info();
@@ -252,6 +254,11 @@ HeadAblation ablate_heads(const TransformerModel& model, const std::vector<int>&
   out.complete = done == total;
   out.compute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return out;
+}
+
+// Every knocked-out head's run reads the model's mapped weights: a file changed meanwhile discards them all.
+HeadAblation ablate_heads(const TransformerModel& model, const std::vector<int>& ids, const AblationOptions& options) {
+  return run_guarded([&] { return ablate_heads_unguarded(model, ids, options); });
 }
 
 GroupAblation ablate_group(const TransformerModel& model, const std::vector<int>& ids, const std::vector<HeadRef>& heads,

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <sys/mman.h>
 
+#include "core/formats/mapped_guard.h"
 #include "core/util/errors.h"
 #include "core/util/file_read.h"
 
@@ -19,11 +20,14 @@ MappedFile::MappedFile(const std::string& path) : path_(path) {
       throw IoError("cannot map " + path + " (" + std::to_string(size_) + " bytes): " + why);
     }
     data_ = static_cast<const uint8_t*>(p);
+    register_mapping(path, f.fd(), data_, size_);  // its identity, checked before and after each run
   }
 }
 
 MappedFile::~MappedFile() {
-  if (data_) ::munmap(const_cast<uint8_t*>(data_), size_);
+  if (!data_) return;
+  unregister_mapping(data_);  // before unmapping: the SIGBUS handler must not patch a freed range
+  ::munmap(const_cast<uint8_t*>(data_), size_);
 }
 
 }  // namespace hs

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <sstream>
@@ -373,7 +374,10 @@ void read_layout(LlamaConfig& c, const GgufFile& f, const Metadata& m, const Dec
   }
 }
 
-// The memory a run of `tokens` positions needs, refused with the numbers when it exceeds what is available.
+// The memory a run of `tokens` positions needs, refused with the numbers when it exceeds what is
+// available: in memory (under a cgroup limit, the mapped weights are clean file pages the kernel
+// reclaims, so only the copies and activations count) and in address space (RLIMIT_AS: the
+// mapping is already in use there, so what is left must hold the copies and activations).
 GgufMemory check_memory(const std::string& path, const LlamaConfig& c, const Tensors& t, int64_t tokens) {
   GgufMemory memory;
   memory.tokens = tokens;
@@ -381,12 +385,20 @@ GgufMemory check_memory(const std::string& path, const LlamaConfig& c, const Ten
   memory.copied = t.copied();
   memory.activations = activation_bytes(c, memory.tokens, resolve_threads(0));
   const AvailableMemory available = available_memory();
-  if (available.bytes >= 0 && memory.total() > available.bytes) {
-    throw InputError(path + ": running it on " + std::to_string(memory.tokens) + " tokens needs about " +
-                     format_bytes(memory.total()) + " (weights " + format_bytes(memory.mapped) + " mapped from the file, " +
-                     format_bytes(memory.copied) + " copied, " + format_bytes(memory.activations) +
-                     " of activations and maps); " + format_bytes(available.bytes) + " is available (" + available.source +
+  const std::string needs = path + ": running it on " + std::to_string(memory.tokens) + " tokens needs about ";
+  const std::string parts = " (weights " + format_bytes(memory.mapped) + " mapped from the file, " + format_bytes(memory.copied) +
+                            " copied, " + format_bytes(memory.activations) + " of activations and maps); ";
+  const int64_t working = memory.copied + memory.activations;
+  const int64_t counted = available.counts_mapped ? memory.total() : working;
+  if (available.bytes >= 0 && counted > available.bytes) {
+    throw InputError(needs + format_bytes(counted) + (available.counts_mapped ? parts : " of working memory" + parts) +
+                     format_bytes(available.bytes) + " is available (" + available.source +
                      "). Free memory, shorten the sentence or use a smaller or more quantized file");
+  }
+  if (const int64_t left = available.address_space_left(); left >= 0 && working > left) {
+    throw InputError(needs + format_bytes(memory.total()) + " of address space" + parts + "the limit (RLIMIT_AS: ulimit -v, prlimit --as) is " +
+                     format_bytes(available.address_space_limit) + " and " + format_bytes(available.address_space_used) +
+                     " of it is in use, the mapping included. Raise the limit, shorten the sentence or use a smaller file");
   }
   return memory;
 }
@@ -415,6 +427,8 @@ bool is_gguf_file(const std::string& path) {
 }
 
 GgufModel load_gguf_model(const std::string& path, const std::string& sentence, int generate) {
+  // The whole file is mapped: under an address-space limit too small for it, say so before mapping.
+  if (struct stat st {}; ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) check_address_space_for_mapping(path, st.st_size);
   const auto file = std::make_shared<const GgufFile>(path);
   const GgufFile& f = *file;
   const DecoderFamily& fam = gguf_family(f);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/formats/mapped_guard.h"
 #include "core/model/attention_check.h"
 #include "core/model/attention_layer.h"
 #include "core/model/next_token_rows.h"
@@ -92,24 +93,28 @@ AttentionRun TransformerSession::run_ids(const std::vector<int>& ids, const RunO
 }
 
 AttentionRun TransformerSession::run(const RunOptions& options) const {
-  const std::vector<int> ids = continue_greedily();
-  PrefixCache* cache = options.prefix_cache;
-  if (!cache) return run_whole(ids, options, nullptr);
-  cache->reused = -1;
-  cache->filled = false;
-  // Only a causal decoder's rows stay as they were when later tokens change.
-  const bool cacheable = options.display_size == 0 && !options.observer && input_.type_ids.empty() &&
-                         model_->info().causal && model_->predicts_next_token() && model_->records_cached_rows();
-  if (!cacheable) {
-    cache->clear();
-    return run_whole(ids, options, nullptr);
-  }
-  if (cache->model == model_ && cache->keep_scores == options.keep_scores && cache->run &&
-      cache->run->token_ids == cache->ids && int(cache->keys.size()) == model_->info().n_layers) {
-    const int P = shared_prefix(ids, cache->ids);
-    if (P > 0) return run_from_prefix(ids, P, options, *cache);
-  }
-  return run_whole(ids, options, cache);
+  // A GGUF model's weights are read from its mapped file during the run: the file is checked
+  // before and after, and a run that read a page of a file truncated meanwhile is discarded.
+  return run_guarded([&]() -> AttentionRun {
+    const std::vector<int> ids = continue_greedily();
+    PrefixCache* cache = options.prefix_cache;
+    if (!cache) return run_whole(ids, options, nullptr);
+    cache->reused = -1;
+    cache->filled = false;
+    // Only a causal decoder's rows stay as they were when later tokens change.
+    const bool cacheable = options.display_size == 0 && !options.observer && input_.type_ids.empty() &&
+                           model_->info().causal && model_->predicts_next_token() && model_->records_cached_rows();
+    if (!cacheable) {
+      cache->clear();
+      return run_whole(ids, options, nullptr);
+    }
+    if (cache->model == model_ && cache->keep_scores == options.keep_scores && cache->run &&
+        cache->run->token_ids == cache->ids && int(cache->keys.size()) == model_->info().n_layers) {
+      const int P = shared_prefix(ids, cache->ids);
+      if (P > 0) return run_from_prefix(ids, P, options, *cache);
+    }
+    return run_whole(ids, options, cache);
+  });
 }
 
 namespace {

@@ -70,3 +70,17 @@ if(HEADSCOPE_TEST_PYTHON)
            COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/shared_flags.py ${HEADSCOPE_FRIENDLY_PROGRAMS})
   set_tests_properties(cli_shared_flags PROPERTIES LABELS "cli" TIMEOUT 300)
 endif()
+# The machine misbehaving (issue 54): ENOSPC / EDQUOT / EROFS from an LD_PRELOAD shim (a test
+# target), a full tmpfs where mounting is allowed, a GGUF file truncated while a run reads it, an
+# 8B-class file under `prlimit --as` 3 GiB. Reads stories260K_f32.gguf of formats.gguf_test_files.
+add_library(write_fault_shim SHARED ${CMAKE_CURRENT_LIST_DIR}/write_fault_shim.c)
+target_link_libraries(write_fault_shim PRIVATE ${CMAKE_DL_LIBS})
+# Never sanitized (HEADSCOPE_SANITIZE adds its flags to every target): it is preloaded into
+# programs without a sanitizer runtime too (xvfb-run's shell, Xvfb).
+set_target_properties(write_fault_shim PROPERTIES COMPILE_OPTIONS "" LINK_OPTIONS "")
+if(HEADSCOPE_TEST_PYTHON)
+  add_test(NAME cli_machine_faults
+           COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/machine_faults.py $<TARGET_FILE:headscope-cli>
+                   $<TARGET_FILE:write_fault_shim> ${PROJECT_BINARY_DIR}/gguf-test-files)
+  set_tests_properties(cli_machine_faults PROPERTIES LABELS "cli" TIMEOUT 300 FIXTURES_REQUIRED gguf_test_files)
+endif()

@@ -60,6 +60,12 @@ if(TARGET headscope)
                COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/app_hostile_flags.py
                        $<TARGET_FILE:headscope> ${HEADSCOPE_XVFB_RUN})
       set_tests_properties(app_hostile_flags PROPERTIES LABELS "gl" TIMEOUT 300)
+      # Settings when the config folder is missing, unmakeable or read-only, HOME unset, and two
+      # instances saving at once (issue 54); the read-only case through tests/cli/write_fault_shim.c.
+      add_test(NAME app_settings_faults
+               COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/app_settings_faults.py
+                       $<TARGET_FILE:headscope> ${HEADSCOPE_XVFB_RUN} $<TARGET_FILE:write_fault_shim>)
+      set_tests_properties(app_settings_faults PROPERTIES LABELS "gl" TIMEOUT 300)
     endif()
     # The app's export of a log-scaled, first-key-ignored head equals the window, cell by cell.
     if(TARGET headscope_gui)

@@ -2,7 +2,11 @@
 
 #include <imgui.h>
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <cstdint>
 #include <cstdlib>
 #include <exception>
@@ -42,21 +46,33 @@ std::filesystem::path config_dir() {
 // Window layout and a few settings: a few KiB.
 constexpr size_t kMaxIniBytes = size_t(1) << 20;
 
-// imgui.ini in the config folder (created when missing); none for screenshots and benchmarks,
-// which must not depend on or change a person's settings.
-std::string ini_path(bool persistent) {
-  if (!persistent) return "";
+// Where the settings live: imgui.ini in the config folder (created when missing), read when
+// readable and saved when the folder is writable. With no config folder (HOME unset), one that
+// cannot be made or written (a read-only home, a sandbox), the app works on with its settings in
+// memory and `note` says so. None for screenshots and benchmarks, which must not depend on or
+// change a person's settings.
+struct SettingsPlace {
+  std::string read;   // imgui.ini to read ("" none)
+  std::string write;  // imgui.ini to save to ("" none)
+  std::string note;   // why the settings are kept in memory only ("" when they are saved)
+};
+
+SettingsPlace settings_place(bool persistent) {
+  if (!persistent) return {};
+  const std::string memory_only = "the settings are kept in memory only: ";
   const std::filesystem::path dir = config_dir();
+  if (dir.empty()) return {"", "", memory_only + "neither XDG_CONFIG_HOME nor HOME is set"};
   std::error_code ec;
-  if (dir.empty()) return "";
   std::filesystem::create_directories(dir, ec);
-  if (ec) return "";
+  if (ec) return {"", "", memory_only + "cannot make the folder " + dir.string() + " (" + ec.message() + ")"};
   const std::string path = (dir / "imgui.ini").string();
   if (path_exists(path) && !is_regular_file(path)) {  // a FIFO would block the read and the save
-    std::cerr << "warning: the settings are neither read nor saved: " << path << " " << not_a_file_reason(path) << "\n";
-    return "";
+    return {"", "", memory_only + path + " " + not_a_file_reason(path)};
   }
-  return path;
+  if (::access(dir.c_str(), W_OK) != 0) {
+    return {path, "", memory_only + "the folder " + dir.string() + " is not writable (" + std::strerror(errno) + ")"};
+  }
+  return {path, path, ""};
 }
 
 // The shipped lessons for the Lessons menu (a broken one is reported and left out).
@@ -85,18 +101,21 @@ std::unique_ptr<T> or_report(Make make) {
 
 // The window, with imgui.ini read now rather than in the first frame, so that the command line
 // wins over the remembered settings. Null when it could not open (said on stderr).
-std::unique_ptr<Window> open_window(const Options& o, const RunMode& mode, AppState& state) {
+std::unique_ptr<Window> open_window(const Options& o, const RunMode& mode, AppState& state, std::string& settings_note) {
+  const SettingsPlace settings = settings_place(mode.interactive());
+  settings_note = settings.note;
+  if (!settings.note.empty()) std::cerr << "warning: " << settings.note << "\n";
   auto window = or_report<Window>([&] {
-    return std::make_unique<Window>(o.width, o.height, mode.interactive(), ini_path(mode.interactive()));
+    return std::make_unique<Window>(o.width, o.height, mode.interactive(), settings.write);
   });
   if (!window) return nullptr;
   register_settings(&state);  // before the first frame reads imgui.ini
   ImGuiIO& io = ImGui::GetIO();
-  if (io.IniFilename) {
+  if (!settings.read.empty()) {
     // Through the bounded reader (ImGui's own reader trusts the file's size).
-    if (is_regular_file(io.IniFilename)) {
+    if (is_regular_file(settings.read)) {
       try {
-        const std::string ini = read_file_limited(io.IniFilename, kMaxIniBytes, "a settings file (imgui.ini)");
+        const std::string ini = read_file_limited(settings.read, kMaxIniBytes, "a settings file (imgui.ini)");
         ImGui::LoadIniSettingsFromMemory(ini.data(), ini.size());
       } catch (const Error& e) {
         std::cerr << "warning: " << e.what() << "\n";
@@ -172,9 +191,11 @@ App::App(Options options, AppState state) : options_(std::move(options)), state_
 int App::run() {
   AppState& state = state_;
   RunMode mode(options_);
-  const std::unique_ptr<Window> window = open_window(options_, mode, state);
+  std::string settings_note;
+  const std::unique_ptr<Window> window = open_window(options_, mode, state, settings_note);
   if (!window) return 1;
   UiContext ui;
+  if (!settings_note.empty()) ui.status.last_export = settings_note, ui.status.export_failed = true;
   AppFonts fonts;
   ui.fonts = fonts.start(*window, state, ui.status);
   const std::vector<std::string> examples = example_sentences();
@@ -215,6 +236,9 @@ int App::run() {
     if (const std::string want = window_title(state); want != title) window->set_title(title = want);
     const Screen screen = render(*window, *images, skip_picture, report);
     ui.status.frame_ms = clock.tick();
+    if (std::string why = window->save_settings(false); !why.empty()) {
+      ui.status.last_export = std::move(why), ui.status.export_failed = true;
+    }
     if (state.unsaved.quit) return 0;  // saved, discarded or nothing to lose
     if (mode.last_frame(frame)) {
       report.fonts = fonts.drawn(ui.fonts.body);

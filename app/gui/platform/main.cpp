@@ -13,6 +13,7 @@
 #include "app/gui/platform/app.h"
 #include "app/gui/actions/lesson_player.h"
 #include "app/gui/platform/options.h"
+#include "core/formats/mapped_guard.h"
 #include "core/util/atomic_file.h"
 #include "core/session/lesson_file.h"
 #include "core/util/errors.h"
@@ -23,6 +24,7 @@ int main(int argc, char** argv) {
   CLI::App cli{"headscope: what each attention head of a transformer does"};
   cli.set_version_flag("--version", std::string("headscope ") + HEADSCOPE_VERSION);
   hs::install_temp_file_cleanup();  // a file being written is removed, not left half-written, on SIGTERM
+  hs::install_mapped_file_guard();  // a model file truncated while mapped: the run is discarded, the app stays
   hs::gui::Options options;
   hs::gui::add_app_flags(cli, options);
   try {

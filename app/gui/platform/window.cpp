@@ -14,6 +14,8 @@
 #include <string>
 
 #include "app/gui/widgets/theme.h"
+#include "core/util/atomic_file.h"
+#include "core/util/errors.h"
 
 namespace hs::gui {
 namespace {
@@ -73,7 +75,7 @@ Window::Window(int width, int height, bool vsync, const std::string& ini_path) :
 
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
-  ImGui::GetIO().IniFilename = ini_path_.empty() ? nullptr : ini_path_.c_str();
+  ImGui::GetIO().IniFilename = nullptr;  // saved by save_settings(), atomically
   ImGui_ImplGlfw_InitForOpenGL(window_, true);
   ImGui_ImplOpenGL3_Init("#version 330 core");
   // Dropped files are kept until the app takes them (next frame).
@@ -85,12 +87,27 @@ Window::Window(int width, int height, bool vsync, const std::string& ini_path) :
 }
 
 Window::~Window() {
+  if (const std::string why = save_settings(true); !why.empty()) std::fprintf(stderr, "warning: %s\n", why.c_str());
   if (font_texture_) glDeleteTextures(1, &font_texture_);
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();
   glfwDestroyWindow(window_);
   glfwTerminate();
+}
+
+std::string Window::save_settings(bool force) {
+  ImGuiIO& io = ImGui::GetIO();
+  if (ini_path_.empty() || !(force || io.WantSaveIniSettings)) return "";
+  io.WantSaveIniSettings = false;
+  size_t size = 0;
+  const char* text = ImGui::SaveIniSettingsToMemory(&size);
+  try {
+    write_file_atomic(ini_path_, std::string(text, size));
+  } catch (const Error& e) {
+    return std::string("the settings were not saved (they are kept until the app closes): ") + e.what();
+  }
+  return "";
 }
 
 bool Window::close_requested() const { return glfwWindowShouldClose(window_); }

@@ -15,7 +15,8 @@ namespace hs::gui {
 class Window {
  public:
   // Opens the window and sets up GL and ImGui (ini file at `ini_path`, none when empty); vsync
-  // off for screenshots and benchmarks. Throws std::runtime_error saying what failed.
+  // off for screenshots and benchmarks. Throws std::runtime_error saying what failed. ImGui never
+  // writes the ini file itself (its IniFilename stays null): save_settings() does, atomically.
   Window(int width, int height, bool vsync, const std::string& ini_path);
   ~Window();
   Window(const Window&) = delete;
@@ -47,6 +48,14 @@ class Window {
   void render(int& fb_width, int& fb_height);
   void swap();
 
+  // imgui.ini ("" when the settings are kept in memory only).
+  const std::string& ini_path() const { return ini_path_; }
+  // Writes imgui.ini when ImGui says the settings changed (or always with `force`), through
+  // write_file_atomic: another instance saving at the same time never leaves a torn file (the
+  // last rename wins), and a full disk or a read-only folder leaves the previous file whole.
+  // Returns why it could not be saved ("" when saved or nothing to save).
+  std::string save_settings(bool force);
+
   // Paths dropped on the window since the last call.
   std::vector<std::string> take_dropped();
 
@@ -56,7 +65,7 @@ class Window {
 
   GLFWwindow* window_ = nullptr;
   float scale_ = 1.0f;
-  std::string ini_path_;  // ImGui keeps the pointer: it lives as long as the window
+  std::string ini_path_;
   bool full_ = false;
   bool frames_started_ = false;
   unsigned font_texture_ = 0;  // the atlas after a rebuild (upload_font_texture), 0 before one

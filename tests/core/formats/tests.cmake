@@ -37,3 +37,5 @@ endfunction()
 
 headscope_add_gguf_gtest(${CMAKE_CURRENT_LIST_DIR}/gguf_test.cpp)
 headscope_add_gguf_gtest(${CMAKE_CURRENT_LIST_DIR}/ggml_types_test.cpp)
+# A mapped model file truncated, replaced or rewritten between two runs or during one (issue 54).
+headscope_add_gguf_gtest(${CMAKE_CURRENT_LIST_DIR}/mapped_guard_test.cpp)
