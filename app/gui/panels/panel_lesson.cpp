@@ -101,8 +101,9 @@ LessonHeader lesson_header(const AppState& state, const UiContext& ui, const Les
   // row's width to the pixel, so the right-aligned row never pushes the strip into scrolling.
   const float where_w = big ? std::floor(title->CalcTextSizeA(title->FontSize, FLT_MAX, 0, h.where.c_str()).x + 0.95f)
                             : ImGui::CalcTextSize(h.where.c_str()).x;
-  h.buttons_w = ImGui::CalcTextSize(previous_label(state), nullptr, true).x + ImGui::CalcTextSize(next_label(state), nullptr, true).x + style.FramePadding.x * 4 +
-                style.ItemSpacing.x * 2 + where_w;
+  h.buttons_w = ImGui::CalcTextSize(previous_label(state), nullptr, true).x +
+                ImGui::CalcTextSize(next_label(state), nullptr, true).x + style.FramePadding.x * 4 + style.ItemSpacing.x * 2 +
+                where_w;
   h.beside_title = h.title_w + style.ItemSpacing.x * 2 < wrap - h.buttons_w;
   h.buttons_below = h.buttons_w > wrap;
   return h;
@@ -113,8 +114,8 @@ LessonHeader lesson_header(const AppState& state, const UiContext& ui, const Les
 float lesson_column_min_width(const AppState& state, const UiContext& ui) {
   const LessonCaptionFont font(state, ui);
   const ImGuiStyle& style = ImGui::GetStyle();
-  return ImGui::CalcTextSize(previous_label(state), nullptr, true).x + ImGui::CalcTextSize(next_label(state), nullptr, true).x + style.FramePadding.x * 4 +
-         style.ItemSpacing.x + style.WindowPadding.x * 2 + style.WindowBorderSize * 2 + 1;
+  return ImGui::CalcTextSize(previous_label(state), nullptr, true).x + ImGui::CalcTextSize(next_label(state), nullptr, true).x +
+         style.FramePadding.x * 4 + style.ItemSpacing.x + style.WindowPadding.x * 2 + style.WindowBorderSize * 2 + 1;
 }
 
 float lesson_panel_height(const AppState& state, const UiContext& ui, float width) {
