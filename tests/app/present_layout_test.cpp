@@ -1,10 +1,9 @@
-// Issue 30's layout check, headless (ImGui context, no renderer; part of presentation_test):
-// every step of every shipped lesson, presenting at 1280x720, 1366x768 and 1920x1080 in both
-// themes. For each frame it reads back every text drawn (app/gui/widgets/drawn_text.h) and
-// checks: no text cut by its clip rectangle or the window, no "…" (a shortened title), no two
-// texts overlapping, none under 18 px, no window that needs scrolling, every colour bar with two
-// or more numbers on its scale; and the maps that are the step's subject cover 35% of a 1280x720
-// window (40% at 1920x1080).
+// Issues 30 and 46's layout check, headless (ImGui context, no renderer; part of
+// presentation_test): every step of every shipped lesson, presenting at 1280x720, 1366x768 and
+// 1920x1080 in both themes, through app/gui/panels/lesson_check.h (the rules are
+// app/gui/widgets/layout_rules.h's: texts read back from the draw lists, none cut, shortened,
+// overlapping or under 24 px in the lesson panel / 20 px elsewhere; captions of two lines and 30
+// words at most; no hints; no scrolling; colour bars with a scale; maps of 35% (40% at 1080)).
 #include <gtest/gtest.h>
 #include <imgui.h>
 
@@ -22,7 +21,9 @@
 #include "app/gui/actions/lesson_player.h"
 #include "app/gui/panels/panels.h"
 #include "app/gui/state/derived.h"
+#include "app/gui/panels/lesson_check.h"
 #include "app/gui/widgets/drawn_text.h"
+#include "app/gui/widgets/layout_rules.h"
 #include "app/gui/widgets/heatmap_widget.h"
 #include "app/gui/widgets/present_grid.h"
 #include "app/gui/widgets/theme.h"
@@ -39,65 +40,6 @@ struct Size {
   float map_floor;  // the subject maps' share of the window
 };
 constexpr Size kSizes[] = {{1280, 720, 0.35f}, {1366, 768, 0.35f}, {1920, 1080, 0.40f}};
-constexpr float kSmallestText = 18.0f;
-
-// One frame's problems, each a line naming what and where.
-std::vector<std::string> layout_problems(const FrameReport& report, const std::vector<DrawnText>& texts,
-                                         const std::vector<std::string>& scrolling, const Size& size,
-                                         bool maps_are_subject) {
-  std::vector<std::string> out;
-  const auto where = [](const DrawnText& t) {
-    char b[160];
-    std::snprintf(b, sizeof b, " [%.0f,%.0f-%.0f,%.0f %.1fpx in %s]", t.min.x, t.min.y, t.max.x, t.max.y, t.px,
-                  t.window.c_str());
-    return std::string(b);
-  };
-  for (const DrawnText& t : texts) {
-    if (t.clipped) out.push_back("clipped: \"" + t.text + "\"" + where(t));
-    // A real ellipsis is a shortened text; "..." ends ImGui's menu items ("Export...") and
-    // progress notes ("measuring..."), which are whole.
-    if (t.text.find("\xE2\x80\xA6") != std::string::npos)
-      out.push_back("shortened: \"" + t.text + "\"" + where(t));
-    if (t.px < kSmallestText - 0.05f) out.push_back("small: \"" + t.text + "\"" + where(t));
-  }
-  for (size_t i = 0; i < texts.size(); ++i)
-    for (size_t j = i + 1; j < texts.size(); ++j)
-      if (texts_overlap(texts[i], texts[j]))
-        out.push_back("overlap: \"" + texts[i].text + "\"" + where(texts[i]) + " and \"" + texts[j].text + "\"" + where(texts[j]));
-  for (const std::string& w : scrolling) out.push_back("scrolls: " + w);
-  // Every colour bar reads as a scale: at least two numbers beside it (under a bar drawn across,
-  // right of an upright one). One tick ("0.000" alone) says nothing about the colours' size.
-  for (const DrawnBar& bar : report.bars) {
-    const bool across = bar.max.x - bar.min.x > bar.max.y - bar.min.y;
-    int labels = 0;
-    for (const DrawnText& t : texts) {
-      char* end = nullptr;
-      std::strtod(t.text.c_str(), &end);
-      if (t.text.empty() || end != t.text.c_str() + t.text.size()) continue;  // not a number
-      const ImVec2 mid((t.min.x + t.max.x) * 0.5f, (t.min.y + t.max.y) * 0.5f);
-      labels += across ? mid.x >= bar.min.x - 2 && mid.x <= bar.max.x + 2 && t.min.y >= bar.max.y - 1 && t.min.y <= bar.max.y + t.px * 1.5f
-                       : mid.y >= bar.min.y - t.px && mid.y <= bar.max.y + t.px && t.min.x >= bar.max.x - 1 && t.min.x <= bar.max.x + t.px * 2;
-    }
-    if (labels < 2) {
-      char b[160];
-      std::snprintf(b, sizeof b, "scale: a colour bar at [%.0f,%.0f-%.0f,%.0f] (%.3g to %.3g) has %d labelled ticks", bar.min.x,
-                    bar.min.y, bar.max.x, bar.max.y, double(bar.range.lo), double(bar.range.hi), labels);
-      out.push_back(b);
-    }
-  }
-  if (maps_are_subject) {
-    double area = 0;
-    for (const DrawnHeatmap& m : report.heatmaps) area += double(m.max.x - m.min.x) * double(m.max.y - m.min.y);
-    const double share = area / (double(size.w) * size.h);
-    if (share < size.map_floor) {
-      char b[96];
-      std::snprintf(b, sizeof b, "maps: %.1f%% of the window (%zu maps), floor %.0f%%", share * 100, report.heatmaps.size(),
-                    size.map_floor * 100);
-      out.push_back(b);
-    }
-  }
-  return out;
-}
 
 class PresentLayout : public ::testing::Test {
  protected:
@@ -146,42 +88,80 @@ class PresentLayout : public ::testing::Test {
   std::map<std::string, std::shared_ptr<Derived>> derived_;
 };
 
+// Every step of every shipped lesson (stories260K's too) through app/gui/panels/lesson_check.h,
+// as `headscope --check-lesson` runs it: at 1280x720 every lesson-panel text is 24 px or more,
+// every other 20 px or more, every caption two lines at most and 30 words at most, no keyboard
+// or mouse hint on the slide; nothing cut, overlapping or scrolling at any of the three sizes.
 TEST_F(PresentLayout, EveryStepFitsEveryProjectorInBothThemes) {
   ASSERT_FALSE(lessons_.empty());
   std::map<std::string, int> counts;
   int frames = 0;
-  for (const Size& size : kSizes)
-    for (Theme theme : {Theme::dark, Theme::light}) {
-      present_at(size, theme);
-      for (const auto& lesson : lessons_)
-        for (size_t i = 0; i < lesson->steps.size(); ++i) {
-          if (lesson->steps[i].needs_pretrained) continue;  // stories260K; covered by the GL test where present
-          AppState state = default_app_state();
-          state.present.active = true;
-          state.theme = theme;
-          start_lesson(state, lesson, int(i));
-          const std::string step = lesson->title + " step " + std::to_string(i + 1);
-          ui_.derived = derived_for(state, step);
-          for (int f = 0; f < 3; ++f) {
-            hs::gui::test::app_frame(state, ui_, report_);
-          }
-          const std::vector<DrawnText> texts = collect_drawn_text(*ImGui::GetDrawData(), *ImGui::GetIO().Fonts);
-          const bool maps = state.view != View::width && state.view != View::query && state.view != View::roles;
-          ++frames;
-          for (const std::string& p : layout_problems(report_, texts, scrolling_windows(), size, maps)) {
-            const std::string kind = p.substr(0, p.find(':'));
-            ++counts[kind];
-            if (std::getenv("HS_LAYOUT_ALL"))
-              std::printf("%s %dx%d %s: %s\n", step.c_str(), size.w, size.h, theme == Theme::dark ? "dark" : "light", p.c_str());
-            ADD_FAILURE() << step << " at " << size.w << "x" << size.h << (theme == Theme::dark ? " dark" : " light")
-                          << ": " << p;
-          }
-        }
+  for (const auto& lesson : lessons_) {
+    const LessonCheck check = check_lesson(lesson, lesson_check_screens());
+    frames += check.frames;
+    for (const LessonProblem& p : check.problems) {
+      ++counts[p.text.substr(0, p.text.find(':'))];
+      if (std::getenv("HS_LAYOUT_ALL")) std::printf("%s: %s\n", lesson->title.c_str(), format_lesson_problem(*lesson, p).c_str());
+      ADD_FAILURE() << lesson->title << ", " << format_lesson_problem(*lesson, p);
     }
+  }
   std::printf("%d frames checked;", frames);
   for (const auto& [kind, n] : counts) std::printf(" %s %d;", kind.c_str(), n);
   std::printf("\n");
-  EXPECT_GT(frames, 80);
+  size_t steps = 0;
+  for (const auto& lesson : lessons_) steps += lesson->steps.size();
+  EXPECT_EQ(size_t(frames), 6 * steps) << "every step of every lesson on three screens in two themes";
+}
+
+// A teacher's own lesson gets the same checks: a step on the Difference view, whose labels are
+// 11 px in the explorer, is reported with its step and size (issue 46's reproduction).
+TEST_F(PresentLayout, ACheckedLessonReportsSmallLabelsWithTheirStep) {
+  const std::string text = R"({"format": "headscope-lesson", "version": 1, "title": "Mine", "steps": [
+    {"title": "1. Short", "caption": "Four heads.", "session": {"model": {"heads": 4}}},
+    {"title": "2. Pairs", "caption": "Which heads look alike?",
+     "session": {"model": {"heads": 4}, "view": {"panel": "difference"}}}]})";
+  const auto lesson = std::make_shared<const hs::Lesson>(hs::parse_lesson(text, "mine.json"));
+  const LessonCheck check = check_lesson(lesson, {lesson_check_screens()[0]}, {Theme::light});
+  EXPECT_EQ(check.frames, 2);
+  int small_in_step2 = 0;
+  std::string line;
+  for (const LessonProblem& p : check.problems) {
+    if (p.text.rfind("small:", 0) != 0) continue;
+    EXPECT_EQ(p.step, 2) << format_lesson_problem(*lesson, p);
+    if (p.text.find("11.0px") != std::string::npos && ++small_in_step2 == 1) line = format_lesson_problem(*lesson, p);
+  }
+  EXPECT_GT(small_in_step2, 0) << "the difference step's 11 px labels";
+  EXPECT_EQ(line.rfind("step 2 \"2. Pairs\" at 1280x720 light: small: ", 0), 0u) << line;
+  EXPECT_NE(line.find("(under 20 px)"), std::string::npos) << line;
+  // A caption of 31 words, reported without drawing anything.
+  std::string words;
+  for (int i = 0; i < 31; ++i) words += "word ";
+  const std::string longer = R"({"format": "headscope-lesson", "version": 1, "title": "Long", "steps": [
+    {"title": "1. Long", "caption": ")" + words + R"(", "session": {"model": {"heads": 4}}}]})";
+  const auto long_lesson = std::make_shared<const hs::Lesson>(hs::parse_lesson(longer, "long.json"));
+  const LessonCheck long_check = check_lesson(long_lesson, {}, {});
+  ASSERT_EQ(long_check.problems.size(), 1u);
+  EXPECT_EQ(format_lesson_problem(*long_lesson, long_check.problems[0]),
+            "step 1 \"1. Long\": caption: 31 words, at most 30 (move the rest to the step's \"notes\")");
+}
+
+// The rules themselves: a hint is several words naming a key or the mouse; caption lines are
+// counted from the drawn texts, wrapped lines of one caption.
+TEST(LayoutRules, HintsAndCaptionLines) {
+  EXPECT_TRUE(is_input_hint("click a token; Ctrl+click adds it"));
+  EXPECT_TRUE(is_input_hint("wheel: zoom"));
+  EXPECT_FALSE(is_input_hint("click"));  // a token
+  EXPECT_FALSE(is_input_hint("Scores 0 to 1; a tick marks chance."));
+  std::vector<DrawnText> texts(3);
+  for (int i = 0; i < 3; ++i) {
+    texts[i].window = "##lesson";
+    texts[i].px = 24;
+    texts[i].min = ImVec2(10, 100 + 24 * float(i) + (i == 1 ? 3 : 0));
+    texts[i].max = ImVec2(300, texts[i].min.y + 18);
+  }
+  EXPECT_EQ(text_lines_in(texts, "##lesson", ImVec2(0, 90), ImVec2(400, 200)), 3);
+  EXPECT_EQ(text_lines_in(texts, "##lesson", ImVec2(0, 90), ImVec2(400, 140)), 2);
+  EXPECT_EQ(text_lines_in(texts, "##views", ImVec2(0, 90), ImVec2(400, 200)), 0);
 }
 
 // The words on screen (issue 30, findings 3, 5 and 8), read back from the draw lists.
@@ -281,7 +261,7 @@ TEST_F(PresentLayout, AHighlightedLabelTakesItsThinnedNeighboursPlace) {
   spec.row_labels = &rows, spec.col_labels = &cols;
   spec.label_font_min = spec.label_font_max = present_label_min();
   spec.highlight_row = 1, spec.highlight_col = 3;
-  const ImVec2 box(115, 83);
+  const ImVec2 box(140, 100);
   ImGui::NewFrame();
   EXPECT_GT(layout_heatmap(spec, box, ImGui::GetFont(), ImGui::GetFontSize()).label_step, 1) << "a box where labels thin out";
   ImGui::SetNextWindowPos(ImVec2(0, 0));

@@ -115,8 +115,9 @@ void result_view(AppState& state, const UiContext& ui, const AblationStatus& st,
   for (Eigen::Index i = 0; i < a.delta_loss.size(); ++i) measured += std::isnan(a.delta_loss.data()[i]) ? 0 : 1;
   ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled("Mean next-token loss %.4f nats over %d predictions (%s ablation). Red: the loss rises without the head "
-                      "(it helps); blue: it falls. Click a head for its tokens, double-click to open its map.",
-                      a.base_loss, int(a.base_logprob.size()), ablation_mode_name(a.mode));
+                      "(it helps); blue: it falls.%s",
+                      a.base_loss, int(a.base_logprob.size()), ablation_mode_name(a.mode),
+                      state.present.active ? "" : " Click a head for its tokens, double-click to open its map.");
   ImGui::PopTextWrapPos();
   if (!a.complete)
     ImGui::TextColored(tone(Tone::warning), "Cancelled after %d of %d heads: the others are blank (0).", measured, L * H);

@@ -59,7 +59,7 @@ void draw_average(AppState& state, const UiContext& ui) {
                                            average_map(*d.analysis, layer), range, state.scale.colormap, layer);
   avg.row_labels = avg.col_labels = &d.analysis->map_labels;
   avg.label_font_max = f * 0.85f;
-  if (state.present.active) {  // readable from the back: never under 18 px, thinned instead
+  if (state.present.active) {  // readable from the back: never under 20 px, thinned instead
     avg.label_font_min = present_label_min();
     avg.label_font_max = std::max(avg.label_font_max, avg.label_font_min);
   }

@@ -192,7 +192,7 @@ void head_maps(AppState& state, const UiContext& ui, const RunAnalysis& b, const
     spec.row_labels = spec.col_labels = parts[i].labels;
     spec.highlight_row = parts[i].highlight;
     spec.label_font_max = f * 0.85f;
-    if (state.present.active) {  // readable from the back: never under 18 px, thinned instead
+    if (state.present.active) {  // readable from the back: never under 20 px, thinned instead
       spec.label_font_min = present_label_min();
       spec.label_font_max = std::max(spec.label_font_max, spec.label_font_min);
     }

@@ -217,8 +217,10 @@ void draw_difference(AppState& state, const UiContext& ui) {
     if (layer_control) same_line_if_fits(order_control_width());
     draw_order_control("difference order", state.difference.clustered);
   }
-  wrapped_hint("Head distance: mean over queries of 0.5 \xE2\x88\x91 |A_a \xE2\x88\x92 A_b| over keys, 0 (same) to 1 "
-               "(disjoint), at any length. Hover a pair to compare.");
+  wrapped_hint(state.present.active ? "Head distance: mean over queries of 0.5 \xE2\x88\x91 |A_a \xE2\x88\x92 A_b| over keys, 0 (same) "
+                                     "to 1 (disjoint), at any length."
+                                   : "Head distance: mean over queries of 0.5 \xE2\x88\x91 |A_a \xE2\x88\x92 A_b| over keys, 0 (same) "
+                                     "to 1 (disjoint), at any length. Hover a pair to compare.");
   if (heads < 2) {
     ImGui::TextWrapped("One head: nothing to compare. Pick more heads in the model panel.");
     return;

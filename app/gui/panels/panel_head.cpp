@@ -246,7 +246,7 @@ void draw_head(AppState& state, const UiContext& ui) {
     ImGui::Checkbox("region range", &state.head_view.region_range);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Colours span the weights of the region in view (else the whole head's).");
     draw_minimap(ui, whole, zoom, minimap);
-  } else {
+  } else if (!state.present.active) {  // no mouse hints on a slide
     ImGui::TextDisabled("wheel: zoom");
   }
   ImGui::EndGroup();

@@ -57,6 +57,7 @@ void query_picker(AppState& state, const Derived& d) {
     for (int i = 0; i < d.run().n_tokens(); ++i) q.push_back(i);
   }
   if (q != before) state.query.queries = q;  // the user's choice, kept as the sentence changes
+  if (state.present.active) return;  // no keyboard or mouse hints on a slide
   const char* hint = "click a token; Ctrl+click adds it (rows are summed); \xE2\x86\x90 \xE2\x86\x92 move";
   same_line_if_fits(std::min(text_width(hint), ImGui::GetContentRegionAvail().x * 0.5f));
   wrapped_hint(hint);
@@ -117,7 +118,7 @@ void draw_query(AppState& state, const UiContext& ui) {
       const float x0 = o.x + left + j * col_w + col_w * 0.1f, x1 = o.x + left + (j + 1) * col_w - col_w * 0.1f;
       const float yb = y1 - t * (y1 - y0 - 2);
       dl->AddRectFilled(ImVec2(x0, yb), ImVec2(x1, y1), colormap_u32(state.scale.colormap, 0.25f + 0.75f * t), 2);
-      // The weight above its bar when there is room for it; presenting, at the labels' 18 px
+      // The weight above its bar when there is room for it; presenting, at the labels' 20 px
       // floor and only the weights that print as more than 0.00 (the room reads the bars).
       const std::string value = format("%.2f", double(v));
       const float small = present ? std::max(f * 0.75f, present_label_min()) : f * 0.75f;

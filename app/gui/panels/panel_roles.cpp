@@ -158,7 +158,7 @@ ShownRows roles_table(AppState& state, const HeadRoles& roles, ImVec2 size, bool
 std::string more_heads_text(int shown, int total, int by, bool descending) {
   const std::string order = by >= 0 ? format("%s %s first", descending ? "highest" : "lowest", sort_column_name(by))
                                     : format("sorted by %s", sort_column_name(by));
-  return format("%d of %d heads, %s. Click a header to rank by another column; to see all %d, leave presenting (Esc).",
+  return format("%d of %d heads, %s; leave presenting to see all %d.",
                 shown, total, order.c_str(), total);
 }
 
@@ -199,7 +199,7 @@ void role_heatmaps(AppState& state, const UiContext& ui, const HeadRoles& roles,
     spec.row_labels = &layer_names;
     spec.col_labels = &head_names;
     spec.label_font_max = f * 0.8f;
-    if (state.present.active) {  // 18 px or more, thinned, or none on a small tile
+    if (state.present.active) {  // 20 px or more, thinned, or none on a small tile
       spec.label_font_min = present_label_min();
       spec.label_font_max = std::max(spec.label_font_max, spec.label_font_min);
     }

@@ -240,7 +240,7 @@ void draw_sentence(AppState& state, const UiContext& ui) {
     ImGui::EndDisabled();
   } else {
     LockScope lock(state, LessonControl::sentence);
-    ImGui::InputTextWithHint("##sentence", "type a sentence (Ctrl+L)", &state.request.sentence);
+    ImGui::InputTextWithHint("##sentence", state.present.active ? "type a sentence" : "type a sentence (Ctrl+L)", &state.request.sentence);
   }
   if (pair) {
     ImGui::SameLine();

@@ -34,7 +34,7 @@ void draw_session_dialog(AppState& state);                   // panel_menu.cpp (
 void draw_unsaved(AppState& state);                          // panel_unsaved.cpp ("Unsaved changes" popup)
 void draw_lesson(AppState& state, const UiContext& ui);      // panel_lesson.cpp (step caption)
 float lesson_panel_height(const AppState& state, const UiContext& ui, float width);  // panel_lesson.cpp
-float lesson_column_min_width();  // a caption column that holds "< Previous" and "Next >" side by side
+float lesson_column_min_width(const AppState& state, const UiContext& ui);  // a caption column that holds the step buttons side by side
 void draw_lesson_controls(AppState& state, const UiContext& ui);  // panel_lesson_controls.cpp (presenting)
 bool lesson_controls_unlocked(const AppState& state);             // panel_lesson_controls.cpp
 

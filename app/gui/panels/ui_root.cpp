@@ -158,7 +158,7 @@ float caption_column_width(const AppState& state, const UiContext& ui, float wid
     maps_w = height * 0.9f * float(heads) / float(layers) + ImGui::GetFontSize() * 9;
   else
     return 0;
-  const float least = std::max(width * 0.15f, lesson_column_min_width());
+  const float least = std::max(width * 0.15f, lesson_column_min_width(state, ui));
   return std::clamp(width - maps_w, least, std::max(width * 0.34f, least));
 }
 

@@ -12,11 +12,26 @@
 #include "app/common/model_flags.h"
 #include "app/gui/platform/app.h"
 #include "app/gui/actions/lesson_player.h"
+#include "app/gui/panels/lesson_check.h"
 #include "app/gui/platform/options.h"
 #include "core/formats/mapped_guard.h"
 #include "core/util/atomic_file.h"
 #include "core/session/lesson_file.h"
 #include "core/util/errors.h"
+
+namespace {
+
+// `headscope --check-lesson FILE`: each problem on a line of its own, then how many; no window.
+int check_lesson_file(const std::string& name) {
+  const auto lesson = hs::gui::find_lesson(name);
+  const hs::gui::LessonCheck check = hs::gui::check_lesson(lesson, hs::gui::lesson_check_screens());
+  for (const hs::gui::LessonProblem& p : check.problems) std::cout << hs::gui::format_lesson_problem(*lesson, p) << "\n";
+  std::cout << name << ": " << check.problems.size() << (check.problems.size() == 1 ? " problem" : " problems") << " in "
+            << lesson->steps.size() << " steps (" << check.frames << " frames: 1280x720, 1366x768, 1920x1080, dark and light)\n";
+  return check.problems.empty() ? 0 : 1;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   hs::keep_freed_memory_for_reuse();  // every recompute makes fresh T x T maps
@@ -35,6 +50,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
+    if (!options.check_lesson.empty()) return check_lesson_file(options.check_lesson);
     if (options.notes) {  // the presenter's printout: no window
       if (options.lesson.empty()) throw hs::InputError("--notes prints a lesson's presenter notes: give --lesson NAME or FILE");
       std::cout << hs::lesson_handout(*hs::gui::find_lesson(options.lesson));

@@ -68,6 +68,9 @@ void add_app_flags(CLI::App& app, Options& o) {
   app.add_option("session", o.open, "A session file (.json) to open, or a model checkpoint file or folder");
   app.add_option("--lesson", o.lesson, "Start a lesson: a shipped one by name (multi_head_attention, what_heads_do, which_heads_notice) or a lesson file");
   app.add_flag("--notes", o.notes, "With --lesson: print every step's title, slide caption and presenter notes, and exit");
+  app.add_option("--check-lesson", o.check_lesson,
+                 "Check a lesson (a file, or a shipped one by name) as the shipped ones are checked: every step presenting at "
+                 "1280x720, 1366x768 and 1920x1080 in both themes; prints each problem with its step and exits 1 when there is any");
   app.add_option("--step", o.step, "Lesson step to open (1-based)")->check(whole_number("lesson step", 1, kMaxLessonSteps))->capture_default_str();
   app.add_option("--zoom", o.zoom,
                  "Single head and difference views: show part of the map, X0,Y0,SPAN as fractions of its side (the "
@@ -87,7 +90,7 @@ void add_app_flags(CLI::App& app, Options& o) {
   app.add_option("--width", o.width, "Window width (unscaled pixels)")->check(whole_number("window width", 320, 8192))->capture_default_str();
   app.add_option("--height", o.height, "Window height (unscaled pixels)")->check(whole_number("window height", 240, 8192))->capture_default_str();
   add_bench_flags(app, o.bench);
-  set_group(app, "Lesson and session", {"lesson", "step", "notes"});
+  set_group(app, "Lesson and session", {"lesson", "step", "notes", "check-lesson"});
   set_group(app, "Export", {"export-dialog"});
   set_group(app, "Window", {"screenshot", "frames", "width", "height"});
   app.get_option("session")->group("Lesson and session");

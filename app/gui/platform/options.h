@@ -37,6 +37,7 @@ struct Options {
   int step = 1;           // --step N (1-based)
   bool present = false;   // --present
   bool notes = false;     // --notes: print the --lesson's steps with their presenter notes and exit
+  std::string check_lesson;  // --check-lesson FILE: the layout and text checks of app/gui/panels/lesson_check.h, then exit
   std::vector<float> zoom;  // --zoom X0,Y0,SPAN: the single-head and difference maps zoomed (fractions of the map)
   std::string theme;      // --theme dark|light ("": the remembered one, else dark)
   std::string contrast;   // --contrast TEXT: a minimal pair's sentence B (the Contrast view)

@@ -18,8 +18,9 @@ float widest(const std::vector<std::string>& labels, ImFont* font, float size, i
 
 }  // namespace
 
-// Token labels presenting: never under 18 px, the smallest a room reads (they thin out instead).
-float present_label_min() { return std::max(18.0f, ImGui::GetFontSize() * 0.72f); }
+// Token labels presenting: never under 20 px, the smallest the back of a hall reads (they thin
+// out instead).
+float present_label_min() { return std::max(20.0f, ImGui::GetFontSize() * 0.72f); }
 float present_label_max() { return ImGui::GetFontSize(); }
 
 LabelFit fit_labels(const std::vector<std::string>& labels, ImFont* font, float cell, float min_px, float max_px) {

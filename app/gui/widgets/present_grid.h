@@ -41,8 +41,8 @@ PresentGrid layout_present_grid(int n, int group, int tokens, const std::vector<
 // on the first column, column labels on the lowest map of each column.
 void share_labels(HeatmapSpec& spec, const PresentGrid& g, int i, int n);
 
-// The presentation label sizes for the current font: at least 18 px at the default
-// presentation font (0.72 of the body font), at most the body font.
+// The presentation label sizes for the current font: at least 20 px (0.72 of the body font when
+// that is more), at most the body font.
 float present_label_min();
 float present_label_max();
 

@@ -221,8 +221,8 @@ void apply_presentation_style(float scale, Theme theme) {
 
 float present_font_factor(float font_scale, float screen_lines) {
   // The 1080-line layout scaled to the screen, so a 720-line projector shows the same picture;
-  // never below body text of 19 px (factor 19 / 17), the smallest a room reads.
-  return std::max(font_scale * screen_lines / 1080.0f, 19.0f / 17.0f);
+  // never below body text of 20 px (factor 20 / 17), the smallest the back of a hall reads.
+  return std::max(font_scale * screen_lines / 1080.0f, kPresentBodyFloorPx / 17.0f);
 }
 
 namespace {
@@ -292,6 +292,13 @@ Fonts load_fonts(float scale, const FontRanges& ranges) {
     f.title = add_font(heavy, 24.0f * scale, config, all);
     if (f.title) merge_fallback(24.0f * scale);
   }
+  // The lesson panel's text presenting: 24 px where the body is 20 px.
+  if (!regular.empty()) {
+    const float caption_px = 17.0f * scale * kPresentCaptionFloorPx / kPresentBodyFloorPx;
+    f.caption = add_font(regular, caption_px, config, all);
+    if (f.caption) merge_fallback(caption_px);
+  }
+  if (!f.caption) f.caption = f.body;
   if (!f.heading) f.heading = f.body;
   if (!f.title) f.title = f.heading;
   return f;

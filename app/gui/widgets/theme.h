@@ -20,7 +20,10 @@ void apply_style(float scale, Theme theme = Theme::dark);
 void apply_presentation_style(float scale, Theme theme = Theme::dark);
 // The fonts' size factor presenting on a screen `screen_lines` pixels tall at the presenter's
 // `font_scale` (Ctrl +/-): text is sized for the screen's pixels, not the desktop's DPI setting.
+// Never under kPresentBodyFloorPx of body text (so at 1280x720, where the 1080-line layout
+// would shrink it); the lesson panel's text is kPresentCaptionFloorPx there.
 float present_font_factor(float font_scale, float screen_lines);
+constexpr float kPresentBodyFloorPx = 20.0f, kPresentCaptionFloorPx = 24.0f;
 
 // The theme the style was last built for (ImGui's style is global; so is this).
 Theme current_theme();

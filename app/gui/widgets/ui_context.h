@@ -135,6 +135,7 @@ struct Fonts {
   ImFont* body = nullptr;
   ImFont* heading = nullptr;
   ImFont* title = nullptr;
+  ImFont* caption = nullptr;  // the lesson panel's text presenting (24 px on a 720-line screen)
 };
 
 class RegionMaps;  // app/gui/work/region_maps.h: zoomed maps off the UI thread

@@ -1,0 +1,42 @@
+#pragma once
+// A lesson held to the shipped lessons' layout and text rules (app/gui/widgets/layout_rules.h):
+// every step presented at 1280x720, 1366x768 and 1920x1080 in both themes, drawn headless (an
+// ImGui context of its own, no window, no GPU) and read back from the draw lists; each caption
+// also counted (at most kCaptionMaxWords words). `headscope --check-lesson FILE` prints the
+// problems; the shipped lessons' test expects none.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/gui/widgets/theme.h"
+#include "core/session/lesson_file.h"
+
+namespace hs::gui {
+
+struct LessonCheckScreen {
+  int width = 0, height = 0;
+  float map_floor = 0;  // the share of the window a step's maps cover at least
+};
+// 1280x720 and 1366x768 (maps 35%), 1920x1080 (maps 40%).
+const std::vector<LessonCheckScreen>& lesson_check_screens();
+
+struct LessonProblem {
+  int step = 0;        // 1-based
+  std::string screen;  // "1280x720 light"; "" for a problem of the file itself (a long caption)
+  std::string text;    // "small: ...", "caption: 41 words, at most 30 ..." (layout_rules.h's kinds)
+};
+
+struct LessonCheck {
+  std::vector<LessonProblem> problems;
+  int frames = 0;  // frames drawn and checked
+};
+
+// Draws 3 frames of each step on each screen in each theme and checks the last. Restores the
+// caller's ImGui context (or none).
+LessonCheck check_lesson(const std::shared_ptr<const Lesson>& lesson, const std::vector<LessonCheckScreen>& screens,
+                         const std::vector<Theme>& themes = {Theme::dark, Theme::light});
+
+// "step 3 \"3. The reshape ...\" at 1280x720 light: small: ..."
+std::string format_lesson_problem(const Lesson& lesson, const LessonProblem& problem);
+
+}  // namespace hs::gui

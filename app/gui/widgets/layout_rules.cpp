@@ -1,0 +1,132 @@
+#include "app/gui/widgets/layout_rules.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+
+namespace hs::gui {
+namespace {
+
+std::string layout_where(const DrawnText& t) {
+  char b[200];
+  std::snprintf(b, sizeof b, " [%.0f,%.0f-%.0f,%.0f %.1fpx in %s]", t.min.x, t.min.y, t.max.x, t.max.y, t.px,
+                t.window.c_str());
+  return b;
+}
+
+bool in_lesson_panel(const DrawnText& t) { return t.window.rfind("##lesson", 0) == 0; }
+
+void text_problems(const std::vector<DrawnText>& texts, const LayoutRules& rules, std::vector<std::string>& out) {
+  for (const DrawnText& t : texts) {
+    if (t.clipped) out.push_back("clipped: \"" + t.text + "\"" + layout_where(t));
+    // A real ellipsis is a shortened text; "..." ends ImGui's menu items ("Export...") and
+    // progress notes ("measuring..."), which are whole.
+    if (t.text.find("\xE2\x80\xA6") != std::string::npos) out.push_back("shortened: \"" + t.text + "\"" + layout_where(t));
+    const float floor = in_lesson_panel(t) ? rules.lesson_px : rules.other_px;
+    if (t.px < floor - 0.05f) {
+      char b[64];
+      std::snprintf(b, sizeof b, " (under %.0f px)", double(floor));
+      out.push_back("small: \"" + t.text + "\"" + layout_where(t) + b);
+    }
+    if (is_input_hint(t.text)) out.push_back("hint: \"" + t.text + "\"" + layout_where(t));
+  }
+  for (size_t i = 0; i < texts.size(); ++i)
+    for (size_t j = i + 1; j < texts.size(); ++j)
+      if (texts_overlap(texts[i], texts[j]))
+        out.push_back("overlap: \"" + texts[i].text + "\"" + layout_where(texts[i]) + " and \"" + texts[j].text + "\"" +
+                      layout_where(texts[j]));
+}
+
+// Every colour bar reads as a scale: at least two numbers beside it (under a bar drawn across,
+// right of an upright one). One tick ("0.000" alone) says nothing about the colours' size.
+void bar_problems(const FrameReport& report, const std::vector<DrawnText>& texts, std::vector<std::string>& out) {
+  for (const DrawnBar& bar : report.bars) {
+    const bool across = bar.max.x - bar.min.x > bar.max.y - bar.min.y;
+    int labels = 0;
+    for (const DrawnText& t : texts) {
+      char* end = nullptr;
+      std::strtod(t.text.c_str(), &end);
+      if (t.text.empty() || end != t.text.c_str() + t.text.size()) continue;  // not a number
+      const ImVec2 mid((t.min.x + t.max.x) * 0.5f, (t.min.y + t.max.y) * 0.5f);
+      labels += across ? mid.x >= bar.min.x - 2 && mid.x <= bar.max.x + 2 && t.min.y >= bar.max.y - 1 && t.min.y <= bar.max.y + t.px * 1.5f
+                       : mid.y >= bar.min.y - t.px && mid.y <= bar.max.y + t.px && t.min.x >= bar.max.x - 1 && t.min.x <= bar.max.x + t.px * 2;
+    }
+    if (labels < 2) {
+      char b[160];
+      std::snprintf(b, sizeof b, "scale: a colour bar at [%.0f,%.0f-%.0f,%.0f] (%.3g to %.3g) has %d labelled ticks", bar.min.x,
+                    bar.min.y, bar.max.x, bar.max.y, double(bar.range.lo), double(bar.range.hi), labels);
+      out.push_back(b);
+    }
+  }
+}
+
+void map_and_caption_problems(const FrameReport& report, const std::vector<DrawnText>& texts, const LayoutRules& rules,
+                              std::vector<std::string>& out) {
+  if (rules.map_floor > 0) {
+    double area = 0;
+    for (const DrawnHeatmap& m : report.heatmaps) area += double(m.max.x - m.min.x) * double(m.max.y - m.min.y);
+    const double share = area / (double(rules.display.x) * double(rules.display.y));
+    if (share < rules.map_floor) {
+      char b[96];
+      std::snprintf(b, sizeof b, "maps: %.1f%% of the window (%zu maps), floor %.0f%%", share * 100, report.heatmaps.size(),
+                    double(rules.map_floor) * 100);
+      out.push_back(b);
+    }
+  }
+  for (const DrawnPanel& p : report.panels) {
+    if (p.name != "caption text") continue;
+    // Drawn across the window, its lines are counted as drawn; in a column, as it would wrap across.
+    const bool across = p.max.x - p.min.x >= rules.display.x * 0.6f;
+    const int lines = across ? text_lines_in(texts, "##lesson", p.min, p.max) : rules.caption_lines_across;
+    if (lines > rules.caption_lines)
+      out.push_back("caption: " + std::to_string(lines) + " lines, at most " + std::to_string(rules.caption_lines) +
+                    " (move the rest to the step's \"notes\")");
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> layout_problems(const FrameReport& report, const std::vector<DrawnText>& texts,
+                                         const std::vector<std::string>& scrolling, const LayoutRules& rules) {
+  std::vector<std::string> out;
+  text_problems(texts, rules, out);
+  for (const std::string& w : scrolling) out.push_back("scrolls: " + w);
+  bar_problems(report, texts, out);
+  map_and_caption_problems(report, texts, rules, out);
+  return out;
+}
+
+bool is_input_hint(const std::string& text) {
+  if (text.find(' ') == std::string::npos) return false;  // one token or one word
+  std::string lower = text;
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  for (const char* cue : {"click", "ctrl+", "wheel", "hover", "drag", "press ", "(esc)", "page down", "shortcut"})
+    if (lower.find(cue) != std::string::npos) return true;
+  return false;
+}
+
+int count_words(const std::string& text) {
+  std::istringstream in(text);
+  int n = 0;
+  for (std::string w; in >> w;) ++n;
+  return n;
+}
+
+int text_lines_in(const std::vector<DrawnText>& texts, const std::string& window, ImVec2 box_min, ImVec2 box_max) {
+  std::vector<DrawnText> inside;
+  for (const DrawnText& t : texts) {
+    const ImVec2 mid((t.min.x + t.max.x) * 0.5f, (t.min.y + t.max.y) * 0.5f);
+    if (t.window.rfind(window, 0) == 0 && mid.x >= box_min.x && mid.x <= box_max.x && mid.y >= box_min.y && mid.y <= box_max.y)
+      inside.push_back(t);
+  }
+  std::sort(inside.begin(), inside.end(), [](const DrawnText& a, const DrawnText& b) { return a.min.y < b.min.y; });
+  int lines = 0;
+  float top = -1e9f;
+  for (const DrawnText& t : inside)
+    if (t.min.y > top + t.px * 0.5f) ++lines, top = t.min.y;
+  return lines;
+}
+
+}  // namespace hs::gui
