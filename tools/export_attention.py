@@ -14,7 +14,9 @@ architectures, a model on a GPU cluster) run the model where it lives and bring 
 then `headscope --attention maps.safetensors` or `headscope-cli maps --attention maps.safetensors`.
 The format is in docs/attention-file.md: one float32 array "attention" [layers, heads, T, T] and
 the token strings (safetensors metadata, or FILE.tokens.json beside a .npz). Needs numpy; torch
-tensors are converted (torch itself is only needed if the maps are torch tensors).
+tensors are converted (torch itself is only needed if the maps are torch tensors). The writer is
+the Python package's (headscope.attention_file, docs/python.md): this tool imports it from the
+installed package, or without one from this source tree's app/python/headscope/.
 
 As a command, with transformers installed, it runs a Hugging Face model on a text (or a pair):
     python3 tools/export_attention.py bert-base-uncased "The cat sat." --text-b "It purred." --out maps.safetensors

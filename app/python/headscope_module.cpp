@@ -115,13 +115,17 @@ AnalysisOptions maps_options(const PyModelState& m, int threads) {
   return o;
 }
 
-std::shared_ptr<const RunAnalysis> analyse_interruptible(const ModelRequest& request, const AnalysisOptions& options) {
+// analyse() off the GIL. The work holds `model` (whose cache the options point to): after Ctrl+C it
+// may outlive the Python objects.
+std::shared_ptr<const RunAnalysis> analyse_interruptible(const ModelRequest& request, const AnalysisOptions& options,
+                                                        const std::shared_ptr<PyModelState>& model) {
   auto out = std::make_shared<std::shared_ptr<const RunAnalysis>>();
-  run_interruptible([request, options, out](const std::atomic<bool>&) { *out = analyse(request, options); });
+  run_interruptible([request, options, model, out](const std::atomic<bool>&) {
+    (void)model;  // kept alive
+    *out = analyse(request, options);
+  });
   return *out;
 }
-
-class PyResult;
 
 class PyModel {
  public:
@@ -173,7 +177,7 @@ py::dict config_dict(const ModelInfo& info) {
 void PyModel::load_now() {
   ModelRequest r = state_->base;
   r.sentence = "a";
-  const std::shared_ptr<const RunAnalysis> a = analyse_interruptible(r, maps_options(*state_, 0));
+  const std::shared_ptr<const RunAnalysis> a = analyse_interruptible(r, maps_options(*state_, 0), state_);
   name_ = a->run.info.name;
   config_ = config_dict(a->run.info);
 }
@@ -260,7 +264,7 @@ class PyResult {
     o.role_options.chance_margin = chance_margin;
     o.role_options.probe_seeds = probe_seeds;
     o.role_options.probe_seed = probe_seed;
-    const std::shared_ptr<const RunAnalysis> a = analyse_interruptible(analysis_->request, o);
+    const std::shared_ptr<const RunAnalysis> a = analyse_interruptible(analysis_->request, o, model_);
     std::ostringstream out;
     write_head_roles_json(out, a->roles);
     return out.str();
@@ -278,7 +282,7 @@ PyResult run_model(const PyModel& model, const std::optional<std::string>& text,
                    const std::optional<int>& threads) {
   const std::shared_ptr<PyModelState> m = model.state();
   const ModelRequest request = input_request(*m, text, ids);
-  return PyResult(m, analyse_interruptible(request, maps_options(*m, checked_threads(threads))));
+  return PyResult(m, analyse_interruptible(request, maps_options(*m, checked_threads(threads)), m));
 }
 
 // knock_out: None, "1.3,2.5", or [(1, 3), (2, 5)].

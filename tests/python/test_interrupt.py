@@ -38,3 +38,20 @@ def test_ctrl_c_interrupts_a_long_call(kind, tmp_path):
     assert p.returncode == 0, "the child failed (%d): %s" % (p.returncode, p.stderr)
     assert "interrupted" in p.stdout, "the call was not interrupted: %s %s" % (p.stdout, p.stderr)
     assert "usable (5, 8," in p.stdout, p.stdout
+
+
+def test_calls_release_the_gil():
+    # A call in another thread leaves the interpreter to this one: if it held the GIL, this thread
+    # could run nothing until the call ended, and would find the other thread finished.
+    import threading
+    import time
+    from headscope import _core
+    t = threading.Thread(target=_core._test_sleep, args=(3.0,))
+    t.start()
+    while not t.is_alive():
+        time.sleep(0.001)
+    time.sleep(0.2)
+    total = sum(range(100000))  # Python work while the call runs
+    assert t.is_alive(), "the call held the GIL: this thread ran only after it ended"
+    t.join()
+    assert total == 4999950000
