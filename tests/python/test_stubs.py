@@ -95,3 +95,10 @@ def test_stub_signatures_match_the_code(module):
         if "." in name:
             want, got = want[1:], got[1:]  # self
         assert got == want, "%s.%s: the code has %s, the stub %s" % (module, name, got, want)
+
+
+@pytest.mark.parametrize("cls", ["Model", "Result"])
+def test_stub_classes_name_every_public_member(cls):
+    stub = {name.split(".", 1)[1] for name in stub_functions(stub_tree("__init__")) if name.startswith(cls + ".")}
+    code = {n for n in vars(getattr(headscope, cls)) if not n.startswith("_")}
+    assert code <= stub, "__init__.pyi's %s lacks %s" % (cls, sorted(code - stub))
