@@ -4,7 +4,9 @@
 # find the model in ../share/headscope/models from their own folder (app/common/environment.h).
 include(GNUInstallDirs)
 
-install(TARGETS headscope-cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+if(TARGET headscope-cli)
+  install(TARGETS headscope-cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
 if(TARGET headscope)
   install(TARGETS headscope RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
   install(FILES ${PROJECT_SOURCE_DIR}/packaging/headscope.desktop DESTINATION ${CMAKE_INSTALL_DATADIR}/applications)

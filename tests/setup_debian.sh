@@ -7,7 +7,9 @@
 #                                      come with build-essential; the libFuzzer harnesses need clang-14
 #                                      + libclang-rt-14-dev (llvm-14 gives llvm-symbolizer for readable
 #                                      crash stacks); help2man writes the man pages, dpkg-dev gives
-#                                      dpkg-shlibdeps for the package's dependencies.
+#                                      dpkg-shlibdeps for the package's dependencies; python3-dev,
+#                                      pybind11, venv, wheel, setuptools and pytest build and test
+#                                      the Python package (docs/python.md).
 # Idempotent: when everything is already installed it changes nothing and needs no network.
 set -euo pipefail
 packages=(
@@ -21,6 +23,7 @@ if [ "${1:-}" != "--run" ]; then
     libgtest-dev libgmock-dev libbenchmark-dev
     python3-torch python3-numpy python3-scipy libopenblas0-pthread libopenblas-dev python3-sentencepiece
     xvfb xauth poppler-utils help2man dpkg-dev
+    python3-dev pybind11-dev python3-pybind11 python3-venv python3-wheel python3-setuptools python3-pytest
     clang-14 libclang-rt-14-dev llvm-14
   )
 fi

@@ -18,7 +18,7 @@
 #include "app/common/model_flags.h"
 #include "core/analysis/ablation_question.h"
 #include "core/analysis/head_list.h"
-#include "core/formats/json_text.h"
+#include "core/export/ablation_json.h"
 #include "core/util/atomic_file.h"
 #include "core/util/errors.h"
 #include "core/util/format.h"
@@ -40,86 +40,6 @@ struct AblateOptions {
   CLI::Option* json_option = nullptr;
   CLI::Option* knock_out_option = nullptr;
 };
-
-// "measure": "mean_loss" or {"position": P, "token_id": id, "token": label, "pieces": n}.
-void write_measure(std::ostream& out, const AblationAnswer& a) {
-  out << "\"measure\":";
-  if (a.target.is_mean_loss()) {
-    out << "\"mean_loss\"";
-    return;
-  }
-  out << "{\"position\":" << a.target.position << ",\"token_id\":" << a.target.token_id << ",\"token\":" << json_string(a.target_token)
-      << ",\"pieces\":" << std::max(1, a.target_pieces) << '}';
-}
-
-// The keys every ablation writes first: mode, measure, tokens, reference, notes.
-void write_header(std::ostream& out, const AblationAnswer& a, AblationMode mode) {
-  out << "{\"mode\":" << json_string(ablation_mode_name(mode)) << ',';
-  write_measure(out, a);
-  out << ",\"token_ids\":[";
-  for (size_t i = 0; i < a.ids.size(); ++i) out << (i ? "," : "") << a.ids[i];
-  out << "],\"tokens\":[";
-  for (size_t i = 0; i < a.tokens.size(); ++i) out << (i ? "," : "") << json_string(a.tokens[i]);
-  out << ']';
-  if (a.reference.lines > 0) {
-    const ReferenceLineCounts& r = a.reference;
-    out << ",\"reference\":{\"lines\":" << r.lines << ",\"used\":" << r.used << ",\"skipped\":" << r.skipped()
-        << ",\"blank\":" << r.blank << ",\"invalid_utf8\":" << r.invalid_utf8 << ",\"too_long\":" << r.too_long
-        << ",\"tokens\":" << r.tokens << '}';
-  }
-  out << ",\"notes\":[";
-  for (size_t i = 0; i < a.notes.size(); ++i) out << (i ? "," : "") << json_string(a.notes[i]);
-  out << ']';
-}
-
-void write_heads_json(std::ostream& out, const AblationAnswer& answer) {
-  const HeadAblation& a = *answer.heads;
-  write_header(out, answer, a.mode);
-  out << ",\"base_loss\":";
-  write_json_float(out, float(a.base_loss));
-  out << ",\"base_logprob\":";
-  write_json_vector(out, a.base_logprob);
-  out << ",\"delta_loss\":";
-  write_json_matrix(out, a.delta_loss);
-  out << ",\"base_measure\":";
-  write_json_float(out, float(a.base_measure));
-  out << ",\"delta_measure\":";
-  write_json_matrix(out, a.delta_measure);
-  out << ",\"delta_logprob\":[";
-  for (int l = 0; l < a.n_layers(); ++l) {
-    out << (l ? "," : "") << '[';
-    for (int h = 0; h < a.n_heads(); ++h) {
-      if (h) out << ',';
-      write_json_vector(out, a.delta_logprob[size_t(l)][size_t(h)]);
-    }
-    out << ']';
-  }
-  out << "],\"compute_ms\":";
-  write_json_float(out, float(a.compute_ms));
-  out << "}\n";
-}
-
-void write_group_json(std::ostream& out, const AblationAnswer& answer) {
-  const GroupAblation& g = *answer.group;
-  write_header(out, answer, g.mode);
-  out << ",\"knock_out\":[";
-  for (size_t i = 0; i < g.heads.size(); ++i) out << (i ? "," : "") << '[' << g.heads[i].layer << ',' << g.heads[i].head << ']';
-  out << "],\"base_loss\":";
-  write_json_float(out, float(g.base_loss));
-  out << ",\"delta_loss\":";
-  write_json_float(out, float(g.delta_loss));
-  out << ",\"base_measure\":";
-  write_json_float(out, float(g.base_measure));
-  out << ",\"delta_measure\":";
-  write_json_float(out, float(g.delta_measure));
-  out << ",\"base_logprob\":";
-  write_json_vector(out, g.base_logprob);
-  out << ",\"delta_logprob\":";
-  write_json_vector(out, g.delta_logprob);
-  out << ",\"compute_ms\":";
-  write_json_float(out, float(g.compute_ms));
-  out << "}\n";
-}
 
 // "[13] ▁Lily: -1.234": the predicted token's position and label, and its log-prob's change, for
 // the `count` predictions whose log-prob fell most (d: [T-1], d(t) is the prediction of token t+1).
@@ -221,7 +141,7 @@ int run_ablate(const AblateOptions& o) {
   require_input(request);
   const AblationAnswer a = answer_ablation(request, question, options);
   if (!o.json.empty()) {
-    write_output(o.json, [&](std::ostream& out) { a.group ? write_group_json(out, a) : write_heads_json(out, a); });
+    write_output(o.json, [&](std::ostream& out) { write_ablation_json(out, a); });
     return 0;
   }
   return a.group ? print_group(a, o.top) : print_heads(a, o.top);

@@ -27,6 +27,9 @@ EXEMPT = [
                                 "a temporary root instead"),
     (r"^cd build && cpack -G DEB && apt install", "installs into the system; tests/install/install_deb.py builds and "
                                                   "unpacks the package instead"),
+    (r"^/usr/bin/python3 -m venv --system-site-packages v && v/bin/pip install", "builds and installs the Python "
+     "package (core compiled again); tests/python/fresh_install.py (ctest python_fresh_install) runs it and the next line"),
+    (r"^v/bin/python -c ", "needs the virtual environment of the line above: tests/python/fresh_install.py runs it"),
     (r"^parallel ", "GNU parallel is not a dependency; the same four shards run one by one (make_doc_fixtures.py) and "
                     "are merged by the next command"),
 ]

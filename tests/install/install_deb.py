@@ -69,6 +69,14 @@ def main():
                  "--json", out], cwd=tmp, env=env)
         layers = len(json.load(open(out))["attention"]) if p.returncode == 0 else 0
         check(layers == 5, f"the installed headscope-cli runs the installed stories260K ({layers} layers)")
+        # The Python module, when the build made it (HEADSCOPE_BUILD_PYTHON): the installed package
+        # runs the installed model.
+        site = os.path.join(usr, "lib/python3/dist-packages")
+        if os.path.isdir(os.path.join(site, "headscope")):
+            p = run(["/usr/bin/python3", "-c", "import headscope; print(headscope.load('stories260K').run('Lily saw a cat')"
+                     ".attention.shape)"], cwd=tmp, env=dict(env, PYTHONPATH=site))
+            check(p.returncode == 0 and p.stdout.startswith("(5, 8, "),
+                  "the installed Python package runs the installed stories260K: " + p.stdout.strip())
         # The installed model, not the source tree's: without it the installed program finds none.
         shutil.move(os.path.join(usr, "share/headscope/models"), os.path.join(tmp, "models-aside"))
         p = run([os.path.join(usr, "bin/headscope-cli"), "maps", "--model", "stories260K", "--sentence", "Lily"], cwd=tmp, env=env)

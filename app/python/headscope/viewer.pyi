@@ -1,0 +1,9 @@
+from os import PathLike
+from typing import IO, Any, Optional, Sequence, Union
+
+def has_display() -> bool: ...
+def show_command(path: Union[str, PathLike[str]], app: Optional[str] = None) -> list[str]: ...
+def show(attention: Any, tokens: Sequence[str], *, name: Optional[str] = None,
+         path: Optional[Union[str, PathLike[str]]] = None, token_ids: Optional[Sequence[int]] = None,
+         causal: Optional[bool] = None, app: Optional[str] = None, wait: bool = False,
+         file: Optional[IO[str]] = None) -> list[str]: ...
