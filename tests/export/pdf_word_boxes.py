@@ -17,12 +17,11 @@ import subprocess
 import sys
 import tempfile
 import xml.etree.ElementTree as ET
-import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "cli"))
-from pdf_text import text_sizes  # noqa: E402
+from pdf_text import content_streams, text_sizes  # noqa: E402
 from cli_checks import Checks  # noqa: E402
 
 CLI, MODELS = sys.argv[1], sys.argv[2]
@@ -98,13 +97,8 @@ def overlap(a, b):
 def map_rects(pdf):
     """The maps drawn: each placed image's clip rectangle (x, y, w, h; cairo clips an image to its
     rectangle, then draws it), colour bars (narrower than a fifth of their height) left out."""
-    data = open(pdf, "rb").read()
     rects = []
-    for m in re.finditer(rb"stream\r?\n(.*?)\r?\nendstream", data, re.S):
-        try:
-            content = zlib.decompress(m.group(1))
-        except zlib.error:
-            continue
+    for content in content_streams(pdf):
         for r in re.finditer(rb"(-?[\d.]+) (-?[\d.]+) ([\d.]+) ([\d.]+) re W n\n[^\n]* cm\n[^\n]*Do", content):
             x, y, w, h = (float(v) for v in r.groups())
             if w >= 0.2 * h:
