@@ -149,6 +149,10 @@ def slide_checks(tmp):
             check(span_w >= 0.6 and span_h >= 0.6 and area >= 0.38,
                   f"{what}: the maps span >= 60% of the slide's width and height and cover >= 38% of it "
                   f"(got {span_w:.0%} x {span_h:.0%}, {area:.0%})")
+    bad = subprocess.run([CLI, "export"] + TEACHING + ["--preset", "slid", "--out", os.path.join(tmp, "bad.pdf")],
+                         capture_output=True, text=True)
+    check(bad.returncode in (1, 2) and "'slid'" in bad.stderr and "slide" in bad.stderr,
+          f"--preset slid: refused naming it and the presets (exit {bad.returncode}: {bad.stderr.strip()[:160]!r})")
     issue = fills.get(("issue-46", 20))
     for name in SLIDE_FONT_20:
         got = fills.get((name, 20))
