@@ -29,6 +29,7 @@ constexpr size_t kMaxStyleFileBytes = size_t(16) << 20;
 
 // The figure's look: page size with a unit, fonts, title, labels, a style file.
 struct FigureFlags {
+  std::string preset;  // --preset slide
   double font_size = 0;
   std::string title;
   bool no_title = false;
@@ -82,8 +83,13 @@ struct ExportOptions {
   CLI::Option* view_option = nullptr;
 };
 
-// The style file, then the flags over it.
+// The preset, the style file, then the flags over them.
 void apply_figure_flags(const FigureFlags& f, ExportSpec& spec, CLI::Option* colormap_option) {
+  try {
+    apply_figure_preset(parse_figure_preset(f.preset), spec.style);
+  } catch (const InputError& e) {
+    throw InputError(std::string("--") + e.what());
+  }
   if (!f.style_file.empty()) {
     // A FIFO or a device is refused, not waited on or read forever; a style is a few hundred bytes.
     std::string text;
@@ -393,6 +399,9 @@ Command add_export_command(CLI::App& app) {
                                     "without a unit, WIDTHxHEIGHT output units (PNG pixels, SVG/PDF points) and the figure fitted"));
   add_threads_flag(*sub, o->threads);
   FigureFlags& f = o->figure;
+  sub->add_option("--preset", f.preset,
+                  "slide: a 16:9 slide (10x5.625in, 14 pt text) the maps fill, their cells stretched up to 2:1, token "
+                  "labels at least 0.85 x the text size (thinned, not shrunk); --size and --font-size still win");
   sub->add_option("--font-size", f.font_size, "Text size in points (default 8 with a page --size; else the natural layout's)")
       ->check(finite_number("font size"));
   f.title_option = sub->add_option("--title", f.title, "Title text instead of the model, layer and heads");

@@ -68,7 +68,7 @@ const std::vector<FlagWord>& flag_vocabulary() {
       {"title", "Output and export", ""}, {"no-title", "Output and export", ""}, {"no-caption", "Output and export", ""}, {"labels", "Output and export", ""},
       {"space-mark", "Output and export", ""}, {"colorbar-label", "Output and export", ""}, {"style", "Output and export", ""},
       {"repeat", "Output and export", ""}, {"csv", "Output and export", ""},
-      {"what", "Output and export", ""},
+      {"what", "Output and export", ""}, {"preset", "Output and export", ""},
       {"quiet", "Output and export", "No progress or notes on standard error"},
   };
   return words;

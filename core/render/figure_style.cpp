@@ -33,6 +33,19 @@ void parse_label_mode(const std::string& text, FigureStyle& style) {
   }
 }
 
+FigurePreset parse_figure_preset(const std::string& text) {
+  if (text == "slide") return FigurePreset::slide;
+  if (text == "none" || text.empty()) return FigurePreset::none;
+  throw InputError("preset '" + excerpt(text) + "' is not one of slide or none");
+}
+
+void apply_figure_preset(FigurePreset preset, FigureStyle& style) {
+  if (preset != FigurePreset::slide) return;
+  style.page_width = kSlideWidth, style.page_height = kSlideHeight;
+  style.font_size = kSlideFontSize;
+  style.fill_page = true;
+}
+
 std::string format_pt(double points) { return std::to_string(int(std::lround(points))); }
 
 double parse_length(const std::string& text, double px_per_point) {

@@ -30,6 +30,9 @@ struct FigureStyle {
   double gap = -1;                            // points between heatmap panels; < 0: the layout's own
   std::string font;  // font family of all the text, as installed ("" DejaVu Sans; check_font_family)
   SpaceMark space_mark = SpaceMark::dot;  // a token's space on the axes: a thin dot or none (--space-mark)
+  // --preset slide: heatmap panels stretch (cells up to kSlideCellAspect : 1) so the maps fill the
+  // page, and token labels stay at least kSlideLabelFloor x the text size (thinned, not shrunk).
+  bool fill_page = false;
 
   bool sized() const { return page_width > 0 || page_height > 0; }
   // The text size of a sized or styled figure.
@@ -38,10 +41,24 @@ struct FigureStyle {
   bool operator==(const FigureStyle& o) const {
     return page_width == o.page_width && page_height == o.page_height && font_size == o.font_size &&
            show_title == o.show_title && show_caption == o.show_caption && title == o.title && labels == o.labels && label_every == o.label_every &&
-           colorbar_label == o.colorbar_label && gap == o.gap && font == o.font && space_mark == o.space_mark;
+           colorbar_label == o.colorbar_label && gap == o.gap && font == o.font && space_mark == o.space_mark &&
+           fill_page == o.fill_page;
   }
   bool operator!=(const FigureStyle& o) const { return !(*this == o); }
 };
+
+// A slide (--preset slide, the export dialog's "slide"): a 16:9 page of 10 x 5.625 in (PowerPoint's,
+// Keynote's and Google Slides' 16:9 size) with 14 pt text: shown at 1280 x 720 a point is 1.78 px,
+// so text is 25 px and token labels (>= 0.85 x 14 pt) at least 21 px.
+constexpr double kSlideWidth = 720, kSlideHeight = 405, kSlideFontSize = 14;
+constexpr double kSlideLabelFloor = 0.85;  // token labels: at least this x the text size
+constexpr double kSlideCellAspect = 2.0;   // a stretched cell: at most this wide for its height (or tall)
+
+// The layout presets: "slide" (as above); InputError naming the text otherwise.
+enum class FigurePreset { none, slide };
+FigurePreset parse_figure_preset(const std::string& text);
+// Sets what the preset fixes; a page size or a font size set after it still wins.
+void apply_figure_preset(FigurePreset preset, FigureStyle& style);
 
 // "auto", "all", "none", "every N" (or "every:N", N >= 1); InputError naming the text otherwise.
 void parse_label_mode(const std::string& text, FigureStyle& style);

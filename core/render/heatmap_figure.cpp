@@ -32,6 +32,7 @@ HeatmapMetrics metrics_for(const FigureStyle& style, bool grid) {
     m.margin = std::max(2.0, 0.5 * f);
     m.title = 1.15 * f, m.panel_title = f, m.axis_title = f, m.tick = f;
     m.label_max = f, m.label_min = std::min(6.0, f);
+    if (style.fill_page) m.label_min = kSlideLabelFloor * f;  // a slide: labels thin before they shrink
     m.bar_width = std::max(5.0, 0.9 * f);
     m.hgap = 0.9 * f, m.vgap = 0.35 * f;
     m.axis_pad = 0.4 * f, m.label_pad = 0.35 * f, m.bar_gap = 1.2 * f, m.title_gap = 0.5 * f;
@@ -65,7 +66,7 @@ struct HeatmapPanel {
 // Everything a heatmap figure's drawing needs to know about where things go.
 struct Layout {
   int n = 1, cols = 1, rows = 1;
-  double cell = 0, panel = 0;
+  double cell_w = 0, cell_h = 0, panel_w = 0, panel_h = 0;  // square unless a slide stretches them
   double col_title_h = 0;  // room above a panel for "head h" (overview: above the first row only)
   bool titles_every_row = true;
   double row_title_w = 0;  // overview: "layer l" left of each row
@@ -78,10 +79,10 @@ struct Layout {
   int col_title_every = 1, row_title_every = 1;  // "head h" / "layer l" on every n-th column / row
 
   double row_y(int r) const {  // top of row r's panels
-    return top + (titles_every_row ? r * (col_title_h + panel) + col_title_h : col_title_h + r * panel) +
+    return top + (titles_every_row ? r * (col_title_h + panel_h) + col_title_h : col_title_h + r * panel_h) +
            r * vgap_;
   }
-  double col_x(int c) const { return left + c * (panel + hgap_); }
+  double col_x(int c) const { return left + c * (panel_w + hgap_); }
   double hgap_ = 0, vgap_ = 0;
 };
 
@@ -120,14 +121,15 @@ void clear_panel_end(MeasureCanvas& mc, AxisLabels& labels, bool y_axis, double 
   if (apart < need) labels.text[last - 1].clear();
 }
 
-Layout lay_out(MeasureCanvas& mc, const Plan& p, double cell, int cols, double ox, double oy) {
+// Cells of cell_w x cell_h points (square but on a slide that stretches them).
+Layout lay_out(MeasureCanvas& mc, const Plan& p, double cell_w, double cell_h, int cols, double ox, double oy) {
   const HeatmapMetrics& m = p.m;
   Layout g;
   g.n = p.n;
   g.cols = cols;
   g.rows = (g.n + g.cols - 1) / g.cols;
-  g.cell = cell;
-  g.panel = cell * p.T;
+  g.cell_w = cell_w, g.cell_h = cell_h;
+  g.panel_w = cell_w * p.T, g.panel_h = cell_h * p.T;
   const TextStyle panel_style{m.panel_title, false, {0, 0, 0}};
   const std::string last_head = std::to_string(std::max(p.n_heads - 1, 0)), last_layer = std::to_string(std::max(p.n_layers - 1, 0));
   g.col_title_h = p.grid ? m.panel_title * (p.axes_once ? 3.2 : 1.7) : 0;
@@ -137,18 +139,20 @@ Layout lay_out(MeasureCanvas& mc, const Plan& p, double cell, int cols, double o
                                 : m.panel_title * 1.5;
   g.hgap_ = m.hgap;
   g.vgap_ = m.vgap;
-  g.x_labels = layout_axis_labels(mc, *p.tokens, cell, true, m.label_max, m.label_min, p.every, p.space);
-  g.y_labels = layout_axis_labels(mc, *p.tokens, cell, false, m.label_max, m.label_min, p.every, p.space);
+  // Both axes' labels at one size, the one the smaller side of a (stretched) cell gives.
+  const double label_max = std::min(m.label_max, std::max(0.78 * std::min(cell_w, cell_h), m.label_min));
+  g.x_labels = layout_axis_labels(mc, *p.tokens, cell_w, true, label_max, m.label_min, p.every, p.space);
+  g.y_labels = layout_axis_labels(mc, *p.tokens, cell_h, false, label_max, m.label_min, p.every, p.space);
   // Panels side by side (or stacked): a label at a panel's end must not meet the next panel's first.
-  if (g.rows > 1) clear_panel_end(mc, g.y_labels, true, cell, g.titles_every_row ? m.vgap + g.col_title_h : m.vgap);
-  if (g.cols > 1) clear_panel_end(mc, g.x_labels, false, cell, m.hgap);
+  if (g.rows > 1) clear_panel_end(mc, g.y_labels, true, cell_h, g.titles_every_row ? m.vgap + g.col_title_h : m.vgap);
+  if (g.cols > 1) clear_panel_end(mc, g.x_labels, false, cell_w, m.hgap);
   const double axis_title_h = m.axis_title * 1.5;
   const double y_label_w = g.y_labels.extent > 0 ? g.y_labels.extent + m.label_pad : 0;
   const double x_label_h = g.x_labels.extent > 0 ? g.x_labels.extent + m.label_pad : 0;
   g.left = ox + m.margin + axis_title_h + m.axis_pad + g.row_title_w + y_label_w;
   g.top = oy + (p.title ? m.margin + p.title_fit.height() + m.title_gap : m.margin);
-  g.grid_w = g.cols * g.panel + (g.cols - 1) * m.hgap;
-  g.grid_h = (g.titles_every_row ? g.rows * g.col_title_h : g.col_title_h) + g.rows * g.panel + (g.rows - 1) * m.vgap;
+  g.grid_w = g.cols * g.panel_w + (g.cols - 1) * m.hgap;
+  g.grid_h = (g.titles_every_row ? g.rows * g.col_title_h : g.col_title_h) + g.rows * g.panel_h + (g.rows - 1) * m.vgap;
   g.bar_x = g.left + g.grid_w + m.bar_gap;
   g.bar_y = g.top + g.col_title_h;
   g.bar_h = g.grid_h - g.col_title_h;
@@ -156,11 +160,11 @@ Layout lay_out(MeasureCanvas& mc, const Plan& p, double cell, int cols, double o
   // Column ("head h") and row ("layer l") titles: every n-th when a panel is narrower than its title.
   if (p.grid) {
     const double w = mc.width(p.axes_once ? last_head : "head " + last_head, panel_style) + 0.5 * m.panel_title;
-    g.col_title_every = std::max(1, int(std::ceil(w / (g.panel + m.hgap) - 1e-9)));
+    g.col_title_every = std::max(1, int(std::ceil(w / (g.panel_w + m.hgap) - 1e-9)));
   }
   if (p.overview) {
     const double w = p.axes_once ? 1.2 * m.panel_title : mc.width("layer " + last_layer, panel_style) + 0.5 * m.panel_title;
-    g.row_title_every = std::max(1, int(std::ceil(w / (g.panel + m.vgap) - 1e-9)));
+    g.row_title_every = std::max(1, int(std::ceil(w / (g.panel_h + m.vgap) - 1e-9)));
   }
   double bar_w = colour_bar_width(mc, p.bar, g.bar_h);
   if (p.legend) bar_w = std::max(bar_w, masked_legend_width(mc, m.tick));
@@ -171,20 +175,76 @@ Layout lay_out(MeasureCanvas& mc, const Plan& p, double cell, int cols, double o
   return g;
 }
 
-// The largest cell for which the figure fits page_w x page_h (0: that side is free), with
-// `cols` columns; 0 when even the smallest does not fit.
-double fit_cell(MeasureCanvas& mc, const Plan& p, int cols, double page_w, double page_h) {
-  auto fits = [&](double cell) {
-    const Layout g = lay_out(mc, p, cell, cols, 0, 0);
-    return (page_w <= 0 || g.width <= page_w + 1e-9) && (page_h <= 0 || g.height <= page_h + 1e-9);
-  };
-  double lo = 1e-3, hi = 400.0 / std::max(p.T, 1) + 400;
-  if (!fits(lo)) return 0;
+Layout lay_out(MeasureCanvas& mc, const Plan& p, double cell, int cols, double ox, double oy) {
+  return lay_out(mc, p, cell, cell, cols, ox, oy);
+}
+
+bool layout_fits_page(MeasureCanvas& mc, const Plan& p, double cell_w, double cell_h, int cols, double page_w, double page_h) {
+  const Layout g = lay_out(mc, p, cell_w, cell_h, cols, 0, 0);
+  return (page_w <= 0 || g.width <= page_w + 1e-9) && (page_h <= 0 || g.height <= page_h + 1e-9);
+}
+
+// The largest x in [lo, hi] with fits(x), by bisection (fits(lo) must hold).
+template <class Fits>
+double largest_fitting(double lo, double hi, Fits fits) {
   for (int k = 0; k < 50; ++k) {
     const double mid = 0.5 * (lo + hi);
     (fits(mid) ? lo : hi) = mid;
   }
   return lo;
+}
+
+// The largest cell for which the figure fits page_w x page_h (0: that side is free), with
+// `cols` columns; 0 when even the smallest does not fit.
+double fit_cell(MeasureCanvas& mc, const Plan& p, int cols, double page_w, double page_h) {
+  auto fits = [&](double cell) { return layout_fits_page(mc, p, cell, cell, cols, page_w, page_h); };
+  if (!fits(1e-3)) return 0;
+  return largest_fitting(1e-3, 400.0 / std::max(p.T, 1) + 400, fits);
+}
+
+// The largest x in [lo, hi] that fits when the fit is not monotone in x (a wider cell can show more
+// token labels, whose longest may not fit): the largest fitting step of a scan, refined by bisection.
+template <class Fits>
+double largest_fitting_scan(double lo, double hi, Fits fits) {
+  constexpr int kSteps = 32;
+  for (int k = kSteps; k > 0; --k) {
+    const double x = lo + (hi - lo) * k / kSteps;
+    if (fits(x)) return k == kSteps ? x : largest_fitting(x, lo + (hi - lo) * (k + 1) / kSteps, fits);
+  }
+  return largest_fitting(lo, lo + (hi - lo) / kSteps, fits);
+}
+
+// A slide's cells (FigureStyle::fill_page): from the largest square cell `c`, the side the page
+// leaves room for grows (up to kSlideCellAspect x the other), the one of the two that covers more.
+// Wider cells could show more token labels, whose longest may then not fit: the stretch is also
+// tried keeping the square layout's label step (`every`), and the larger cells win.
+struct CellSize {
+  double w = 0, h = 0;
+  int every = 0;  // the Plan's label step the cells were fitted with
+};
+
+// The step of labels laid out at the square cell: every k-th token has one (0: none shown).
+int square_label_step(MeasureCanvas& mc, const Plan& p, int cols, double c) {
+  if (p.every != 0) return p.every;
+  const Layout g = lay_out(mc, p, c, c, cols, 0, 0);
+  const std::vector<std::string>& t = g.y_labels.text;
+  for (size_t i = 1; i < t.size(); ++i)
+    if (!t[i].empty()) return int(i);
+  return t.empty() || t[0].empty() ? 0 : int(t.size());
+}
+
+CellSize stretch_cell(MeasureCanvas& mc, const Plan& plan, int cols, double c, double page_w, double page_h) {
+  const double top = kSlideCellAspect * c;
+  CellSize best{c, c, plan.every};
+  Plan p = plan;
+  for (int every : {plan.every, square_label_step(mc, plan, cols, c)}) {
+    p.every = every;
+    const double w = largest_fitting_scan(c, top, [&](double x) { return layout_fits_page(mc, p, x, c, cols, page_w, page_h); });
+    const double h = largest_fitting_scan(c, top, [&](double y) { return layout_fits_page(mc, p, c, y, cols, page_w, page_h); });
+    const CellSize s = w >= h ? CellSize{w, c, every} : CellSize{c, h, every};
+    if (s.w * s.h > best.w * best.h * (1 + 1e-6)) best = s;
+  }
+  return best;
 }
 
 }  // namespace
@@ -261,11 +321,17 @@ Figure panels_figure(const RunAnalysis& analysis, const std::vector<HeatmapPanel
     else candidates.push_back(int(std::ceil(std::sqrt(double(p.n)))));
     double best = 0;
     int best_cols = candidates.front();
+    CellSize best_cell;
+    // The arrangement whose maps cover the most of the page: the largest cell, or on a slide
+    // (both sides given) the largest stretched cell's area.
+    const bool stretch = style.fill_page && style.page_width > 0 && style.page_height > 0;
     const auto fit_best = [&] {
-      best = 0;
+      best = 0, best_cell = {};
       for (int c : candidates) {
         const double cell = fit_cell(mc, p, c, style.page_width, style.page_height);
-        if (cell > best * (1 + 1e-6)) best = cell, best_cols = c;
+        if (!(cell > 0)) continue;
+        const CellSize s = stretch ? stretch_cell(mc, p, c, cell, style.page_width, style.page_height) : CellSize{cell, cell, p.every};
+        if (s.w * s.h > best_cell.w * best_cell.h * (1 + 1e-6)) best = cell, best_cols = c, best_cell = s;
       }
     };
     fit_best();
@@ -282,17 +348,18 @@ Figure panels_figure(const RunAnalysis& analysis, const std::vector<HeatmapPanel
                        " pt is too small for this figure with " + format_pt(style.text_size()) +
                        " pt text (give a larger --size, a smaller --font-size, or --labels none)");
     }
-    const Layout probe = lay_out(mc, p, best, best_cols, 0, 0);
+    p.every = best_cell.every;
+    const Layout probe = lay_out(mc, p, best_cell.w, best_cell.h, best_cols, 0, 0);
     fig.width = style.page_width > 0 ? style.page_width : probe.width;
     fig.height = style.page_height > 0 ? style.page_height : probe.height;
     // Centred on the page: the side that limits the cells is filled.
-    g = lay_out(mc, p, best, best_cols, 0.5 * (fig.width - probe.width), 0.5 * (fig.height - probe.height));
+    g = lay_out(mc, p, best_cell.w, best_cell.h, best_cols, 0.5 * (fig.width - probe.width), 0.5 * (fig.height - probe.height));
   }
   fig.title = p.title_text;
   fig.font = style.font;
   for (const std::string* note : {&g.x_labels.note, &g.y_labels.note})
     if (!note->empty() && std::find(fig.notes.begin(), fig.notes.end(), *note) == fig.notes.end()) fig.notes.push_back(*note);
-  for (int k = 0; k < p.n; ++k) fig.cells.push_back({g.col_x(k % g.cols), g.row_y(k / g.cols), g.panel, g.panel, T, T});
+  for (int k = 0; k < p.n; ++k) fig.cells.push_back({g.col_x(k % g.cols), g.row_y(k / g.cols), g.panel_w, g.panel_h, T, T});
 
   const HeatmapMetrics m = p.m;
   const double fig_w = fig.width;
@@ -318,26 +385,26 @@ Figure panels_figure(const RunAnalysis& analysis, const std::vector<HeatmapPanel
       const bool column_title = grid && (!overview || k < g.cols) && (k % g.cols) % g.col_title_every == 0;
       const std::string head_name = std::to_string(q.head), layer_name = std::to_string(q.layer);
       if (column_title)
-        c.text(px + g.panel / 2, py - 4, axes_once ? head_name : "head " + head_name, panel_style, HAlign::center, VAlign::bottom);
+        c.text(px + g.panel_w / 2, py - 4, axes_once ? head_name : "head " + head_name, panel_style, HAlign::center, VAlign::bottom);
       if (overview && k % g.cols == 0 && (k / g.cols) % g.row_title_every == 0) {
         const double x = g.left - (g.y_labels.extent > 0 ? g.y_labels.extent + m.label_pad : 0) - g.row_title_w / 2;
-        if (axes_once) c.text(g.left - 0.4 * m.panel_title, py + g.panel / 2, layer_name, panel_style, HAlign::right, VAlign::middle);
-        else c.text(x, py + g.panel / 2, "layer " + layer_name, panel_style, HAlign::center, VAlign::middle, true);
+        if (axes_once) c.text(g.left - 0.4 * m.panel_title, py + g.panel_h / 2, layer_name, panel_style, HAlign::right, VAlign::middle);
+        else c.text(x, py + g.panel_h / 2, "layer " + layer_name, panel_style, HAlign::center, VAlign::middle, true);
       }
       Map t;  // [T, T], what the app's shader colours: the mask travels with the map (shown_map.h)
       scale_shown({&r->attention[size_t(q.layer)][size_t(q.head)], q.mask, T}, ranges[size_t(k)], t);
       // Fewer pixels than cells (a PNG, or SVG/PDF at kVectorImageDpi): each pixel the largest
       // cell it covers, as on screen.
-      const int pixels = c.image_pixels(g.panel);
+      const int pixels = c.image_pixels(std::max(g.panel_w, g.panel_h));
       const Map drawn = pixels > 0 && pixels < T ? block_max(t, pixels, pixels) : t;  // [n, n]
       const int n = int(drawn.rows());
       cells.resize(size_t(n) * size_t(n));
       for (int i = 0; i < n; ++i)
         for (int j = 0; j < n; ++j) cells[size_t(i) * size_t(n) + size_t(j)] = cell_lookup(colormap, drawn(i, j));
-      c.cells(px, py, g.panel, g.panel, n, n, cells);
-      c.stroke_rect(px, py, g.panel, g.panel, kFrameColour, 0.6);
-      if (k % g.cols == 0) draw_y_labels(c, g.y_labels, px - m.label_pad, py, g.cell);
-      if (k + g.cols >= g.n) draw_x_labels(c, g.x_labels, px, py + g.panel + m.label_pad, g.cell);
+      c.cells(px, py, g.panel_w, g.panel_h, n, n, cells);
+      c.stroke_rect(px, py, g.panel_w, g.panel_h, kFrameColour, 0.6);
+      if (k % g.cols == 0) draw_y_labels(c, g.y_labels, px - m.label_pad, py, g.cell_h);
+      if (k + g.cols >= g.n) draw_x_labels(c, g.x_labels, px, py + g.panel_h + m.label_pad, g.cell_w);
     }
     if (axes_once) {  // the layers x heads axes, once
       c.text(centre, g.top + m.panel_title * 1.3, "head", panel_style, HAlign::center, VAlign::bottom);

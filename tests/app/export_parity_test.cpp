@@ -134,6 +134,7 @@ TEST(ExportParity, DialogSettingsEqualCliFlags) {
     bool magma_log;
     const char* cli_flags;
     const char* file;
+    bool slide = false;  // issue 46: the dialog's "slide (16:9)" is --preset slide
   };
   const DialogCase cases[] = {
       {std::nullopt, "3.25x3.25in", 144, 0, true, "", false, " --size 3.25x3.25in", "col.pdf"},
@@ -142,6 +143,8 @@ TEST(ExportParity, DialogSettingsEqualCliFlags) {
        " --head 1 --size 8x6cm --title 'Figure 2' --colormap magma --color-scale log", "head.svg"},
       {hs::View::overview, "", 144, 0, true, "", false, " --view overview", "overview.png"},
       {hs::View::difference, "7x2in", 144, 0, true, "", false, " --view distance --size 7x2in", "dist.pdf"},
+      {std::nullopt, "", 144, 0, true, "", false, " --preset slide", "slide.pdf", true},
+      {hs::View::head, "", 144, 20, true, "", false, " --head 1 --preset slide --font-size 20", "slide_head.pdf", true},
   };
   for (const DialogCase& c : cases) {
     SCOPED_TRACE(c.file);
@@ -152,6 +155,7 @@ TEST(ExportParity, DialogSettingsEqualCliFlags) {
     e.size = c.size;
     e.dpi = c.dpi;
     e.font_size = c.font;
+    e.slide = c.slide;
     e.show_title = c.show_title;
     e.title = c.title;
     e.view_colours = !c.magma_log;

@@ -2,8 +2,13 @@
 page width (6.75 x 4 in), checked word by word in the PDF: each word's box from poppler's
 `pdftotext -bbox` lies on the page and overlaps no other word, and no text is under 6 pt (the Tm
 matrices of the decompressed content streams). Labels asked for (--labels all) that cannot fit
-shrink to 6 pt, then thin with a note on stderr. The exports run in parallel (each takes well
-under a second). Usage: pdf_word_boxes.py HEADSCOPE_CLI MODELS_DIR"""
+shrink to 6 pt, then thin with a note on stderr. Issue 46: every view again with --preset slide
+(a 10 x 5.625 in slide, 14 pt text): the same word checks; the heatmap views' maps (the placed
+images of the content stream) span >= 60% of the slide's width and height and cover >= 38% of it,
+no text under 0.85 x the text size (token labels grow with --font-size), and the issue's
+reproduction (--size 10x5.625in --font-size 20: a strip a third of the slide high, 6 pt labels)
+is beaten 1.5 times. The exports run in parallel (each takes well under a second).
+Usage: pdf_word_boxes.py HEADSCOPE_CLI MODELS_DIR"""
 import concurrent.futures
 import os
 import re
@@ -16,7 +21,7 @@ import xml.etree.ElementTree as ET
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "cli"))
-from pdf_text import text_sizes  # noqa: E402
+from pdf_text import content_streams, text_sizes  # noqa: E402
 from cli_checks import Checks  # noqa: E402
 
 CLI, MODELS = sys.argv[1], sys.argv[2]
@@ -58,6 +63,16 @@ VIEWS = {
     "ablation": PRETRAINED + ["--view", "ablation"],
 }
 SIZES = {"3.25x3.25in": (234, 234), "3.25x2.5in": (234, 180), "3.25x2.2in": (234, 158.4), "6.75x4in": (486, 288)}
+SLIDE = "slide"  # --preset slide: 10 x 5.625 in, 14 pt text (core/render/figure_style.h)
+SIZES[SLIDE] = (720, 405)
+SLIDE_TEXT, SLIDE_LABEL_FLOOR = 14, 0.85
+TEACHING = ["--model", "teaching", "--sentence", "Lily saw a cat. The cat was big and Lily was happy.", "--layer", "1"]
+# The heatmap views on a slide: the maps fill it (issue 46), at the preset's text size and at 20 pt.
+SLIDE_MAPS = {
+    "heads": VIEWS["heads"], "head": VIEWS["head"], "average": VIEWS["average"], "overview": VIEWS["overview"],
+    "teaching-4-heads": TEACHING, "synthetic-4-heads": SYNTHETIC,
+}
+SLIDE_FONT_20 = {"teaching-4-heads": TEACHING, "head": VIEWS["head"]}
 
 SLACK = 0.25  # points: a box may touch the page edge or its neighbour by this much
 
@@ -79,13 +94,76 @@ def overlap(a, b):
     return dx > SLACK and dy > SLACK
 
 
+def map_rects(pdf):
+    """The maps drawn: each placed image's clip rectangle (x, y, w, h; cairo clips an image to its
+    rectangle, then draws it), colour bars (narrower than a fifth of their height) left out."""
+    rects = []
+    for content in content_streams(pdf):
+        for r in re.finditer(rb"(-?[\d.]+) (-?[\d.]+) ([\d.]+) ([\d.]+) re W n\n[^\n]* cm\n[^\n]*Do", content):
+            x, y, w, h = (float(v) for v in r.groups())
+            if w >= 0.2 * h:
+                rects.append((x, y, w, h))
+    return rects
+
+
+def map_fill(pdf, page_w, page_h):
+    """(share of the page's width, of its height the maps span, share of its area they cover)."""
+    r = map_rects(pdf)
+    if not r:
+        return 0.0, 0.0, 0.0
+    span_w = max(x + w for x, y, w, h in r) - min(x for x, y, w, h in r)
+    span_h = max(y + h for x, y, w, h in r) - min(y for x, y, w, h in r)
+    return span_w / page_w, span_h / page_h, sum(w * h for x, y, w, h in r) / (page_w * page_h)
+
+
 def export(job):
     name, size, pdf = job
-    p = subprocess.run([CLI, "export"] + VIEWS[name] + ["--size", size, "--out", pdf], capture_output=True, text=True)
+    args = VIEWS[name] if name in VIEWS else SLIDE_MAPS[name]
+    page = ["--preset", "slide"] if size == SLIDE else ["--size", size]
+    p = subprocess.run([CLI, "export"] + args + page + ["--out", pdf], capture_output=True, text=True)
     return job, p
 
 
+def slide_checks(tmp):
+    """Issue 46: the heatmap views fill a slide, and their labels grow with --font-size."""
+    jobs = [(name, os.path.join(tmp, f"fill_{name}_{font}.pdf"), font, args + ["--preset", "slide"] +
+             ([] if font == SLIDE_TEXT else ["--font-size", str(font)]))
+            for name, args in SLIDE_MAPS.items() for font in (SLIDE_TEXT, 20) if font == SLIDE_TEXT or name in SLIDE_FONT_20]
+    # The issue's reproduction: a 16:9 page at 20 pt without the preset.
+    jobs.append(("issue-46", os.path.join(tmp, "issue_46.pdf"), 20, TEACHING + ["--size", "10x5.625in", "--font-size", "20"]))
+    with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
+        done = list(pool.map(lambda j: (j, subprocess.run([CLI, "export"] + j[3] + ["--out", j[1]], capture_output=True, text=True)), jobs))
+    fills = {}
+    for (name, pdf, font, _), p in done:
+        what = f"{name} on a slide at {font} pt"
+        if not check(p.returncode == 0, f"{what}: exports ({p.stderr.strip()[:200]})"):
+            continue
+        fills[(name, font)] = span_w, span_h, area = map_fill(pdf, 720, 405)
+        print(f"  {what}: maps span {span_w:.0%} x {span_h:.0%} of the slide, cover {area:.0%}")
+        if name == "issue-46":
+            continue
+        smallest = min(text_sizes(pdf), default=0)
+        check(smallest >= SLIDE_LABEL_FLOOR * font - 1e-3,
+              f"{what}: no text under {SLIDE_LABEL_FLOOR} x {font} pt (token labels grow with the text; smallest {smallest:.2f} pt)")
+        if font == SLIDE_TEXT:
+            check(span_w >= 0.6 and span_h >= 0.6 and area >= 0.38,
+                  f"{what}: the maps span >= 60% of the slide's width and height and cover >= 38% of it "
+                  f"(got {span_w:.0%} x {span_h:.0%}, {area:.0%})")
+    bad = subprocess.run([CLI, "export"] + TEACHING + ["--preset", "slid", "--out", os.path.join(tmp, "bad.pdf")],
+                         capture_output=True, text=True)
+    check(bad.returncode in (1, 2) and "'slid'" in bad.stderr and "slide" in bad.stderr,
+          f"--preset slid: refused naming it and the presets (exit {bad.returncode}: {bad.stderr.strip()[:160]!r})")
+    issue = fills.get(("issue-46", 20))
+    for name in SLIDE_FONT_20:
+        got = fills.get((name, 20))
+        if issue and got and name.startswith("teaching"):
+            check(got[2] >= 1.5 * issue[2] and got[1] >= 1.5 * issue[1],
+                  f"{name} at 20 pt: the slide's maps cover {got[2]:.0%} of it and {got[1]:.0%} of its height "
+                  f"(the issue's --size 10x5.625in layout: {issue[2]:.0%}, {issue[1]:.0%}; 1.5 x expected)")
+
+
 with tempfile.TemporaryDirectory() as tmp:
+    slide_checks(tmp)
     jobs = [(name, size, os.path.join(tmp, f"{name}_{size}.pdf")) for name in VIEWS for size in SIZES]
     with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
         results = list(pool.map(export, jobs))

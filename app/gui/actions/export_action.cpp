@@ -105,6 +105,7 @@ ExportSpec export_spec_for(const AppState& state, const Derived& derived, const 
   // The dialog's settings, as headscope-cli's flags take them (--dpi, --size, --font-size, ...).
   if (!(e.dpi >= 10 && e.dpi <= 2400)) throw InputError("DPI (" + std::to_string(e.dpi) + ") must be from 10 to 2400");
   spec.scale = double(e.dpi) / (72.0 * kPngPixelsPerPoint);
+  if (e.slide) apply_figure_preset(FigurePreset::slide, spec.style);  // as --preset slide; size and font size win
   if (!e.size.empty() && !parse_page_size(e.size, double(e.dpi) / 72.0, spec.style)) {
     throw InputError("size '" + e.size + "' needs a unit: in, cm, mm, pt or px (e.g. 3.25x3.25in)");
   }

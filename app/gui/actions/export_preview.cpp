@@ -16,7 +16,7 @@ std::string export_preview_key(const AppState& state, const Derived& derived, in
   std::ostringstream k;
   // What is exported and how it looks; the file's name only through its format (figures: all PNG).
   k << derived.generation << '|' << max_side_px << '|' << (e.what ? int(*e.what) : -1) << '|' << e.role << '|' << int(state.view) << '|' << state.layer << '|'
-    << state.head << '|' << e.size << '|' << e.dpi << '|' << e.font_size << '|' << e.show_title << '|' << e.title << '|'
+    << state.head << '|' << e.size << '|' << e.dpi << '|' << e.font_size << '|' << e.slide << '|' << e.show_title << '|' << e.title << '|'
     << e.view_colours << '|' << int(e.colormap) << '|' << int(e.scale_mode) << '|' << int(c.mode) << '|'
     << c.ignore_first_key << '|' << int(c.colormap) << '|' << state.grid.per_head_range << '|' << state.grid.all_layers
     << '|' << state.head_view.layer_range << '|' << (derived.roles != nullptr)

@@ -186,6 +186,9 @@ void draw_export_dialog(AppState& state, const UiContext& ui) {
     if (e.what == View::roles) draw_role_choice(state, ui, formats[format].extension, w);
     draw_long_input_note(ui);
     if (formats[format].figure) {
+      ImGui::Checkbox("slide (16:9)", &e.slide);
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("A 10 x 5.625 in slide with 14 pt text that the maps fill (size and font size below, when given, win)");
       ImGui::SetNextItemWidth(w);
       ImGui::InputTextWithHint("size", "natural, or 3.25x3.25in, 8x6cm, 1600x1200px", &e.size);
       ImGui::SetNextItemWidth(w);

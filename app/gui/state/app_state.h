@@ -92,6 +92,7 @@ struct ExportPanelState {
   std::string size;                 // "" the natural layout; "3.25x3.25in", "8x6cm", "1600x1200px": a page
   float dpi = 144.0f;               // PNG resolution
   float font_size = 0.0f;           // points; 0: 8 with a page size, else the natural layout's
+  bool slide = false;               // --preset slide: a 16:9 slide the maps fill (size and font size, when given, win)
   bool show_title = true;
   std::string title;                // "" the figure's own
   bool view_colours = true;         // the view's colormap and scale; else the two below
