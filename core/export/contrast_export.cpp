@@ -14,11 +14,14 @@
 namespace hs {
 namespace {
 
-void check_head(const AttentionRun& run, int layer, int head) {
-  if (layer < 0 || layer >= run.n_layers())
-    throw InputError("layer " + std::to_string(layer) + " does not exist (0 to " + std::to_string(run.n_layers() - 1) + ")");
-  if (head < 0 || head >= run.n_heads())
-    throw InputError("head " + std::to_string(head) + " does not exist (0 to " + std::to_string(run.n_heads() - 1) + ")");
+// The heads compared: both runs' (two models: the ones both have).
+void check_head(const ContrastResult& contrast, int layer, int head) {
+  const int layers = int(contrast.heads.size()), heads = layers > 0 ? int(contrast.heads[0].size()) : 0;
+  const std::string shared = contrast.models ? " of those both models have" : "";
+  if (layer < 0 || layer >= layers)
+    throw InputError("layer " + std::to_string(layer) + " does not exist (0 to " + std::to_string(layers - 1) + shared + ")");
+  if (head < 0 || head >= heads)
+    throw InputError("head " + std::to_string(head) + " does not exist (0 to " + std::to_string(heads - 1) + shared + ")");
 }
 
 }  // namespace
@@ -39,10 +42,10 @@ std::string contrast_export_bytes(const RunAnalysis& a, const RunAnalysis& b, co
       size.height = spec.height;
       const FigureFormat f = format == ExportFormat::svg ? FigureFormat::svg : format == ExportFormat::pdf ? FigureFormat::pdf : FigureFormat::png;
       if (spec.patching) return render_figure(patching_figure(a, *spec.answer, spec.style), f, size);
-      check_head(a.run, spec.layer, spec.head);
+      check_head(contrast, spec.layer, spec.head);
       return render_figure(contrast_figure(a, b, contrast, spec.layer, spec.head, spec.colours, spec.style), f, size);
     }
-    case ExportFormat::json: write_contrast_json(out, a, b, contrast, spec.answer); return out.str();
+    case ExportFormat::json: write_contrast_json(out, a, b, contrast, spec.answer, spec.models); return out.str();
     case ExportFormat::csv: write_contrast_csv(out, contrast, patching); return out.str();
     case ExportFormat::npy: return map_npy(spec.patching ? patching->share : contrast.distance_grid());
   }
