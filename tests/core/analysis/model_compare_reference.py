@@ -14,7 +14,7 @@
    llama2.c .bin against its F32 GGUF: the same weights, changes below 1e-5.
 4. Bad input: a model that fails to load (named as model A or B), different families, --contrast
    or --target with --model-b, --model-b without --model, an empty --model-b: one line, exit 1 or 2.
-5. The finding of docs/models.md: F32 against Q8_0 and Q4_0 on its sentence, the most changed heads
+5. The finding of docs/model-pairs.md: F32 against Q8_0 and Q4_0 on its sentence, the most changed heads
    (printed; the page's table comes from this output).
 
 usage: model_compare_reference.py HEADSCOPE_CLI GGUF_DIR MODELS_DIR
@@ -238,7 +238,12 @@ def main():
     sentences = json.loads(run(cli, "compare", "--model", os.path.join(gguf, "stories260K_f32.gguf"), "--sentence", "The cat sat",
                                "--contrast", "The dog sat", "--json", "-"))
     check(sentences["mode"] == "sentences" and "rank" in sentences["heads"][0][0], "the sentence pair's JSON: mode 'sentences', ranks")
-    print("\nThe finding (docs/models.md): stories260K F32 against each quantization, %r" % SENTENCE)
+    print("\nThe finding (docs/model-pairs.md): stories260K F32 against each quantization, %r" % SENTENCE)
+    A = np.array(findings["Q8_0"][0]["attention_a"], dtype=np.float64)  # [L, H, T, T] of the F32 model
+    pairs = [0.5 * np.abs(A[l, i] - A[l, j]).sum(-1).mean() for l in range(A.shape[0])
+             for i in range(A.shape[1]) for j in range(i + 1, A.shape[1])]
+    print("  yardstick: two different heads of one layer of the F32 model differ by %.4f on average (min %.4f)" % (
+        np.mean(pairs), np.min(pairs)))
     for qtype, (got, change, ranks) in findings.items():
         n = got["next_token"]
         order = np.argsort(ranks, axis=None)
