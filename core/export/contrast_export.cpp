@@ -1,5 +1,6 @@
 #include "core/export/contrast_export.h"
 
+#include <algorithm>
 #include <sstream>
 
 #include "core/export/contrast_json.h"
@@ -8,6 +9,7 @@
 #include "core/render/contrast_figure.h"
 #include "core/render/figure.h"
 #include "core/render/patching_figure.h"
+#include "core/render/table_figure.h"
 #include "core/util/atomic_file.h"
 #include "core/util/errors.h"
 
@@ -22,6 +24,20 @@ void check_head(const ContrastResult& contrast, int layer, int head) {
     throw InputError("layer " + std::to_string(layer) + " does not exist (0 to " + std::to_string(layers - 1) + shared + ")");
   if (head < 0 || head >= heads)
     throw InputError("head " + std::to_string(head) + " does not exist (0 to " + std::to_string(heads - 1) + shared + ")");
+}
+
+// Two models: the layers x heads change map beside the chosen head's A, B and B - A. A page of a
+// fixed size has no room for four panels: it gets the three maps (.npy and .csv hold the change).
+Figure model_pair_figure(const RunAnalysis& a, const RunAnalysis& b, const ContrastResult& contrast, const ContrastExport& spec) {
+  const Figure maps = contrast_figure(a, b, contrast, spec.layer, spec.head, spec.colours, spec.style);
+  if (spec.style.sized()) return maps;
+  TableFigure t = layers_heads_table(contrast.distance_grid());  // [shared layers, shared heads]
+  t.bar.colormap = spec.colours.colormap;
+  t.bar.lo = 0;
+  t.bar.hi = std::max(t.values.maxCoeff(), 1e-6f);
+  t.bar.title = "change (mean row total variation)";
+  t.title = "change per head, A \u2192 B";
+  return figures_side_by_side({table_figure(t, spec.style), maps}, 18.0);
 }
 
 }  // namespace
@@ -43,6 +59,7 @@ std::string contrast_export_bytes(const RunAnalysis& a, const RunAnalysis& b, co
       const FigureFormat f = format == ExportFormat::svg ? FigureFormat::svg : format == ExportFormat::pdf ? FigureFormat::pdf : FigureFormat::png;
       if (spec.patching) return render_figure(patching_figure(a, *spec.answer, spec.style), f, size);
       check_head(contrast, spec.layer, spec.head);
+      if (contrast.models) return render_figure(model_pair_figure(a, b, contrast, spec), f, size);
       return render_figure(contrast_figure(a, b, contrast, spec.layer, spec.head, spec.colours, spec.style), f, size);
     }
     case ExportFormat::json: write_contrast_json(out, a, b, contrast, spec.answer, spec.models); return out.str();

@@ -1,7 +1,8 @@
 #pragma once
 // Exporting a minimal pair (core/analysis/contrast.h) or two models on one input
 // (model_contrast.h), in the app's Export and in `headscope-cli compare --out FILE`; the extension picks the format:
-//   .png .svg .pdf   the Contrast figure of `layer`, `head` (core/render/contrast_figure.h)
+//   .png .svg .pdf   the Contrast figure of `layer`, `head` (core/render/contrast_figure.h); two
+//                    models: the layers x heads change map beside it
 //   .json            the alignment, every head's change and both runs' maps (contrast_json.h)
 //   .csv             one row per layer and head with its change (tidy)
 //   .npy             the change of every head, [n_layers, n_heads] float32

@@ -183,6 +183,7 @@ def check_outputs(cli, gguf, got, tmp):
             check(os.path.getsize(path) > 1000, "--out .%s written (%d bytes)" % (ext, os.path.getsize(path)))
     svg = open(os.path.join(tmp, "models.svg"), encoding="utf-8").read()
     check("stories260K_q8_0.gguf" in svg and "every query row" in svg, "the figure's caption names model B and what 'change' is")
+    check("change per head" in svg, "the figure draws the layers x heads change map")
 
 
 def check_same(cli, gguf, models):
