@@ -244,7 +244,7 @@ void print_agreement(std::ostream& out, const NextTokenAgreement& n, const std::
                 "next token: the same top-1 prediction after %d of %d positions (%.3f); KL(A || B) of the "
                 "next-token distributions: mean %.6g nats, largest %.6g after position %d (%s)\n",
                 n.top1_matches, n.positions, n.match_rate, n.mean_kl, n.max_kl, n.max_kl_position,
-                labels[size_t(n.max_kl_position)].c_str());
+                n.max_kl_position >= 0 ? labels[size_t(n.max_kl_position)].c_str() : "-");
   out << buf;
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "core/util/errors.h"
 
@@ -58,6 +59,7 @@ NextTokenAgreement next_token_agreement(const Map& logits_a, const Map& logits_b
     if (kl > out.max_kl) out.max_kl = kl, out.max_kl_position = int(i);
     if (model_pair_argmax(la) == model_pair_argmax(lb)) ++out.top1_matches;
   }
+  if (out.max_kl_position < 0) out.max_kl = std::numeric_limits<double>::quiet_NaN();  // every KL NaN (non-finite logits)
   out.positions = int(logits_a.rows());
   out.match_rate = double(out.top1_matches) / out.positions;
   out.mean_kl = kl_sum / out.positions;

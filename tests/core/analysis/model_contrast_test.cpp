@@ -78,6 +78,17 @@ TEST(NextTokenAgreement, NoLogitsIsNotMeasuredAndShapesMustMatch) {
   }
 }
 
+TEST(NextTokenAgreement, NonFiniteLogitsGiveNanNotAPosition) {
+  Map a(2, 2), b(2, 2);
+  a << 0, 1, 0, 1;
+  b << std::nanf(""), 1, std::nanf(""), 1;
+  const NextTokenAgreement n = next_token_agreement(a, b);
+  EXPECT_EQ(n.positions, 2);
+  EXPECT_TRUE(std::isnan(n.mean_kl));
+  EXPECT_TRUE(std::isnan(n.max_kl));
+  EXPECT_EQ(n.max_kl_position, -1);
+}
+
 TEST(ModelPair, SameRunsGiveZeroEverywhereAndANote) {
   const AttentionRun a = pair_run(2, 3, 5);
   ModelComparison m = check_model_pair(a, a, "x.gguf", "y.gguf");
