@@ -19,6 +19,7 @@
 #include "app/common/flag_vocabulary.h"
 #include "app/common/model_flags.h"
 #include "core/analysis/contrast.h"
+#include "core/analysis/model_contrast.h"
 #include "core/analysis/pair_target.h"
 #include "core/analysis/run_analysis.h"
 #include "core/model/checkpoint_cache.h"
@@ -48,6 +49,9 @@ struct CompareOptions {
   std::string target, versus;
   bool patch = false;
   int threads = 0;
+  std::string model_b;      // --model-b: two models on one input instead of two sentences
+  std::string tokenizer_b;  // --tokenizer-b: model B's llama2.c tokenizer (default: --tokenizer when B is a .bin)
+  CLI::Option* model_b_option = nullptr;
   CLI::Option* contrast_option = nullptr;
   CLI::Option* target_option = nullptr;
   CLI::Option* versus_option = nullptr;
@@ -170,8 +174,136 @@ void check_pair_flags(const CompareOptions& o) {
     throw InputError("with --patch the figure shows every head's share; --layer and --head pick one head's maps (leave out --patch)");
 }
 
+// --- Two models on one input (--model-b) ---
+
+// --model-b asks about two models; the sentence pair's flags ask about two sentences.
+void check_models_flags(const CompareOptions& o, const ModelRequest& r) {
+  if (o.contrast_option->count() > 0)
+    throw InputError("--model-b compares two models on one input and --contrast two sentences on one model: give one of them");
+  if (o.target_option->count() > 0 || o.versus_option->count() > 0 || o.patch)
+    throw InputError("--target, --versus and --patch ask about two sentences; with --model-b leave them out");
+  if (o.model_b.empty()) throw InputError("--model-b is empty: give the second model's file or folder");
+  if (r.model_path.empty())
+    throw InputError("--model-b '" + o.model_b + "' is compared with --model PATH: give the first model too");
+  if (r.sentence.empty() && r.input_ids.empty())
+    throw InputError("compare --model-b needs the input both models read: --sentence TEXT or --input-ids IDS");
+  if (!r.sentence_b.empty()) throw InputError("compare takes one sentence a side: leave out --sentence-b");
+}
+
+// An error while loading or running one model, said with which one: "model B (x.gguf): ...".
+[[noreturn]] void rethrow_for_model(const char* which, const std::string& path) {
+  const std::string at = std::string("model ") + which + " (" + path + "): ";
+  try {
+    throw;
+  } catch (const FormatError& e) {
+    throw FormatError(at + e.what());
+  } catch (const IoError& e) {
+    throw IoError(at + e.what());
+  } catch (const InputError& e) {
+    throw InputError(at + e.what());
+  }
+}
+
+struct ModelSide {
+  std::shared_ptr<const RunAnalysis> analysis;
+  Map logits;  // [T, vocab] next-token logits (empty without a next-token head)
+};
+
+// One model's run on the input: whole maps, the logits kept. The cache holds one checkpoint, so
+// model A's memory is released before model B is read (two mapped files, one at a time).
+ModelSide analyse_model_side(const ModelRequest& request, const CompareOptions& o, CheckpointCache& cache, const char* which) {
+  LogitsKeeper keeper;
+  AnalysisOptions options;
+  options.spectrum = options.roles = options.reach = options.rollout = false;
+  options.maps = MapMode::automatic;
+  options.threads = o.threads;
+  options.checkpoints = &cache;
+  options.observer = &keeper;
+  ModelSide side;
+  try {
+    side.analysis = analyse(request, options);
+  } catch (const Error&) {
+    rethrow_for_model(which, request.model_path);
+  }
+  side.logits = std::move(keeper.logits);
+  return side;
+}
+
+std::string model_line(const char* which, const std::string& path, const ModelInfo& m) {
+  return std::string(which) + ": " + path + " (" + m.name + (m.weight_types.empty() ? "" : ", " + m.weight_types) + "; " +
+         std::to_string(m.n_layers) + " layers x " + std::to_string(m.n_heads) + " heads)\n";
+}
+
+void print_agreement(std::ostream& out, const NextTokenAgreement& n, const std::vector<std::string>& labels) {
+  if (n.positions == 0) {
+    out << "next token: not compared (the models predict no next token)\n";
+    return;
+  }
+  char buf[320];
+  std::snprintf(buf, sizeof buf,
+                "next token: the same top-1 prediction after %d of %d positions (%.3f); KL(A || B) of the "
+                "next-token distributions: mean %.6g nats, largest %.6g after position %d (%s)\n",
+                n.top1_matches, n.positions, n.match_rate, n.mean_kl, n.max_kl, n.max_kl_position,
+                n.max_kl_position >= 0 ? labels[size_t(n.max_kl_position)].c_str() : "-");
+  out << buf;
+}
+
+void print_models_report(std::ostream& out, const RunAnalysis& a, const RunAnalysis& b, const ContrastResult& c,
+                         const ModelComparison& m, int top) {
+  const std::vector<std::string> labels = token_labels(a.run.tokens);
+  out << model_line("A", m.path_a, a.run.info) << model_line("B", m.path_b, b.run.info);
+  out << "input: " << labels.size() << " tokens, the same ids for both models\n";
+  for (const std::string& note : m.notes) out << "  (" << note << ")\n";
+  print_agreement(out, m.next_token, labels);
+  const std::vector<std::vector<int>> ranks = change_ranks(c);
+  std::vector<std::pair<int, int>> order(size_t(m.shared_layers) * size_t(m.shared_heads));
+  for (int l = 0; l < m.shared_layers; ++l)
+    for (int h = 0; h < m.shared_heads; ++h) order[size_t(ranks[size_t(l)][size_t(h)] - 1)] = {l, h};
+  out << "\nheads by change (mean over the " << c.query_rows
+      << " query positions of half the summed |A - B| of their rows, 0 to 1):\n  rank layer head  change  max row (at)\n";
+  for (size_t i = 0; i < order.size() && int(i) < top; ++i) {
+    const auto [l, h] = order[i];
+    const HeadChange& r = c.heads[size_t(l)][size_t(h)];
+    const std::string at = r.max_row_step >= 0 ? labels[size_t(c.alignment.steps[size_t(r.max_row_step)].a)] : "-";
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "  %4zu %5d %4d  %6.4f  %6.4f (%-10.10s)\n", i + 1, l, h, r.distance, r.max_row, at.c_str());
+    out << buf;
+  }
+  if (order.size() > size_t(top)) out << "  (" << order.size() - size_t(top) << " more heads; --top N shows more, --csv all)\n";
+}
+
+int run_compare_models(const CompareOptions& o) {
+  ModelRequest request_a = model_request(o.model);
+  check_models_flags(o, request_a);
+  ModelRequest request_b = request_a;
+  request_b.model_path = o.model_b;
+  // A llama2.c .bin reads a tokenizer file (--tokenizer-b, else A's --tokenizer); GGUF files and
+  // folders bring their own.
+  const bool b_is_bin = o.model_b.size() > 4 && o.model_b.compare(o.model_b.size() - 4, 4, ".bin") == 0;
+  request_b.tokenizer = !o.tokenizer_b.empty() ? o.tokenizer_b : b_is_bin ? request_a.tokenizer : std::string();
+  CheckpointCache cache;
+  const ModelSide a = analyse_model_side(request_a, o, cache, "A");
+  const ModelSide b = analyse_model_side(request_b, o, cache, "B");
+  ModelComparison comparison = check_model_pair(a.analysis->run, b.analysis->run, request_a.model_path, request_b.model_path);
+  comparison.next_token = next_token_agreement(a.logits, b.logits);
+  const ContrastResult contrast = contrast_models(a.analysis->run, b.analysis->run, comparison);
+  const RunAnalysis& ra = *a.analysis;
+  const RunAnalysis& rb = *b.analysis;
+  if (!o.json.empty()) write_output(o.json, [&](std::ostream& out) { write_contrast_json(out, ra, rb, contrast, nullptr, &comparison); });
+  if (!o.csv.empty()) write_output(o.csv, [&](std::ostream& out) { write_contrast_csv(out, contrast); });
+  if (!o.out.empty()) {
+    ContrastExport spec = figure_spec(o, contrast, nullptr);
+    spec.models = &comparison;
+    export_contrast(ra, rb, contrast, spec);
+  }
+  if (o.json.empty() && o.csv.empty() && o.out.empty()) print_models_report(std::cout, ra, rb, contrast, comparison, o.top);
+  return 0;
+}
+
 int run_compare(const CompareOptions& o) {
-  if (o.contrast_option->count() == 0) throw InputError("compare needs --contrast TEXT: the sentence to compare --sentence with");
+  if (o.model_b_option->count() > 0) return run_compare_models(o);
+  if (o.contrast_option->count() == 0)
+    throw InputError("compare needs --contrast TEXT (the sentence to compare --sentence with) or --model-b PATH (the model to compare --model with)");
   if (o.contrast.empty()) throw InputError("the contrast sentence is empty");
   if (o.top < 1) throw InputError("--top (" + std::to_string(o.top) + ") must be 1 or more");
   check_pair_flags(o);
@@ -209,9 +341,12 @@ int run_compare(const CompareOptions& o) {
 
 Command add_compare_command(CLI::App& app) {
   auto options = std::make_shared<CompareOptions>();
-  CLI::App* sub = app.add_subcommand("compare", "Compare two sentences head by head (a minimal pair: --sentence A --contrast B)");
+  CLI::App* sub = app.add_subcommand("compare", "Compare two sentences head by head (a minimal pair: --sentence A --contrast B), "
+                                                "or two models on one input (--model A --model-b B)");
   add_model_flags(*sub, options->model);
   options->contrast_option = sub->add_option("--contrast", options->contrast, flag_help("contrast"));
+  options->model_b_option = sub->add_option("--model-b", options->model_b, flag_help("model-b"));
+  sub->add_option("--tokenizer-b", options->tokenizer_b, flag_help("tokenizer-b"));
   sub->add_option("--json", options->json, flag_help("json", "The alignment, each head's change and both runs' maps"));
   sub->add_option("--csv", options->csv, "Write each head's change as CSV to FILE, one row per layer and head ('-': standard output)");
   sub->add_option("--out", options->out,

@@ -31,6 +31,8 @@ const std::vector<FlagWord>& flag_vocabulary() {
        "A checkpoint (llama2.c .bin, GGUF file, Hugging Face folder) or a model that comes with headscope: "
        "teaching (hand-wired heads), stories260K (trained, shipped)"},
       {"tokenizer", "Model", "The tokenizer file of a llama2.c checkpoint (tokenizer.bin)"},
+      {"model-b", "Model", "The model compared with --model on the same input (a file, a folder or a shipped model)"},
+      {"tokenizer-b", "Model", "Model B's tokenizer file when it is a llama2.c checkpoint (default: --tokenizer when B is a .bin)"},
       {"threads", "Model", "The threads the engine may use (default: every core)"},
       {"d-model", "Model", ""}, {"heads", "Model", ""}, {"kv-heads", "Model", ""}, {"d-head", "Model", ""},
       {"seed", "Model", ""}, {"causal", "Model", ""}, {"scrambled-reshape", "Model", ""}, {"window", "Model", ""},

@@ -1,6 +1,7 @@
 #include "core/analysis/contrast.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <cstdint>
 #include <map>
@@ -188,6 +189,34 @@ ContrastResult contrast_runs(const AttentionRun& a, const AttentionRun& b) {
       out.heads[size_t(l)].push_back(
           head_change(a.attention[size_t(l)][size_t(h)], b.attention[size_t(l)][size_t(h)], out.alignment, out.first_query_step));
   return out;
+}
+
+ContrastResult contrast_same_tokens(const AttentionRun& a, const AttentionRun& b, int layers, int heads) {
+  assert(layers <= std::min(a.n_layers(), b.n_layers()) && heads <= std::min(a.n_heads(), b.n_heads()) && "shared heads");
+  ContrastResult out;
+  out.models = true;
+  std::vector<int> keys_a, keys_b;
+  alignment_keys(a, b, keys_a, keys_b);
+  out.alignment = align_tokens(keys_a, keys_b);
+  assert(out.alignment.changed() == 0 && "the same tokens on both sides");
+  out.query_rows = static_cast<int>(out.alignment.steps.size());
+  out.heads.resize(size_t(layers));
+  for (int l = 0; l < layers; ++l)
+    for (int h = 0; h < heads; ++h)
+      out.heads[size_t(l)].push_back(head_change(a.attention[size_t(l)][size_t(h)], b.attention[size_t(l)][size_t(h)], out.alignment, 0));
+  return out;
+}
+
+std::vector<std::vector<int>> change_ranks(const ContrastResult& contrast) {
+  std::vector<std::pair<int, int>> order;
+  for (size_t l = 0; l < contrast.heads.size(); ++l)
+    for (size_t h = 0; h < contrast.heads[l].size(); ++h) order.emplace_back(int(l), int(h));
+  const auto change = [&](const std::pair<int, int>& x) { return contrast.heads[size_t(x.first)][size_t(x.second)].distance; };
+  std::stable_sort(order.begin(), order.end(), [&](const auto& x, const auto& y) { return change(x) > change(y); });
+  std::vector<std::vector<int>> ranks(contrast.heads.size());
+  for (size_t l = 0; l < contrast.heads.size(); ++l) ranks[l].assign(contrast.heads[l].size(), 0);
+  for (size_t i = 0; i < order.size(); ++i) ranks[size_t(order[i].first)][size_t(order[i].second)] = int(i) + 1;
+  return ranks;
 }
 
 Map ContrastResult::distance_grid() const {

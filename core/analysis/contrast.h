@@ -56,6 +56,9 @@ struct HeadChange {
 };
 
 struct ContrastResult {
+  // What differs between A and B: the sentence (one model, a minimal pair) or the model (two
+  // models on the same tokens, core/analysis/model_contrast.h; every step is `same`).
+  bool models = false;
   TokenAlignment alignment;
   // The query rows every mean is over: the paired steps (a token on both sides, the same or
   // replaced) from first_query_step on, so a change at the end of a causal model's text ("are" /
@@ -71,6 +74,15 @@ struct ContrastResult {
 // Both runs must come from one model (same layers and heads) and hold whole maps: long-input
 // runs (block maxima) are refused with an InputError saying so.
 ContrastResult contrast_runs(const AttentionRun& a, const AttentionRun& b);
+
+// Two models on the same tokens (`a` and `b` hold the same token ids): every head of the first
+// `layers` x `heads` ones both runs have, every query row counted (first_query_step 0), and
+// `models` set. The runs' checks (tokens, shapes) are model_contrast.h's.
+ContrastResult contrast_same_tokens(const AttentionRun& a, const AttentionRun& b, int layers, int heads);
+
+// [layer][head] the head's place when every head is sorted by change, largest first: 1 for the
+// most changed; equal changes keep layer, head order.
+std::vector<std::vector<int>> change_ranks(const ContrastResult& contrast);
 
 // B - A over the paired steps ([P, P], P = paired_steps().size(), row = query, col = key): the
 // rows and columns of tokens only one side has are left out.

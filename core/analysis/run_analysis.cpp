@@ -346,6 +346,7 @@ std::shared_ptr<const RunAnalysis> analyse(const ModelRequest& request, const An
   RunOptions run_options;
   run_options.threads = options.threads;
   run_options.all_next_tokens = options.all_next_tokens;
+  run_options.observer = options.observer;
   run_options.display_size = plan.display_size;
   // The q, k and scores are kept for singular values and for reachable keys alike, within one rule.
   run_options.keep_scores = (options.spectrum || options.reach) && run_options.display_size == 0 &&

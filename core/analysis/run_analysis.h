@@ -19,6 +19,7 @@ namespace hs {
 class AnalysisCache;
 class CheckpointCache;
 struct PrefixCache;
+class Observer;
 
 struct HeadSpectrum {
   // Of the score matrix before the mask, S_h = q_h k_g^T / sqrt(d_head), largest first. [T];
@@ -65,6 +66,8 @@ struct AnalysisOptions {
   AnalysisCache* analysis_cache = nullptr;
   // RunOptions::all_next_tokens: false predicts only after the last token, the rest on request.
   bool all_next_tokens = true;
+  // The caller's own hook on the engine (RunOptions::observer), e.g. to keep the next-token logits.
+  Observer* observer = nullptr;
   // Sees the plan before the engine runs and may throw to refuse it at once (the CLI does when
   // its output needs whole maps that the rule would not keep).
   std::function<void(const MapPlan&)> check_plan;

@@ -1,5 +1,6 @@
 #include "core/export/contrast_export.h"
 
+#include <algorithm>
 #include <sstream>
 
 #include "core/export/contrast_json.h"
@@ -8,17 +9,35 @@
 #include "core/render/contrast_figure.h"
 #include "core/render/figure.h"
 #include "core/render/patching_figure.h"
+#include "core/render/table_figure.h"
 #include "core/util/atomic_file.h"
 #include "core/util/errors.h"
 
 namespace hs {
 namespace {
 
-void check_head(const AttentionRun& run, int layer, int head) {
-  if (layer < 0 || layer >= run.n_layers())
-    throw InputError("layer " + std::to_string(layer) + " does not exist (0 to " + std::to_string(run.n_layers() - 1) + ")");
-  if (head < 0 || head >= run.n_heads())
-    throw InputError("head " + std::to_string(head) + " does not exist (0 to " + std::to_string(run.n_heads() - 1) + ")");
+// The heads compared: both runs' (two models: the ones both have).
+void check_head(const ContrastResult& contrast, int layer, int head) {
+  const int layers = int(contrast.heads.size()), heads = layers > 0 ? int(contrast.heads[0].size()) : 0;
+  const std::string shared = contrast.models ? " of those both models have" : "";
+  if (layer < 0 || layer >= layers)
+    throw InputError("layer " + std::to_string(layer) + " does not exist (0 to " + std::to_string(layers - 1) + shared + ")");
+  if (head < 0 || head >= heads)
+    throw InputError("head " + std::to_string(head) + " does not exist (0 to " + std::to_string(heads - 1) + shared + ")");
+}
+
+// Two models: the layers x heads change map beside the chosen head's A, B and B - A. A page of a
+// fixed size has no room for four panels: it gets the three maps (.npy and .csv hold the change).
+Figure model_pair_figure(const RunAnalysis& a, const RunAnalysis& b, const ContrastResult& contrast, const ContrastExport& spec) {
+  const Figure maps = contrast_figure(a, b, contrast, spec.layer, spec.head, spec.colours, spec.style);
+  if (spec.style.sized()) return maps;
+  TableFigure t = layers_heads_table(contrast.distance_grid());  // [shared layers, shared heads]
+  t.bar.colormap = spec.colours.colormap;
+  t.bar.lo = 0;
+  t.bar.hi = std::max(t.values.maxCoeff(), 1e-6f);
+  t.bar.title = "change (mean row total variation)";
+  t.title = "change per head, A \u2192 B";
+  return figures_side_by_side({table_figure(t, spec.style), maps}, 18.0);
 }
 
 }  // namespace
@@ -39,10 +58,11 @@ std::string contrast_export_bytes(const RunAnalysis& a, const RunAnalysis& b, co
       size.height = spec.height;
       const FigureFormat f = format == ExportFormat::svg ? FigureFormat::svg : format == ExportFormat::pdf ? FigureFormat::pdf : FigureFormat::png;
       if (spec.patching) return render_figure(patching_figure(a, *spec.answer, spec.style), f, size);
-      check_head(a.run, spec.layer, spec.head);
+      check_head(contrast, spec.layer, spec.head);
+      if (contrast.models) return render_figure(model_pair_figure(a, b, contrast, spec), f, size);
       return render_figure(contrast_figure(a, b, contrast, spec.layer, spec.head, spec.colours, spec.style), f, size);
     }
-    case ExportFormat::json: write_contrast_json(out, a, b, contrast, spec.answer); return out.str();
+    case ExportFormat::json: write_contrast_json(out, a, b, contrast, spec.answer, spec.models); return out.str();
     case ExportFormat::csv: write_contrast_csv(out, contrast, patching); return out.str();
     case ExportFormat::npy: return map_npy(spec.patching ? patching->share : contrast.distance_grid());
   }

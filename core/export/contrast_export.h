@@ -1,7 +1,8 @@
 #pragma once
-// Exporting a minimal pair (core/analysis/contrast.h), in the app's Export and in
-// `headscope-cli compare --out FILE`; the extension picks the format:
-//   .png .svg .pdf   the Contrast figure of `layer`, `head` (core/render/contrast_figure.h)
+// Exporting a minimal pair (core/analysis/contrast.h) or two models on one input
+// (model_contrast.h), in the app's Export and in `headscope-cli compare --out FILE`; the extension picks the format:
+//   .png .svg .pdf   the Contrast figure of `layer`, `head` (core/render/contrast_figure.h); two
+//                    models: the layers x heads change map beside it
 //   .json            the alignment, every head's change and both runs' maps (contrast_json.h)
 //   .csv             one row per layer and head with its change (tidy)
 //   .npy             the change of every head, [n_layers, n_heads] float32
@@ -12,6 +13,7 @@
 #include <string>
 
 #include "core/analysis/contrast.h"
+#include "core/analysis/model_contrast.h"
 #include "core/analysis/pair_target.h"
 #include "core/analysis/run_analysis.h"
 #include "core/render/colour_scale.h"
@@ -28,6 +30,7 @@ struct ContrastExport {
   int width = 0, height = 0;  // > 0: output size (PNG pixels, SVG/PDF points)
   const PairAnswer* answer = nullptr;  // the logit difference (and patching), when asked for
   bool patching = false;               // the figure and .npy show answer->patching
+  const ModelComparison* models = nullptr;  // two models on one input (the JSON's "models" mode)
 };
 
 std::string contrast_export_bytes(const RunAnalysis& a, const RunAnalysis& b, const ContrastResult& contrast,

@@ -64,11 +64,39 @@ void write_answer(std::ostream& out, const PairAnswer& p) {
   out << ",\"patching_complete\":" << (h.complete ? "true" : "false");
 }
 
+void write_pair_model_info(std::ostream& out, const std::string& path, const ModelInfo& m) {
+  out << "{\"path\":" << json_string(path) << ",\"name\":" << json_string(m.name) << ",\"kind\":" << json_string(m.kind)
+      << ",\"family\":" << json_string(m.family) << ",\"weight_types\":" << json_string(m.weight_types)
+      << ",\"n_layers\":" << m.n_layers << ",\"n_heads\":" << m.n_heads << ",\"d_model\":" << m.d_model << '}';
+}
+
+// Two models on one input: which, what was compared, and the next-token agreement.
+void write_model_pair(std::ostream& out, const RunAnalysis& a, const RunAnalysis& b, const ModelComparison& m) {
+  out << ",\n\"model_a\":";
+  write_pair_model_info(out, m.path_a, a.run.info);
+  out << ",\n\"model_b\":";
+  write_pair_model_info(out, m.path_b, b.run.info);
+  out << ",\n\"same_file\":" << (m.same_file ? "true" : "false") << ",\"shared_layers\":" << m.shared_layers
+      << ",\"shared_heads\":" << m.shared_heads << ",\n\"comparison_notes\":";
+  write_json_list(out, m.notes.size(), [&](size_t i) { out << json_string(m.notes[i]); });
+  const NextTokenAgreement& n = m.next_token;
+  const bool measured = n.positions > 0;
+  out << ",\n\"next_token\":{\"positions\":" << n.positions << ",\"top1_matches\":" << n.top1_matches << ",\"top1_match_rate\":";
+  write_json_double(out, measured ? n.match_rate : NAN);
+  out << ",\"mean_kl\":";
+  write_json_double(out, measured ? n.mean_kl : NAN);
+  out << ",\"max_kl\":";
+  write_json_double(out, measured ? n.max_kl : NAN);
+  out << ",\"max_kl_position\":" << n.max_kl_position << '}';
+}
+
 }  // namespace
 
 void write_contrast_json(std::ostream& out, const RunAnalysis& a, const RunAnalysis& b, const ContrastResult& contrast,
-                         const PairAnswer* answer) {
-  out << "{\"a\":";
+                         const PairAnswer* answer, const ModelComparison* models) {
+  out << "{\"mode\":" << (contrast.models ? "\"models\"" : "\"sentences\"");
+  if (models) write_model_pair(out, a, b, *models);
+  out << ",\n\"a\":";
   write_side(out, a.run);
   out << ",\n\"b\":";
   write_side(out, b.run);
@@ -86,12 +114,13 @@ void write_contrast_json(std::ostream& out, const RunAnalysis& a, const RunAnaly
   out << ",\n\"first_query_step\":" << contrast.first_query_step << ",\"query_rows\":" << contrast.query_rows;
   if (answer) write_answer(out, *answer);
   out << ",\n\"heads\":";
+  const std::vector<std::vector<int>> ranks = change_ranks(contrast);
   write_json_list(out, contrast.heads.size(), [&](size_t l) {
     write_json_list(out, contrast.heads[l].size(), [&](size_t h) {
       const HeadChange& c = contrast.heads[l][h];
       out << "{\"distance\":";
       write_json_float(out, c.distance);
-      out << ",\"max_row\":";
+      out << ",\"rank\":" << ranks[l][h] << ",\"max_row\":";
       write_json_float(out, c.max_row);
       out << ",\"max_row_step\":" << c.max_row_step << ",\"weight_on_changed_a\":";
       write_json_float(out, c.changed_a);
@@ -108,7 +137,8 @@ void write_contrast_json(std::ostream& out, const RunAnalysis& a, const RunAnaly
 }
 
 void write_contrast_csv(std::ostream& out, const ContrastResult& contrast, const HeadPatching* patching) {
-  out << "layer,head,distance,max_row,max_row_query_a,max_row_query_b,weight_on_changed_a,weight_on_changed_b"
+  const std::vector<std::vector<int>> ranks = change_ranks(contrast);
+  out << "layer,head,distance,max_row,max_row_query_a,max_row_query_b,weight_on_changed_a,weight_on_changed_b,rank"
       << (patching ? ",patching,patched_logit_diff\n" : "\n");
   for (size_t l = 0; l < contrast.heads.size(); ++l) {
     for (size_t h = 0; h < contrast.heads[l].size(); ++h) {
@@ -122,6 +152,7 @@ void write_contrast_csv(std::ostream& out, const ContrastResult& contrast, const
       write_json_float(out, c.changed_a);
       out << ',';
       write_json_float(out, c.changed_b);
+      out << ',' << ranks[l][h];
       if (patching) {  // a null share as an empty cell
         const float share = patching->share(Eigen::Index(l), Eigen::Index(h)), ld = patching->logit_diff(Eigen::Index(l), Eigen::Index(h));
         out << ',';

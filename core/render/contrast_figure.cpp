@@ -21,6 +21,16 @@ RunAnalysis one_map_run(const AttentionRun& like, const Map& map, std::vector<st
   return r;
 }
 
+// Two models on one input: which two, on what, and what "change" means.
+std::vector<std::string> contrast_models_caption(const RunAnalysis& a, const RunAnalysis& b) {
+  const auto model = [](const RunAnalysis& r) {
+    return r.request.model_path + (r.run.info.weight_types.empty() ? "" : " (" + r.run.info.weight_types + ")");
+  };
+  return {"A: " + model(a), "B: " + model(b), "input: " + a.request.sentence,
+          "change: the total variation between the head's rows in A and B (0: the same weights, 1: no key in common), "
+          "averaged over every query row."};
+}
+
 }  // namespace
 
 Figure contrast_figure(const RunAnalysis& a, const RunAnalysis& b, const ContrastResult& contrast, int layer, int head,
@@ -37,7 +47,9 @@ Figure contrast_figure(const RunAnalysis& a, const RunAnalysis& b, const Contras
   HeatmapFigureExtras ea, eb;
   // On a page the model's name would crowd a third of its width; the natural size has room.
   ea.title = (style.sized() ? "A \u00b7 " : "A \u00b7 " + figure_model_name(a.run) + " \u00b7 ") + where;
-  eb.title = format("B \u00b7 change %.3f", double(contrast.heads[size_t(layer)][size_t(head)].distance));
+  const std::string change = format("change %.3f", double(contrast.heads[size_t(layer)][size_t(head)].distance));
+  // Two models: B's name too (the natural size has room; a page does not).
+  eb.title = "B \u00b7 " + (contrast.models && !style.sized() ? figure_model_name(b.run) + " \u00b7 " : std::string()) + change;
   // A page holds the three maps side by side: each part gets a third of its width.
   constexpr double kGap = 18.0;
   FigureStyle part = style;
@@ -68,7 +80,9 @@ Figure contrast_figure(const RunAnalysis& a, const RunAnalysis& b, const Contras
   Figure out = figures_side_by_side({fa, fb, fd}, kGap);
   // What was compared, in words: the two sentences and what "change" means. Not on a page of a
   // fixed height (it would not fit) and not with --no-caption.
-  if (style.show_caption && style.page_height <= 0) {
+  if (style.show_caption && style.page_height <= 0 && contrast.models) {
+    out = with_caption(std::move(out), contrast_models_caption(a, b), style.styled() ? style.text_size() : 11.0);
+  } else if (style.show_caption && style.page_height <= 0) {
     out = with_caption(std::move(out),
                        {"A: " + a.request.sentence, "B: " + b.request.sentence,
                         "change: the total variation between the head's rows in A and B over the aligned keys (0: the "

@@ -14,6 +14,7 @@ grouped heads):
   XLM-RoBERTa folder whose vocabulary reaches id 35,378 (docs/models.md's input ids)
 - stories.txt (a corpus, one sentence a line), paper.json (a figure style)
 - part0.jsonl .. part3.jsonl: `heads --corpus stories.txt --shard I/4` of stories260K
+- stories-gguf/stories260K_{f32,q8_0,q4_0}.gguf: stories260K as GGUF at three precisions
 """
 import json
 import os
@@ -135,6 +136,16 @@ def text_files(out, cli):
                         "--json", "part%d.jsonl" % i, "--quiet"], cwd=out, check=True)
 
 
+def stories_gguf(out, models):
+    """stories-gguf/stories260K_{f32,q8_0,q4_0}.gguf: stories260K as GGUF at three precisions
+    (tests/core/formats/make_gguf_test_files.py's writer), for docs/model-pairs.md."""
+    import make_gguf_test_files as gguf_files
+    folder = os.path.join(out, "stories-gguf")
+    os.makedirs(folder, exist_ok=True)
+    gguf_files.write_tok512(folder, models)
+    gguf_files.write_stories(folder, models)
+
+
 def main():
     out, models, cli = sys.argv[1], sys.argv[2], sys.argv[3]
     os.makedirs(out, exist_ok=True)
@@ -144,6 +155,7 @@ def main():
     gpt2_folder(out, models)
     encoder_folders(out)
     text_files(out, cli)
+    stories_gguf(out, models)
     print("doc fixtures written to", out)
 
 

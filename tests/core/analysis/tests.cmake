@@ -41,6 +41,8 @@ if(HEADSCOPE_TEST_PYTHON AND TARGET headscope-cli)
 endif()
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/contrast_test.cpp)
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/activation_patching_test.cpp)
+# Two models on one input: next-token agreement by hand, the pair checks, the change's properties.
+headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/model_contrast_test.cpp)
 # Oracle: minimal pairs (`compare`) on stories260K against numpy on the PyTorch reference's maps,
 # and on the teaching model (only the heads that read the changed token move).
 if(HEADSCOPE_TEST_PYTHON AND TARGET headscope-cli)
@@ -48,6 +50,15 @@ if(HEADSCOPE_TEST_PYTHON AND TARGET headscope-cli)
            COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/contrast_reference.py
                    $<TARGET_FILE:headscope-cli> ${HEADSCOPE_MODELS_DIR})
   set_tests_properties(analysis.contrast_vs_numpy PROPERTIES LABELS "core;oracle" SKIP_RETURN_CODE 77 TIMEOUT 300)
+endif()
+# Oracle: two models on one input (`compare --model A --model-b B`) on stories260K's F32, Q8_0
+# and Q4_0 GGUF files (fixture formats.gguf_test_files): each head's change against two `maps`
+# runs in numpy, next-token KL against a float64 PyTorch pass, the same file twice, bad input.
+if(HEADSCOPE_TEST_PYTHON AND TARGET headscope-cli)
+  add_test(NAME analysis.model_compare_vs_numpy
+           COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/model_compare_reference.py
+                   $<TARGET_FILE:headscope-cli> ${PROJECT_BINARY_DIR}/gguf-test-files ${HEADSCOPE_MODELS_DIR})
+  set_tests_properties(analysis.model_compare_vs_numpy PROPERTIES LABELS "core;oracle" FIXTURES_REQUIRED gguf_test_files TIMEOUT 300)
 endif()
 # Reachable keys, rows that agree and the pattern fit: the head-width limit (issue 45).
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/head_reach_test.cpp)

@@ -12,8 +12,9 @@ CTest runs it first as the fixture `formats.gguf_test_files`:
 - matrices.gguf: a 70 x 512 matrix of each readable type (QuantizedMatrix tests).
 - malformed/*.gguf + malformed.json: broken files, each with a phrase its FormatError must contain.
 - gpt2.gguf (from MODELS_DIR/gpt2-tokenizer) and tok512.gguf (from MODELS_DIR/stories260K/tok512.bin),
-  written as llama.cpp's converter writes them, when those files exist; stories260K_f32.gguf and
-  stories260K_q8_0.gguf: the whole stories260K checkpoint under llama.cpp's tensor names.
+  written as llama.cpp's converter writes them, when those files exist; stories260K_f32.gguf,
+  stories260K_q8_0.gguf and stories260K_q4_0.gguf: the whole stories260K checkpoint under
+  llama.cpp's tensor names.
 - refuse_*.gguf: stories260K with one thing the GGUF loader must refuse by name (architecture,
   tensor type, missing tensor, mixture of experts, RoPE scaling type, per-layer head counts).
 - bpe_<pre>.gguf, spm_small.gguf: small tokenizers for the pre-tokenizer and SentencePiece rules.
@@ -28,6 +29,7 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import ggml_dequant  # noqa: E402
+import ggml_quantize  # noqa: E402
 from gguf_writer import (ARRAY, BOOL, FLOAT32, FLOAT64, INT8, INT16, INT32, INT64, STRING, UINT8,  # noqa: E402
                          UINT16, UINT32, UINT64, Array, GGML_TYPES, GGUFWriter)
 
@@ -309,8 +311,8 @@ def quantize_q8_0(rows):
 def write_stories(out, models):
     """stories260K.bin (llama2.c, Meta's layout: RoPE on adjacent pairs, which is llama.cpp's
     layout for the llama architecture, so no Q/K row permutation) as GGUF files named the way
-    llama.cpp names Llama weights: stories260K_f32.gguf, and stories260K_q8_0.gguf with Q8_0
-    wherever rows hold whole blocks of 32 (F16 elsewhere, as llama-quantize falls back)."""
+    llama.cpp names Llama weights: stories260K_f32.gguf, and stories260K_q8_0.gguf (_q4_0.gguf)
+    with Q8_0 (Q4_0) wherever rows hold whole blocks of 32 (F16 elsewhere, as llama-quantize falls back)."""
     path = os.path.join(models, "stories260K", "stories260K.bin")
     tok_path = os.path.join(out, "tok512.gguf")
     if not (os.path.isfile(path) and os.path.isfile(tok_path)):
@@ -374,13 +376,15 @@ def write_stories(out, models):
                 w.add_tensor(name, dims, retype[1], bytes(a.size // block * size))
             elif variant == "f32" or a.ndim == 1:
                 w.add_tensor(name, dims, "F32", a.tobytes())
+            elif a.shape[-1] % 32 == 0 and variant == "q4_0":
+                w.add_tensor(name, dims, "Q4_0", ggml_quantize.quantize("Q4_0", a))
             elif a.shape[-1] % 32 == 0:
                 w.add_tensor(name, dims, "Q8_0", quantize_q8_0(a))
             else:
                 w.add_tensor(name, dims, "F16", a.astype("<f2").tobytes())
         return w
 
-    for variant in ("f32", "q8_0"):
+    for variant in ("f32", "q8_0", "q4_0"):
         writer(variant).write(os.path.join(out, "stories260K_%s.gguf" % variant))
     # Files the GGUF loader must refuse, each naming what is wrong (tests/core/model/gguf_loader_test.cpp).
     writer("f32", arch="falcon").write(os.path.join(out, "refuse_arch.gguf"))
