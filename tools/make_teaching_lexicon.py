@@ -8,13 +8,15 @@ Run at development time only (the app and the CLI never read an installed word l
 
 Sources and classes (docs/teaching-model.md):
   words    every all-lowercase ASCII word of Debian's wamerican-small (SCOWL size 35), contractions
-           included, possessives left out (the runtime adds "'s" to names and nouns)
+           included, possessives left out (the runtime adds "'s" to names and nouns), and its
+           capitalised words that are not first names (Monday, April, English)
   nouns    a word of that list whose most frequent part of speech in WordNet 3.0's sense-tagged
            counts (cntlist.rev, SemCor) is the noun, its base form found by WordNet's morphology
            (exception lists, then suffix rules); with no count at all, a word whose only part of
            speech in WordNet is the noun
-  names    the first names of stdlib's datasets-{female,male}-first-names-en (CC0), unless the
-           lowercase name is already a word of the list above (so "will", "may", "rose" stay words)
+  names    the first names of stdlib's datasets-{female,male}-first-names-en (CC0) that wamerican
+           (SCOWL size 50) lists too; a capitalised word is looked up as written first, so "Will"
+           and "Rose" are names and "will" and "rose" words
   pronouns the twelve third-person pronouns of core/text/teaching_vocabulary.cpp's core table
 Words of the core table (core/text/teaching_vocabulary.cpp) are left out: the table decides them.
 
@@ -76,7 +78,7 @@ def wordnet_counts():
     for line in open(os.path.join(WORDNET, "cntlist.rev"), encoding="utf-8"):
         key, _, cnt = line.split()
         lemma, rest = key.split("%")
-        pos = "nvaras"[int(rest.split(":")[0][0])]
+        pos = "-nvara"[int(rest.split(":")[0][0])]  # ss_type 1 noun, 2 verb, 3 adjective, 4 adverb, 5 satellite
         counts[(lemma, pos)] += int(cnt)
     return counts
 
@@ -204,6 +206,7 @@ def main():
     raw = [w.strip() for w in open(WORDLIST, encoding="utf-8")]
     words = {w for w in raw if re.fullmatch(r"[a-z]+(?:'(?:t|re|ll|ve|d|m))?", w) and not w.endswith("'s")}
     words |= {w for w in raw if re.fullmatch(r"[a-z]+n't", w)}
+    capitals = {w for w in raw if re.fullmatch(r"[A-Z][a-z]+", w)}  # Monday, April, English, ...
     words -= core
     counts, lemmas, exc = wordnet_counts(), wordnet_lemmas(), wordnet_exceptions()
     nouns = {w for w in words if "'" not in w and w not in NOT_NOUNS and is_noun(w, counts, lemmas, exc)}
@@ -215,7 +218,8 @@ def main():
             names |= {n.strip() for n in open(path, encoding="utf-8") if re.fullmatch(r"[A-Z][a-z]+", n.strip())}
     # Only names common enough to be in wamerican (SCOWL size 50): the stdlib lists hold 8,400.
     common = {w.strip() for w in open(WORDLIST.replace("-small", ""), encoding="utf-8")}
-    names = {n for n in names if n in common and n.lower() not in words and n.lower() not in core}
+    names = {n for n in names if n in common and n.lower() not in core}
+    others |= {w for w in capitals if w not in names and w.lower() not in words and w.lower() not in core}
     sections = [("names", sorted(names)), ("nouns", compress(nouns)), ("words", compress(others))]
     assert expand(sections[1][1]) == nouns and expand(sections[2][1]) == others, "compression does not round-trip"
     print("# The teaching model's word list (core/text/teaching_lexicon.h, docs/teaching-model.md).")
