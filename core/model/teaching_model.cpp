@@ -6,6 +6,7 @@
 #include "core/model/context_editor.h"
 #include "core/model/transformer_ops.h"
 #include "core/text/teaching_vocabulary.h"
+#include "core/util/format.h"
 
 namespace hs {
 namespace {
@@ -45,7 +46,7 @@ const Layout& layout() {
 }
 
 // Bit k of an id as +1 or -1: s(id) [B].
-float id_sign(int id, int k) { return (id >> k) & 1 ? 1.0f : -1.0f; }
+float teaching_id_sign(int id, int k) { return (id >> k) & 1 ? 1.0f : -1.0f; }
 
 // Head h's rows of a [H*dh, d] projection.
 auto head_rows(Map& w, int h) { return w.middleRows(Eigen::Index(h) * layout().dh, layout().dh); }
@@ -124,7 +125,7 @@ TeachingModel::TeachingModel() {
   const int core = int(teaching_core_words().size()), V = int(teaching_vocabulary().size());
   readout_signs_ = Map::Zero(L.B, V);  // [B, V]
   for (int w = core; w < V; ++w)
-    for (int k = 0; k < L.B; ++k) readout_signs_(k, w) = id_sign(w, k);
+    for (int k = 0; k < L.B; ++k) readout_signs_(k, w) = teaching_id_sign(w, k);
 
   info_.kind = "teaching";
   info_.name = "teaching model";
@@ -153,7 +154,7 @@ Map TeachingModel::embed(const std::vector<int>& ids, int first_pos) const {
     const TeachingEntry& w = words[size_t(id)];
     x(Eigen::Index(t), L.pos + p) = 1.0f;
     x(Eigen::Index(t), L.tok + w.slot) = 1.0f;
-    for (int k = 0; k < L.B; ++k) x(Eigen::Index(t), L.bits + k) = id_sign(id, k);
+    for (int k = 0; k < L.B; ++k) x(Eigen::Index(t), L.bits + k) = teaching_id_sign(id, k);
     if (w.feature != WordFeature::none) x(Eigen::Index(t), L.feature(w.feature)) = 1.0f;
   }
   return x;
@@ -205,6 +206,14 @@ Map TeachingModel::logits(const Map& hidden, int threads) const {
   for (int w = 0; w < V; ++w) out.col(w) += kLogitScale * hidden.col(L.next + words[size_t(w)].slot);
   out.col(0).array() += kLogitScale * kNoGuess;
   return out;
+}
+
+std::string teaching_width_story() {
+  const Layout& L = layout();
+  return "d_model " + format_count(L.d) + " = " + std::to_string(L.P) + " positions + 3 x " + std::to_string(L.K) +
+         " word codes (token, previous, next) + 2 x " + std::to_string(L.B) + " id bits + 3 word classes; head width " +
+         std::to_string(L.dh) + " = " + std::to_string(L.K) + " + " + std::to_string(L.P) +
+         ". The width is bookkeeping: every feature keeps slots of its own, and it does not grow with the vocabulary.";
 }
 
 std::shared_ptr<const TeachingModel> teaching_model() {

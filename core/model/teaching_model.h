@@ -69,6 +69,10 @@ class TeachingModel : public TransformerModel {
   ModelInfo info_;
 };
 
+// What its width is made of, for the model panel: "d_model 1,635 = 64 positions + 3 x 512 word
+// codes (token, previous, next) + 2 x 16 id bits + 3 word classes; head width 576 = 512 + 64".
+std::string teaching_width_story();
+
 // The model with its tokenizer (shared: building the weights once is enough).
 std::shared_ptr<const TeachingModel> teaching_model();
 std::shared_ptr<const SubwordTokenizer> teaching_tokenizer();

@@ -27,13 +27,13 @@ constexpr TeachingSuffixRule kTeachingSuffixRules[] = {
     {'t', "", "est"},  {'T', "", "st"},    {'l', "", "ly"},    {'L', "y", "ily"},
 };
 
-bool ends_with_text(const std::string& s, const std::string& tail) {
+bool lexicon_ends_with(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 
 std::string apply_suffix_rule(const std::string& word, const TeachingSuffixRule& r, const std::string& line) {
   const std::string strip = r.strip;
-  if (!ends_with_text(word, strip) || word.size() <= strip.size()) {
+  if (!lexicon_ends_with(word, strip) || word.size() <= strip.size()) {
     throw FormatError("teaching_lexicon.txt: line '" + line + "': flag '" + std::string(1, r.flag) + "' strips '" + strip +
                       "', which the word does not end with");
   }
@@ -43,7 +43,7 @@ std::string apply_suffix_rule(const std::string& word, const TeachingSuffixRule&
   return out;
 }
 
-WordFeature section_feature(const std::string& title) {
+WordFeature lexicon_section_feature(const std::string& title) {
   if (title == "[names]") return WordFeature::name;
   if (title == "[nouns]") return WordFeature::noun;
   if (title == "[words]") return WordFeature::none;
@@ -62,7 +62,7 @@ std::vector<LexiconWord> build_teaching_lexicon() {
     const std::string line = kTeachingLexiconLines[i];
     if (line.empty()) continue;
     if (line[0] == '[') {
-      feature = section_feature(line), previous.clear();
+      feature = lexicon_section_feature(line), previous.clear();
       continue;
     }
     const std::string decoded = decode_lexicon_line(line, previous);

@@ -15,6 +15,7 @@
 #include "core/text/teaching_lexicon.h"
 #include "core/text/teaching_vocabulary.h"
 #include "core/util/errors.h"
+#include "core/util/format.h"
 
 namespace hs {
 namespace {
@@ -144,6 +145,10 @@ TEST(TeachingVocabulary, TheWidthIsFixed) {
   while ((1 << bits) < int(teaching_vocabulary().size())) ++bits;
   EXPECT_EQ(info.d_model, kTeachingPositions + 3 * kTeachingSlots + 3 + 2 * bits);
   EXPECT_EQ(info.param_count, 4 * int64_t(info.d_model) * 4 * info.d_head);
+  // The model panel's account of it.
+  const std::string story = teaching_width_story();
+  EXPECT_EQ(story.rfind("d_model " + format_count(info.d_model) + " = 64 positions + 3 x 512 word codes", 0), 0u) << story;
+  EXPECT_NE(story.find("head width " + std::to_string(info.d_head) + " = 512 + 64"), std::string::npos) << story;
 }
 
 // Different words outside the core table share a slot with probability 1 / (K - core size).
