@@ -16,13 +16,13 @@ constexpr float kMatch = 20.0f;      // b: a key that matches wins by e^20 over 
 constexpr float kPerPosition = 8.0f;  // who/what heads: score per position nearer (or earlier)
 constexpr float kLogitScale = 10.0f;  // logits = 10 * next
 constexpr float kNoGuess = 0.4f;      // ... + 4 on <unk>
-constexpr float kPerBit = 2.5f;       // a word outside the core table: + 2.5 (s(w) . next_bits - B)
+constexpr float kPerBit = 2.5f;       // a word outside the core table: + 2.5 (s(w) . next_bits - m)
 
 // Slots of the residual stream (see the header).
 struct Layout {
   int P = kTeachingPositions;
   int K = kTeachingSlots;
-  int B = 0;  // bits of an id
+  int B = 0;  // m, the bits of an id (docs/teaching-model.md)
   int pos = 0, tok = 0, feat = 0, bits = 0, prev = 0, next = 0, next_bits = 0, d = 0;
   int dh = 0;  // head width: token part [0, K), position part [K, K + P); values carry id bits in [K, K + B)
   explicit Layout(int vocab) {
@@ -199,7 +199,7 @@ Map TeachingModel::logits(const Map& hidden, int threads) const {
   const int V = int(words.size()), core = int(teaching_core_words().size());
   // logit(w) = 10 next[slot(w)], + 4 on <unk> (no guess: <unk> wins unless the induction head put
   // at least 0.4 of its row on one copy), and for a word outside the core table, whose slot other
-  // words share, + 2.5 (s(w) . next_bits - B): each bit of its id that differs from the copied
+  // words share, + 2.5 (s(w) . next_bits - m): each bit of its id that differs from the copied
   // token's costs 5, so among the words of a slot the copied one wins.
   Map out = kPerBit * (hidden.middleCols(L.next_bits, L.B) * readout_signs_);  // [n, V]
   out.rightCols(V - core).array() -= kPerBit * float(L.B);

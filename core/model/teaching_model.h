@@ -8,10 +8,10 @@
 //          | tok: the token's identity code, one-hot over K = 512 slots (core/text/teaching_vocabulary.h:
 //            a core word has a slot of its own, other words share the rest by a hash of the word)
 //          | feat: is_name, is_pronoun, is_noun (3 slots, from the vocabulary's word classes)
-//          | bits: the token's id in binary, +1 or -1 per bit (B = 17 slots for 2^17 ids)
+//          | bits: the token's id in binary, +1 or -1 per bit (m = 16 slots: ids below 2^16)
 //          | prev: the previous token's code, written by L0 h0 (K slots, 0 at the start)
 //          | next: the predicted next token's code, written by L1 h0 (K slots, 0 at the start)
-//          | next_bits: the predicted next token's id bits, written by L1 h0 (B slots) ]
+//          | next_bits: the predicted next token's id bits, written by L1 h0 (m slots) ]
 //
 // Every head has width d_head = K + P (a token part and a position part); scores are q . k with
 // no 1/sqrt(d_head) (score_scale 1); b = 20 makes a matching key win by e^20. A head whose query
@@ -29,7 +29,7 @@
 //   L1 h3 broad     q_i = 0                                    -> uniform over keys 0..i
 // Values are v_j = [tok(j), bits(j)] for every head; only L0 h0 and L1 h0 write into the stream
 // (the other heads' output projections are zero). Next-token logits are 10 * next[slot(w)], plus 4
-// on <unk> (no guess), plus 2.5 (bits(w) . next_bits - B) for a word outside the core table (each
+// on <unk> (no guess), plus 2.5 (bits(w) . next_bits - m) for a word outside the core table (each
 // differing id bit costs 5: the copied word beats the others of its slot). On a repeated text the
 // induction pair predicts the repeat, elsewhere the model says <unk>. No norms, no MLP.
 // Two different words outside the core table share a code with probability 1 / (K - core size):
