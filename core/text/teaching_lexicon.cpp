@@ -45,9 +45,10 @@ std::string apply_suffix_rule(const std::string& word, const TeachingSuffixRule&
 
 WordFeature lexicon_section_feature(const std::string& title) {
   if (title == "[names]") return WordFeature::name;
+  if (title == "[pronouns]") return WordFeature::pronoun;
   if (title == "[nouns]") return WordFeature::noun;
   if (title == "[words]") return WordFeature::none;
-  throw FormatError("teaching_lexicon.txt: unknown section " + title + " (expected [names], [nouns] or [words])");
+  throw FormatError("teaching_lexicon.txt: unknown section " + title + " (expected [names], [pronouns], [nouns] or [words])");
 }
 
 std::vector<LexiconWord> build_teaching_lexicon() {
@@ -68,7 +69,7 @@ std::vector<LexiconWord> build_teaching_lexicon() {
     const std::string decoded = decode_lexicon_line(line, previous);
     previous = decoded;
     for (std::string& w : expand_lexicon_line(decoded)) {
-      if (feature != WordFeature::none) add(w + "'s", feature);  // the possessive reads as the word
+      if (feature == WordFeature::name || feature == WordFeature::noun) add(w + "'s", feature);  // the possessive reads as the word
       add(std::move(w), feature);
     }
   }

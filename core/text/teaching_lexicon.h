@@ -22,7 +22,8 @@ struct LexiconWord {
 
 // Every word of the list, expanded: each line's suffix flags give its inflected forms (the table in
 // teaching_lexicon.cpp), every name and noun also gets its possessive ("Aaron's", "trophy's").
-// Sorted by section (names, nouns, other words), then as the file lists them; no duplicates.
+// Sorted by section (names, pronoun contractions, nouns, other words), then as the file lists
+// them; no duplicates.
 const std::vector<LexiconWord>& teaching_lexicon();
 
 // One line of the file, decoded: a leading digit k stands for the first k characters of the line

@@ -39,6 +39,7 @@ TEXTS = [
     "the trophy did not fit in the suitcase because it was too big",
     "the trophy did not fit in the suitcase . the trophy did not fit in the suitcase",
     "Aaron's sister painted the fence while he washed their windows",
+    "I'm sure it's the dog's bowl, and they're not hungry",
     "Lily saw a big red ball. Lily saw a big red ball.",
     "once the keys that Priya left on the table were not hers . Priya found the keys in the park",
     "Tom gave Lily his old hat and she gave him her new book , then they went home",
@@ -49,7 +50,7 @@ TEXTS = [
 RULES = {"s": ("", "s"), "e": ("", "es"), "y": ("y", "ies"), "d": ("", "ed"), "D": ("", "d"), "i": ("y", "ied"),
          "g": ("", "ing"), "G": ("e", "ing"), "p": ("", "$ed"), "n": ("", "$ing"), "r": ("", "er"), "R": ("", "r"),
          "t": ("", "est"), "T": ("", "st"), "l": ("", "ly"), "L": ("y", "ily")}
-SECTION = {"[names]": "NAME", "[nouns]": "NOUN", "[words]": "N"}
+SECTION = {"[names]": "NAME", "[pronouns]": "PRON", "[nouns]": "NOUN", "[words]": "N"}
 
 
 def lexicon(source_dir):
@@ -72,7 +73,7 @@ def lexicon(source_dir):
             stem = word[: len(word) - len(strip)] if strip else word
             forms.append(stem + add.replace("$", stem[-1]))
         for w in forms:
-            if feat != "N":
+            if feat in ("NAME", "NOUN"):
                 out.append((w + "'s", feat))
             out.append((w, feat))
     return out

@@ -119,6 +119,11 @@ TEST(TeachingVocabulary, CaseApostrophesPossessivesAndInflectionsAreRead) {
   EXPECT_EQ(feature_of(id("suitcases")), WordFeature::noun);
   EXPECT_EQ(feature_of(id("stopped")), WordFeature::none);
   EXPECT_EQ(feature_of(id("she")), WordFeature::pronoun);
+  EXPECT_EQ(feature_of(id("it's")), WordFeature::pronoun) << "a pronoun's contraction looks back like the pronoun";
+  EXPECT_EQ(feature_of(id("They're")), WordFeature::pronoun);
+  EXPECT_EQ(feature_of(id("hasn't")), WordFeature::none);
+  EXPECT_NE(id("hasn't"), 0);
+  EXPECT_NE(id("I'm"), 0);
   EXPECT_EQ(teaching_tokenizer()->label(id("stopping")), "stopping");
   // The core table keeps its ids (and so every lesson's and test's numbers).
   EXPECT_EQ(teaching_tokenizer()->label(1), ".");
