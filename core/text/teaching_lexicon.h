@@ -1,6 +1,6 @@
 #pragma once
 // The teaching model's word list (core/model/teaching_model.h, docs/teaching-model.md): about
-// 57,000 English words, each with the one word class the model's hand-wired heads read. Built
+// 61,000 English words, each with the one word class the model's hand-wired heads read. Built
 // from core/text/teaching_lexicon.txt (written by tools/make_teaching_lexicon.py from Debian's
 // wamerican-small, WordNet 3.0 and a list of first names; provenance and licences in its header),
 // which the build compiles in: nothing is read from disk at run time.
@@ -27,7 +27,7 @@ struct LexiconWord {
 const std::vector<LexiconWord>& teaching_lexicon();
 
 // One line of the file, decoded: a leading digit k stands for the first k characters of the line
-// before (decoded). "5s" after "book/s" is "books".
+// before (decoded). "4s" after "book/s" is "books".
 std::string decode_lexicon_line(const std::string& line, const std::string& previous);
 // The words of one decoded line: "book/s" gives {"book", "books"}, "stop/pn" {"stop", "stopped",
 // "stopping"}. A flag that the suffix table does not know, or that does not apply, throws

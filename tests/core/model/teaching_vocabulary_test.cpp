@@ -101,6 +101,12 @@ TEST(TeachingVocabulary, UnknownWordsAreNamedInTheRunsNote) {
   EXPECT_EQ(run.tokens[3], "<unk>");
   ASSERT_EQ(run.notes.size(), 1u);
   EXPECT_EQ(run.notes[0], "2 words unknown to the teaching model (read as <unk>): zorblax, Qwixel");
+  // Only the teaching model says so: stories260K reads every word with its own tokenizer.
+  ModelRequest r;
+  r.model_path = "stories260K";
+  r.sentence = "Lily met a zorblax";
+  for (const std::string& note : prepare(r)->run({}).notes)
+    EXPECT_EQ(note.find("teaching model"), std::string::npos) << note;
   EXPECT_EQ(teaching_unknown_note({"blick"}), "1 word unknown to the teaching model (read as <unk>): blick");
   EXPECT_EQ(teaching_unknown_note({}), "");
 }
