@@ -122,6 +122,7 @@ int run_maps(const MapsOptions& o) {
     }
     return 0;
   }
+  for (const std::string& note : run.notes) std::cerr << "note: " << note << "\n";  // e.g. words read as <unk>
   if (run.compact() && display_given) {
     if (const std::string note = display_size_note(*analysis, o.display_size); !note.empty()) std::cerr << "note: " << note << "\n";
   }

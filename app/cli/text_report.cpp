@@ -48,7 +48,9 @@ void print_model_line(std::ostream& out, const AttentionRun& run) {
   if (c.causal) out << ", causal";
   if (c.window >= 0) out << ", window " << c.window;
   out << ")\n";
-  out << "parameters in one attention layer: " << c.param_count << "\n\n";
+  out << "parameters in one attention layer: " << c.param_count << "\n";
+  for (const std::string& note : run.notes) out << "note: " << note << "\n";
+  out << "\n";
 }
 
 // Per head: how many keys some query can make its top key (and which), and the query rows that

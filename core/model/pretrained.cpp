@@ -15,6 +15,7 @@
 #include "core/model/teaching_model.h"
 #include "core/model/transformer_session.h"
 #include "core/text/llama2c_tokenizer.h"
+#include "core/text/teaching_vocabulary.h"
 #include "core/util/errors.h"
 #include "core/util/file_read.h"
 #include "core/util/suggest.h"
@@ -168,6 +169,9 @@ std::unique_ptr<Prepared> prepare_teaching(const ModelRequest& request) {
   const std::string cut = request.fit_context ? fit_to_context(input, *c.model, request.generate) : std::string();
   auto session = std::make_unique<TransformerSession>(c.model, c.tokenizer, std::move(input), request.generate);
   if (!cut.empty()) session->add_note(cut);
+  // Words outside its vocabulary read as <unk>: say which ("2 words unknown to the teaching model ...").
+  if (const std::string unknown = teaching_unknown_note(TeachingTokenizer::unknown_words(request.sentence)); !unknown.empty())
+    session->add_note(unknown);
   return session;
 }
 

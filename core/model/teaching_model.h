@@ -5,12 +5,15 @@
 // (tracr, RASP), its residual stream keeps every feature in slots of its own:
 //
 //   x[t] = [ pos: one-hot position t (P = 64 slots)
-//          | tok: one-hot token id (V slots, core/text/teaching_vocabulary.h)
-//          | feat: is_name, is_pronoun, is_noun (3 slots, from the vocabulary's table)
-//          | prev: the previous token's id, written by L0 h0 (V slots, 0 at the start)
-//          | next: the predicted next token's id, written by L1 h0 (V slots, 0 at the start) ]
+//          | tok: the token's identity code, one-hot over K = 512 slots (core/text/teaching_vocabulary.h:
+//            a core word has a slot of its own, other words share the rest by a hash of the word)
+//          | feat: is_name, is_pronoun, is_noun (3 slots, from the vocabulary's word classes)
+//          | bits: the token's id in binary, +1 or -1 per bit (m = 16 slots: ids below 2^16)
+//          | prev: the previous token's code, written by L0 h0 (K slots, 0 at the start)
+//          | next: the predicted next token's code, written by L1 h0 (K slots, 0 at the start)
+//          | next_bits: the predicted next token's id bits, written by L1 h0 (m slots) ]
 //
-// Every head has width d_head = V + P (a token part and a position part); scores are q . k with
+// Every head has width d_head = K + P (a token part and a position part); scores are q . k with
 // no 1/sqrt(d_head) (score_scale 1); b = 20 makes a matching key win by e^20. A head whose query
 // is zero for a row (nothing to look for) spreads that row evenly over what it may see.
 //   L0 h0 previous  q_i = b pos(i-1), k_j = pos(j)             -> key i - 1; writes tok(i-1) into prev
@@ -19,14 +22,18 @@
 //   L0 h3 what      q_i = is_pronoun(i), k_j = B is_noun(j) - 8 j   -> the first noun before a pronoun
 //                   (B = 8 P + 20: any name/noun beats any other key; among them 8 per position decides)
 //   L1 h0 induction q_i = b tok(i) - b pos(0), k_j = prev(j) + pos(j)
-//                   -> the key just after an earlier copy of token i; writes that key's token into next
-//   L1 h1 duplicate q_i = b tok(i) - b pos(i), k_j = tok(j) + pos(j) -> earlier copies of token i
+//                   -> the key just after an earlier copy of token i's code; writes that key's code
+//                   into next and its id bits into next_bits
+//   L1 h1 duplicate q_i = b tok(i) - b pos(i), k_j = tok(j) + pos(j) -> earlier tokens with i's code
 //   L1 h2 self      q_i = b pos(i), k_j = pos(j)               -> key i
 //   L1 h3 broad     q_i = 0                                    -> uniform over keys 0..i
-// Values are v_j = tok(j) for every head; only L0 h0 and L1 h0 write into the stream (the other
-// heads' output projections are zero). Next-token logits are 10 * next, plus 4 on <unk> (no
-// guess): on a repeated text the induction pair predicts the repeat, elsewhere the model says
-// <unk>. No norms, no MLP.
+// Values are v_j = [tok(j), bits(j)] for every head; only L0 h0 and L1 h0 write into the stream
+// (the other heads' output projections are zero). Next-token logits are 10 * next[slot(w)], plus 4
+// on <unk> (no guess), plus 2.5 (bits(w) . next_bits - m) for a word outside the core table (each
+// differing id bit costs 5: the copied word beats the others of its slot). On a repeated text the
+// induction pair predicts the repeat, elsewhere the model says <unk>. No norms, no MLP.
+// Two different words outside the core table share a code with probability 1 / (K - core size):
+// then the duplicate and induction heads take one for the other (docs/teaching-model.md).
 #include <memory>
 #include <string>
 #include <vector>
@@ -58,8 +65,13 @@ class TeachingModel : public TransformerModel {
   Map embed(const std::vector<int>& ids, int first_pos) const;  // [n, d]
 
   std::vector<Layer> layers_;
+  Map readout_signs_;  // [B, V]: s(w), the bits of word w's id as +-1 (0 for a core word)
   ModelInfo info_;
 };
+
+// What its width is made of, for the model panel: "d_model 1,635 = 64 positions + 3 x 512 word
+// codes (token, previous, next) + 2 x 16 id bits + 3 word classes; head width 576 = 512 + 64".
+std::string teaching_width_story();
 
 // The model with its tokenizer (shared: building the weights once is enough).
 std::shared_ptr<const TeachingModel> teaching_model();

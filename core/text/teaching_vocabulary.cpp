@@ -1,5 +1,6 @@
 #include "core/text/teaching_vocabulary.h"
 
+#include <algorithm>
 #include <unordered_map>
 
 #include "core/text/word_tokenizer.h"
@@ -10,26 +11,66 @@ namespace {
 constexpr WordFeature N = WordFeature::none, NAME = WordFeature::name, PRON = WordFeature::pronoun,
                       NOUN = WordFeature::noun;
 
-std::string ascii_lower(std::string_view s) {
+std::string teaching_ascii_lower(std::string_view s) {
   std::string out(s);
   for (char& c : out)
     if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
   return out;
 }
 
-const std::unordered_map<std::string, int>& index_by_word() {
-  static const std::unordered_map<std::string, int> index = [] {
-    std::unordered_map<std::string, int> m;
+// "don\u2019t" reads as "don't": the typographic apostrophe is the list's ASCII one.
+std::string teaching_plain_apostrophes(std::string_view s) {
+  std::string out;
+  const std::string_view curly = "\xE2\x80\x99";  // U+2019
+  for (size_t i = 0; i < s.size();) {
+    if (s.compare(i, curly.size(), curly) == 0) out += '\'', i += curly.size();
+    else out += s[i++];
+  }
+  return out;
+}
+
+std::vector<TeachingEntry> build_teaching_vocabulary() {
+  std::vector<TeachingEntry> out;
+  const auto& core = teaching_core_words();
+  for (size_t i = 0; i < core.size(); ++i) out.push_back({core[i].text, core[i].feature, int(i)});
+  std::unordered_map<std::string, int> core_index;
+  for (size_t i = 1; i < core.size(); ++i) core_index.emplace(teaching_ascii_lower(core[i].text), int(i));
+  for (size_t i = 1; i < core.size(); ++i)  // "Priya's": a core name or noun's possessive reads as the word
+    if (core[i].feature == NAME || core[i].feature == NOUN) {
+      const std::string w = std::string(core[i].text) + "'s";
+      out.push_back({w, core[i].feature, teaching_hashed_slot(w)});
+    }
+  for (const LexiconWord& w : teaching_lexicon()) {
+    if (core_index.count(teaching_ascii_lower(w.text))) continue;  // the core table decides its words
+    out.push_back({w.text, w.feature, teaching_hashed_slot(w.text)});
+  }
+  return out;
+}
+
+// Lookup tables: the core table by lower case; the word list as written, and by lower case for
+// words listed in lower case.
+struct TeachingIndex {
+  std::unordered_map<std::string, int> core, exact, lower;
+};
+
+const TeachingIndex& teaching_index() {
+  static const TeachingIndex index = [] {
+    TeachingIndex t;
     const auto& v = teaching_vocabulary();
-    for (size_t i = 1; i < v.size(); ++i) m.emplace(ascii_lower(v[i].text), int(i));
-    return m;
+    const int core = int(teaching_core_words().size());
+    for (int i = 1; i < core; ++i) t.core.emplace(teaching_ascii_lower(v[size_t(i)].text), i);
+    for (int i = core; i < int(v.size()); ++i) {
+      t.exact.emplace(v[size_t(i)].text, i);
+      if (v[size_t(i)].text == teaching_ascii_lower(v[size_t(i)].text)) t.lower.emplace(v[size_t(i)].text, i);
+    }
+    return t;
   }();
   return index;
 }
 
 }  // namespace
 
-const std::vector<TeachingWord>& teaching_vocabulary() {
+const std::vector<TeachingWord>& teaching_core_words() {
   static const std::vector<TeachingWord> words = {
       {"<unk>", N},
       // punctuation
@@ -75,10 +116,31 @@ const std::vector<TeachingWord>& teaching_vocabulary() {
   return words;
 }
 
+const std::vector<TeachingEntry>& teaching_vocabulary() {
+  static const std::vector<TeachingEntry> words = build_teaching_vocabulary();
+  return words;
+}
+
+int teaching_hashed_slots() { return kTeachingSlots - int(teaching_core_words().size()); }
+
+int teaching_hashed_slot(std::string_view word) {
+  // FNV-1a, 32 bits: h = (h xor byte) * 16777619 from h = 2166136261.
+  uint32_t h = 2166136261u;
+  for (const char c : word) h = (h ^ uint32_t(uint8_t(c))) * 16777619u;
+  const int hashed = teaching_hashed_slots();
+  return int(teaching_core_words().size()) + int(h % uint32_t(hashed));
+}
+
 int TeachingTokenizer::id_of(std::string_view word) {
-  const auto& index = index_by_word();
-  const auto it = index.find(ascii_lower(word));
-  return it == index.end() ? 0 : it->second;
+  const TeachingIndex& index = teaching_index();
+  const std::string plain = teaching_plain_apostrophes(word), lower = teaching_ascii_lower(plain);
+  if (const auto it = index.core.find(lower); it != index.core.end()) return it->second;
+  if (const auto it = index.exact.find(plain); it != index.exact.end()) return it->second;  // "Will": the name
+  if (const auto it = index.lower.find(lower); it != index.lower.end()) return it->second;   // "The", "TROPHY"
+  std::string capital = lower;  // "aaron", "AARON": the name Aaron
+  if (!capital.empty() && capital[0] >= 'a' && capital[0] <= 'z') capital[0] = char(capital[0] - 'a' + 'A');
+  if (const auto it = index.exact.find(capital); it != index.exact.end()) return it->second;
+  return 0;
 }
 
 std::vector<int> TeachingTokenizer::encode(std::string_view text) const {
@@ -88,11 +150,27 @@ std::vector<int> TeachingTokenizer::encode(std::string_view text) const {
   return ids;
 }
 
+std::vector<std::string> TeachingTokenizer::unknown_words(std::string_view text) {
+  std::vector<std::string> out;
+  if (text.find_first_not_of(" \t\r\n\f\v") == std::string_view::npos) return out;
+  for (const WordToken& t : tokenize_words(text))
+    if (id_of(t.text) == 0 && std::find(out.begin(), out.end(), t.text) == out.end()) out.push_back(t.text);
+  return out;
+}
+
 std::string TeachingTokenizer::piece_bytes(int id) const {
   const auto& v = teaching_vocabulary();
   return id >= 0 && size_t(id) < v.size() ? v[size_t(id)].text : "<unk>";
 }
 
 int TeachingTokenizer::vocab_size() const { return int(teaching_vocabulary().size()); }
+
+std::string teaching_unknown_note(const std::vector<std::string>& unknown) {
+  if (unknown.empty()) return "";
+  std::string s = std::to_string(unknown.size()) + (unknown.size() == 1 ? " word" : " words") +
+                  " unknown to the teaching model (read as <unk>): ";
+  for (size_t i = 0; i < unknown.size(); ++i) s += (i ? ", " : "") + unknown[i];
+  return s;
+}
 
 }  // namespace hs

@@ -14,6 +14,7 @@
 #include "app/gui/widgets/token_notes.h"
 #include "app/gui/widgets/theme.h"
 #include "core/model/shipped_models.h"
+#include "core/model/teaching_model.h"
 
 namespace hs::gui {
 namespace {
@@ -148,6 +149,7 @@ void model_info(AppState& state, const UiContext& ui) {
     if (info.vocab_size > 0) info_row("vocabulary", format_count(info.vocab_size) + " tokens");
     info_row("attention parameters", format_count(info.param_count) + " per layer", "Q, K, V and output projections of one layer");
     info_row("whole model", format_count(info.total_params) + " parameters");
+    if (info.kind == "teaching") info_row("why so wide", teaching_width_story(), "docs/teaching-model.md, How it is built");
     ImGui::EndTable();
   }
 }

@@ -197,10 +197,18 @@ void draw_token_chips(AppState& state, const UiContext& ui) {
 
 }  // namespace
 
+// One line for each note the run makes about its input (a text cut to the model's context, words
+// read as <unk>), drawn under the chips.
+float sentence_notes_height(const AppState& state, const UiContext& ui) {
+  if (!ui.derived || !state.request.attention_file.empty()) return 0.0f;
+  return float(ui.derived->run().notes.size()) * (ImGui::GetTextLineHeight() + ImGui::GetStyle().ItemSpacing.y);
+}
+
 float sentence_bar_height(const AppState& state, const UiContext& ui, float width) {
   const ImGuiStyle& style = ImGui::GetStyle();
   const float title_f = ui.fonts.title ? ui.fonts.title->FontSize : ImGui::GetFontSize();
-  const float around = title_f + style.FramePadding.y * 2 + style.ItemSpacing.y + style.WindowPadding.y * 2 + 4;
+  const float around = title_f + style.FramePadding.y * 2 + style.ItemSpacing.y + style.WindowPadding.y * 2 + 4 +
+                       sentence_notes_height(state, ui);
   if (!state.present.active || !ui.derived)  // one line of chips that scrolls sideways
     return around + ImGui::GetFontSize() + style.ScrollbarSize;
   const AttentionRun& run = ui.derived->run();

@@ -173,8 +173,9 @@ TEST(HandBuiltWeightsWithAKnownJob, CachedForwardEqualsTheWholeForward) {
 }
 
 TEST(HandBuiltWeightsWithAKnownJob, UnknownWordsAndLongTextsAreSaid) {
-  const auto a = teaching("Priya met a zebra");
-  EXPECT_EQ(a->run.tokens, (std::vector<std::string>{"Priya", "<unk>", "a", "<unk>"}));
+  const auto a = teaching("Priya met a zorblax");
+  EXPECT_EQ(a->run.tokens, (std::vector<std::string>{"Priya", "met", "a", "<unk>"}));
+  EXPECT_EQ(a->run.notes, std::vector<std::string>{"1 word unknown to the teaching model (read as <unk>): zorblax"});
   std::string long_text;
   for (int i = 0; i < 65; ++i) long_text += "cat ";
   try {

@@ -5,6 +5,8 @@ headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/attention_layer_test.cpp)
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/attention_config_test.cpp)
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/synthetic_model_test.cpp)
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/scrambled_reshape_test.cpp)
+# The teaching model reads ordinary English: 21 sentences without <unk>, each wired head's job on them.
+headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/teaching_vocabulary_test.cpp)
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/compact_maps_test.cpp)
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/transformer_ops_test.cpp)
 # The next-token argmax a block at a time equals testing every value in order.
