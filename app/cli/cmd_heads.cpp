@@ -36,6 +36,8 @@ struct HeadsOptions {
   float chance_margin = RoleOptions{}.chance_margin;
   int probe_seeds = kRoleProbeSeeds;
   uint64_t probe_seed = RoleOptions{}.probe_seed;
+  int null_models = 0;        // --null N: role scores of N random-weight models
+  uint64_t null_seed = 1000;  // their first seed
   std::string order = "model";  // "cluster": each layer's heads in head_clustering's order
   std::string corpus;
   std::string shard;
@@ -94,6 +96,21 @@ std::string cell(float v) {
   return buf;
 }
 
+// The table's null rows (--null N): each role's mean and standard deviation over every head of the
+// random-weight models.
+void print_null_rows(const NullRoleScores& null) {
+  if (null.models == 0) return;
+  const auto row = [](const char* name, const HeadRoleScores& s) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%-18s", name);
+    std::cout << buf;
+    for (int r = 0; r < kHeadRoleCount; ++r) std::cout << "    " << cell(s.score[r]);
+    std::cout << "\n";
+  };
+  row("null mean", null.mean);
+  row("null sd", null.sd);
+}
+
 int run_heads(const HeadsOptions& o) {
   if (o.json_option->count() > 0 && o.json.empty()) throw InputError("--json needs a file name, or '-' for standard output");
   if (o.top < 0) throw InputError("--top (" + std::to_string(o.top) + ") must be 0 (every head) or more");
@@ -106,6 +123,7 @@ int run_heads(const HeadsOptions& o) {
   if (o.shard_option->count() > 0 && o.corpus.empty()) throw InputError("--shard I/N is for --corpus FILE");
   if (!o.corpus.empty() || o.merge_option->count() > 0) {
     check_corpus_flags(o);
+    if (o.null_models > 0) throw InputError("--null scores random-weight models on one input; leave it out with --corpus and --merge");
     HeadsCorpusArgs c;
     c.request = model_request(o.model);
     c.corpus = o.corpus;
@@ -114,6 +132,7 @@ int run_heads(const HeadsOptions& o) {
     if (!o.json.empty()) c.out = o.json;
     c.role_options.local_window = o.local_window;
     c.role_options.threshold = o.threshold;
+    c.role_options.chance_margin = o.chance_margin;
     c.threads = o.threads;
     c.quiet = o.quiet;
     return o.corpus.empty() ? run_heads_merge(c) : run_heads_corpus(c);
@@ -133,7 +152,8 @@ int run_heads(const HeadsOptions& o) {
   const ModelRequest request = model_request(o.model);
   require_input(request);
   const std::shared_ptr<const RunAnalysis> a = analyse(request, options);
-  const HeadRoles& roles = a->roles;
+  HeadRoles roles = a->roles;
+  if (o.null_models > 0) roles.null = null_head_roles(request, a->run, o.null_models, o.null_seed, options);
   if (!o.json.empty()) {
     const auto write = [&](std::ostream& out) {
       write_head_roles_json(out, roles);
@@ -198,6 +218,7 @@ int run_heads(const HeadsOptions& o) {
     for (int r = 0; r < kHeadRoleCount; ++r) std::cout << "    " << cell(roles.chance[size_t(l)].score[r]);
     std::cout << "\n";
   }
+  print_null_rows(roles.null);
   int rank = 0;
   for (const Row& row : rows) {
     char buf[32];
@@ -209,6 +230,11 @@ int run_heads(const HeadsOptions& o) {
   if (rows.empty()) std::cout << "(no head labelled " << o.role << ")\n";
   std::cout << "\nrole: " << roles.label_rule() << "\n";
   std::cout << "chance: what uniform attention over the keys each query may see scores on the same tokens and mask\n";
+  if (roles.null.models > 0) {
+    std::cout << "null mean, null sd: every head of " << roles.null.models << " random-weight "
+              << (roles.null.models == 1 ? "model" : "models") << " of this shape on the same tokens and probes ("
+              << roles.null.initialisation << ")\n";
+  }
   for (int r = 0; r < kHeadRoleCount; ++r) std::cout << "  " << head_role_definition(HeadRole(r)) << "\n";
   return 0;
 }
@@ -241,6 +267,11 @@ Command add_heads_command(CLI::App& app) {
   sub->add_option("--chance-margin", options->chance_margin,
                   "A role labels a head only when its score is at least its chance level plus this")
       ->check(float_between("chance margin", 0, 1))
+      ->capture_default_str();
+  sub->add_option("--null", options->null_models,
+                  "Also score N random-weight models of this shape on the same tokens (null_mean, null_sd; docs/analysis.md)")
+      ->check(CLI::Range(1, 1000));
+  sub->add_option("--null-seed", options->null_seed, "--null: the first random-weight model's seed (the next +1, ...)")
       ->capture_default_str();
   options->json_option = sub->add_option("--json", options->json, flag_help("json", "The head_roles object"));
   add_threads_flag(*sub, options->threads);

@@ -85,6 +85,25 @@ void CorpusRoleStats::add(const HeadRoles& roles) {
         const float v = roles.scores[size_t(l)][size_t(h)].score[r];
         if (HeadRole(r) != HeadRole::induction && !std::isnan(v)) stats[size_t(l)][size_t(h)][size_t(r)].add(double(v));
       }
+  if (roles.chance.size() != size_t(n_layers)) return;
+  chance.resize(size_t(n_layers));
+  for (int l = 0; l < n_layers; ++l)
+    for (int r = 0; r < kHeadRoleCount; ++r)
+      if (const float c = roles.chance[size_t(l)].score[r]; !std::isnan(c)) chance[size_t(l)][size_t(r)].add(double(c));
+}
+
+HeadRoleScores CorpusRoleStats::chance_means(int layer) const {
+  HeadRoleScores s;
+  if (size_t(layer) >= chance.size()) return s;
+  for (int r = 0; r < kHeadRoleCount; ++r)
+    if (chance[size_t(layer)][size_t(r)].n > 0) s.score[r] = float(chance[size_t(layer)][size_t(r)].mean);
+  return s;
+}
+
+std::string CorpusRoleStats::label(int layer, int head) const {
+  if (chance.empty()) return strongest_role(means(layer, head), options.threshold);
+  const HeadRoleScores c = chance_means(layer);
+  return strongest_role(means(layer, head), options.threshold, &c, options.chance_margin);
 }
 
 HeadRoleScores CorpusRoleStats::means(int layer, int head) const {
@@ -109,8 +128,9 @@ void CorpusRoleStats::merge(const CorpusRoleStats& o, const std::string& name) {
     if (std::find(shard_indices.begin(), shard_indices.end(), i) != shard_indices.end())
       refuse("shard " + std::to_string(i) + "/" + std::to_string(shard_count) + " is given twice");
   if (o.options.local_window != options.local_window || o.options.threshold != options.threshold ||
-      o.options.probe_length != options.probe_length || o.options.probe_seed != options.probe_seed) {
-    refuse("its settings (local_window, threshold, probe) differ");
+      o.options.probe_length != options.probe_length || o.options.probe_seed != options.probe_seed ||
+      o.options.chance_margin != options.chance_margin) {
+    refuse("its settings (local_window, threshold, chance margin, probe) differ");
   }
   // Each shard's counts were read within kMaxCorpusCount and its lines; their sums must stay so.
   if (o.lines.in_shard > corpus_lines - lines.in_shard) {
@@ -148,6 +168,11 @@ void CorpusRoleStats::merge(const CorpusRoleStats& o, const std::string& name) {
     for (int l = 0; l < n_layers; ++l)
       for (int h = 0; h < n_heads; ++h)
         for (int r = 0; r < kHeadRoleCount; ++r) stats[size_t(l)][size_t(h)][size_t(r)].merge(o.stats[size_t(l)][size_t(h)][size_t(r)]);
+  if (o.chance.size() == size_t(n_layers)) {
+    chance.resize(size_t(n_layers));
+    for (int l = 0; l < n_layers; ++l)
+      for (int r = 0; r < kHeadRoleCount; ++r) chance[size_t(l)][size_t(r)].merge(o.chance[size_t(l)][size_t(r)]);
+  }
   shard_indices.insert(shard_indices.end(), o.shard_indices.begin(), o.shard_indices.end());
   std::sort(shard_indices.begin(), shard_indices.end());
   lines.in_shard += o.lines.in_shard;
@@ -334,6 +359,7 @@ void write_corpus_stats(std::ostream& out, const CorpusRoleStats& s) {
   for (int r = 0; r < kHeadRoleCount; ++r) header["roles"].push_back(head_role_name(HeadRole(r)));
   header["settings"] = {{"local_window", s.options.local_window},
                         {"threshold", shortest(s.options.threshold)},
+                        {"chance_margin", shortest(s.options.chance_margin)},
                         {"probe_length", s.options.probe_length},
                         {"probe_seed", s.options.probe_seed}};
   header["probe"] = s.probe_ids.empty() ? ojson(nullptr) : ojson(s.probe_ids);
@@ -342,6 +368,19 @@ void write_corpus_stats(std::ostream& out, const CorpusRoleStats& s) {
   header["lines"] = {{"in_shard", s.lines.in_shard}, {"scored", s.lines.scored},   {"blank", s.lines.blank},
                      {"invalid_utf8", s.lines.invalid_utf8}, {"rejected", s.lines.rejected}, {"cut", s.lines.cut}};
   header["tokens"] = s.lines.tokens;
+  // Each role's chance level per layer, averaged over the scored sentences (n: how many measured it).
+  if (!s.chance.empty()) {
+    ojson n = ojson::object(), mean = ojson::object();
+    for (int r = 0; r < kHeadRoleCount; ++r) {
+      const std::string name = head_role_name(HeadRole(r));
+      n[name] = ojson::array(), mean[name] = ojson::array();
+      for (const auto& layer : s.chance) {
+        n[name].push_back(layer[size_t(r)].n);
+        mean[name].push_back(layer[size_t(r)].n > 0 ? ojson(layer[size_t(r)].mean) : ojson(nullptr));
+      }
+    }
+    header["chance"] = {{"n", n}, {"mean", mean}};
+  }
   out << header.dump() << '\n';
   for (int l = 0; l < s.n_layers; ++l) {
     for (int h = 0; h < s.n_heads; ++h) {
@@ -368,10 +407,29 @@ void write_corpus_stats(std::ostream& out, const CorpusRoleStats& s) {
         mx[name] = st.n > 0 ? ojson(st.max) : ojson(nullptr);
         m2[name] = st.n > 0 ? ojson(st.m2) : ojson(nullptr);
       }
-      const std::string label = strongest_role(s.means(l, h), s.options.threshold);
+      const std::string label = s.label(l, h);
       ojson line = {{"layer", l}, {"head", h}, {"label", label.empty() ? ojson(nullptr) : ojson(label)},
                    {"n", n},     {"mean", mean}, {"std", sd}, {"min", mn}, {"max", mx}, {"m2", m2}};
       out << line.dump() << '\n';
+    }
+  }
+}
+
+// The header's "chance": {"n": {role: [layer]}, "mean": {role: [layer]}} into s.chance.
+template <typename Count, typename Real, typename Fail>
+void read_corpus_chance(const json& c, CorpusRoleStats& s, const Count& count, const Real& real, const Fail& fail) {
+  s.chance.assign(size_t(s.n_layers), {});
+  for (int r = 0; r < kHeadRoleCount; ++r) {
+    const std::string name = head_role_name(HeadRole(r));
+    const json& n = c.at("n").at(name);
+    const json& mean = c.at("mean").at(name);
+    if (!n.is_array() || !mean.is_array() || int(n.size()) != s.n_layers || int(mean.size()) != s.n_layers)
+      fail("chance." + name + " does not hold one entry per layer");
+    for (int l = 0; l < s.n_layers; ++l) {
+      RunningStat& st = s.chance[size_t(l)][size_t(r)];
+      st.n = count(n[size_t(l)], "chance.n (at most lines.scored)", s.lines.scored);
+      st.mean = st.n > 0 ? real(mean[size_t(l)], "chance.mean") : 0.0;
+      if (std::isnan(st.mean)) fail("chance.mean is null where chance.n > 0");
     }
   }
 }
@@ -429,6 +487,7 @@ CorpusRoleStats read_corpus_stats(std::istream& in, const std::string& where) {
         const json& st = j.at("settings");
         s.options.local_window = int(bounded(st.at("local_window"), 1, 65536, "settings.local_window"));
         s.options.threshold = float(real(st.at("threshold"), "settings.threshold"));
+        if (st.contains("chance_margin")) s.options.chance_margin = float(real(st.at("chance_margin"), "settings.chance_margin"));
         s.options.probe_length = int(bounded(st.at("probe_length"), 0, 1 << 20, "settings.probe_length"));
         if (!st.at("probe_seed").is_number_unsigned()) fail("settings.probe_seed is not a whole number");
         s.options.probe_seed = st.at("probe_seed").get<uint64_t>();
@@ -453,6 +512,7 @@ CorpusRoleStats read_corpus_stats(std::istream& in, const std::string& where) {
         n.tokens = count(j.at("tokens"), "tokens");
         s.stats.assign(size_t(s.n_layers), std::vector<std::array<RunningStat, kHeadRoleCount>>(size_t(s.n_heads)));
         s.induction.assign(size_t(s.n_layers), std::vector<float>(size_t(s.n_heads), std::nanf("")));
+        if (j.contains("chance")) read_corpus_chance(j.at("chance"), s, count, real, fail);
         continue;
       }
       const int64_t expected_layer = heads_read / std::max(1, s.n_heads), expected_head = heads_read % std::max(1, s.n_heads);

@@ -73,6 +73,10 @@ struct CorpusRoleStats {
   std::vector<int> shard_indices = {0};  // the shards these statistics cover (sorted)
   CorpusLineCounts lines;
   std::vector<std::vector<std::array<RunningStat, kHeadRoleCount>>> stats;  // [layer][head][role]; induction unused
+  // [layer][role]: each sentence's chance level (HeadRoles::chance, which depends on its length),
+  // so that a label clears the mean chance of the sentences its means average, as `heads` labels
+  // clear one sentence's (empty: read from a file written before chance levels, no chance rule).
+  std::vector<std::array<RunningStat, kHeadRoleCount>> chance;
 
   // Adds one sentence's scores (the shape is taken from the first).
   void add(const HeadRoles& roles);
@@ -82,6 +86,10 @@ struct CorpusRoleStats {
   void merge(const CorpusRoleStats& other, const std::string& other_name);
   // The head's means as scores (induction: the probe's), for its label.
   HeadRoleScores means(int layer, int head) const;
+  // The mean chance level of each role over the sentences of layer `layer` (NaN: none).
+  HeadRoleScores chance_means(int layer) const;
+  // The head's label: strongest_role of its means, each role at its mean chance + the margin.
+  std::string label(int layer, int head) const;
 };
 
 struct CorpusOptions {

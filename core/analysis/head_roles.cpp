@@ -259,6 +259,49 @@ bool same_role_scores(const HeadRoleScores& a, const HeadRoleScores& b) {
   return true;
 }
 
+namespace {
+
+// Mean and sample standard deviation of the finite values of one role (NaN: none; sd NaN below two).
+void null_roles_mean_sd(const std::vector<double>& v, float& mean, float& sd) {
+  if (v.empty()) return;
+  double sum = 0;
+  for (double x : v) sum += x;
+  const double m = sum / double(v.size());
+  mean = float(m);
+  if (v.size() < 2) return;
+  double ss = 0;
+  for (double x : v) ss += (x - m) * (x - m);
+  sd = float(std::sqrt(ss / double(v.size() - 1)));
+}
+
+}  // namespace
+
+NullRoleScores pool_null_roles(const std::vector<HeadRoles>& models, uint64_t seed, std::string initialisation) {
+  NullRoleScores out;
+  out.models = int(models.size());
+  out.seed = seed;
+  out.initialisation = std::move(initialisation);
+  if (models.empty()) return out;
+  const int L = models[0].n_layers();
+  out.layer_mean.resize(size_t(L));
+  out.layer_sd.resize(size_t(L));
+  for (int r = 0; r < kHeadRoleCount; ++r) {
+    std::vector<double> all;
+    for (int l = 0; l < L; ++l) {
+      std::vector<double> layer;
+      for (const HeadRoles& m : models) {
+        assert(m.n_layers() == L && "null models share the loaded model's shape");
+        for (const HeadRoleScores& s : m.scores[size_t(l)])
+          if (std::isfinite(s.score[r])) layer.push_back(double(s.score[r]));
+      }
+      null_roles_mean_sd(layer, out.layer_mean[size_t(l)].score[r], out.layer_sd[size_t(l)].score[r]);
+      all.insert(all.end(), layer.begin(), layer.end());
+    }
+    null_roles_mean_sd(all, out.mean.score[r], out.sd.score[r]);
+  }
+  return out;
+}
+
 bool HeadRoles::chance_same_everywhere() const {
   for (size_t l = 1; l < chance.size(); ++l)
     if (!same_role_scores(chance[0], chance[l])) return false;

@@ -133,6 +133,24 @@ constexpr const char* kNoRoleMark = "none";
 // The label as a table writes it: kNoRoleMark for "".
 inline const char* head_label_text(const std::string& label) { return label.empty() ? kNoRoleMark : label.c_str(); }
 
+// The null spread (headscope-cli heads --null N; run_analysis.h's null_head_roles): the same
+// scores on N random-weight models of the loaded one's shape (core/model/random_weights.h), on the
+// same tokens and probes. mean and sd pool every head of every model (sd: the sample standard
+// deviation, N x layers x heads - 1 degrees of freedom); layer_mean and layer_sd pool the N x heads
+// scores of one layer (a random initialisation treats the heads of a layer alike, but not the
+// layers: layer 0 reads the embeddings). NaN where no model measured the role.
+struct NullRoleScores {
+  int models = 0;      // N; 0: not computed
+  uint64_t seed = 0;   // model k is drawn with seed + k
+  std::string initialisation;
+  HeadRoleScores mean, sd;
+  std::vector<HeadRoleScores> layer_mean, layer_sd;  // [layer]
+};
+
+struct HeadRoles;
+// Pools the role scores of N null models (each a HeadRoles of the same shape) as described above.
+NullRoleScores pool_null_roles(const std::vector<HeadRoles>& models, uint64_t seed, std::string initialisation);
+
 // Every head of a model: [layer][head].
 struct HeadRoles {
   std::vector<std::vector<HeadRoleScores>> scores;
@@ -145,6 +163,7 @@ struct HeadRoles {
   int query_rows = 0;               // rows each score averages over (T, or a sample for long inputs)
   std::vector<KeyMask> masks;       // [layer]: the mask each layer's maps were made under
   std::vector<HeadRoleScores> chance;  // [layer]: uniform_role_scores on the same tokens, rows and mask
+  NullRoleScores null;              // --null N: the scores of random-weight models (models 0: none)
   // The chance level of `role` for a head of `layer` (NaN: unknown).
   float chance_of(int layer, HeadRole role) const;
   // True when every layer has the same chance levels (one mask for the whole model).

@@ -11,6 +11,8 @@
 #include "core/analysis/rollout.h"
 #include "core/analysis/spectrum.h"
 #include "core/model/prefix_cache.h"
+#include "core/model/random_weights.h"
+#include "core/model/transformer_session.h"
 #include "core/util/errors.h"
 #include "core/util/parallel.h"
 
@@ -371,6 +373,52 @@ std::shared_ptr<const RunAnalysis> analyse(const ModelRequest& request, const An
   live.done(a);
   a->compute_ms = ms_since(start);
   return a;
+}
+
+namespace {
+
+// The initialisation of null_head_roles' models, in words (the JSON and the table say it).
+std::string null_roles_initialisation(const std::string& kind, uint64_t seed, int models) {
+  const std::string seeds = "seeds " + std::to_string(seed) + " to " + std::to_string(seed + uint64_t(models) - 1);
+  if (kind == "synthetic") return "the synthetic layer's own initialisation (as --seed draws it), " + seeds;
+  return std::string(kRandomWeightsInit) + "; " + seeds;
+}
+
+// Null model k: the synthetic layer with another seed, or a random-weight copy of the checkpoint.
+std::unique_ptr<Prepared> null_roles_model(const ModelRequest& request, const AttentionRun& run, const Prepared* loaded,
+                                           uint64_t seed, CheckpointCache* checkpoints) {
+  if (run.info.kind == "synthetic") {
+    ModelRequest r = request;
+    r.seed = seed;
+    return prepare(r, checkpoints);
+  }
+  const auto* session = dynamic_cast<const TransformerSession*>(loaded);
+  if (!session || run.token_ids.empty()) {
+    throw InputError("--null: " + run.info.name + " (" + run.info.kind + ") has no random-weight copy; null models are " +
+                     "made for Llama-family checkpoints (llama2.c, GGUF, Hugging Face llama, qwen2, qwen3, mistral, " +
+                     "phi3, gemma) and the synthetic layer");
+  }
+  return session->with_model(random_weight_model(session->model(), seed), run.token_ids);
+}
+
+}  // namespace
+
+NullRoleScores null_head_roles(const ModelRequest& request, const AttentionRun& run, int models, uint64_t seed,
+                               const AnalysisOptions& options) {
+  if (models < 1 || models > 1000) throw InputError("--null (" + std::to_string(models) + ") must be from 1 to 1000 models");
+  std::unique_ptr<Prepared> loaded;
+  if (run.info.kind != "synthetic") loaded = prepare(request, options.checkpoints);
+  std::vector<HeadRoles> each;
+  for (int k = 0; k < models; ++k) {
+    const std::unique_ptr<Prepared> model = null_roles_model(request, run, loaded.get(), seed + uint64_t(k), options.checkpoints);
+    RunOptions run_options;
+    run_options.threads = options.threads;
+    run_options.display_size = plan_of(*model, options).display_size;
+    run_options.all_next_tokens = false;  // the roles read maps only
+    const AttentionRun null_run = model->run(run_options);
+    each.push_back(roles_of(*model, null_run, options, RowEntropies{}));
+  }
+  return pool_null_roles(each, seed, null_roles_initialisation(run.info.kind, seed, models));
 }
 
 std::shared_ptr<const RunAnalysis> analyse_run(AttentionRun run, ModelRequest request) {

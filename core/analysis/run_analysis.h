@@ -138,6 +138,15 @@ constexpr int kRolloutMaxTokens = 512;
 // (whole maps: every query).
 constexpr int kDistanceSampleRows = 128;
 
+// heads --null N: the role scores (options.role_options, its probes too) of `models` random-weight
+// models of the request's shape, pooled (head_roles.h's NullRoleScores). A Llama-family checkpoint:
+// copies drawn as core/model/random_weights.h says, with seeds seed .. seed + models - 1, each run on
+// run.token_ids (the tokens the loaded model read); the synthetic layer: the same layer with those
+// seeds (its own initialisation, synthetic_model.h). Anything else (--weights, --attention, GPT-2,
+// encoders) throws InputError. Cost: models x (1 + probe seeds) forward passes, plus each copy's draws.
+NullRoleScores null_head_roles(const ModelRequest& request, const AttentionRun& run, int models, uint64_t seed,
+                               const AnalysisOptions& options = {});
+
 // Throws hs::Error (InputError, FormatError, IoError) for a bad request or file.
 std::shared_ptr<const RunAnalysis> analyse(const ModelRequest& request, const AnalysisOptions& options = {});
 

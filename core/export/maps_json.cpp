@@ -68,6 +68,30 @@ void write_long_input_json(std::ostream& out, const RunAnalysis& analysis, int o
   out << '}';
 }
 
+// heads --null N: {"models", "seed", "initialisation", "null_mean": {role: x}, "null_sd": {role: x},
+// "layers": {"null_mean": {role: [layer]}, "null_sd": {role: [layer]}}}.
+void write_null_roles_json(std::ostream& out, const NullRoleScores& null) {
+  const auto per_role = [&](const char* key, const auto& value_of) {
+    out << json_string(key) << ":{";
+    for (int r = 0; r < kHeadRoleCount; ++r) {
+      out << (r ? "," : "") << json_string(head_role_name(HeadRole(r))) << ':';
+      value_of(r);
+    }
+    out << '}';
+  };
+  out << ",\"null\":{\"models\":" << null.models << ",\"seed\":" << null.seed
+      << ",\"initialisation\":" << json_string(null.initialisation) << ',';
+  per_role("null_mean", [&](int r) { write_json_float(out, null.mean.score[r]); });
+  out << ',';
+  per_role("null_sd", [&](int r) { write_json_float(out, null.sd.score[r]); });
+  out << ",\"layers\":{";
+  const size_t L = null.layer_mean.size();
+  per_role("null_mean", [&](int r) { write_json_list(out, L, [&](size_t l) { write_json_float(out, null.layer_mean[l].score[r]); }); });
+  out << ',';
+  per_role("null_sd", [&](int r) { write_json_list(out, L, [&](size_t l) { write_json_float(out, null.layer_sd[l].score[r]); }); });
+  out << "}}";
+}
+
 }  // namespace
 
 void write_head_roles_json(std::ostream& out, const HeadRoles& roles) {
@@ -119,6 +143,7 @@ void write_head_roles_json(std::ostream& out, const HeadRoles& roles) {
     }
     out << '}';
   }
+  if (roles.null.models > 0) write_null_roles_json(out, roles.null);
   out << ",\"label\":";
   write_json_list(out, L, [&](size_t l) { write_json_list(out, H, [&](size_t h) { out << json_string(roles.label[l][h]); }); });
   out << '}';

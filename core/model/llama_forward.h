@@ -108,6 +108,7 @@ class LlamaModel : public TransformerModel {
   void run_layers(Map& x, int begin, int end, Observer* observer, int threads) const override;
   Map final_norm(const Map& x) const override;
   const LlamaConfig& config() const { return config_; }
+  const LlamaWeights& weights() const { return w_; }  // random-weight copies read their shapes here
 
   // The attention config layer l runs with (window, scale and soft-cap of the layer).
   AttentionConfig layer_attention(int layer) const;

@@ -41,6 +41,10 @@ class TransformerSession : public Prepared {
   // Greedy continuation only (no maps, incremental with a key/value cache): the prompt followed
   // by `generate` argmax tokens.
   std::vector<int> continue_greedily() const;
+  // Another model of the same vocabulary (a random-weight copy) on `ids`, with this tokenizer.
+  std::unique_ptr<TransformerSession> with_model(std::shared_ptr<const TransformerModel> model, std::vector<int> ids) const {
+    return std::make_unique<TransformerSession>(std::move(model), tokenizer_, std::move(ids), 0);
+  }
   // The model itself (head ablation runs it with its own hook).
   const TransformerModel& model() const { return *model_; }
   const SubwordTokenizer& tokenizer() const { return *tokenizer_; }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cmath>
+#include <limits>
 
 #include "core/render/colour_scale.h"
 #include "core/render/heatmap_figure.h"
@@ -30,11 +32,23 @@ Figure difference_figure(const RunAnalysis& analysis, int layer, Colormap colorm
   t.col_names = t.row_names;
   t.row_axis = "head a";
   t.col_axis = "head b";
-  const float scale_max = colour_scale_max({&t.values});
+  // The colour range spans the off-diagonal cells: the diagonal (a head against itself, 0) is left
+  // blank (a dash) so that it does not stretch the range down to 0.
+  float lo = 1, hi = 0;
+  for (int a = 0; a < H; ++a)
+    for (int b = 0; b < H; ++b)
+      if (a != b && std::isfinite(t.values(a, b))) lo = std::min(lo, t.values(a, b)), hi = std::max(hi, t.values(a, b));
+  for (int a = 0; a < H; ++a) t.values(a, a) = std::numeric_limits<float>::quiet_NaN();
+  if (!(hi > lo)) lo = 0, hi = std::max(hi, 1e-6f);
   t.bar.colormap = colormap;
-  t.bar.hi = scale_max;
-  t.bar.lo = colormap_is_diverging(colormap) ? -scale_max : 0;
+  t.bar.hi = hi;
+  t.bar.lo = colormap_is_diverging(colormap) ? -hi : lo;
   t.bar.title = "mean total variation per query row";
+  // In cluster order, the clustering's dendrogram above the columns.
+  if (int(order.size()) == H && H >= 2) {
+    const HeadClustering clusters = cluster_heads(measured);
+    if (clusters.order == order) t.dendrogram = clusters.merges;
+  }
   t.decimals = 3;
   t.title = figure_model_name(run) + " \u00b7 layer " + std::to_string(layer) +
             " \u00b7 head distance" +

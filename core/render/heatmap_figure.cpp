@@ -6,6 +6,7 @@
 
 #include "core/model/attention_layer.h"
 #include "core/render/canvas.h"
+#include "core/render/category_palette.h"
 #include "core/render/colour_scale.h"
 #include "core/render/figure_parts.h"
 #include "core/render/peak_reduce.h"
@@ -106,7 +107,17 @@ struct Plan {
   bool axes_once = false;
   bool legend = false;  // masked cells: a legend entry under the colour bar
   bool sized = false;   // laid out for a page
+  // Grouped-query attention: query heads per key/value head (H / G; 1 for plain multi-head). Above
+  // 1, each panel's frame takes its key/value head's colour (category_colour(h / group)), so the
+  // heads that share one are seen together, as the app's grid boxes them.
+  int kv_group = 1;
 };
+
+// Query heads per key/value head of `info` (1 when every head has its own, or G does not divide H).
+int figure_kv_group(const ModelInfo& info) {
+  const int H = info.n_heads, G = info.n_kv_heads;
+  return G > 0 && G < H && H % G == 0 ? H / G : 1;
+}
 
 // Blanks the last label of a panel when the next panel's first label, `gap` points on, is closer
 // than the labels need: stacked (y, or rotated x) 1.2 x their size; side by side half of each width.
@@ -271,6 +282,10 @@ Figure panels_figure(const RunAnalysis& analysis, const std::vector<HeatmapPanel
   p.title_text = style.title.empty() ? title : style.title;
   p.n_heads = run.n_heads();
   p.n_layers = run.n_layers();
+  p.kv_group = grid ? figure_kv_group(run.info) : 1;
+  // The key/value grouping said once, in the title (fitted to the page with it).
+  if (p.kv_group > 1 && style.title.empty())
+    p.title_text += " \u00b7 frame colour = key/value head";
 
   std::vector<const Map*> shown;
   for (const HeatmapPanel& q : panels) shown.push_back(&run.attention[size_t(q.layer)][size_t(q.head)]);
@@ -367,6 +382,7 @@ Figure panels_figure(const RunAnalysis& analysis, const std::vector<HeatmapPanel
   const AttentionRun* r = &run;
   const ColourBar bar = p.bar;
   const bool legend = p.legend, show_title = p.title, axes_once = p.axes_once;
+  const int kv_group = p.kv_group;
   const FittedText title_fit = p.title_fit;
   fig.draw = [=](Canvas& c) {
     const TextStyle axis_style{m.axis_title, false, {0, 0, 0}};
@@ -402,7 +418,8 @@ Figure panels_figure(const RunAnalysis& analysis, const std::vector<HeatmapPanel
       for (int i = 0; i < n; ++i)
         for (int j = 0; j < n; ++j) cells[size_t(i) * size_t(n) + size_t(j)] = cell_lookup(colormap, drawn(i, j));
       c.cells(px, py, g.panel_w, g.panel_h, n, n, cells);
-      c.stroke_rect(px, py, g.panel_w, g.panel_h, kFrameColour, 0.6);
+      if (kv_group > 1) c.stroke_rect(px, py, g.panel_w, g.panel_h, category_colour(q.head / kv_group), 1.5);
+      else c.stroke_rect(px, py, g.panel_w, g.panel_h, kFrameColour, 0.6);
       if (k % g.cols == 0) draw_y_labels(c, g.y_labels, px - m.label_pad, py, g.cell_h);
       if (k + g.cols >= g.n) draw_x_labels(c, g.x_labels, px, py + g.panel_h + m.label_pad, g.cell_w);
     }

@@ -16,6 +16,7 @@ struct TableMetrics {
   double margin = kMargin, title = kTitleSize, axis_title = kAxisTitleSize, tick = kTickSize, caption = kTickSize;
   double label_max = 10, label_min = 5.5, number_max = 10, number_min = 5, bar_width = kBarWidth;
   double axis_pad = 8, label_pad = 5, axis_gap = 6, bar_gap = 16, title_gap = 10, caption_gap = 6;
+  double dendrogram = 36;  // the dendrogram band's height
 };
 
 TableMetrics table_metrics(const FigureStyle& style) {
@@ -29,6 +30,7 @@ TableMetrics table_metrics(const FigureStyle& style) {
   m.bar_width = std::max(5.0, 0.9 * f);
   m.axis_pad = 0.4 * f, m.label_pad = 0.35 * f, m.axis_gap = 0.35 * f, m.bar_gap = 1.2 * f;
   m.title_gap = 0.5 * f, m.caption_gap = 0.5 * f;
+  m.dendrogram = 3 * f;
   return m;
 }
 
@@ -39,6 +41,7 @@ struct TableLayout {
   double bar_x = 0, bar_h = 0;
   double col_axis_y = 0, caption_y = 0;
   double width = 0, height = 0;  // the content's extent
+  double dendrogram_h = 0;       // the dendrogram's band with its gap, between the title and the cells
   AxisLabels x_labels, y_labels;
   TextStyle number_style;
   bool numbers = false;
@@ -83,6 +86,8 @@ TableLayout lay_out_table(MeasureCanvas& mc, const TablePlan& p, double cell_w, 
   const double x_label_h = g.x_labels.extent > 0 ? g.x_labels.extent + m.label_pad : 0;
   g.left = ox + m.margin + std::max(axis_title_h, g.row_axis_title.height()) + m.axis_pad + y_label_w;
   g.top = oy + (p.title ? m.margin + p.title_fit.height() + m.title_gap : m.margin);
+  g.dendrogram_h = t.dendrogram.empty() ? 0 : m.dendrogram + m.label_pad;
+  g.top += g.dendrogram_h;
   g.bar_h = p.sized ? g.h : std::max(g.h, t.min_bar_height);
   g.bar_x = g.left + g.w + m.bar_gap;
   const double title_w = p.title ? p.title_fit.width : 0;
@@ -104,6 +109,43 @@ TableLayout lay_out_table(MeasureCanvas& mc, const TablePlan& p, double cell_w, 
   g.caption_y = below + m.caption_gap;
   g.height = (g.caption_lines.empty() ? below : g.caption_y + m.caption * 1.35 * double(g.caption_lines.size())) - oy + m.margin;
   return g;
+}
+
+// The dendrogram of `merges` over columns of width cell_w from x0, its leaves (distance 0) at
+// y_bottom and the largest merge distance band_h above: each merge a bracket joining its two
+// clusters' x (a leaf's column centre, a cluster's the middle of its two parts) at its distance.
+// The columns must follow the merges' leaf order (cluster_heads' order).
+void draw_table_dendrogram(Canvas& c, const std::vector<ClusterMerge>& merges, double x0, double cell_w, double y_bottom,
+                           double band_h) {
+  const int H = int(merges.size()) + 1;
+  float top = 0;
+  for (const ClusterMerge& m : merges) top = std::max(top, m.distance);
+  const auto y_of = [&](float d) { return y_bottom - (top > 0 ? double(d) / double(top) : 0.0) * band_h; };
+  std::vector<double> x(size_t(2 * H - 1), 0.0), y(size_t(2 * H - 1), y_bottom);
+  std::vector<std::vector<int>> members(size_t(2 * H - 1));  // the heads of each node, in leaf order
+  for (int h = 0; h < H; ++h) members[size_t(h)] = {h};
+  for (size_t k = 0; k < merges.size(); ++k) {
+    std::vector<int>& joined = members[size_t(H) + k];
+    joined = members[size_t(merges[k].a)];
+    joined.insert(joined.end(), members[size_t(merges[k].b)].begin(), members[size_t(merges[k].b)].end());
+  }
+  const std::vector<int>& order = members.back();
+  for (size_t col = 0; col < order.size(); ++col) x[size_t(order[col])] = x0 + (double(col) + 0.5) * cell_w;
+  for (size_t k = 0; k < merges.size(); ++k) {
+    const size_t a = size_t(merges[k].a), b = size_t(merges[k].b), n = size_t(H) + k;
+    const double ym = y_of(merges[k].distance);
+    c.line(x[a], y[a], x[a], ym, kFrameColour, 0.6);
+    c.line(x[b], y[b], x[b], ym, kFrameColour, 0.6);
+    c.line(x[a], ym, x[b], ym, kFrameColour, 0.6);
+    x[n] = 0.5 * (x[a] + x[b]);
+    y[n] = ym;
+  }
+}
+
+// A cell's colour under the table's bar: sequential colormaps from bar.lo to bar.hi.
+Rgb8 table_cell_colour(const ColourBar& bar, float v) {
+  if (colormap_is_diverging(bar.colormap) || bar.lo == 0) return cell_colour(bar.colormap, v, float(bar.hi));
+  return cell_colour(bar.colormap, v - float(bar.lo), float(bar.hi - bar.lo));
 }
 
 }  // namespace
@@ -204,23 +246,25 @@ Figure table_figure(const TableFigure& t, const FigureStyle& style) {
   const int decimals = t.decimals;
   const std::string col_axis = t.col_axis;
   const FittedText title_fit = p.title_fit;
+  const std::vector<ClusterMerge> dendrogram = t.dendrogram;
   fig.draw = [=](Canvas& c) {
     const TextStyle axis_style{m.axis_title, false, {0, 0, 0}};
     const TextStyle caption_style{m.caption, false, {64, 64, 64}};
     const double centre = g.left + g.w / 2;
     if (show_title) {
       const double lo = m.margin + title_fit.width / 2, hi = fig_w - m.margin - title_fit.width / 2;
-      draw_fitted(c, title_fit, lo <= hi ? std::clamp(centre, lo, hi) : fig_w / 2, g.top - title_fit.height() - m.title_gap,
-                  HAlign::center);
+      draw_fitted(c, title_fit, lo <= hi ? std::clamp(centre, lo, hi) : fig_w / 2,
+                  g.top - g.dendrogram_h - title_fit.height() - m.title_gap, HAlign::center);
     }
     std::vector<Rgb8> colours(size_t(rows) * size_t(cols));
     for (int i = 0; i < rows; ++i)
       for (int j = 0; j < cols; ++j) {
         const float v = values(i, j);
-        colours[size_t(i) * size_t(cols) + size_t(j)] = std::isnan(v) ? kNoValue : cell_colour(bar.colormap, v, float(bar.hi));
+        colours[size_t(i) * size_t(cols) + size_t(j)] = std::isnan(v) ? kNoValue : table_cell_colour(bar, v);
       }
     c.cells(g.left, g.top, g.w, g.h, rows, cols, colours);
     c.stroke_rect(g.left, g.top, g.w, g.h, kFrameColour, 0.6);
+    if (!dendrogram.empty()) draw_table_dendrogram(c, dendrogram, g.left, g.cell_w, g.top - m.label_pad, m.dendrogram);
     if (g.numbers) {
       for (int i = 0; i < rows; ++i)
         for (int j = 0; j < cols; ++j) {

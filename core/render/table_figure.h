@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/analysis/head_clustering.h"
 #include "core/render/colour_scale.h"
 #include "core/render/figure.h"
 #include "core/render/figure_parts.h"
@@ -29,6 +30,11 @@ struct TableFigure {
   // Laid out for a page, the columns widen into the width that square cells leave (a tall table of
   // few columns, such as every head x the 8 roles, keeps every column's label).
   bool stretch_columns = false;
+  // A dendrogram over the columns, drawn in a band between the title and the cells: the merges of
+  // cluster_heads (head_clustering.h) whose leaf order is the columns' order; empty: none.
+  std::vector<ClusterMerge> dendrogram;
+  // The colour range starts at bar.lo (a sequential colormap): a value v takes the colour of
+  // (v - lo) / (hi - lo); below lo the first colour. Diverging colormaps stay symmetric about 0.
 };
 
 // A layers x heads table of `values` ([n_layers, n_heads], NaN: no value): rows "L0", ...,

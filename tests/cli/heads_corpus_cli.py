@@ -104,6 +104,35 @@ def test_two_lines(margs):
                 check(False, f"two lines L{l} h{k} {role}: std {h['std'][role]} vs {abs(x - y) / math.sqrt(2)}")
                 return
     check(True, "two-line means equal the mean of two single-sentence runs")
+    check_corpus_chance(header, heads, singles)
+
+
+def chance_of(single, role, layer):
+    c = single["chance"][role]
+    return c[layer][0] if isinstance(c, list) else c
+
+
+def check_corpus_chance(header, heads, singles):
+    """The header's chance is each layer's mean over the sentences of `heads`' chance, and every
+    label clears it by the margin (labels use chance as `heads` does)."""
+    chance, margin = header.get("chance"), header["settings"].get("chance_margin")
+    if not check(chance is not None and margin == 0.1, f"corpus header: chance {chance is not None}, chance_margin {margin}"):
+        return
+    for role in ROLES:
+        for l, got in enumerate(chance["mean"][role]):
+            vals = [chance_of(s, role, l) for s in singles if chance_of(s, role, l) is not None]
+            want = sum(vals) / len(vals) if vals else None
+            if not ((got is None and want is None) or (got is not None and want is not None and close(got, want, 1e-6))):
+                check(False, f"corpus chance.{role} layer {l}: {got}, the mean of the sentences' chance is {want}")
+                return
+    for h in heads:
+        role = h["label"]
+        if role in ROLES and role != "broadness":
+            c = chance["mean"][role][h["layer"]]
+            if c is not None and h["mean"][role] < c + margin - 1e-9:
+                check(False, f"corpus L{h['layer']} h{h['head']} labelled {role} at {h['mean'][role]}, under chance {c} + {margin}")
+                return
+    check(True, "corpus chance levels are the sentences' mean chance; labels clear them by the margin")
 
 
 def test_shards(margs, pretrained):

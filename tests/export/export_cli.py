@@ -87,7 +87,10 @@ def test_figures():
             check(all(f"head {i}" in texts for i in range(4)), "grid.svg names each head")
             check(any("layer 0" in t for t in texts), "grid.svg title names the layer")
         if view in ("difference", "distance"):
-            check("head 3" in texts and "0.000" in texts, f"{name} has head labels and numbers in cells")
+            # The diagonal (a head against itself) is blank with a dash; the pairs hold their numbers.
+            numbers = [t for t in texts if len(t) == 5 and t[:2] == "0." and t[2:].isdigit()]
+            check("head 3" in texts and "\u2013" in texts and len(numbers) == 12,
+                  f"{name} has head labels, numbers in the 12 off-diagonal cells and a dash on the diagonal ({numbers})")
             check(any("head distance" in t for t in texts), f"{name}: the title names the head distance")
             check(not any("head difference" in t for t in texts), f"{name}: one measure on screen, not the cell mean")
     non_ascii = "Grüße aus Köln, naïve Москва Ελλάδα 東京"

@@ -52,6 +52,7 @@ VIEWS = {
     "query": PRETRAINED + ["--view", "query"],
     "difference": PRETRAINED + ["--view", "difference"],
     "distance": PRETRAINED + ["--view", "distance"],
+    "difference-cluster": PRETRAINED + ["--view", "difference", "--order", "cluster"],
     "average": PRETRAINED + ["--view", "average"],
     "rollout": PRETRAINED + ["--view", "rollout"],
     "width-pretrained": PRETRAINED + ["--view", "width"],

@@ -31,6 +31,13 @@ if(HEADSCOPE_TEST_PYTHON)
            COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/pdf_word_boxes.py $<TARGET_FILE:headscope-cli> ${HEADSCOPE_MODELS_DIR})
   set_tests_properties(export_pdf_word_boxes PROPERTIES LABELS "export;cli" TIMEOUT 120)
 endif()
+# Figures for papers: the head-distance figure (colour range from the off-diagonal cells, the dendrogram
+# in cluster order); grids of grouped-query models frame each head in its key/value head's colour.
+if(HEADSCOPE_TEST_PYTHON)
+  add_test(NAME export_paper_figures
+           COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/paper_figures_cli.py $<TARGET_FILE:headscope-cli> ${HEADSCOPE_MODELS_DIR})
+  set_tests_properties(export_paper_figures PROPERTIES LABELS "export;cli" TIMEOUT 120)
+endif()
 # Issue 45: reachable keys in maps --json and the report, export --view width with a pattern fit,
 # and the fit's bad input refused with the reason.
 if(HEADSCOPE_TEST_PYTHON)

@@ -24,6 +24,15 @@ if(HEADSCOPE_TEST_PYTHON AND TARGET headscope-cli)
                    $<TARGET_FILE:headscope-cli> ${HEADSCOPE_MODELS_DIR})
   set_tests_properties(analysis.head_roles_vs_numpy PROPERTIES LABELS "core;oracle" SKIP_RETURN_CODE 77 TIMEOUT 300)
 endif()
+# Oracle: heads --null N. stories260K's random-weight models drawn again in NumPy from the stated
+# initialisation, run through the PyTorch llama2.c reference, scored and pooled; the synthetic layer's
+# null models are the layer with other seeds.
+if(HEADSCOPE_TEST_PYTHON AND TARGET headscope-cli)
+  add_test(NAME analysis.null_roles_vs_numpy
+           COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/null_roles_reference.py
+                   $<TARGET_FILE:headscope-cli> ${HEADSCOPE_MODELS_DIR} ${CMAKE_CURRENT_BINARY_DIR}/null-roles)
+  set_tests_properties(analysis.null_roles_vs_numpy PROPERTIES LABELS "core;oracle" SKIP_RETURN_CODE 77 TIMEOUT 300)
+endif()
 # Oracle: head ablation (zero and mean) on stories260K against the PyTorch llama2.c reference with
 # the same head knocked out.
 if(HEADSCOPE_TEST_PYTHON AND TARGET headscope-cli)

@@ -218,9 +218,14 @@ TEST_F(ExportFigure, DifferenceTableColoursFollowTheTable) {
   const CellBlock& b = fig.cells.at(0);
   const FigurePlacement p = figure_placement(fig, FigureFormat::png, {});
   const double cw = b.width / b.cols;
+  // The colour range runs over the off-diagonal cells; the diagonal (0) is blank grey.
+  float lo = 1, hi = 0;
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j)
+      if (i != j) lo = std::min(lo, diff(i, j)), hi = std::max(hi, diff(i, j));
   for (int i = 0; i < 4; ++i) {
     for (int j = 0; j < 4; ++j) {
-      const Rgb8 want = cell_colour(Colormap::viridis, diff(i, j), colour_scale_max({&diff}));
+      const Rgb8 want = i == j ? Rgb8{200, 200, 200} : cell_colour(Colormap::viridis, diff(i, j) - lo, hi - lo);
       const Rgb8 got = png.at(int(p.ox + p.k * (b.x + (j + 0.1) * cw)), int(p.oy + p.k * (b.y + (i + 0.1) * cw)));
       EXPECT_EQ(int(want.r) * 65536 + int(want.g) * 256 + want.b, int(got.r) * 65536 + int(got.g) * 256 + got.b)
           << "cell (" << i << ", " << j << ")";
