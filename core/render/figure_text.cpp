@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/render/figure.h"
 #include "core/util/utf8.h"
 
 namespace hs {
