@@ -22,7 +22,10 @@ if [ "${1:-}" != "--run" ]; then
     python3-torch python3-numpy python3-scipy libopenblas0-pthread libopenblas-dev python3-sentencepiece
     xvfb xauth poppler-utils help2man dpkg-dev
     clang-14 libclang-rt-14-dev llvm-14
+    chromium nodejs python3-pil
   )
+  # npm fetches puppeteer-core for the HTML page's browser test; a nodejs from elsewhere brings its own.
+  command -v npm >/dev/null || packages+=(npm)
 fi
 missing=()
 for p in "${packages[@]}"; do
