@@ -139,7 +139,7 @@ namespace {
 
 // PNG, SVG and .json carry the provenance (core/export/provenance.h); the PDF's is set as it is
 // rendered (view_bytes), a page holds its own, .npy and .csv stay plain.
-std::string with_provenance(std::string bytes, const RunAnalysis& analysis, const ExportSpec& spec, ExportFormat format) {
+std::string export_with_provenance(std::string bytes, const RunAnalysis& analysis, const ExportSpec& spec, ExportFormat format) {
   switch (format) {
     case ExportFormat::png: return png_with_provenance(bytes, provenance_json(analysis, spec));
     case ExportFormat::svg: return svg_with_provenance(bytes, provenance_json(analysis, spec));
@@ -174,7 +174,7 @@ std::string export_bytes_plain(const RunAnalysis& analysis, const Sweep* sweep, 
 std::string export_bytes(const RunAnalysis& analysis, const Sweep* sweep, const ExportSpec& spec,
                          const HeadAblation* ablation) {
   const ExportFormat format = export_format_of(spec.path);
-  return with_provenance(export_bytes_plain(analysis, sweep, spec, ablation), analysis, spec, format);
+  return export_with_provenance(export_bytes_plain(analysis, sweep, spec, ablation), analysis, spec, format);
 }
 
 void export_view(const RunAnalysis& analysis, const Sweep* sweep, const ExportSpec& spec, const HeadAblation* ablation) {

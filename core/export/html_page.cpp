@@ -87,25 +87,23 @@ json page_colormap_json(Colormap cm) {
           {"diverging", colormap_is_diverging(cm)}};
 }
 
-std::vector<std::string> repaired(const std::vector<std::string>& labels) {
+std::vector<std::string> page_repaired_labels(const std::vector<std::string>& labels) {
   std::vector<std::string> out;
   for (const std::string& s : labels) out.push_back(utf8_repair(s));
   return out;
 }
 
-json page_data(const ViewExport& in, const PageContent& c) {
+json page_data_json(const ViewExport& in, const PageContent& c) {
   json groups = json::array();
   for (const PageGroup& g : c.groups) {
     json maps = json::array();
     for (const PageMap& m : g.maps) maps.push_back(page_map_json(m));
     groups.push_back({{"name", g.name}, {"note", g.note}, {"maps", maps}});
   }
-  const ExportSpec& spec = in.spec;
-  const ViewDescriptor& v = view_descriptor(spec.view);
-  return {{"format", "headscope page 1"},
-          {"view", v.name}, {"view_title", v.title}, {"title", utf8_repair(c.title)}, {"about", c.about},
-          {"tokens", repaired(in.analysis.map_labels.empty() ? in.analysis.run.tokens : in.analysis.map_labels)},
-          {"token_axes", c.token_axes}, {"row_labels", repaired(c.row_labels)}, {"col_labels", repaired(c.col_labels)},
+  const ExportSpec& spec = in.spec;  // the view's name is the provenance's (two names of one page: one page)
+  return {{"format", "headscope page 1"}, {"title", utf8_repair(c.title)}, {"about", c.about},
+          {"tokens", page_repaired_labels(in.analysis.map_labels.empty() ? in.analysis.run.tokens : in.analysis.map_labels)},
+          {"token_axes", c.token_axes}, {"row_labels", page_repaired_labels(c.row_labels)}, {"col_labels", page_repaired_labels(c.col_labels)},
           {"group_title", c.group_title}, {"map_title", c.map_title}, {"groups", groups},
           {"group", c.group}, {"map", c.map},
           {"hover", {{"row", c.row_title}, {"col", c.col_title}, {"value", c.value_title}}},
@@ -114,11 +112,11 @@ json page_data(const ViewExport& in, const PageContent& c) {
           {"scale", {{"mode", scale_mode_name(spec.colours.mode)}, {"ignore_first_key", spec.colours.ignore_first_key},
                      {"per_map", spec.colours.per_map}}},
           {"encoding", {{"bits", 16}, {"digits", kHtmlDigits}}},
-          {"notes", repaired(in.analysis.run.notes)},
+          {"notes", page_repaired_labels(in.analysis.run.notes)},
           {"provenance", json::parse(provenance_json(in.analysis, spec))}};
 }
 
-std::string html_text(const std::string& s) {
+std::string page_html_text(const std::string& s) {
   std::string out;
   for (char ch : s) {
     if (ch == '&') out += "&amp;";
@@ -130,7 +128,7 @@ std::string html_text(const std::string& s) {
 }
 
 // JSON inside <script>: "</" would end the element; "<\/" is the same JSON string.
-std::string script_safe(std::string s) {
+std::string page_script_safe(std::string s) {
   for (size_t at = s.find("</"); at != std::string::npos; at = s.find("</", at + 3)) s.replace(at, 2, "<\\/");
   return s;
 }
@@ -138,14 +136,14 @@ std::string script_safe(std::string s) {
 }  // namespace
 
 std::string html_page(const ViewExport& in, const PageContent& content) {
-  const std::string data = page_data(in, content).dump(-1, ' ', false, json::error_handler_t::replace);
+  const std::string data = page_data_json(in, content).dump(-1, ' ', false, json::error_handler_t::replace);
   std::string page = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                      "<meta name=\"generator\" content=\"headscope " HEADSCOPE_VERSION "\">\n"
-                     "<title>" + html_text(utf8_repair(content.title)) + "</title>\n<style>" + kHtmlPageStyle +
+                     "<title>" + page_html_text(utf8_repair(content.title)) + "</title>\n<style>" + kHtmlPageStyle +
                      "</style>\n</head>\n<body>\n<noscript>This page draws its maps with JavaScript; the numbers are in "
                      "the hs-data element of its source.</noscript>\n"
-                     "<script type=\"application/json\" id=\"hs-data\">" + script_safe(data) + "</script>\n<script>" +
+                     "<script type=\"application/json\" id=\"hs-data\">" + page_script_safe(data) + "</script>\n<script>" +
                      kHtmlPageScript + "</script>\n</body>\n</html>\n";
   if (int64_t(page.size()) > kHtmlPageMaxBytes && !in.spec.large_page) {
     throw InputError("the page would be " + std::to_string((page.size() + (1 << 19)) >> 20) + " MB, more than the " +

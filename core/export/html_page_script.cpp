@@ -22,6 +22,7 @@ select,button{font:inherit;color:inherit;background:var(--chip);border:1px solid
 .chip.row{border-color:var(--accent)}.chip.col{outline:2px solid var(--accent)}
 .chip[aria-pressed=true]{background:var(--accent);color:#fff}
 #stage{display:flex;flex-wrap:wrap;gap:12px;align-items:flex-start}
+#stage.bars{flex-direction:column;gap:2px}.panel.keys{cursor:default}
 .panel{display:flex;flex-direction:column;align-items:center;border:1px solid transparent;border-radius:4px;padding:4px;cursor:pointer}
 .panel:focus,.panel:hover{border-color:var(--accent);outline:none}
 .panel span{font-size:12px;color:var(--mute)}
@@ -112,6 +113,7 @@ function select(label, id, options, value, onchange) {
 function buildControls() {
   controls.textContent = "";
   if (D.groups.length > 1) select(D.group_title, "group", D.groups.map((g, k) => [k, g.name]), S.group, v => { S.group = +v; render(); });
+  else controls.appendChild(el("strong", { id: "group-name" }, group().name));
   if (group().maps.length > 1 && !D.query_mode) {
     select(D.map_title, "map", [[-1, "every " + D.map_title + " (grid)"]].concat(group().maps.map((m, k) => [k, m.name])), S.map, v => { S.map = +v; render(); });
   }
@@ -243,6 +245,10 @@ function queryBars() {
     c.addEventListener("keydown", e => { if (e.key !== "ArrowLeft" && e.key !== "ArrowRight") return; e.preventDefault(); e.stopPropagation(); S.cj = Math.max(0, Math.min(T - 1, S.cj + (e.key === "ArrowRight" ? 1 : -1))); const b = c.getBoundingClientRect(); tipAt(S.cj, b.left + (S.cj + 0.5) * cs, b.top + H / 2); });
     row.appendChild(el("span", {}, m.name)); row.appendChild(c); stage.appendChild(row);
   });
+  const keysRow = el("canvas", { width: T * cs, height: 110, "aria-hidden": "true" }), kx = keysRow.getContext("2d");
+  kx.fillStyle = textColour(); kx.font = "12px sans-serif"; kx.textBaseline = "middle";
+  D.tokens.forEach((t, j) => { kx.save(); kx.translate((j + 0.5) * cs, 4); kx.rotate(Math.PI / 2); kx.fillText(t, 0, 0, 104); kx.restore(); });
+  const keyPanel = el("div", { class: "panel keys" }); keyPanel.appendChild(keysRow); stage.appendChild(keyPanel);
   precision.textContent = "Bars: the chosen query rows summed (0 to " + top.toPrecision(4) + " across the heads shown); choose the rows on the tokens above. Each summand is within half a 16-bit step of its float32 value.";
 }
 
@@ -253,6 +259,7 @@ function render(keepTip) {
   note.textContent = [group().note].concat(D.notes).filter(Boolean).join(" ");
   const maps = group().maps;
   if (S.map >= maps.length) S.map = maps.length - 1;
+  stage.className = D.query_mode ? "bars" : "";
   if (D.query_mode) queryBars();
   else if (S.map < 0 && maps.length > 1) grid();
   else stage.appendChild(large(maps[Math.max(0, S.map)]));

@@ -21,7 +21,7 @@ namespace fs = std::filesystem;
 
 // A .safetensors file starts with its header's length (uint64, little-endian) and the JSON header,
 // the tensor table; 0 when the file is not one or the length is implausible.
-uint64_t safetensors_header_end(const std::string& path, uint64_t size) {
+uint64_t provenance_safetensors_header_end(const std::string& path, uint64_t size) {
   if (fs::path(path).extension() != ".safetensors" || size < 8) return 0;
   std::ifstream in(path, std::ios::binary);
   unsigned char b[8] = {};
@@ -33,7 +33,7 @@ uint64_t safetensors_header_end(const std::string& path, uint64_t size) {
 
 // The file a model path names: itself, or in a Hugging Face folder its weights (model.safetensors,
 // the shard index, or the first .safetensors / .gguf / .bin in name order).
-std::string model_file_of(const std::string& path) {
+std::string provenance_model_file_of(const std::string& path) {
   std::error_code ec;
   if (!fs::is_directory(path, ec)) return path;
   for (const char* name : {"model.safetensors", "model.safetensors.index.json"})
@@ -48,7 +48,7 @@ std::string model_file_of(const std::string& path) {
 }
 
 // A Hugging Face folder's tokenizer file ("" when none).
-std::string folder_tokenizer_of(const std::string& path) {
+std::string provenance_folder_tokenizer_of(const std::string& path) {
   std::error_code ec;
   if (!fs::is_directory(path, ec)) return "";
   for (const char* name : {"tokenizer.json", "vocab.json", "tokenizer.model", "vocab.txt"})
@@ -56,14 +56,14 @@ std::string folder_tokenizer_of(const std::string& path) {
   return "";
 }
 
-nlohmann::json file_entry(const std::string& role, const std::string& path) {
+nlohmann::json provenance_file_entry(const std::string& role, const std::string& path) {
   std::error_code ec;
   const uint64_t size = fs::file_size(path, ec);
   if (ec) throw IoError("cannot read " + path + " to record its provenance: " + ec.message());
   uint64_t hashed = size;
   std::string of = "the whole file";
   if (size > kProvenanceWholeHashBytes) {
-    const uint64_t header = safetensors_header_end(path, size);
+    const uint64_t header = provenance_safetensors_header_end(path, size);
     hashed = header > 0 ? header : kProvenancePrefixBytes;
     of = "the first " + std::to_string(hashed) + " bytes of " + std::to_string(size) +
          (header > 0 ? ": the length and JSON header (tensor table)" : ": the header and tensor table") +
@@ -76,13 +76,13 @@ nlohmann::json file_entry(const std::string& role, const std::string& path) {
           {"sha256_of", of}};
 }
 
-nlohmann::json input_files(const ModelRequest& r) {
+nlohmann::json provenance_input_files(const ModelRequest& r) {
   nlohmann::json files = nlohmann::json::array();
   const auto add = [&](const char* role, const std::string& path) {
-    if (!path.empty()) files.push_back(file_entry(role, path));
+    if (!path.empty()) files.push_back(provenance_file_entry(role, path));
   };
-  if (!r.model_path.empty()) add("model", model_file_of(r.model_path));
-  add("tokenizer", r.tokenizer.empty() ? folder_tokenizer_of(r.model_path) : r.tokenizer);
+  if (!r.model_path.empty()) add("model", provenance_model_file_of(r.model_path));
+  add("tokenizer", r.tokenizer.empty() ? provenance_folder_tokenizer_of(r.model_path) : r.tokenizer);
   add("weights", r.weights);
   add("attention maps", r.attention_file);
   add("input array", r.input_npy);
@@ -90,18 +90,19 @@ nlohmann::json input_files(const ModelRequest& r) {
 }
 
 // The view by what it draws, so two names of one figure (heatmap and heads, overview and heads
-// --all-layers) record the same: their files are the same bytes.
-std::string drawn_view(const ExportSpec& spec) {
+// --all-layers, distance and difference) record the same: their files are the same bytes.
+std::string provenance_drawn_view(const ExportSpec& spec) {
   if (spec.view == View::heatmap) return spec.head >= 0 ? "head" : spec.layers == LayerScope::every ? "overview" : "heads";
   if (spec.view == View::heads && spec.head < 0 && spec.layers == LayerScope::every) return "overview";
+  if (spec.view == View::distance) return "difference";  // the same table
   return view_name(spec.view);
 }
 
 // What the export shows, as the figure depends on it (so the app's file and the CLI's of one view
 // stay the same bytes): the layer unless the view covers the model, the head shown (none for a
 // grid), the query tokens and the role where the view reads them.
-nlohmann::json view_choices(const RunAnalysis& analysis, const ExportSpec& spec) {
-  const std::string drawn = drawn_view(spec);
+nlohmann::json provenance_view_choices(const RunAnalysis& analysis, const ExportSpec& spec) {
+  const std::string drawn = provenance_drawn_view(spec);
   const ViewDescriptor& d = *find_view(drawn);  // a view's own name
   nlohmann::json v = {{"view", drawn},
                       {"colormap", colormap_name(spec.colours.colormap)},
@@ -110,7 +111,8 @@ nlohmann::json view_choices(const RunAnalysis& analysis, const ExportSpec& spec)
   if (d.scope != ViewScope::model) v["layer"] = spec.layer;
   const int head = d.scope == ViewScope::head ? std::max(spec.head, 0) : d.scope == ViewScope::head_or_layer ? spec.head : -1;
   if (head >= 0) v["head"] = head;
-  if (spec.view == View::query && !spec.queries.empty()) v["queries"] = spec.queries;
+  if (spec.view == View::query)  // the rows summed: the chosen ones, or the last token's
+    v["queries"] = spec.queries.empty() ? std::vector<int>{analysis.run.n_tokens() - 1} : spec.queries;
   if (spec.view == View::roles && spec.role >= 0) v["role"] = head_role_name(HeadRole(spec.role));
   v["n_layers"] = analysis.run.n_layers();
   v["n_heads"] = analysis.run.n_heads();
@@ -125,11 +127,11 @@ nlohmann::json provenance_object(const RunAnalysis& analysis, const ExportSpec& 
   nlohmann::json input = {{"sentence", utf8_repair(r.sentence)}, {"tokens", analysis.run.n_tokens()}};
   if (!r.sentence_b.empty()) input["sentence_b"] = utf8_repair(r.sentence_b);
   if (!r.input_ids.empty()) input["input_ids"] = r.input_ids;
-  return {{"headscope", HEADSCOPE_VERSION}, {"model", model}, {"files", input_files(r)},
-          {"input", input}, {"view", view_choices(analysis, spec)}};
+  return {{"headscope", HEADSCOPE_VERSION}, {"model", model}, {"files", provenance_input_files(r)},
+          {"input", input}, {"view", provenance_view_choices(analysis, spec)}};
 }
 
-void put_u32_be(std::string& s, uint32_t v) {
+void provenance_put_u32_be(std::string& s, uint32_t v) {
   for (int shift = 24; shift >= 0; shift -= 8) s += char((v >> shift) & 0xff);
 }
 
@@ -140,7 +142,7 @@ std::string provenance_json(const RunAnalysis& analysis, const ExportSpec& spec)
 }
 
 std::string file_provenance_json(const std::string& role, const std::string& path) {
-  return file_entry(role, path).dump();
+  return provenance_file_entry(role, path).dump();
 }
 
 // A PNG chunk: length, type, data, CRC-32 of type and data. iTXt: keyword, 0, compression flag 0,
@@ -152,9 +154,9 @@ std::string png_with_provenance(const std::string& png, const std::string& prove
   body += std::string("headscope-provenance") + '\0' + '\0' + '\0' + '\0' + '\0';
   body += provenance;
   std::string chunk;
-  put_u32_be(chunk, uint32_t(body.size() - 4));
+  provenance_put_u32_be(chunk, uint32_t(body.size() - 4));
   chunk += body;
-  put_u32_be(chunk, uint32_t(crc32(0L, reinterpret_cast<const Bytef*>(body.data()), uInt(body.size()))));
+  provenance_put_u32_be(chunk, uint32_t(crc32(0L, reinterpret_cast<const Bytef*>(body.data()), uInt(body.size()))));
   return png.substr(0, kIhdrEnd) + chunk + png.substr(kIhdrEnd);
 }
 

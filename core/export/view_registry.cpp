@@ -30,7 +30,6 @@
 #include "core/util/errors.h"
 #include "core/util/format.h"
 #include "core/util/suggest.h"
-#include "core/util/utf8.h"
 
 namespace hs {
 

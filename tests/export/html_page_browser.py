@@ -96,9 +96,11 @@ def number(text):
     return float(m.group(0)) if m else float("nan")
 
 
-def check_tips(page, values, label, rows=1):
-    """Tooltips against the .npy: values[i, j] (cells) or values[k, j] (bars)."""
-    step = (float(np.nanmax(values)) - float(np.nanmin(values))) / 65535
+def check_tips(page, values, label, rows=1, step=None):
+    """Tooltips against the .npy: values[i, j] (cells) or values[k, j] (bars, each a sum of `rows` cells of
+    maps whose range is at most `step` * 65535)."""
+    if step is None:
+        step = (float(np.nanmax(values)) - float(np.nanmin(values))) / 65535
     for tip in page["tips"]:
         where = tip.get("cell") or tip.get("bar")
         want = float(values[where[0], where[1]])
@@ -124,8 +126,11 @@ def puppeteer_dir(build):
     mod = os.path.join(build, "npm")
     if not os.path.isdir(os.path.join(mod, "node_modules", "puppeteer-core")):
         os.makedirs(mod, exist_ok=True)
-        subprocess.run(["npm", "install", "--prefix", mod, "--no-audit", "--no-fund", "--no-save", PUPPETEER],
-                       check=True, capture_output=True, timeout=600)
+        p = subprocess.run(["npm", "install", "--prefix", mod, "--no-audit", "--no-fund", "--no-save", PUPPETEER],
+                           capture_output=True, text=True, timeout=600)
+        if p.returncode != 0:
+            raise SystemExit(f"FAIL: npm install {PUPPETEER} (the browser test's driver, from the npm registry): exit "
+                             f"{p.returncode}: {p.stderr[-1500:]}")
     return mod
 
 
@@ -228,7 +233,7 @@ def main():
         check_pixels(hd["scaled_pixels"], png_cells(hargs + ["--color-scale", "log"], "head_log", cells, n), "head, log scale")
         q = seen["query"]
         check(q["checks"].get("chip_queries") == [3, 7], f"query: chip toggled twice gave {q['checks'].get('chip_queries')}")
-        check_tips(q, npys["query"][0], "query rows 3+7 (layer 1)", rows=2)
+        check_tips(q, npys["query"][0], "query rows 3+7 (layer 1)", rows=2, step=1 / 65535)  # weights: [0, 1]
         check_tips(seen["difference"], npys["difference"], "head distance (layer 1)")
         check_tips(seen["average"], npys["average"][0], "attention average (layer 1)")
         check_pixels(seen["average"]["pixels"], png_cells(margs + ["--view", "average", "--layer", "1"], "avg_png", cells, n), "average")
