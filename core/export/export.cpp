@@ -137,13 +137,13 @@ ExportFormat export_format_of(const std::string& path) {
 
 namespace {
 
-// PNG, SVG and .json carry the provenance (core/export/provenance.h); the PDF's is set as it is
-// rendered (view_bytes), a page holds its own, .npy and .csv stay plain.
+// PNG and SVG carry the provenance (core/export/provenance.h); the PDF's is set as it is rendered
+// (view_bytes), the .json's is written with it (maps_json.h), a page holds its own, .npy and .csv
+// stay plain.
 std::string export_with_provenance(std::string bytes, const RunAnalysis& analysis, const ExportSpec& spec, ExportFormat format) {
   switch (format) {
     case ExportFormat::png: return png_with_provenance(bytes, provenance_json(analysis, spec));
     case ExportFormat::svg: return svg_with_provenance(bytes, provenance_json(analysis, spec));
-    case ExportFormat::json: return json_with_provenance(bytes, provenance_json(analysis, spec));
     default: return bytes;
   }
 }

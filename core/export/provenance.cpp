@@ -3,7 +3,6 @@
 #include <zlib.h>
 
 #include <algorithm>
-#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -119,7 +118,7 @@ nlohmann::json provenance_view_choices(const RunAnalysis& analysis, const Export
   return v;
 }
 
-nlohmann::json provenance_object(const RunAnalysis& analysis, const ExportSpec& spec) {
+nlohmann::json provenance_object(const RunAnalysis& analysis) {
   const ModelRequest& r = analysis.request;
   const ModelInfo& info = analysis.run.info;
   nlohmann::json model = {{"kind", info.kind}, {"name", utf8_repair(info.name)}, {"weight_types", info.weight_types}};
@@ -127,8 +126,11 @@ nlohmann::json provenance_object(const RunAnalysis& analysis, const ExportSpec& 
   nlohmann::json input = {{"sentence", utf8_repair(r.sentence)}, {"tokens", analysis.run.n_tokens()}};
   if (!r.sentence_b.empty()) input["sentence_b"] = utf8_repair(r.sentence_b);
   if (!r.input_ids.empty()) input["input_ids"] = r.input_ids;
-  return {{"headscope", HEADSCOPE_VERSION}, {"model", model}, {"files", provenance_input_files(r)},
-          {"input", input}, {"view", provenance_view_choices(analysis, spec)}};
+  return {{"headscope", HEADSCOPE_VERSION}, {"model", model}, {"files", provenance_input_files(r)}, {"input", input}};
+}
+
+std::string provenance_dump(const nlohmann::json& j) {
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 void provenance_put_u32_be(std::string& s, uint32_t v) {
@@ -138,8 +140,12 @@ void provenance_put_u32_be(std::string& s, uint32_t v) {
 }  // namespace
 
 std::string provenance_json(const RunAnalysis& analysis, const ExportSpec& spec) {
-  return provenance_object(analysis, spec).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  nlohmann::json j = provenance_object(analysis);
+  j["view"] = provenance_view_choices(analysis, spec);
+  return provenance_dump(j);
 }
+
+std::string run_provenance_json(const RunAnalysis& analysis) { return provenance_dump(provenance_object(analysis)); }
 
 std::string file_provenance_json(const std::string& role, const std::string& path) {
   return provenance_file_entry(role, path).dump();
@@ -172,15 +178,6 @@ std::string svg_with_provenance(const std::string& svg, const std::string& prove
     else text += c;
   }
   return svg.substr(0, end + 1) + "\n<metadata id=\"headscope-provenance\">" + text + "</metadata>" + svg.substr(end + 1);
-}
-
-std::string json_with_provenance(const std::string& json, const std::string& provenance) {
-  const size_t close = json.find_last_of('}');
-  if (close == std::string::npos) return json;
-  size_t before = close;
-  while (before > 0 && std::isspace(static_cast<unsigned char>(json[before - 1]))) --before;
-  const bool empty = before > 0 && json[before - 1] == '{';
-  return json.substr(0, before) + (empty ? "" : ",") + "\n\"provenance\": " + provenance + "\n" + json.substr(close);
 }
 
 }  // namespace hs

@@ -1,7 +1,8 @@
 #pragma once
 // Provenance: what made an export, so a page or a figure can be traced back to it. Recorded in the
 // HTML page (core/export/html_page.h), in figures as metadata (PNG iTXt chunk, SVG <metadata>, PDF
-// Subject/Keywords) and in .json exports as a "provenance" object; .npy and .csv stay plain.
+// Subject/Keywords) and in the maps JSON (`maps --json`, every .json export) as a "provenance" object
+// without the view (the JSON holds the whole run); .npy and .csv stay plain.
 //
 //   headscope   the version that wrote it
 //   files       each input file (model, tokenizer, weights, maps, input array): its name (no
@@ -25,6 +26,8 @@ constexpr uint64_t kProvenancePrefixBytes = uint64_t(16) << 20;
 
 // The provenance as a compact JSON object (one line, UTF-8).
 std::string provenance_json(const RunAnalysis& analysis, const ExportSpec& spec);
+// The same without "view": what made the run (the maps JSON's "provenance").
+std::string run_provenance_json(const RunAnalysis& analysis);
 
 // One file's entry: {"role", "name", "bytes", "sha256", "sha256_of"}; IoError when unreadable.
 std::string file_provenance_json(const std::string& role, const std::string& path);
@@ -34,7 +37,5 @@ std::string file_provenance_json(const std::string& role, const std::string& pat
 // (PDF: the renderer sets its Subject) are returned unchanged.
 std::string png_with_provenance(const std::string& png, const std::string& provenance);
 std::string svg_with_provenance(const std::string& svg, const std::string& provenance);
-// A .json export's object with "provenance" added as its last key.
-std::string json_with_provenance(const std::string& json, const std::string& provenance);
 
 }  // namespace hs

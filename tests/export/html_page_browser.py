@@ -158,6 +158,9 @@ def provenance_checks(models, margs, page_prov):
     check(files["model"]["sha256"] in pdf, f"PDF: Subject has no model SHA-256: {pdf[:400]}")
     j = json.load(open(export(args, "prov.json"), encoding="utf-8"))
     check(j.get("provenance", {}).get("files") == page_prov["files"], "JSON: no provenance object")
+    m = json.loads(ok("maps --json", ["maps"] + margs + ["--json", "-"]))
+    check(m.get("provenance") == j.get("provenance") and "view" not in m["provenance"],
+          "maps --json: its provenance is not the .json export's (the run's, without the view)")
     check(open(export(args, "prov.npy"), "rb").read(6) == b"\x93NUMPY", ".npy is not plain")
     check("provenance" not in open(export(args, "prov.csv"), encoding="utf-8").read(), ".csv is not plain")
 
