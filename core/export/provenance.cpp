@@ -9,6 +9,8 @@
 
 #include "core/analysis/run_analysis.h"
 #include "core/export/export.h"
+#include "core/model/pretrained.h"
+#include "core/model/shipped_models.h"
 #include "core/util/errors.h"
 #include "core/util/sha256.h"
 #include "core/util/utf8.h"
@@ -75,13 +77,19 @@ nlohmann::json provenance_file_entry(const std::string& role, const std::string&
           {"sha256_of", of}};
 }
 
-nlohmann::json provenance_input_files(const ModelRequest& r) {
+// The files the run read: a shipped model's name resolved to its checkpoint (the teaching model has
+// none), a llama2.c checkpoint's tokenizer found beside it as the loader finds it.
+nlohmann::json provenance_input_files(const ModelRequest& r, const ModelInfo& info) {
   nlohmann::json files = nlohmann::json::array();
   const auto add = [&](const char* role, const std::string& path) {
     if (!path.empty()) files.push_back(provenance_file_entry(role, path));
   };
-  if (!r.model_path.empty()) add("model", provenance_model_file_of(r.model_path));
-  add("tokenizer", r.tokenizer.empty() ? provenance_folder_tokenizer_of(r.model_path) : r.tokenizer);
+  const std::string model = r.model_path.empty() || is_teaching_model(r.model_path) ? "" : resolve_shipped_model(r.model_path);
+  if (!model.empty()) add("model", provenance_model_file_of(model));
+  std::string tokenizer = r.tokenizer;
+  if (tokenizer.empty() && info.kind == "llama2c") tokenizer = find_llama2c_tokenizer(model, info.vocab_size);
+  if (tokenizer.empty()) tokenizer = provenance_folder_tokenizer_of(model);
+  add("tokenizer", tokenizer);
   add("weights", r.weights);
   add("attention maps", r.attention_file);
   add("input array", r.input_npy);
@@ -126,7 +134,7 @@ nlohmann::json provenance_object(const RunAnalysis& analysis) {
   nlohmann::json input = {{"sentence", utf8_repair(r.sentence)}, {"tokens", analysis.run.n_tokens()}};
   if (!r.sentence_b.empty()) input["sentence_b"] = utf8_repair(r.sentence_b);
   if (!r.input_ids.empty()) input["input_ids"] = r.input_ids;
-  return {{"headscope", HEADSCOPE_VERSION}, {"model", model}, {"files", provenance_input_files(r)}, {"input", input}};
+  return {{"headscope", HEADSCOPE_VERSION}, {"model", model}, {"files", provenance_input_files(r, info)}, {"input", input}};
 }
 
 std::string provenance_dump(const nlohmann::json& j) {
