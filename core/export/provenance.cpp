@@ -57,10 +57,17 @@ std::string provenance_folder_tokenizer_of(const std::string& path) {
   return "";
 }
 
+// A file that is not a regular file (a FIFO, a device) or cannot be read again is named, not hashed:
+// the export it describes still writes.
 nlohmann::json provenance_file_entry(const std::string& role, const std::string& path) {
+  nlohmann::json entry = {{"role", role}, {"name", utf8_repair(fs::path(path).filename().string())}};
   std::error_code ec;
-  const uint64_t size = fs::file_size(path, ec);
-  if (ec) throw IoError("cannot read " + path + " to record its provenance: " + ec.message());
+  const bool regular = fs::is_regular_file(path, ec);
+  const uint64_t size = regular ? fs::file_size(path, ec) : 0;
+  if (ec || !regular) {
+    entry["sha256_of"] = "not hashed: " + (ec ? ec.message() : std::string("not a regular file"));
+    return entry;
+  }
   uint64_t hashed = size;
   std::string of = "the whole file";
   if (size > kProvenanceWholeHashBytes) {
@@ -70,11 +77,14 @@ nlohmann::json provenance_file_entry(const std::string& role, const std::string&
          (header > 0 ? ": the length and JSON header (tensor table)" : ": the header and tensor table") +
          " (files over " + std::to_string(kProvenanceWholeHashBytes >> 20) + " MiB are not hashed whole)";
   }
-  return {{"role", role},
-          {"name", utf8_repair(fs::path(path).filename().string())},
-          {"bytes", size},
-          {"sha256", sha256_file_prefix(path, hashed)},
-          {"sha256_of", of}};
+  entry["bytes"] = size;
+  try {
+    entry["sha256"] = sha256_file_prefix(path, hashed);
+    entry["sha256_of"] = of;
+  } catch (const IoError& e) {
+    entry["sha256_of"] = std::string("not hashed: ") + e.what();
+  }
+  return entry;
 }
 
 // The files the run read: a shipped model's name resolved to its checkpoint (the teaching model has

@@ -29,7 +29,8 @@ std::string provenance_json(const RunAnalysis& analysis, const ExportSpec& spec)
 // The same without "view": what made the run (the maps JSON's "provenance").
 std::string run_provenance_json(const RunAnalysis& analysis);
 
-// One file's entry: {"role", "name", "bytes", "sha256", "sha256_of"}; IoError when unreadable.
+// One file's entry: {"role", "name", "bytes", "sha256", "sha256_of"}; a file that is not regular or
+// cannot be read has no "sha256" and "sha256_of" says why.
 std::string file_provenance_json(const std::string& role, const std::string& path);
 
 // The figure's bytes with the provenance added as metadata: PNG an iTXt chunk "headscope-provenance"

@@ -37,6 +37,16 @@ TEST(Provenance, SmallFilesAreHashedWhole) {
   fs::remove(path);
 }
 
+TEST(Provenance, FilesThatCannotBeHashedAreNamed) {
+  const nlohmann::json dir = nlohmann::json::parse(file_provenance_json("model", fs::temp_directory_path().string()));
+  EXPECT_FALSE(dir.contains("sha256"));
+  EXPECT_EQ(dir["sha256_of"], "not hashed: not a regular file");
+  const nlohmann::json gone = nlohmann::json::parse(file_provenance_json("model", "/nonexistent/hs_model.bin"));
+  EXPECT_FALSE(gone.contains("sha256"));
+  EXPECT_EQ(gone["sha256_of"].get<std::string>().rfind("not hashed: ", 0), 0u) << gone["sha256_of"];
+  EXPECT_EQ(gone["name"], "hs_model.bin");
+}
+
 TEST(Provenance, LargeSafetensorsAreHashedOverLengthAndHeader) {
   const std::string header = R"({"w":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})";
   std::string head(8, '\0');
