@@ -25,7 +25,10 @@ if [ "${1:-}" != "--run" ]; then
     xvfb xauth poppler-utils help2man dpkg-dev
     python3-dev pybind11-dev python3-pybind11 python3-venv python3-wheel python3-setuptools python3-pytest
     clang-14 libclang-rt-14-dev llvm-14
+    chromium nodejs python3-pil
   )
+  # npm fetches puppeteer-core for the HTML page's browser test; a nodejs from elsewhere brings its own.
+  command -v npm >/dev/null || packages+=(npm)
 fi
 missing=()
 for p in "${packages[@]}"; do

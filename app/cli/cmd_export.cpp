@@ -55,6 +55,7 @@ struct ExportOptions {
   bool layer_range = false;
   bool whole_maps = false;
   bool long_input = false;
+  bool large_page = false;
   std::string size;
   std::string role;
   std::string queries;
@@ -272,6 +273,7 @@ int run_export(const ExportOptions& o) {
     spec.role = int(parse_head_role(o.role));
   }
   spec.cluster_order = o.order == "cluster";
+  spec.large_page = o.large_page;
   spec.colours.colormap = parse_colormap(o.colormap);
   spec.colours.mode = parse_scale_mode(o.colour_scale);
   spec.colours.ignore_first_key = o.ignore_first_key;
@@ -334,9 +336,9 @@ int run_export(const ExportOptions& o) {
 
 Command add_export_command(CLI::App& app) {
   auto o = std::make_shared<ExportOptions>();
-  CLI::App* sub = app.add_subcommand("export", "Write a figure (.png .svg .pdf) or data (.npy .csv .json)");
+  CLI::App* sub = app.add_subcommand("export", "Write a figure (.png .svg .pdf), data (.npy .csv .json) or a page (.html)");
   add_model_flags(*sub, o->model);
-  sub->add_option("--out", o->out, flag_help("out", ".png .svg .pdf .npy .csv .json"));
+  sub->add_option("--out", o->out, flag_help("out", ".png .svg .pdf .npy .csv .json .html"));
   sub->add_option("--out-dir", o->out_dir,
                   "Batch into this folder: every head of every layer as layer{L}_head{H}.{format} "
                   "(difference view: layer{L}_difference, sweep: sweep, json: maps.json)");
@@ -382,6 +384,8 @@ Command add_export_command(CLI::App& app) {
                 "Grid: each head on its own colour range (default: one range for the layer, so a dim head looks dim)");
   sub->add_flag("--layer-range", o->layer_range, "One head (--head): on its layer's colour range instead of its own");
   sub->add_flag("--whole-maps", o->whole_maps, flag_help("whole-maps"));
+  sub->add_flag("--large-page", o->large_page,
+                "An .html page past 8 MB (the size a browser still decodes quickly) is written instead of refused");
   sub->add_flag("--long-input", o->long_input,
                 flag_help("long-input", "The heads, head, heatmap and overview views export each head's block maxima, "
                                         "labelled as such (figure title and colour bar; CSV first line; NPY sidecar "

@@ -65,6 +65,9 @@ std::string contrast_export_bytes(const RunAnalysis& a, const RunAnalysis& b, co
     case ExportFormat::json: write_contrast_json(out, a, b, contrast, spec.answer, spec.models); return out.str();
     case ExportFormat::csv: write_contrast_csv(out, contrast, patching); return out.str();
     case ExportFormat::npy: return map_npy(spec.patching ? patching->share : contrast.distance_grid());
+    case ExportFormat::html:
+      throw InputError("the contrast view has no .html page yet; its figure (.png .svg .pdf) and numbers (.npy .csv .json) "
+                       "are written; export --view V --out page.html writes the page of the other views");
   }
   return {};
 }

@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "core/export/block_maxima_export.h"
+#include "core/export/provenance.h"
 #include "core/export/view_data.h"
 #include "core/util/atomic_file.h"
 #include "core/util/errors.h"
@@ -80,10 +81,14 @@ ViewWriter writer_of(const ViewDescriptor& v, ExportFormat format) {
   ViewWriter w = export_format_is_figure(format) ? v.figure
                  : format == ExportFormat::npy   ? v.npy
                  : format == ExportFormat::csv   ? v.csv
+                 : format == ExportFormat::html  ? v.html
                                                  : v.json;
   if (w) return w;
   if (v.view == View::contrast) {
     throw InputError("the contrast view compares two runs: headscope-cli compare --sentence A --contrast B --out FILE writes it");
+  }
+  if (format == ExportFormat::html) {
+    throw InputError(std::string("the ") + v.name + " view has no .html page; the views with one: " + html_view_names());
   }
   throw InputError(std::string("the ") + v.name + " view has no ." + export_format_extension(format) + " export");
 }
@@ -94,6 +99,7 @@ std::string view_bytes(const RunAnalysis& analysis, const Sweep* sweep, const He
   size.scale = spec.scale;
   size.width = spec.width;
   size.height = spec.height;
+  if (format == ExportFormat::pdf) size.pdf_subject = provenance_json(analysis, spec);
   const ViewExport in{analysis, sweep, ablation, spec, figure_format(format), size,
                       exported_layers(analysis.run.n_layers(), spec.layers != LayerScope::one, spec.layer)};
   return writer_of(view_descriptor(spec.view), format)(in);
@@ -112,6 +118,7 @@ const std::vector<ExportFormatInfo>& export_formats() {
   static const std::vector<ExportFormatInfo> formats = {
       {ExportFormat::png, "png", true},  {ExportFormat::svg, "svg", true},  {ExportFormat::pdf, "pdf", true},
       {ExportFormat::npy, "npy", false}, {ExportFormat::csv, "csv", false}, {ExportFormat::json, "json", false},
+      {ExportFormat::html, "html", false},
   };
   return formats;
 }
@@ -128,8 +135,21 @@ ExportFormat export_format_of(const std::string& path) {
   throw InputError("unknown export format '" + ext + "' ('" + path + "'); expected " + known_extensions());
 }
 
-std::string export_bytes(const RunAnalysis& analysis, const Sweep* sweep, const ExportSpec& spec,
-                         const HeadAblation* ablation) {
+namespace {
+
+// PNG and SVG carry the provenance (core/export/provenance.h); the PDF's is set as it is rendered
+// (view_bytes), the .json's is written with it (maps_json.h), a page holds its own, .npy and .csv
+// stay plain.
+std::string export_with_provenance(std::string bytes, const RunAnalysis& analysis, const ExportSpec& spec, ExportFormat format) {
+  switch (format) {
+    case ExportFormat::png: return png_with_provenance(bytes, provenance_json(analysis, spec));
+    case ExportFormat::svg: return svg_with_provenance(bytes, provenance_json(analysis, spec));
+    default: return bytes;
+  }
+}
+
+std::string export_bytes_plain(const RunAnalysis& analysis, const Sweep* sweep, const ExportSpec& spec,
+                               const HeadAblation* ablation) {
   const ExportFormat format = export_format_of(spec.path);
   const bool json = format == ExportFormat::json;
   check_layer_head(analysis, spec, json);
@@ -147,6 +167,14 @@ std::string export_bytes(const RunAnalysis& analysis, const Sweep* sweep, const 
                                        : data;
   }
   return view_bytes(analysis, sweep, ablation, spec, format);
+}
+
+}  // namespace
+
+std::string export_bytes(const RunAnalysis& analysis, const Sweep* sweep, const ExportSpec& spec,
+                         const HeadAblation* ablation) {
+  const ExportFormat format = export_format_of(spec.path);
+  return export_with_provenance(export_bytes_plain(analysis, sweep, spec, ablation), analysis, spec, format);
 }
 
 void export_view(const RunAnalysis& analysis, const Sweep* sweep, const ExportSpec& spec, const HeadAblation* ablation) {

@@ -6,6 +6,8 @@
 //                    ColourScale (linear / log / per-row, first key, colormap) as the screen does
 //   .npy .csv        the view's numbers (core/export/export_data.h lists the shapes)
 //   .json            the object `headscope-cli maps` writes (every view)
+//   .html            one self-contained interactive page of the view (core/export/html_page.h)
+// Figures and .json carry the export's provenance (core/export/provenance.h) as metadata.
 // Files are written atomically: a failure never leaves a partial file. Needs no display.
 #include <string>
 #include <vector>
@@ -61,15 +63,17 @@ struct ExportSpec {
   // Out, when set: what a figure's layout could not do as asked (labels thinned), one line each,
   // for the CLI's stderr and the app's status line.
   std::vector<std::string>* notes = nullptr;
+  // .html: write a page past kHtmlPageMaxBytes (core/export/html_page.h) instead of refusing it.
+  bool large_page = false;
 };
 
-enum class ExportFormat { png, svg, pdf, npy, csv, json };
+enum class ExportFormat { png, svg, pdf, npy, csv, json, html };
 
 // The formats, one row each: the extension picks the format.
 struct ExportFormatInfo {
   ExportFormat format;
   const char* extension;  // "png", ...
-  bool figure;            // a picture (png, svg, pdf), else numbers
+  bool figure;            // a picture (png, svg, pdf), else numbers (or the interactive page, html)
 };
 const std::vector<ExportFormatInfo>& export_formats();
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/analysis/head_clustering.h"
+#include "core/export/provenance.h"
 #include "core/formats/json_text.h"
 #include "core/model/next_token_rows.h"
 
@@ -249,6 +250,8 @@ void write_maps_json(std::ostream& out, const RunAnalysis& analysis, const MapsJ
     out << ",\n\"timing\":{\"compute_ms_median\":" << *extras.compute_ms_median << ",\"repeat\":" << extras.repeat
         << ",\"threads\":" << extras.threads << "}";
   }
+  // What made the run (core/export/provenance.h): model and input files' SHA-256, sentence, version.
+  out << ",\n\"provenance\":" << run_provenance_json(analysis);
   out << "}\n";
 }
 

@@ -47,6 +47,8 @@ struct ViewDescriptor {
   const char* file_stem;             // its part of an exported file's name: "heads"
   // Its files: figure (.png .svg .pdf), .npy, .csv, .json; null: no such file (export says so).
   ViewWriter figure = nullptr, npy = nullptr, csv = nullptr, json = nullptr;
+  // Its interactive page (.html, core/export/html_page.h); null: none (export says which views have one).
+  ViewWriter html = nullptr;
 };
 
 // Every view, in the enum's order.
@@ -64,6 +66,8 @@ const ViewDescriptor* find_view(const std::string& name);
 View parse_view(const std::string& name, bool tabs_only = false);
 // Every name and alias (`tabs_only`: of the tabs), names first in the enum's order.
 std::vector<std::string> view_names(bool tabs_only = false);
+// The views with an .html page, "heads, head, ... or ablation".
+std::string html_view_names();
 // The --help of --view: one line per view (what it shows; a part names its tab), then the aliases.
 std::string view_help(bool tabs_only = false);
 

@@ -120,12 +120,16 @@ std::string render_png(const Figure& fig, const Placement& p) {
   return bytes;
 }
 
-std::string render_pdf(const Figure& fig, const Placement& p) {
+std::string render_pdf(const Figure& fig, const Placement& p, const std::string& subject) {
   std::string bytes;
   cairo_surface_t* s = cairo_pdf_surface_create_for_stream(append_bytes, &bytes, p.out_w, p.out_h);
   check(s, "PDF", p);
   cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE, utf8_repair(fig.title).c_str());
   cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATOR, "headscope");
+  if (!subject.empty()) {
+    cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_SUBJECT, utf8_repair(subject).c_str());
+    cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_KEYWORDS, "headscope-provenance");
+  }
   try {
     draw_on(s, fig, p, false);
   } catch (...) {
@@ -182,7 +186,7 @@ std::string render_figure(const Figure& figure, FigureFormat format, const Figur
   const Placement p = place(figure, format, size);
   switch (format) {
     case FigureFormat::png: return render_png(figure, p);
-    case FigureFormat::pdf: return render_pdf(figure, p);
+    case FigureFormat::pdf: return render_pdf(figure, p, size.pdf_subject);
     case FigureFormat::svg: return render_svg(figure, p);
   }
   return {};

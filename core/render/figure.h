@@ -47,6 +47,7 @@ struct FigureSize {
   int width = 0, height = 0;  // > 0: the output's size (PNG pixels, SVG/PDF points); the figure
                               // is scaled uniformly to fit and centred. One of them alone keeps
                               // the aspect ratio.
+  std::string pdf_subject;    // PDF: the document's Subject (export writes its provenance there)
 };
 
 // Figures in a row, tops aligned, `gap` points apart; the title is the first part's. Cell blocks

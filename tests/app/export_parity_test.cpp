@@ -83,6 +83,9 @@ TEST(ExportParity, AppExportEqualsCliExport) {
       {hs::View::difference, 0, " --view difference", "diff.npy"},
       {hs::View::heads, 0, " --per-head-range", "grid_per_head.png", true},
       {hs::View::head, 3, " --head 3 --layer-range", "head3_layer.png", false, true},
+      // File > Export... > html: the CLI's page, provenance included (issue 53).
+      {hs::View::heads, 0, "", "grid.html"},         {hs::View::head, 2, " --head 2", "head2.html"},
+      {hs::View::difference, 0, " --view difference", "diff.html"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.file);

@@ -55,3 +55,12 @@ if(HEADSCOPE_TEST_PYTHON AND TARGET headscope-cli)
                    $<TARGET_FILE:headscope-cli> ${CMAKE_CURRENT_BINARY_DIR}/vectors-reference ${HEADSCOPE_MODELS_DIR})
   set_tests_properties(export.vectors_vs_maps PROPERTIES LABELS "export;oracle" SKIP_RETURN_CODE 77 TIMEOUT 600)
 endif()
+# Issue 53: the interactive HTML page of every view in Debian's chromium through puppeteer-core
+# (installed from npm into the build tree on first run): no console errors, no requests, hover
+# values equal the .npy, colours equal the PNG export, clicks and keys; provenance in every format.
+if(HEADSCOPE_TEST_PYTHON)
+  add_test(NAME export_html_page_browser
+           COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/html_page_browser.py $<TARGET_FILE:headscope-cli>
+                   ${HEADSCOPE_MODELS_DIR} ${CMAKE_BINARY_DIR})
+  set_tests_properties(export_html_page_browser PROPERTIES LABELS "export;cli;browser" SKIP_RETURN_CODE 77 TIMEOUT 900)
+endif()

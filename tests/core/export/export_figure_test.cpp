@@ -312,7 +312,7 @@ TEST_F(ExportFigure, BadRequestsSayWhatIsValidAndLeaveNoFile) {
   };
   ExportSpec spec;
   spec.path = path("a.bmp");
-  EXPECT_NE(message(spec).find(".png, .svg, .pdf, .npy, .csv or .json"), std::string::npos) << message(spec);
+  EXPECT_NE(message(spec).find(".png, .svg, .pdf, .npy, .csv, .json or .html"), std::string::npos) << message(spec);
   spec.path = path("a.png");
   spec.layer = 1;
   EXPECT_NE(message(spec).find("layer 1 is out of range: the model has 1 layer (valid: 0 to 0)"), std::string::npos)

@@ -82,7 +82,7 @@ TEST(ExportFormats, OneTableForEveryFormat) {
     EXPECT_EQ(export_format_of(std::string("x.") + f.extension), f.format);
     EXPECT_EQ(export_format_is_figure(f.format), f.figure);
   }
-  EXPECT_EQ(extensions, (std::set<std::string>{"png", "svg", "pdf", "npy", "csv", "json"}));
+  EXPECT_EQ(extensions, (std::set<std::string>{"png", "svg", "pdf", "npy", "csv", "json", "html"}));
 }
 
 }  // namespace

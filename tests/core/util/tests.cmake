@@ -17,5 +17,7 @@ endforeach()
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/file_read_test.cpp)
 # core/util: atomic output files against planted symlinks, read-only files, signals, ulimit -f.
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/atomic_file_test.cpp)
-# core/util: the memory budget's cgroup v1 / v2 limits on made-up trees, and RLIMIT_AS (issue 54).
+# core/util: the memory budget's cgroup v1 / v2 limits on made-up trees, and RLIMIT_AS.
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/memory_info_test.cpp)
+# core/util: SHA-256 against the FIPS 180-4 vectors (the provenance of exports).
+headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/sha256_test.cpp)
