@@ -21,7 +21,7 @@ std::string display_label(const std::vector<std::string>& tokens, size_t i, Meas
 std::string display_label(const std::string& token) { return display_label({token}, 0, nullptr, SpaceMark::dot); }
 
 AxisLabels layout_axis_labels(MeasureCanvas& m, const std::vector<std::string>& names, double cell, bool x_axis,
-                              double max_font, double min_font, int every, SpaceMark space, bool tokens) {
+                              double max_font, double min_font, int every, SpaceMark space, bool tokens, int max_lanes) {
   AxisLabels a;
   const double floor = std::min(min_font, max_font);
   a.style.size = std::clamp(cell * 0.78, floor, max_font);
@@ -30,29 +30,44 @@ AxisLabels layout_axis_labels(MeasureCanvas& m, const std::vector<std::string>& 
     return a;
   }
   // Labels stacked along the axis (y, or rotated x) need 1.2 x their size each; as many as fit,
-  // or every `every`-th as asked: smaller down to the floor, then thinned (with a note).
-  const auto fitting_step = [&](int base) {
-    const int k = std::max(1, int(std::ceil(a.style.size * 1.2 / (cell * base) - 1e-9)));
+  // or every `every`-th as asked: smaller down to the floor, then thinned (with a note). With two
+  // lanes a label's neighbours in its lane are two steps away.
+  const auto fitting_step = [&](int base, int lanes) {
+    const int k = std::max(1, int(std::ceil(a.style.size * 1.2 / (cell * base * lanes) - 1e-9)));
     return base * k;
   };
-  int step = fitting_step(std::max(every, 1));
+  const int base = std::max(every, 1);
+  int step = fitting_step(base, 1);
+  if (max_lanes >= 2 && step > base && names.size() > 2) {
+    a.lanes = 2;
+    step = fitting_step(base, 2);
+  }
   if (every > 0 && step > every && names.size() > 1) {
     a.note = "labels: every " + (every == 1 ? std::string("one") : std::to_string(every) + "-th") + " asked for, but at " +
              format_number(a.style.size, 1) + " pt they need " + format_number(a.style.size * 1.2, 1) +
              " pt each and a cell is " + format_number(cell, 1) + " pt: every " + std::to_string(step) + "-th shown";
   }
-  double widest = 0;
+  double widest = 0, widest_outer = 0;
   a.text.resize(names.size());
+  if (a.lanes == 2) a.lane.assign(names.size(), 0);
   for (size_t i = 0; i < names.size(); ++i) {
     if (i % size_t(step)) continue;
     a.text[i] = tokens ? display_label(names, i, &m, space) : names[i];
-    widest = std::max(widest, m.width(a.text[i], a.style));
+    const double w = m.width(a.text[i], a.style);
+    widest = std::max(widest, w);
+    if (a.lanes == 2 && (i / size_t(step)) % 2 == 1) {
+      a.lane[i] = 1;
+      widest_outer = std::max(widest_outer, w);
+    }
   }
-  if (x_axis && widest <= cell * step * 0.9) {
-    a.extent = a.style.size * 1.25;
+  const double lane_gap = 0.4 * a.style.size;
+  if (x_axis && widest <= cell * step * a.lanes * 0.9) {  // side by side, unrotated
+    a.extent = a.style.size * 1.25 * a.lanes;
+    a.lane_offset = a.style.size * 1.25;
   } else {
     a.vertical = x_axis;
-    a.extent = widest;
+    a.lane_offset = a.lanes == 2 ? widest + lane_gap : 0;
+    a.extent = a.lanes == 2 ? a.lane_offset + widest_outer : widest;
   }
   return a;
 }
@@ -60,14 +75,16 @@ AxisLabels layout_axis_labels(MeasureCanvas& m, const std::vector<std::string>& 
 void draw_x_labels(Canvas& c, const AxisLabels& labels, double x0, double y_top, double cell) {
   for (size_t i = 0; i < labels.text.size(); ++i) {
     const double x = x0 + (double(i) + 0.5) * cell;
-    if (labels.vertical) c.text(x, y_top, labels.text[i], labels.style, HAlign::right, VAlign::middle, true);
-    else c.text(x, y_top, labels.text[i], labels.style, HAlign::center, VAlign::top);
+    const double y = y_top + (labels.in_outer_lane(i) ? labels.lane_offset : 0);
+    if (labels.vertical) c.text(x, y, labels.text[i], labels.style, HAlign::right, VAlign::middle, true);
+    else c.text(x, y, labels.text[i], labels.style, HAlign::center, VAlign::top);
   }
 }
 
 void draw_y_labels(Canvas& c, const AxisLabels& labels, double x_right, double y0, double cell) {
   for (size_t i = 0; i < labels.text.size(); ++i) {
-    c.text(x_right, y0 + (double(i) + 0.5) * cell, labels.text[i], labels.style, HAlign::right, VAlign::middle);
+    const double x = x_right - (labels.in_outer_lane(i) ? labels.lane_offset : 0);
+    c.text(x, y0 + (double(i) + 0.5) * cell, labels.text[i], labels.style, HAlign::right, VAlign::middle);
   }
 }
 

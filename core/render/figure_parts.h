@@ -38,6 +38,13 @@ struct AxisLabels {
   bool vertical = false;  // x axis: rotated when the labels do not fit side by side
   double extent = 0;      // room taken across the axis, points
   std::string note;       // labels asked for (every N) that had to be thinned: says so; else ""
+  // Two lanes (the free margin used before thinning): consecutive labels alternate between the
+  // lane beside the cells and a second one `lane_offset` points further out, so labels of one
+  // lane are two label steps apart. lane[i]: the lane of label i (0 or 1; empty with one lane).
+  int lanes = 1;
+  double lane_offset = 0;
+  std::vector<unsigned char> lane;
+  bool in_outer_lane(size_t i) const { return i < lane.size() && lane[i] != 0; }
 };
 
 // Labels for cells of size `cell` along an axis. Font size follows the cell (from `min_font` to
@@ -45,9 +52,11 @@ struct AxisLabels {
 // 0 as many as fit; k > 0 every k-th, thinned to every (multiple of k)-th with a note when even
 // the smallest font would overprint; < 0 none. `tokens`: the names are a
 // run's tokens, shown by the token rule (display_label); else names of heads or layers, as they are.
+// max_lanes 2: where one lane would thin the labels, two lanes (AxisLabels::lanes) keep more of
+// them, at the cost of more room across the axis (extent); the caller decides whether it has it.
 AxisLabels layout_axis_labels(MeasureCanvas& m, const std::vector<std::string>& names, double cell, bool x_axis,
                               double max_font, double min_font = 5.5, int every = 0, SpaceMark space = SpaceMark::dot,
-                              bool tokens = true);
+                              bool tokens = true, int max_lanes = 1);
 // x labels hang below y_top under cells starting at x0; y labels end at x_right.
 void draw_x_labels(Canvas& c, const AxisLabels& labels, double x0, double y_top, double cell);
 void draw_y_labels(Canvas& c, const AxisLabels& labels, double x_right, double y0, double cell);

@@ -104,19 +104,19 @@ void draw_fitted(Canvas& c, const FittedText& t, double x, double y, HAlign alig
 }
 
 Figure with_caption(Figure figure, const std::vector<std::string>& lines, double size) {
-  constexpr double kMargin = 8;
+  constexpr double kCaptionMargin = 8;
   const TextStyle style{size, false, {64, 64, 64}};
   MeasureCanvas mc(figure.font);
   std::vector<std::string> wrapped;
   for (const std::string& line : lines)
-    for (std::string& w : wrap_text(mc, line, style, std::max(figure.width - 2 * kMargin, 60.0)))
-      wrapped.push_back(shorten_text(mc, w, style, std::max(figure.width - 2 * kMargin, 60.0)));  // a word wider than the figure
+    for (std::string& w : wrap_text(mc, line, style, std::max(figure.width - 2 * kCaptionMargin, 60.0)))
+      wrapped.push_back(shorten_text(mc, w, style, std::max(figure.width - 2 * kCaptionMargin, 60.0)));  // a word wider than the figure
   if (wrapped.empty()) return figure;
   const double top = figure.height, line_h = size * 1.35;
-  figure.height += line_h * double(wrapped.size()) + kMargin;
+  figure.height += line_h * double(wrapped.size()) + kCaptionMargin;
   figure.draw = [draw = std::move(figure.draw), wrapped, style, top, line_h](Canvas& c) {
     draw(c);
-    for (size_t k = 0; k < wrapped.size(); ++k) c.text(kMargin, top + line_h * double(k), wrapped[k], style, HAlign::left, VAlign::top);
+    for (size_t k = 0; k < wrapped.size(); ++k) c.text(kCaptionMargin, top + line_h * double(k), wrapped[k], style, HAlign::left, VAlign::top);
   };
   return figure;
 }

@@ -96,6 +96,9 @@ struct Plan {
   int overview_cols = 0;
   HeatmapMetrics m;
   int every = 0;
+  // Token labels in two lanes (figure_parts.h) on the x / y axis: the page's free margin used
+  // before labels are thinned; set only where the figure still fits its page at the same cells.
+  int lanes_x = 1, lanes_y = 1;
   SpaceMark space = SpaceMark::dot;  // FigureStyle::space_mark
   bool title = true;
   std::string title_text;
@@ -125,6 +128,7 @@ void clear_panel_end(MeasureCanvas& mc, AxisLabels& labels, bool y_axis, double 
   size_t last = labels.text.size();
   while (last > 0 && labels.text[last - 1].empty()) --last;
   if (last <= 1 || labels.text[0].empty()) return;
+  if (labels.in_outer_lane(last - 1) != labels.in_outer_lane(0)) return;  // in different lanes, side by side
   const double apart = double(labels.text.size() - (last - 1)) * cell + gap;
   const double need = y_axis || labels.vertical
                           ? labels.style.size * 1.2
@@ -152,8 +156,8 @@ Layout lay_out(MeasureCanvas& mc, const Plan& p, double cell_w, double cell_h, i
   g.vgap_ = m.vgap;
   // Both axes' labels at one size, the one the smaller side of a (stretched) cell gives.
   const double label_max = std::min(m.label_max, std::max(0.78 * std::min(cell_w, cell_h), m.label_min));
-  g.x_labels = layout_axis_labels(mc, *p.tokens, cell_w, true, label_max, m.label_min, p.every, p.space);
-  g.y_labels = layout_axis_labels(mc, *p.tokens, cell_h, false, label_max, m.label_min, p.every, p.space);
+  g.x_labels = layout_axis_labels(mc, *p.tokens, cell_w, true, label_max, m.label_min, p.every, p.space, true, p.lanes_x);
+  g.y_labels = layout_axis_labels(mc, *p.tokens, cell_h, false, label_max, m.label_min, p.every, p.space, true, p.lanes_y);
   // Panels side by side (or stacked): a label at a panel's end must not meet the next panel's first.
   if (g.rows > 1) clear_panel_end(mc, g.y_labels, true, cell_h, g.titles_every_row ? m.vgap + g.col_title_h : m.vgap);
   if (g.cols > 1) clear_panel_end(mc, g.x_labels, false, cell_w, m.hgap);
@@ -364,6 +368,12 @@ Figure panels_figure(const RunAnalysis& analysis, const std::vector<HeatmapPanel
                        " pt text (give a larger --size, a smaller --font-size, or --labels none)");
     }
     p.every = best_cell.every;
+    // Labels thinned at these cells: a second lane of labels where the page has room for it
+    // (the y labels' lane in the side margin, the x labels' below), the cells unchanged.
+    for (int* lanes : {&p.lanes_y, &p.lanes_x}) {
+      *lanes = 2;
+      if (!layout_fits_page(mc, p, best_cell.w, best_cell.h, best_cols, style.page_width, style.page_height)) *lanes = 1;
+    }
     const Layout probe = lay_out(mc, p, best_cell.w, best_cell.h, best_cols, 0, 0);
     fig.width = style.page_width > 0 ? style.page_width : probe.width;
     fig.height = style.page_height > 0 ? style.page_height : probe.height;

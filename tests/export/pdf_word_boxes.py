@@ -62,6 +62,11 @@ VIEWS = {
     "roles": PRETRAINED + ["--view", "roles"],
     "roles-previous": PRETRAINED + ["--view", "roles", "--role", "previous"],
     "ablation": PRETRAINED + ["--view", "ablation"],
+    # 19 tokens in a 2 x 2 grid: on a column page the row labels take a second lane in the free
+    # left margin before they are thinned (every 2nd token labelled at 3.25x2.5in, not every 4th).
+    "teaching-19-tokens": ["--model", "teaching", "--sentence",
+                           "the keys that Priya left on the table were not hers and she went back home to get them",
+                           "--layer", "0"],
 }
 SIZES = {"3.25x3.25in": (234, 234), "3.25x2.5in": (234, 180), "3.25x2.2in": (234, 158.4), "6.75x4in": (486, 288)}
 SLIDE = "slide"  # --preset slide: 10 x 5.625 in, 14 pt text (core/render/figure_style.h)
@@ -201,6 +206,12 @@ with tempfile.TemporaryDirectory() as tmp:
                            if t[1] > right and re.fullmatch(r"[\u2212-]?\d+\.\d+", t[0]))
             check(len(ticks) >= 3 and ticks[0] < 0 < ticks[-1] and abs(ticks[0] + ticks[-1]) < 1e-9 and 0.0 in ticks,
                   f"{what}: the diverging bar labels at least -s, 0 and s ({ticks})")
+        if name == "teaching-19-tokens" and size == "3.25x2.5in":
+            # one lane labels every 4th row (the, left, were, she, to); two lanes every 2nd
+            names = {t[0] for t in words}
+            missing = [t for t in ("that", "hers", "back", "them") if t not in names]
+            check(not missing, f"{what}: the row labels use the free margin (a second lane) before thinning "
+                               f"(missing {missing})")
         if name == "head-labels-all" and size == "3.25x3.25in":
             check("label" in p.stderr, f"{what}: a note on stderr says the labels asked for were thinned "
                                        f"({p.stderr.strip()[:160]!r})")
