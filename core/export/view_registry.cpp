@@ -1,6 +1,7 @@
 // The view registry (view_registry.h): the table of views at the end of this file, one row per
 // view, and the writers its rows point to, each turning one export (core/export/export.h's
-// ViewExport) into a figure's or a data file's bytes.
+// ViewExport) into a figure's or a data file's bytes; the views' interactive pages are written by
+// view_pages.cpp (view_writers.h).
 #include "core/export/view_registry.h"
 
 #include <algorithm>
@@ -15,9 +16,9 @@
 #include "core/analysis/target_pattern.h"
 #include "core/export/export.h"
 #include "core/export/export_data.h"
-#include "core/export/html_page.h"
 #include "core/export/maps_json.h"
 #include "core/export/view_data.h"
+#include "core/export/view_writers.h"
 #include "core/render/ablation_figure.h"
 #include "core/render/difference_figure.h"
 #include "core/render/heatmap_figure.h"
@@ -48,9 +49,61 @@ int ViewExport::head() const {
   return -1;
 }
 
+// ---- checks and inputs the figures, data files and pages share (view_writers.h) ----
+
 namespace {
 
 std::string range(int n) { return n > 0 ? "0 to " + std::to_string(n - 1) : "none"; }
+
+}  // namespace
+
+namespace view_writers {
+
+// The chosen tokens (checked against the input), or the last token.
+std::vector<int> shown_queries(const ViewExport& in) {
+  const int T = in.analysis.run.n_tokens();
+  for (int q : in.spec.queries) {
+    if (q < 0 || q >= T) {
+      throw InputError("query token " + std::to_string(q) + " is out of range: the input has " + std::to_string(T) +
+                       " tokens (valid: " + range(T) + ")");
+    }
+  }
+  return in.spec.queries.empty() ? std::vector<int>{T - 1} : in.spec.queries;
+}
+
+void check_average(const ViewExport& in) {
+  const size_t l = size_t(in.spec.layer);
+  if (l >= in.analysis.average.size() || in.analysis.average[l].size() == 0)
+    throw InputError("this run has no average map of layer " + std::to_string(in.spec.layer));
+}
+
+void check_rollout(const ViewExport& in) {
+  if (in.analysis.rollout.size() > 0) return;
+  throw InputError("the attention rollout is computed for up to " + std::to_string(kRolloutMaxTokens) +
+                   " tokens; this input has " + std::to_string(in.analysis.run.n_tokens()));
+}
+
+void check_roles(const ViewExport& in) {
+  if (in.spec.role < -1 || in.spec.role >= kHeadRoleCount) throw InputError("role " + std::to_string(in.spec.role) + " is not a head role");
+  if (in.analysis.roles.empty()) throw InputError("this run has no head role scores");
+}
+
+// The caller's ablation (not owned), or computed now (InputError for a model without a loss).
+std::shared_ptr<const HeadAblation> ablation_for(const ViewExport& in) {
+  if (in.ablation) return std::shared_ptr<const HeadAblation>(std::shared_ptr<const HeadAblation>(), in.ablation);
+  AblationOptions options;
+  options.mode = in.spec.ablation_mode;
+  try {
+    return std::make_shared<const HeadAblation>(ablate_heads(in.analysis.request, options));
+  } catch (const InputError& e) {
+    throw InputError(std::string("the ablation view shows the change in next-token loss, and this model has no loss: ") +
+                     e.what());
+  }
+}
+
+}  // namespace view_writers
+
+namespace {
 
 // ---- what several views share ----
 
@@ -151,34 +204,21 @@ std::string pairs_csv_bytes(const ViewExport& in) { return pairs_csv(in.analysis
 
 // ---- query: where the chosen query tokens look ----
 
-// The chosen tokens (checked against the input), or the last token.
-std::vector<int> shown_queries(const ViewExport& in) {
-  const int T = in.analysis.run.n_tokens();
-  for (int q : in.spec.queries) {
-    if (q < 0 || q >= T) {
-      throw InputError("query token " + std::to_string(q) + " is out of range: the input has " + std::to_string(T) +
-                       " tokens (valid: " + range(T) + ")");
-    }
-  }
-  return in.spec.queries.empty() ? std::vector<int>{T - 1} : in.spec.queries;
-}
-
 std::string query_figure_bytes(const ViewExport& in) {
-  return in.render(query_figure(in.analysis, in.spec.layer, shown_queries(in), in.spec.colours.colormap, in.spec.style));
+  const std::vector<int> queries = view_writers::shown_queries(in);
+  return in.render(query_figure(in.analysis, in.spec.layer, queries, in.spec.colours.colormap, in.spec.style));
 }
-std::string query_npy_bytes(const ViewExport& in) { return query_npy(in.analysis.run, in.layers, shown_queries(in)); }
-std::string query_csv_bytes(const ViewExport& in) { return query_tidy_csv(in.analysis.run, in.layers, shown_queries(in)); }
+std::string query_npy_bytes(const ViewExport& in) {
+  return query_npy(in.analysis.run, in.layers, view_writers::shown_queries(in));
+}
+std::string query_csv_bytes(const ViewExport& in) {
+  return query_tidy_csv(in.analysis.run, in.layers, view_writers::shown_queries(in));
+}
 
 // ---- average, rollout: one map of the layer, or of every layer ----
 
-void check_average(const ViewExport& in) {
-  const size_t l = size_t(in.spec.layer);
-  if (l >= in.analysis.average.size() || in.analysis.average[l].size() == 0)
-    throw InputError("this run has no average map of layer " + std::to_string(in.spec.layer));
-}
-
 std::string average_figure_bytes(const ViewExport& in) {
-  check_average(in);
+  view_writers::check_average(in);
   // On the layer's range, as the app shows the average beside its heads.
   ColourScale colours = in.spec.colours;
   const size_t l = size_t(in.spec.layer);
@@ -193,32 +233,28 @@ std::string average_figure_bytes(const ViewExport& in) {
 }
 
 std::string average_npy_bytes(const ViewExport& in) {
-  check_average(in);
+  view_writers::check_average(in);
   return average_npy(in.analysis, in.layers);
 }
 
 std::string average_csv_bytes(const ViewExport& in) {
-  check_average(in);
+  view_writers::check_average(in);
   if (in.spec.csv_layout == CsvLayout::matrix) return map_csv(in.analysis.average[size_t(in.spec.layer)], in.analysis.run.tokens);
   return average_tidy_csv(in.analysis, in.layers);
 }
 
-void check_rollout(const ViewExport& in) {
-  if (in.analysis.rollout.size() > 0) return;
-  throw InputError("the attention rollout is computed for up to " + std::to_string(kRolloutMaxTokens) +
-                   " tokens; this input has " + std::to_string(in.analysis.run.n_tokens()));
-}
-
 std::string rollout_figure_bytes(const ViewExport& in) {
-  check_rollout(in);
+  view_writers::check_rollout(in);
   HeatmapFigureExtras extras;
   extras.title = figure_model_name(in.analysis.run) + " \u00b7 attention rollout through " +
                  plural(in.analysis.run.n_layers(), "layer", "layers");
   extras.bar_title = "share of the input token";
   return one_map_figure(in, rollout_map(in.analysis), extras, in.spec.colours);
 }
-std::string rollout_npy(const ViewExport& in) { return check_rollout(in), map_npy(in.analysis.rollout); }
-std::string rollout_csv(const ViewExport& in) { return check_rollout(in), map_csv(in.analysis.rollout, in.analysis.run.tokens); }
+std::string rollout_npy(const ViewExport& in) { return view_writers::check_rollout(in), map_npy(in.analysis.rollout); }
+std::string rollout_csv(const ViewExport& in) {
+  return view_writers::check_rollout(in), map_csv(in.analysis.rollout, in.analysis.run.tokens);
+}
 
 // ---- width, sweep: narrower heads ----
 
@@ -299,203 +335,31 @@ std::string sweep_csv_bytes(const ViewExport& in) { return sweep_csv(needed_swee
 
 // ---- roles: one role's layers x heads, or every role ----
 
-void check_roles(const ViewExport& in) {
-  if (in.spec.role < -1 || in.spec.role >= kHeadRoleCount) throw InputError("role " + std::to_string(in.spec.role) + " is not a head role");
-  if (in.analysis.roles.empty()) throw InputError("this run has no head role scores");
-}
-
 std::string roles_figure_bytes(const ViewExport& in) {
-  check_roles(in);
+  view_writers::check_roles(in);
   const Colormap c = in.spec.colours.colormap;
   return in.render(in.spec.role < 0 ? all_roles_figure(in.analysis, c, in.spec.style)
                                     : roles_figure(in.analysis, HeadRole(in.spec.role), c, in.spec.style));
 }
 std::string roles_npy_bytes(const ViewExport& in) {
-  check_roles(in);
+  view_writers::check_roles(in);
   const HeadRoles& r = in.analysis.roles;
   return in.spec.role < 0 ? all_roles_npy(r) : roles_npy(r, HeadRole(in.spec.role));
 }
 std::string roles_csv_bytes(const ViewExport& in) {
-  check_roles(in);
+  view_writers::check_roles(in);
   const HeadRoles& r = in.analysis.roles;
   return in.spec.role < 0 ? all_roles_csv(r) : roles_csv(r, HeadRole(in.spec.role));
 }
 
 // ---- ablation: the change in next-token loss with each head knocked out ----
 
-// The caller's ablation (not owned), or computed now (InputError for a model without a loss).
-std::shared_ptr<const HeadAblation> ablation_for(const ViewExport& in) {
-  if (in.ablation) return std::shared_ptr<const HeadAblation>(std::shared_ptr<const HeadAblation>(), in.ablation);
-  AblationOptions options;
-  options.mode = in.spec.ablation_mode;
-  try {
-    return std::make_shared<const HeadAblation>(ablate_heads(in.analysis.request, options));
-  } catch (const InputError& e) {
-    throw InputError(std::string("the ablation view shows the change in next-token loss, and this model has no loss: ") +
-                     e.what());
-  }
-}
-
 std::string ablation_figure_bytes(const ViewExport& in) {
-  return in.render(ablation_figure(in.analysis, *ablation_for(in), in.spec.style));
+  return in.render(ablation_figure(in.analysis, *view_writers::ablation_for(in), in.spec.style));
 }
-std::string ablation_npy_bytes(const ViewExport& in) { return ablation_npy(*ablation_for(in)); }
-std::string ablation_csv_bytes(const ViewExport& in) { return ablation_tidy_csv(*ablation_for(in)); }
-std::string ablation_json(const ViewExport& in) { return maps_json_with(in, ablation_for(in).get()); }
-
-// ---- the interactive page (.html): what each view puts on it (core/export/html_page.h) ----
-
-constexpr const char* kPageWeightAbout =
-    "Attention weight: query i's share of attention on key j (a softmax: each row sums to 1). Chance, "
-    "uniform attention, is 1 / (keys the query sees): 1/T for a full row, so weights shrink as the input "
-    "grows. Masked cells are keys the query cannot see (causal or windowed attention).";
-
-std::vector<std::string> page_names(const char* what, int n) {
-  std::vector<std::string> names;
-  for (int k = 0; k < n; ++k) names.push_back(std::string(what) + " " + std::to_string(k));
-  return names;
-}
-
-// A layer's heads, each with the layer's mask.
-PageGroup page_heads_group(const RunAnalysis& a, int layer) {
-  PageGroup g{"layer " + std::to_string(layer), "", {}};
-  for (int h = 0; h < a.run.n_heads(); ++h) {
-    const ShownMap shown = head_map(a.run, layer, h);
-    g.maps.push_back({"head " + std::to_string(h), *shown.cells, shown.mask, shown.tokens, 0.0f});
-  }
-  return g;
-}
-
-// The group of the exported layer among those written.
-int page_group_of(const ViewExport& in) {
-  const auto at = std::find(in.layers.begin(), in.layers.end(), in.spec.layer);
-  return at == in.layers.end() ? 0 : int(at - in.layers.begin());
-}
-
-PageContent page_of_maps(const ViewExport& in, const char* what) {
-  PageContent c;
-  c.title = figure_model_name(in.analysis.run) + " \u00b7 " + what;
-  c.about = kPageWeightAbout;
-  for (int l : in.layers) c.groups.push_back(page_heads_group(in.analysis, l));
-  c.group = page_group_of(in);
-  c.map = in.head();
-  return c;
-}
-
-std::string maps_page(const ViewExport& in) { return html_page(in, page_of_maps(in, "attention maps")); }
-
-std::string query_page(const ViewExport& in) {
-  PageContent c = page_of_maps(in, "where the query tokens look");
-  c.about = std::string("Where the chosen query tokens look, head by head: their rows summed, one bar per key "
-                        "(choose the queries on the tokens above). ") + kPageWeightAbout;
-  c.query_mode = true;
-  c.queries = shown_queries(in);
-  c.map = -1;
-  return html_page(in, c);
-}
-
-std::string pairs_page(const ViewExport& in) {
-  PageContent c;
-  const RunAnalysis& a = in.analysis;
-  c.title = figure_model_name(a.run) + " \u00b7 head distance";
-  c.about = "Head distance: the mean over query rows of the total variation between the two heads' rows "
-            "(half the sum of |A_a - A_b| over the keys), 0 for identical heads, 1 for heads that never attend to "
-            "the same key; on the same scale at any length (chance, two uniform heads: 0).";
-  for (int l = 0; l < a.run.n_layers(); ++l)
-    c.groups.push_back({"layer " + std::to_string(l), "", {{"head distance", a.distance[size_t(l)], std::nullopt, 0, 0.0f}}});
-  c.group = in.spec.layer;
-  c.map = 0;
-  c.token_axes = false;
-  c.row_labels = c.col_labels = page_names("head", a.run.n_heads());
-  c.row_title = c.col_title = "head";
-  c.value_title = "distance";
-  return html_page(in, c);
-}
-
-std::string average_page(const ViewExport& in) {
-  check_average(in);
-  PageContent c;
-  const RunAnalysis& a = in.analysis;
-  c.title = figure_model_name(a.run) + " \u00b7 mean of the heads";
-  c.about = std::string("The layer's mean over its heads, on the range of its heads. ") + kPageWeightAbout;
-  for (int l : in.layers) {
-    const ShownMap shown = average_map(a, l);
-    const ColourScale& s = in.spec.colours;
-    const float top = s.per_map ? 0.0f : s.ignore_first_key ? a.layer_max_skip_first[size_t(l)] : a.layer_max[size_t(l)];
-    c.groups.push_back({"layer " + std::to_string(l), "", {{"mean of the heads", *shown.cells, shown.mask, shown.tokens, top}}});
-  }
-  c.group = page_group_of(in);
-  c.map = 0;
-  return html_page(in, c);
-}
-
-std::string rollout_page(const ViewExport& in) {
-  check_rollout(in);
-  PageContent c;
-  const ShownMap shown = rollout_map(in.analysis);
-  c.title = figure_model_name(in.analysis.run) + " \u00b7 attention rollout";
-  c.about = "Attention rollout: the product over layers of 0.5 A + 0.5 I (A the layer's mean over heads), each row "
-            "the share of query i's representation that traces back to input token j; rows sum to 1. Chance, uniform "
-            "attention, spreads a row over the keys it sees, so shares shrink as the input grows.";
-  c.groups.push_back({"every layer", "", {{"rollout", *shown.cells, shown.mask, shown.tokens, 0.0f}}});
-  c.group_title = "layers";
-  c.map = 0;
-  c.value_title = "share";
-  return html_page(in, c);
-}
-
-std::string roles_page(const ViewExport& in) {
-  check_roles(in);
-  const HeadRoles& r = in.analysis.roles;
-  PageContent c;
-  c.title = figure_model_name(in.analysis.run) + " \u00b7 head roles";
-  c.about = "Each head's score for a role, from 0 to 1, beside the role's chance level: what uniform attention scores "
-            "on the same sentence (it falls as the input grows, e.g. 1/T for the previous-token role). " +
-            r.label_rule();
-  for (int role = 0; role < kHeadRoleCount; ++role) {
-    if (in.spec.role >= 0 && role != in.spec.role) continue;
-    Map t(r.n_layers(), r.n_heads());  // [L, H]
-    for (int l = 0; l < r.n_layers(); ++l)
-      for (int h = 0; h < r.n_heads(); ++h) t(l, h) = r.scores[size_t(l)][size_t(h)].score[role];
-    std::string chance = "chance (uniform attention): ";
-    for (int l = 0; l < r.n_layers(); ++l) {
-      if (l > 0 && r.chance_same_everywhere()) break;
-      chance += (l > 0 ? ", " : "") + (r.chance_same_everywhere() ? "" : "layer " + std::to_string(l) + " ") +
-                format("%.3f", r.chance_of(l, HeadRole(role)));
-    }
-    c.groups.push_back({head_role_name(HeadRole(role)), chance, {{"scores", t, std::nullopt, 0, 1.0f}}});
-  }
-  c.group_title = "role";
-  c.map = 0;
-  c.token_axes = false;
-  c.row_labels = page_names("layer", r.n_layers());
-  c.col_labels = page_names("head", r.n_heads());
-  c.row_title = "layer";
-  c.col_title = "head";
-  c.value_title = "score";
-  return html_page(in, c);
-}
-
-std::string ablation_page(const ViewExport& in) {
-  const std::shared_ptr<const HeadAblation> ab = ablation_for(in);
-  PageContent c;
-  c.title = figure_model_name(in.analysis.run) + " \u00b7 ablation";
-  c.about = format("Change in the mean next-token loss (nats) when the head is knocked out (%s ablation): above 0 the "
-                   "head helped predict this text, 0 no effect (chance: 0); the intact model's loss is %.4f nats. A mean "
-                   "over T - 1 predictions, so a longer text gives smaller, steadier changes.",
-                   ablation_mode_name(ab->mode), ab->base_loss);
-  c.groups.push_back({"every layer", "", {{"change in loss", ab->delta_loss, std::nullopt, 0, 0.0f}}});
-  c.group_title = "layers";
-  c.map = 0;
-  c.token_axes = false;
-  c.row_labels = page_names("layer", ab->n_layers());
-  c.col_labels = page_names("head", ab->n_heads());
-  c.row_title = "layer";
-  c.col_title = "head";
-  c.value_title = "change in loss";
-  c.colormap = Colormap::rdbu;
-  return html_page(in, c);
-}
+std::string ablation_npy_bytes(const ViewExport& in) { return ablation_npy(*view_writers::ablation_for(in)); }
+std::string ablation_csv_bytes(const ViewExport& in) { return ablation_tidy_csv(*view_writers::ablation_for(in)); }
+std::string ablation_json(const ViewExport& in) { return maps_json_with(in, view_writers::ablation_for(in).get()); }
 
 // ---- the table ----
 
@@ -506,45 +370,45 @@ using M = ViewMaps;
 const std::vector<ViewDescriptor> kViews = {
     {View::heads, "heads", {"grid"}, "Heads", View::heads, S::layer, M::block_maxima,
      "every head of --layer as a grid (data: every layer, or --layer's)", "heads",
-     maps_figure, maps_npy, maps_csv, maps_json, maps_page},
+     maps_figure, maps_npy, maps_csv, maps_json, view_writers::maps_page},
     {View::head, "head", {}, "Single head", View::head, S::head, M::block_maxima,
      "one head (--head, default 0) of --layer", "head",
-     maps_figure, maps_npy, maps_csv, maps_json, maps_page},
+     maps_figure, maps_npy, maps_csv, maps_json, view_writers::maps_page},
     {View::query, "query", {}, "Query", View::query, S::layer, M::exact_rows,
      "where the --query tokens look (rows summed), head by head: bars over the keys (data [layers, H, T])", "query",
-     query_figure_bytes, query_npy_bytes, query_csv_bytes, maps_json, query_page},
+     query_figure_bytes, query_npy_bytes, query_csv_bytes, maps_json, view_writers::query_page},
     {View::difference, "difference", {}, "Head difference", View::difference, S::layer, M::whole,
      "the head-pair table in the head distance: mean over query rows of the total variation between the two "
      "heads' rows, 0 to 1 at any length, [H, H]", "difference",
-     pairs_figure_bytes, pairs_npy_bytes, pairs_csv_bytes, maps_json, pairs_page},
+     pairs_figure_bytes, pairs_npy_bytes, pairs_csv_bytes, maps_json, view_writers::pairs_page},
     {View::average, "average", {}, "Average", View::average, S::layer, M::whole,
      "the layer's mean over heads, [T, T] (--rollout: the attention rollout)", "average",
-     average_figure_bytes, average_npy_bytes, average_csv_bytes, maps_json, average_page},
+     average_figure_bytes, average_npy_bytes, average_csv_bytes, maps_json, view_writers::average_page},
     {View::width, "width", {}, "Head width", View::width, S::layer, M::whole,
      "each head's map with its reachable keys marked and a pattern (--pattern) fitted at every width, over the "
      "head-count sweep plots and each head's singular values (data [layers, H, T])", "width",
      width_figure_bytes, spectrum_npy_bytes, spectrum_csv_bytes, maps_json},
     {View::roles, "roles", {}, "Head roles", View::roles, S::model, M::whole,
      "every head role of every head (--role R: one role's layers x heads map)", "roles",
-     roles_figure_bytes, roles_npy_bytes, roles_csv_bytes, maps_json, roles_page},
+     roles_figure_bytes, roles_npy_bytes, roles_csv_bytes, maps_json, view_writers::roles_page},
     {View::ablation, "ablation", {}, "Ablation", View::ablation, S::model, M::whole,
      "change in next-token loss with each head knocked out, [layers, heads] (models with a loss)", "ablation",
-     ablation_figure_bytes, ablation_npy_bytes, ablation_csv_bytes, ablation_json, ablation_page},
+     ablation_figure_bytes, ablation_npy_bytes, ablation_csv_bytes, ablation_json, view_writers::ablation_page},
     // Two runs, not one: written by `headscope-cli compare --out` (core/export/contrast_export.h).
     {View::contrast, "contrast", {}, "Contrast", View::contrast, S::head, M::whole,
      "a minimal pair: sentence B's maps beside A's, heads sorted by how far their rows moved (compare --out)", "contrast"},
     {View::heatmap, "heatmap", {}, "Heatmap", View::heads, S::head_or_layer, M::block_maxima,
      "heads without --head, head with it", "heatmap",
-     maps_figure, maps_npy, maps_csv, maps_json, maps_page},
+     maps_figure, maps_npy, maps_csv, maps_json, view_writers::maps_page},
     {View::overview, "overview", {"layers"}, "Layers x heads overview", View::heads, S::model, M::block_maxima,
      "every head of every layer in one figure (heads --all-layers)", "overview",
-     overview_figure_bytes, maps_npy, maps_csv, maps_json, maps_page},
+     overview_figure_bytes, maps_npy, maps_csv, maps_json, view_writers::maps_page},
     {View::distance, "distance", {}, "Head distance", View::difference, S::layer, M::whole,
      "the Head difference view's head-pair table (the head distance)", "distance",
-     pairs_figure_bytes, pairs_npy_bytes, pairs_csv_bytes, maps_json, pairs_page},
+     pairs_figure_bytes, pairs_npy_bytes, pairs_csv_bytes, maps_json, view_writers::pairs_page},
     {View::rollout, "rollout", {}, "Attention rollout", View::average, S::model, M::whole,
      "the attention rollout through every layer (average --rollout)", "rollout",
-     rollout_figure_bytes, rollout_npy, rollout_csv, maps_json, rollout_page},
+     rollout_figure_bytes, rollout_npy, rollout_csv, maps_json, view_writers::rollout_page},
     {View::sweep, "sweep", {}, "Head-count sweep", View::width, S::model, M::whole,
      "the head-count sweep plots alone", "sweep",
      sweep_figure_bytes, sweep_npy_bytes, sweep_csv_bytes, maps_json},
