@@ -238,14 +238,18 @@ struct CellSize {
   int every = 0;  // the Plan's label step the cells were fitted with
 };
 
-// The step of labels laid out at the square cell: every k-th token has one (0: none shown).
-int square_label_step(MeasureCanvas& mc, const Plan& p, int cols, double c) {
-  if (p.every != 0) return p.every;
-  const Layout g = lay_out(mc, p, c, c, cols, 0, 0);
-  const std::vector<std::string>& t = g.y_labels.text;
+// The step of an axis' labels: every k-th token has one (0: none shown).
+int axis_label_step(const AxisLabels& labels) {
+  const std::vector<std::string>& t = labels.text;
   for (size_t i = 1; i < t.size(); ++i)
     if (!t[i].empty()) return int(i);
   return t.empty() || t[0].empty() ? 0 : int(t.size());
+}
+
+// The step of labels laid out at the square cell: every k-th token has one (0: none shown).
+int square_label_step(MeasureCanvas& mc, const Plan& p, int cols, double c) {
+  if (p.every != 0) return p.every;
+  return axis_label_step(lay_out(mc, p, c, c, cols, 0, 0).y_labels);
 }
 
 CellSize stretch_cell(MeasureCanvas& mc, const Plan& plan, int cols, double c, double page_w, double page_h) {
@@ -260,6 +264,49 @@ CellSize stretch_cell(MeasureCanvas& mc, const Plan& plan, int cols, double c, d
     if (s.w * s.h > best.w * best.h * (1 + 1e-6)) best = s;
   }
   return best;
+}
+
+// A page whose height limits the cells leaves width free; the x labels, thinned at square cells,
+// use it before they are thinned: the cells widen (at most kSlideCellAspect x as wide as high)
+// just enough for the densest x labels that fit the page, as dense as `every` asks at most. Denser
+// labels may name longer tokens, whose rotated labels need more height: the cells give up at most
+// kWidenHeightGive of their height for them. The cells stay as they are when the x labels are not
+// thinned or nothing denser fits.
+constexpr double kWidenHeightGive = 0.1;
+
+CellSize widen_for_x_labels(MeasureCanvas& mc, const Plan& plan, int cols, CellSize cell, double page_w, double page_h) {
+  Plan p = plan;
+  p.every = cell.every;
+  if (p.every < 0) return cell;
+  const int base = std::max(p.every, 1);
+  const auto x_step = [&](double w, double h) {
+    const int step = axis_label_step(lay_out(mc, p, w, h, cols, 0, 0).x_labels);
+    return step > 0 ? step : p.T + 1;
+  };
+  const int thinned = x_step(cell.w, cell.h);
+  if (thinned <= base || x_step(kSlideCellAspect * cell.h, cell.h) >= thinned) return cell;
+  // The narrowest cell at height h whose x labels are every `step`-th or denser (0: none up to
+  // kSlideCellAspect : 1); the step falls as the cell widens.
+  const auto narrowest = [&](int step, double h) {
+    double lo = std::max(cell.w * h / cell.h, 1e-3), hi = kSlideCellAspect * h;
+    if (x_step(hi, h) > step) return 0.0;
+    for (int k = 0; k < 30; ++k) {
+      const double mid = 0.5 * (lo + hi);
+      (x_step(mid, h) <= step ? hi : lo) = mid;
+    }
+    return hi;
+  };
+  const auto fits = [&](int step, double h) {
+    const double w = narrowest(step, h);
+    return w > 0 && layout_fits_page(mc, p, w, h, cols, page_w, page_h);
+  };
+  for (int step = base; step < thinned; step += base) {
+    const double least = (1 - kWidenHeightGive) * cell.h;
+    if (!fits(step, least)) continue;
+    const double h = fits(step, cell.h) ? cell.h : largest_fitting(least, cell.h, [&](double y) { return fits(step, y); });
+    return CellSize{narrowest(step, h), h, cell.every};
+  }
+  return cell;
 }
 
 }  // namespace
@@ -368,6 +415,8 @@ Figure panels_figure(const RunAnalysis& analysis, const std::vector<HeatmapPanel
                        " pt text (give a larger --size, a smaller --font-size, or --labels none)");
     }
     p.every = best_cell.every;
+    if (!stretch && style.page_width > 0 && style.page_height > 0)
+      best_cell = widen_for_x_labels(mc, p, best_cols, best_cell, style.page_width, style.page_height);
     // Labels thinned at these cells: a second lane of labels where the page has room for it
     // (the y labels' lane in the side margin, the x labels' below), the cells unchanged.
     for (int* lanes : {&p.lanes_y, &p.lanes_x}) {
