@@ -1,6 +1,5 @@
 #include "core/export/contrast_export.h"
 
-#include <algorithm>
 #include <sstream>
 
 #include "core/export/contrast_json.h"
@@ -9,7 +8,6 @@
 #include "core/render/contrast_figure.h"
 #include "core/render/figure.h"
 #include "core/render/patching_figure.h"
-#include "core/render/table_figure.h"
 #include "core/util/atomic_file.h"
 #include "core/util/errors.h"
 
@@ -27,17 +25,12 @@ void check_head(const ContrastResult& contrast, int layer, int head) {
 }
 
 // Two models: the layers x heads change map beside the chosen head's A, B and B - A. A page of a
-// fixed size has no room for four panels: it gets the three maps (.npy and .csv hold the change).
+// fixed size lays the figure out itself (contrast_figure.h: the three maps, or on a column the
+// change map beside B - A).
 Figure model_pair_figure(const RunAnalysis& a, const RunAnalysis& b, const ContrastResult& contrast, const ContrastExport& spec) {
   const Figure maps = contrast_figure(a, b, contrast, spec.layer, spec.head, spec.colours, spec.style);
   if (spec.style.sized()) return maps;
-  TableFigure t = layers_heads_table(contrast.distance_grid());  // [shared layers, shared heads]
-  t.bar.colormap = spec.colours.colormap;
-  t.bar.lo = 0;
-  t.bar.hi = std::max(t.values.maxCoeff(), 1e-6f);
-  t.bar.title = "change (mean row total variation)";
-  t.title = "change per head, A \u2192 B";
-  return figures_side_by_side({table_figure(t, spec.style), maps}, 18.0);
+  return figures_side_by_side({contrast_change_figure(contrast, spec.colours.colormap, spec.style), maps}, 18.0);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@ images of the content stream) span >= 60% of the slide's width and height and co
 no text under 0.85 x the text size (token labels grow with --font-size), and the issue's
 reproduction (--size 10x5.625in --font-size 20: a strip a third of the slide high, 6 pt labels)
 is beaten 1.5 times. The exports run in parallel (each takes well under a second).
+Issue 47: the contrast figure (`compare --out`) at every one of these sizes says what A and B are.
 Usage: pdf_word_boxes.py HEADSCOPE_CLI MODELS_DIR"""
 import concurrent.futures
 import os
@@ -63,10 +64,20 @@ VIEWS = {
     "roles-previous": PRETRAINED + ["--view", "roles", "--role", "previous"],
     "ablation": PRETRAINED + ["--view", "ablation"],
     # 19 tokens in a 2 x 2 grid: on a column page the row labels take a second lane in the free
-    # left margin before they are thinned (every 2nd token labelled at 3.25x2.5in, not every 4th).
+    # left margin before they are thinned (every 2nd token labelled at 3.25x2.5in, not every 4th),
+    # and the column labels the free width (every 3rd, not every 4th).
     "teaching-19-tokens": ["--model", "teaching", "--sentence",
                            "the keys that Priya left on the table were not hers and she went back home to get them",
                            "--layer", "0"],
+}
+# The contrast figure (`compare --out`, core/render/contrast_figure.h): a minimal pair, and two
+# models on one input (stories260K against itself: every change 0, the layout the same).
+STORIES_MODEL = ["--model", os.path.join(STORIES, "stories260K.bin"), "--tokenizer", os.path.join(STORIES, "tok512.bin")]
+CONTRAST_A = "Once upon a time, there was a little girl named Lily. She loved to play outside."
+CONTRAST_B = "Once upon a time, there was a little boy named Tom. He loved to play outside."
+CONTRAST = {
+    "contrast": STORIES_MODEL + ["--sentence", CONTRAST_A, "--contrast", CONTRAST_B],
+    "contrast-models": STORIES_MODEL + ["--model-b", os.path.join(STORIES, "stories260K.bin"), "--sentence", CONTRAST_A],
 }
 SIZES = {"3.25x3.25in": (234, 234), "3.25x2.5in": (234, 180), "3.25x2.2in": (234, 158.4), "6.75x4in": (486, 288)}
 SLIDE = "slide"  # --preset slide: 10 x 5.625 in, 14 pt text (core/render/figure_style.h)
@@ -124,9 +135,9 @@ def map_fill(pdf, page_w, page_h):
 
 def export(job):
     name, size, pdf = job
-    args = VIEWS[name] if name in VIEWS else SLIDE_MAPS[name]
+    command = ["compare"] + CONTRAST[name] if name in CONTRAST else ["export"] + (VIEWS[name] if name in VIEWS else SLIDE_MAPS[name])
     page = ["--preset", "slide"] if size == SLIDE else ["--size", size]
-    p = subprocess.run([CLI, "export"] + args + page + ["--out", pdf], capture_output=True, text=True)
+    p = subprocess.run([CLI] + command + page + ["--out", pdf], capture_output=True, text=True)
     return job, p
 
 
@@ -170,7 +181,8 @@ def slide_checks(tmp):
 
 with tempfile.TemporaryDirectory() as tmp:
     slide_checks(tmp)
-    jobs = [(name, size, os.path.join(tmp, f"{name}_{size}.pdf")) for name in VIEWS for size in SIZES]
+    jobs = [(name, size, os.path.join(tmp, f"{name}_{size}.pdf")) for name in list(VIEWS) + list(CONTRAST) for size in SIZES
+            if not (name in CONTRAST and size == SLIDE)]  # compare has no --preset
     with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
         results = list(pool.map(export, jobs))
     totals = {"off": 0, "overlap": 0, "small": 0, "refused": 0}
@@ -212,6 +224,15 @@ with tempfile.TemporaryDirectory() as tmp:
             missing = [t for t in ("that", "hers", "back", "them") if t not in names]
             check(not missing, f"{what}: the row labels use the free margin (a second lane) before thinning "
                                f"(missing {missing})")
+            # the page's height binds: the columns' labels use the free width (cells a little wider)
+            # before thinning: every 3rd (the, Priya, the, not, she, home, them), not every 4th
+            missing = [t for t in ("Priya", "not", "home") if t not in names]
+            check(not missing, f"{what}: the column labels use the free width before thinning (missing {missing})")
+        if name in CONTRAST:  # the figure says what A and B are, on every page
+            names = [t[0] for t in words]
+            sides = ("A:", "B:", "input:") if name == "contrast-models" else ("A:", "B:")
+            check(all(side in names for side in sides) and names.count("Once") >= (1 if name == "contrast-models" else 2),
+                  f"{what}: the lines saying what A and B are are on the page (words {names[-24:]})")
         if name == "head-labels-all" and size == "3.25x3.25in":
             check("label" in p.stderr, f"{what}: a note on stderr says the labels asked for were thinned "
                                        f"({p.stderr.strip()[:160]!r})")
