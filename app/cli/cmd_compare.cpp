@@ -48,6 +48,7 @@ struct CompareOptions {
   int top = 10;
   std::string target, versus;
   bool patch = false;
+  bool no_caption = false;  // the figure without the lines saying what A and B are
   int threads = 0;
   std::string model_b;      // --model-b: two models on one input instead of two sentences
   std::string tokenizer_b;  // --tokenizer-b: model B's llama2.c tokenizer (default: --tokenizer when B is a .bin)
@@ -160,6 +161,7 @@ ContrastExport figure_spec(const CompareOptions& o, const ContrastResult& c, con
   spec.colours.colormap = parse_colormap(o.colormap);
   if (!o.size.empty() && !parse_page_size(o.size, kPngPixelsPerPoint, spec.style))
     throw InputError("--size '" + o.size + "' is not a page size with a unit (e.g. 6.75x2.5in, 17x6cm)");
+  spec.style.show_caption = !o.no_caption;
   return spec;
 }
 
@@ -358,6 +360,8 @@ Command add_compare_command(CLI::App& app) {
       ->check(whole_number("--head", 0, 1 << 20));
   add_colormap_flag(*sub, options->colormap, "The figure's A and B (B - A is always red-blue)");
   sub->add_option("--size", options->size, flag_help("size", "The figure's"));
+  sub->add_flag("--no-caption", options->no_caption,
+                "The figure without the lines under it saying what A and B are (a journal's caption says it)");
   options->target_option = sub->add_option("--target", options->target,
                                            flag_help("target", "Its logit minus --versus's after each sentence's last token; a text of several pieces counts by its first"));
   options->versus_option = sub->add_option("--versus", options->versus, flag_help("versus"));

@@ -64,6 +64,7 @@ json page_map_json(const PageMap& m) {
             {"lo", lo}, {"hi", hi}, {"data", page_base64(bytes)}};
   if (!nan_cells.empty()) j["nan"] = nan_cells;
   if (m.fixed_max > 0) j["fixed_max"] = m.fixed_max;
+  if (m.colour_lo) j["colour_lo"] = *m.colour_lo;
   if (m.mask && m.mask->any()) {  // one bit per cell, row-major, least significant bit first
     std::string bits((size_t(m.cells.size()) + 7) / 8, '\0');
     for (int r = 0; r < m.cells.rows(); ++r)

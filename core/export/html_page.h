@@ -32,6 +32,9 @@ struct PageMap {
   std::optional<MapMask> mask;  // maps over tokens with a mask: the cells it hides are drawn masked
   int tokens = 0;         // the full map's side in tokens (what the mask refers to)
   float fixed_max = 0;    // > 0: the top of the colour range (the average: its layer's heads' largest)
+  // The bottom of a linear colour range (the head-distance table: its smallest off-diagonal cell, as
+  // the figure takes it); unset: 0 (a diverging colormap: -top).
+  std::optional<float> colour_lo;
 };
 
 // A choice of the page's first selector: a layer (its heads), a role (its table).

@@ -65,11 +65,14 @@ function scaleMax(maps, skipFirst) {
   }
   return m > 0 && isFinite(m) ? m : 1;
 }
-function scaleRange(top) {
+// The bottom of the maps' linear range: their colour_lo when each has one (the head-distance
+// table's smallest off-diagonal cell, as its figure takes it), else 0.
+function scaleLow(maps) { return maps.length && maps.every(m => m.colour_lo !== undefined) ? Math.min(...maps.map(m => m.colour_lo)) : 0; }
+function scaleRange(top, low) {
   const mode = S.mode;
   if (mode === "log") return { mode, lo: top * 1e-3, hi: top };
   if (mode === "row") return { mode, lo: 0, hi: 1 };
-  return { mode, lo: cm.diverging ? -top : 0, hi: top, diverging: cm.diverging };
+  return { mode, lo: cm.diverging ? -top : Math.min(low || 0, top), hi: top, diverging: cm.diverging };
 }
 function rowMax(map, i) {
   const first = S.ignore && map.cols > 1 ? 1 : 0; let m = -Infinity;
@@ -80,7 +83,7 @@ function unit(r, v, rmax) {
   let t;
   if (r.mode === "log") t = v > r.lo ? Math.min(1, Math.log(v / r.lo) / Math.log(r.hi / r.lo)) : 0;
   else if (r.mode === "row") t = rmax > 0 ? v / rmax : 0;
-  else t = r.diverging ? 0.5 + 0.5 * v / r.hi : v / r.hi;
+  else t = r.diverging ? 0.5 + 0.5 * v / r.hi : r.hi > r.lo ? (v - r.lo) / (r.hi - r.lo) : 0;
   return t > 0 ? Math.min(t, 1) : 0;
 }
 const colourOf = t => t < 0 ? cm.masked : table[Math.floor(t * 255 + 0.5)];
@@ -171,7 +174,7 @@ function large(map) {
   const widest = l => Math.min(140, Math.max(0, ...l.map(s => probe.measureText(s).width)));
   const every = Math.max(1, Math.ceil(13 / cs)), left = Math.ceil(widest(rows)) + 8, top = Math.ceil(widest(cols)) + 8;
   const c = el("canvas", { id: "map", width: left + map.cols * cs + 1, height: top + map.rows * cs + 1, tabindex: 0, "aria-label": map.name + ": hover or use the arrow keys for a cell's value" });
-  const ctx = c.getContext("2d"), r = scaleRange(scaleMax([map], S.ignore && D.token_axes));
+  const ctx = c.getContext("2d"), r = scaleRange(scaleMax([map], S.ignore && D.token_axes), scaleLow([map]));
   drawCells(ctx, map, r, left, top, cs);
   ctx.fillStyle = textColour(); ctx.font = "12px sans-serif"; ctx.textBaseline = "middle";
   for (let i = 0; i < map.rows; i += every) { ctx.textAlign = "right"; ctx.fillText(rows[i], left - 4, top + (i + 0.5) * cs, 140); }
@@ -183,7 +186,7 @@ function large(map) {
   c.addEventListener("mouseleave", hideTip);
   const box = el("div", { class: "large" }); box.appendChild(c); box.appendChild(drawBar(r, map.rows * cs));
   precision.textContent = "Values: 16-bit steps over this map's exact range [" + map.lo.toPrecision(9) + ", " + map.hi.toPrecision(9) + "], a step of " + map.step.toPrecision(3) +
-    "; the hover shows " + map.digits + " decimals, within " + (0.5 * Math.pow(10, -map.digits) + map.step / 2).toPrecision(2) + " of the float32 value. Colours: " + cm.name + " on the " + S.mode + " scale, 0 to " + r.hi.toPrecision(4) + (D.token_axes ? "; grey cells are masked" : "") + ".";
+    "; the hover shows " + map.digits + " decimals, within " + (0.5 * Math.pow(10, -map.digits) + map.step / 2).toPrecision(2) + " of the float32 value. Colours: " + cm.name + " on the " + S.mode + " scale, " + (r.lo === 0 ? "0" : r.lo.toPrecision(4)) + " to " + r.hi.toPrecision(4) + (D.token_axes ? "; grey cells are masked" : "") + ".";
   return box;
 }
 function showTip(map, i, j, x, y) {
@@ -205,10 +208,10 @@ function cursorTip() {
 }
 function grid() {
   const maps = group().maps, T = Math.max(...maps.map(m => Math.max(m.rows, m.cols))), cs = Math.max(1, Math.floor(150 / T));
-  const shared = D.scale.per_map ? null : scaleRange(scaleMax(maps, S.ignore && D.token_axes));
+  const shared = D.scale.per_map ? null : scaleRange(scaleMax(maps, S.ignore && D.token_axes), scaleLow(maps));
   maps.forEach((m, k) => {
     const p = el("div", { class: "panel", tabindex: 0, role: "button", "data-map": k, "aria-label": "open " + m.name });
-    const c = el("canvas", { width: m.cols * cs, height: m.rows * cs }), r = shared || scaleRange(scaleMax([m], S.ignore && D.token_axes));
+    const c = el("canvas", { width: m.cols * cs, height: m.rows * cs }), r = shared || scaleRange(scaleMax([m], S.ignore && D.token_axes), scaleLow([m]));
     drawCells(c.getContext("2d"), m, r, 0, 0, cs);
     c.addEventListener("mousemove", e => { const j = Math.floor(e.offsetX / cs), i = Math.floor(e.offsetY / cs); if (i < m.rows && j < m.cols) showTip(m, i, j, e.clientX, e.clientY); });
     c.addEventListener("mouseleave", hideTip);

@@ -1,6 +1,7 @@
 // The views' interactive pages (.html, core/export/html_page.h): what each view puts on one, as
 // the rows of the view registry (view_registry.cpp) point to them.
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,7 +32,7 @@ PageGroup page_heads_group(const RunAnalysis& a, int layer) {
   PageGroup g{"layer " + std::to_string(layer), "", {}};
   for (int h = 0; h < a.run.n_heads(); ++h) {
     const ShownMap shown = head_map(a.run, layer, h);
-    g.maps.push_back({"head " + std::to_string(h), *shown.cells, shown.mask, shown.tokens, 0.0f});
+    g.maps.push_back({"head " + std::to_string(h), *shown.cells, shown.mask, shown.tokens, 0.0f, std::nullopt});
   }
   return g;
 }
@@ -72,9 +73,20 @@ std::string pairs_page(const ViewExport& in) {
   c.title = figure_model_name(a.run) + " \u00b7 head distance";
   c.about = "Head distance: the mean over query rows of the total variation between the two heads' rows "
             "(half the sum of |A_a - A_b| over the keys), 0 for identical heads, 1 for heads that never attend to "
-            "the same key; on the same scale at any length (chance, two uniform heads: 0).";
-  for (int l = 0; l < a.run.n_layers(); ++l)
-    c.groups.push_back({"layer " + std::to_string(l), "", {{"head distance", a.distance[size_t(l)], std::nullopt, 0, 0.0f}}});
+            "the same key; on the same scale at any length (chance, two uniform heads: 0). Colours run from the "
+            "smallest distance between two different heads to the largest, as in the figure (a head against "
+            "itself, the diagonal, is 0 and takes the first colour).";
+  // The colours as the figure's (difference_figure.h): from the smallest off-diagonal cell up.
+  for (int l = 0; l < a.run.n_layers(); ++l) {
+    const Map& d = a.distance[size_t(l)];  // [H, H], zero diagonal
+    std::optional<float> lo;
+    float hi = 0;
+    for (Eigen::Index i = 0; i < d.rows(); ++i)
+      for (Eigen::Index j = 0; j < d.cols(); ++j)
+        if (i != j && std::isfinite(d(i, j))) lo = std::min(lo.value_or(d(i, j)), d(i, j)), hi = std::max(hi, d(i, j));
+    if (lo && !(hi > *lo)) lo.reset();  // every pair alike: from 0, as the figure
+    c.groups.push_back({"layer " + std::to_string(l), "", {{"head distance", d, std::nullopt, 0, 0.0f, lo}}});
+  }
   c.group = in.spec.layer;
   c.map = 0;
   c.token_axes = false;
@@ -94,7 +106,7 @@ std::string average_page(const ViewExport& in) {
     const ShownMap shown = average_map(a, l);
     const ColourScale& s = in.spec.colours;
     const float top = s.per_map ? 0.0f : s.ignore_first_key ? a.layer_max_skip_first[size_t(l)] : a.layer_max[size_t(l)];
-    c.groups.push_back({"layer " + std::to_string(l), "", {{"mean of the heads", *shown.cells, shown.mask, shown.tokens, top}}});
+    c.groups.push_back({"layer " + std::to_string(l), "", {{"mean of the heads", *shown.cells, shown.mask, shown.tokens, top, std::nullopt}}});
   }
   c.group = page_group_of(in);
   c.map = 0;
@@ -109,7 +121,7 @@ std::string rollout_page(const ViewExport& in) {
   c.about = "Attention rollout: the product over layers of 0.5 A + 0.5 I (A the layer's mean over heads), each row "
             "the share of query i's representation that traces back to input token j; rows sum to 1. Chance, uniform "
             "attention, spreads a row over the keys it sees, so shares shrink as the input grows.";
-  c.groups.push_back({"every layer", "", {{"rollout", *shown.cells, shown.mask, shown.tokens, 0.0f}}});
+  c.groups.push_back({"every layer", "", {{"rollout", *shown.cells, shown.mask, shown.tokens, 0.0f, std::nullopt}}});
   c.group_title = "layers";
   c.map = 0;
   c.value_title = "share";
@@ -135,7 +147,7 @@ std::string roles_page(const ViewExport& in) {
       chance += (l > 0 ? ", " : "") + (r.chance_same_everywhere() ? "" : "layer " + std::to_string(l) + " ") +
                 format("%.3f", r.chance_of(l, HeadRole(role)));
     }
-    c.groups.push_back({head_role_name(HeadRole(role)), chance, {{"scores", t, std::nullopt, 0, 1.0f}}});
+    c.groups.push_back({head_role_name(HeadRole(role)), chance, {{"scores", t, std::nullopt, 0, 1.0f, std::nullopt}}});
   }
   c.group_title = "role";
   c.map = 0;
@@ -156,7 +168,7 @@ std::string ablation_page(const ViewExport& in) {
                    "head helped predict this text, 0 no effect (chance: 0); the intact model's loss is %.4f nats. A mean "
                    "over T - 1 predictions, so a longer text gives smaller, steadier changes.",
                    ablation_mode_name(ab->mode), ab->base_loss);
-  c.groups.push_back({"every layer", "", {{"change in loss", ab->delta_loss, std::nullopt, 0, 0.0f}}});
+  c.groups.push_back({"every layer", "", {{"change in loss", ab->delta_loss, std::nullopt, 0, 0.0f, std::nullopt}}});
   c.group_title = "layers";
   c.map = 0;
   c.token_axes = false;

@@ -14,6 +14,9 @@ puppeteer-core (html_page_browser.js), which is installed from npm into the buil
   colour at each hovered cell equals the PNG export's at that cell within kColourTolerance per channel
   (the cell's place in the PNG from the SVG export's map box); after switching the page to the log
   scale, the PNG exported with --color-scale log;
+- the table views (difference, roles, ablation): the canvas colour of each hovered cell equals the PNG
+  export's within kColourTolerance, sampled a fifth of the way into the cell (the figure writes its
+  number at the centre), the difference matrix off its diagonal (drawn blank in the figure);
 - clicking a head in the grid opens it; the arrow keys move the cursor, ] the layer, s the scale,
   Escape goes back to the grid; a query chip toggles the query rows.
 Also: the page of 30+ tokens and every layer is under 1 MB; a page past the 8 MB limit is refused,
@@ -70,8 +73,9 @@ def read_png(path):
     return np.asarray(Image.open(path).convert("RGB")), chunks
 
 
-def png_cells(args, name, cells, n):
-    """The PNG export's colour at each cell's centre, placed by the SVG export's map box."""
+def png_cells(args, name, cells, n, cols=None, at=0.5):
+    """The PNG export's colour in each cell of an n x cols map (cols: n), placed by the SVG export's map
+    box, `at` of the way across and down the cell (0.5: its centre; a table writes its number there)."""
     svg = open(export(args, name + ".svg"), encoding="utf-8").read()
     png, _ = read_png(export(args, name + ".png"))
     width_pt = float(re.search(r'<svg[^>]*width="([0-9.]+)pt"', svg).group(1))
@@ -80,8 +84,8 @@ def png_cells(args, name, cells, n):
     k = png.shape[1] / width_pt
     rgb = []
     for i, j in cells:
-        x = (x0 + (j + 0.5) * (x1 - x0) / n) * k
-        y = (y0 + (i + 0.5) * (y1 - y0) / n) * k
+        x = (x0 + (j + at) * (x1 - x0) / (cols or n)) * k
+        y = (y0 + (i + at) * (y1 - y0) / n) * k
         rgb.append([int(v) for v in png[int(y), int(x)]])
     return rgb
 
@@ -244,6 +248,18 @@ def main():
         check_pixels(seen["rollout"]["pixels"], png_cells(margs + ["--view", "rollout"], "roll_png", cells, n), "rollout")
         check_tips(seen["roles"], npys["roles"][0], "roles (previous)")
         check_tips(seen["ablation"], npys["ablation"], "ablation")
+        # The table views' colours against their PNG figures, sampled a fifth of the way into each
+        # cell (the figure writes the cell's number at its centre); the difference matrix off its
+        # diagonal (the figure draws a head against itself blank).
+        diff = seen["difference"]
+        off = [(i, px) for i, px in enumerate(diff["pixels"]) if px["cell"][0] != px["cell"][1]]
+        h_n = npys["difference"].shape[0]
+        check_pixels([px for _, px in off], png_cells(margs + ["--view", "difference", "--layer", "1"], "diff_png",
+                                                      [tuple(px["cell"]) for _, px in off], h_n, at=0.2), "difference")
+        for view, extra, values in (("roles", ["--role", "previous"], npys["roles"][0]), ("ablation", [], npys["ablation"])):
+            px = seen[view]["pixels"]
+            check_pixels(px, png_cells(margs + ["--view", view] + extra, view + "_png", [tuple(p["cell"]) for p in px],
+                                       values.shape[0], values.shape[1], at=0.2), view)
         provenance_checks(models, margs, h["provenance"])
         size_checks(margs)
     finally:
