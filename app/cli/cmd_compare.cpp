@@ -361,7 +361,8 @@ Command add_compare_command(CLI::App& app) {
   add_colormap_flag(*sub, options->colormap, "The figure's A and B (B - A is always red-blue)");
   sub->add_option("--size", options->size, flag_help("size", "The figure's"));
   sub->add_flag("--no-caption", options->no_caption,
-                "The figure without the lines under it saying what A and B are (a journal's caption says it)");
+                "No explanatory text in the figure (a journal's caption says it). Leaves out the lines naming A and B "
+                "(and the patching figure's definitions)");
   options->target_option = sub->add_option("--target", options->target,
                                            flag_help("target", "Its logit minus --versus's after each sentence's last token; a text of several pieces counts by its first"));
   options->versus_option = sub->add_option("--versus", options->versus, flag_help("versus"));

@@ -411,7 +411,8 @@ Command add_export_command(CLI::App& app) {
   f.title_option = sub->add_option("--title", f.title, "Title text instead of the model, layer and heads");
   sub->add_flag("--no-title", f.no_title, "No title");
   sub->add_flag("--no-caption", f.no_caption,
-                "No explanatory text under the roles, ablation and patching tables (a journal's caption says it)");
+                "No explanatory text in the figure (a journal's caption says it). Leaves out the definitions under the "
+                "roles, ablation and patching tables");
   sub->add_option("--labels", f.labels, "Token labels: auto (as many as fit), all, none or \"every N\"");
   sub->add_option("--space-mark", f.space_mark,
                   "A token's space on the axes: dot (a thin \xC2\xB7 before the word, the default) or none; as the app's "

@@ -134,8 +134,10 @@ std::string roles_page(const ViewExport& in) {
   PageContent c;
   c.title = figure_model_name(in.analysis.run) + " \u00b7 head roles";
   c.about = "Each head's score for a role, from 0 to 1, beside the role's chance level: what uniform attention scores "
-            "on the same sentence (it falls as the input grows, e.g. 1/T for the previous-token role). " +
-            r.label_rule();
+            "on the same sentence (it falls as the input grows, e.g. 1/T for the previous-token role). ";
+  std::string rule = r.label_rule();  // "a head's role is ...": a sentence of its own here
+  if (!rule.empty() && rule[0] >= 'a' && rule[0] <= 'z') rule[0] = char(rule[0] - 'a' + 'A');
+  c.about += rule;
   for (int role = 0; role < kHeadRoleCount; ++role) {
     if (in.spec.role >= 0 && role != in.spec.role) continue;
     Map t(r.n_layers(), r.n_heads());  // [L, H]

@@ -180,9 +180,9 @@ Figure contrast_page_maps(const RunAnalysis& a, const RunAnalysis& b, const Cont
   };
   std::optional<Figure> best;
   std::string refusal;
-  for (const std::function<Figure()>& lay_out : layouts) {
+  for (const std::function<Figure()>& layout : layouts) {
     try {
-      Figure f = lay_out();
+      Figure f = layout();
       if (contrast_smallest_cell(f) >= kContrastRowCell) return f;
       if (!best || contrast_smallest_cell(f) > contrast_smallest_cell(*best)) best = std::move(f);
     } catch (const InputError& e) {
