@@ -65,6 +65,7 @@ void apply_session(AppState& state, const Session& session) {
   state.request = session.request;
   state.contrast.sentence = session.contrast;
   state.contrast.model_b = session.model_b, state.contrast.tokenizer_b = session.tokenizer_b;
+  state.contrast.model_b_shown = session.model_b;  // the session's layer and head, not model B's most changed
   state.contrast.target = session.target, state.contrast.versus = session.versus;
   if (session.request.attention.window >= 0) state.model.window_size = session.request.attention.window;  // the W slider
   const View view = find_view(session.view.panel) ? find_view(session.view.panel)->view : View::heads;

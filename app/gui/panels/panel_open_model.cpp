@@ -203,8 +203,11 @@ void compare_with_model(AppState& state) {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Compare with %s (shipped)", s.name.c_str());
   }
   if (!c.model_b.empty()) {
-    ImGui::TextDisabled("comparing with %s", model_display_name(c.model_b).c_str());
-    ImGui::SameLine();
+    const std::string comparing = "comparing with " + model_display_name(c.model_b);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", comparing.c_str());  // a narrow sidebar wraps a long file name
+    ImGui::PopStyleColor();
+    same_line_if_fits(text_width("Stop") + ImGui::GetStyle().FramePadding.x * 2);
     if (ImGui::SmallButton("Stop")) c.model_b.clear(), c.tokenizer_b.clear();
   }
   ImGui::TreePop();

@@ -86,6 +86,7 @@ struct ContrastPanelState {
   // other one marks it): -1 none.
   int hovered_layer = -1, hovered_head = -1;
   int linked_layer = -1, linked_head = -1;
+  std::string model_b_shown;  // the model B whose comparison the view last showed (a new one selects its most changed head)
   int hovered_step = -1; // the alignment step a map hovered last frame (-1: none): the other maps mark its row
   std::string target, versus;
 };

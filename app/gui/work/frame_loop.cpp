@@ -35,6 +35,7 @@ bool FrameLoop::before_frame() {
       ui_.status.error.clear();
       ui_.status.last_export.clear();
       clamp_selection(state_, *shown_);
+      select_most_changed_model_head(state_, *shown_);
       note_good_result(state_, *shown_);  // a checkpoint that loaded joins the recent models
       // A second model that could not be compared (not loaded, refused): said in the status line.
       if (const ContrastRun* c = shown_->contrast.get(); c && c->is_models() && !c->error.empty())
