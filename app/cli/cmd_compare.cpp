@@ -20,6 +20,7 @@
 #include "app/common/model_flags.h"
 #include "core/analysis/contrast.h"
 #include "core/analysis/model_contrast.h"
+#include "core/analysis/model_pair_run.h"
 #include "core/analysis/pair_target.h"
 #include "core/analysis/run_analysis.h"
 #include "core/model/checkpoint_cache.h"
@@ -192,45 +193,6 @@ void check_models_flags(const CompareOptions& o, const ModelRequest& r) {
   if (!r.sentence_b.empty()) throw InputError("compare takes one sentence a side: leave out --sentence-b");
 }
 
-// An error while loading or running one model, said with which one: "model B (x.gguf): ...".
-[[noreturn]] void rethrow_for_model(const char* which, const std::string& path) {
-  const std::string at = std::string("model ") + which + " (" + path + "): ";
-  try {
-    throw;
-  } catch (const FormatError& e) {
-    throw FormatError(at + e.what());
-  } catch (const IoError& e) {
-    throw IoError(at + e.what());
-  } catch (const InputError& e) {
-    throw InputError(at + e.what());
-  }
-}
-
-struct ModelSide {
-  std::shared_ptr<const RunAnalysis> analysis;
-  Map logits;  // [T, vocab] next-token logits (empty without a next-token head)
-};
-
-// One model's run on the input: whole maps, the logits kept. The cache holds one checkpoint, so
-// model A's memory is released before model B is read (two mapped files, one at a time).
-ModelSide analyse_model_side(const ModelRequest& request, const CompareOptions& o, CheckpointCache& cache, const char* which) {
-  LogitsKeeper keeper;
-  AnalysisOptions options;
-  options.spectrum = options.roles = options.reach = options.rollout = false;
-  options.maps = MapMode::automatic;
-  options.threads = o.threads;
-  options.checkpoints = &cache;
-  options.observer = &keeper;
-  ModelSide side;
-  try {
-    side.analysis = analyse(request, options);
-  } catch (const Error&) {
-    rethrow_for_model(which, request.model_path);
-  }
-  side.logits = std::move(keeper.logits);
-  return side;
-}
-
 std::string model_line(const char* which, const std::string& path, const ModelInfo& m) {
   return std::string(which) + ": " + path + " (" + m.name + (m.weight_types.empty() ? "" : ", " + m.weight_types) + "; " +
          std::to_string(m.n_layers) + " layers x " + std::to_string(m.n_heads) + " heads)\n";
@@ -277,20 +239,18 @@ void print_models_report(std::ostream& out, const RunAnalysis& a, const RunAnaly
 int run_compare_models(const CompareOptions& o) {
   ModelRequest request_a = model_request(o.model);
   check_models_flags(o, request_a);
-  ModelRequest request_b = request_a;
-  request_b.model_path = o.model_b;
-  // A llama2.c .bin reads a tokenizer file (--tokenizer-b, else A's --tokenizer); GGUF files and
-  // folders bring their own.
-  const bool b_is_bin = o.model_b.size() > 4 && o.model_b.compare(o.model_b.size() - 4, 4, ".bin") == 0;
-  request_b.tokenizer = !o.tokenizer_b.empty() ? o.tokenizer_b : b_is_bin ? request_a.tokenizer : std::string();
+  const ModelRequest request_b = model_b_request(request_a, o.model_b, o.tokenizer_b);
+  // The cache holds one checkpoint, so model A's memory is released before model B is read (two
+  // mapped files, one at a time).
   CheckpointCache cache;
-  const ModelSide a = analyse_model_side(request_a, o, cache, "A");
-  const ModelSide b = analyse_model_side(request_b, o, cache, "B");
-  ModelComparison comparison = check_model_pair(a.analysis->run, b.analysis->run, request_a.model_path, request_b.model_path);
-  comparison.next_token = next_token_agreement(a.logits, b.logits);
-  const ContrastResult contrast = contrast_models(a.analysis->run, b.analysis->run, comparison);
-  const RunAnalysis& ra = *a.analysis;
-  const RunAnalysis& rb = *b.analysis;
+  ModelPairOptions options;
+  options.threads = o.threads;
+  options.checkpoints_a = options.checkpoints_b = &cache;
+  const ModelPairRun pair = run_model_pair(request_a, request_b, options);
+  const ModelComparison& comparison = pair.comparison;
+  const ContrastResult& contrast = pair.contrast;
+  const RunAnalysis& ra = *pair.a;
+  const RunAnalysis& rb = *pair.b;
   if (!o.json.empty()) write_output(o.json, [&](std::ostream& out) { write_contrast_json(out, ra, rb, contrast, nullptr, &comparison); });
   if (!o.csv.empty()) write_output(o.csv, [&](std::ostream& out) { write_contrast_csv(out, contrast); });
   if (!o.out.empty()) {

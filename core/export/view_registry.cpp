@@ -53,7 +53,7 @@ int ViewExport::head() const {
 
 namespace {
 
-std::string range(int n) { return n > 0 ? "0 to " + std::to_string(n - 1) : "none"; }
+std::string registry_index_range(int n) { return n > 0 ? "0 to " + std::to_string(n - 1) : "none"; }
 
 }  // namespace
 
@@ -65,7 +65,7 @@ std::vector<int> shown_queries(const ViewExport& in) {
   for (int q : in.spec.queries) {
     if (q < 0 || q >= T) {
       throw InputError("query token " + std::to_string(q) + " is out of range: the input has " + std::to_string(T) +
-                       " tokens (valid: " + range(T) + ")");
+                       " tokens (valid: " + registry_index_range(T) + ")");
     }
   }
   return in.spec.queries.empty() ? std::vector<int>{T - 1} : in.spec.queries;

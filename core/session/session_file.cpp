@@ -85,7 +85,8 @@ class Reader {
   mutable std::vector<std::string> known_;
 };
 
-void read_model(const json& m, const std::string& where, ModelRequest& r) {
+void read_model(const json& m, const std::string& where, Session& session) {
+  ModelRequest& r = session.request;
   const Reader in(m, where);
   AttentionConfig& c = r.attention;
   in.integer("d_model", c.d_model, 1, kMaxDModel);
@@ -106,6 +107,8 @@ void read_model(const json& m, const std::string& where, ModelRequest& r) {
   in.text("checkpoint", r.model_path);
   in.text("attention", r.attention_file);
   in.text("tokenizer", r.tokenizer);
+  in.text("checkpoint_b", session.model_b);
+  in.text("tokenizer_b", session.tokenizer_b);
   in.integer("generate", r.generate, 0, 4096);
   std::string reshape = c.scrambled_reshape ? "scrambled" : "correct";
   in.choice("reshape", reshape, {"correct", "scrambled"});
@@ -179,6 +182,8 @@ std::string session_to_json(const Session& s) {
                 {"tokenizer", r.tokenizer}, {"generate", r.generate}, {"attention", r.attention_file},
                 {"reshape", c.scrambled_reshape ? "scrambled" : "correct"}};
   j["model"]["window"] = c.window >= 0 ? json(c.window) : json(nullptr);
+  if (!s.model_b.empty()) j["model"]["checkpoint_b"] = s.model_b;
+  if (!s.tokenizer_b.empty()) j["model"]["tokenizer_b"] = s.tokenizer_b;
   j["view"] = {{"panel", s.view.panel},
                {"layer", s.view.layer},
                {"head", s.view.head},
@@ -221,7 +226,7 @@ Session parse_session(const std::string& text, const std::string& name, const Se
     input.text("versus", s.versus);
     input.check_unknown();
   }
-  if (const json* m = top.object("model")) read_model(*m, name + ": model", s.request);
+  if (const json* m = top.object("model")) read_model(*m, name + ": model", s);
   if (const json* v = top.object("view")) read_view(*v, name + ": view", s.view);
   top.check_unknown();
   // A synthetic model's shape is checked now; checkpoints and weights files when they load.

@@ -11,6 +11,7 @@
 //    "model": {"d_model": 8, "heads": 4, "kv_heads": 4, "d_head": 0, "causal": false,
 //              "window": null, "temperature": 1, "seed": 0,
 //              "weights": "", "checkpoint": "", "tokenizer": "", "generate": 0, "reshape": "correct"},
+//              (+ "checkpoint_b", "tokenizer_b": a second model compared with the checkpoint)
 //    "view": {"panel": "heads", "layer": 0, "head": 0, "queries": [0],
 //             "color_scale": "linear", "ignore_first_column": false, "colormap": "viridis",
 //             "roles_sort": "layer", "width": "keys"}}
@@ -53,6 +54,9 @@ struct Session {
   // input.target / input.versus: the two continuations whose logit difference the Contrast view's
   // activation patching measures (" are", " is"; "" none; written only when set).
   std::string target, versus;
+  // model.checkpoint_b / model.tokenizer_b: the second model the Contrast view compares the
+  // checkpoint with on the same input, and its llama2.c tokenizer ("" none; written only when set).
+  std::string model_b, tokenizer_b;
 };
 
 const std::vector<std::string>& session_panels();        // every view's name and alias (view_registry.h)

@@ -44,6 +44,9 @@ endif()
 if(TARGET headscope_gui)
   headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/patching_view_test.cpp headscope_gui)
   target_compile_definitions(patching_view_test PRIVATE HEADSCOPE_MODELS_DIR="${HEADSCOPE_MODELS_DIR}")
+  # Two models in the Contrast view (issue 51): core's numbers, export, sessions, refusals.
+  headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/model_pair_view_test.cpp headscope_gui)
+  target_compile_definitions(model_pair_view_test PRIVATE HEADSCOPE_MODELS_DIR="${HEADSCOPE_MODELS_DIR}")
 endif()
 # Issue 30: every lesson step presenting at 1280x720, 1366x768 and 1920x1080 in both themes, its
 # texts read back from the draw lists (in the presentation_test binary: one link, one process).

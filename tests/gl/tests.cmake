@@ -66,6 +66,16 @@ if(TARGET headscope)
                COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/app_settings_faults.py
                        $<TARGET_FILE:headscope> ${HEADSCOPE_XVFB_RUN} $<TARGET_FILE:write_fault_shim>)
       set_tests_properties(app_settings_faults PROPERTIES LABELS "gl" TIMEOUT 300)
+      # Two models in the Contrast view (issue 51): stories260K F32 against Q8_0 from the fixture
+      # formats.gguf_test_files; the table's numbers against headscope-cli compare --json, a session
+      # with the second model, the same file twice, refusals in the status line.
+      if(TARGET headscope-cli)
+        add_test(NAME app_model_pair
+                 COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/model_pair_app.py
+                         $<TARGET_FILE:headscope> $<TARGET_FILE:headscope-cli> ${HEADSCOPE_XVFB_RUN}
+                         ${PROJECT_BINARY_DIR}/gguf-test-files)
+        set_tests_properties(app_model_pair PROPERTIES LABELS "gl" TIMEOUT 600 FIXTURES_REQUIRED gguf_test_files)
+      endif()
     endif()
     # The app's export of a log-scaled, first-key-ignored head equals the window, cell by cell.
     if(TARGET headscope_gui)

@@ -172,6 +172,10 @@ namespace {
 std::optional<std::string> contrast_bytes(const AppState& state, const Derived& derived, const std::string& path) {
   if (state.exporter.what || state.view != View::contrast) return std::nullopt;
   const ContrastRun* c = derived.contrast.get();
+  if (!state.contrast.model_b.empty() && (!c || !c->answers(contrast_ask(state)) || !c->analysis)) {
+    throw InputError(c && c->answers(contrast_ask(state)) ? "model B (" + state.contrast.model_b + ") has no result: " + c->error
+                                                          : "model B (" + state.contrast.model_b + ") is still being compared: export when the view shows it");
+  }
   if (!c || !c->analysis) {
     throw InputError(c ? "the contrast sentence has no result: " + c->error
                        : "the Contrast view has no sentence B yet: type one under \"compare with\"");
@@ -183,6 +187,10 @@ std::optional<std::string> contrast_bytes(const AppState& state, const Derived& 
   e.colours.colormap = spec.colours.colormap;
   e.style = spec.style;
   e.scale = spec.scale;
+  if (c->is_models()) {  // what `headscope-cli compare --model A --model-b B --out` writes
+    e.models = &c->models;
+    return contrast_export_bytes(*c->analysis_a, *c->analysis, c->result, e);
+  }
   return contrast_export_bytes(*derived.analysis, *c->analysis, c->result, e);
 }
 

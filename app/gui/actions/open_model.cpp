@@ -26,6 +26,8 @@ bool same_model(const ModelRequest& a, const ModelRequest& b) {
 
 }  // namespace
 
+std::string trimmed_path(const std::string& box) { return trim(box); }
+
 std::string tokenizer_beside(const std::string& checkpoint) { return find_llama2c_tokenizer(trim(checkpoint)); }
 
 std::string model_display_name(const std::string& path) {

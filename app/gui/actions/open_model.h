@@ -18,6 +18,9 @@ constexpr int kMaxGenerate = 256;
 // find_llama2c_tokenizer on the trimmed box text); "" for folders or when there is none.
 std::string tokenizer_beside(const std::string& checkpoint);
 
+// A path box's text without the spaces and line breaks around it (a pasted path).
+std::string trimmed_path(const std::string& box);
+
 // "stories260K.bin" for a file, "gpt2" for a folder (trailing slashes ignored).
 std::string model_display_name(const std::string& path);
 

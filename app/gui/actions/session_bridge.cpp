@@ -54,6 +54,7 @@ Session session_from_state(const AppState& state) {
   s.view.ignore_first_column = state.scale.ignore_first_key;
   s.view.colormap = colormap_name(state.scale.colormap);
   s.contrast = state.contrast.sentence;
+  s.model_b = state.contrast.model_b, s.tokenizer_b = state.contrast.tokenizer_b;
   s.target = state.contrast.target, s.versus = state.contrast.versus;
   s.view.roles_sort = roles_sort_name(state.roles.sort);
   s.view.width = state.width.show;
@@ -63,6 +64,8 @@ Session session_from_state(const AppState& state) {
 void apply_session(AppState& state, const Session& session) {
   state.request = session.request;
   state.contrast.sentence = session.contrast;
+  state.contrast.model_b = session.model_b, state.contrast.tokenizer_b = session.tokenizer_b;
+  state.contrast.model_b_shown = session.model_b;  // the session's layer and head, not model B's most changed
   state.contrast.target = session.target, state.contrast.versus = session.versus;
   if (session.request.attention.window >= 0) state.model.window_size = session.request.attention.window;  // the W slider
   const View view = find_view(session.view.panel) ? find_view(session.view.panel)->view : View::heads;

@@ -9,7 +9,7 @@ namespace hs::gui {
 
 bool same_session(const Session& a, const Session& b) {
   return same_model_request(a.request, b.request) && a.view == b.view && a.contrast == b.contrast &&
-         a.target == b.target && a.versus == b.versus;
+         a.target == b.target && a.versus == b.versus && a.model_b == b.model_b && a.tokenizer_b == b.tokenizer_b;
 }
 
 bool session_dirty(const AppState& state) {

@@ -8,12 +8,14 @@
 #include <numeric>
 
 #include "app/gui/actions/lesson_player.h"
+#include "app/gui/actions/open_model.h"
 #include "app/gui/panels/contrast_patching.h"
 #include "app/gui/panels/panels.h"
 #include "app/gui/widgets/draw_util.h"
 #include "app/gui/widgets/heatmap_widget.h"
 #include "app/gui/widgets/labels.h"
 #include "app/gui/widgets/present_grid.h"
+#include "app/gui/widgets/spinner.h"
 #include "app/gui/widgets/theme.h"
 #include "core/render/contrast_figure.h"
 #include "core/util/format.h"
@@ -128,7 +130,11 @@ void change_grid(AppState& state, const UiContext& ui, const Map& grid, ImVec2 s
                                   scale_range(ColourScale{}, top), kChangeColours);
   spec.row_labels = &rows;
   spec.col_labels = &cols;
-  spec.highlight_row = state.layer, spec.highlight_col = state.head;
+  // The head hovered in the heads table (last frame) is marked here, else the selected one.
+  const int ll = state.contrast.linked_layer, lh = state.contrast.linked_head;
+  const bool linked = ll >= 0 && ll < grid.rows() && lh >= 0 && lh < grid.cols();
+  spec.highlight_row = linked ? ll : state.layer;
+  spec.highlight_col = linked ? lh : state.head;
   ImGui::BeginGroup();  // the title over the map and its bar
   float title_h = 0;
   if (*title) ImGui::TextDisabled("%s", title), title_h = ImGui::GetTextLineHeightWithSpacing();
@@ -139,16 +145,22 @@ void change_grid(AppState& state, const UiContext& ui, const Map& grid, ImVec2 s
   draw_colour_bar(ui, spec.range, kChangeColours, ImVec2(colour_bar_width(), size.y - title_h));
   ImGui::EndGroup();
   if (hit.hovered && hit.row >= 0) {
-    ImGui::SetTooltip("L%d h%d: change %.3f\n(click: show this head)", hit.row, hit.col, double(grid(hit.row, hit.col)));
+    ImGui::SetTooltip("L%d h%d: change %.4f\n(click: show this head)", hit.row, hit.col, double(grid(hit.row, hit.col)));
     if (hit.clicked) state.layer = hit.row, state.head = hit.col;
+    state.contrast.hovered_layer = int(hit.row), state.contrast.hovered_head = int(hit.col);
   }
 }
 
 // A, B on one range and B - A, the selected head; hovering a token's row in one shows the same
 // token's row in the others.
-void head_maps(AppState& state, const UiContext& ui, const RunAnalysis& b, const ContrastResult& c, ImVec2 size) {
+// `names`: what A and B are ("A", "B"; two models: each model's name).
+struct PairNames {
+  std::string a = "A", b = "B";
+};
+
+void head_maps(AppState& state, const UiContext& ui, const RunAnalysis& a, const RunAnalysis& b, const ContrastResult& c,
+               ImVec2 size, const PairNames& names = {}) {
   const Derived& d = *ui.derived;
-  const RunAnalysis& a = *d.analysis;
   const int layer = state.layer, head = state.head;
   const ShownMap ma = head_map(a.run, layer, head), mb = head_map(b.run, layer, head);
   const float top = std::max(ma.cells->maxCoeff(), mb.cells->maxCoeff());
@@ -176,8 +188,9 @@ void head_maps(AppState& state, const UiContext& ui, const RunAnalysis& b, const
     int highlight;
   };
   const Part parts[] = {
-      {"contrast a", "A  " + head_name(layer, head, a.run.n_layers()), ma, shared, state.scale.colormap, &a.map_labels, hs ? hs->a : -1},
-      {"contrast b", "B", mb, shared, state.scale.colormap, &b.map_labels, hs ? hs->b : -1},
+      {"contrast a", names.a + "  " + head_name(layer, head, a.run.n_layers()), ma, shared, state.scale.colormap, &a.map_labels,
+       hs ? hs->a : -1},
+      {"contrast b", names.b, mb, shared, state.scale.colormap, &b.map_labels, hs ? hs->b : -1},
       {"contrast diff", "B \xE2\x88\x92 A  (tokens both have)", md, diff_range, kContrastColormap, &diff_labels,
        hp < int(paired.size()) ? hp : -1},
   };
@@ -271,9 +284,183 @@ void draw_prediction(const AttentionRun& a, const AttentionRun& b) {
                       "(0: certain; each -0.69 halves the probability). Did the model notice the change?");
 }
 
+
+// --- Two models on one input (--model-b, Model > Compare with model...) ---
+
+const char* const kModelChangeHelp =
+    "Change: for each query row, half the summed |A \xE2\x88\x92 B| over its keys (the total variation between the "
+    "head's row in model A and in model B), averaged over every query row: 0 = the same weights, 1 = no key in "
+    "common. No chance level to subtract: the same file twice gives exactly 0. A causal model's first row has one key "
+    "and cannot move, so a short input pulls the mean down by up to 1/T. The numbers of headscope-cli compare "
+    "--model-b (head_distance in its --json).";
+
+const char* const kAgreementHelp =
+    "After every position, the two models' next-token distributions P_A and P_B (softmax of the logits):\n"
+    "top-1: how often their most likely tokens are the same (chance: 1 / vocabulary for unrelated guesses; "
+    "models trained on the same text agree far more).\n"
+    "KL(A \xE2\x80\x96 B) = \xCE\xA3 P_A log(P_A / P_B) in nats, its mean over the positions: 0 for identical "
+    "predictions, no upper bound; a longer input averages over more positions (the mean does not grow with length).";
+
+// "stories260K_q8_0.gguf (Q8_0)": a model's file name and how its weights are held.
+std::string model_pair_name(const std::string& path, const ModelInfo& info) {
+  const std::string file = model_display_name(path);
+  return info.weight_types.empty() ? file : file + " (" + info.weight_types + ")";
+}
+
+// The layers x heads of the shared heads, most changed first (rank 1 first).
+std::vector<std::pair<int, int>> heads_by_rank(const ContrastResult& c) {
+  const std::vector<std::vector<int>> ranks = change_ranks(c);
+  std::vector<std::pair<int, int>> order;
+  for (size_t l = 0; l < ranks.size(); ++l)
+    for (size_t h = 0; h < ranks[l].size(); ++h) order.emplace_back(int(l), int(h));
+  std::stable_sort(order.begin(), order.end(), [&](const auto& x, const auto& y) {
+    return ranks[size_t(x.first)][size_t(x.second)] < ranks[size_t(y.first)][size_t(y.second)];
+  });
+  return order;
+}
+
+// Every shared head, most changed first: rank, head, change, the most moved row. Clicking selects
+// the head; the one hovered in the layers x heads map is marked.
+void models_head_table(AppState& state, const ContrastRun& run, ImVec2 size) {
+  const ContrastResult& c = run.result;
+  const std::vector<std::pair<int, int>> order = heads_by_rank(c);
+  const float top = std::max(c.distance_grid().maxCoeff(), 0.0f);
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInnerV |
+                                ImGuiTableFlags_SizingStretchProp;
+  if (!ImGui::BeginTable("model heads", 4, flags, size)) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  ImGui::TableSetupColumn("rank", 0, 0.6f);
+  ImGui::TableSetupColumn("head", 0, 0.8f);
+  ImGui::TableSetupColumn("change", 0, 1.0f);
+  ImGui::TableSetupColumn("most moved row", 0, 1.8f);
+  ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+  const char* const tips[] = {"1: the most changed head (equal changes in layer, head order).", nullptr, kModelChangeHelp,
+                              "The query token whose row moved most, and how far (0 to 1)."};
+  for (int col = 0; col < 4; ++col) {
+    ImGui::TableSetColumnIndex(col);
+    ImGui::TableHeader(ImGui::TableGetColumnName(col));
+    if (tips[col] && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tips[col]);
+  }
+  const AttentionRun& a = run.analysis_a->run;
+  for (size_t i = 0; i < order.size(); ++i) {
+    const auto [l, h] = order[i];
+    const HeadChange& hc = c.heads[size_t(l)][size_t(h)];
+    ImGui::TableNextRow();
+    if (l == state.contrast.linked_layer && h == state.contrast.linked_head)
+      ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, ImGui::GetColorU32(ImGuiCol_HeaderHovered));
+    ImGui::TableNextColumn();
+    const bool selected = l == state.layer && h == state.head;
+    if (ImGui::Selectable(format("%zu##modelrank%d_%d", i + 1, l, h).c_str(), selected, ImGuiSelectableFlags_SpanAllColumns))
+      state.layer = l, state.head = h;
+    if (ImGui::IsItemHovered()) state.contrast.hovered_layer = l, state.contrast.hovered_head = h;
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(head_name(l, h, a.n_layers()).c_str());
+    ImGui::TableNextColumn();
+    const float t = top > 0 ? hc.distance / top : 0.0f;
+    ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, colormap_u32(kChangeColours, t));
+    ImGui::PushStyleColor(ImGuiCol_Text, text_colour_on(kChangeColours, t));
+    ImGui::Text("%.4f", double(hc.distance));
+    ImGui::PopStyleColor();
+    ImGui::TableNextColumn();
+    const int row = hc.max_row_step >= 0 ? c.alignment.steps[size_t(hc.max_row_step)].a : -1;
+    ImGui::Text("%.4f  %s", double(hc.max_row), row >= 0 ? display_token(a.tokens, size_t(row)).c_str() : "-");
+  }
+  ImGui::EndTable();
+}
+
+// "A: stories260K_f32.gguf (F32)   B: stories260K_q8_0.gguf (Q8_0)" and the Stop button.
+void models_title(AppState& state, const ContrastRun& run) {
+  const std::string a = model_pair_name(run.models.path_a, run.analysis_a->run.info);
+  const std::string b = model_pair_name(run.models.path_b, run.analysis->run.info);
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextDisabled("A:");
+  ImGui::SameLine();
+  ImGui::TextUnformatted(a.c_str());
+  ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
+  ImGui::TextDisabled("B:");
+  ImGui::SameLine();
+  ImGui::TextUnformatted(b.c_str());
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", run.models.path_b.c_str());
+  ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
+  if (ImGui::SmallButton("Stop comparing models")) state.contrast.model_b.clear(), state.contrast.tokenizer_b.clear();
+}
+
+// Next-token agreement with its definition, and the comparison's notes (same file, shared heads).
+void models_agreement(const ContrastRun& run) {
+  const NextTokenAgreement& n = run.models.next_token;
+  if (n.positions == 0) {
+    ImGui::TextDisabled("next token: not compared (the models predict no next token)");
+  } else {
+    ImGui::TextDisabled("next token:");
+    ImGui::SameLine();
+    ImGui::Text("the same top-1 after %d of %d positions (%.3f)", n.top1_matches, n.positions, n.match_rate);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", kAgreementHelp);
+    const std::string kl = format("mean KL(A \xE2\x80\x96 B) %.3g nats", n.mean_kl);
+    same_line_if_fits(text_width(kl.c_str()), ImGui::GetFontSize() * 1.5f);
+    ImGui::TextUnformatted(kl.c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", kAgreementHelp);
+  }
+  if (run.models.same_file) ImGui::TextColored(tone(Tone::warning), "identical: change 0 everywhere (A and B are the same file)");
+  for (const std::string& note : run.models.notes)
+    if (note.find("same file") == std::string::npos) wrapped_hint(note.c_str());
+}
+
+// Waiting for model B, or why it could not be compared: said with a way out.
+bool models_not_ready(AppState& state, const ContrastRun* c) {
+  const std::string name = model_display_name(state.contrast.model_b);
+  if (!c || !c->answers(contrast_ask(state))) {
+    ImGui::AlignTextToFramePadding();
+    draw_spinner(ImGui::GetFontSize() * 0.4f);
+    ImGui::SameLine();
+    ImGui::TextDisabled("comparing with model B (%s): loading it and running both models\xE2\x80\xA6", name.c_str());
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Cancel##model b")) state.contrast.model_b.clear(), state.contrast.tokenizer_b.clear();
+    return true;
+  }
+  if (c->analysis) return false;
+  ImGui::PushStyleColor(ImGuiCol_Text, tone(Tone::error));
+  ImGui::TextWrapped("Could not compare with model B (%s): %s", name.c_str(), c->error.c_str());
+  ImGui::PopStyleColor();
+  if (ImGui::SmallButton("Stop comparing models")) state.contrast.model_b.clear(), state.contrast.tokenizer_b.clear();
+  return true;
+}
+
+// The Contrast view with model B: the heads of every layer by change, the layers x heads change
+// map, the selected head's A and B on one scale beside B - A; hover linked across them.
+void draw_contrast_models(AppState& state, const UiContext& ui) {
+  state.contrast.linked_layer = state.contrast.hovered_layer, state.contrast.linked_head = state.contrast.hovered_head;
+  state.contrast.hovered_layer = state.contrast.hovered_head = -1;
+  const ContrastRun* c = ui.derived->contrast.get();
+  if (models_not_ready(state, c)) return;
+  const RunAnalysis& a = *c->analysis_a;
+  const int layers = int(c->result.heads.size()), heads = layers > 0 ? int(c->result.heads[0].size()) : 0;
+  if (layers == 0 || heads == 0) return;
+  state.layer = std::clamp(state.layer, 0, layers - 1);
+  state.head = std::clamp(state.head, 0, heads - 1);
+  models_title(state, *c);
+  models_agreement(*c);
+  const PairNames names{"A", "B"};
+  if (state.present.active) {  // the maps take the room
+    most_changed_line(state, c->result, layers);
+    head_maps(state, ui, a, *c->analysis, c->result, ImGui::GetContentRegionAvail(), names);
+    return;
+  }
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float f = ImGui::GetFontSize();
+  const float top_h = std::max(avail.y * 0.3f, f * 7);
+  const float table_w = std::min(avail.x * 0.5f, f * 26);
+  models_head_table(state, *c, ImVec2(table_w, top_h));
+  ImGui::SameLine(0, f);
+  const float grid_w = std::min(patching_grid_width(layers, heads, top_h), ImGui::GetContentRegionAvail().x);
+  change_grid(state, ui, c->result.distance_grid(), ImVec2(grid_w, top_h), "change, layers x heads");
+  ImGui::Spacing();
+  head_maps(state, ui, a, *c->analysis, c->result, ImGui::GetContentRegionAvail(), names);
+}
+
 }  // namespace
 
 void draw_contrast(AppState& state, const UiContext& ui) {
+  if (!state.contrast.model_b.empty()) return draw_contrast_models(state, ui);
   const Derived& d = *ui.derived;
   const ContrastRun* c = d.contrast.get();
   if (state.contrast.sentence.empty()) {
@@ -307,7 +494,7 @@ void draw_contrast(AppState& state, const UiContext& ui) {
   if (present) {  // the maps take the room: the most changed heads instead of the table and grid
     most_changed_line(state, c->result, layers);
     draw_prediction(d.run(), b.run);
-    head_maps(state, ui, b, c->result, ImGui::GetContentRegionAvail());
+    head_maps(state, ui, *d.analysis, b, c->result, ImGui::GetContentRegionAvail());
     return;
   }
   draw_prediction(d.run(), b.run);
@@ -329,7 +516,7 @@ void draw_contrast(AppState& state, const UiContext& ui) {
     draw_patching_grid(state, ui, *patched, ImVec2(std::min(each_w, ImGui::GetContentRegionAvail().x), top_h));
   }
   ImGui::Spacing();
-  head_maps(state, ui, b, c->result, ImGui::GetContentRegionAvail());
+  head_maps(state, ui, *d.analysis, b, c->result, ImGui::GetContentRegionAvail());
 }
 
 }  // namespace hs::gui

@@ -15,6 +15,7 @@
 #include "app/gui/widgets/theme.h"
 #include "core/model/shipped_models.h"
 #include "core/model/teaching_model.h"
+#include "core/util/format.h"
 
 namespace hs::gui {
 namespace {
@@ -176,6 +177,42 @@ void continue_control(AppState& state, const UiContext& ui) {
   }
 }
 
+// "Compare with model...": a second checkpoint (a file, a folder or a shipped model) that the
+// Contrast view compares with this one on the same sentence. It loads off the UI thread (the
+// worker); the Contrast view shows progress and Cancel, the status line a refusal.
+void compare_with_model(AppState& state) {
+  ContrastPanelState& c = state.contrast;
+  if (!ImGui::TreeNodeEx("Compare with model...", c.model_b.empty() ? 0 : ImGuiTreeNodeFlags_DefaultOpen)) return;
+  const auto compare = [&state](const std::string& path, const std::string& tokenizer) {
+    state.contrast.model_b = path, state.contrast.tokenizer_b = tokenizer;
+    request_view(state, View::contrast);
+  };
+  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x);
+  ImGui::InputTextWithHint("##model b path", "model B: a .gguf, .bin or Hugging Face folder", &c.model_b_box);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("A quantization, fine-tune or later checkpoint of this model: the Contrast view shows how far each\n"
+                      "head's attention moved on the same sentence (the numbers of headscope-cli compare --model-b).");
+  const std::string box = trimmed_path(c.model_b_box);
+  ImGui::BeginDisabled(box.empty());
+  if (ImGui::Button("Compare")) compare(box, tokenizer_beside(box));
+  ImGui::EndDisabled();
+  for (const ShippedModel& s : shipped_models()) {
+    if (s.name == "teaching") continue;  // its own vocabulary: no checkpoint shares it
+    ImGui::SameLine();
+    if (ImGui::Button(format("%s##model b", s.name.c_str()).c_str())) compare(s.name, "");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Compare with %s (shipped)", s.name.c_str());
+  }
+  if (!c.model_b.empty()) {
+    const std::string comparing = "comparing with " + model_display_name(c.model_b);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", comparing.c_str());  // a narrow sidebar wraps a long file name
+    ImGui::PopStyleColor();
+    same_line_if_fits(text_width("Stop") + ImGui::GetStyle().FramePadding.x * 2);
+    if (ImGui::SmallButton("Stop")) c.model_b.clear(), c.tokenizer_b.clear();
+  }
+  ImGui::TreePop();
+}
+
 }  // namespace
 
 void draw_open_model(AppState& state, const UiContext& ui) {
@@ -192,6 +229,7 @@ void draw_open_model(AppState& state, const UiContext& ui) {
   ImGui::Separator();
   if (shown) model_info(state, ui);
   if (!state.request.model_path.empty()) continue_control(state, ui);
+  if (!state.request.model_path.empty()) compare_with_model(state);
   if (!shown) ImGui::TextDisabled("%s", ui.status.computing ? "loading..." : "no checkpoint loaded yet");
 }
 

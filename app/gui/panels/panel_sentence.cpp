@@ -9,6 +9,7 @@
 #include "app/gui/widgets/labels.h"
 #include "app/gui/widgets/token_notes.h"
 #include "app/gui/actions/lesson_player.h"
+#include "app/gui/actions/open_model.h"
 #include "app/gui/panels/panels.h"
 #include "app/gui/widgets/theme.h"
 #include "core/model/hf_loaders.h"
@@ -158,7 +159,7 @@ void draw_token_chips(AppState& state, const UiContext& ui) {
   state.sentence.hovered_query = state.sentence.hovered_key = -1;  // the views set them again this frame
   marks.shown = shown_queries(state, int(tokens.size()));
   const ContrastRun* pair = ui.derived->contrast.get();
-  if (pair && pair->analysis && pair->sentence == state.contrast.sentence && pair->result.alignment.a_to_b.size() == tokens.size())
+  if (pair && pair->analysis && !pair->is_models() && pair->sentence == state.contrast.sentence && pair->result.alignment.a_to_b.size() == tokens.size())
     marks.a_to_b = &pair->result.alignment.a_to_b;
   ImGui::SameLine();
   if (state.present.active) {  // wrapped onto lines: nothing cut at the window's edge, nothing to scroll
@@ -235,7 +236,8 @@ void draw_sentence(AppState& state, const UiContext& ui) {
                                           : ImGui::CalcTextSize("Examples").x + ImGui::GetStyle().FramePadding.x * 2 + 4;
   const float boxes_w = ImGui::GetContentRegionAvail().x - examples_w - ImGui::GetStyle().ItemSpacing.x;
   // A minimal pair (the Contrast view): a "compare with" box for sentence B of any other model.
-  const bool contrast = !pair && !npy_input && !file_maps && (state.view == View::contrast || !state.contrast.sentence.empty());
+  const bool contrast = !pair && !npy_input && !file_maps && (state.view == View::contrast || !state.contrast.sentence.empty() ||
+                                                                          !state.contrast.model_b.empty());
   const float b_label_w = ImGui::CalcTextSize(contrast ? "compare with" : "B").x + ImGui::GetStyle().ItemSpacing.x * 2;
   ImGui::SetNextItemWidth(pair || contrast ? boxes_w * 0.6f - b_label_w : boxes_w);
   // Ctrl+L (GLFW's letter keys are their ASCII codes in ImGui 1.86).
@@ -267,8 +269,18 @@ void draw_sentence(AppState& state, const UiContext& ui) {
     ImGui::SameLine();
     ImGui::SetNextItemWidth(boxes_w * 0.4f - ImGui::GetStyle().ItemSpacing.x);
     LockScope lock(state, LessonControl::sentence);
-    ImGui::InputTextWithHint("##contrast", "sentence B: change a word", &state.contrast.sentence);
-    if (ImGui::IsItemHovered())
+    if (!state.contrast.model_b.empty()) {  // two models: B is the same sentence through model B
+      std::string shown = "model B: " + model_display_name(state.contrast.model_b);
+      ImGui::BeginDisabled();
+      ImGui::InputText("##contrast model", &shown, ImGuiInputTextFlags_ReadOnly);
+      ImGui::EndDisabled();
+      if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip("Two models: this sentence through %s too (Model panel: Compare with model...).",
+                          state.contrast.model_b.c_str());
+    } else {
+      ImGui::InputTextWithHint("##contrast", "sentence B: change a word", &state.contrast.sentence);
+    }
+    if (ImGui::IsItemHovered() && state.contrast.model_b.empty())
       ImGui::SetTooltip("A minimal pair: the same model reads this sentence too; the Contrast view aligns the tokens and\n"
                         "shows which heads' rows moved (empty: no comparison).");
   }

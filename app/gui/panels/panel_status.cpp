@@ -9,12 +9,26 @@
 #include "app/gui/widgets/theme.h"
 
 namespace hs::gui {
+namespace {
+
+// Model B's comparison on screen, when it answers what the state asks (null otherwise).
+const ContrastRun* shown_model_pair(const AppState& state, const UiContext& ui) {
+  if (state.contrast.model_b.empty() || !ui.derived || !ui.derived->contrast) return nullptr;
+  const ContrastRun* c = ui.derived->contrast.get();
+  return c->answers(contrast_ask(state)) ? c : nullptr;
+}
+
+}  // namespace
 
 void draw_status(AppState& state, const UiContext& ui) {
   if (const std::string loading = model_being_loaded(state, ui); !loading.empty()) {
     draw_spinner(ImGui::GetFontSize() * 0.4f);
     ImGui::SameLine();
     ImGui::TextDisabled("loading %s\xE2\x80\xA6", loading.c_str());
+  } else if (!state.contrast.model_b.empty() && ui.status.computing && !shown_model_pair(state, ui)) {
+    draw_spinner(ImGui::GetFontSize() * 0.4f);
+    ImGui::SameLine();
+    ImGui::TextDisabled("comparing with model B (%s)\xE2\x80\xA6", model_display_name(state.contrast.model_b).c_str());
   } else if (!ui.status.error.empty()) {
     ImGui::TextColored(tone(Tone::error), "\xE2\x9A\xA0 %s", ui.status.error.c_str());
     if (ui.derived) {
@@ -23,6 +37,8 @@ void draw_status(AppState& state, const UiContext& ui) {
     }
   } else if (!state.selection_note.text.empty()) {
     ImGui::TextColored(tone(Tone::warning), "\xE2\x9A\xA0 %s", state.selection_note.text.c_str());
+  } else if (const ContrastRun* pair = shown_model_pair(state, ui); pair && pair->analysis && pair->models.same_file) {
+    ImGui::TextColored(tone(Tone::warning), "identical: change 0 everywhere (model B is the same file as model A)");
   } else if (ui.status.computing) {
     ImGui::TextDisabled("computing...");
   } else if (!ui.status.last_export.empty()) {

@@ -44,6 +44,19 @@ void apply_export_dialog_flag(const std::string& flag, AppState& s) {
   s.commands.push(OpenExportDialog{});
 }
 
+// --model-b: the Contrast view compares --model with model B on the same input (as `headscope-cli
+// compare --model A --model-b B` does); a pair with a sentence B is the other comparison.
+void apply_model_b_flags(const Options& o, AppState& s) {
+  if (o.model_b.empty() && o.tokenizer_b.empty()) return;
+  if (o.model_b.empty()) throw InputError("--tokenizer-b '" + o.tokenizer_b + "' is model B's tokenizer: give --model-b PATH too");
+  if (o.model.request.model_path.empty())
+    throw InputError("--model-b '" + o.model_b + "' is compared with --model PATH: give the first model too");
+  if (!o.contrast.empty() || o.patch)
+    throw InputError("--model-b compares two models on one sentence and --contrast/--patch two sentences on one model: give one of them");
+  s.contrast.model_b = o.model_b, s.contrast.tokenizer_b = o.tokenizer_b;
+  request_view(s, View::contrast);
+}
+
 }  // namespace
 
 void add_app_flags(CLI::App& app, Options& o) {
@@ -82,6 +95,8 @@ void add_app_flags(CLI::App& app, Options& o) {
   app.add_option("--target", o.target, flag_help("target", "In the Contrast tab, for activation patching"));
   app.add_option("--versus", o.versus, flag_help("versus"));
   app.add_flag("--patch", o.patch, flag_help("patch", "Runs once both sentences are shown"));
+  app.add_option("--model-b", o.model_b, flag_help("model-b", "Opens the Contrast view on the two models"));
+  app.add_option("--tokenizer-b", o.tokenizer_b, flag_help("tokenizer-b"));
   app.add_flag("--present", o.present, "Presentation mode: full screen, large fonts, high contrast (F5 toggles, Esc leaves)");
   app.add_option("--theme", o.theme, "Look: dark or light (dark on light, for projectors and print); remembered")
       ->check(one_of("theme", {"dark", "light"}));
@@ -127,6 +142,7 @@ AppState initial_state(const Options& o) {
   if (!o.contrast.empty()) s.contrast.sentence = o.contrast;
   s.contrast.target = o.target, s.contrast.versus = o.versus;
   if (o.patch) s.commands.push(RunPatching{});
+  apply_model_b_flags(o, s);
   if (!o.open.empty()) open_path(s, o.open);  // throws: a bad session stops the start with its message
   s.present.active = o.present;
   parse_theme(o.theme, s.theme);  // "" leaves the default (the remembered theme is read with the settings)

@@ -43,6 +43,8 @@ struct Options {
   std::string contrast;   // --contrast TEXT: a minimal pair's sentence B (the Contrast view)
   std::string target, versus;  // --target / --versus TEXT: the continuations activation patching compares
   bool patch = false;     // --patch: run activation patching once both sentences are shown
+  std::string model_b;      // --model-b PATH: the Contrast view compares --model with this model on one input
+  std::string tokenizer_b;  // --tokenizer-b FILE: model B's llama2.c tokenizer
   BenchOptions bench;     // hidden --bench-* flags (tests/bench/run.sh)
 };
 

@@ -41,4 +41,11 @@ bool shows_singular_values(View view) { return view == View::width || view == Vi
 
 bool view_switch_pending(const AppState& state) { return state.view != state.tab_shown; }
 
+ContrastAsk contrast_ask(const AppState& state) {
+  ContrastAsk ask;
+  if (!state.contrast.model_b.empty()) ask.model_b = state.contrast.model_b, ask.tokenizer_b = state.contrast.tokenizer_b;
+  else ask.sentence = state.contrast.sentence;
+  return ask;
+}
+
 }  // namespace hs::gui

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "app/gui/state/commands.h"
+#include "app/gui/state/derived.h"
 #include "app/gui/state/zoom_state.h"
 #include "app/gui/state/undo_history.h"
 #include "core/export/view_registry.h"
@@ -76,6 +77,16 @@ struct DifferencePanelState {
 // measures (core/analysis/pair_target.h); the job runs in app/gui/work/patching_job.h.
 struct ContrastPanelState {
   std::string sentence;  // "" none: the Contrast view asks for one
+  // Two models (--model-b, Model > Compare with model...): the main input through a second model
+  // instead of sentence B; "" none. tokenizer_b: its llama2.c tokenizer ("" the rule of
+  // core/analysis/model_pair_run.h: A's when B is a .bin too).
+  std::string model_b, tokenizer_b;
+  std::string model_b_box;  // the Model panel's "compare with model" box (not yet asked for)
+  // A head hovered in the heads table or the layers x heads map this frame, and last frame's (the
+  // other one marks it): -1 none.
+  int hovered_layer = -1, hovered_head = -1;
+  int linked_layer = -1, linked_head = -1;
+  std::string model_b_shown;  // the model B whose comparison the view last showed (a new one selects its most changed head)
   int hovered_step = -1; // the alignment step a map hovered last frame (-1: none): the other maps mark its row
   std::string target, versus;
 };
@@ -233,6 +244,9 @@ struct AppState {
 
 // The app's built-in default (what `headscope` with no flags opens on).
 AppState default_app_state();
+
+// What the Contrast view asks the worker to compare with: model B when one is set, else sentence B.
+ContrastAsk contrast_ask(const AppState& state);
 
 // The colour scale of `view` as shown: the user's scale, plus which maps share a range there
 // (per-head ranges in the grid, a single head on its layer's range: layer_max is that layer's

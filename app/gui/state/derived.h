@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/analysis/contrast.h"
+#include "core/analysis/model_contrast.h"
 #include "core/analysis/run_analysis.h"
 #include "core/analysis/sweep_analysis.h"
 
@@ -26,12 +27,36 @@ struct CompareResult {
   std::string error;
 };
 
-// A minimal pair: the run of sentence B and how each head changed from the main run (A).
+// What the Contrast view compares the main run with: sentence B through the same model (a minimal
+// pair), or, when model_b is set, the same input through a second model (sentence ignored).
+struct ContrastAsk {
+  std::string sentence;     // a minimal pair's sentence B ("" none)
+  std::string model_b;      // two models: model B's file, folder or shipped name ("" none)
+  std::string tokenizer_b;  // model B's llama2.c tokenizer ("" the rule of model_b_request)
+  bool models() const { return !model_b.empty(); }
+  bool empty() const { return sentence.empty() && model_b.empty(); }
+  bool operator==(const ContrastAsk& o) const {
+    return sentence == o.sentence && model_b == o.model_b && tokenizer_b == o.tokenizer_b;
+  }
+  bool operator!=(const ContrastAsk& o) const { return !(*this == o); }
+};
+
+// A minimal pair: the run of sentence B and how each head changed from the main run (A). Two
+// models: model B's run on the main input, and A's run as the comparison made it (the same
+// code path as `headscope-cli compare --model-b`: core/analysis/model_pair_run.h).
 struct ContrastRun {
-  std::string sentence;                         // sentence B
+  std::string sentence;                         // sentence B (two models: "")
+  std::string model_b, tokenizer_b;             // two models: model B as asked ("" a minimal pair)
   std::shared_ptr<const RunAnalysis> analysis;  // null when B's run or the comparison failed
+  std::shared_ptr<const RunAnalysis> analysis_a;  // two models: A's run of the comparison (else null)
+  ModelComparison models;                       // two models: paths, same file, next-token agreement, notes
   ContrastResult result;
   std::string error;
+  bool is_models() const { return !model_b.empty(); }
+  // Whether this result answers `ask` (sentence B, or model B and its tokenizer).
+  bool answers(const ContrastAsk& ask) const {
+    return ask.models() ? model_b == ask.model_b && tokenizer_b == ask.tokenizer_b : !is_models() && sentence == ask.sentence;
+  }
 };
 
 struct Derived {

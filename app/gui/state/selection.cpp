@@ -50,4 +50,15 @@ int heads_per_group(const ModelInfo& info) {
   return info.n_heads / info.n_kv_heads;
 }
 
+void select_most_changed_model_head(AppState& state, const Derived& derived) {
+  const ContrastRun* c = derived.contrast.get();
+  if (!c || !c->is_models() || !c->analysis || !c->answers(contrast_ask(state))) return;
+  if (state.contrast.model_b_shown == c->model_b) return;
+  state.contrast.model_b_shown = c->model_b;
+  const std::vector<std::vector<int>> ranks = change_ranks(c->result);
+  for (size_t l = 0; l < ranks.size(); ++l)
+    for (size_t h = 0; h < ranks[l].size(); ++h)
+      if (ranks[l][h] == 1) state.layer = int(l), state.head = int(h);
+}
+
 }  // namespace hs::gui

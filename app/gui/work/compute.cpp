@@ -3,6 +3,8 @@
 #include <exception>
 #include <new>
 
+#include "core/analysis/model_pair_run.h"
+
 namespace hs::gui {
 namespace {
 
@@ -50,6 +52,30 @@ std::shared_ptr<const ContrastRun> compute_contrast(const ModelRequest& request,
     out->analysis = std::move(analysis);
   } catch (const std::bad_alloc&) {
     out->error = "out of memory (try a shorter sentence B)";
+  } catch (const std::exception& ex) {
+    out->error = ex.what();
+  }
+  return out;
+}
+
+std::shared_ptr<const ContrastRun> compute_model_contrast(const ModelRequest& request, const ContrastAsk& ask, int threads,
+                                                          CheckpointCache* checkpoints, CheckpointCache* checkpoints_b,
+                                                          std::function<bool(int, int)> progress) {
+  auto out = std::make_shared<ContrastRun>();
+  out->model_b = ask.model_b, out->tokenizer_b = ask.tokenizer_b;
+  try {
+    ModelPairOptions options;
+    options.threads = threads;
+    options.checkpoints_a = checkpoints, options.checkpoints_b = checkpoints_b;
+    options.progress = std::move(progress);
+    const ModelRequest a = fitted(request);
+    ModelPairRun pair = run_model_pair(a, model_b_request(a, ask.model_b, ask.tokenizer_b), options);
+    out->analysis_a = std::move(pair.a);
+    out->analysis = std::move(pair.b);
+    out->models = std::move(pair.comparison);
+    out->result = std::move(pair.contrast);
+  } catch (const std::bad_alloc&) {
+    out->error = "out of memory comparing with model B (try a shorter sentence or a smaller model B)";
   } catch (const std::exception& ex) {
     out->error = ex.what();
   }

@@ -1,6 +1,7 @@
 #pragma once
 // The app's side of core's analysis pipeline (core/analysis/run_analysis.h): a request, a lesson
 // step's compare entries, each through the same analyse() the CLI and export call.
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -30,6 +31,14 @@ std::shared_ptr<Derived> compute_derived(const ModelRequest& request, int thread
 std::shared_ptr<const ContrastRun> compute_contrast(const ModelRequest& request, const std::string& sentence,
                                                     const RunAnalysis& a, int threads = 0,
                                                     CheckpointCache* checkpoints = nullptr);
+
+// Two models: the request's input through model `ask.model_b` too, compared head by head by
+// core's run_model_pair (the code path of `headscope-cli compare --model-b`, so the numbers are
+// the same); A's checkpoint in `checkpoints`, B's in `checkpoints_b`. `progress` as
+// ModelPairOptions::progress. A failure (loading B, a refused pair, cancelled) is carried as text.
+std::shared_ptr<const ContrastRun> compute_model_contrast(const ModelRequest& request, const ContrastAsk& ask, int threads,
+                                                          CheckpointCache* checkpoints, CheckpointCache* checkpoints_b,
+                                                          std::function<bool(int, int)> progress = {});
 
 // Each entry through analyse() (with `reach`: reachable keys, for the Head width view); a failing
 // entry carries its error instead.

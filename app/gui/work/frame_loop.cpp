@@ -17,7 +17,7 @@ FrameLoop::FrameLoop(AppState& state, UiContext& ui, DerivedWorker& worker, int 
       submitted_(state.request),
       submitted_compare_(compare_requests(state)),
       submitted_spectrum_(shows_singular_values(state.view)),
-      submitted_contrast_(state.contrast.sentence),
+      submitted_contrast_(contrast_ask(state)),
       ablation_(&worker.checkpoints(), ablation_threads),
       patching_(&worker.checkpoints(), ablation_threads) {
   mark_session_clean(state_);
@@ -35,7 +35,11 @@ bool FrameLoop::before_frame() {
       ui_.status.error.clear();
       ui_.status.last_export.clear();
       clamp_selection(state_, *shown_);
+      select_most_changed_model_head(state_, *shown_);
       note_good_result(state_, *shown_);  // a checkpoint that loaded joins the recent models
+      // A second model that could not be compared (not loaded, refused): said in the status line.
+      if (const ContrastRun* c = shown_->contrast.get(); c && c->is_models() && !c->error.empty())
+        ui_.status.error = "compare with model: " + c->error;
     } else {
       ui_.status.error = r->error;
       // A model that failed to open: the one on screen goes back into the request.
@@ -75,12 +79,12 @@ bool FrameLoop::after_frame() {
   // them keeps a result that has them.
   const bool spectrum = shows_singular_values(state_.view);
   if (same_model_request(state_.request, submitted_) && same_compare(compare, submitted_compare_) &&
-      (submitted_spectrum_ || !spectrum) && state_.contrast.sentence == submitted_contrast_)
+      (submitted_spectrum_ || !spectrum) && contrast_ask(state_) == submitted_contrast_)
     return false;
   submitted_ = state_.request;
   submitted_compare_ = std::move(compare);
   submitted_spectrum_ = spectrum;
-  submitted_contrast_ = state_.contrast.sentence;
+  submitted_contrast_ = contrast_ask(state_);
   worker_.submit(submitted_, submitted_compare_, submitted_spectrum_, submitted_contrast_);
   return true;
 }

@@ -56,7 +56,7 @@ class FrameLoop {
   ModelRequest submitted_;
   std::vector<CompareRequest> submitted_compare_;
   bool submitted_spectrum_ = false;  // the last submission asked for singular values
-  std::string submitted_contrast_;   // ... and this minimal pair's sentence B
+  ContrastAsk submitted_contrast_;   // ... and this sentence B or model B
   AblationJob ablation_;
   PatchingJob patching_;
   RegionMaps regions_;

@@ -62,6 +62,7 @@ class CommandRunner {
   void run(RunPatching& c) {
     // Asked before both sentences have a result (--patch): it waits for them.
     const ContrastRun* b = t_.shown ? t_.shown->contrast.get() : nullptr;
+    if (!state_.contrast.model_b.empty() || (b && b->is_models())) return;  // two models: no sentence pair to patch
     if (!t_.patching_job || !b || b->sentence != state_.contrast.sentence) return waiting_.push_back(c);
     const PairQuestion question{state_.contrast.target, state_.contrast.versus, true};
     if (!patching_unavailable(*t_.shown->analysis, b, question).empty()) return;  // the view says why

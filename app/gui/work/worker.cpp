@@ -12,7 +12,7 @@ namespace hs::gui {
 DerivedWorker::DerivedWorker(int threads) : threads_(threads), jobs_([this](Job job, const Shell::Control& c) { run(std::move(job), c.generation()); }) {}
 
 uint64_t DerivedWorker::submit(const ModelRequest& request, std::vector<CompareRequest> compare, bool spectrum,
-                               std::string contrast) {
+                               ContrastAsk contrast) {
   return jobs_.submit({request, std::move(compare), spectrum, std::move(contrast)});
 }
 
@@ -119,7 +119,14 @@ void DerivedWorker::run(Job job, uint64_t generation) {
       }
     }
     d->compare = compute_compare(job.compare, threads_, &checkpoints_, job.spectrum);
-    if (!job.contrast.empty()) d->contrast = compute_contrast(job.request, job.contrast, *d->analysis, threads_, &checkpoints_);
+    if (job.contrast.models()) {
+      // Stops between the two models' runs when a newer request came (the user cancelled or moved on).
+      const auto current = [this, generation](int, int) { return jobs_.submitted() == generation; };
+      d->contrast = compute_model_contrast(job.request, job.contrast, threads_, &checkpoints_, &checkpoints_b_, current);
+    } else if (!job.contrast.empty()) {
+      d->contrast = compute_contrast(job.request, job.contrast.sentence, *d->analysis, threads_, &checkpoints_);
+    }
+    if (!job.contrast.models()) checkpoints_b_.clear();  // model B's file is let go once not compared
     d->worker_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   });
   const bool sweep_fresh = sweep && same_sweep_inputs(sweep_request, job.request);

@@ -37,9 +37,11 @@ class DerivedWorker {
   // states) are computed with it and published in the same result; `spectrum`: with singular values
   // and then the head-count sweep (the numbers of the views that show them; export computes a
   // missing sweep itself).
-  // `contrast`: a minimal pair's sentence B ("" none), run and compared with the request's.
+  // `contrast`: a minimal pair's sentence B, or model B on the request's input (empty: none), run
+  // and compared with the request's. A newer submission stops a comparison of two models between
+  // its two runs.
   uint64_t submit(const ModelRequest& request, std::vector<CompareRequest> compare = {}, bool spectrum = true,
-                  std::string contrast = {});
+                  ContrastAsk contrast = {});
   // The newest finished result not yet taken, if any.
   std::optional<WorkerResult> poll();
   bool busy() const { return jobs_.busy(); }
@@ -61,7 +63,7 @@ class DerivedWorker {
     ModelRequest request;
     std::vector<CompareRequest> compare;
     bool spectrum = true;
-    std::string contrast;  // a minimal pair's sentence B ("" none)
+    ContrastAsk contrast;  // sentence B or model B (empty: none)
   };
   using Shell = JobShell<Job>;
   void run(Job job, uint64_t generation);
@@ -84,6 +86,7 @@ class DerivedWorker {
   ModelRequest induction_request_;  // ... its request without the sentence
   bool have_induction_ = false;
   CheckpointCache checkpoints_;  // the open checkpoint, not read again on every edit
+  CheckpointCache checkpoints_b_;  // model B's, open beside it while two models are compared
   LiveTypingCaches live_;        // the previous run and its analysis, whose prefix an edit at the end reuses (worker thread only)
   Shell jobs_;                   // last: its thread stops before the members its job uses
 };

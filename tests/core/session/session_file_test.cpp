@@ -95,6 +95,24 @@ TEST(SessionFile, RoundTripsAMinimalPairWithItsContinuations) {
             std::string::npos);
 }
 
+TEST(SessionFile, RoundTripsASecondModel) {
+  Session a = sample();
+  a.request.model_path = "models/stories260K_f32.gguf";
+  a.model_b = "models/stories260K_q8_0.gguf";
+  a.tokenizer_b = "models/tok512.bin";
+  const std::string text = session_to_json(a);
+  const Session b = parse_session(text, "s.json");
+  EXPECT_EQ(b.model_b, a.model_b);
+  EXPECT_EQ(b.tokenizer_b, a.tokenizer_b);
+  EXPECT_EQ(session_to_json(b), text);
+  // Not set: not written, and a session written before model B existed opens without one.
+  const std::string plain = session_to_json(sample());
+  EXPECT_EQ(plain.find("checkpoint_b"), std::string::npos);
+  EXPECT_EQ(parse_session(plain, "s.json").model_b, "");
+  EXPECT_NE(message_of(R"({"format": "headscope-session", "version": 1, "model": {"checkpoint_b": 3}})").find("checkpoint_b"),
+            std::string::npos);
+}
+
 TEST(SessionFile, NoWindowIsNull) {
   Session s;
   const auto j = nlohmann::json::parse(session_to_json(s));
