@@ -232,6 +232,29 @@ TEST(SessionShot, APositionalSessionFileOpensExactlyThatView) {
   EXPECT_EQ(found, 1) << "the single-head view of head 2";
 }
 
+// Presenting without a lesson (issue 46): the first screen, and a session, fill the window with
+// the view; the Model panel is hidden.
+TEST(SessionShot, PresentingWithoutALessonFillsTheWindowWithTheView) {
+  const fs::path file = fs::path(HEADSCOPE_BINARY_DIR) / "tests" / "gl" / "out" / "session_present.json";
+  fs::create_directories(file.parent_path());
+  std::ofstream(file) << R"({"format": "headscope-session", "version": 1,
+    "input": {"sentence": "the keys that Priya left on the table were not hers"},
+    "model": {"checkpoint": "stories260K", "causal": true}, "view": {"panel": "grid", "layer": 1}})";
+  for (const bool session : {false, true}) {
+    std::vector<std::string> args = {"--present", "--width", "1280", "--height", "720"};
+    if (session) args.push_back(file.string());
+    const std::string what = session ? "a session presented" : "the first screen presented";
+    const Shot shot = take_screenshot(session ? "present_session" : "present_first_screen", args);
+    ASSERT_EQ(shot.exit_code, 0) << what << ": " << shot.stderr_text;
+    for (const auto& t : shot.layout["texts"])
+      EXPECT_NE(std::string(t["window"]).rfind("##model", 0), 0u) << what << ": the Model panel drew '" << std::string(t["text"]) << "'";
+    float left = 1e9f, right = 0;
+    for (const auto& h : shot.layout["heatmaps"]) left = std::min(left, float(h["x0"])), right = std::max(right, float(h["x1"]));
+    EXPECT_LT(left, float(shot.width) * 0.2f) << what << ": the maps start right of where the Model panel was";
+    expect_maps_fill_the_window(shot, what);
+  }
+}
+
 TEST(SessionShot, ANewerSessionFileIsRefusedWithBothVersions) {
   const fs::path file = fs::path(HEADSCOPE_BINARY_DIR) / "tests" / "gl" / "out" / "session_newer.json";
   fs::create_directories(file.parent_path());
