@@ -247,19 +247,34 @@ TEST_F(ExplorerDetails, TheFirstScreenNamesEachHeadsJobAndStartsLessonOne) {
   EXPECT_EQ(find_text("Start lesson 1"), nullptr);
 }
 
-// A teacher's lesson is checked as it loads (issue 46): the problems `headscope --check-lesson`
-// prints for a Difference step (11 px labels), at the window's size, in the Lesson problems list
-// and the status line. A shipped lesson is not reported.
+// A teacher's lesson is checked as it loads (issue 46): opened from File > Open lesson... (the
+// Open box lists lesson files and starts one), the problems `headscope --check-lesson` prints for
+// a Difference step (11 px labels), at the window's size, in the Lesson problems list and the
+// status line. A shipped lesson is not reported.
 TEST_F(ExplorerDetails, ALoadedLessonShowsItsCheckProblems) {
-  const std::string text = R"({"format": "headscope-lesson", "version": 1, "title": "Mine", "steps": [
+  const fs::path dir = fs::temp_directory_path() / ("hs_lesson_open_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream((dir / "mine.json").string()) << R"({"format": "headscope-lesson", "version": 1, "title": "Mine", "steps": [
     {"title": "1. Short", "caption": "Four heads.", "session": {"model": {"heads": 4}}},
     {"title": "2. Pairs", "caption": "Which heads look alike?",
      "session": {"model": {"heads": 4}, "view": {"panel": "difference"}}}]})";
-  const auto lesson = std::make_shared<const hs::Lesson>(hs::parse_lesson(text, "mine.json"));
   std::vector<std::shared_ptr<const hs::Lesson>> shipped;
   for (const std::string& name : shipped_lessons()) shipped.push_back(find_lesson(name));
   AppState state = default_app_state();
-  start_lesson(state, lesson, 0);
+  use_teaching_model(state);
+  state.session.folder = dir.string();
+  state.session.dialog = SessionDialog::open;
+  frames(state);
+  const DrawnText* listed = find_text("mine.json", "Open session");
+  ASSERT_NE(listed, nullptr) << dump("Open session");
+  click(state, *listed);
+  StatusInfo status;
+  for (Command& c : state.commands.take())
+    if (auto* open = std::get_if<OpenFiles>(&c)) open_files(state, open->paths, status);
+  for (const GuardedAction& a : take_ready_actions(state)) run_guarded(state, a, status);
+  ASSERT_NE(state.lesson.lesson, nullptr) << status.error;
+  EXPECT_EQ(state.lesson.lesson->title, "Mine");
   check_loaded_lesson(state, &shipped, ImVec2(1280, 720));
   EXPECT_EQ(state.lesson.checked_at, "1280x720 dark");
   int small = 0;
@@ -287,6 +302,7 @@ TEST_F(ExplorerDetails, ALoadedLessonShowsItsCheckProblems) {
   check_loaded_lesson(state, &shipped, ImVec2(1280, 720));
   EXPECT_EQ(state.lesson.checked, state.lesson.lesson);
   EXPECT_TRUE(state.lesson.problems.empty());
+  fs::remove_all(dir);
 }
 
 }  // namespace
