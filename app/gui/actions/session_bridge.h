@@ -21,8 +21,9 @@ void apply_session(AppState& state, const Session& session);
 std::string session_path(const SessionPanelState& s);
 
 // The session and lesson files in `folder` ("" = the current folder): its .json files that start
-// as a session or lesson does ("format": "headscope-session" / "headscope-lesson"), by name; at most `most` of them, from at most
-// 4096 directory entries. A folder that cannot be read lists nothing.
+// as a session or lesson does ("format": "headscope-session" / "headscope-lesson"), by name; at
+// most `most` of them, from at most 4096 directory entries. A folder that cannot be read lists
+// nothing.
 std::vector<std::string> list_session_files(const std::string& folder, int most = 200);
 // A session opened or saved goes first in state.session.recent (at most kMaxRecentSessions).
 constexpr int kMaxRecentSessions = 8;

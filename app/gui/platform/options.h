@@ -50,7 +50,8 @@ struct Options {
 // Registers every flag of `headscope` on `app`, bound to `o`.
 void add_app_flags(CLI::App& app, Options& o);
 
-// After parsing: whether a flag asked for a model (--model, --weights, --attention, --input) or
+// After parsing: whether a flag asked for a model (--model, --weights, --attention, --input,
+// --input-ids) or
 // for the synthetic layer's random weights (--d-model, --heads, --kv-heads, --d-head, --seed,
 // --causal, --window, --scrambled-reshape).
 void note_model_flags(const CLI::App& app, Options& o);

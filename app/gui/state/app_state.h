@@ -238,7 +238,7 @@ struct AppState {
 };
 
 // The synthetic layer of random weights on the default sentence: the state every other one
-// starts from (File > New session, a session file's missing keys). Its maps are noise, said on
+// starts from (the first screen, a session file's missing keys). Its maps are noise, said on
 // screen; the app opens on it only when asked (--d-model, --heads, --seed, ...; Model panel:
 // synthetic).
 AppState default_app_state();
