@@ -51,9 +51,8 @@ struct Options {
 void add_app_flags(CLI::App& app, Options& o);
 
 // After parsing: whether a flag asked for a model (--model, --weights, --attention, --input,
-// --input-ids) or
-// for the synthetic layer's random weights (--d-model, --heads, --kv-heads, --d-head, --seed,
-// --causal, --window, --scrambled-reshape).
+// --input-ids) or for the synthetic layer's random weights (--d-model, --heads, --kv-heads,
+// --d-head, --seed, --causal, --window, --scrambled-reshape).
 void note_model_flags(const CLI::App& app, Options& o);
 
 // The state the app opens on: the first screen (the teaching model on the first example
