@@ -55,10 +55,36 @@ AttentionConfig teaching_attention(const ModelInfo& info) { return layer_attenti
 
 }  // namespace
 
+namespace {
+
+// Each head's job, [layer][head]: its one-word name and the words its tile shows.
+struct TeachingHeadJob {
+  const char* name;
+  const char* title;
+};
+constexpr TeachingHeadJob kTeachingHeadJobTable[kLayers][kHeads] = {
+    {{"previous", "previous token"}, {"first", "first token"}, {"who", "who: pronoun \xE2\x86\x92 name"}, {"what", "what: pronoun \xE2\x86\x92 noun"}},
+    {{"induction", "induction"}, {"duplicate", "duplicate"}, {"self", "self"}, {"broad", "broad: even rows"}}};
+
+std::vector<std::vector<std::string>> teaching_job_strings(const char* TeachingHeadJob::*field) {
+  std::vector<std::vector<std::string>> out;
+  for (const auto& layer : kTeachingHeadJobTable) {
+    out.emplace_back();
+    for (const TeachingHeadJob& job : layer) out.back().emplace_back(job.*field);
+  }
+  return out;
+}
+
+}  // namespace
+
 const std::vector<std::vector<std::string>>& teaching_head_jobs() {
-  static const std::vector<std::vector<std::string>> jobs = {{"previous", "first", "who", "what"},
-                                                             {"induction", "duplicate", "self", "broad"}};
+  static const std::vector<std::vector<std::string>> jobs = teaching_job_strings(&TeachingHeadJob::name);
   return jobs;
+}
+
+const std::vector<std::vector<std::string>>& teaching_head_titles() {
+  static const std::vector<std::vector<std::string>> titles = teaching_job_strings(&TeachingHeadJob::title);
+  return titles;
 }
 
 TeachingModel::TeachingModel() {

@@ -47,6 +47,8 @@ constexpr int kTeachingPositions = 64;  // P: the longest text it reads
 
 // The job of each head, [layer][head]: "previous", "first", "who", "what", "induction", "duplicate", "self", "broad".
 const std::vector<std::vector<std::string>>& teaching_head_jobs();
+// The same jobs as a head's tile names them, [layer][head]: "previous token", "who: pronoun → name", ...
+const std::vector<std::vector<std::string>>& teaching_head_titles();
 
 class TeachingModel : public TransformerModel {
  public:

@@ -12,12 +12,17 @@
 #include <variant>
 #include <vector>
 
+#include "app/gui/actions/lesson_player.h"
 #include "app/gui/actions/session_bridge.h"
 #include "app/gui/actions/unsaved_guard.h"
+#include "app/gui/panels/lesson_check.h"
 #include "app/gui/panels/panels.h"
+#include "app/gui/state/examples.h"
 #include "app/gui/state/derived.h"
 #include "app/gui/widgets/drawn_text.h"
 #include "app/gui/work/compute.h"
+#include "app/gui/work/run_commands.h"
+#include "core/model/teaching_model.h"
 #include "core/analysis/sweep_analysis.h"
 #include "headless_app.h"
 
@@ -199,6 +204,105 @@ TEST_F(ExplorerDetails, SidebarTextIsWholeAt1280x720And1920x1080) {
     }
     EXPECT_GT(seen, 5) << what;
   }
+}
+
+// Whether a text the last frames drew, in a window whose name starts with `window_prefix`,
+// contains `part`.
+bool drew_text_containing(const std::vector<DrawnText>& texts, const std::string& part, const std::string& window_prefix = "") {
+  for (const DrawnText& t : texts)
+    if (t.text.find(part) != std::string::npos && t.window.rfind(window_prefix, 0) == 0) return true;
+  return false;
+}
+
+// The first screen (issue 46): the teaching model on the first example sentence, each head's job
+// on its tile, no random-weights banner, and "Start lesson 1" starts lesson 1 at its first step.
+// The synthetic layer (what a flag such as --seed asks for) keeps its banner.
+TEST_F(ExplorerDetails, TheFirstScreenNamesEachHeadsJobAndStartsLessonOne) {
+  AppState state = first_screen_state();
+  ASSERT_EQ(state.request.model_path, "teaching");
+  EXPECT_EQ(state.request.sentence, example_sentences().front());
+  derived_ = compute_derived(state.request, 1);
+  ui_.derived = derived_.get();
+  frames(state);
+  for (const std::string& job : hs::teaching_head_titles()[0])
+    EXPECT_TRUE(drew_text_containing(last_, job, "##views")) << "no tile says '" << job << "'" << dump("##views");
+  EXPECT_FALSE(drew_text_containing(last_, "Random weights")) << dump("##views");
+  const DrawnText* start = find_text("Start lesson 1", "##views");
+  ASSERT_NE(start, nullptr) << dump("##views");
+  click(state, *start);
+  StatusInfo status;
+  run_commands(state, status, {derived_.get()});
+  ASSERT_NE(state.lesson.lesson, nullptr) << "the button started no lesson";
+  EXPECT_EQ(state.lesson.lesson->title, find_lesson("multi_head_attention")->title);
+  EXPECT_EQ(state.lesson.step, 0);
+  // In a lesson the tiles leave the naming to its captions.
+  frames(state);
+  EXPECT_FALSE(drew_text_containing(last_, "previous token", "##views")) << dump("##views");
+
+  AppState random = default_app_state();
+  derived_ = compute_derived(random.request, 1);
+  ui_.derived = derived_.get();
+  frames(random);
+  EXPECT_TRUE(drew_text_containing(last_, "Random weights", "##views")) << dump("##views");
+  EXPECT_EQ(find_text("Start lesson 1"), nullptr);
+}
+
+// A teacher's lesson is checked as it loads (issue 46): opened from File > Open lesson... (the
+// Open box lists lesson files and starts one), the problems `headscope --check-lesson` prints for
+// a Difference step (11 px labels), at the window's size, in the Lesson problems list and the
+// status line. A shipped lesson is not reported.
+TEST_F(ExplorerDetails, ALoadedLessonShowsItsCheckProblems) {
+  const fs::path dir = fs::temp_directory_path() / ("hs_lesson_open_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream((dir / "mine.json").string()) << R"({"format": "headscope-lesson", "version": 1, "title": "Mine", "steps": [
+    {"title": "1. Short", "caption": "Four heads.", "session": {"model": {"heads": 4}}},
+    {"title": "2. Pairs", "caption": "Which heads look alike?",
+     "session": {"model": {"heads": 4}, "view": {"panel": "difference"}}}]})";
+  std::vector<std::shared_ptr<const hs::Lesson>> shipped;
+  for (const std::string& name : shipped_lessons()) shipped.push_back(find_lesson(name));
+  AppState state = default_app_state();
+  use_teaching_model(state);
+  state.session.folder = dir.string();
+  state.session.dialog = SessionDialog::open;
+  frames(state);
+  const DrawnText* listed = find_text("mine.json", "Open session");
+  ASSERT_NE(listed, nullptr) << dump("Open session");
+  click(state, *listed);
+  StatusInfo status;
+  for (Command& c : state.commands.take())
+    if (auto* open = std::get_if<OpenFiles>(&c)) open_files(state, open->paths, status);
+  for (const GuardedAction& a : take_ready_actions(state)) run_guarded(state, a, status);
+  ASSERT_NE(state.lesson.lesson, nullptr) << status.error;
+  EXPECT_EQ(state.lesson.lesson->title, "Mine");
+  check_loaded_lesson(state, &shipped, ImVec2(1280, 720));
+  EXPECT_EQ(state.lesson.checked_at, "1280x720 dark");
+  int small = 0;
+  for (const std::string& p : state.lesson.problems) {
+    if (p.find("small: ") == std::string::npos) continue;
+    EXPECT_EQ(p.rfind("step 2 \"2. Pairs\" at 1280x720 dark: small: ", 0), 0u) << p;
+    small += p.find("11.0px") != std::string::npos;
+  }
+  EXPECT_GT(small, 0) << "the difference step's 11 px labels";
+  derived_ = compute_derived(state.request, 1);
+  ui_.derived = derived_.get();
+  frames(state);
+  EXPECT_TRUE(drew_text_containing(last_, "step 2 \"2. Pairs\" at 1280x720 dark: small: ", "Lesson problems")) << dump("Lesson problems");
+  EXPECT_TRUE(drew_text_containing(last_, "layout problems presenting at 1280x720 dark", "##status")) << dump("##status");
+  // Checked once: stepping on keeps the list; presenting, the slide does not show it.
+  go_to_step(state, 1);
+  check_loaded_lesson(state, &shipped, ImVec2(1280, 720));
+  EXPECT_FALSE(state.lesson.problems.empty());
+  state.present.active = true;
+  frames(state);
+  EXPECT_FALSE(drew_text_containing(last_, "small: ")) << "a problem on the slide";
+  state.present.active = false;
+  // A shipped lesson: nothing to report.
+  start_lesson(state, find_lesson("multi_head_attention"), 0);
+  check_loaded_lesson(state, &shipped, ImVec2(1280, 720));
+  EXPECT_EQ(state.lesson.checked, state.lesson.lesson);
+  EXPECT_TRUE(state.lesson.problems.empty());
+  fs::remove_all(dir);
 }
 
 }  // namespace

@@ -204,7 +204,8 @@ TEST_F(PresentLayout, TheWordsOnScreenAreForTheClass) {
   EXPECT_NE(pair_text.find("<unk>"), std::string::npos) << "sentence B's prediction, as this step shows it";
   for (size_t at = pair_text.find("<unk>"); at != std::string::npos; at = pair_text.find("<unk>", at + 1))
     EXPECT_EQ(pair_text.compare(at, 24, "<unk> (no word it knows)"), 0) << pair_text;
-  // The first screen: the synthetic layer's random weights said where the maps are.
+  // The synthetic layer, when asked for (--seed, the Model panel's synthetic switch; the first
+  // screen is the teaching model): its random weights said where the maps are.
   AppState first = default_app_state();
   ui_.derived = derived_for(first, "first screen");
   for (int f = 0; f < 3; ++f) hs::gui::test::app_frame(first, ui_, report_);

@@ -209,13 +209,14 @@ TEST(UnsavedGuard, LessonStartAsksStepsDoNot) {
   EXPECT_FALSE(session_dirty(s));
   go_to_step(s, 3);
   EXPECT_FALSE(session_dirty(s)) << "a step's state is the lesson's";
-  // New session: back to the built-in default, no lesson.
+  // New session: back to the first screen (the teaching model, not random weights), no lesson.
   s.request.sentence = "tweaked";
   ask_action(s, reset_action());
   answer_unsaved(s, UnsavedChoice::discard);
   run_commands(s, status, {});
   EXPECT_EQ(s.lesson.lesson, nullptr);
-  EXPECT_EQ(s.request.sentence, default_app_state().request.sentence);
+  EXPECT_EQ(s.request.sentence, first_screen_state().request.sentence);
+  EXPECT_EQ(s.request.model_path, "teaching");
   EXPECT_EQ(s.request.attention.n_heads, 4);
   EXPECT_FALSE(session_dirty(s));
 }

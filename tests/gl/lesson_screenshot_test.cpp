@@ -232,6 +232,38 @@ TEST(SessionShot, APositionalSessionFileOpensExactlyThatView) {
   EXPECT_EQ(found, 1) << "the single-head view of head 2";
 }
 
+// Presenting without a lesson (issue 46): the first screen, and a session, fill the window (full
+// screen: 1920x1080 here) with the view; the Model panel is hidden.
+TEST(SessionShot, PresentingWithoutALessonFillsTheWindowWithTheView) {
+  const fs::path file = fs::path(HEADSCOPE_BINARY_DIR) / "tests" / "gl" / "out" / "session_present.json";
+  fs::create_directories(file.parent_path());
+  std::ofstream(file) << R"({"format": "headscope-session", "version": 1,
+    "input": {"sentence": "the keys that Priya left on the table were not hers"},
+    "model": {"checkpoint": "stories260K", "causal": true}, "view": {"panel": "grid", "layer": 1}})";
+  for (const bool session : {false, true}) {
+    std::vector<std::string> args = {"--present", "--width", "1280", "--height", "720"};
+    if (session) args.push_back(file.string());
+    const std::string what = session ? "a session presented" : "the first screen presented";
+    const Shot shot = take_screenshot(session ? "present_session" : "present_first_screen", args);
+    ASSERT_EQ(shot.exit_code, 0) << what << ": " << shot.stderr_text;
+    for (const auto& t : shot.layout["texts"])
+      EXPECT_NE(std::string(t["window"]).rfind("##model", 0), 0u) << what << ": the Model panel drew '" << std::string(t["text"]) << "'";
+    // The maps start in the window's first fifth (the Model panel took a quarter of the width and
+    // more), and cover 30% of it: four square maps side by side at 16:9 leave the height's rest to
+    // the tabs and toolbar, which a lesson hides (its 40%).
+    float left = 1e9f, right = 0;
+    double area = 0;
+    for (const auto& h : shot.layout["heatmaps"]) {
+      const float x0 = h["x0"], y0 = h["y0"], x1 = h["x1"], y1 = h["y1"];
+      left = std::min(left, x0), right = std::max(right, x1), area += double(x1 - x0) * double(y1 - y0);
+    }
+    EXPECT_LT(left, float(shot.width) * 0.2f) << what << ": the maps start at x = " << left;
+    EXPECT_GE(area / (double(shot.width) * double(shot.height)), 0.30) << what;
+    std::printf("%s: maps from x = %.0f to %.0f, %.0f%% of the window\n", what.c_str(), left, right,
+                100 * area / (double(shot.width) * double(shot.height)));
+  }
+}
+
 TEST(SessionShot, ANewerSessionFileIsRefusedWithBothVersions) {
   const fs::path file = fs::path(HEADSCOPE_BINARY_DIR) / "tests" / "gl" / "out" / "session_newer.json";
   fs::create_directories(file.parent_path());

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/model/model_request.h"
+#include "core/model/teaching_model.h"
 #include "core/render/colormap.h"
 #include "screenshot_util.h"
 
@@ -65,6 +66,38 @@ TEST(Screenshot, SingleHeadViewIsTheSelectedHead) {
       EXPECT_EQ(int(h["head"]), 1);
     }
   }
+}
+
+// Whether a drawn text (the sidecar's "texts") contains `part`.
+bool drawn_text_has(const Shot& shot, const std::string& part) {
+  for (const auto& t : shot.layout["texts"])
+    if (std::string(t["text"]).find(part) != std::string::npos) return true;
+  return false;
+}
+
+// The first screen (issue 46): with no flags, the teaching model on the first example sentence,
+// each head's job on its tile, a "Start lesson 1" button, and no random-weights banner; its cells
+// are the teaching model's own weights.
+TEST(Screenshot, TheFirstScreenIsTheTeachingModelWithItsHeadsJobs) {
+  const Shot shot = take_screenshot("first_screen", {"--width", "1280", "--height", "720"});
+  ASSERT_EQ(shot.exit_code, 0) << shot.stderr_text;
+  hs::ModelRequest r;
+  r.model_path = "teaching";
+  r.sentence = "the keys that Priya left on the table were not hers";  // assets/examples.txt's first line
+  expect_cells_match(shot, hs::run_request(r), "grid L0 h", 4);
+  for (const std::string& job : hs::teaching_head_titles()[0])  // "previous token", ..., "what: pronoun → noun"
+    EXPECT_TRUE(drawn_text_has(shot, job)) << "no tile names the job '" << job << "'";
+  EXPECT_TRUE(drawn_text_has(shot, "Start lesson 1"));
+  EXPECT_FALSE(drawn_text_has(shot, "Random weights"));
+}
+
+// Random weights when a flag asks for them: the synthetic layer under its banner, no lesson button.
+TEST(Screenshot, RandomWeightsWhenAskedForWithTheBanner) {
+  const Shot shot = take_screenshot("random_asked", {"--seed", "0", "--width", "1280", "--height", "720"});
+  ASSERT_EQ(shot.exit_code, 0) << shot.stderr_text;
+  expect_cells_match(shot, engine("the keys that Priya left on the table were not hers", 8, 4, 0, false), "grid L0 h", 4);
+  EXPECT_TRUE(drawn_text_has(shot, "Random weights"));
+  EXPECT_FALSE(drawn_text_has(shot, "Start lesson 1"));
 }
 
 TEST(Screenshot, BadSettingsStillOpenAndNameTheProblem) {

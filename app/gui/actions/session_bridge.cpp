@@ -19,6 +19,16 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// The first 512 bytes of a file ("" when it cannot be read): where a session or lesson file names
+// its format ("format": "headscope-session" / "headscope-lesson").
+std::string file_head(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::string head(512, '\0');
+  in.read(head.data(), std::streamsize(head.size()));
+  head.resize(size_t(in.gcount()));
+  return head;
+}
+
 // The Head roles table's sort column by its session name (session_roles_sorts(): layer, head,
 // role, then the roles in HeadRole order), and back.
 int roles_sort_from_name(const std::string& name) {
@@ -39,6 +49,12 @@ bool is_json(const std::string& path) {
   std::string ext = fs::path(path).extension().string();
   for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
   return ext == ".json";
+}
+
+// A .json file that names the lesson format near its start.
+bool is_lesson_file(const std::string& path) {
+  std::error_code ec;
+  return is_json(path) && fs::is_regular_file(path, ec) && file_head(path).find("\"headscope-lesson\"") != std::string::npos;
 }
 
 }  // namespace
@@ -92,12 +108,10 @@ std::vector<std::string> list_session_files(const std::string& folder, int most)
     const fs::path& p = it->path();
     std::error_code file_ec;  // one unreadable entry skips itself, not the rest
     if (!is_json(p.string()) || !it->is_regular_file(file_ec)) continue;
-    // A session file names its format near its start; other JSON (lessons, sidecars) does not.
-    std::ifstream in(p, std::ios::binary);
-    std::string head(512, '\0');
-    in.read(head.data(), std::streamsize(head.size()));
-    head.resize(size_t(in.gcount()));
-    if (head.find("\"headscope-session\"") != std::string::npos) out.push_back(p.filename().string());
+    // A session or lesson file names its format near its start; other JSON (sidecars) does not.
+    const std::string head = file_head(p);
+    if (head.find("\"headscope-session\"") != std::string::npos || head.find("\"headscope-lesson\"") != std::string::npos)
+      out.push_back(p.filename().string());
   }
   std::sort(out.begin(), out.end());
   return out;
@@ -120,6 +134,10 @@ std::string session_path(const SessionPanelState& s) {
 }
 
 void open_path(AppState& state, const std::string& path) {
+  if (is_lesson_file(path)) {  // a teacher's lesson: it starts (and is checked as it loads, lesson_check.h)
+    start_lesson(state, find_lesson(path), 0);
+    return;
+  }
   if (is_json(path)) {
     const Session s = load_session(path);  // throws before anything changes
     apply_session(state, s);
@@ -135,7 +153,7 @@ void open_path(AppState& state, const std::string& path) {
 
 void reset_session(AppState& state) {
   stop_lesson(state);
-  apply_session(state, session_from_state(default_app_state()));
+  apply_session(state, session_from_state(first_screen_state()));  // the first screen: the teaching model
   state.open_model.checkpoint = false;
   state.model = ModelPanelState{};
 }
@@ -150,7 +168,7 @@ void open_paths(AppState& state, const std::vector<std::string>& paths, StatusIn
       status.error.clear();
       status.export_failed = false;
       status.last_export = "opened " + path;
-      if (is_json(path)) {
+      if (is_json(path) && !is_lesson_file(path)) {  // a session (a lesson file started its lesson)
         s.folder = fs::path(path).parent_path().string();
         s.file_name = fs::path(path).filename().string();
         s.named = true;

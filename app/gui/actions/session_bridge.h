@@ -20,19 +20,21 @@ void apply_session(AppState& state, const Session& session);
 // folder + file name of the session box ("" folder: the file name alone).
 std::string session_path(const SessionPanelState& s);
 
-// The session files in `folder` ("" = the current folder): its .json files that start as a
-// session does ("format": "headscope-session"), by name; at most `most` of them, from at most
-// 4096 directory entries. A folder that cannot be read lists nothing.
+// The session and lesson files in `folder` ("" = the current folder): its .json files that start
+// as a session or lesson does ("format": "headscope-session" / "headscope-lesson"), by name; at
+// most `most` of them, from at most 4096 directory entries. A folder that cannot be read lists
+// nothing.
 std::vector<std::string> list_session_files(const std::string& folder, int most = 200);
 // A session opened or saved goes first in state.session.recent (at most kMaxRecentSessions).
 constexpr int kMaxRecentSessions = 8;
 void remember_recent_session(AppState& state, const std::string& path);
 
-// Opens PATH: a .json is a session (load_session), anything else a checkpoint (file or folder).
+// Opens PATH: a lesson file starts its lesson, another .json is a session (load_session),
+// anything else a checkpoint (file or folder).
 // Throws hs::Error and leaves the state alone when the file is bad.
 void open_path(AppState& state, const std::string& path);
 
-// Back to the built-in default session (File > New session): request, view, scale; no lesson.
+// Back to the first screen (first_screen_state; File > New session): request, view, scale; no lesson.
 void reset_session(AppState& state);
 
 // The commands of app/gui/state/commands.h that session files and dropped files ask for; outcomes

@@ -167,4 +167,31 @@ std::string format_lesson_problem(const Lesson& lesson, const LessonProblem& pro
          ": " + problem.text;
 }
 
+namespace {
+
+// A shipped lesson, or a file with its title and captions.
+bool is_shipped_lesson(const Lesson& lesson, const std::vector<std::shared_ptr<const Lesson>>* shipped) {
+  if (!shipped) return false;
+  for (const auto& s : *shipped) {
+    if (!s || s->title != lesson.title || s->steps.size() != lesson.steps.size()) continue;
+    bool same = true;
+    for (size_t i = 0; i < s->steps.size() && same; ++i) same = s->steps[i].caption == lesson.steps[i].caption;
+    if (same) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void check_loaded_lesson(AppState& state, const std::vector<std::shared_ptr<const Lesson>>* shipped, ImVec2 display) {
+  LessonPlayerState& l = state.lesson;
+  if (!l.lesson || l.lesson == l.checked || display.x < 1 || display.y < 1) return;
+  l.checked = l.lesson, l.problems.clear(), l.problems_open = true;
+  const LessonCheckScreen screen{int(display.x), int(display.y), display.y >= 1080 ? 0.40f : 0.35f};
+  l.checked_at = std::to_string(screen.width) + "x" + std::to_string(screen.height) + (state.theme == Theme::dark ? " dark" : " light");
+  if (is_shipped_lesson(*l.lesson, shipped)) return;
+  for (const LessonProblem& p : check_lesson(l.lesson, {screen}, {state.theme}).problems)
+    l.problems.push_back(format_lesson_problem(*l.lesson, p));
+}
+
 }  // namespace hs::gui

@@ -8,6 +8,9 @@
 #include <string>
 #include <vector>
 
+#include <imgui.h>
+
+#include "app/gui/state/app_state.h"
 #include "app/gui/widgets/theme.h"
 #include "core/session/lesson_file.h"
 
@@ -38,5 +41,13 @@ LessonCheck check_lesson(const std::shared_ptr<const Lesson>& lesson, const std:
 
 // "step 3 \"3. The reshape ...\" at 1280x720 light: small: ..."
 std::string format_lesson_problem(const Lesson& lesson, const LessonProblem& problem);
+
+// The app's check of a lesson as it loads (--lesson FILE, a lesson file opened or dropped): the
+// checks above at the window's size (`display`, maps 40% from 1080 lines, else 35%) in the
+// state's theme, into state.lesson.problems (the Lesson problems list and the status line). A
+// shipped lesson (one of `shipped`, by title and captions) is not checked: the tests hold it to
+// the rules at the three projector sizes. Does nothing for a lesson checked already. Call between
+// frames: it draws on an ImGui context of its own.
+void check_loaded_lesson(AppState& state, const std::vector<std::shared_ptr<const Lesson>>* shipped, ImVec2 display);
 
 }  // namespace hs::gui

@@ -2,6 +2,8 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "app/gui/actions/lesson_player.h"
 #include "app/gui/panels/grid_present.h"
@@ -12,6 +14,7 @@
 #include "app/gui/widgets/present_grid.h"
 #include "app/gui/widgets/theme.h"
 #include "app/gui/widgets/token_notes.h"
+#include "core/model/teaching_model.h"
 
 namespace hs::gui {
 namespace {
@@ -20,6 +23,15 @@ namespace {
 float title_size() { return present_label_min(); }
 float title_height() { return title_size() * 1.25f; }
 float map_gap() { return ImGui::GetFontSize() * 0.45f; }
+
+// The teaching model's heads are each wired for one job: its tiles say it, outside a lesson (whose
+// captions name the heads, and may ask the class to guess first).
+std::string teaching_tile_job(const AppState& state, const RunAnalysis& d, int layer, int head) {
+  if (state.lesson.lesson || d.run.info.kind != "teaching") return "";
+  const std::vector<std::vector<std::string>>& titles = teaching_head_titles();
+  if (layer < 0 || head < 0 || size_t(layer) >= titles.size() || size_t(head) >= titles[size_t(layer)].size()) return "";
+  return titles[size_t(layer)][size_t(head)];
+}
 
 }  // namespace
 
@@ -35,10 +47,22 @@ void draw_head_tile(AppState& state, const UiContext& ui, const HeadTile& t) {
   const int h = t.head, heads = d.run.n_heads(), group = heads_per_group(d.run.info);
   ImFont* font = ImGui::GetFont();
   const auto width = [&](const std::string& s) { return font->CalcTextSizeA(t.title_size, FLT_MAX, 0, s.c_str()).x; };
-  std::string title = head_name(t.layer, h, d.run.n_layers());
-  if (group > 1) title += format("  \xC2\xB7  kv %d", h / group);
-  if (width(title) > t.side) title = format("h%d", h);  // narrow tiles: the short name, never into the next
-  if (width(title) > t.side) title.clear();
+  // The longest title that fits the tile, never into the next: name with its key/value head or
+  // its job, then shorter ones down to "h2".
+  const std::string name = head_name(t.layer, h, d.run.n_layers()), job = teaching_tile_job(state, d, t.layer, h);
+  const std::string dot = "  \xC2\xB7  ", kv = group > 1 ? format("kv %d", h / group) : "", short_name = format("h%d", h);
+  std::vector<std::string> titles;
+  // With a job: "h2 · who: pronoun → name" on every tile alike (the layer is the layer control's).
+  if (!job.empty()) titles = {short_name + " \xC2\xB7 " + job, job, short_name + " \xC2\xB7 " + job.substr(0, job.find(':'))};
+  else if (!kv.empty()) titles = {name + dot + kv};
+  titles.push_back(name);
+  titles.push_back(short_name);
+  std::string title;
+  for (const std::string& candidate : titles)
+    if (width(candidate) <= t.side) {
+      title = candidate;
+      break;
+    }
   const ImU32 colour = h == state.head ? ImGui::GetColorU32(accent_text()) : ImGui::GetColorU32(ImGuiCol_Text);
   ImGui::GetWindowDrawList()->AddText(font, t.title_size, ImVec2(t.at.x + 2, t.at.y + 2), colour, title.c_str());
   const Map& map = d.run.attention[size_t(t.layer)][size_t(h)];  // [T, T]

@@ -37,8 +37,8 @@ std::string session_lists(SessionPanelState& s, float width) {
   }
   std::string chosen;
   const std::string where = s.folder.empty() ? "the current folder" : shorten_left(s.folder, 48);
-  if (s.listing.empty()) ImGui::TextDisabled("no session files in %s", where.c_str());
-  else ImGui::TextDisabled("session files in %s (click one to open it)", where.c_str());
+  if (s.listing.empty()) ImGui::TextDisabled("no session or lesson files in %s", where.c_str());
+  else ImGui::TextDisabled("session and lesson files in %s (click one to open it)", where.c_str());
   const float line = ImGui::GetTextLineHeightWithSpacing(), pad = ImGui::GetStyle().WindowPadding.y * 2;
   if (!s.listing.empty()) {
     ImGui::BeginChild("session files", ImVec2(width, std::min(float(s.listing.size()), 8.0f) * line + pad), true);
@@ -71,7 +71,8 @@ void draw_session_dialog(AppState& state) {
   if (ImGui::Begin(saving ? "Save session###session" : "Open session###session", &open,
                    ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
     ImGui::TextDisabled("%s", saving ? "The sentence, model, selection, view and colour scale as a small JSON file."
-                                     : "A .json session opens as saved; any other file or folder opens as a model.");
+                                     : "A .json session opens as saved, a lesson file starts its lesson; any other file or "
+                                       "folder opens as a model.");
     const float w = ImGui::GetFontSize() * 26;
     ImGui::SetNextItemWidth(w);
     ImGui::InputTextWithHint("folder", "current folder", &s.folder);
@@ -137,6 +138,7 @@ void draw_menu(AppState& state, const UiContext& ui) {
     if (ImGui::BeginMenu("File")) {
       if (ImGui::MenuItem("New session")) ask_action(state, reset_action());
       if (ImGui::MenuItem("Open session...", "Ctrl+O")) state.session.dialog = SessionDialog::open;
+      if (ImGui::MenuItem("Open lesson...")) state.session.dialog = SessionDialog::open;  // the same box: a lesson file starts
       if (ImGui::MenuItem("Save session...", "Ctrl+S")) state.session.dialog = SessionDialog::save;
       if (ImGui::MenuItem("Export...", "Ctrl+E", false, ui.derived != nullptr)) open_export_dialog(state, ui);
       ImGui::Separator();

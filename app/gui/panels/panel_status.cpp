@@ -44,6 +44,8 @@ void draw_status(AppState& state, const UiContext& ui) {
   } else if (!ui.status.last_export.empty()) {
     if (ui.status.export_failed) ImGui::TextColored(tone(Tone::error), "%s", ui.status.last_export.c_str());
     else ImGui::TextColored(tone(Tone::success), "%s", ui.status.last_export.c_str());
+  } else if (lesson_problems_shown(state)) {
+    ImGui::TextColored(tone(Tone::warning), "\xE2\x9A\xA0 %s", lesson_problems_summary(state).c_str());
   } else if (ui.derived) {
     const ModelInfo& info = ui.derived->run().info;
     ImGui::TextDisabled("%s  \xC2\xB7  %d tokens  \xC2\xB7  %d layer%s x %d heads  \xC2\xB7  computed in %.1f ms",

@@ -37,6 +37,9 @@ float lesson_panel_height(const AppState& state, const UiContext& ui, float widt
 float lesson_column_min_width(const AppState& state, const UiContext& ui);  // a caption column that holds the step buttons side by side
 void draw_lesson_controls(AppState& state, const UiContext& ui);  // panel_lesson_controls.cpp (presenting)
 bool lesson_controls_unlocked(const AppState& state);             // panel_lesson_controls.cpp
+void draw_lesson_problems(AppState& state);                       // panel_lesson_problems.cpp (a loaded lesson's check)
+bool lesson_problems_shown(const AppState& state);                // the loaded lesson was checked and has problems
+std::string lesson_problems_summary(const AppState& state);       // the status line's one line about them
 
 // The whole window: sentence on top, model controls on the left, views in tabs, status below.
 void draw_app(AppState& state, const UiContext& ui);  // ui_root.cpp

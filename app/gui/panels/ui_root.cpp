@@ -10,11 +10,13 @@
 #include "app/gui/widgets/theme.h"
 #include "app/gui/state/selection.h"
 #include "app/gui/actions/unsaved_guard.h"
+#include "core/util/errors.h"
 
 namespace hs::gui {
 namespace {
 
 constexpr int kKeyQ = 'Q', kKeyE = 'E';
+constexpr const char* kFirstLessonName = "multi_head_attention";  // lesson 1 (assets/lessons/)
 
 constexpr ImGuiWindowFlags kFixed = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
                                     ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoSavedSettings;
@@ -54,8 +56,30 @@ void random_weights_note(const AppState& state, const UiContext& ui) {
   ImGui::PopTextWrapPos();
 }
 
+// The teaching model outside a lesson (the first screen, issue 46): what its tiles say, and the
+// way into lesson 1.
+void teaching_model_note(AppState& state, const UiContext& ui) {
+  if (!ui.derived || state.lesson.lesson || ui.derived->run().info.kind != "teaching") return;
+  ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_HeaderActive));  // the way in, marked
+  const bool start = ImGui::Button("Start lesson 1");
+  ImGui::PopStyleColor();
+  if (start) {
+    try {
+      ask_action(state, lesson_action(find_lesson(kFirstLessonName), 0));
+    } catch (const Error&) {  // embedded in the program; read at start too (a broken one is said on stderr)
+    }
+  }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Lessons > Multi-head attention, one idea at a time: from its first step");
+  ImGui::SameLine();
+  ImGui::AlignTextToFramePadding();
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextUnformatted("The teaching model: each head is wired by hand for one job, named on its tile.");
+  ImGui::PopTextWrapPos();
+}
+
 void draw_views(AppState& state, const UiContext& ui) {
   random_weights_note(state, ui);
+  teaching_model_note(state, ui);
   const float zoom = state.present.active ? std::max(1.0f, state.present.font_scale / PresentationState{}.font_scale) : 1.0f;
   // Presenting a step that keeps its tab: no tab bar, the view takes its room.
   bool tabs = !(state.present.active && state.lesson.lesson);
@@ -239,6 +263,7 @@ void draw_app(AppState& state, const UiContext& ui) {
   draw_session_dialog(state);
   draw_export_dialog(state, ui);
   draw_unsaved(state);
+  draw_lesson_problems(state);
   if (present && state.present.pointer) draw_pointer_highlight();
   // Undo snapshots once the state settles: no control held, no text being typed.
   record_undo(state, !ImGui::IsAnyItemActive() && !ImGui::GetIO().WantTextInput);

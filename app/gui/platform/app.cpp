@@ -19,6 +19,7 @@
 #include "app/gui/actions/settings.h"
 #include "app/gui/actions/unsaved_guard.h"
 #include "app/gui/actions/window_rules.h"
+#include "app/gui/panels/lesson_check.h"
 #include "app/gui/panels/panels.h"
 #include "app/gui/platform/app_fonts.h"
 #include "app/gui/platform/gl_heatmap_images.h"
@@ -235,6 +236,7 @@ int App::run() {
     mode.wait_for(loop.ablation(), loop.patching(), loop.fit());
     if (const std::string want = window_title(state); want != title) window->set_title(title = want);
     const Screen screen = render(*window, *images, skip_picture, report);
+    check_loaded_lesson(state, ui.lessons, ImGui::GetIO().DisplaySize);  // a lesson just loaded: its problems from the next frame
     ui.status.frame_ms = clock.tick();
     if (std::string why = window->save_settings(false); !why.empty()) {
       ui.status.last_export = std::move(why), ui.status.export_failed = true;

@@ -44,6 +44,7 @@ int main(int argc, char** argv) {
   hs::gui::add_app_flags(cli, options);
   try {
     hs::parse_arguments(cli, argc, argv);  // --sentence= is an empty sentence, not the next argument
+    hs::gui::note_model_flags(cli, options);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return cli.exit(e);
     std::cerr << "error: " << e.what() << "\n";

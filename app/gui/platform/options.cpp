@@ -112,9 +112,20 @@ void add_app_flags(CLI::App& app, Options& o) {
   group_flags(app);
 }
 
+void note_model_flags(const CLI::App& app, Options& o) {
+  o.model_asked = false;
+  for (const char* flag : {"--model", "--weights", "--attention", "--input", "--input-ids", "--d-model", "--heads", "--kv-heads",
+                           "--d-head", "--seed", "--causal", "--window", "--scrambled-reshape"}) {
+    const CLI::Option* option = app.get_option_no_throw(flag);
+    o.model_asked = o.model_asked || (option && option->count() > 0);
+  }
+}
+
 AppState initial_state(const Options& o) {
   AppState s = default_app_state();
   s.request = model_request(o.model);
+  // No model asked for: the first screen's teaching model, whose heads mean something.
+  if (!o.model_asked) s.request.model_path = first_screen_state().request.model_path;
   // The default sentence, unless the input is given otherwise (rows of a .npy, ids, maps from a
   // file) or a checkpoint generates from nothing (core's rule, as in headscope-cli).
   // stories260K gets a sentence in its own words (model_sentence.h).

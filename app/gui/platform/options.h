@@ -46,13 +46,20 @@ struct Options {
   std::string model_b;      // --model-b PATH: the Contrast view compares --model with this model on one input
   std::string tokenizer_b;  // --tokenizer-b FILE: model B's llama2.c tokenizer
   BenchOptions bench;     // hidden --bench-* flags (tests/bench/run.sh)
+  bool model_asked = false;  // a flag named a model or the synthetic layer's shape (note_model_flags)
 };
 
 // Registers every flag of `headscope` on `app`, bound to `o`.
 void add_app_flags(CLI::App& app, Options& o);
 
-// The state the app opens on: the built-in default, then the flags, a session or checkpoint
-// named on the command line, a lesson. Throws hs::Error for a bad session or lesson.
+// After parsing: whether a flag asked for a model (--model, --weights, --attention, --input,
+// --input-ids) or for the synthetic layer's random weights (--d-model, --heads, --kv-heads,
+// --d-head, --seed, --causal, --window, --scrambled-reshape).
+void note_model_flags(const CLI::App& app, Options& o);
+
+// The state the app opens on: the first screen (the teaching model on the first example
+// sentence, first_screen_state) unless a flag asks for a model, then the flags, a session or
+// checkpoint named on the command line, a lesson. Throws hs::Error for a bad session or lesson.
 AppState initial_state(const Options& o);
 
 }  // namespace hs::gui

@@ -1,5 +1,6 @@
 #include "app/gui/state/app_state.h"
 
+#include "app/gui/state/examples.h"
 #include "core/session/session_file.h"
 
 namespace hs::gui {
@@ -7,6 +8,13 @@ namespace hs::gui {
 AppState default_app_state() {
   AppState s;
   s.request = default_session().request;  // the built-in default, defined once (core/session)
+  return s;
+}
+
+AppState first_screen_state() {
+  AppState s = default_app_state();
+  s.request.model_path = "teaching";  // core/model/shipped_models.h
+  s.request.sentence = example_sentences().front();
   return s;
 }
 

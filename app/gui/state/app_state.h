@@ -167,6 +167,12 @@ struct LessonPlayerState {
   int step = 0;                          // 0-based index into lesson->steps
   bool captions = true;                  // C toggles
   bool notes_open = false;               // the step's presenter notes, shown when not presenting
+  // A teacher's lesson file checked as it loads (lesson_check.h: check_loaded_lesson), at the
+  // window's size and theme: its problems as `headscope --check-lesson` prints them.
+  std::shared_ptr<const Lesson> checked;  // the lesson the problems are for
+  std::vector<std::string> problems;
+  std::string checked_at;                 // "1280x720 light"
+  bool problems_open = true;              // the Lesson problems list (closed by its button)
 };
 
 struct PresentationState {
@@ -242,11 +248,18 @@ struct AppState {
   CommandQueue commands;  // asked of the frame loop (commands.h)
 };
 
-// The app's built-in default (what `headscope` with no flags opens on).
+// The synthetic layer of random weights on the default sentence: the state every other one
+// starts from (the first screen, a session file's missing keys). Its maps are noise, said on
+// screen; the app opens on it only when asked (--d-model, --heads, --seed, ...; Model panel:
+// synthetic).
 AppState default_app_state();
 
 // What the Contrast view asks the worker to compare with: model B when one is set, else sentence B.
 ContrastAsk contrast_ask(const AppState& state);
+
+// What `headscope` with no model flags opens on: the teaching model (each head wired for a job
+// its tile names) on the first sentence of assets/examples.txt, layer 0, the Heads view.
+AppState first_screen_state();
 
 // The colour scale of `view` as shown: the user's scale, plus which maps share a range there
 // (per-head ranges in the grid, a single head on its layer's range: layer_max is that layer's
