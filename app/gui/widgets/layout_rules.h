@@ -13,8 +13,10 @@
 //   caption    a caption over caption_lines lines across the window (a caption column beside a
 //              tall map wraps the same words to more, narrower lines: measured across)
 //   hint       a keyboard or mouse hint ("click", "Ctrl+", "wheel", ...) on the slide
-//   unlabelled a map of up to kLabelEveryTokenUpTo (24) rows and columns with a row that has no
-//              label left of its row of maps, or a column none under its column of maps
+//   unlabelled a map of up to kLabelEveryTokenUpTo (24) rows and columns, drawn with token labels,
+//              with a row that has no label left of its row of maps, or a column none under its
+//              column of maps (labels thinned to every k-th token); a thumbnail drawn without
+//              labels (the Average view's heads beside their labelled average) is not held to it
 #include <string>
 #include <vector>
 
