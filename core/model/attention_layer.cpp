@@ -226,8 +226,6 @@ Map attend_heads(const Map& q, const Map& k, const Map& v, const AttentionConfig
   return concat;
 }
 
-namespace {
-
 // The classic head-split mistake on one projection m: [T, n] with n = heads * dh.
 // Right: m.view(T, heads, dh).transpose(0, 1) -> head h, token t reads m[t, h*dh : (h+1)*dh].
 // Wrong: m.view(heads, T, dh) -> head h, token t reads the flat slice [(h*T + t)*dh, +dh), i.e.
@@ -242,6 +240,8 @@ Map scramble_heads(const Map& m, int dh) {
       for (int j = 0; j < dh; ++j) out(t, h * dh + j) = flat[(int64_t(h) * T + t) * dh + j];
   return out;
 }
+
+namespace {
 
 // The layer with the scrambled split; the contexts are put back the right way, as the buggy
 // code usually does (transpose(1, 2).reshape(T, d) on the way out).

@@ -25,6 +25,12 @@ namespace hs {
 Map attend_heads(const Map& q, const Map& k, const Map& v, const AttentionConfig& c, int layer, Observer* observer,
                  int threads);
 
+// The classic head-split mistake on one projection m [T, heads*dh] (view(heads, T, dh) instead of
+// view(T, heads, dh).transpose(0, 1)), returned in the right layout for attend_heads: head h of
+// token t reads the flat slice [(h*T + t)*dh, +dh). Used by the synthetic layer's and the teaching
+// model's "scrambled reshape" (lesson 1 step 3).
+Map scramble_heads(const Map& m, int dh);
+
 // The whole layer: projections, attend_heads, out-projection. x: [T, d_model].
 Map attention_layer_forward(const Map& x, const AttentionWeights& w, const AttentionConfig& c, int layer,
                             Observer* observer, int threads);

@@ -9,6 +9,7 @@
 #include "core/model/embedding.h"
 #include "core/model/mha_weights_file.h"
 #include "core/model/pretrained.h"
+#include "core/model/shipped_models.h"
 #include "core/text/word_tokenizer.h"
 #include "core/util/errors.h"
 #include "core/util/finite.h"
@@ -136,8 +137,8 @@ std::unique_ptr<Prepared> prepare(const ModelRequest& req, CheckpointCache* cach
   if (!req.model_path.empty()) {
     if (!req.weights.empty()) throw InputError("give either --model or --weights, not both");
     if (has_input) throw InputError("--input feeds one attention layer; it works with the synthetic model or --weights, not --model");
-    if (req.attention.scrambled_reshape) {
-      throw InputError("--scrambled-reshape is a lesson on the synthetic layer; it does not apply to --model");
+    if (req.attention.scrambled_reshape && !is_teaching_model(req.model_path)) {
+      throw InputError("--scrambled-reshape is a lesson on the synthetic layer and the teaching model; it does not apply to --model " + req.model_path);
     }
     return prepare_pretrained(req, cache);
   }

@@ -164,7 +164,14 @@ std::unique_ptr<Prepared> prepare_teaching(const ModelRequest& request) {
   if (!request.tokenizer.empty()) {
     throw InputError("--tokenizer is for llama2.c checkpoints; the teaching model reads words from its own vocabulary");
   }
-  const LoadedCheckpoint c{teaching_model(), teaching_tokenizer(), -1, nullptr};
+  // Lesson 1's variants of the same weights: grouped key/value heads (--kv-heads 2 or 1) and the
+  // scrambled head split (--scrambled-reshape).
+  TeachingVariant variant;
+  variant.kv_heads = request.attention.n_kv_heads > 0 ? request.attention.n_kv_heads : variant.kv_heads;
+  variant.scrambled_reshape = request.attention.scrambled_reshape;
+  if (variant.scrambled_reshape && request.generate != 0)
+    throw InputError("--generate with --scrambled-reshape: the scrambled split mixes each token with later ones, so it cannot continue a text");
+  const LoadedCheckpoint c{teaching_model(variant), teaching_tokenizer(), -1, nullptr};
   EncodedText input = encode_input(request, c);
   const std::string cut = request.fit_context ? fit_to_context(input, *c.model, request.generate) : std::string();
   auto session = std::make_unique<TransformerSession>(c.model, c.tokenizer, std::move(input), request.generate);

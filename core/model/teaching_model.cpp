@@ -6,6 +6,7 @@
 #include "core/model/context_editor.h"
 #include "core/model/transformer_ops.h"
 #include "core/text/teaching_vocabulary.h"
+#include "core/util/errors.h"
 #include "core/util/format.h"
 
 namespace hs {
@@ -90,8 +91,8 @@ const std::vector<std::vector<std::string>>& teaching_head_titles() {
 TeachingModel::TeachingModel() {
   const Layout& L = layout();
   const int H = kHeads, P = L.P, K = L.K, dh = L.dh;
-  layers_.resize(kLayers);
-  for (Layer& layer : layers_) {
+  std::vector<Layer> layers(kLayers);
+  for (Layer& layer : layers) {
     layer.wq = Map::Zero(H * dh, L.d);
     layer.wk = Map::Zero(H * dh, L.d);
     layer.wv = Map::Zero(H * dh, L.d);
@@ -111,7 +112,7 @@ TeachingModel::TeachingModel() {
     for (int p = 0; p < P; ++p) head_rows(wk, h)(pos_part(p), L.pos + p) = 1.0f;
   };
 
-  Layer& l0 = layers_[0];
+  Layer& l0 = layers[0];
   // L0 h0 previous: q_i = b pos(i - 1); row 0 has no previous token (q = 0: it sees only itself).
   for (int p = 1; p < P; ++p) head_rows(l0.wq, 0)(pos_part(p - 1), L.pos + p) = kMatch;
   keys_are_positions(l0.wk, 0);
@@ -127,7 +128,7 @@ TeachingModel::TeachingModel() {
     for (int p = 0; p < P; ++p) head_rows(l0.wk, h)(0, L.pos + p) = (h == 2 ? kPerPosition : -kPerPosition) * float(p);
   }
 
-  Layer& l1 = layers_[1];
+  Layer& l1 = layers[1];
   // L1 h0 induction: q_i = b tok(i) - b pos(0), k_j = prev(j) + pos(j): a key whose previous token
   // is token i scores b, except key 0, which has no previous token (L0 h0 wrote its own token there).
   for (int t = 0; t < K; ++t) head_rows(l1.wq, 0)(t, L.tok + t) = kMatch;
@@ -146,12 +147,14 @@ TeachingModel::TeachingModel() {
   for (int p = 0; p < P; ++p) head_rows(l1.wq, 2)(pos_part(p), L.pos + p) = kMatch;
   keys_are_positions(l1.wk, 2);
   // L1 h3 broad: q = 0, nothing to prefer.
+  layers_ = std::make_shared<const std::vector<Layer>>(std::move(layers));
 
   // The readout's id bits: s(w) for a word outside the core table, 0 for a core word (its slot is its own).
   const int core = int(teaching_core_words().size()), V = int(teaching_vocabulary().size());
-  readout_signs_ = Map::Zero(L.B, V);  // [B, V]
+  Map signs = Map::Zero(L.B, V);  // [B, V]
   for (int w = core; w < V; ++w)
-    for (int k = 0; k < L.B; ++k) readout_signs_(k, w) = teaching_id_sign(w, k);
+    for (int k = 0; k < L.B; ++k) signs(k, w) = teaching_id_sign(w, k);
+  readout_signs_ = std::make_shared<const Map>(std::move(signs));
 
   info_.kind = "teaching";
   info_.name = "teaching model";
@@ -168,6 +171,31 @@ TeachingModel::TeachingModel() {
   info_.total_params = kLayers * info_.param_count + int64_t(V) * (K + L.B + 1);
   info_.weight_bytes = info_.total_params * int64_t(sizeof(float));
   info_.weight_types = "F32";
+}
+
+TeachingModel::TeachingModel(const TeachingModel& base, const TeachingVariant& variant)
+    : layers_(base.layers_), readout_signs_(base.readout_signs_), variant_(variant), info_(base.info_) {
+  const int G = variant.kv_heads, H = kHeads;
+  if (G < 1 || H % G != 0) {
+    throw InputError("key/value heads (" + std::to_string(G) + ") must divide the teaching model's " +
+                     std::to_string(H) + " heads: give 4, 2 or 1");
+  }
+  const int64_t d = info_.d_model, dh = info_.d_head;
+  info_.n_kv_heads = G;
+  info_.param_count = 2 * d * H * dh + 2 * d * G * dh;  // Wq, Wo [H*dh, d]; Wk, Wv [G*dh, d]
+  const int V = info_.vocab_size;
+  info_.total_params = kLayers * info_.param_count + int64_t(V) * (layout().K + layout().B + 1);
+  info_.weight_bytes = info_.total_params * int64_t(sizeof(float));
+}
+
+// Grouped-query attention: key/value head g is the projection of query head g * H / G, the first
+// of its group. x: [n, d], w: [H*dh, d] -> [n, G*dh].
+Map TeachingModel::grouped(const Map& x, const Map& w, int threads) const {
+  const int G = variant_.kv_heads, group = kHeads / G, dh = layout().dh;
+  if (G == kHeads) return matmul_wt(x, w, threads);
+  Map first_heads(Eigen::Index(G) * dh, w.cols());  // [G*dh, d]
+  for (int g = 0; g < G; ++g) first_heads.middleRows(Eigen::Index(g) * dh, dh) = w.middleRows(Eigen::Index(g) * group * dh, dh);
+  return matmul_wt(x, first_heads, threads);
 }
 
 Map TeachingModel::embed(const std::vector<int>& ids, int first_pos) const {
@@ -188,10 +216,12 @@ Map TeachingModel::embed(const std::vector<int>& ids, int first_pos) const {
 
 Map TeachingModel::forward(const std::vector<int>& ids, Observer* observer, int threads) const {
   const AttentionConfig ac = teaching_attention(info_);
+  const int dh = layout().dh;
   Map x = embed(ids, 0);  // [T, d]
   for (int l = 0; l < kLayers; ++l) {
-    const Layer& w = layers_[size_t(l)];
-    const Map q = matmul_wt(x, w.wq, threads), k = matmul_wt(x, w.wk, threads), v = matmul_wt(x, w.wv, threads);
+    const Layer& w = (*layers_)[size_t(l)];
+    Map q = matmul_wt(x, w.wq, threads), k = grouped(x, w.wk, threads), v = grouped(x, w.wv, threads);  // [T, H*dh], [T, G*dh]
+    if (variant_.scrambled_reshape) q = scramble_heads(q, dh), k = scramble_heads(k, dh), v = scramble_heads(v, dh);
     Map ctx = attend_heads(q, k, v, ac, l, observer, threads);  // [T, H*dh]
     if (ContextEditor* editor = as_context_editor(observer)) editor->edit_contexts(l, ctx);  // head ablation
     const Map out = matmul_wt(ctx, w.wo, threads);  // [T, d]
@@ -202,15 +232,17 @@ Map TeachingModel::forward(const std::vector<int>& ids, Observer* observer, int 
 }
 
 Map TeachingModel::forward_cached(const std::vector<int>& new_ids, KvCache& cache) const {
+  // The scrambled split mixes each token with later ones: there is no cache to extend.
+  if (variant_.scrambled_reshape) throw InputError("the teaching model with the scrambled reshape cannot continue a text");
   const AttentionConfig ac = teaching_attention(info_);
-  const int first = cache.length, width = kHeads * layout().dh;
+  const int first = cache.length, width = variant_.kv_heads * layout().dh;
   if (cache.k.empty()) cache.k.assign(kLayers, Map(0, width));
   if (cache.v.empty()) cache.v.assign(kLayers, Map(0, width));
   Map x = embed(new_ids, first);  // [n, d]
   for (int l = 0; l < kLayers; ++l) {
-    const Layer& w = layers_[size_t(l)];
-    append_rows(cache.k[size_t(l)], matmul_wt(x, w.wk));
-    append_rows(cache.v[size_t(l)], matmul_wt(x, w.wv));
+    const Layer& w = (*layers_)[size_t(l)];
+    append_rows(cache.k[size_t(l)], grouped(x, w.wk, 1));
+    append_rows(cache.v[size_t(l)], grouped(x, w.wv, 1));
     const Map ctx = attend_cached(matmul_wt(x, w.wq), cache.k[size_t(l)], cache.v[size_t(l)], ac, first);
     x += matmul_wt(ctx, w.wo);
   }
@@ -227,7 +259,7 @@ Map TeachingModel::logits(const Map& hidden, int threads) const {
   // at least 0.4 of its row on one copy), and for a word outside the core table, whose slot other
   // words share, + 2.5 (s(w) . next_bits - m): each bit of its id that differs from the copied
   // token's costs 5, so among the words of a slot the copied one wins.
-  Map out = kPerBit * (hidden.middleCols(L.next_bits, L.B) * readout_signs_);  // [n, V]
+  Map out = kPerBit * (hidden.middleCols(L.next_bits, L.B) * *readout_signs_);  // [n, V]
   out.rightCols(V - core).array() -= kPerBit * float(L.B);
   for (int w = 0; w < V; ++w) out.col(w) += kLogitScale * hidden.col(L.next + words[size_t(w)].slot);
   out.col(0).array() += kLogitScale * kNoGuess;
@@ -242,9 +274,10 @@ std::string teaching_width_story() {
          ". The width is bookkeeping: every feature keeps slots of its own, and it does not grow with the vocabulary.";
 }
 
-std::shared_ptr<const TeachingModel> teaching_model() {
+std::shared_ptr<const TeachingModel> teaching_model(const TeachingVariant& variant) {
   static const std::shared_ptr<const TeachingModel> model = std::make_shared<const TeachingModel>();
-  return model;
+  if (variant.kv_heads == kHeads && !variant.scrambled_reshape) return model;
+  return std::make_shared<const TeachingModel>(*model, variant);  // shares the weights: cheap
 }
 
 std::shared_ptr<const SubwordTokenizer> teaching_tokenizer() {

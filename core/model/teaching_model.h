@@ -34,6 +34,14 @@
 // induction pair predicts the repeat, elsewhere the model says <unk>. No norms, no MLP.
 // Two different words outside the core table share a code with probability 1 / (K - core size):
 // then the duplicate and induction heads take one for the other (docs/teaching-model.md).
+//
+// Variants for lesson 1 (the same weights, run differently; docs/teaching-model.md):
+// - kv_heads G = 2 or 1: grouped-query attention. Query head h reads key/value head h / (4 / G),
+//   which is the key and value projection of the first head of its group (head g * 4 / G): with
+//   G = 2, L0 h1 (first) keeps its keys (positions, the same as h0's) and L0 h3 (what) reads who's
+//   keys (names), so its pronoun rows land on the name, like h2's.
+// - scrambled_reshape: q, k and v split into heads with the classic view(heads, T, d_head)
+//   mistake (scramble_heads, core/model/attention_layer.h), in both layers.
 #include <memory>
 #include <string>
 #include <vector>
@@ -50,9 +58,16 @@ const std::vector<std::vector<std::string>>& teaching_head_jobs();
 // The same jobs as a head's tile names them, [layer][head]: "previous token", "who: pronoun → name", ...
 const std::vector<std::vector<std::string>>& teaching_head_titles();
 
+struct TeachingVariant {
+  int kv_heads = 4;  // 4 (multi-head), 2 or 1
+  bool scrambled_reshape = false;
+};
+
 class TeachingModel : public TransformerModel {
  public:
   TeachingModel();
+  // The same weights run as `variant` (shares them with `base`).
+  TeachingModel(const TeachingModel& base, const TeachingVariant& variant);
   const ModelInfo& info() const override { return info_; }
   int max_positions() const override { return kTeachingPositions; }
   Map forward(const std::vector<int>& ids, Observer* observer, int threads) const override;
@@ -65,9 +80,12 @@ class TeachingModel : public TransformerModel {
     Map wo;          // [d, H*dh]
   };
   Map embed(const std::vector<int>& ids, int first_pos) const;  // [n, d]
+  // Key or value projections of x [n, d] by w [H*dh, d]: [n, G*dh], each group's first head's.
+  Map grouped(const Map& x, const Map& w, int threads) const;
 
-  std::vector<Layer> layers_;
-  Map readout_signs_;  // [B, V]: s(w), the bits of word w's id as +-1 (0 for a core word)
+  std::shared_ptr<const std::vector<Layer>> layers_;
+  std::shared_ptr<const Map> readout_signs_;  // [B, V]: s(w), the bits of word w's id as +-1 (0 for a core word)
+  TeachingVariant variant_;
   ModelInfo info_;
 };
 
@@ -75,8 +93,9 @@ class TeachingModel : public TransformerModel {
 // codes (token, previous, next) + 2 x 16 id bits + 3 word classes; head width 576 = 512 + 64".
 std::string teaching_width_story();
 
-// The model with its tokenizer (shared: building the weights once is enough).
-std::shared_ptr<const TeachingModel> teaching_model();
+// The model with its tokenizer (shared: building the weights once is enough). A variant other than
+// the default throws InputError for kv_heads other than 4, 2, 1 ("... must divide its 4 heads").
+std::shared_ptr<const TeachingModel> teaching_model(const TeachingVariant& variant = {});
 std::shared_ptr<const SubwordTokenizer> teaching_tokenizer();
 
 }  // namespace hs

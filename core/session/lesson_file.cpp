@@ -77,11 +77,12 @@ std::string unlocked_control(const json& e, const std::string& where) {
 
 LessonStep read_step(const json& s, const std::string& where, const Session& previous) {
   if (!s.is_object()) throw FormatError(where + " must be an object");
-  check_known_keys(s, {"title", "caption", "notes", "session", "compare", "unlocked", "needs_pretrained"}, where);
+  check_known_keys(s, {"title", "caption", "notes", "label", "session", "compare", "unlocked", "needs_pretrained"}, where);
   LessonStep step;
   step.title = text_field(s, "title", where, true);
   step.caption = text_field(s, "caption", where, true);
   step.notes = text_field(s, "notes", where, false);
+  step.label = text_field(s, "label", where, false);
   step.session = s.contains("session") ? overlay(s["session"], where + ".session", previous) : previous;
   if (s.contains("compare")) {
     const json& list = s["compare"];

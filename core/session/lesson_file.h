@@ -6,7 +6,7 @@
 // model. Documented in docs/lesson-format.md.
 //
 //   {"format": "headscope-lesson", "version": 1, "title": "...", "description": "...",
-//    "steps": [{"title": "...", "caption": "...",
+//    "steps": [{"title": "...", "caption": "...", "label": "1 head",
 //               "session": {"model": {"heads": 1}, "view": {"panel": "heads"}},
 //               "compare": [{"label": "4 heads", "session": {"model": {"heads": 4}}}],
 //               "unlocked": ["heads", "sentence"], "needs_pretrained": false}]}
@@ -30,6 +30,7 @@ struct LessonStep {
   std::string title;
   std::string caption;
   std::string notes;                   // presenter notes: the longer explanation, never on the slide
+  std::string label;                   // names the step's own block beside its compare entries ("correct")
   Session session;                     // complete state (overlays applied)
   std::vector<LessonCompare> compare;  // shown side by side with the step's own state
   std::vector<std::string> unlocked;   // control names the step leaves free (see lesson_controls())

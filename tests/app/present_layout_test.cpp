@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <string>
@@ -92,19 +93,42 @@ class PresentLayout : public ::testing::Test {
 // as `headscope --check-lesson` runs it: at 1280x720 every lesson-panel text is 24 px or more,
 // every other 20 px or more, every caption two lines at most and 30 words at most, no keyboard
 // or mouse hint on the slide; nothing cut, overlapping or scrolling at any of the three sizes.
+// Known problems not fixed yet, each with why: {lesson title, step, kind of problem}. An entry
+// that no longer occurs fails too, so the list only shrinks.
+struct KnownLayoutProblem {
+  const char* lesson;
+  int step;
+  const char* kind;
+  const char* why;
+};
+constexpr KnownLayoutProblem kKnownLayoutProblems[] = {
+    {"What heads do in a trained model", 6, "unlabelled",
+     "stories260K's 8 heads on a 19-token repeat beside the teaching model's 4: at 1280x720 a map is about 130 px, 7 px a "
+     "token, and labelling only the rows the caption names is not built yet (issue 46)"},
+};
+
 TEST_F(PresentLayout, EveryStepFitsEveryProjectorInBothThemes) {
   ASSERT_FALSE(lessons_.empty());
   std::map<std::string, int> counts;
+  std::vector<int> known_seen(std::size(kKnownLayoutProblems), 0);
   int frames = 0;
   for (const auto& lesson : lessons_) {
     const LessonCheck check = check_lesson(lesson, lesson_check_screens());
     frames += check.frames;
     for (const LessonProblem& p : check.problems) {
-      ++counts[p.text.substr(0, p.text.find(':'))];
+      const std::string kind = p.text.substr(0, p.text.find(':'));
+      ++counts[kind];
       if (std::getenv("HS_LAYOUT_ALL")) std::printf("%s: %s\n", lesson->title.c_str(), format_lesson_problem(*lesson, p).c_str());
-      ADD_FAILURE() << lesson->title << ", " << format_lesson_problem(*lesson, p);
+      bool known = false;
+      for (size_t k = 0; k < std::size(kKnownLayoutProblems); ++k)
+        if (lesson->title == kKnownLayoutProblems[k].lesson && p.step == kKnownLayoutProblems[k].step && kind == kKnownLayoutProblems[k].kind)
+          known = true, ++known_seen[k];
+      if (!known) ADD_FAILURE() << lesson->title << ", " << format_lesson_problem(*lesson, p);
     }
   }
+  for (size_t k = 0; k < std::size(kKnownLayoutProblems); ++k)
+    EXPECT_GT(known_seen[k], 0) << "fixed, so take it off kKnownLayoutProblems: " << kKnownLayoutProblems[k].lesson << " step "
+                                << kKnownLayoutProblems[k].step << " " << kKnownLayoutProblems[k].kind;
   std::printf("%d frames checked;", frames);
   for (const auto& [kind, n] : counts) std::printf(" %s %d;", kind.c_str(), n);
   std::printf("\n");
@@ -162,6 +186,44 @@ TEST(LayoutRules, HintsAndCaptionLines) {
   EXPECT_EQ(text_lines_in(texts, "##lesson", ImVec2(0, 90), ImVec2(400, 200)), 3);
   EXPECT_EQ(text_lines_in(texts, "##lesson", ImVec2(0, 90), ImVec2(400, 140)), 2);
   EXPECT_EQ(text_lines_in(texts, "##views", ImVec2(0, 90), ImVec2(400, 200)), 0);
+}
+
+// Issue 46: a map of up to 24 tokens that draws labels labels every row and column; every k-th
+// is a problem naming the rows, and the columns are counted as words (the read-back joins the
+// labels of one line into one text).
+TEST(LayoutRules, AMapOfFewTokensLabelsEveryRowAndColumn) {
+  FrameReport report;
+  DrawnHeatmap& m = report.heatmaps.emplace_back();
+  m.key = "grid L0 h0", m.rows = m.cols = m.tokens = 4, m.row_labels = m.col_labels = true;
+  m.min = ImVec2(100, 100), m.max = ImVec2(200, 200);  // cells of 25 px
+  const auto text = [](const char* s, ImVec2 a, ImVec2 b) {
+    DrawnText t;
+    t.text = s, t.window = "##views", t.px = 20, t.min = a, t.max = b;
+    return t;
+  };
+  std::vector<DrawnText> texts;
+  for (int r = 0; r < 4; ++r) texts.push_back(text("tok", ImVec2(60, 104 + 25 * float(r)), ImVec2(94, 120 + 25 * float(r))));
+  texts.push_back(text("a b c d", ImVec2(104, 204), ImVec2(196, 222)));
+  LayoutRules rules;
+  rules.display = ImVec2(1280, 720);
+  const auto unlabelled = [&](const std::vector<DrawnText>& t) {
+    std::string out;
+    for (const std::string& p : layout_problems(report, t, {}, rules))
+      if (p.rfind("unlabelled:", 0) == 0) out += p + "\n";
+    return out;
+  };
+  EXPECT_EQ(unlabelled(texts), "");
+  std::vector<DrawnText> thinned = texts;
+  thinned.erase(thinned.begin() + 1), thinned.erase(thinned.begin() + 2);  // rows 1 and 3
+  thinned.back().text = "a c";
+  const std::string found = unlabelled(thinned);
+  EXPECT_NE(found.find("unlabelled: rows 1, 3 of the 4x4 map"), std::string::npos) << found;
+  EXPECT_NE(found.find("unlabelled: columns (2 labels for 4)"), std::string::npos) << found;
+  // A thumbnail drawn without labels, or a map of 25 tokens, is not held to it.
+  m.row_labels = m.col_labels = false;
+  EXPECT_EQ(unlabelled({}), "");
+  m.row_labels = m.col_labels = true, m.rows = m.cols = m.tokens = 25;
+  EXPECT_EQ(unlabelled({}), "");
 }
 
 // The words on screen (issue 30, findings 3, 5 and 8), read back from the draw lists.

@@ -190,16 +190,22 @@ TEST(PresentLabels, ThinnedRatherThanShrunk) {
   ImGui::DestroyContext();
 }
 
-// Lesson 1 step 8 compares three models of 4 heads side by side (34% of the window when each
-// block kept its own row labels and the colour bar its column): one column of row labels on the
-// left serves all three blocks, so every map has one size, the maps of a row line up with the
-// labels, and the blocks stay apart (each under its own label); blocks that sharing would not
-// enlarge keep their own labels.
+// A step comparing three models of 4 heads side by side (lesson 1's step 8 before it moved to
+// the teaching model; 34% of the window when each block kept its own row labels and the colour
+// bar its column): one column of row labels on the left serves all three blocks, so every map
+// has one size, the maps of a row line up with the labels, and the blocks stay apart (each under
+// its own label); blocks that sharing would not enlarge keep their own labels.
 TEST_F(Presenting, ModelsSideBySideShareOneRowLabelColumn) {
   AppState state = default_app_state();
   state.present.active = true;
   const auto lesson = find_lesson("multi_head_attention");
-  start_lesson(state, lesson, 7);  // step 8: sharing keys and values
+  const auto three = std::make_shared<const hs::Lesson>(hs::parse_lesson(R"json({"format": "headscope-lesson", "version": 1,
+    "title": "Three", "steps": [{"title": "8. Sharing keys and values", "caption": "Grouped-query attention.",
+      "session": {"model": {"d_model": 16, "heads": 4, "kv_heads": 2, "d_head": 4, "causal": false}, "view": {"panel": "grid"}},
+      "compare": [{"label": "multi-head (4 key/value heads)", "session": {"model": {"kv_heads": 4}}},
+                  {"label": "multi-query (1 key/value head)", "session": {"model": {"kv_heads": 1}}}]}]})json",
+                                                                         "three.json"));
+  start_lesson(state, three, 0);
   ASSERT_EQ(active_step(state)->compare.size(), 2u);
   compute(state);
   frame(state);
@@ -233,9 +239,9 @@ TEST_F(Presenting, ModelsSideBySideShareOneRowLabelColumn) {
   EXPECT_LT(span("compare1 ").y, span("compare2 ").x);
   EXPECT_GE(map_share(), kPresentMapFloor);
 
-  // Step 3's two blocks are held by the height: sharing would not make their maps larger, so each
-  // keeps its own row labels.
-  go_to_step(state, 2);
+  // Lesson 1 step 3's two blocks are held by the height: sharing would not make their maps
+  // larger, so each keeps its own row labels.
+  start_lesson(state, lesson, 2);
   compute(state);
   frame(state);
   frame(state);

@@ -129,7 +129,9 @@ class CompareBlocks {
         label_font_(present_ ? nullptr : ui.fonts.heading),
         // Presenting, blocks stacked in a column share the lowest block's column labels: only the
         // last row of blocks keeps that margin.
-        shared_bottom_(present_ ? present_label_bottom(*d_.analysis) : 0.0f) {}
+        shared_bottom_(present_ ? present_label_bottom(*d_.analysis) : 0.0f),
+        own_label_(active_step(state) ? active_step(state)->label : std::string()),
+        layer_(state.layer) {}
 
   // Picks the arrangement; returns the maps' area of it (presenting; -1 otherwise).
   float choose() {
@@ -149,8 +151,13 @@ class CompareBlocks {
 
   const RunAnalysis* analysis(int b) const { return b == 0 ? d_.analysis.get() : d_.compare[size_t(b - 1)].analysis.get(); }
   bool has_maps(int b) const { return analysis(b) && analysis(b)->run.n_heads() > 0; }
+  // "correct (teaching model, layer 0)": what the block is (the step's "label", or its shape),
+  // then its model and layer.
   std::string label(int b) const {
-    return b == 0 ? "this step: " + describe(d_.run().info, d_.analysis->request.attention) : d_.compare[size_t(b - 1)].label;
+    const std::string what = b > 0                  ? d_.compare[size_t(b - 1)].label
+                             : !own_label_.empty() ? own_label_
+                                                   : "this step: " + describe(d_.run().info, d_.analysis->request.attention);
+    return analysis(b) ? what + " (" + block_source(*analysis(b), layer_) + ")" : what;
   }
   float row_height(int rows) const { return (area_.y - gap_ * float(rows - 1) - shared_bottom_) / float(rows); }
   float column_width(int cols, float left = 0) const { return (area_.x - left - gap_ * float(cols - 1)) / float(cols); }
@@ -176,6 +183,8 @@ class CompareBlocks {
   const float f_, gap_;
   ImFont* const label_font_;
   const float shared_bottom_;
+  const std::string own_label_;  // the lesson step's name for block 0 ("" none)
+  const int layer_;
   // The arrangement chosen.
   int cols_ = 1;
   float label_h_ = 0, best_area_ = -1;

@@ -82,6 +82,15 @@ HeatmapHit draw_tile(const UiContext& ui, const Tile& t, ImVec2 at, float side, 
   HeatmapSpec spec = t.spec;
   spec.label_font_max = ImGui::GetFontSize() * 0.85f;
   if (present) spec.label_font_min = present_label_min(), spec.label_font_max = std::max(spec.label_font_max, spec.label_font_min);
+  // Presenting, a tile too small to label every one of its keys at the projector's label size
+  // draws none (a thumbnail: its title and marks carry it) rather than every k-th: a slide labels
+  // every row and column of the maps it labels (layout_rules.h, "unlabelled").
+  if (present && spec.col_labels && keys > 0) {
+    const LabelFit first = fit_labels(*spec.col_labels, ImGui::GetFont(), side / float(keys), spec.label_font_min, spec.label_font_max);
+    const LabelFit fit = fit_labels(*spec.col_labels, ImGui::GetFont(), std::max(1.0f, side - first.bottom) / float(keys),
+                                    spec.label_font_min, spec.label_font_max);
+    if (fit.step > 1) spec.col_labels = nullptr, spec.row_labels = nullptr;
+  }
   const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(side, side));
   if (t.reachable) mark_keys(hit, keys, *t.reachable);
   return hit;
@@ -148,11 +157,12 @@ std::vector<Tile> head_tiles(const AppState& state, const RunAnalysis& a, uint64
   return tiles;
 }
 
-// "8 heads of width 1 (d_model 8, 11 tokens, 288 parameters)"
-std::string block_label(const RunAnalysis& a) {
+// "8 heads of width 1 (random weights, seed 0; d_model 8, 11 tokens, 288 parameters)": what the
+// block is, its model (block_source) and its numbers.
+std::string block_label(const RunAnalysis& a, int layer) {
   const ModelInfo& i = a.run.info;
-  return format("%d head%s of width %d (d_model %d, %d tokens, %s parameters)", i.n_heads, i.n_heads == 1 ? "" : "s", i.d_head,
-                i.d_model, a.run.n_tokens(), format_count(i.param_count).c_str());
+  return format("%d head%s of width %d (%s; d_model %d, %d tokens, %s parameters)", i.n_heads, i.n_heads == 1 ? "" : "s", i.d_head,
+                block_source(a, layer).c_str(), i.d_model, a.run.n_tokens(), format_count(i.param_count).c_str());
 }
 
 // Each head's numbers: reachable keys, rows that agree, and (where computed) the score rank.
@@ -289,9 +299,9 @@ void draw_error_chart(const PatternFit& fit, ImVec2 size) {
 
 void draw_width_keys(AppState& state, const UiContext& ui, ImVec2 area) {
   const Derived& d = *ui.derived;
-  std::vector<std::pair<std::string, const RunAnalysis*>> blocks = {{block_label(*d.analysis), d.analysis.get()}};
+  std::vector<std::pair<std::string, const RunAnalysis*>> blocks = {{block_label(*d.analysis, state.layer), d.analysis.get()}};
   for (const CompareResult& c : d.compare)
-    if (c.analysis) blocks.push_back({block_label(*c.analysis), c.analysis.get()});
+    if (c.analysis) blocks.push_back({block_label(*c.analysis, state.layer), c.analysis.get()});
   for (const auto& b : blocks) {
     if (b.second->reach.empty()) {
       ImGui::TextWrapped("Which keys a head can pick is computed while the keys fit the budget (layers x key/value heads x "
@@ -327,15 +337,38 @@ void draw_width_keys(AppState& state, const UiContext& ui, ImVec2 area) {
     for (size_t b = 0; b < n; ++b)
       if (!held[b]) h[b] += spare / float(growing);
   }
-  float y = origin.y;
+  // Presenting two blocks, side by side when that makes the smallest map larger (eight width-1
+  // heads beside one width-8 head: the single map gets the height and its labels).
+  std::vector<float> bx(n, origin.x), by(n, origin.y), bw(n, tiles_w);
+  for (size_t b = 1; b < n; ++b) by[b] = by[b - 1] + h[b - 1] + block_gap;
+  if (state.present.active && n == 2) {
+    const auto smallest = [&](float w0, float h0, float w1, float h1) {
+      return std::min(tile_grid(blocks[0].second->run.n_heads(), ImVec2(w0, h0)).side,
+                      tile_grid(blocks[1].second->run.n_heads(), ImVec2(w1, h1)).side);
+    };
+    float best = smallest(tiles_w, h[0] - label_h, tiles_w, h[1] - label_h), best_w0 = -1;
+    for (float share = 0.4f; share <= 0.8f; share += 0.05f) {
+      const float w0 = (tiles_w - f) * share, w1 = tiles_w - f - w0;
+      const float m = smallest(w0, area.y - label_h * 2, w1, area.y - label_h * 2);  // labels may wrap to two lines
+      if (m > best * 1.01f) best = m, best_w0 = w0;
+    }
+    if (best_w0 > 0) {
+      bw = {best_w0, tiles_w - f - best_w0};
+      bx = {origin.x, origin.x + best_w0 + f};
+      by = {origin.y, origin.y};
+      h = {area.y, area.y};
+    }
+  }
   for (size_t b = 0; b < n; ++b) {
     const RunAnalysis& a = *blocks[b].second;
-    ImGui::SetCursorScreenPos(ImVec2(origin.x, y));
+    ImGui::SetCursorScreenPos(ImVec2(bx[b], by[b]));
+    ImGui::PushTextWrapPos(bx[b] + bw[b] - ImGui::GetWindowPos().x);
     ImGui::TextColored(b == 0 ? accent_text() : tone(Tone::secondary), "%s", blocks[b].first.c_str());
-    ImGui::SetCursorScreenPos(ImVec2(origin.x, ImGui::GetCursorScreenPos().y + f * 0.4f));
+    ImGui::PopTextWrapPos();
+    const float used = ImGui::GetCursorScreenPos().y - by[b] + f * 0.4f;
+    ImGui::SetCursorScreenPos(ImVec2(bx[b], by[b] + used));
     const std::vector<Tile> tiles = head_tiles(state, a, d.generation, b == 0 ? "keys" : format("keys%zu", b).c_str());
-    draw_tiles(ui, tiles, ImVec2(tiles_w, h[b] - label_h), a.run.n_tokens(), &a.map_labels, state.present.active);
-    y += h[b] + block_gap;
+    draw_tiles(ui, tiles, ImVec2(bw[b], h[b] - used), a.run.n_tokens(), &a.map_labels, state.present.active);
   }
   if (table) {
     ImGui::SetCursorScreenPos(ImVec2(origin.x + area.x - table_w, origin.y));

@@ -71,6 +71,13 @@ std::vector<float> nice_ticks(float lo, float hi, int max_ticks) {
   return ticks;
 }
 
+std::string block_source(const RunAnalysis& a, int layer) {
+  const ModelInfo& info = a.run.info;
+  std::string model = info.kind == "synthetic" ? format("random weights, seed %llu", (unsigned long long)a.request.seed) : info.name;
+  if (info.n_layers > 1) model += format(", layer %d", std::clamp(layer, 0, info.n_layers - 1));
+  return model;
+}
+
 std::string head_name(int layer, int head, int n_layers) {
   return n_layers > 1 ? format("L%d h%d", layer, head) : format("head %d", head);
 }

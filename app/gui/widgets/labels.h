@@ -38,6 +38,11 @@ std::string format_weight(float w);
 // Up to `max_ticks` round values covering [lo, hi], including both ends when they are round.
 std::vector<float> nice_ticks(float lo, float hi, int max_ticks);
 
+// What a lesson block shows, named above it: the model and, when it has several, the layer:
+// "teaching model, layer 0", "stories260K, layer 3", "random weights, seed 7" (the synthetic
+// layer), "weights.safetensors" (--weights).
+std::string block_source(const RunAnalysis& a, int layer);
+
 // "h3" or "L1 h3" when the model has several layers.
 std::string head_name(int layer, int head, int n_layers);
 

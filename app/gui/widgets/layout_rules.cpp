@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
@@ -86,6 +87,81 @@ void map_and_caption_problems(const FrameReport& report, const std::vector<Drawn
   }
 }
 
+// Maps that share a row band (the same top, bottom and rows) share the row labels left of the
+// leftmost; maps that share a column band share the column labels under the lowest (presenting
+// draws one set per grid). A label belongs to row r when its middle is in the row's band and its
+// right edge just left of the leftmost map; to column k when its middle is in the column's band
+// and its top just under the lowest map (upright labels too).
+bool label_near_equal(float a, float b) { return std::abs(a - b) < 1.5f; }
+
+std::vector<int> unlabelled_rows(const DrawnHeatmap& m, const std::vector<DrawnText>& texts) {
+  std::vector<int> missing;
+  const float ch = (m.max.y - m.min.y) / float(m.rows);
+  for (int r = 0; r < m.rows; ++r) {
+    const float top = m.min.y + ch * float(r), bottom = top + ch;
+    const bool found = std::any_of(texts.begin(), texts.end(), [&](const DrawnText& t) {
+      const float mid = (t.min.y + t.max.y) * 0.5f;
+      return mid >= top - 0.5f && mid <= bottom + 0.5f && t.max.x <= m.min.x + 1 && t.max.x >= m.min.x - 40;
+    });
+    if (!found) missing.push_back(r);
+  }
+  return missing;
+}
+
+// The column labels under a map: the read-back joins the labels of one line into one text
+// ("keys that Priya left"), so they are counted as words (a token's label has no space: spaces
+// are drawn as marks) over the texts whose middle is under the map.
+int column_labels_under(const DrawnHeatmap& m, const std::vector<DrawnText>& texts) {
+  int n = 0;
+  for (const DrawnText& t : texts) {
+    const float mid = (t.min.x + t.max.x) * 0.5f;
+    if (mid >= m.min.x && mid <= m.max.x && t.min.y >= m.max.y - 1 && t.min.y <= m.max.y + 40) n += count_words(t.text);
+  }
+  return n;
+}
+
+std::string label_list(const std::vector<int>& v) {
+  std::string s;
+  for (size_t i = 0; i < v.size() && i < 8; ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+  if (v.size() > 8) s += ", ...";
+  return s;
+}
+
+void label_problems(const FrameReport& report, const std::vector<DrawnText>& texts, std::vector<std::string>& out) {
+  std::vector<const DrawnHeatmap*> maps;
+  for (const DrawnHeatmap& m : report.heatmaps)
+    if (!m.hidden && m.tokens > 0 && m.rows == m.tokens && m.cols == m.tokens && m.tokens <= kLabelEveryTokenUpTo)
+      maps.push_back(&m);  // maps of tokens (not a layers x heads table of scores)
+  for (const DrawnHeatmap* m : maps) {
+    // Checked once per band, from its leftmost (lowest) map, when a map of the band draws row
+    // (column) labels: a thumbnail drawn without any, beside a labelled map of the same tokens
+    // (the Average view's heads), is not held to it.
+    bool leftmost = true, lowest = true, row_labelled = m->row_labels, col_labelled = m->col_labels;
+    for (const DrawnHeatmap* o : maps) {
+      if (o == m) continue;
+      if (label_near_equal(o->min.y, m->min.y) && label_near_equal(o->max.y, m->max.y) && o->rows == m->rows) {
+        leftmost &= o->min.x >= m->min.x;
+        row_labelled |= o->row_labels;
+      }
+      if (label_near_equal(o->min.x, m->min.x) && label_near_equal(o->max.x, m->max.x) && o->cols == m->cols) {
+        lowest &= o->max.y <= m->max.y;
+        col_labelled |= o->col_labels;
+      }
+    }
+    leftmost &= row_labelled, lowest &= col_labelled;
+    char where[120];
+    std::snprintf(where, sizeof where, " of the %dx%d map at [%.0f,%.0f-%.0f,%.0f] (%s)", m->rows, m->cols, m->min.x, m->min.y,
+                  m->max.x, m->max.y, m->key.c_str());
+    const std::string tail = " have no label (a map of up to " + std::to_string(kLabelEveryTokenUpTo) + " tokens labels every one)";
+    if (leftmost)
+      if (const std::vector<int> rows = unlabelled_rows(*m, texts); !rows.empty())
+        out.push_back("unlabelled: rows " + label_list(rows) + where + tail);
+    if (lowest)
+      if (const int labelled = column_labels_under(*m, texts); labelled < m->cols)
+        out.push_back("unlabelled: columns (" + std::to_string(labelled) + " labels for " + std::to_string(m->cols) + ")" + where + tail);
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> layout_problems(const FrameReport& report, const std::vector<DrawnText>& texts,
@@ -95,6 +171,7 @@ std::vector<std::string> layout_problems(const FrameReport& report, const std::v
   for (const std::string& w : scrolling) out.push_back("scrolls: " + w);
   bar_problems(report, texts, out);
   map_and_caption_problems(report, texts, rules, out);
+  label_problems(report, texts, out);
   return out;
 }
 

@@ -13,6 +13,10 @@
 //   caption    a caption over caption_lines lines across the window (a caption column beside a
 //              tall map wraps the same words to more, narrower lines: measured across)
 //   hint       a keyboard or mouse hint ("click", "Ctrl+", "wheel", ...) on the slide
+//   unlabelled a map of up to kLabelEveryTokenUpTo (24) rows and columns, drawn with token labels,
+//              with a row that has no label left of its row of maps, or a column none under its
+//              column of maps (labels thinned to every k-th token); a thumbnail drawn without
+//              labels (the Average view's heads beside their labelled average) is not held to it
 #include <string>
 #include <vector>
 
@@ -25,6 +29,8 @@ namespace hs::gui {
 // The most words a slide's caption has, and its most lines at 1280x720; a longer explanation
 // goes to the step's notes.
 constexpr int kCaptionMaxWords = 30, kCaptionMaxLines = 2;
+// A map of at most this many tokens labels every row and column on a slide (no thinning).
+constexpr int kLabelEveryTokenUpTo = 24;
 
 struct LayoutRules {
   ImVec2 display;                            // the window's size

@@ -98,15 +98,35 @@ TEST_F(MultiHeadLesson, Step2TheParameterCountStaysAt288) {
   }
 }
 
-TEST_F(MultiHeadLesson, Step3TheWrongReshapeChangesTheMaps) {
+// Step 3 (issue 46): the reshape bug on wired heads, so the correct block shows each head's job
+// and the wrong reshape visibly loses it.
+TEST_F(MultiHeadLesson, Step3TheWrongReshapeScramblesTheWiredHeads) {
   const LessonStep& s = step(3);
-  says(s, "compare the maps");
+  says(s, "scrambles every wired head");
+  says(s, "h0 puts on average 0.14 of a row on the previous token instead of 1.00, and h2's 'hers' row no longer finds 'Priya'");
+  EXPECT_EQ(s.label, "correct");
   ASSERT_EQ(s.compare.size(), 1u);
+  EXPECT_EQ(s.compare[0].label.rfind("wrong reshape", 0), 0u) << s.compare[0].label;
+  EXPECT_EQ(s.session.view.layer, 0);
   const auto right = maps_of(s.session), wrong = maps_of(s.compare[0].session);
-  float diff = 0;
-  for (int h = 0; h < 4; ++h)
-    diff = std::max(diff, (right->run.attention[0][size_t(h)] - wrong->run.attention[0][size_t(h)]).cwiseAbs().maxCoeff());
-  EXPECT_GT(diff, 0.05f);
+  ASSERT_EQ(right->run.info.kind, "teaching");
+  ASSERT_EQ(wrong->run.info.kind, "teaching");
+  const AttentionRun &r = right->run, &w = wrong->run;
+  const int T = r.n_tokens();
+  // The previous-token head: 1.00 on the previous token when split right, 0.14 on average when not.
+  double ok = 0, bad = 0;
+  for (int i = 1; i < T; ++i) ok += r.attention[0][0](i, i - 1), bad += w.attention[0][0](i, i - 1);
+  ok /= T - 1, bad /= T - 1;
+  EXPECT_GT(ok, 0.995) << "correct: h0's mean weight on the previous token";
+  EXPECT_NEAR(bad, 0.14, 0.005) << "wrong reshape: h0's mean weight on the previous token";
+  const int hers = token_index(r, "hers"), priya = token_index(r, "Priya");
+  EXPECT_EQ(argmax_in_row(r.attention[0][2], hers), priya);
+  EXPECT_LT(w.attention[0][2](hers, priya), 0.01f) << "wrong reshape: h2's 'hers' row still finds 'Priya'";
+  // Every head of layer 0 changes: the mean over rows of half the L1 distance (total variation).
+  for (int h = 0; h < 4; ++h) {
+    const double tv = 0.5 * (r.attention[0][size_t(h)] - w.attention[0][size_t(h)]).cwiseAbs().sum() / T;
+    EXPECT_GT(tv, 0.1) << "h" << h << ": the wrong reshape's map is too close to the correct one";
+  }
 }
 
 TEST_F(MultiHeadLesson, Step4TheAverageBlursWhatEachHeadKeepsSharp) {
@@ -213,6 +233,34 @@ TEST_F(MultiHeadLesson, Step8AQuarterOfTheCache) {
   EXPECT_EQ(4 * kv_cache_floats_per_token(gqa), kv_cache_floats_per_token(mha));
   const auto a = maps_of(s.session);
   EXPECT_EQ(a->run.info.n_kv_heads, 2);
+}
+
+// Step 8 (issue 46): on the teaching model's wired heads, a group shares its first head's keys.
+// h0 and h1 share the position keys and keep their own maps (different queries); h3 (what) must
+// read h2's keys (names), so its map is h2's: the 'hers' row lands on 'Priya', not on 'keys'.
+TEST_F(MultiHeadLesson, Step8GroupedHeadsShareTheirKeys) {
+  const LessonStep& s = step(8);
+  says(s, "h3 must use h2's keys (names), so 'hers' finds Priya, not keys");
+  says(s, "h0 and h1 share the position keys and still draw different maps");
+  EXPECT_EQ(s.label, "grouped: 2 key/value heads");
+  ASSERT_EQ(s.compare.size(), 1u);
+  EXPECT_EQ(s.session.view.layer, 0);
+  const auto grouped = maps_of(s.session), plain = maps_of(s.compare[0].session);
+  const AttentionRun &g = grouped->run, &m = plain->run;
+  ASSERT_EQ(g.info.kind, "teaching");
+  EXPECT_EQ(g.info.n_kv_heads, 2);
+  EXPECT_EQ(m.info.n_kv_heads, 4);
+  EXPECT_EQ(g.info.n_heads, 4);
+  const auto diff = [](const Map& a, const Map& b) { return (a - b).cwiseAbs().maxCoeff(); };
+  // The first head of each group keeps its keys, so its map; so does h1, whose keys were the same.
+  for (int h : {0, 1, 2}) EXPECT_EQ(diff(g.attention[0][size_t(h)], m.attention[0][size_t(h)]), 0.0f) << "h" << h;
+  EXPECT_GT(diff(g.attention[0][0], g.attention[0][1]), 0.99f) << "h0 and h1 share keys but not queries";
+  // h3 shares h2's key columns: the same map, cell for cell.
+  EXPECT_EQ(diff(g.attention[0][3], g.attention[0][2]), 0.0f);
+  const int hers = token_index(g, "hers");
+  EXPECT_EQ(argmax_in_row(m.attention[0][3], hers), token_index(m, "keys")) << "multi-head: what finds keys";
+  EXPECT_EQ(argmax_in_row(g.attention[0][3], hers), token_index(g, "Priya")) << "grouped: what finds Priya";
+  EXPECT_GT(g.attention[0][3](hers, token_index(g, "Priya")), 0.99f);
 }
 
 TEST_F(MultiHeadLesson, Step9MaskedCellsAreExactlyZero) {
