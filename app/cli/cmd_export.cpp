@@ -294,13 +294,21 @@ int run_export(const ExportOptions& o) {
   options.threads = o.threads;
   if (o.long_input && o.whole_maps) throw InputError("give either --long-input or --whole-maps, not both");
   options.maps = o.whole_maps ? MapMode::whole : o.long_input ? MapMode::long_input : MapMode::automatic;
+  // --whole-maps of one layer (or one head) as .npy: the run keeps only those maps whole; on a long
+  // input every other head streams, so memory grows with what is written (core/export/kept_maps_export.h).
+  const bool one_layer = o.layer_option->count() > 0 || o.head_option->count() > 0;
+  const bool maps_view = spec.view == View::heatmap || spec.view == View::heads || spec.view == View::head;
+  if (o.whole_maps && !o.out.empty() && format == ExportFormat::npy && one_layer && !o.all_layers && maps_view) {
+    options.keep = spec.head >= 0 ? MapSelection::of_head(spec.layer, spec.head) : MapSelection::of_layer(spec.layer);
+    options.roles = options.rollout = options.reach = options.spectrum = false;  // the .npy holds the maps alone
+  }
   if (!o.long_input) {
     options.check_plan = [](const MapPlan& plan) {
       // Without --long-input, export holds whole maps: refuse what the long-input rule would not keep, before running.
-      if (plan.display_size == 0) return;
+      if (plan.display_size == 0 || plan.kept.layer >= 0) return;
       throw InputError("export writes whole T x T maps, and this input is in long-input mode (" + plan.reason +
-                       "); add --whole-maps to export whole maps anyway, --long-input to export the block maxima "
-                       "(labelled as such), or shorten the input");
+                       "); add --whole-maps to export whole maps anyway (with --layer L [--head H] and a .npy, only those "
+                       "maps are kept), --long-input to export the block maxima (labelled as such), or shorten the input");
     };
   }
   const ModelRequest request = model_request(o.model);
