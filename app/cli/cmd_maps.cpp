@@ -120,11 +120,11 @@ int run_maps(const MapsOptions& o) {
   // --json --layer L [--head H]: a long input keeps that layer's (head's) whole maps in the JSON.
   const bool head_given = o.head_option->count() > 0;
   if (head_given && o.json.empty()) throw InputError("--head is for --json: the head whose whole map a long input keeps");
-  if (o.layer < 0 || (head_given && o.head < 0)) {
+  const bool keep_asked = !o.json.empty() && !o.whole_maps && (o.layer_option->count() > 0 || head_given);
+  if (keep_asked && (o.layer < 0 || (head_given && o.head < 0))) {
     throw InputError((o.layer < 0 ? "--layer (" + std::to_string(o.layer) : "--head (" + std::to_string(o.head)) +
                      ") must be 0 or more");
   }
-  const bool keep_asked = !o.json.empty() && !o.whole_maps && (o.layer_option->count() > 0 || head_given);
   if (keep_asked) options.keep = head_given ? MapSelection::of_head(o.layer, o.head) : MapSelection::of_layer(o.layer);
   const ModelRequest request = model_request(o.model);
   require_input(request);

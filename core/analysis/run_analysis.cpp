@@ -273,10 +273,11 @@ void derive(RunAnalysis& a, const RunAnalysis* prev = nullptr, int P = 0, bool k
 
 // MapMode::whole with AnalysisOptions::keep short of every map: long-input mode with the kept maps
 // whole when every map would not be kept (the rule, or the engine's memory limit), else whole maps.
-void keep_only_asked(MapPlan& plan) {
+// The other heads' block maxima at `display_size` cells a side (0: the rule's size).
+void keep_only_asked(MapPlan& plan, int display_size) {
   const double all_bytes = double(plan.tokens) * double(plan.tokens) * double(plan.maps) * sizeof(float);
   if (plan.display_size > 0 || (plan.reason.empty() && all_bytes <= double(max_map_bytes()))) return;
-  plan.display_size = display_size_for(plan.tokens, plan.maps);
+  plan.display_size = display_size > 0 ? display_size : display_size_for(plan.tokens, plan.maps);
   if (plan.display_size == 0) plan.display_size = plan.maps <= 16 ? 1024 : 512;
   if (plan.reason.empty()) {
     plan.reason = "whole maps of " + std::to_string(plan.maps) + " heads at " + std::to_string(plan.tokens) +
@@ -293,7 +294,7 @@ MapPlan plan_of(const Prepared& prepared, const AnalysisOptions& options) {
   plan.reason = long_input_reason(plan.tokens, plan.maps);
   // Maps read from a file are whole already (the reader checked they fit): shown as they are.
   if (prepared.whole_maps_only() && options.maps == MapMode::automatic) plan.display_size = 0, plan.reason.clear();
-  if (!options.keep.every && options.maps == MapMode::whole && !prepared.whole_maps_only()) keep_only_asked(plan);
+  if (!options.keep.every && options.maps == MapMode::whole && !prepared.whole_maps_only()) keep_only_asked(plan, options.display_size);
   plan.kept = plan.display_size == 0 ? MapSelection::all() : options.keep.every ? MapSelection::none() : options.keep;
   return plan;
 }

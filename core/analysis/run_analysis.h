@@ -53,7 +53,7 @@ struct AnalysisOptions {
   int threads = 0;                       // <= 0: all cores
   CheckpointCache* checkpoints = nullptr;  // keeps an open checkpoint between calls (the app)
   MapMode maps = MapMode::automatic;
-  int display_size = 0;                  // MapMode::long_input: cells per side (0: the rule's)
+  int display_size = 0;                  // MapMode::long_input (and a run that keeps only `keep`): cells per side (0: the rule's)
   // The whole maps the caller reads (export --layer L --whole-maps: one layer's, or one head's).
   // Not every map: with MapMode::whole, when the long-input rule or the engine's memory limit would
   // not keep every map whole, the run is in long-input mode and keeps these exactly (run.kept),
