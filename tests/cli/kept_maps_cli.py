@@ -24,22 +24,11 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "bench"))
 from gguf_writer import BOOL, FLOAT32, INT32, STRING, StreamedGGUFWriter  # noqa: E402
+from machine_faults import byte_tokens  # noqa: E402  (GPT-2's 256 byte symbols, no merges)
 
 T = 2100
 LAYERS, HEADS, KV_HEADS, HEAD_DIM, D, FFN = 2, 4, 2, 16, 64, 128
 failures = []
-
-
-def byte_tokens():
-    """GPT-2's 256 byte symbols: a complete byte-level vocabulary without merges."""
-    bs = list(range(ord("!"), ord("~") + 1)) + list(range(0xA1, 0xAD)) + list(range(0xAE, 0x100))
-    cs, n = bs[:], 0
-    for b in range(256):
-        if b not in bs:
-            bs.append(b)
-            cs.append(256 + n)
-            n += 1
-    return [chr(c) for c in cs]
 
 
 def write_small_qwen(path):
