@@ -24,6 +24,9 @@
 namespace hs::cli {
 namespace {
 
+// Block maxima per side of a run that keeps one layer's or head's whole maps for a .npy (not written).
+constexpr int kKeptRunDisplaySize = 64;
+
 // A style file holds a dozen keys; 16 MiB (as config.json) leaves room for long strings.
 constexpr size_t kMaxStyleFileBytes = size_t(16) << 20;
 
@@ -294,13 +297,24 @@ int run_export(const ExportOptions& o) {
   options.threads = o.threads;
   if (o.long_input && o.whole_maps) throw InputError("give either --long-input or --whole-maps, not both");
   options.maps = o.whole_maps ? MapMode::whole : o.long_input ? MapMode::long_input : MapMode::automatic;
+  // --whole-maps of one layer (or one head) as .npy: the run keeps only those maps whole; on a long
+  // input every other head streams, so memory grows with what is written (core/export/kept_maps_export.h).
+  const bool one_layer = o.layer_option->count() > 0 || o.head_option->count() > 0;
+  const bool maps_view = spec.view == View::heatmap || spec.view == View::heads || spec.view == View::head;
+  if (o.whole_maps && !o.out.empty() && format == ExportFormat::npy && one_layer && !o.all_layers && maps_view) {
+    options.keep = spec.head >= 0 ? MapSelection::of_head(spec.layer, spec.head) : MapSelection::of_layer(spec.layer);
+    options.roles = options.rollout = options.reach = options.spectrum = false;  // the .npy holds the maps alone
+    // Nor are the other heads' block maxima written: 64 cells a side keep them small (24 x 14 heads:
+    // 5.3 MiB, not 336 MiB at the rule's 512).
+    options.display_size = kKeptRunDisplaySize;
+  }
   if (!o.long_input) {
     options.check_plan = [](const MapPlan& plan) {
       // Without --long-input, export holds whole maps: refuse what the long-input rule would not keep, before running.
-      if (plan.display_size == 0) return;
+      if (plan.display_size == 0 || plan.kept.layer >= 0) return;
       throw InputError("export writes whole T x T maps, and this input is in long-input mode (" + plan.reason +
-                       "); add --whole-maps to export whole maps anyway, --long-input to export the block maxima "
-                       "(labelled as such), or shorten the input");
+                       "); add --whole-maps to export whole maps anyway (with --layer L [--head H] and a .npy, only those "
+                       "maps are kept), --long-input to export the block maxima (labelled as such), or shorten the input");
     };
   }
   const ModelRequest request = model_request(o.model);

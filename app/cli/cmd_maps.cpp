@@ -30,6 +30,7 @@ struct MapsOptions {
   int threads = 0;
   int query = -1;  // -1: the last token (in a causal model token 0 sees only itself)
   int layer = 0;
+  int head = -1;
   int display_size = 0;
   bool whole_maps = false;
   bool long_input = false;  // --long-input: long-input mode; with --json, its JSON (block maxima, exact numbers)
@@ -37,6 +38,8 @@ struct MapsOptions {
   CLI::Option* display_size_option = nullptr;
   CLI::Option* query_option = nullptr;
   CLI::Option* repeat_option = nullptr;
+  CLI::Option* layer_option = nullptr;
+  CLI::Option* head_option = nullptr;
 };
 
 constexpr int kMaxRepeat = 100000;
@@ -56,13 +59,26 @@ std::string gib(double bytes) {
 // --json needs whole maps: a run that the long-input rule would not keep whole is refused before
 // the engine runs, saying why and which flag to use.
 void refuse_long_json(const MapPlan& plan) {
-  if (plan.display_size == 0) return;
+  if (plan.display_size == 0 || plan.kept.layer >= 0) return;  // whole maps, or the asked-for layer kept whole
   // JSON spends about 11 bytes per weight ("0.123456789,").
   const double json_bytes = double(plan.tokens) * double(plan.tokens) * double(plan.maps) * 11.0;
   throw InputError("--json writes whole T x T maps, and this input is in long-input mode (" + plan.reason +
                    "): its JSON would take about " + gib(json_bytes) +
                    "; add --whole-maps to write whole maps anyway, --long-input to write the long-input result (block "
-                   "maxima, exact per-head numbers), or leave out --json for the long-input report");
+                   "maxima, exact per-head numbers), --layer L [--head H] to write it with that layer's (head's) whole "
+                   "maps, or leave out --json for the long-input report");
+}
+
+// --json --layer L [--head H] on a long input: the layer and head must exist (the run keeps nothing otherwise).
+void check_kept_in_range(const AttentionRun& run, int layer, int head) {
+  if (layer >= run.n_layers()) {
+    throw InputError("--layer " + std::to_string(layer) + " is out of range: the model has " +
+                     std::to_string(run.n_layers()) + " layers (0 to " + std::to_string(run.n_layers() - 1) + ")");
+  }
+  if (head >= run.n_heads()) {
+    throw InputError("--head " + std::to_string(head) + " is out of range: each layer has " + std::to_string(run.n_heads()) +
+                     " heads (0 to " + std::to_string(run.n_heads() - 1) + ")");
+  }
 }
 
 // --repeat: where the whole analysis went, part by part (ms; the engine summed over the runs).
@@ -101,10 +117,20 @@ int run_maps(const MapsOptions& o) {
   if (!o.json.empty() && !o.long_input) options.check_plan = refuse_long_json;
   // The JSON holds the head roles (with the induction probe) and the rollout; the text report shows neither.
   options.roles = options.rollout = !o.json.empty();
+  // --json --layer L [--head H]: a long input keeps that layer's (head's) whole maps in the JSON.
+  const bool head_given = o.head_option->count() > 0;
+  if (head_given && o.json.empty()) throw InputError("--head is for --json: the head whose whole map a long input keeps");
+  const bool keep_asked = !o.json.empty() && !o.whole_maps && (o.layer_option->count() > 0 || head_given);
+  if (keep_asked && (o.layer < 0 || (head_given && o.head < 0))) {
+    throw InputError((o.layer < 0 ? "--layer (" + std::to_string(o.layer) : "--head (" + std::to_string(o.head)) +
+                     ") must be 0 or more");
+  }
+  if (keep_asked) options.keep = head_given ? MapSelection::of_head(o.layer, o.head) : MapSelection::of_layer(o.layer);
   const ModelRequest request = model_request(o.model);
   require_input(request);
   const std::shared_ptr<const RunAnalysis> analysis = analyse(request, options);
   const AttentionRun& run = analysis->run;
+  if (keep_asked && run.compact()) check_kept_in_range(run, o.layer, head_given ? o.head : -1);
 
   MapsJsonExtras extras;
   if (o.repeat > 0) {
@@ -140,7 +166,13 @@ Command add_maps_command(CLI::App& app) {
   options->repeat_option = sub->add_option("--repeat", options->repeat, "Run the computation N times and report the median engine time");
   add_threads_flag(*sub, options->threads);
   options->query_option = sub->add_option("--query", options->query, flag_help("query", "Text report: the row shown per head"));
-  sub->add_option("--layer", options->layer, flag_help("layer", "Text report: the layer shown"))->capture_default_str();
+  options->layer_option =
+      sub->add_option("--layer", options->layer,
+                      flag_help("layer", "Text report: the layer shown. With --json on a long input (long-input mode): "
+                                         "that layer's whole maps are kept, in long_input.kept_maps"))
+          ->capture_default_str();
+  options->head_option = sub->add_option(
+      "--head", options->head, flag_help("head", "With --json --layer L on a long input: keep only that head's whole map"));
   options->display_size_option = sub->add_option(
       "--display-size", options->display_size,
       "Long-input mode: keep no T x T map, only N x N block maxima per head, exact head numbers and exact rows (the "

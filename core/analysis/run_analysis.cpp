@@ -10,6 +10,7 @@
 #include "core/analysis/long_input.h"
 #include "core/analysis/rollout.h"
 #include "core/analysis/spectrum.h"
+#include "core/model/attention_layer.h"
 #include "core/model/prefix_cache.h"
 #include "core/model/random_weights.h"
 #include "core/model/transformer_session.h"
@@ -270,6 +271,20 @@ void derive(RunAnalysis& a, const RunAnalysis* prev = nullptr, int P = 0, bool k
   lap(a.times.rollout);
 }
 
+// MapMode::whole with AnalysisOptions::keep short of every map: long-input mode with the kept maps
+// whole when every map would not be kept (the rule, or the engine's memory limit), else whole maps.
+// The other heads' block maxima at `display_size` cells a side (0: the rule's size).
+void keep_only_asked(MapPlan& plan, int display_size) {
+  const double all_bytes = double(plan.tokens) * double(plan.tokens) * double(plan.maps) * sizeof(float);
+  if (plan.display_size > 0 || (plan.reason.empty() && all_bytes <= double(max_map_bytes()))) return;
+  plan.display_size = display_size > 0 ? display_size : display_size_for(plan.tokens, plan.maps);
+  if (plan.display_size == 0) plan.display_size = plan.maps <= 16 ? 1024 : 512;
+  if (plan.reason.empty()) {
+    plan.reason = "whole maps of " + std::to_string(plan.maps) + " heads at " + std::to_string(plan.tokens) +
+                  " tokens are over the memory limit";
+  }
+}
+
 // The plan of a run: tokens, maps, whole maps or long-input mode and why.
 MapPlan plan_of(const Prepared& prepared, const AnalysisOptions& options) {
   MapPlan plan;
@@ -279,6 +294,8 @@ MapPlan plan_of(const Prepared& prepared, const AnalysisOptions& options) {
   plan.reason = long_input_reason(plan.tokens, plan.maps);
   // Maps read from a file are whole already (the reader checked they fit): shown as they are.
   if (prepared.whole_maps_only() && options.maps == MapMode::automatic) plan.display_size = 0, plan.reason.clear();
+  if (!options.keep.every && options.maps == MapMode::whole && !prepared.whole_maps_only()) keep_only_asked(plan, options.display_size);
+  plan.kept = plan.display_size == 0 ? MapSelection::all() : options.keep.every ? MapSelection::none() : options.keep;
   return plan;
 }
 
@@ -350,6 +367,8 @@ std::shared_ptr<const RunAnalysis> analyse(const ModelRequest& request, const An
   run_options.all_next_tokens = options.all_next_tokens;
   run_options.observer = options.observer;
   run_options.display_size = plan.display_size;
+  if (plan.display_size > 0) run_options.keep = plan.kept;
+  run_options.stream_rows = options.stream_rows;
   // The q, k and scores are kept for singular values and for reachable keys alike, within one rule.
   run_options.keep_scores = (options.spectrum || options.reach) && run_options.display_size == 0 &&
                             spectrum_fits(prepared->tokens(), prepared->maps());

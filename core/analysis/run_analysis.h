@@ -44,13 +44,23 @@ struct MapPlan {
   int64_t maps = 0;          // [T, T] maps: layers x heads
   int display_size = 0;      // 0: whole maps; else long-input mode with this many cells per side
   std::string reason;        // why long-input mode under the rule ("" when whole maps fit)
+  // The whole maps the run keeps: every one (display_size 0), else AnalysisOptions::keep's (long-input
+  // mode keeps them exactly beside the block maxima) or none.
+  MapSelection kept = MapSelection::all();
 };
 
 struct AnalysisOptions {
   int threads = 0;                       // <= 0: all cores
   CheckpointCache* checkpoints = nullptr;  // keeps an open checkpoint between calls (the app)
   MapMode maps = MapMode::automatic;
-  int display_size = 0;                  // MapMode::long_input: cells per side (0: the rule's)
+  int display_size = 0;                  // MapMode::long_input (and a run that keeps only `keep`): cells per side (0: the rule's)
+  // The whole maps the caller reads (export --layer L --whole-maps: one layer's, or one head's).
+  // Not every map: with MapMode::whole, when the long-input rule or the engine's memory limit would
+  // not keep every map whole, the run is in long-input mode and keeps these exactly (run.kept),
+  // every other head streamed; the memory limit then counts only them. MapMode::long_input keeps
+  // them too; a whole-maps run keeps every map anyway.
+  MapSelection keep = MapSelection::all();
+  int stream_rows = 0;                   // RunOptions::stream_rows (tests: several blocks at a short T)
   bool spectrum = true;                  // singular values, where spectrum_fits() says they stay quick
   bool reach = true;                     // reachable keys and rows that agree, where reach_fits() says they stay quick
   int repeat = 1;                        // run the engine this many times (timing); the last run is kept

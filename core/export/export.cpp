@@ -4,9 +4,11 @@
 #include <cmath>
 #include <cctype>
 #include <filesystem>
+#include <sstream>
 #include <system_error>
 
 #include "core/export/block_maxima_export.h"
+#include "core/export/kept_maps_export.h"
 #include "core/export/provenance.h"
 #include "core/export/view_data.h"
 #include "core/util/atomic_file.h"
@@ -174,11 +176,21 @@ std::string export_bytes_plain(const RunAnalysis& analysis, const Sweep* sweep, 
 std::string export_bytes(const RunAnalysis& analysis, const Sweep* sweep, const ExportSpec& spec,
                          const HeadAblation* ablation) {
   const ExportFormat format = export_format_of(spec.path);
+  if (exports_kept_maps(analysis, spec)) {
+    std::ostringstream out;
+    write_kept_maps_npy(out, analysis.run, spec);
+    return out.str();
+  }
   return export_with_provenance(export_bytes_plain(analysis, sweep, spec, ablation), analysis, spec, format);
 }
 
 void export_view(const RunAnalysis& analysis, const Sweep* sweep, const ExportSpec& spec, const HeadAblation* ablation) {
   if (spec.path.empty()) throw InputError("no output file: give --out FILE (or --out-dir DIR)");
+  if (exports_kept_maps(analysis, spec)) {
+    // The maps the long-input run kept whole, streamed from memory to the file (no second copy).
+    write_file_atomic(spec.path, [&](std::ostream& out) { write_kept_maps_npy(out, analysis.run, spec); });
+    return;
+  }
   const std::string bytes = export_bytes(analysis, sweep, spec, ablation);
   if (analysis.run.compact() && export_format_of(spec.path) == ExportFormat::npy) {
     // An .npy holds no label: the sidecar says these are block maxima and of how many cells.

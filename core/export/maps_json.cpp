@@ -38,6 +38,37 @@ std::vector<size_t> picked_layers(size_t n, int only_layer) {
   return picked;
 }
 
+// The heads whose whole maps the long-input run kept (run.kept), in head order.
+std::vector<int> kept_heads_of(const AttentionRun& run) {
+  std::vector<int> heads;
+  const MapSelection& k = run.kept_maps;
+  if (k.every || k.layer < 0 || k.layer >= int(run.kept.size())) return heads;
+  for (int h = 0; h < int(run.kept[size_t(k.layer)].size()); ++h)
+    if (k.keeps(k.layer, h) && run.kept[size_t(k.layer)][size_t(h)].size() > 0) heads.push_back(h);
+  return heads;
+}
+
+// "kept_maps": {"layer": L, "heads": [h, ...], "attention": [head][query][key]} when the run kept any.
+void write_kept_maps_json(std::ostream& out, const AttentionRun& run) {
+  const std::vector<int> heads = kept_heads_of(run);
+  if (heads.empty()) return;
+  const LayerMaps& maps = run.kept[size_t(run.kept_maps.layer)];
+  out << ",\n\"kept_maps\":{\"layer\":" << run.kept_maps.layer << ",\"heads\":";
+  write_json_list(out, heads.size(), [&](size_t k) { out << heads[k]; });
+  out << ",\n\"attention\":";
+  write_json_list(out, heads.size(), [&](size_t k) { write_json_matrix(out, maps[size_t(heads[k])]); });
+  out << '}';
+}
+
+// What the long-input JSON holds no whole map of, in words.
+std::string left_out_text(const AttentionRun& run) {
+  const int64_t all = int64_t(run.n_layers()) * run.n_heads(), kept = int64_t(kept_heads_of(run).size());
+  std::string text = "the whole T x T maps of " + std::to_string(all - kept) + " of " + std::to_string(all) + " heads";
+  if (kept > 0) text += " (kept: " + run.kept_maps.describe() + ", in kept_maps)";
+  return text + ": each is given by its block maxima and exact head_numbers; headscope-cli maps --json --layer L "
+                "[--head H] keeps one layer's (one head's) whole maps";
+}
+
 void write_long_input_json(std::ostream& out, const RunAnalysis& analysis, int only_layer) {
   const AttentionRun& run = analysis.run;
   const int p = run.attention.empty() || run.attention[0].empty() ? 0 : int(run.attention[0][0].rows());
@@ -66,6 +97,8 @@ void write_long_input_json(std::ostream& out, const RunAnalysis& analysis, int o
     const LayerMaps& maps = run.attention[layers[k]];
     write_json_list(out, maps.size(), [&](size_t h) { write_json_matrix(out, maps[h]); });
   });
+  write_kept_maps_json(out, run);
+  out << ",\n\"left_out\":" << json_string(left_out_text(run));
   out << '}';
 }
 

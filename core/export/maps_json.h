@@ -6,7 +6,9 @@
 // reachable_keys [layer][head] -> sorted key indices (core/analysis/head_reach.h, when computed),
 // attention_rollout [T][T] (core/analysis/rollout.h), head_roles (core/analysis/head_roles.h), output [T][d_model], and optionally timing.
 // In long-input mode (maps --long-input --json) "attention" gives way to "long_input": block size,
-// display size, block labels, exact head_numbers [layer][head] and block_maxima [layer][head][P][P].
+// display size, block labels, exact head_numbers [layer][head] and block_maxima [layer][head][P][P],
+// the whole maps the run kept (AnalysisOptions::keep) as kept_maps {layer, heads, attention
+// [head][query][key]}, and left_out: which heads' whole maps the JSON does not hold, in words.
 #include <optional>
 #include <ostream>
 #include <string>

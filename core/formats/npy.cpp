@@ -195,13 +195,10 @@ Map read_npy_matrix(const std::string& path) {
   return m;
 }
 
-std::string npy_bytes(const float* data, const std::vector<int64_t>& shape) {
+std::string npy_header(const std::vector<int64_t>& shape) {
   std::string shape_text = "(";
-  int64_t count = 1;
-  for (size_t i = 0; i < shape.size(); ++i) {
+  for (size_t i = 0; i < shape.size(); ++i)
     shape_text += std::to_string(shape[i]) + (shape.size() == 1 ? "," : (i + 1 < shape.size() ? ", " : ""));
-    count *= shape[i];
-  }
   shape_text += ")";
   std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': " + shape_text + ", }";
   // Pad with spaces so magic + length + header + '\n' is a multiple of 64.
@@ -212,6 +209,13 @@ std::string npy_bytes(const float* data, const std::vector<int64_t>& shape) {
   out += static_cast<char>(header.size() & 0xFF);
   out += static_cast<char>((header.size() >> 8) & 0xFF);
   out += header;
+  return out;
+}
+
+std::string npy_bytes(const float* data, const std::vector<int64_t>& shape) {
+  int64_t count = 1;
+  for (const int64_t n : shape) count *= n;
+  std::string out = npy_header(shape);
   out.append(reinterpret_cast<const char*>(data), size_t(count) * sizeof(float));
   return out;
 }

@@ -42,6 +42,10 @@ NpyArray read_npy(const std::string& path);
 // A 2-D array as a Map; throws FormatError naming the file when it is not 2-D.
 Map read_npy_matrix(const std::string& path);
 
+// The magic, version and header of a .npy file (version 1.0, '<f4', C order) of that shape: the
+// float32 data follows it (for writers that stream the data instead of holding it twice).
+std::string npy_header(const std::vector<int64_t>& shape);
+
 // .npy bytes (version 1.0, '<f4', C order) for data of the given shape.
 std::string npy_bytes(const float* data, const std::vector<int64_t>& shape);
 

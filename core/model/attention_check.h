@@ -40,6 +40,7 @@ class AttentionRowCheck : public Observer {
     inner_->take_tensor(kind, layer, head, std::move(tensor));
   }
   bool wants_rows(int layer, int head) const override { return inner_->wants_rows(layer, head); }
+  int stream_rows() const override { return inner_->stream_rows(); }
   void on_rows(int layer, int head, int row0, int n_rows, const float* rows, int cols, int64_t ld,
                const float* entropy) override;
   // Throws for the first bad row seen, if any.

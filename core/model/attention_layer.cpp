@@ -106,8 +106,10 @@ void stream_one_head(const float* q, int64_t ldq, const float* k, int64_t ldk, c
   const auto [dh, scale, qh, kg, vg, ctx_out] = head_slices(q, k, v, c, h, concat);
   const bool rows_wanted = observer && observer->wants_rows(layer, h);
   // Blocks of about 4 Mi floats (16 MiB): few enough that packing k and v once per block stays
-  // cheap, small enough to stay in memory the machine already has.
-  const int block = std::clamp(((1 << 22) / std::max(T, 1)) / 16 * 16, kRowBlock, std::max(T, kRowBlock));
+  // cheap, small enough to stay in memory the machine already has (unless the observer asks).
+  const int asked = observer ? observer->stream_rows() : 0;
+  const int block = asked > 0 ? asked
+                              : std::clamp(((1 << 22) / std::max(T, 1)) / 16 * 16, kRowBlock, std::max(T, kRowBlock));
   thread_local std::vector<float> buffer, entropy;
   buffer.resize(size_t(block) * size_t(T));
   entropy.resize(size_t(block));

@@ -16,12 +16,28 @@ int compact_factor(int tokens, int display_size) {  // in 64 bits: display_size 
   return static_cast<int>(std::max<int64_t>(1, (int64_t(tokens) + display_size - 1) / display_size));
 }
 
-CompactRecorder::CompactRecorder(int n_layers, int n_heads, int tokens, int display_size)
+int64_t MapSelection::count(int n_layers, int n_heads) const {
+  if (every) return int64_t(n_layers) * n_heads;
+  if (layer < 0 || layer >= n_layers) return 0;
+  return head < 0 ? n_heads : head < n_heads ? 1 : 0;
+}
+
+std::string MapSelection::describe() const {
+  if (every) return "every map";
+  if (layer < 0) return "no map";
+  return "layer " + std::to_string(layer) + (head >= 0 ? ", head " + std::to_string(head) : std::string());
+}
+
+CompactRecorder::CompactRecorder(int n_layers, int n_heads, int tokens, int display_size, MapSelection keep,
+                                 int stream_rows)
     : heads(size_t(n_layers), std::vector<CompactHead>(size_t(n_heads))),
       queries(size_t(n_layers)),
       keys(size_t(n_layers)),
+      kept(size_t(n_layers), LayerMaps(size_t(n_heads))),
       tokens_(tokens),
       factor_(compact_factor(tokens, display_size)),
+      keep_(keep),
+      stream_rows_(std::max(0, stream_rows)),
       pending_(size_t(n_layers), std::vector<std::vector<float>>(size_t(n_heads))) {
   const int p = (tokens + factor_ - 1) / factor_;
   for (auto& layer : heads)
@@ -63,6 +79,12 @@ void CompactRecorder::on_rows(int layer, int head, int row0, int n_rows, const f
   std::vector<float>& pending = pending_[size_t(layer)][size_t(head)];
   if (pending.size() != size_t(cols)) pending.assign(size_t(cols), 0.0f);
   const int f = factor_, p = int(h.display.cols());
+  if (keep_.keeps(layer, head)) {
+    // A kept map: these rows of A_h as they are, into its own [T, T] slot (made at its first rows).
+    Map& whole = kept[size_t(layer)][size_t(head)];
+    if (whole.rows() != cols || whole.cols() != cols) whole.resize(cols, cols);
+    for (int i = 0; i < n_rows; ++i) std::copy(rows + int64_t(i) * ld, rows + int64_t(i) * ld + cols, whole.row(row0 + i).data());
+  }
   for (int i = 0; i < n_rows; ++i) {
     const int row = row0 + i;
     const Eigen::Map<const Eigen::ArrayXf> a(rows + int64_t(i) * ld, cols);

@@ -5,7 +5,11 @@
 //   - a display map per head: [P, P], P = ceil(T / f), each cell the largest weight of an f x f
 //     block of (query, key) cells, so a sharp peak never disappears when the map is shrunk;
 //   - exact per-head numbers: mean row entropy, largest weight, largest weight off key 0;
-//   - the q and k each layer used, from which ExactAttention recomputes any row or cell exactly.
+//   - the q and k each layer used, from which ExactAttention recomputes any row or cell exactly;
+//   - the whole [T, T] maps a MapSelection asks for (one layer's, one head's), assembled from the
+//     same streamed rows, so memory grows with the maps kept, not with layers x heads x T^2.
+#include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/model/attention_config.h"
@@ -13,6 +17,24 @@
 #include "core/util/tensor.h"
 
 namespace hs {
+
+// Which whole [T, T] maps a run keeps: every one (a whole-maps run), one layer's, one head's, or
+// none. A long-input run keeps the selected ones beside every head's block maxima and numbers.
+struct MapSelection {
+  bool every = true;  // every layer's and head's map; when false, `layer` and `head` say which
+  int layer = -1;     // the layer kept (-1: none)
+  int head = -1;      // with a layer: that head alone (-1: every head of the layer)
+
+  static MapSelection all() { return {}; }
+  static MapSelection none() { return {false, -1, -1}; }
+  static MapSelection of_layer(int l) { return {false, l, -1}; }
+  static MapSelection of_head(int l, int h) { return {false, l, h}; }
+  bool keeps(int l, int h) const { return every || (l == layer && (head < 0 || h == head)); }
+  // How many of n_layers x n_heads maps are kept.
+  int64_t count(int n_layers, int n_heads) const;
+  // "every map", "layer 12", "layer 12, head 3", "no map".
+  std::string describe() const;
+};
 
 // Block size f so that ceil(T / f) <= display_size (f >= 1).
 int compact_factor(int tokens, int display_size);
@@ -34,24 +56,32 @@ struct CompactHead {
 
 class CompactRecorder : public Observer {
  public:
-  CompactRecorder(int n_layers, int n_heads, int tokens, int display_size);
+  // `keep`: the whole maps kept (in `kept`); `stream_rows`: query rows per streamed block (0: the engine's).
+  CompactRecorder(int n_layers, int n_heads, int tokens, int display_size, MapSelection keep = MapSelection::none(),
+                  int stream_rows = 0);
   bool wants(TensorKind kind, int layer, int head) const override;
   void on_tensor(TensorKind kind, int layer, int head, const Map& tensor) override;
   void take_tensor(TensorKind kind, int layer, int head, Map&& tensor) override;
   bool wants_rows(int layer, int head) const override;
   void on_rows(int layer, int head, int row0, int n_rows, const float* rows, int cols, int64_t ld,
                const float* entropy) override;
+  int stream_rows() const override { return stream_rows_; }
 
   int tokens() const { return tokens_; }
   int factor() const { return factor_; }
+  const MapSelection& keep() const { return keep_; }
 
   std::vector<std::vector<CompactHead>> heads;  // [layer][head]
   std::vector<Map> queries;                     // [layer] -> [T, H*dh]
   std::vector<Map> keys;                        // [layer] -> [T, G*dh]
   Map output;                                   // last layer's output (synthetic, weights)
+  // [layer][head] -> [T, T] exact A_h for the maps `keep` selects, rows as streamed; empty elsewhere.
+  ModelMaps kept;
 
  private:
   int tokens_, factor_;
+  MapSelection keep_;
+  int stream_rows_;
   std::vector<std::vector<std::vector<float>>> pending_;  // [layer][head] -> [T] running max of the rows of one display row
 };
 

@@ -37,6 +37,8 @@ void take_compact_maps(AttentionRun& run, CompactRecorder& recorder) {
       run.head_numbers[l].push_back(HeadNumbers{h.mean_entropy(T), h.max, h.max_skip_first});
     }
   run.scores.clear();
+  run.kept_maps = recorder.keep();
+  run.kept = std::move(recorder.kept);
 }
 
 }  // namespace
@@ -106,6 +108,11 @@ void ObserverPair::on_rows(int layer, int head, int row0, int n_rows, const floa
                            const float* entropy) {
   if (a_ && a_->wants_rows(layer, head)) a_->on_rows(layer, head, row0, n_rows, rows, cols, ld, entropy);
   if (b_ && b_->wants_rows(layer, head)) b_->on_rows(layer, head, row0, n_rows, rows, cols, ld, entropy);
+}
+
+int ObserverPair::stream_rows() const {
+  const int a = a_ ? a_->stream_rows() : 0;
+  return a > 0 ? a : b_ ? b_->stream_rows() : 0;
 }
 
 }  // namespace hs

@@ -98,6 +98,10 @@ struct AttentionRun {
   int map_factor = 1;
   std::vector<std::vector<HeadNumbers>> head_numbers;  // [layer][head], long-input mode only
   std::shared_ptr<const ExactAttention> exact;         // long-input mode only
+  // Long-input mode: the whole maps RunOptions::keep asked for, exact (the engine's streamed rows):
+  // kept[l][h] is [T, T] where kept_maps.keeps(l, h), empty elsewhere.
+  ModelMaps kept;
+  MapSelection kept_maps = MapSelection::none();
   bool compact() const { return exact != nullptr; }
 
   int n_tokens() const { return static_cast<int>(tokens.size()); }
@@ -141,6 +145,7 @@ class ObserverPair : public Observer {
   bool wants_rows(int layer, int head) const override;
   void on_rows(int layer, int head, int row0, int n_rows, const float* rows, int cols, int64_t ld,
                const float* entropy) override;
+  int stream_rows() const override;  // the first observer's choice, else the second's
 
  private:
   Observer* a_;

@@ -49,6 +49,9 @@ class Observer {
                        const float* entropy) {
     (void)layer; (void)head; (void)row0; (void)n_rows; (void)rows; (void)cols; (void)ld; (void)entropy;
   }
+  // Query rows per streamed block (0: the engine's choice, about 16 MiB of rows). Tests ask for
+  // small blocks so that a short input still streams in several of them.
+  virtual int stream_rows() const { return 0; }
 };
 
 }  // namespace hs

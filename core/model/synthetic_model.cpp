@@ -39,7 +39,10 @@ void check_tokens(int64_t tokens, const AttentionConfig& c, const RunOptions& op
   if (tokens > kMaxTokens) {
     throw InputError("the input has " + std::to_string(tokens) + " tokens; the limit is " + std::to_string(kMaxTokens));
   }
-  if (options.display_size > 0) return;  // long-input mode holds no [T, T] map
+  if (options.display_size > 0) {  // long-input mode holds only the kept [T, T] maps
+    if (const int64_t kept = options.keep.count(1, c.n_heads); kept > 0) check_map_memory(tokens, kept);
+    return;
+  }
   check_map_memory(tokens, int64_t(c.n_heads) * (options.keep_scores ? 2 : 1));
 }
 
@@ -63,7 +66,7 @@ void check_finite(const Map& output, const Map& x) {
 AttentionRun run_compact_layer(const Map& x, const AttentionWeights& weights, const AttentionConfig& c,
                                std::vector<std::string> tokens, const RunOptions& options) {
   check_tokens(x.rows(), c, options);
-  CompactRecorder recorder(1, c.n_heads, int(x.rows()), options.display_size);
+  CompactRecorder recorder(1, c.n_heads, int(x.rows()), options.display_size, options.keep, options.stream_rows);
   ObserverPair both(&recorder, options.observer);
   attention_layer_forward(x, weights, c, 0, &both, options.threads);
   check_finite(recorder.output, x);

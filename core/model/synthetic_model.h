@@ -24,6 +24,11 @@ struct RunOptions {
   // a display map of at most display_size x display_size block maxima, run.map_factor says how
   // many tokens one cell spans, and run.exact gives exact rows. Scores are not kept.
   int display_size = 0;
+  // Long-input mode: the whole [T, T] maps kept beside the block maxima (one layer's, one head's;
+  // run.kept). The memory limit counts only these. Every layer still runs (the residual stream needs it).
+  MapSelection keep = MapSelection::none();
+  // Query rows per streamed block of a head (0: the engine's choice, about 16 MiB of rows).
+  int stream_rows = 0;
   // Live typing (core/model/prefix_cache.h): a causal decoder reuses the previous run's prefix
   // from here and leaves its own run here. Null: every run is whole.
   PrefixCache* prefix_cache = nullptr;

@@ -204,9 +204,12 @@ AttentionRun TransformerSession::run_whole(const std::vector<int>& ids, const Ru
   const int T = static_cast<int>(ids.size());
 
   const bool compact = options.display_size > 0;  // long-input mode: no [T, T] map is held
-  if (!compact) check_map_memory(T, int64_t(info.n_layers) * info.n_heads);
+  // The limit counts the maps held: every one, or in long-input mode the ones kept (RunOptions::keep).
+  const int64_t held = compact ? options.keep.count(info.n_layers, info.n_heads) : int64_t(info.n_layers) * info.n_heads;
+  if (held > 0) check_map_memory(T, held);
   MapRecorder recorder(compact ? 0 : info.n_layers, info.n_heads, options.keep_scores && !compact);
-  CompactRecorder compact_recorder(compact ? info.n_layers : 0, info.n_heads, T, compact ? options.display_size : 1);
+  CompactRecorder compact_recorder(compact ? info.n_layers : 0, info.n_heads, T, compact ? options.display_size : 1,
+                                   options.keep, options.stream_rows);
   AttentionRowCheck compact_check(&compact_recorder);  // long-input mode: rows checked as they stream
   KeyValueRecorder key_values(cache ? info.n_layers : 0);
   ObserverPair pair(compact ? static_cast<Observer*>(&compact_check) : &recorder,

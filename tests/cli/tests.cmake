@@ -46,6 +46,13 @@ if(HEADSCOPE_TEST_PYTHON)
            COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/long_input_cli.py $<TARGET_FILE:headscope-cli>)
   set_tests_properties(cli_long_input PROPERTIES LABELS "cli" TIMEOUT 120)
 endif()
+# Maps where they are asked for (issue 50): one layer's / head's maps of a long input, kept alone,
+# equal the full-memory run's (a small random qwen2 GGUF at T = 2100); the memory limit counts them.
+if(HEADSCOPE_TEST_PYTHON)
+  add_test(NAME cli_kept_maps
+           COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/kept_maps_cli.py $<TARGET_FILE:headscope-cli>)
+  set_tests_properties(cli_kept_maps PROPERTIES LABELS "cli;oracle" TIMEOUT 300)
+endif()
 # Command-line mistakes answered in sentences, with "did you mean" (both programs), and --help in groups.
 if(HEADSCOPE_TEST_PYTHON)
   set(HEADSCOPE_FRIENDLY_PROGRAMS $<TARGET_FILE:headscope-cli>)

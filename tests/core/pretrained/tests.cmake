@@ -23,7 +23,7 @@ function(headscope_add_pretrained_gtest source)
 endfunction()
 
 foreach(test llama2c_test gpt2_tokenizer_test hf_folder_test hf_families_test hf_encoders_test special_tokens_test tokenizer_json_test
-             compact_pretrained_test head_distance_test checkpoint_cache_test prefix_cache_test)
+             compact_pretrained_test head_distance_test checkpoint_cache_test prefix_cache_test kept_maps_test)
   headscope_add_pretrained_gtest(${HEADSCOPE_PRETRAINED_TEST_DIR}/${test}.cpp ${HEADSCOPE_PRETRAINED_TEST_DIR}/pretrained_test_util.cpp)
 endforeach()
 # The shipped models (issue 19): stories260K in assets/models, the teaching model, by name.
