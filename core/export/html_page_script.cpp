@@ -113,7 +113,7 @@ const controls = el("div", { id: "controls" }), chips = el("div", { id: "chips",
 const stage = el("div", { id: "stage" }), note = el("p", { id: "note" }), precision = el("p", { id: "precision" });
 const tip = el("div", { id: "tip", role: "status" });
 const prov = el("details", { id: "provenance" }); prov.appendChild(el("summary", {}, "Provenance: what made this page"));
-prov.appendChild(el("pre", {}, JSON.stringify(D.provenance, null, 1)));
+prov.appendChild(el("pre", {}, JSON.stringify(D.contrast ? { A: D.provenance, B: D.contrast.provenance_b } : D.provenance, null, 1)));
 const keys = el("details", { id: "keys" }); keys.appendChild(el("summary", {}, "Keyboard"));
 keys.appendChild(el("pre", {}, D.contrast ? "up / down   previous / next head by change (the table's order)\n[ ]         previous / next layer\n, .         previous / next head\nclick       a row of the table or a cell of the change map: that head" : "arrow keys  move the cell cursor (a grid: the head in focus)\nEnter       open the head in focus\nEscape      back to the grid\n[ ]         previous / next " + D.group_title + "\n, .         previous / next " + D.map_title + "\ns           next colour scale (linear, log, row)\ni           ignore the first key on or off\nTab         the controls, tokens and heads in turn"));
 for (const e of [title, about, controls, chips, stage, note, precision, prov, keys, tip]) document.body.appendChild(e);
