@@ -61,8 +61,8 @@ std::string contrast_export_bytes(const RunAnalysis& a, const RunAnalysis& b, co
     case ExportFormat::npy: return map_npy(spec.patching ? patching->share : contrast.distance_grid());
     case ExportFormat::html:
       if (spec.patching)
-        throw InputError("the patching result has no .html page; its figure (.png .svg .pdf) and numbers (.npy .csv .json) "
-                         "are written (leave out --patch for the contrast page)");
+        throw InputError("the patching result has no .html page: write its figure (.png .svg .pdf) or numbers (.npy .csv .json), "
+                         "or leave out --patch for the contrast page");
       check_head(contrast, spec.layer, spec.head);
       return contrast_page(a, b, contrast, spec);
   }
