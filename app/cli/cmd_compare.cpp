@@ -50,6 +50,7 @@ struct CompareOptions {
   std::string target, versus;
   bool patch = false;
   bool no_caption = false;  // the figure without the lines saying what A and B are
+  bool large_page = false;  // .html past the page size limit
   int threads = 0;
   std::string model_b;      // --model-b: two models on one input instead of two sentences
   std::string tokenizer_b;  // --tokenizer-b: model B's llama2.c tokenizer (default: --tokenizer when B is a .bin)
@@ -163,6 +164,7 @@ ContrastExport figure_spec(const CompareOptions& o, const ContrastResult& c, con
   if (!o.size.empty() && !parse_page_size(o.size, kPngPixelsPerPoint, spec.style))
     throw InputError("--size '" + o.size + "' is not a page size with a unit (e.g. 6.75x2.5in, 17x6cm)");
   spec.style.show_caption = !o.no_caption;
+  spec.large_page = o.large_page;
   return spec;
 }
 
@@ -313,13 +315,15 @@ Command add_compare_command(CLI::App& app) {
   sub->add_option("--csv", options->csv, "Write each head's change as CSV to FILE, one row per layer and head ('-': standard output)");
   sub->add_option("--out", options->out,
                   flag_help("out", ".png/.svg/.pdf the Contrast figure of --layer/--head (A, B on one scale, B - A), "
-                                   ".json, .csv (a row per head), .npy (the change, [layers, heads])"));
+                                   ".json, .csv (a row per head), .npy (the change, [layers, heads]), "
+                                   ".html (the interactive contrast page)"));
   sub->add_option("--layer", options->layer, flag_help("layer", "The figure's (default: the most changed head's)"))
       ->check(whole_number("--layer", 0, 1 << 20));
   sub->add_option("--head", options->head, flag_help("head", "The figure's (default: the most changed head, or 0 with --layer)"))
       ->check(whole_number("--head", 0, 1 << 20));
   add_colormap_flag(*sub, options->colormap, "The figure's A and B (B - A is always red-blue)");
   sub->add_option("--size", options->size, flag_help("size", "The figure's"));
+  sub->add_flag("--large-page", options->large_page, "An .html page past 8 MB (the size a browser still decodes quickly) is written instead of refused");
   sub->add_flag("--no-caption", options->no_caption,
                 "No explanatory text in the figure (a journal's caption says it). Leaves out the lines naming A and B "
                 "(and the patching figure's definitions)");

@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "core/export/contrast_json.h"
+#include "core/export/contrast_page.h"
 #include "core/export/export.h"
 #include "core/export/export_data.h"
 #include "core/render/contrast_figure.h"
@@ -59,8 +60,11 @@ std::string contrast_export_bytes(const RunAnalysis& a, const RunAnalysis& b, co
     case ExportFormat::csv: write_contrast_csv(out, contrast, patching); return out.str();
     case ExportFormat::npy: return map_npy(spec.patching ? patching->share : contrast.distance_grid());
     case ExportFormat::html:
-      throw InputError("the contrast view has no .html page yet; its figure (.png .svg .pdf) and numbers (.npy .csv .json) "
-                       "are written; export --view V --out page.html writes the page of the other views");
+      if (spec.patching)
+        throw InputError("the patching result has no .html page: write its figure (.png .svg .pdf) or numbers (.npy .csv .json), "
+                         "or leave out --patch for the contrast page");
+      check_head(contrast, spec.layer, spec.head);
+      return contrast_page(a, b, contrast, spec);
   }
   return {};
 }

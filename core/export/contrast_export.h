@@ -6,6 +6,7 @@
 //   .json            the alignment, every head's change and both runs' maps (contrast_json.h)
 //   .csv             one row per layer and head with its change (tidy)
 //   .npy             the change of every head, [n_layers, n_heads] float32
+//   .html            the interactive contrast page (core/export/contrast_page.h)
 // With a patching result and `patching` set, the figure is the patching figure
 // (core/render/patching_figure.h) and the .npy the shares ([n_layers, n_heads], NaN where null);
 // the JSON and CSV hold the answer whenever one is given.
@@ -31,6 +32,7 @@ struct ContrastExport {
   const PairAnswer* answer = nullptr;  // the logit difference (and patching), when asked for
   bool patching = false;               // the figure and .npy show answer->patching
   const ModelComparison* models = nullptr;  // two models on one input (the JSON's "models" mode)
+  bool large_page = false;  // .html: write a page past kHtmlPageMaxBytes instead of refusing it
 };
 
 std::string contrast_export_bytes(const RunAnalysis& a, const RunAnalysis& b, const ContrastResult& contrast,

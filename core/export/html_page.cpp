@@ -114,7 +114,8 @@ json page_data_json(const ViewExport& in, const PageContent& c) {
                      {"per_map", spec.colours.per_map}}},
           {"encoding", {{"bits", 16}, {"digits", kHtmlDigits}}},
           {"notes", page_repaired_labels(in.analysis.run.notes)},
-          {"provenance", json::parse(provenance_json(in.analysis, spec))}};
+          {"provenance", json::parse(provenance_json(in.analysis, spec))},
+          {"contrast", c.contrast_json.empty() ? json() : json::parse(c.contrast_json)}};
 }
 
 std::string page_html_text(const std::string& s) {
@@ -135,6 +136,9 @@ std::string page_script_safe(std::string s) {
 }
 
 }  // namespace
+
+std::string page_map_json_text(const PageMap& m) { return page_map_json(m).dump(-1, ' ', false, json::error_handler_t::replace); }
+std::string page_colormap_json_text(Colormap cm) { return page_colormap_json(cm).dump(); }
 
 std::string html_page(const ViewExport& in, const PageContent& content) {
   const std::string data = page_data_json(in, content).dump(-1, ' ', false, json::error_handler_t::replace);

@@ -57,7 +57,15 @@ struct PageContent {
   bool query_mode = false;              // the query view: chosen query rows summed, per head
   std::vector<int> queries;
   std::optional<Colormap> colormap;     // instead of the spec's (ablation: diverging)
+  // The contrast page (core/export/contrast_page.h): its two runs' maps, heads and change table as a
+  // JSON object, the page's "contrast" (groups then empty); the script draws that page instead.
+  std::string contrast_json;
 };
+
+// A map's page data: name, shape, exact range, 16-bit steps, masked and non-finite cells.
+std::string page_map_json_text(const PageMap& m);
+// The colormap's 256-entry table, masked colour and whether it is diverging, as the page reads it.
+std::string page_colormap_json_text(Colormap cm);
 
 // Pages larger than this are refused (a browser slows down decoding them) unless
 // ExportSpec::large_page: about 10 layers x 12 heads of 200 tokens.

@@ -31,6 +31,11 @@ canvas{display:block;image-rendering:pixelated}
 #tip{position:fixed;pointer-events:none;background:#111c;color:#fff;padding:4px 8px;border-radius:4px;font-size:13px;display:none;white-space:pre;z-index:9}
 details{margin-top:14px;color:var(--mute)}pre{white-space:pre-wrap;font-size:12px}
 kbd{border:1px solid var(--line);border-radius:3px;padding:0 4px;font-size:12px}
+#heads-box{max-height:300px;overflow-y:auto;border:1px solid var(--line);border-radius:4px}
+#heads{border-collapse:collapse;font-size:13px}#heads th,#heads td{padding:1px 10px;text-align:right}
+#heads th{position:sticky;top:0;background:var(--chip)}#heads tr[data-layer]{cursor:pointer}
+#heads tr.sel{background:var(--accent);color:#fff}#heads tr[data-layer]:hover,#heads tr:focus{outline:1px solid var(--accent)}
+.side{font:13px ui-monospace,Menlo,Consolas,monospace;width:100%}
 )HSPAGE";
 
 const char* const kHtmlPageScript = R"HSPAGE(
@@ -52,8 +57,14 @@ function decode(m) {
   m.digits = span > 0 ? Math.min(9, Math.max(D.encoding.digits, Math.floor(-Math.log10(span)) + D.encoding.digits)) : D.encoding.digits;
 }
 for (const g of D.groups) for (const m of g.maps) decode(m);
-const cm = D.colormap, table = [];
-for (let k = 0; k < 256; k++) table.push([0, 1, 2].map(c => parseInt(cm.table.substr(6 * k + 2 * c, 2), 16)));
+// A palette: a colormap's 256 colours and its masked colour. The page's, and the contrast page's
+// B - A palette (its own diverging colormap).
+function paletteOf(c) {
+  const t = [];
+  for (let k = 0; k < 256; k++) t.push([0, 1, 2].map(x => parseInt(c.table.substr(6 * k + 2 * x, 2), 16)));
+  return { cm: c, table: t };
+}
+const P = paletteOf(D.colormap), cm = P.cm;
 
 // ---- colour: the app's rule (core/render/colour_scale.h) ----
 function scaleMax(maps, skipFirst) {
@@ -86,7 +97,7 @@ function unit(r, v, rmax) {
   else t = r.diverging ? 0.5 + 0.5 * v / r.hi : r.hi > r.lo ? (v - r.lo) / (r.hi - r.lo) : 0;
   return t > 0 ? Math.min(t, 1) : 0;
 }
-const colourOf = t => t < 0 ? cm.masked : table[Math.floor(t * 255 + 0.5)];
+const colourOf = (t, pal) => t < 0 ? (pal || P).cm.masked : (pal || P).table[Math.floor(t * 255 + 0.5)];
 function cellT(map, r, i, j, rmax) { return map.hidden[i * map.cols + j] ? -1 : unit(r, map.values[i * map.cols + j], rmax); }
 
 // ---- state ----
@@ -102,9 +113,9 @@ const controls = el("div", { id: "controls" }), chips = el("div", { id: "chips",
 const stage = el("div", { id: "stage" }), note = el("p", { id: "note" }), precision = el("p", { id: "precision" });
 const tip = el("div", { id: "tip", role: "status" });
 const prov = el("details", { id: "provenance" }); prov.appendChild(el("summary", {}, "Provenance: what made this page"));
-prov.appendChild(el("pre", {}, JSON.stringify(D.provenance, null, 1)));
+prov.appendChild(el("pre", {}, JSON.stringify(D.contrast ? { A: D.provenance, B: D.contrast.provenance_b } : D.provenance, null, 1)));
 const keys = el("details", { id: "keys" }); keys.appendChild(el("summary", {}, "Keyboard"));
-keys.appendChild(el("pre", {}, "arrow keys  move the cell cursor (a grid: the head in focus)\nEnter       open the head in focus\nEscape      back to the grid\n[ ]         previous / next " + D.group_title + "\n, .         previous / next " + D.map_title + "\ns           next colour scale (linear, log, row)\ni           ignore the first key on or off\nTab         the controls, tokens and heads in turn"));
+keys.appendChild(el("pre", {}, D.contrast ? "up / down   previous / next head by change (the table's order)\n[ ]         previous / next layer\n, .         previous / next head\nclick       a row of the table or a cell of the change map: that head" : "arrow keys  move the cell cursor (a grid: the head in focus)\nEnter       open the head in focus\nEscape      back to the grid\n[ ]         previous / next " + D.group_title + "\n, .         previous / next " + D.map_title + "\ns           next colour scale (linear, log, row)\ni           ignore the first key on or off\nTab         the controls, tokens and heads in turn"));
 for (const e of [title, about, controls, chips, stage, note, precision, prov, keys, tip]) document.body.appendChild(e);
 
 function select(label, id, options, value, onchange) {
@@ -148,40 +159,46 @@ function markChips(i, j) {
 }
 
 // ---- drawing ----
-function drawCells(ctx, map, r, x0, y0, cs) {
+function drawCells(ctx, map, r, x0, y0, cs, pal) {
   for (let i = 0; i < map.rows; i++) {
     const rmax = r.mode === "row" ? rowMax(map, i) : 0;
     for (let j = 0; j < map.cols; j++) {
-      const c = colourOf(cellT(map, r, i, j, rmax));
+      const c = colourOf(cellT(map, r, i, j, rmax), pal);
       ctx.fillStyle = "rgb(" + c[0] + "," + c[1] + "," + c[2] + ")";
       ctx.fillRect(x0 + j * cs, y0 + i * cs, cs, cs);
     }
   }
 }
 function textColour() { return getComputedStyle(document.body).color; }
-function drawBar(r, height) {
+function drawBar(r, height, pal) {
   const c = el("canvas", { width: 64, height: height + 20, "aria-hidden": "true" }), ctx = c.getContext("2d");
-  for (let y = 0; y < height; y++) { const t = 1 - y / Math.max(1, height - 1), col = colourOf(t); ctx.fillStyle = "rgb(" + col + ")"; ctx.fillRect(0, y + 10, 14, 1); }
+  for (let y = 0; y < height; y++) { const t = 1 - y / Math.max(1, height - 1), col = colourOf(t, pal); ctx.fillStyle = "rgb(" + col + ")"; ctx.fillRect(0, y + 10, 14, 1); }
   ctx.fillStyle = textColour(); ctx.font = "11px sans-serif";
   const at = t => r.mode === "log" ? r.lo * Math.pow(r.hi / r.lo, t) : r.lo + t * (r.hi - r.lo);
   for (const t of [1, 0.5, 0]) ctx.fillText((r.mode === "row" ? (t * 100).toFixed(0) + "%" : at(t).toPrecision(3)), 18, 14 + (1 - t) * (height - 1));
   return c;
 }
 let hit = null;  // the large canvas: where its cells are
-function large(map) {
-  const rows = rowLabels(), cols = colLabels(), cs = Math.max(3, Math.min(36, Math.floor(Math.min(640, innerWidth - 300) / Math.max(map.rows, map.cols))));
+// A map drawn large with its row labels on the left and column labels on top: { canvas, map, x0, y0, cs, r }.
+function labelledCanvas(map, rows, cols, r, pal, cs, id) {
   const probe = document.createElement("canvas").getContext("2d"); probe.font = "12px sans-serif";
   const widest = l => Math.min(140, Math.max(0, ...l.map(s => probe.measureText(s).width)));
   const every = Math.max(1, Math.ceil(13 / cs)), left = Math.ceil(widest(rows)) + 8, top = Math.ceil(widest(cols)) + 8;
-  const c = el("canvas", { id: "map", width: left + map.cols * cs + 1, height: top + map.rows * cs + 1, tabindex: 0, "aria-label": map.name + ": hover or use the arrow keys for a cell's value" });
-  const ctx = c.getContext("2d"), r = scaleRange(scaleMax([map], S.ignore && D.token_axes), scaleLow([map]));
-  drawCells(ctx, map, r, left, top, cs);
+  const c = el("canvas", { id, width: left + map.cols * cs + 1, height: top + map.rows * cs + 1, tabindex: 0, "aria-label": map.name + ": hover or use the arrow keys for a cell's value" });
+  const ctx = c.getContext("2d");
+  drawCells(ctx, map, r, left, top, cs, pal);
   ctx.fillStyle = textColour(); ctx.font = "12px sans-serif"; ctx.textBaseline = "middle";
   for (let i = 0; i < map.rows; i += every) { ctx.textAlign = "right"; ctx.fillText(rows[i], left - 4, top + (i + 0.5) * cs, 140); }
   for (let j = 0; j < map.cols; j += every) {
     ctx.save(); ctx.translate(left + (j + 0.5) * cs, top - 4); ctx.rotate(-Math.PI / 2); ctx.textAlign = "left"; ctx.fillText(cols[j], 0, 0, 140); ctx.restore();
   }
-  hit = { canvas: c, map, x0: left, y0: top, cs, r };
+  return { canvas: c, map, x0: left, y0: top, cs, r, rows, cols };
+}
+function large(map) {
+  const rows = rowLabels(), cols = colLabels(), cs = Math.max(3, Math.min(36, Math.floor(Math.min(640, innerWidth - 300) / Math.max(map.rows, map.cols))));
+  const r = scaleRange(scaleMax([map], S.ignore && D.token_axes), scaleLow([map]));
+  hit = labelledCanvas(map, rows, cols, r, P, cs, "map");
+  const c = hit.canvas, left = hit.x0, top = hit.y0;
   c.addEventListener("mousemove", e => { const j = Math.floor((e.offsetX - left) / cs), i = Math.floor((e.offsetY - top) / cs); if (i >= 0 && j >= 0 && i < map.rows && j < map.cols) { S.ci = i; S.cj = j; showTip(map, i, j, e.clientX, e.clientY); } else hideTip(); });
   c.addEventListener("mouseleave", hideTip);
   const box = el("div", { class: "large" }); box.appendChild(c); box.appendChild(drawBar(r, map.rows * cs));
@@ -189,10 +206,12 @@ function large(map) {
     "; the hover shows " + map.digits + " decimals, within " + (0.5 * Math.pow(10, -map.digits) + map.step / 2).toPrecision(2) + " of the float32 value. Colours: " + cm.name + " on the " + S.mode + " scale, " + (r.lo === 0 ? "0" : r.lo.toPrecision(4)) + " to " + r.hi.toPrecision(4) + (D.token_axes ? "; grey cells are masked" : "") + ".";
   return box;
 }
-function showTip(map, i, j, x, y) {
-  const v = map.values[i * map.cols + j], rows = rowLabels(), cols = colLabels(), h = D.hover;
+// lab: the map's own labels and hover titles (the contrast page's maps), else the page's.
+function showTip(map, i, j, x, y, lab) {
+  const L = lab || { rows: rowLabels(), cols: colLabels(), hover: D.hover, index: D.token_axes };
+  const v = map.values[i * map.cols + j], rows = L.rows, cols = L.cols, h = L.hover;
   tip.textContent = "";
-  tip.appendChild(document.createTextNode(map.name + "\n" + h.row + " " + (D.token_axes ? i + " " : "") + rows[i] + "\n" + h.col + " " + (D.token_axes ? j + " " : "") + cols[j] + "\n" + h.value + " "));
+  tip.appendChild(document.createTextNode(map.name + "\n" + h.row + " " + (L.index ? i + " " : "") + rows[i] + "\n" + h.col + " " + (L.index ? j + " " : "") + cols[j] + "\n" + h.value + " "));
   const s = el("span", { class: "v", "data-i": i, "data-j": j }, map.hidden[i * map.cols + j] ? "masked (" + fmt(v, map.digits) + ")" : fmt(v, map.digits));
   tip.appendChild(s);
   tip.style.display = "block"; tip.style.left = (x + 14) + "px"; tip.style.top = (y + 14) + "px";
@@ -256,6 +275,7 @@ function queryBars() {
 }
 
 function render(keepTip) {
+  if (D.contrast) { contrastRender(); return; }
   stage.textContent = ""; hit = null;
   if (!keepTip) hideTip();
   buildControls(); buildChips();
@@ -269,10 +289,106 @@ function render(keepTip) {
   if (S.map >= 0 && hit && keepTip) { /* the cursor is redrawn by cursorTip */ }
 }
 
+// ---- the contrast page: two runs (two sentences or two models), heads by change ----
+const C = D.contrast, CS = { layer: C ? C.layer : 0, head: C ? C.head : 0, hits: {} };
+if (C) {
+  decode(C.change);
+  for (const layer of C.maps) for (const h of layer) for (const k of ["a", "b", "d"]) decode(h[k]);
+}
+const DP = C ? paletteOf(C.diff_colormap) : P;
+function contrastSelect(l, h) { CS.layer = l; CS.head = h; render(); }
+// Hover of a map's cells: its own labels (A's tokens, B's, the paired ones; layers x heads).
+function contrastHover(H, lab) {
+  H.canvas.addEventListener("mousemove", e => {
+    const j = Math.floor((e.offsetX - H.x0) / H.cs), i = Math.floor((e.offsetY - H.y0) / H.cs);
+    if (i >= 0 && j >= 0 && i < H.map.rows && j < H.map.cols) showTip(H.map, i, j, e.clientX, e.clientY, lab); else hideTip();
+  });
+  H.canvas.addEventListener("mouseleave", hideTip);
+}
+function contrastHeadsTable() {
+  const box = el("div", { id: "heads-box" }), t = el("table", { id: "heads" }), head = el("tr");
+  for (const h of ["rank", "layer", "head", "change"]) head.appendChild(el("th", {}, h));
+  t.appendChild(head);
+  for (const r of C.heads) {
+    const tr = el("tr", { "data-layer": r.layer, "data-head": r.head, tabindex: 0 });
+    for (const v of [r.rank, r.layer, r.head, r.distance.toFixed(D.encoding.digits)]) tr.appendChild(el("td", {}, String(v)));
+    if (r.layer === CS.layer && r.head === CS.head) tr.className = "sel";
+    tr.addEventListener("click", () => contrastSelect(r.layer, r.head));
+    t.appendChild(tr);
+  }
+  box.appendChild(t);
+  return box;
+}
+function contrastChangeMap() {
+  const m = C.change, cs = Math.max(8, Math.min(28, Math.floor(360 / Math.max(m.rows, m.cols))));
+  const names = (w, n) => Array.from({ length: n }, (_, k) => w + " " + k);
+  const r = { mode: "linear", lo: 0, hi: m.fixed_max, diverging: false };
+  const H = labelledCanvas(m, names("layer", m.rows), names("head", m.cols), r, P, cs, "change-map");
+  const ctx = H.canvas.getContext("2d"); ctx.strokeStyle = "#ff3b30"; ctx.lineWidth = 2;
+  ctx.strokeRect(H.x0 + CS.head * cs + 1, H.y0 + CS.layer * cs + 1, cs - 2, cs - 2);
+  contrastHover(H, { rows: names("", m.rows).map(x => x.trim()), cols: names("", m.cols).map(x => x.trim()), hover: { row: "layer", col: "head", value: "change" }, index: false });
+  H.canvas.addEventListener("click", e => {
+    const j = Math.floor((e.offsetX - H.x0) / cs), i = Math.floor((e.offsetY - H.y0) / cs);
+    if (i >= 0 && j >= 0 && i < m.rows && j < m.cols) contrastSelect(i, j);
+  });
+  CS.hits.change = H;
+  const box = el("div", { class: "large" }); box.appendChild(H.canvas); box.appendChild(drawBar(r, m.rows * cs));
+  return box;
+}
+// The head's A and B (one scale: the larger top of the two) and B - A (diverging, symmetric about 0).
+function contrastMaps() {
+  const h = C.maps[CS.layer][CS.head], row = el("div", { class: "large", id: "contrast-maps" });
+  const side = Math.max(h.a.rows, h.b.rows, h.d.rows), cs = Math.max(3, Math.min(24, Math.floor((innerWidth - 520) / 3 / side)));
+  const parts = [["a", h.a, C.tokens_a, P, { mode: "linear", lo: 0, hi: h.a.fixed_max, diverging: false }],
+                 ["b", h.b, C.tokens_b, P, { mode: "linear", lo: 0, hi: h.b.fixed_max, diverging: false }],
+                 ["d", h.d, C.tokens_d, DP, { mode: "linear", lo: -h.d.fixed_max, hi: h.d.fixed_max, diverging: true }]];
+  for (const [k, m, tokens, pal, r] of parts) {
+    const H = labelledCanvas(m, tokens, tokens, r, pal, cs, "map-" + k), p = el("div", { class: "panel keys" });
+    contrastHover(H, { rows: tokens, cols: tokens, hover: D.hover, index: true });
+    CS.hits[k] = H;
+    p.appendChild(el("span", {}, m.name + " \u00b7 layer " + CS.layer + " \u00b7 head " + CS.head));
+    const inner = el("div", { class: "large" }); inner.appendChild(H.canvas);
+    if (k !== "a") inner.appendChild(drawBar(r, m.rows * cs, pal));
+    p.appendChild(inner); row.appendChild(p);
+  }
+  return { row, h };
+}
+function contrastRender() {
+  stage.textContent = ""; hit = null; hideTip(); CS.hits = {};
+  controls.textContent = "";
+  const L = C.maps.length, Hn = C.maps[0].length;
+  select("layer", "group", C.maps.map((_, k) => [k, "layer " + k]), CS.layer, v => contrastSelect(+v, CS.head));
+  select("head", "map", C.maps[0].map((_, k) => [k, "head " + k]), CS.head, v => contrastSelect(CS.layer, +v));
+  chips.textContent = "";
+  for (const s of C.sides) chips.appendChild(el("div", { class: "side" }, s));
+  const top = el("div", { class: "large" }); top.appendChild(contrastHeadsTable()); top.appendChild(contrastChangeMap());
+  stage.appendChild(top);
+  const { row, h } = contrastMaps();
+  stage.appendChild(row);
+  const sel = stage.querySelector("#heads tr.sel"); if (sel) sel.scrollIntoView({ block: "nearest" });
+  note.textContent = D.notes.filter(Boolean).join(" ");
+  const span = m => "[" + m.lo.toPrecision(9) + ", " + m.hi.toPrecision(9) + "] (step " + m.step.toPrecision(3) + ", hover " + m.digits + " decimals)";
+  precision.textContent = "Values: 16-bit steps over each map's exact range, the hover within half a unit in its last decimal plus half a step of the float32 value: change " +
+    span(C.change) + ", A " + span(h.a) + ", B " + span(h.b) + ", B \u2212 A " + span(h.d) + ". Colours: " + cm.name + " from 0 to " +
+    h.a.fixed_max.toPrecision(4) + " for A and B (the larger top of the two), " + C.diff_colormap.name + " from \u2212" + h.d.fixed_max.toPrecision(4) +
+    " to " + h.d.fixed_max.toPrecision(4) + " for B \u2212 A (white 0); the change map " + cm.name + " from 0 to " + C.change.fixed_max.toPrecision(4) +
+    "; grey cells are masked. " + L + " layers x " + Hn + " heads.";
+}
+// Keys: arrows up / down the heads by change, [ ] the layer, , . the head.
+function contrastKey(e) {
+  const L = C.maps.length, Hn = C.maps[0].length;
+  if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+    const at = C.heads.findIndex(r => r.layer === CS.layer && r.head === CS.head), k = Math.max(0, Math.min(C.heads.length - 1, at + (e.key === "ArrowDown" ? 1 : -1)));
+    e.preventDefault(); contrastSelect(C.heads[k].layer, C.heads[k].head);
+  } else if (e.key === "[" || e.key === "]") contrastSelect((CS.layer + (e.key === "]" ? 1 : L - 1)) % L, CS.head);
+  else if (e.key === "," || e.key === ".") contrastSelect(CS.layer, (CS.head + (e.key === "." ? 1 : Hn - 1)) % Hn);
+}
+
 // ---- keyboard ----
 document.addEventListener("keydown", e => {
   const t = e.target.tagName;
   if (t === "SELECT" || t === "INPUT" || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (D.contrast) { contrastKey(e); return; }
   const maps = group().maps, arrows = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
   if (arrows[e.key] && hit) {
     const [di, dj] = arrows[e.key];
@@ -293,17 +409,21 @@ document.addEventListener("keydown", e => {
 // For scripts and tests: where a cell of the large map is, in the window's coordinates.
 window.hsPage = {
   state: S,
-  cellCentre(i, j) { if (!hit) return null; const b = hit.canvas.getBoundingClientRect(); return { x: b.left + hit.x0 + (j + 0.5) * hit.cs, y: b.top + hit.y0 + (i + 0.5) * hit.cs }; },
+  // which: the contrast page's map ("a", "b", "d" for B - A, "change"); else the large map.
+  cellCentre(i, j, which) { const H = which ? CS.hits[which] : hit; if (!H) return null; const b = H.canvas.getBoundingClientRect(); return { x: b.left + H.x0 + (j + 0.5) * H.cs, y: b.top + H.y0 + (i + 0.5) * H.cs }; },
   barCentre(k, j) { const c = stage.querySelectorAll(".panel canvas")[k]; if (!c) return null; const b = c.getBoundingClientRect(), cs = b.width / group().maps[k].cols; return { x: b.left + (j + 0.5) * cs, y: b.bottom - 1 }; },
-  cellPixel(i, j) {  // copied out through a 1 x 1 canvas made for reading
-    if (!hit) return null;
+  cellPixel(i, j, which) {  // copied out through a 1 x 1 canvas made for reading
+    const H = which ? CS.hits[which] : hit;
+    if (!H) return null;
     const one = document.createElement("canvas"); one.width = one.height = 1;
     const ctx = one.getContext("2d", { willReadFrequently: true });
-    ctx.drawImage(hit.canvas, hit.x0 + Math.floor((j + 0.5) * hit.cs), hit.y0 + Math.floor((i + 0.5) * hit.cs), 1, 1, 0, 0, 1, 1);
+    ctx.drawImage(H.canvas, H.x0 + Math.floor((j + 0.5) * H.cs), H.y0 + Math.floor((i + 0.5) * H.cs), 1, 1, 0, 0, 1, 1);
     const d = ctx.getImageData(0, 0, 1, 1).data; return [d[0], d[1], d[2]];
   },
   open(g, m) { S.group = g; S.map = m; render(); },
   setQueries(q) { S.queries = q.slice(); render(); },
+  selectHead(l, h) { CS.layer = l; CS.head = h; render(); },  // the contrast page
+  contrast: () => D.contrast && { layer: CS.layer, head: CS.head },
 };
 render();
 })();

@@ -20,6 +20,34 @@ async function hoverAt(page, where) {
   return tipText(page);
 }
 
+// The contrast page: a click on a row of the heads table, the keys, a click on the change map; then
+// the plan's head selected and its maps' cells hovered (which: "a", "b", "d" for B - A, "change").
+async function contrastChecks(page, p, seen) {
+  const c = p.contrast, now = () => page.evaluate(() => window.hsPage.contrast());
+  seen.checks.first = await now();
+  await page.click(`#heads tr[data-layer="${c.row[0]}"][data-head="${c.row[1]}"]`);
+  seen.checks.clicked_row = await now();
+  await page.keyboard.press("ArrowDown");
+  seen.checks.after_down = await now();
+  await page.keyboard.press("]");
+  seen.checks.after_bracket = await now();
+  await page.keyboard.press(".");
+  seen.checks.after_dot = await now();
+  const at = await page.evaluate((i, j) => window.hsPage.cellCentre(i, j, "change"), c.change_click[0], c.change_click[1]);
+  await page.mouse.click(at.x, at.y);
+  seen.checks.clicked_change = await now();
+  seen.checks.ranked = await page.$$eval("#heads tr[data-layer]", rows => rows.map(r => [+r.dataset.layer, +r.dataset.head]));
+  await page.evaluate((l, h) => window.hsPage.selectHead(l, h), c.select[0], c.select[1]);
+  for (const which of Object.keys(c.cells)) {
+    for (const [i, j] of c.cells[which]) {
+      const where = await page.evaluate((a, b, w) => window.hsPage.cellCentre(a, b, w), i, j, which);
+      seen.tips.push({ which, cell: [i, j], ...(await hoverAt(page, where)) });
+      seen.pixels.push({ which, cell: [i, j], rgb: await page.evaluate((a, b, w) => window.hsPage.cellPixel(a, b, w), i, j, which) });
+    }
+  }
+  if (c.screenshot) await page.screenshot({ path: c.screenshot, fullPage: true });
+}
+
 async function runPage(browser, p) {
   const page = await browser.newPage();
   await page.setViewport({ width: 1280, height: 900 });
@@ -41,6 +69,7 @@ async function runPage(browser, p) {
       seen.checks.chip_queries = await page.evaluate(() => window.hsPage.state.queries);
     }
   }
+  if (p.contrast) await contrastChecks(page, p, seen);
   for (const [i, j] of p.cells || []) {
     const where = await page.evaluate((a, b) => window.hsPage.cellCentre(a, b), i, j);
     seen.tips.push({ cell: [i, j], ...(await hoverAt(page, where)) });
@@ -69,6 +98,7 @@ async function runPage(browser, p) {
   }
   seen.title = await page.title();
   seen.provenance = await page.evaluate(() => JSON.parse(document.getElementById("hs-data").textContent).provenance);
+  seen.provenance_b = await page.evaluate(() => (JSON.parse(document.getElementById("hs-data").textContent).contrast || {}).provenance_b);
   await page.close();
   return seen;
 }

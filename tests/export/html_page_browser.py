@@ -62,6 +62,12 @@ def export(args, name):
     return path
 
 
+def compare(args, name):
+    path = out(name)
+    ok(f"compare {' '.join(args)} -> {name}", ["compare"] + args + ["--out", path])
+    return path
+
+
 def read_png(path):
     """[H, W, 3] uint8 pixels (Pillow) and the PNG's chunks as (type, data)."""
     data = open(path, "rb").read()
@@ -73,14 +79,23 @@ def read_png(path):
     return np.asarray(Image.open(path).convert("RGB")), chunks
 
 
-def png_cells(args, name, cells, n, cols=None, at=0.5):
+def png_cells(args, name, cells, n, cols=None, at=0.5, box=0, command="export"):
     """The PNG export's colour in each cell of an n x cols map (cols: n), placed by the SVG export's map
-    box, `at` of the way across and down the cell (0.5: its centre; a table writes its number there)."""
-    svg = open(export(args, name + ".svg"), encoding="utf-8").read()
-    png, _ = read_png(export(args, name + ".png"))
+    box (`box`: which of the figure's maps, in drawing order; -1 the last), `at` of the way across and
+    down the cell (0.5: its centre; a table writes its number there)."""
+    write = export if command == "export" else compare
+    svg = open(write(args, name + ".svg"), encoding="utf-8").read()
+    png, _ = read_png(write(args, name + ".png"))
     width_pt = float(re.search(r'<svg[^>]*width="([0-9.]+)pt"', svg).group(1))
-    box = re.search(r'fill:url\(#pattern\d+\)[^"]*"\s+d="M ([0-9.]+) ([0-9.]+) L ([0-9.]+) ([0-9.]+) L ([0-9.]+) ([0-9.]+)', svg)
-    x0, y0, x1, _, _, y1 = map(float, box.groups())
+    # the maps' image boxes (colour bars, narrow, left out), each moved by its path's translation if any
+    boxes = []
+    for m in re.finditer(r'fill:url\(#pattern\d+\)[^"]*"\s+d="M ([0-9.]+) ([0-9.]+) L ([0-9.]+) [0-9.]+ L [0-9.]+ ([0-9.]+)[^"]*"'
+                         r'(?:\s+transform="matrix\(1,0,0,1,([-0-9.]+),([-0-9.]+)\)")?', svg):
+        x0, y0, x1, y1 = map(float, m.groups()[:4])
+        tx, ty = (float(v) if v else 0.0 for v in m.groups()[4:])
+        if x1 - x0 > 0.5 * (y1 - y0):
+            boxes.append((x0 + tx, y0 + ty, x1 + tx, y1 + ty))
+    x0, y0, x1, y1 = boxes[box]
     k = png.shape[1] / width_pt
     rgb = []
     for i, j in cells:
@@ -180,6 +195,82 @@ def size_checks(margs):
     error("a view without a page", ["export"] + margs + ["--view", "width", "--out", out("w.html")], ["heads", "ablation"])
 
 
+SENTENCE_B = SENTENCE.replace("girl named Lily", "boy named Tom")
+
+
+def contrast_plan(models, margs, pages):
+    """The contrast page in both modes: a minimal pair (SENTENCE against SENTENCE_B, different token
+    counts) on stories260K, and stories260K at F32 against Q4_0 (GGUF files written here by
+    tests/core/formats/make_gguf_test_files.py) on SENTENCE. Each page's numbers come from the same
+    compare's .npy (the change, [layers, heads]) and .json (both runs' maps, the alignment)."""
+    sys.path.insert(0, os.path.join(HERE, "..", "core", "formats"))
+    import make_gguf_test_files as gguf_files
+    folder = out("gguf")
+    os.makedirs(folder, exist_ok=True)
+    gguf_files.write_tok512(folder, models)
+    gguf_files.write_stories(folder, models)
+    plans = {}
+    for mode, args in (("sentences", margs + ["--contrast", SENTENCE_B]),
+                       ("models", ["--model", os.path.join(folder, "stories260K_f32.gguf"), "--model-b",
+                                   os.path.join(folder, "stories260K_q4_0.gguf"), "--sentence", SENTENCE])):
+        name = "contrast_" + mode
+        url = "file://" + compare(args, name + ".html")
+        change = np.load(compare(args, name + ".npy"))
+        j = json.load(open(compare(args, name + ".json"), encoding="utf-8"))
+        na, nb = len(j["a"]["tokens"]), len(j["b"]["tokens"])
+        paired = [(s["a"], s["b"]) for s in j["alignment"] if s["op"] in ("same", "replaced")]
+        sel = (1, 2)
+        cells = {"a": [(0, 0), (3, 1), (na - 1, 0), (na - 1, na - 1), (9, 4), (2, 7)],
+                 "b": [(0, 0), (nb - 1, 1), (nb - 1, nb - 1), (7, 5), (2, 7)],
+                 "d": [(0, 0), (len(paired) - 1, 2), (len(paired) - 1, len(paired) - 1), (12, 11), (9, 4), (15, 3), (2, 7)],
+                 "change": [(0, 0), (1, 2), (4, 7), (3, 5)]}
+        shot = os.environ.get("HS_HTML_SHOTS")
+        pages.append(dict(name=name, url=url, contrast=dict(row=[2, 5], change_click=[3, 6], select=list(sel), cells=cells,
+                                                            screenshot=shot and os.path.join(shot, name + ".png"))))
+        plans[name] = dict(args=args + ["--layer", str(sel[0]), "--head", str(sel[1])], change=change, json=j,
+                           paired=paired, sel=sel, na=na, nb=nb)
+    return plans
+
+
+def contrast_checks(seen, plans):
+    """The contrast pages against their compare's .npy, .json and PNG figure."""
+    for name, c in plans.items():
+        s, j = seen[name], c["json"]
+        ch = s["checks"]
+        change, (l, h) = c["change"], c["sel"]
+        ranked = sorted(((lh // change.shape[1], lh % change.shape[1]) for lh in range(change.size)),
+                        key=lambda x: (-change[x], x))
+        check([tuple(x) for x in ch["ranked"]] == ranked, f"{name}: heads table order {ch['ranked'][:6]}..., by the .npy "
+                                                          f"{ranked[:6]}...")
+        first = ch["first"]
+        check((first["layer"], first["head"]) == ranked[0], f"{name}: first selected {first}, the most changed is {ranked[0]}")
+        k = ranked.index((2, 5))
+        want = {"clicked_row": (2, 5), "after_down": ranked[k + 1], "after_bracket": ((ranked[k + 1][0] + 1) % change.shape[0], ranked[k + 1][1]),
+                "after_dot": ((ranked[k + 1][0] + 1) % change.shape[0], (ranked[k + 1][1] + 1) % change.shape[1]), "clicked_change": (3, 6)}
+        for key, w in want.items():
+            check((ch[key]["layer"], ch[key]["head"]) == w, f"{name}: {key} selected {ch[key]}, expected layer {w[0]} head {w[1]}")
+        A = np.array(j["attention_a"], dtype=np.float64)[l, h]
+        B = np.array(j["attention_b"], dtype=np.float64)[l, h]
+        P = c["paired"]
+        Dm = np.array([[B[bp, bq] - A[ap, aq] for aq, bq in P] for ap, bp in P])  # B - A over the paired steps
+        check(A.shape == (c["na"], c["na"]) and B.shape == (c["nb"], c["nb"]), f"{name}: maps {A.shape} {B.shape}")
+        for which, values, label in (("a", A, "attention A"), ("b", B, "attention B"), ("d", Dm, "attention B - A"),
+                                     ("change", change, "change")):
+            sub = dict(s, tips=[t for t in s["tips"] if t.get("which") == which])
+            check(len(sub["tips"]) > 0, f"{name}: no {which} tooltips")
+            check_tips(sub, values, f"{label} ({name}, layer {l}, head {h})")
+        px = {w: [p for p in s["pixels"] if p["which"] == w] for w in ("a", "d")}
+        check_pixels(px["d"], png_cells(c["args"], name + "_d", [tuple(p["cell"]) for p in px["d"]], len(P), box=-1,
+                                        command="compare"), f"{name}: B - A")
+        check_pixels(px["a"], png_cells(c["args"], name + "_a", [tuple(p["cell"]) for p in px["a"]], c["na"], box=-3,
+                                        command="compare"), f"{name}: A")
+        for side, prov in (("A", s["provenance"]), ("B", s["provenance_b"])):
+            model = [f for f in prov.get("files", []) if f.get("role") == "model"]
+            path = c["args"][c["args"].index("--model-b" if side == "B" and name.endswith("models") else "--model") + 1]
+            check(len(model) == 1 and model[0].get("sha256") == hashlib.sha256(open(path, "rb").read()).hexdigest(),
+                  f"{name}: provenance of {side} {model}, expected the SHA-256 of {path}")
+
+
 def main():
     global WORK
     cli, models, build = sys.argv[1], sys.argv[2], sys.argv[3]
@@ -212,6 +303,7 @@ def main():
         page("rollout", ["--view", "rollout"], cells=cells)
         page("roles", ["--view", "roles"], cells=[(0, 0), (1, 3), (4, 7), (2, 2)])
         page("ablation", ["--view", "ablation"], cells=[(0, 0), (1, 3), (4, 7), (2, 2)])
+        contrast = contrast_plan(models, margs, pages)
         plan = out("plan.json")
         json.dump({"chromium": chromium, "profile": out("profile"), "pages": pages}, open(plan, "w"))
         p = subprocess.run(["node", os.path.join(HERE, "html_page_browser.js"), puppeteer_dir(build), plan],
@@ -260,6 +352,7 @@ def main():
             px = seen[view]["pixels"]
             check_pixels(px, png_cells(margs + ["--view", view] + extra, view + "_png", [tuple(p["cell"]) for p in px],
                                        values.shape[0], values.shape[1], at=0.2), view)
+        contrast_checks(seen, contrast)
         provenance_checks(models, margs, h["provenance"])
         size_checks(margs)
     finally:

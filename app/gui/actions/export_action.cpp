@@ -187,6 +187,7 @@ std::optional<std::string> contrast_bytes(const AppState& state, const Derived& 
   e.colours.colormap = spec.colours.colormap;
   e.style = spec.style;
   e.scale = spec.scale;
+  e.large_page = spec.large_page;  // .html: the contrast page, as compare --out page.html
   if (c->is_models()) {  // what `headscope-cli compare --model A --model-b B --out` writes
     e.models = &c->models;
     return contrast_export_bytes(*c->analysis_a, *c->analysis, c->result, e);
