@@ -43,6 +43,7 @@ struct AblateOptions {
   int threads = 0;
   bool quiet = false;
   bool progress = false;
+  bool measure_only = false;
   CLI::Option* json_option = nullptr;
   CLI::Option* knock_out_option = nullptr;
 };
@@ -86,12 +87,12 @@ int print_heads(const AblationAnswer& answer, int top) {
     for (int h = 0; h < H; ++h) heads.push_back({l, h});
   std::stable_sort(heads.begin(), heads.end(), [&](const auto& x, const auto& y) { return harm(x.first, x.second) > harm(y.first, y.second); });
   if (top > 0 && int(heads.size()) > top) heads.resize(size_t(top));
-  std::printf("\n rank  layer  head  %s  next tokens whose log-prob fell most ([position] token: change)\n",
-              loss ? "loss change" : "  lp change");
+  std::printf("\n rank  layer  head  %s%s\n", loss ? "loss change" : "  lp change",
+              a.measure_only ? "" : "  next tokens whose log-prob fell most ([position] token: change)");
   int rank = 0;
   for (const auto& [l, h] : heads) {
-    std::printf("%5d  %5d  %4d  %11s  %s\n", ++rank, l, h, format_change(double(a.delta_measure(l, h)), 4).c_str(),
-                fallen_tokens(answer, a.delta_logprob[size_t(l)][size_t(h)], 3).c_str());
+    const std::string fallen = a.measure_only ? "" : "  " + fallen_tokens(answer, a.delta_logprob[size_t(l)][size_t(h)], 3);
+    std::printf("%5d  %5d  %4d  %11s%s\n", ++rank, l, h, format_change(double(a.delta_measure(l, h)), 4).c_str(), fallen.c_str());
   }
   if (loss) std::printf("\nloss change: mean next-token loss without the head minus with it (positive: the head helps)\n");
   else std::printf("\nlp change: the target's log-prob without the head minus with it (negative: the head helps)\n");
@@ -217,6 +218,11 @@ int run_ablate(const AblateOptions& o) {
   AblationOptions options;
   options.mode = o.ablation == "mean" ? AblationMode::mean : AblationMode::zero;
   options.threads = o.threads;
+  if (o.measure_only) {
+    if (question.target.empty() && question.target_position < 0)
+      throw InputError("--measure-only needs a target (--target TEXT or --target-position P): the mean loss reads every row of logits");
+    options.logits = AblationLogits::measure_only;
+  }
   auto heads_line = std::make_shared<AblateProgressLine>();
   auto reference_line = std::make_shared<AblateProgressLine>();
   connect_ablate_progress(o, !question.group.empty(), options, heads_line, reference_line);
@@ -267,6 +273,9 @@ Command add_ablate_command(CLI::App& app) {
                   "instead of over the sentence");
   sub->add_option("--top", options->top, flag_help("top", "0: every head"))->capture_default_str();
   options->json_option = sub->add_option("--json", options->json, flag_help("json", "Every number"));
+  sub->add_flag("--measure-only", options->measure_only,
+                "With a target: each knocked-out head's pass computes the target's row of logits alone (1 of T rows; "
+                "faster), so the report has no per-token changes and the JSON no delta_loss or delta_logprob");
   sub->add_flag("--quiet", options->quiet, flag_help("quiet", "No progress line even on a terminal"));
   sub->add_flag("--progress", options->progress,
                 "Progress on standard error (\"ablate: 120/336 heads, 14 s left\") even when it is not a terminal "
