@@ -3,15 +3,15 @@
 zero-ablations, 337 passes), an 11-token sentence, 2 threads, `headscope-cli ablate --json`:
 
   mean loss     the mean next-token loss over every position (every row of logits): target <= 20 s
-  last target   --target-position 10 --measure-only: the log-prob of the token after the last one, one
-                row of logits per pass: target < 5 s
+  last target   --target " the" --measure-only: the log-prob of " the" after the last token, one row
+                of logits per pass: target < 5 s
 
 Each run prints its target beside the measurement: the whole process's wall time (loading included),
 the passes' compute_ms from the JSON, and the load average before and after (a timing on a busy
 machine is not a result). The file is the one llama_cpp_bench.py uses (bench-models/ next to the CLI,
 written once by models_bench.write_qwen_gguf when missing, ~400 MB), or --model FILE.
 
-  tests/bench/ablate_bench.py --cli build/headscope-cli [--model FILE] [--tokens 11] [--threads 2] [--rounds 1]
+  tests/bench/ablate_bench.py --cli build/headscope-cli [--model FILE] [--tokens 11] [--threads 2] [--rounds 1] [--case both|loss|last]
 Uses Debian's python3 (and numpy, to write the file once).
 """
 import argparse
@@ -59,6 +59,7 @@ def main():
     ap.add_argument("--tokens", type=int, default=11)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--rounds", type=int, default=1, help="runs of each case (the best and the median are printed)")
+    ap.add_argument("--case", choices=["both", "loss", "last"], default="both", help="which of the two cases to run")
     a = ap.parse_args()
     model = a.model or mb.bench_model_path(a.cli, QWEN_NAME)
     if not os.path.isfile(model):
@@ -68,12 +69,18 @@ def main():
     sentence, T = mb.fit_sentence(a.cli, ["--model", model], a.tokens)
     print("head ablation, %s: T = %d, %d threads, load average %.2f at the start" % (os.path.basename(model), T,
                                                                                    a.threads, ablate_loadavg()))
+    # The last-position target: the log-prob of " the" as the token after the last one (row T-1).
     cases = [("mean loss (every row of logits)", [], 20.0, "<="),
-             ("last-position target (--target-position %d --measure-only)" % (T - 1),
-              ["--target-position", str(T - 1), "--measure-only"], 5.0, "<")]
+             ("last-position target (--target ' the' --measure-only)", ["--target", " the", "--measure-only"], 5.0, "<")]
+    cases = [c for c in cases if a.case == "both" or (a.case == "loss") == (not c[1])]
     fields = []
     for name, extra, limit, op in cases:
-        runs = [run_ablate(a.cli, model, sentence, a.threads, extra) for _ in range(a.rounds)]
+        try:
+            runs = [run_ablate(a.cli, model, sentence, a.threads, extra) for _ in range(a.rounds)]
+        except RuntimeError as e:
+            print("  %-62s FAILED: %s" % (name, e))
+            fields.append("qwen_ablate_%s=failed" % ("loss" if not extra else "last"))
+            continue
         walls = sorted(r[0] for r in runs)
         computes = sorted(r[1] for r in runs)
         load = max(max(r[3], r[4]) for r in runs)

@@ -24,6 +24,17 @@ std::string rows_test_models_dir() {
 
 const char* const kRowsSentence = "Once upon a time, there was a little girl named Lily. She liked to play";
 
+// stories260K (llama2.c .bin) on kRowsSentence; model_path "" when the models folder lacks it.
+ModelRequest rows_stories_request() {
+  const std::filesystem::path dir = std::filesystem::path(rows_test_models_dir()) / "stories260K";
+  ModelRequest r;
+  if (!std::filesystem::exists(dir / "stories260K.bin")) return r;
+  r.model_path = (dir / "stories260K.bin").string();
+  r.tokenizer = (dir / "tok512.bin").string();
+  r.sentence = kRowsSentence;
+  return r;
+}
+
 // Every head's delta_measure and the intact measure with one row of logits against every row.
 void expect_one_row_equals_every_row(const ModelRequest& request, const std::string& label) {
   const HeadAblation probe = ablate_heads(request, AblationOptions{});
@@ -63,12 +74,8 @@ void expect_one_row_equals_every_row(const ModelRequest& request, const std::str
 }
 
 TEST(HeadAblationRows, OneRowEqualsEveryRowOnStories260K) {
-  const std::filesystem::path dir = std::filesystem::path(rows_test_models_dir()) / "stories260K";
-  if (!std::filesystem::exists(dir / "stories260K.bin")) GTEST_SKIP() << "stories260K not found in " << dir;
-  ModelRequest r;
-  r.model_path = (dir / "stories260K.bin").string();
-  r.tokenizer = (dir / "tok512.bin").string();
-  r.sentence = kRowsSentence;
+  const ModelRequest r = rows_stories_request();
+  if (r.model_path.empty()) GTEST_SKIP() << "stories260K not found in " << rows_test_models_dir();
   expect_one_row_equals_every_row(r, "stories260K.bin");
 }
 
@@ -81,12 +88,8 @@ TEST(HeadAblationRows, OneRowEqualsEveryRowOnAQuantizedGguf) {
 }
 
 TEST(HeadAblationRows, TheMeanLossIgnoresMeasureOnly) {
-  const std::filesystem::path dir = std::filesystem::path(rows_test_models_dir()) / "stories260K";
-  if (!std::filesystem::exists(dir / "stories260K.bin")) GTEST_SKIP() << "stories260K not found in " << dir;
-  ModelRequest r;
-  r.model_path = (dir / "stories260K.bin").string();
-  r.tokenizer = (dir / "tok512.bin").string();
-  r.sentence = kRowsSentence;
+  const ModelRequest r = rows_stories_request();
+  if (r.model_path.empty()) GTEST_SKIP() << "stories260K not found in " << rows_test_models_dir();
   AblationOptions o;
   o.logits = AblationLogits::measure_only;
   const HeadAblation a = ablate_heads(r, o);
