@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <csignal>
 #include <cmath>
@@ -239,8 +238,9 @@ int run_ablate(const AblateOptions& o) {
     }
   }
   heads_line->end_line();
-  if (g_ablate_interrupted != 0 && (!a.heads || !a.heads->complete)) {
-    return report_ablate_interrupt(a.heads ? count_measured_heads(*a.heads) : 0, a.heads ? a.heads->n_layers() * a.heads->n_heads() : 1);
+  // A group is one pass: once it has run, its result is printed even after a Ctrl+C.
+  if (g_ablate_interrupted != 0 && a.heads && !a.heads->complete) {
+    return report_ablate_interrupt(count_measured_heads(*a.heads), a.heads->n_layers() * a.heads->n_heads());
   }
   if (!o.json.empty()) {
     write_output(o.json, [&](std::ostream& out) { write_ablation_json(out, a); });
