@@ -72,6 +72,7 @@ const std::vector<FlagWord>& flag_vocabulary() {
       {"repeat", "Output and export", ""}, {"csv", "Output and export", ""},
       {"what", "Output and export", ""}, {"preset", "Output and export", ""},
       {"quiet", "Output and export", "No progress or notes on standard error"},
+      {"progress", "Output and export", ""}, {"measure-only", "View", ""},
   };
   return words;
 }

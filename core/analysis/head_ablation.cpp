@@ -55,6 +55,19 @@ AblationMeasured ablation_measure(const Map& logits, const std::vector<int>& ids
   return out;
 }
 
+// The measure alone from the target's one row of logits ([1, vocab]): lp empty, loss NaN.
+AblationMeasured ablation_measure_one_row(const Map& logits, const AblationTarget& target) {
+  assert(logits.rows() == 1 && !target.is_mean_loss() && "the target's row of logits");
+  if (target.token_id >= logits.cols()) {
+    throw InputError("the target token id (" + std::to_string(target.token_id) + ") is outside the vocabulary (" +
+                     std::to_string(logits.cols()) + " tokens)");
+  }
+  AblationMeasured out;
+  out.loss = std::numeric_limits<double>::quiet_NaN();
+  out.measure = log_softmax_at(logits.row(0), target.token_id);
+  return out;
+}
+
 // Intact run: remembers the mean over positions of every layer's contexts, edits nothing.
 class ContextMeans : public ContextEditor {
  public:
@@ -136,10 +149,19 @@ void check_ablation_input(const TransformerModel& model, const std::vector<int>&
 class AblationRunner {
  public:
   AblationRunner(const TransformerModel& model, const std::vector<int>& ids, const AblationOptions& options)
-      : model_(model), ids_(ids), target_(options.target), threads_(options.threads), means_(model.info().n_layers) {
+      : model_(model),
+        ids_(ids),
+        target_(options.target),
+        threads_(options.threads),
+        measure_only_(options.logits == AblationLogits::measure_only && !options.target.is_mean_loss()),
+        means_(model.info().n_layers) {
     const int L = model.info().n_layers;
     if (!model.runs_layers()) {
-      base = ablation_measure(model.logits(model.forward(ids, &means_, threads_).topRows(logit_rows(ids, target_)), threads_), ids, target_);
+      const Map hidden = model.forward(ids, &means_, threads_);  // [T, d]
+      base = ablation_measure(model.logits(hidden.topRows(logit_rows(ids, target_)), threads_), ids, target_);
+      // measure_only: the intact measure from the one row too, as the knocked-out passes compute it
+      // (a one-row product sums in another order than the [T, d] one), so a head that adds nothing changes it by 0.
+      if (measure_only_) base.measure = measured(hidden, threads_).measure;
       return;
     }
     entering_.resize(size_t(L));
@@ -148,7 +170,9 @@ class AblationRunner {
       entering_[size_t(l)] = x;
       model.run_layers(x, l, l + 1, &means_, 1);
     }
-    base = ablation_measure(model.logits(model.final_norm(x).topRows(logit_rows(ids, target_)), 1), ids, target_);
+    const Map hidden = model.final_norm(x);  // [T, d]
+    base = ablation_measure(model.logits(hidden.topRows(logit_rows(ids, target_)), 1), ids, target_);
+    if (measure_only_) base.measure = measured(hidden, 1).measure;
   }
   // The per-layer means mean ablation uses: the reference's, or the sentence's own.
   const std::vector<Eigen::RowVectorXf>* means(const AblationOptions& o) const {
@@ -157,20 +181,33 @@ class AblationRunner {
   }
   // One pass with `knockout`; `threads`: 1 inside a parallel sweep.
   AblationMeasured run(HeadKnockout& knockout, int threads) const {
-    const Eigen::Index rows = logit_rows(ids_, target_);
-    if (!model_.runs_layers()) return ablation_measure(model_.logits(model_.forward(ids_, &knockout, threads).topRows(rows), threads), ids_, target_);
+    if (!model_.runs_layers()) return measured(model_.forward(ids_, &knockout, threads), threads);
     const int from = knockout.first_layer();
     Map y = entering_[size_t(from)];
     model_.run_layers(y, from, model_.info().n_layers, &knockout, 1);
-    return ablation_measure(model_.logits(model_.final_norm(y).topRows(rows), 1), ids_, target_);
+    // The final norm is row by row: with measure_only it sees the target's row alone.
+    if (measure_only_) return measured(model_.final_norm(Map(y.middleRows(target_.position, 1))), 1, 0);
+    return measured(model_.final_norm(y), 1);
   }
+  bool measure_only() const { return measure_only_; }
   AblationMeasured base;
 
  private:
+  // hidden: [T, d] after the final norm; with measure_only the target's row is hidden's row `row`
+  // (-1: row P of all T; 0: hidden is that row alone).
+  AblationMeasured measured(const Map& hidden, int threads, int row = -1) const {
+    if (measure_only_) {
+      const Eigen::Index r = row < 0 ? Eigen::Index(target_.position) : Eigen::Index(row);
+      return ablation_measure_one_row(model_.logits(Map(hidden.middleRows(r, 1)), threads), target_);
+    }
+    return ablation_measure(model_.logits(hidden.topRows(logit_rows(ids_, target_)), threads), ids_, target_);
+  }
+
   const TransformerModel& model_;
   const std::vector<int>& ids_;
   AblationTarget target_;
   int threads_;
+  bool measure_only_;
   ContextMeans means_;
   std::vector<Map> entering_;  // [layer] -> residual stream entering it, [T, d]
 };
@@ -217,6 +254,7 @@ static HeadAblation ablate_heads_unguarded(const TransformerModel& model, const 
   out.ids = ids;
   out.target = options.target;
   out.reference_mean = options.mode == AblationMode::mean && options.reference;
+  out.measure_only = runner.measure_only();
   out.base_logprob = runner.base.lp;
   out.base_loss = runner.base.loss;
   out.base_measure = runner.base.measure;
@@ -238,7 +276,7 @@ static HeadAblation ablate_heads_unguarded(const TransformerModel& model, const 
       const AblationMeasured m = runner.run(knockout, parallel ? 1 : options.threads);
       std::lock_guard<std::mutex> lock(mutex);
       if (stop.load()) return;  // cancelled meanwhile: what finishes after the cancel is dropped
-      out.delta_logprob[size_t(l)][size_t(h)] = m.lp - out.base_logprob;
+      if (!runner.measure_only()) out.delta_logprob[size_t(l)][size_t(h)] = m.lp - out.base_logprob;
       out.delta_loss(l, h) = float(m.loss - out.base_loss);
       out.delta_measure(l, h) = float(m.measure - out.base_measure);
       ++done;
@@ -266,7 +304,9 @@ GroupAblation ablate_group(const TransformerModel& model, const std::vector<int>
   check_ablation_input(model, ids, options);
   check_ablation_group(heads, model.info());
   const auto start = std::chrono::steady_clock::now();
-  const AblationRunner runner(model, ids, options);
+  AblationOptions every_row = options;  // one pass: its every per-token change is kept
+  every_row.logits = AblationLogits::every_prediction;
+  const AblationRunner runner(model, ids, every_row);
   HeadKnockout knockout(heads, model.info().d_head, runner.means(options));
   const AblationMeasured m = runner.run(knockout, 1);
   GroupAblation out;

@@ -60,10 +60,18 @@ ContextMeanSet context_means(const TransformerModel& model, const std::vector<st
 
 const char* ablation_mode_name(AblationMode mode);  // "zero", "mean"
 
+// Which rows of logits (the final norm and the unembedding, [rows, vocab]) each ablated pass computes:
+//   every_prediction: every predicted token's row, and the target's (delta_logprob, delta_loss for every head);
+//   measure_only:     with a target, its row P alone, 1 of T (each head's delta_logprob is then empty and
+//                     its delta_loss NaN; the intact pass still computes every row, so base_logprob and
+//                     base_loss stay). The mean loss needs every row: there it is every_prediction.
+enum class AblationLogits { every_prediction, measure_only };
+
 struct AblationOptions {
   AblationMode mode = AblationMode::zero;
   int threads = 0;
   AblationTarget target;                     // default: the mean loss
+  AblationLogits logits = AblationLogits::every_prediction;
   const ContextMeanSet* reference = nullptr;  // mean mode: these means instead of the sentence's own
   // Called after each reference text's run with (done, total) (ablation_question.h reads the texts).
   std::function<void(int, int)> reference_progress;
@@ -85,6 +93,7 @@ struct HeadAblation {
   double base_measure = 0;                       // the intact model's: base_loss or the target's log-prob
   Map delta_measure;                             // [L, H]: delta_loss, or the target log-prob's change
   bool reference_mean = false;                   // mean mode with a reference's means
+  bool measure_only = false;                     // a target's row alone: delta_logprob empty, delta_loss NaN
   bool complete = true;
   double compute_ms = 0;                         // the passes (the intact one and every head's), loading not included
   int n_layers() const { return int(delta_loss.rows()); }

@@ -45,22 +45,28 @@ void write_each_head_ablation_json(std::ostream& out, const AblationAnswer& answ
   write_json_float(out, float(a.base_loss));
   out << ",\"base_logprob\":";
   write_json_vector(out, a.base_logprob);
-  out << ",\"delta_loss\":";
-  write_json_matrix(out, a.delta_loss);
+  // measure_only (a target's row of logits alone): no loss change nor per-token change per head.
+  if (!a.measure_only) {
+    out << ",\"delta_loss\":";
+    write_json_matrix(out, a.delta_loss);
+  }
   out << ",\"base_measure\":";
   write_json_float(out, float(a.base_measure));
   out << ",\"delta_measure\":";
   write_json_matrix(out, a.delta_measure);
-  out << ",\"delta_logprob\":[";
-  for (int l = 0; l < a.n_layers(); ++l) {
-    out << (l ? "," : "") << '[';
-    for (int h = 0; h < a.n_heads(); ++h) {
-      if (h) out << ',';
-      write_json_vector(out, a.delta_logprob[size_t(l)][size_t(h)]);
+  if (!a.measure_only) {
+    out << ",\"delta_logprob\":[";
+    for (int l = 0; l < a.n_layers(); ++l) {
+      out << (l ? "," : "") << '[';
+      for (int h = 0; h < a.n_heads(); ++h) {
+        if (h) out << ',';
+        write_json_vector(out, a.delta_logprob[size_t(l)][size_t(h)]);
+      }
+      out << ']';
     }
     out << ']';
   }
-  out << "],\"compute_ms\":";
+  out << ",\"compute_ms\":";
   write_json_float(out, float(a.compute_ms));
   out << "}\n";
 }

@@ -77,6 +77,7 @@ TEST_F(AblationView, RunsOffTheUiThreadDrawsTheMapAndGoesStale) {
   EXPECT_TRUE(a.complete);
   EXPECT_EQ(ui_.ablation.done, 40);
   EXPECT_EQ(ui_.ablation.total, 40);
+  EXPECT_EQ(ui_.ablation.seconds_left, 0.0) << "time left: none once every head is done";
   ASSERT_EQ(a.n_layers(), 5);
   ASSERT_EQ(a.n_heads(), 8);
   EXPECT_TRUE(a.delta_loss.allFinite());

@@ -91,3 +91,9 @@ if(HEADSCOPE_TEST_PYTHON)
                    $<TARGET_FILE:write_fault_shim> ${PROJECT_BINARY_DIR}/gguf-test-files)
   set_tests_properties(cli_machine_faults PROPERTIES LABELS "cli" TIMEOUT 300 FIXTURES_REQUIRED gguf_test_files)
 endif()
+# headscope-cli ablate's progress line (terminal or --progress) and Ctrl+C (exit 130, nothing written) (issue 49).
+if(HEADSCOPE_TEST_PYTHON)
+  add_test(NAME cli_ablate_progress
+           COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/ablate_progress_cli.py $<TARGET_FILE:headscope-cli> ${HEADSCOPE_MODELS_DIR})
+  set_tests_properties(cli_ablate_progress PROPERTIES LABELS "cli" TIMEOUT 120)
+endif()

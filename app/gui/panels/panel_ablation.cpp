@@ -34,6 +34,13 @@ float largest_change(const HeadAblation& a) {
   return std::max(m, 1e-6f);
 }
 
+// "120 / 336 heads, 14 s left" ("loading the model..." before the heads start).
+std::string ablation_progress_label(const AblationStatus& st) {
+  if (st.total <= 0) return "loading the model...";
+  if (st.seconds_left < 0 || st.done >= st.total) return format("%d / %d heads", st.done, st.total);
+  return format("%d / %d heads, %.0f s left", st.done, st.total, st.seconds_left);
+}
+
 void controls(AppState& state, const AblationStatus& st, int passes) {
   const float f = ImGui::GetFontSize();
   AblationPanelState& p = state.ablation;
@@ -53,7 +60,7 @@ void controls(AppState& state, const AblationStatus& st, int passes) {
     const float frac = st.total > 0 ? float(st.done) / float(st.total) : 0.0f;
     ImGui::SetNextItemWidth(f * 14);
     ImGui::ProgressBar(frac, ImVec2(f * 14, 0),
-                       st.total > 0 ? format("%d / %d heads", st.done, st.total).c_str() : "loading the model...");
+                       ablation_progress_label(st).c_str());
     ImGui::SameLine();
     if (ImGui::Button("Cancel")) state.commands.push(CancelAblation{});
   } else if (ImGui::Button(format("Run ablation (%d passes)", passes + 1).c_str())) {

@@ -15,6 +15,8 @@ namespace hs::gui {
 struct AblationStatus {
   bool running = false;
   int done = 0, total = 0;          // heads knocked out so far, of L x H (total 0: still loading)
+  // Time left (s): the job's time so far per head done, times the heads left; < 0 before the first head.
+  double seconds_left = -1;
   ModelRequest request;             // what the running or last job ablated
   AblationMode mode = AblationMode::zero;
   std::shared_ptr<const HeadAblation> result;  // the last finished job's (complete or cancelled); null: none

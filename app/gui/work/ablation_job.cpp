@@ -1,5 +1,6 @@
 #include "app/gui/work/ablation_job.h"
 
+#include <chrono>
 #include <exception>
 #include <new>
 
@@ -17,6 +18,7 @@ void AblationJob::start(const ModelRequest& request, AblationMode mode) {
   status_.mode = mode;
   status_.result.reset();
   status_.error.clear();
+  status_.seconds_left = -1;
   jobs_.submit({request, mode}, true);  // the running job stops after the head it is on
 }
 
@@ -32,7 +34,15 @@ void AblationJob::run(Job job, const Shell::Control& control) {
   AblationOptions o;
   o.mode = job.mode;
   o.threads = threads_;
-  o.progress = [&control](int done, int total) { return control.progress(done, total); };
+  const auto started = std::chrono::steady_clock::now();
+  o.progress = [&control, started, this](int done, int total) {
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (control.generation() == jobs_.submitted()) status_.seconds_left = done > 0 ? s / done * (total - done) : -1;
+    }
+    return control.progress(done, total);
+  };
   std::shared_ptr<const HeadAblation> result;
   std::string error;
   try {

@@ -30,3 +30,7 @@ if(HEADSCOPE_TEST_PYTHON AND TARGET headscope-cli)
                    $<TARGET_FILE:headscope-cli> ${PROJECT_SOURCE_DIR})
   set_tests_properties(model.teaching_vs_docs PROPERTIES LABELS "core;oracle" SKIP_RETURN_CODE 77 TIMEOUT 120)
 endif()
+# Ablation with one row of logits for a target (AblationLogits::measure_only) against every row, on
+# stories260K and its Q8_0 GGUF (registered here: headscope_add_gguf_gtest comes from core/formats,
+# included after core/analysis).
+headscope_add_gguf_gtest(${PROJECT_SOURCE_DIR}/tests/core/analysis/head_ablation_rows_test.cpp)
