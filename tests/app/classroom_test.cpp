@@ -195,7 +195,7 @@ TEST(Lessons, ShippedLessonsAreEmbeddedAndMalformedOnesAreRefused) {
 TEST(Lessons, LockedControlsFollowTheStep) {
   AppState s = default_app_state();
   EXPECT_FALSE(control_locked(s, hs::LessonControl::heads)) << "nothing is locked without a lesson";
-  start_lesson(s, find_lesson("multi_head_attention"), 1);  // step 2 unlocks heads
+  start_lesson(s, find_lesson("multi_head_attention"), 4);  // step 5 unlocks heads
   EXPECT_FALSE(control_locked(s, hs::LessonControl::heads));
   EXPECT_TRUE(control_locked(s, hs::LessonControl::d_model));
   go_to_step(s, 99);
