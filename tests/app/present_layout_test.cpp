@@ -276,6 +276,44 @@ TEST_F(PresentLayout, TheWordsOnScreenAreForTheClass) {
   EXPECT_NE(first_text.find("stories260K"), std::string::npos) << first_text;
 }
 
+// Issue 46: the Contrast and Difference views' blocks name their model and layer, as every other
+// block does ("(teaching model, layer 1)", "(stories260K, layer 2)"), in a lesson and in the app.
+TEST_F(PresentLayout, ContrastAndDifferenceBlocksNameTheirModelAndLayer) {
+  const auto pairs = std::find_if(lessons_.begin(), lessons_.end(), [](const auto& l) { return l->title.find("Change one word") == 0; });
+  ASSERT_NE(pairs, lessons_.end());
+  const auto count = [](std::string text, const std::string& what) {  // a title wrapped over two lines counts too
+    std::replace(text.begin(), text.end(), '\n', ' ');
+    int n = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+  };
+  for (bool present : {true, false}) {
+    present_at(kSizes[0], Theme::light);
+    AppState state = default_app_state();
+    state.present.active = present;
+    start_lesson(state, *pairs, 0);  // the teaching model, sentence A against B, layer 1
+    ASSERT_EQ(state.view, View::contrast);
+    ui_.derived = derived_for(state, "names pairs s1");
+    for (int f = 0; f < 3; ++f) hs::gui::test::app_frame(state, ui_, report_);
+    EXPECT_EQ(count(all_text(), "(teaching model, layer 1)"), 2) << "A and B, presenting " << present << ":\n" << all_text();
+    start_lesson(state, *pairs, 1);  // stories260K, layer 2
+    ui_.derived = derived_for(state, "names pairs s2");
+    for (int f = 0; f < 3; ++f) hs::gui::test::app_frame(state, ui_, report_);
+    EXPECT_EQ(count(all_text(), "(stories260K, layer 2)"), 2) << "A and B, presenting " << present << ":\n" << all_text();
+    // The Difference view of the teaching model outside a lesson, and of the synthetic layer.
+    AppState app = default_app_state();
+    app.present.active = present;
+    app.view = View::difference;
+    ui_.derived = derived_for(app, "synthetic");
+    for (int f = 0; f < 3; ++f) hs::gui::test::app_frame(app, ui_, report_);
+    EXPECT_EQ(count(all_text(), "head 0 vs head 1 (random weights, seed 0)"), 1) << "presenting " << present << ":\n" << all_text();
+    app.request.model_path = "teaching";
+    ui_.derived = derived_for(app, "teaching");
+    for (int f = 0; f < 3; ++f) hs::gui::test::app_frame(app, ui_, report_);
+    EXPECT_EQ(count(all_text(), "L0 h0 vs L0 h1 (teaching model, layer 0)"), 1) << "presenting " << present << ":\n" << all_text();
+  }
+}
+
 // Lesson 2 step 4 says the Head roles table opens sorted by the previous column, highest first:
 // its first row is the head with the highest previous score.
 TEST_F(PresentLayout, TheRolesTableOpensSortedAsTheCaptionSays) {
