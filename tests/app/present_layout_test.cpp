@@ -226,6 +226,41 @@ TEST(LayoutRules, AMapOfFewTokensLabelsEveryRowAndColumn) {
   EXPECT_EQ(unlabelled({}), "");
 }
 
+// Issue 46: a map's title is no smaller than the row labels beside its band of maps (at
+// 1920x1080 the labels grew to 27 px and the heads' names stayed at 20).
+TEST(LayoutRules, ATileTitleIsNoSmallerThanItsRowLabels) {
+  FrameReport report;
+  for (int k = 0; k < 2; ++k) {
+    DrawnHeatmap& m = report.heatmaps.emplace_back();
+    m.key = "grid L0 h" + std::to_string(k), m.rows = m.cols = m.tokens = 4, m.row_labels = k == 0, m.col_labels = true;
+    m.min = ImVec2(100 + 110 * float(k), 100), m.max = ImVec2(200 + 110 * float(k), 200);
+  }
+  const auto text = [](const char* s, float px, ImVec2 a, ImVec2 b) {
+    DrawnText t;
+    t.text = s, t.window = "##views", t.px = px, t.min = a, t.max = b;
+    return t;
+  };
+  std::vector<DrawnText> texts;
+  for (int r = 0; r < 4; ++r) texts.push_back(text("tok", 24, ImVec2(60, 102 + 25 * float(r)), ImVec2(94, 122 + 25 * float(r))));
+  LayoutRules rules;
+  rules.display = ImVec2(1280, 720);
+  const auto titles = [&](float px) {
+    std::vector<DrawnText> t = texts;
+    t.push_back(text("L0 h0", px, ImVec2(102, 100 - px - 3), ImVec2(150, 97)));
+    t.push_back(text("L0 h1", px, ImVec2(212, 100 - px - 3), ImVec2(260, 97)));
+    std::string out;
+    for (const std::string& p : layout_problems(report, t, {}, rules))
+      if (p.rfind("title:", 0) == 0) out += p + "\n";
+    return out;
+  };
+  EXPECT_EQ(titles(24), "");
+  EXPECT_EQ(titles(27), "");
+  const std::string found = titles(20);
+  EXPECT_NE(found.find("title: \"L0 h0\""), std::string::npos) << found;
+  EXPECT_NE(found.find("title: \"L0 h1\""), std::string::npos) << "the second map shares the first's row labels\n" << found;
+  EXPECT_NE(found.find("smaller than its row labels (24.0 px)"), std::string::npos) << found;
+}
+
 // The words on screen (issue 30, findings 3, 5 and 8), read back from the draw lists.
 std::string all_text() {
   std::string out;

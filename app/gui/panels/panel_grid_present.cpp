@@ -19,9 +19,9 @@
 namespace hs::gui {
 namespace {
 
-// Head names in the labels' readable size, not the body font: the maps get the room.
-float title_size() { return present_label_min(); }
-float title_height() { return title_size() * 1.25f; }
+// Head names in the labels' readable size, not the body font: the maps get the room. Never
+// smaller than the grid's token labels (issue 46: at 1920x1080 the labels grew and the titles did not).
+float title_height(float title_px) { return title_px * 1.25f; }
 float map_gap() { return ImGui::GetFontSize() * 0.45f; }
 
 // The teaching model's heads are each wired for one job: its tiles say it, outside a lesson (whose
@@ -141,8 +141,20 @@ void draw_overview_header(ImDrawList* dl, ImVec2 at, float stride, int heads, in
 
 PresentGrid present_grid(const RunAnalysis& d, ImVec2 area, bool col_labels, bool row_labels) {
   const int heads = d.run.n_heads(), group = heads_per_group(d.run.info);
-  return layout_present_grid(heads, group, int(d.map_labels.size()), d.map_labels, ImGui::GetFont(), area, title_height(),
-                             map_gap(), present_label_min(), present_label_max(), col_labels, row_labels);
+  const auto layout = [&](float title_px) {
+    PresentGrid g = layout_present_grid(heads, group, int(d.map_labels.size()), d.map_labels, ImGui::GetFont(), area,
+                                        title_height(title_px), map_gap(), present_label_min(), present_label_max(), col_labels,
+                                        row_labels);
+    g.title_h = title_height(title_px);
+    g.title_px = std::max(present_label_min(), std::min(g.labels.size, title_px));
+    return g;
+  };
+  // Laid out with titles of the smallest label size; when the labels grew, again with room for
+  // titles of their size (a little less room for the maps: labels no larger than before).
+  const PresentGrid small = layout(present_label_min());
+  if (small.cell <= 0 || small.labels.size <= present_label_min() + 0.05f) return small;
+  const PresentGrid large = layout(small.labels.size);
+  return large.cell > 0 ? large : small;
 }
 
 float present_map_side(const RunAnalysis& d, ImVec2 area, bool col_labels) {
@@ -154,7 +166,7 @@ float present_grid_height(const RunAnalysis& d, ImVec2 area, bool col_labels) {
   const PresentGrid g = present_grid(d, area, col_labels);
   if (g.cell <= 0) return area.y;
   const float side = g.cell * float(d.map_labels.size());
-  return float(g.grid.rows) * (title_height() + side + map_gap()) + (col_labels ? g.labels.bottom : 0.0f);
+  return float(g.grid.rows) * (g.title_h + side + map_gap()) + (col_labels ? g.labels.bottom : 0.0f);
 }
 
 float present_label_bottom(const RunAnalysis& d) {
@@ -175,12 +187,13 @@ void draw_present_layer_grid(AppState& state, const UiContext& ui, const RunAnal
   if (like) {
     g.cell = like->cell;
     g.labels = like->labels;
+    g.title_px = like->title_px, g.title_h = like->title_h;
     rows_h = like->grid.rows;
   }
   if (!col_labels) g.labels.bottom = 0;
   if (!row_labels) g.labels.left = 0;
   if (g.cell <= 0) return draw_grid_without_room(d, area);
-  const float side = g.cell * float(d.map_labels.size()), gap = map_gap(), title_h = title_height();
+  const float side = g.cell * float(d.map_labels.size()), gap = map_gap(), title_h = g.title_h;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   // Centred in the area: what the arrangement leaves over goes around it, not to one side.
   const float used_w = g.labels.left + float(g.grid.cols) * (side + gap);
@@ -202,7 +215,7 @@ void draw_present_layer_grid(AppState& state, const UiContext& ui, const RunAnal
     HeadTile t;
     t.d = &d, t.version = version, t.prefix = prefix, t.layer = layer, t.head = h, t.position = h;
     t.at = ImVec2(cells_x + float(h % g.grid.cols) * (side + gap), at.y + float(h / g.grid.cols) * (title_h + side + gap));
-    t.side = side, t.title_size = title_size(), t.title_h = title_h, t.grid = &g, t.range = range, t.per_head = per_head;
+    t.side = side, t.title_size = g.title_px, t.title_h = title_h, t.grid = &g, t.range = range, t.per_head = per_head;
     t.row_labels = row_labels, t.col_labels = col_labels;
     draw_head_tile(state, ui, t);
   }

@@ -17,6 +17,7 @@
 //              with a row that has no label left of its row of maps, or a column none under its
 //              column of maps (labels thinned to every k-th token); a thumbnail drawn without
 //              labels (the Average view's heads beside their labelled average) is not held to it
+//   title      a map's title (a head's name over its tile) smaller than the row labels of its band
 #include <string>
 #include <vector>
 
