@@ -12,7 +12,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <iterator>
 #include <map>
 #include <memory>
 #include <string>
@@ -93,24 +92,10 @@ class PresentLayout : public ::testing::Test {
 // as `headscope --check-lesson` runs it: at 1280x720 every lesson-panel text is 24 px or more,
 // every other 20 px or more, every caption two lines at most and 30 words at most, no keyboard
 // or mouse hint on the slide; nothing cut, overlapping or scrolling at any of the three sizes.
-// Known problems not fixed yet, each with why: {lesson title, step, kind of problem}. An entry
-// that no longer occurs fails too, so the list only shrinks.
-struct KnownLayoutProblem {
-  const char* lesson;
-  int step;
-  const char* kind;
-  const char* why;
-};
-constexpr KnownLayoutProblem kKnownLayoutProblems[] = {
-    {"What heads do in a trained model", 6, "unlabelled",
-     "stories260K's 8 heads on a 19-token repeat beside the teaching model's 4: at 1280x720 a map is about 130 px, 7 px a "
-     "token, and labelling only the rows the caption names is not built yet (issue 46)"},
-};
-
+// No exceptions: every problem fails.
 TEST_F(PresentLayout, EveryStepFitsEveryProjectorInBothThemes) {
   ASSERT_FALSE(lessons_.empty());
   std::map<std::string, int> counts;
-  std::vector<int> known_seen(std::size(kKnownLayoutProblems), 0);
   int frames = 0;
   for (const auto& lesson : lessons_) {
     const LessonCheck check = check_lesson(lesson, lesson_check_screens());
@@ -119,16 +104,9 @@ TEST_F(PresentLayout, EveryStepFitsEveryProjectorInBothThemes) {
       const std::string kind = p.text.substr(0, p.text.find(':'));
       ++counts[kind];
       if (std::getenv("HS_LAYOUT_ALL")) std::printf("%s: %s\n", lesson->title.c_str(), format_lesson_problem(*lesson, p).c_str());
-      bool known = false;
-      for (size_t k = 0; k < std::size(kKnownLayoutProblems); ++k)
-        if (lesson->title == kKnownLayoutProblems[k].lesson && p.step == kKnownLayoutProblems[k].step && kind == kKnownLayoutProblems[k].kind)
-          known = true, ++known_seen[k];
-      if (!known) ADD_FAILURE() << lesson->title << ", " << format_lesson_problem(*lesson, p);
+      ADD_FAILURE() << lesson->title << ", " << format_lesson_problem(*lesson, p);
     }
   }
-  for (size_t k = 0; k < std::size(kKnownLayoutProblems); ++k)
-    EXPECT_GT(known_seen[k], 0) << "fixed, so take it off kKnownLayoutProblems: " << kKnownLayoutProblems[k].lesson << " step "
-                                << kKnownLayoutProblems[k].step << " " << kKnownLayoutProblems[k].kind;
   std::printf("%d frames checked;", frames);
   for (const auto& [kind, n] : counts) std::printf(" %s %d;", kind.c_str(), n);
   std::printf("\n");
@@ -259,6 +237,70 @@ TEST(LayoutRules, ATileTitleIsNoSmallerThanItsRowLabels) {
   EXPECT_NE(found.find("title: \"L0 h0\""), std::string::npos) << found;
   EXPECT_NE(found.find("title: \"L0 h1\""), std::string::npos) << "the second map shares the first's row labels\n" << found;
   EXPECT_NE(found.find("smaller than its row labels (24.0 px)"), std::string::npos) << found;
+}
+
+// Issue 46: a map too small for every label labels the rows its step names (the step's queries),
+// on a map of any size; a named row without its label is a problem.
+TEST(LayoutRules, TheRowsAStepNamesAreLabelled) {
+  FrameReport report;
+  DrawnHeatmap& m = report.heatmaps.emplace_back();
+  m.key = "overview L0 h0", m.rows = m.cols = m.tokens = 32, m.row_labels = m.col_labels = true;
+  m.min = ImVec2(100, 100), m.max = ImVec2(196, 196);  // cells of 3 px
+  m.named = {14, 0}, m.named_only = true;
+  const auto label_at_row = [&m](int r) {  // beside the middle of row r
+    const float mid = m.min.y + (m.max.y - m.min.y) / float(m.rows) * (float(r) + 0.5f);
+    DrawnText t;
+    t.text = "tok", t.window = "##views", t.px = 20, t.min = ImVec2(60, mid - 10), t.max = ImVec2(94, mid + 10);
+    return t;
+  };
+  LayoutRules rules;
+  rules.display = ImVec2(1280, 720);
+  const auto unlabelled = [&](const std::vector<DrawnText>& t) {
+    std::string out;
+    for (const std::string& p : layout_problems(report, t, {}, rules))
+      if (p.rfind("unlabelled:", 0) == 0) out += p + "\n";
+    return out;
+  };
+  EXPECT_EQ(unlabelled({label_at_row(0), label_at_row(14)}), "");
+  const std::string found = unlabelled({label_at_row(0)});
+  EXPECT_NE(found.find("unlabelled: rows 14 of the 32x32 map"), std::string::npos) << found;
+  EXPECT_NE(found.find("the step names them"), std::string::npos) << found;
+  // Labelled with its named tokens alone, a map of up to 24 tokens is held to those, not to every row.
+  m.rows = m.cols = m.tokens = 16, m.named = {3};
+  EXPECT_EQ(unlabelled({label_at_row(3)}), "");
+  m.named_only = false;  // every k-th label: every row again
+  EXPECT_NE(unlabelled({label_at_row(3)}).find("unlabelled: rows 0, 1, 2, 4"), std::string::npos);
+}
+
+// What heads do, step 6: each block labels the repeat's two 'Lily' rows, found by word and
+// occurrence in its own tokens (stories260K's "▁Lily" after <s>, the teaching model's "Lily").
+TEST_F(PresentLayout, TheInductionStepLabelsBothLilyRowsInEachBlock) {
+  present_at(kSizes[0], Theme::light);
+  const auto heads = std::find_if(lessons_.begin(), lessons_.end(), [](const auto& l) { return l->title.find("What heads do") == 0; });
+  ASSERT_NE(heads, lessons_.end());
+  AppState state = default_app_state();
+  state.present.active = true;
+  start_lesson(state, *heads, 5);
+  ui_.derived = derived_for(state, "induction step");
+  for (int f = 0; f < 3; ++f) hs::gui::test::app_frame(state, ui_, report_);
+  const std::vector<int> stories_rows = {10, 1}, teaching_rows = {7, 0};  // the second 'Lily', then the first
+  int stories = 0, teaching = 0;
+  for (const DrawnHeatmap& m : report_.heatmaps) {
+    if (m.key.rfind("grid ", 0) == 0) {
+      EXPECT_EQ(m.named, stories_rows) << m.key;
+      if (m.row_labels) EXPECT_TRUE(m.named_only) << m.key << ": 19 tokens in a map of about 130 px";
+      ++stories;
+    }
+    if (m.key.rfind("compare1 ", 0) == 0) {
+      EXPECT_EQ(m.named, teaching_rows) << m.key;
+      ++teaching;
+    }
+  }
+  EXPECT_EQ(stories, 8);
+  EXPECT_EQ(teaching, 4);
+  const auto& run = ui_.derived->run();
+  EXPECT_EQ(run.tokens.at(10), "\xE2\x96\x81Lily");
+  EXPECT_EQ(ui_.derived->compare.at(0).analysis->run.tokens.at(7), "Lily");
 }
 
 // The words on screen (issue 30, findings 3, 5 and 8), read back from the draw lists.

@@ -33,7 +33,31 @@ std::string teaching_tile_job(const AppState& state, const RunAnalysis& d, int l
   return titles[size_t(layer)][size_t(head)];
 }
 
+// A token as a word: without the space mark a tokenizer puts before it ("▁Lily", "ĠLily": "Lily").
+std::string named_bare_word(const std::string& token) {
+  for (const char* mark : {"\xE2\x96\x81", "\xC4\xA0", " "})
+    if (token.rfind(mark, 0) == 0) return token.substr(std::char_traits<char>::length(mark));
+  return token;
+}
+
 }  // namespace
+
+std::vector<int> lesson_named_rows(const AppState& state, const RunAnalysis& step, const RunAnalysis& block) {
+  std::vector<int> rows;
+  if (!state.present.active || !state.lesson.lesson) return rows;
+  for (const int q : state.query.queries) {
+    if (q < 0 || q >= step.run.n_tokens()) continue;
+    const std::string word = named_bare_word(step.run.tokens[size_t(q)]);
+    int nth = 0;  // the word's occurrence: the second "Lily" is the repeat's
+    for (int i = 0; i < q; ++i) nth += named_bare_word(step.run.tokens[size_t(i)]) == word;
+    for (int i = 0, seen = 0; i < block.run.n_tokens(); ++i)
+      if (named_bare_word(block.run.tokens[size_t(i)]) == word && seen++ == nth) {
+        if (const int r = block.map_index(i); r >= 0 && std::find(rows.begin(), rows.end(), r) == rows.end()) rows.push_back(r);
+        break;
+      }
+  }
+  return rows;
+}
 
 void cell_tooltip(const RunAnalysis& a, int layer, int head, const HeatmapHit& hit) {
   if (hit.row < 0) return;
@@ -72,6 +96,8 @@ void draw_head_tile(AppState& state, const UiContext& ui, const HeadTile& t) {
                                   head_map(d.run, t.layer, h), own, state.scale.colormap, t.layer, h);
   spec.relative_bar = t.per_head;
   spec.row_labels = spec.col_labels = &d.map_labels;
+  const std::vector<int> named = ui.derived && ui.derived->analysis ? lesson_named_rows(state, *ui.derived->analysis, d) : std::vector<int>{};
+  spec.named = &named;
   spec.selected = h == state.head;
   spec.first_generated = d.map_index(first_generated(d.run));
   spec.boundary = d.run.segment_b_start > 0 ? d.map_index(d.run.segment_b_start) : -1;
@@ -254,6 +280,7 @@ void draw_present_all_layers(AppState& state, const UiContext& ui, const Derived
   const float x0 = origin.x + std::max(0.0f, (area.x - used_w) * 0.5f) + name_w + fit.left;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   draw_overview_header(dl, ImVec2(x0, origin.y), side + gap, heads, group, false);
+  const std::vector<int> named = lesson_named_rows(state, a, a);
   for (int l = 0; l < layers; ++l) {
     const float y = origin.y + top + float(l) * (side + gap);
     dl->AddText(ImVec2(x0 - fit.left - name_w, y + side * 0.5f - f * 0.5f), dim_text_colour(), format("L%d", l).c_str());
@@ -261,6 +288,7 @@ void draw_present_all_layers(AppState& state, const UiContext& ui, const Derived
       HeatmapSpec spec = heatmap_spec(format("overview L%d h%d", l, h), map_version(d.generation, l, h), head_map(d.run(), l, h),
                                       range, state.scale.colormap, l, h);
       spec.row_labels = spec.col_labels = &a.map_labels;
+      spec.named = &named;
       spec.selected = l == state.layer && h == state.head;
       spec.first_generated = a.map_index(first_generated(d.run()));
       spec.boundary = d.run().segment_b_start > 0 ? a.map_index(d.run().segment_b_start) : -1;

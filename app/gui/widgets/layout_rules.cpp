@@ -127,11 +127,36 @@ std::string label_list(const std::vector<int>& v) {
   return s;
 }
 
+// The rows a lesson step names (DrawnHeatmap::named) have their labels, on a map of any size:
+// checked once per band, from its leftmost map that draws row labels.
+void named_row_problems(const FrameReport& report, const std::vector<DrawnText>& texts, std::vector<std::string>& out) {
+  for (const DrawnHeatmap& m : report.heatmaps) {
+    if (m.hidden || m.named.empty() || !m.row_labels || m.tokens <= 0 || m.rows != m.tokens) continue;
+    bool leftmost = true;
+    for (const DrawnHeatmap& o : report.heatmaps)
+      if (&o != &m && o.row_labels && label_near_equal(o.min.y, m.min.y) && label_near_equal(o.max.y, m.max.y) && o.rows == m.rows)
+        leftmost &= o.min.x >= m.min.x;
+    if (!leftmost) continue;
+    const std::vector<int> missing = unlabelled_rows(m, texts);
+    std::vector<int> named_missing;
+    for (const int r : m.named)
+      if (std::find(missing.begin(), missing.end(), r) != missing.end()) named_missing.push_back(r);
+    if (named_missing.empty()) continue;
+    char where[120];
+    std::snprintf(where, sizeof where, " of the %dx%d map at [%.0f,%.0f-%.0f,%.0f] (%s)", m.rows, m.cols, m.min.x, m.min.y, m.max.x,
+                  m.max.y, m.key.c_str());
+    out.push_back("unlabelled: rows " + label_list(named_missing) + where + " have no label, and the step names them");
+  }
+}
+
 void label_problems(const FrameReport& report, const std::vector<DrawnText>& texts, std::vector<std::string>& out) {
+  named_row_problems(report, texts, out);
+  // Maps of tokens (not a layers x heads table of scores). A map labelled with the step's named
+  // tokens alone (an overview too small for every label) is held to named_row_problems instead.
   std::vector<const DrawnHeatmap*> maps;
   for (const DrawnHeatmap& m : report.heatmaps)
-    if (!m.hidden && m.tokens > 0 && m.rows == m.tokens && m.cols == m.tokens && m.tokens <= kLabelEveryTokenUpTo)
-      maps.push_back(&m);  // maps of tokens (not a layers x heads table of scores)
+    if (!m.hidden && !m.named_only && m.tokens > 0 && m.rows == m.tokens && m.cols == m.tokens && m.tokens <= kLabelEveryTokenUpTo)
+      maps.push_back(&m);
   for (const DrawnHeatmap* m : maps) {
     // Checked once per band, from its leftmost (lowest) map, when a map of the band draws row
     // (column) labels: a thumbnail drawn without any, beside a labelled map of the same tokens
