@@ -166,6 +166,16 @@ TEST(LayoutRules, HintsAndCaptionLines) {
   EXPECT_EQ(text_lines_in(texts, "##views", ImVec2(0, 90), ImVec2(400, 200)), 0);
 }
 
+// The problems of one kind ("unlabelled:") a frame of `report` and `texts` has at 1280x720, one a line.
+std::string problems_of_kind(const FrameReport& report, const std::vector<DrawnText>& texts, const char* kind) {
+  LayoutRules rules;
+  rules.display = ImVec2(1280, 720);
+  std::string out;
+  for (const std::string& p : layout_problems(report, texts, {}, rules))
+    if (p.rfind(kind, 0) == 0) out += p + "\n";
+  return out;
+}
+
 // Issue 46: a map of up to 24 tokens that draws labels labels every row and column; every k-th
 // is a problem naming the rows, and the columns are counted as words (the read-back joins the
 // labels of one line into one text).
@@ -182,14 +192,7 @@ TEST(LayoutRules, AMapOfFewTokensLabelsEveryRowAndColumn) {
   std::vector<DrawnText> texts;
   for (int r = 0; r < 4; ++r) texts.push_back(text("tok", ImVec2(60, 104 + 25 * float(r)), ImVec2(94, 120 + 25 * float(r))));
   texts.push_back(text("a b c d", ImVec2(104, 204), ImVec2(196, 222)));
-  LayoutRules rules;
-  rules.display = ImVec2(1280, 720);
-  const auto unlabelled = [&](const std::vector<DrawnText>& t) {
-    std::string out;
-    for (const std::string& p : layout_problems(report, t, {}, rules))
-      if (p.rfind("unlabelled:", 0) == 0) out += p + "\n";
-    return out;
-  };
+  const auto unlabelled = [&](const std::vector<DrawnText>& t) { return problems_of_kind(report, t, "unlabelled:"); };
   EXPECT_EQ(unlabelled(texts), "");
   std::vector<DrawnText> thinned = texts;
   thinned.erase(thinned.begin() + 1), thinned.erase(thinned.begin() + 2);  // rows 1 and 3
@@ -220,16 +223,11 @@ TEST(LayoutRules, ATileTitleIsNoSmallerThanItsRowLabels) {
   };
   std::vector<DrawnText> texts;
   for (int r = 0; r < 4; ++r) texts.push_back(text("tok", 24, ImVec2(60, 102 + 25 * float(r)), ImVec2(94, 122 + 25 * float(r))));
-  LayoutRules rules;
-  rules.display = ImVec2(1280, 720);
   const auto titles = [&](float px) {
     std::vector<DrawnText> t = texts;
     t.push_back(text("L0 h0", px, ImVec2(102, 100 - px - 3), ImVec2(150, 97)));
     t.push_back(text("L0 h1", px, ImVec2(212, 100 - px - 3), ImVec2(260, 97)));
-    std::string out;
-    for (const std::string& p : layout_problems(report, t, {}, rules))
-      if (p.rfind("title:", 0) == 0) out += p + "\n";
-    return out;
+    return problems_of_kind(report, t, "title:");
   };
   EXPECT_EQ(titles(24), "");
   EXPECT_EQ(titles(27), "");
@@ -253,14 +251,7 @@ TEST(LayoutRules, TheRowsAStepNamesAreLabelled) {
     t.text = "tok", t.window = "##views", t.px = 20, t.min = ImVec2(60, mid - 10), t.max = ImVec2(94, mid + 10);
     return t;
   };
-  LayoutRules rules;
-  rules.display = ImVec2(1280, 720);
-  const auto unlabelled = [&](const std::vector<DrawnText>& t) {
-    std::string out;
-    for (const std::string& p : layout_problems(report, t, {}, rules))
-      if (p.rfind("unlabelled:", 0) == 0) out += p + "\n";
-    return out;
-  };
+  const auto unlabelled = [&](const std::vector<DrawnText>& t) { return problems_of_kind(report, t, "unlabelled:"); };
   EXPECT_EQ(unlabelled({label_at_row(0), label_at_row(14)}), "");
   const std::string found = unlabelled({label_at_row(0)});
   EXPECT_NE(found.find("unlabelled: rows 14 of the 32x32 map"), std::string::npos) << found;

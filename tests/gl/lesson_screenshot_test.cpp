@@ -119,7 +119,7 @@ TEST_P(LessonShot, PresentationModeAtProjectorResolution) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(MultiHeadAttention, LessonShot, ::testing::Values(1, 3, 4, 5, 6, 7, 8, 10));
+INSTANTIATE_TEST_SUITE_P(MultiHeadAttention, LessonShot, ::testing::Values(1, 2, 3, 4, 5, 6, 7, 8, 9, 10));
 
 // Issue 19's target on screen: the heatmaps' cells (the sidecar's cell map) cover 40% of the
 // window and every token label drawn is 18 px tall or more.
