@@ -348,7 +348,7 @@ TEST_F(HeadlessLesson, PretrainedStepSaysWhatToLoadAndKeepsALoadedCheckpoint) {
   // The shipped lessons name their models: the teaching model, the synthetic layer, stories260K.
   start_lesson(state, lessons_[0], 0);
   EXPECT_EQ(state.request.model_path, "teaching");
-  go_to_step(state, 1);
+  go_to_step(state, 4);  // step 5: width-1 heads on the synthetic layer
   EXPECT_EQ(state.request.model_path, "");
   go_to_step(state, 9);
   EXPECT_EQ(state.request.model_path, "stories260K");
