@@ -164,11 +164,12 @@ std::unique_ptr<Prepared> prepare_teaching(const ModelRequest& request) {
   if (!request.tokenizer.empty()) {
     throw InputError("--tokenizer is for llama2.c checkpoints; the teaching model reads words from its own vocabulary");
   }
-  // Lesson 1's variants of the same weights: grouped key/value heads (--kv-heads 2 or 1) and the
-  // scrambled head split (--scrambled-reshape).
+  // Lesson 1's variants of the same weights: grouped key/value heads (--kv-heads 2 or 1), the
+  // scrambled head split (--scrambled-reshape) and a sliding window (--window W).
   TeachingVariant variant;
   variant.kv_heads = request.attention.n_kv_heads > 0 ? request.attention.n_kv_heads : variant.kv_heads;
   variant.scrambled_reshape = request.attention.scrambled_reshape;
+  variant.window = request.attention.window;
   if (variant.scrambled_reshape && request.generate != 0)
     throw InputError("--generate with --scrambled-reshape: the scrambled split mixes each token with later ones, so it cannot continue a text");
   const LoadedCheckpoint c{teaching_model(variant), teaching_tokenizer(), -1, nullptr};

@@ -180,6 +180,8 @@ TeachingModel::TeachingModel(const TeachingModel& base, const TeachingVariant& v
     throw InputError("key/value heads (" + std::to_string(G) + ") must divide the teaching model's " +
                      std::to_string(H) + " heads: give 4, 2 or 1");
   }
+  if (variant.window < -1) throw InputError("window (" + std::to_string(variant.window) + ") must be 0 or more, or -1 for none");
+  info_.window = variant.window;  // layer_attention_config hands it to the engine for both layers
   const int64_t d = info_.d_model, dh = info_.d_head;
   info_.n_kv_heads = G;
   info_.param_count = 2 * d * H * dh + 2 * d * G * dh;  // Wq, Wo [H*dh, d]; Wk, Wv [G*dh, d]
@@ -276,7 +278,7 @@ std::string teaching_width_story() {
 
 std::shared_ptr<const TeachingModel> teaching_model(const TeachingVariant& variant) {
   static const std::shared_ptr<const TeachingModel> model = std::make_shared<const TeachingModel>();
-  if (variant.kv_heads == kHeads && !variant.scrambled_reshape) return model;
+  if (variant.kv_heads == kHeads && !variant.scrambled_reshape && variant.window < 0) return model;
   return std::make_shared<const TeachingModel>(*model, variant);  // shares the weights: cheap
 }
 

@@ -42,6 +42,8 @@
 //   keys (names), so its pronoun rows land on the name, like h2's.
 // - scrambled_reshape: q, k and v split into heads with the classic view(heads, T, d_head)
 //   mistake (scramble_heads, core/model/attention_layer.h), in both layers.
+// - window W >= 0: a sliding window on both layers (a query i sees keys i - W .. i), so a head
+//   whose key is further back loses it: the first-token head and who/what's long reaches.
 #include <memory>
 #include <string>
 #include <vector>
@@ -61,6 +63,7 @@ const std::vector<std::vector<std::string>>& teaching_head_titles();
 struct TeachingVariant {
   int kv_heads = 4;  // 4 (multi-head), 2 or 1
   bool scrambled_reshape = false;
+  int window = -1;  // -1: causal only; W >= 0: keys i - W .. i
 };
 
 class TeachingModel : public TransformerModel {
@@ -94,7 +97,8 @@ class TeachingModel : public TransformerModel {
 std::string teaching_width_story();
 
 // The model with its tokenizer (shared: building the weights once is enough). A variant other than
-// the default throws InputError for kv_heads other than 4, 2, 1 ("... must divide its 4 heads").
+// the default throws InputError for kv_heads other than 4, 2, 1 ("... must divide its 4 heads")
+// and for a window under -1.
 std::shared_ptr<const TeachingModel> teaching_model(const TeachingVariant& variant = {});
 std::shared_ptr<const SubwordTokenizer> teaching_tokenizer();
 

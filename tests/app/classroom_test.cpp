@@ -195,7 +195,7 @@ TEST(Lessons, ShippedLessonsAreEmbeddedAndMalformedOnesAreRefused) {
 TEST(Lessons, LockedControlsFollowTheStep) {
   AppState s = default_app_state();
   EXPECT_FALSE(control_locked(s, hs::LessonControl::heads)) << "nothing is locked without a lesson";
-  start_lesson(s, find_lesson("multi_head_attention"), 1);  // step 2 unlocks heads
+  start_lesson(s, find_lesson("multi_head_attention"), 4);  // step 5 unlocks heads
   EXPECT_FALSE(control_locked(s, hs::LessonControl::heads));
   EXPECT_TRUE(control_locked(s, hs::LessonControl::d_model));
   go_to_step(s, 99);
@@ -348,7 +348,7 @@ TEST_F(HeadlessLesson, PretrainedStepSaysWhatToLoadAndKeepsALoadedCheckpoint) {
   // The shipped lessons name their models: the teaching model, the synthetic layer, stories260K.
   start_lesson(state, lessons_[0], 0);
   EXPECT_EQ(state.request.model_path, "teaching");
-  go_to_step(state, 1);
+  go_to_step(state, 4);  // step 5: width-1 heads on the synthetic layer
   EXPECT_EQ(state.request.model_path, "");
   go_to_step(state, 9);
   EXPECT_EQ(state.request.model_path, "stories260K");

@@ -12,7 +12,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <iterator>
 #include <map>
 #include <memory>
 #include <string>
@@ -93,24 +92,10 @@ class PresentLayout : public ::testing::Test {
 // as `headscope --check-lesson` runs it: at 1280x720 every lesson-panel text is 24 px or more,
 // every other 20 px or more, every caption two lines at most and 30 words at most, no keyboard
 // or mouse hint on the slide; nothing cut, overlapping or scrolling at any of the three sizes.
-// Known problems not fixed yet, each with why: {lesson title, step, kind of problem}. An entry
-// that no longer occurs fails too, so the list only shrinks.
-struct KnownLayoutProblem {
-  const char* lesson;
-  int step;
-  const char* kind;
-  const char* why;
-};
-constexpr KnownLayoutProblem kKnownLayoutProblems[] = {
-    {"What heads do in a trained model", 6, "unlabelled",
-     "stories260K's 8 heads on a 19-token repeat beside the teaching model's 4: at 1280x720 a map is about 130 px, 7 px a "
-     "token, and labelling only the rows the caption names is not built yet (issue 46)"},
-};
-
+// No exceptions: every problem fails.
 TEST_F(PresentLayout, EveryStepFitsEveryProjectorInBothThemes) {
   ASSERT_FALSE(lessons_.empty());
   std::map<std::string, int> counts;
-  std::vector<int> known_seen(std::size(kKnownLayoutProblems), 0);
   int frames = 0;
   for (const auto& lesson : lessons_) {
     const LessonCheck check = check_lesson(lesson, lesson_check_screens());
@@ -119,16 +104,9 @@ TEST_F(PresentLayout, EveryStepFitsEveryProjectorInBothThemes) {
       const std::string kind = p.text.substr(0, p.text.find(':'));
       ++counts[kind];
       if (std::getenv("HS_LAYOUT_ALL")) std::printf("%s: %s\n", lesson->title.c_str(), format_lesson_problem(*lesson, p).c_str());
-      bool known = false;
-      for (size_t k = 0; k < std::size(kKnownLayoutProblems); ++k)
-        if (lesson->title == kKnownLayoutProblems[k].lesson && p.step == kKnownLayoutProblems[k].step && kind == kKnownLayoutProblems[k].kind)
-          known = true, ++known_seen[k];
-      if (!known) ADD_FAILURE() << lesson->title << ", " << format_lesson_problem(*lesson, p);
+      ADD_FAILURE() << lesson->title << ", " << format_lesson_problem(*lesson, p);
     }
   }
-  for (size_t k = 0; k < std::size(kKnownLayoutProblems); ++k)
-    EXPECT_GT(known_seen[k], 0) << "fixed, so take it off kKnownLayoutProblems: " << kKnownLayoutProblems[k].lesson << " step "
-                                << kKnownLayoutProblems[k].step << " " << kKnownLayoutProblems[k].kind;
   std::printf("%d frames checked;", frames);
   for (const auto& [kind, n] : counts) std::printf(" %s %d;", kind.c_str(), n);
   std::printf("\n");
@@ -188,6 +166,16 @@ TEST(LayoutRules, HintsAndCaptionLines) {
   EXPECT_EQ(text_lines_in(texts, "##views", ImVec2(0, 90), ImVec2(400, 200)), 0);
 }
 
+// The problems of one kind ("unlabelled:") a frame of `report` and `texts` has at 1280x720, one a line.
+std::string problems_of_kind(const FrameReport& report, const std::vector<DrawnText>& texts, const char* kind) {
+  LayoutRules rules;
+  rules.display = ImVec2(1280, 720);
+  std::string out;
+  for (const std::string& p : layout_problems(report, texts, {}, rules))
+    if (p.rfind(kind, 0) == 0) out += p + "\n";
+  return out;
+}
+
 // Issue 46: a map of up to 24 tokens that draws labels labels every row and column; every k-th
 // is a problem naming the rows, and the columns are counted as words (the read-back joins the
 // labels of one line into one text).
@@ -204,14 +192,7 @@ TEST(LayoutRules, AMapOfFewTokensLabelsEveryRowAndColumn) {
   std::vector<DrawnText> texts;
   for (int r = 0; r < 4; ++r) texts.push_back(text("tok", ImVec2(60, 104 + 25 * float(r)), ImVec2(94, 120 + 25 * float(r))));
   texts.push_back(text("a b c d", ImVec2(104, 204), ImVec2(196, 222)));
-  LayoutRules rules;
-  rules.display = ImVec2(1280, 720);
-  const auto unlabelled = [&](const std::vector<DrawnText>& t) {
-    std::string out;
-    for (const std::string& p : layout_problems(report, t, {}, rules))
-      if (p.rfind("unlabelled:", 0) == 0) out += p + "\n";
-    return out;
-  };
+  const auto unlabelled = [&](const std::vector<DrawnText>& t) { return problems_of_kind(report, t, "unlabelled:"); };
   EXPECT_EQ(unlabelled(texts), "");
   std::vector<DrawnText> thinned = texts;
   thinned.erase(thinned.begin() + 1), thinned.erase(thinned.begin() + 2);  // rows 1 and 3
@@ -224,6 +205,93 @@ TEST(LayoutRules, AMapOfFewTokensLabelsEveryRowAndColumn) {
   EXPECT_EQ(unlabelled({}), "");
   m.row_labels = m.col_labels = true, m.rows = m.cols = m.tokens = 25;
   EXPECT_EQ(unlabelled({}), "");
+}
+
+// Issue 46: a map's title is no smaller than the row labels beside its band of maps (at
+// 1920x1080 the labels grew to 27 px and the heads' names stayed at 20).
+TEST(LayoutRules, ATileTitleIsNoSmallerThanItsRowLabels) {
+  FrameReport report;
+  for (int k = 0; k < 2; ++k) {
+    DrawnHeatmap& m = report.heatmaps.emplace_back();
+    m.key = "grid L0 h" + std::to_string(k), m.rows = m.cols = m.tokens = 4, m.row_labels = k == 0, m.col_labels = true;
+    m.min = ImVec2(100 + 110 * float(k), 100), m.max = ImVec2(200 + 110 * float(k), 200);
+  }
+  const auto text = [](const char* s, float px, ImVec2 a, ImVec2 b) {
+    DrawnText t;
+    t.text = s, t.window = "##views", t.px = px, t.min = a, t.max = b;
+    return t;
+  };
+  std::vector<DrawnText> texts;
+  for (int r = 0; r < 4; ++r) texts.push_back(text("tok", 24, ImVec2(60, 102 + 25 * float(r)), ImVec2(94, 122 + 25 * float(r))));
+  const auto titles = [&](float px) {
+    std::vector<DrawnText> t = texts;
+    t.push_back(text("L0 h0", px, ImVec2(102, 100 - px - 3), ImVec2(150, 97)));
+    t.push_back(text("L0 h1", px, ImVec2(212, 100 - px - 3), ImVec2(260, 97)));
+    return problems_of_kind(report, t, "title:");
+  };
+  EXPECT_EQ(titles(24), "");
+  EXPECT_EQ(titles(27), "");
+  const std::string found = titles(20);
+  EXPECT_NE(found.find("title: \"L0 h0\""), std::string::npos) << found;
+  EXPECT_NE(found.find("title: \"L0 h1\""), std::string::npos) << "the second map shares the first's row labels\n" << found;
+  EXPECT_NE(found.find("smaller than its row labels (24.0 px)"), std::string::npos) << found;
+}
+
+// Issue 46: a map too small for every label labels the rows its step names (the step's queries),
+// on a map of any size; a named row without its label is a problem.
+TEST(LayoutRules, TheRowsAStepNamesAreLabelled) {
+  FrameReport report;
+  DrawnHeatmap& m = report.heatmaps.emplace_back();
+  m.key = "overview L0 h0", m.rows = m.cols = m.tokens = 32, m.row_labels = m.col_labels = true;
+  m.min = ImVec2(100, 100), m.max = ImVec2(196, 196);  // cells of 3 px
+  m.named = {14, 0}, m.named_only = true;
+  const auto label_at_row = [&m](int r) {  // beside the middle of row r
+    const float mid = m.min.y + (m.max.y - m.min.y) / float(m.rows) * (float(r) + 0.5f);
+    DrawnText t;
+    t.text = "tok", t.window = "##views", t.px = 20, t.min = ImVec2(60, mid - 10), t.max = ImVec2(94, mid + 10);
+    return t;
+  };
+  const auto unlabelled = [&](const std::vector<DrawnText>& t) { return problems_of_kind(report, t, "unlabelled:"); };
+  EXPECT_EQ(unlabelled({label_at_row(0), label_at_row(14)}), "");
+  const std::string found = unlabelled({label_at_row(0)});
+  EXPECT_NE(found.find("unlabelled: rows 14 of the 32x32 map"), std::string::npos) << found;
+  EXPECT_NE(found.find("the step names them"), std::string::npos) << found;
+  // Labelled with its named tokens alone, a map of up to 24 tokens is held to those, not to every row.
+  m.rows = m.cols = m.tokens = 16, m.named = {3};
+  EXPECT_EQ(unlabelled({label_at_row(3)}), "");
+  m.named_only = false;  // every k-th label: every row again
+  EXPECT_NE(unlabelled({label_at_row(3)}).find("unlabelled: rows 0, 1, 2, 4"), std::string::npos);
+}
+
+// What heads do, step 6: each block labels the repeat's two 'Lily' rows, found by word and
+// occurrence in its own tokens (stories260K's "▁Lily" after <s>, the teaching model's "Lily").
+TEST_F(PresentLayout, TheInductionStepLabelsBothLilyRowsInEachBlock) {
+  present_at(kSizes[0], Theme::light);
+  const auto heads = std::find_if(lessons_.begin(), lessons_.end(), [](const auto& l) { return l->title.find("What heads do") == 0; });
+  ASSERT_NE(heads, lessons_.end());
+  AppState state = default_app_state();
+  state.present.active = true;
+  start_lesson(state, *heads, 5);
+  ui_.derived = derived_for(state, "induction step");
+  for (int f = 0; f < 3; ++f) hs::gui::test::app_frame(state, ui_, report_);
+  const std::vector<int> stories_rows = {10, 1}, teaching_rows = {7, 0};  // the second 'Lily', then the first
+  int stories = 0, teaching = 0;
+  for (const DrawnHeatmap& m : report_.heatmaps) {
+    if (m.key.rfind("grid ", 0) == 0) {
+      EXPECT_EQ(m.named, stories_rows) << m.key;
+      EXPECT_TRUE(m.named_only || !m.row_labels) << m.key << ": 19 tokens in a map of about 130 px";
+      ++stories;
+    }
+    if (m.key.rfind("compare1 ", 0) == 0) {
+      EXPECT_EQ(m.named, teaching_rows) << m.key;
+      ++teaching;
+    }
+  }
+  EXPECT_EQ(stories, 8);
+  EXPECT_EQ(teaching, 4);
+  const auto& run = ui_.derived->run();
+  EXPECT_EQ(run.tokens.at(10), "\xE2\x96\x81Lily");
+  EXPECT_EQ(ui_.derived->compare.at(0).analysis->run.tokens.at(7), "Lily");
 }
 
 // The words on screen (issue 30, findings 3, 5 and 8), read back from the draw lists.
@@ -274,6 +342,44 @@ TEST_F(PresentLayout, TheWordsOnScreenAreForTheClass) {
   const std::string first_text = all_text();
   EXPECT_NE(first_text.find("Random weights"), std::string::npos) << first_text;
   EXPECT_NE(first_text.find("stories260K"), std::string::npos) << first_text;
+}
+
+// Issue 46: the Contrast and Difference views' blocks name their model and layer, as every other
+// block does ("(teaching model, layer 1)", "(stories260K, layer 2)"), in a lesson and in the app.
+TEST_F(PresentLayout, ContrastAndDifferenceBlocksNameTheirModelAndLayer) {
+  const auto pairs = std::find_if(lessons_.begin(), lessons_.end(), [](const auto& l) { return l->title.find("Change one word") == 0; });
+  ASSERT_NE(pairs, lessons_.end());
+  const auto count = [](std::string text, const std::string& what) {  // a title wrapped over two lines counts too
+    std::replace(text.begin(), text.end(), '\n', ' ');
+    int n = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+  };
+  for (bool present : {true, false}) {
+    present_at(kSizes[0], Theme::light);
+    AppState state = default_app_state();
+    state.present.active = present;
+    start_lesson(state, *pairs, 0);  // the teaching model, sentence A against B, layer 1
+    ASSERT_EQ(state.view, View::contrast);
+    ui_.derived = derived_for(state, "names pairs s1");
+    for (int f = 0; f < 3; ++f) hs::gui::test::app_frame(state, ui_, report_);
+    EXPECT_EQ(count(all_text(), "(teaching model, layer 1)"), 2) << "A and B, presenting " << present << ":\n" << all_text();
+    start_lesson(state, *pairs, 1);  // stories260K, layer 2
+    ui_.derived = derived_for(state, "names pairs s2");
+    for (int f = 0; f < 3; ++f) hs::gui::test::app_frame(state, ui_, report_);
+    EXPECT_EQ(count(all_text(), "(stories260K, layer 2)"), 2) << "A and B, presenting " << present << ":\n" << all_text();
+    // The Difference view of the teaching model outside a lesson, and of the synthetic layer.
+    AppState app = default_app_state();
+    app.present.active = present;
+    app.view = View::difference;
+    ui_.derived = derived_for(app, "synthetic");
+    for (int f = 0; f < 3; ++f) hs::gui::test::app_frame(app, ui_, report_);
+    EXPECT_EQ(count(all_text(), "head 0 vs head 1 (random weights, seed 0)"), 1) << "presenting " << present << ":\n" << all_text();
+    app.request.model_path = "teaching";
+    ui_.derived = derived_for(app, "teaching");
+    for (int f = 0; f < 3; ++f) hs::gui::test::app_frame(app, ui_, report_);
+    EXPECT_EQ(count(all_text(), "L0 h0 vs L0 h1 (teaching model, layer 0)"), 1) << "presenting " << present << ":\n" << all_text();
+  }
 }
 
 // Lesson 2 step 4 says the Head roles table opens sorted by the previous column, highest first:

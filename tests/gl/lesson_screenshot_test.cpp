@@ -50,6 +50,7 @@ int check_cells(const Shot& shot, const hs::AttentionRun& run, const std::string
     for (int i = 0; i < rows; ++i)
       for (int j = 0; j < cols; ++j) {
         if (run.info.causal && j > i) continue;  // masked: drawn in the masked grey, not a colour of the scale
+        if (run.info.layer_window(layer) >= 0 && i - j > run.info.layer_window(layer)) continue;  // a window's too (step 9)
         const int px = int(x0 + (j + 0.5f) * (x1 - x0) / cols), py = int(y0 + (i + 0.5f) * (y1 - y0) / rows);
         if (px < 0 || px >= shot.width || py < 0 || py >= shot.height) {
           ++bad;
@@ -119,7 +120,7 @@ TEST_P(LessonShot, PresentationModeAtProjectorResolution) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(MultiHeadAttention, LessonShot, ::testing::Values(1, 3, 4, 5, 6, 7, 8, 10));
+INSTANTIATE_TEST_SUITE_P(MultiHeadAttention, LessonShot, ::testing::Values(1, 2, 3, 4, 5, 6, 7, 8, 9, 10));
 
 // Issue 19's target on screen: the heatmaps' cells (the sidecar's cell map) cover 40% of the
 // window and every token label drawn is 18 px tall or more.

@@ -132,7 +132,7 @@ INSTANTIATE_TEST_SUITE_P(
                     Case{"difference", {"--view", "difference"}, true, 3},   // the pair and |A - B|
                     Case{"difference_zoom", {"--view", "difference", "--zoom", "0.3,0.3,0.5"}, true, 3},
                     Case{"ablation", {"--view", "ablation", "--ablation", "zero"}, true, 1},
-                    Case{"lesson1_step9", {"--lesson", "multi_head_attention", "--step", "9"}, false, 2},  // both blocks: one head each
+                    Case{"lesson1_step9", {"--lesson", "multi_head_attention", "--step", "9"}, false, 2},  // both blocks: the teaching model's 4 heads each
                     Case{"lesson1_step9_present", {"--lesson", "multi_head_attention", "--step", "9", "--present"}, false, 2},
                     Case{"lesson2_step6", {"--lesson", "what_heads_do", "--step", "6"}, false, 2}),
     [](const testing::TestParamInfo<Case>& p) { return std::string(p.param.name); });

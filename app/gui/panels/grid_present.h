@@ -1,6 +1,8 @@
 #pragma once
 // Presentation mode's head grid (panel_grid_present.cpp): the maps as large as the area allows,
 // one set of token labels shared by the grid, and a lesson's clicked head opened large in place.
+#include <vector>
+
 #include "app/gui/state/app_state.h"
 #include "app/gui/widgets/present_grid.h"
 #include "app/gui/widgets/ui_context.h"
@@ -34,6 +36,12 @@ void draw_grid_without_room(const RunAnalysis& d, ImVec2 area);
 
 // The cell under the mouse of head (layer, head): its query, key and weight.
 void cell_tooltip(const RunAnalysis& a, int layer, int head, const HeatmapHit& hit);
+
+// Presenting a lesson step, the tokens its caption talks about in `block`'s maps (map indices):
+// the step's queries, found in the block by their word and its occurrence (another model splits
+// the sentence differently: stories260K's second "▁Lily" is the teaching model's second "Lily").
+// Empty outside a lesson or not presenting.
+std::vector<int> lesson_named_rows(const AppState& state, const RunAnalysis& step, const RunAnalysis& block);
 
 // The layers x heads overview's header above its columns (the first at x, one every `stride`):
 // a head's name over its column where it fits, and, when heads share key/value heads, a bar over

@@ -188,18 +188,26 @@ void head_maps(AppState& state, const UiContext& ui, const RunAnalysis& a, const
     int highlight;
   };
   const Part parts[] = {
-      {"contrast a", names.a + "  " + head_name(layer, head, a.run.n_layers()), ma, shared, state.scale.colormap, &a.map_labels,
-       hs ? hs->a : -1},
-      {"contrast b", names.b, mb, shared, state.scale.colormap, &b.map_labels, hs ? hs->b : -1},
+      // Each block names its model and layer, as every other block does: "A  L1 h0 (teaching model, layer 1)".
+      {"contrast a", names.a + "  " + head_name(layer, head, a.run.n_layers()) + " (" + block_source(a, layer) + ")", ma, shared,
+       state.scale.colormap, &a.map_labels, hs ? hs->a : -1},
+      {"contrast b", names.b + " (" + block_source(b, layer) + ")", mb, shared, state.scale.colormap, &b.map_labels, hs ? hs->b : -1},
       {"contrast diff", "B \xE2\x88\x92 A  (tokens both have)", md, diff_range, kContrastColormap, &diff_labels,
        hp < int(paired.size()) ? hp : -1},
   };
   const float f = ImGui::GetFontSize(), bar_h = colour_bar_across_height();
   const float w = (size.x - ImGui::GetStyle().ItemSpacing.x * 2) / 3.0f;
+  // The titles wrap between words over their map's width; the maps start below the tallest.
+  float title_h = 0;
+  for (const Part& p : parts) title_h = std::max(title_h, ImGui::CalcTextSize(p.title.c_str(), nullptr, false, w).y);
   for (int i = 0; i < 3; ++i) {
     if (i > 0) ImGui::SameLine();
     ImGui::BeginGroup();
+    const ImVec2 title_at = ImGui::GetCursorScreenPos();
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + w);
     ImGui::TextUnformatted(parts[i].title.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::SetCursorScreenPos(ImVec2(title_at.x, title_at.y + title_h + ImGui::GetStyle().ItemSpacing.y));
     HeatmapSpec spec = heatmap_spec(parts[i].key, map_version(d.generation, layer, head, 7100 + i), parts[i].map,
                                     parts[i].range, parts[i].colours, i < 2 ? layer : -1, i < 2 ? head : -1);
     spec.row_labels = spec.col_labels = parts[i].labels;
@@ -209,7 +217,7 @@ void head_maps(AppState& state, const UiContext& ui, const RunAnalysis& a, const
       spec.label_font_min = present_label_min();
       spec.label_font_max = std::max(spec.label_font_max, spec.label_font_min);
     }
-    const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(w, size.y - f * 1.9f - bar_h));
+    const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(w, size.y - title_h - f * 0.9f - bar_h));
     if (i != 1) draw_colour_bar_across(ui, parts[i].range, parts[i].colours, ImVec2(std::min(w, f * 18), bar_h));
     if (hit.hovered && hit.row >= 0) {
       // Back to an alignment step, so the other maps can show the same token's row.

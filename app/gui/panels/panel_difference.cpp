@@ -275,8 +275,10 @@ void draw_difference(AppState& state, const UiContext& ui) {
   const int a = hovered.first >= 0 ? hovered.first : state.difference.pair_a;
   const int b = hovered.first >= 0 ? hovered.second : state.difference.pair_b;
   ImGui::Spacing();
-  section_title(ui.fonts.heading, format("%s vs %s%s", head_name(layer, a, d.run().n_layers()).c_str(),
-                                         head_name(layer, b, d.run().n_layers()).c_str(), hovered.first >= 0 ? "  (hovered)" : "").c_str());
+  // The pair's block names its model and layer, as every other block does: "L0 h1 vs L0 h2 (teaching model, layer 0)".
+  section_title(ui.fonts.heading, format("%s vs %s (%s)%s", head_name(layer, a, d.run().n_layers()).c_str(),
+                                         head_name(layer, b, d.run().n_layers()).c_str(), block_source(*d.analysis, layer).c_str(),
+                                         hovered.first >= 0 ? "  (hovered)" : "").c_str());
   ImGui::SameLine(0, ImGui::GetFontSize());
   ImGui::TextDisabled("head distance %.3f", double(dist(a, b)));
   side_by_side(state, ui, a, b, ImGui::GetContentRegionAvail());

@@ -19,9 +19,9 @@
 namespace hs::gui {
 namespace {
 
-// Head names in the labels' readable size, not the body font: the maps get the room.
-float title_size() { return present_label_min(); }
-float title_height() { return title_size() * 1.25f; }
+// Head names in the labels' readable size, not the body font: the maps get the room. Never
+// smaller than the grid's token labels (issue 46: at 1920x1080 the labels grew and the titles did not).
+float title_height(float title_px) { return title_px * 1.25f; }
 float map_gap() { return ImGui::GetFontSize() * 0.45f; }
 
 // The teaching model's heads are each wired for one job: its tiles say it, outside a lesson (whose
@@ -33,7 +33,31 @@ std::string teaching_tile_job(const AppState& state, const RunAnalysis& d, int l
   return titles[size_t(layer)][size_t(head)];
 }
 
+// A token as a word: without the space mark a tokenizer puts before it ("▁Lily", "ĠLily": "Lily").
+std::string named_bare_word(const std::string& token) {
+  for (const char* mark : {"\xE2\x96\x81", "\xC4\xA0", " "})
+    if (token.rfind(mark, 0) == 0) return token.substr(std::char_traits<char>::length(mark));
+  return token;
+}
+
 }  // namespace
+
+std::vector<int> lesson_named_rows(const AppState& state, const RunAnalysis& step, const RunAnalysis& block) {
+  std::vector<int> rows;
+  if (!state.present.active || !state.lesson.lesson) return rows;
+  for (const int q : state.query.queries) {
+    if (q < 0 || q >= step.run.n_tokens()) continue;
+    const std::string word = named_bare_word(step.run.tokens[size_t(q)]);
+    int nth = 0;  // the word's occurrence: the second "Lily" is the repeat's
+    for (int i = 0; i < q; ++i) nth += named_bare_word(step.run.tokens[size_t(i)]) == word;
+    for (int i = 0, seen = 0; i < block.run.n_tokens(); ++i)
+      if (named_bare_word(block.run.tokens[size_t(i)]) == word && seen++ == nth) {
+        if (const int r = block.map_index(i); r >= 0 && std::find(rows.begin(), rows.end(), r) == rows.end()) rows.push_back(r);
+        break;
+      }
+  }
+  return rows;
+}
 
 void cell_tooltip(const RunAnalysis& a, int layer, int head, const HeatmapHit& hit) {
   if (hit.row < 0) return;
@@ -72,6 +96,8 @@ void draw_head_tile(AppState& state, const UiContext& ui, const HeadTile& t) {
                                   head_map(d.run, t.layer, h), own, state.scale.colormap, t.layer, h);
   spec.relative_bar = t.per_head;
   spec.row_labels = spec.col_labels = &d.map_labels;
+  const std::vector<int> named = ui.derived && ui.derived->analysis ? lesson_named_rows(state, *ui.derived->analysis, d) : std::vector<int>{};
+  spec.named = &named;
   spec.selected = h == state.head;
   spec.first_generated = d.map_index(first_generated(d.run));
   spec.boundary = d.run.segment_b_start > 0 ? d.map_index(d.run.segment_b_start) : -1;
@@ -141,8 +167,20 @@ void draw_overview_header(ImDrawList* dl, ImVec2 at, float stride, int heads, in
 
 PresentGrid present_grid(const RunAnalysis& d, ImVec2 area, bool col_labels, bool row_labels) {
   const int heads = d.run.n_heads(), group = heads_per_group(d.run.info);
-  return layout_present_grid(heads, group, int(d.map_labels.size()), d.map_labels, ImGui::GetFont(), area, title_height(),
-                             map_gap(), present_label_min(), present_label_max(), col_labels, row_labels);
+  const auto layout = [&](float title_px) {
+    PresentGrid g = layout_present_grid(heads, group, int(d.map_labels.size()), d.map_labels, ImGui::GetFont(), area,
+                                        title_height(title_px), map_gap(), present_label_min(), present_label_max(), col_labels,
+                                        row_labels);
+    g.title_h = title_height(title_px);
+    g.title_px = std::max(present_label_min(), std::min(g.labels.size, title_px));
+    return g;
+  };
+  // Laid out with titles of the smallest label size; when the labels grew, again with room for
+  // titles of their size (a little less room for the maps: labels no larger than before).
+  const PresentGrid small = layout(present_label_min());
+  if (small.cell <= 0 || small.labels.size <= present_label_min() + 0.05f) return small;
+  const PresentGrid large = layout(small.labels.size);
+  return large.cell > 0 ? large : small;
 }
 
 float present_map_side(const RunAnalysis& d, ImVec2 area, bool col_labels) {
@@ -154,7 +192,7 @@ float present_grid_height(const RunAnalysis& d, ImVec2 area, bool col_labels) {
   const PresentGrid g = present_grid(d, area, col_labels);
   if (g.cell <= 0) return area.y;
   const float side = g.cell * float(d.map_labels.size());
-  return float(g.grid.rows) * (title_height() + side + map_gap()) + (col_labels ? g.labels.bottom : 0.0f);
+  return float(g.grid.rows) * (g.title_h + side + map_gap()) + (col_labels ? g.labels.bottom : 0.0f);
 }
 
 float present_label_bottom(const RunAnalysis& d) {
@@ -175,12 +213,13 @@ void draw_present_layer_grid(AppState& state, const UiContext& ui, const RunAnal
   if (like) {
     g.cell = like->cell;
     g.labels = like->labels;
+    g.title_px = like->title_px, g.title_h = like->title_h;
     rows_h = like->grid.rows;
   }
   if (!col_labels) g.labels.bottom = 0;
   if (!row_labels) g.labels.left = 0;
   if (g.cell <= 0) return draw_grid_without_room(d, area);
-  const float side = g.cell * float(d.map_labels.size()), gap = map_gap(), title_h = title_height();
+  const float side = g.cell * float(d.map_labels.size()), gap = map_gap(), title_h = g.title_h;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   // Centred in the area: what the arrangement leaves over goes around it, not to one side.
   const float used_w = g.labels.left + float(g.grid.cols) * (side + gap);
@@ -202,7 +241,7 @@ void draw_present_layer_grid(AppState& state, const UiContext& ui, const RunAnal
     HeadTile t;
     t.d = &d, t.version = version, t.prefix = prefix, t.layer = layer, t.head = h, t.position = h;
     t.at = ImVec2(cells_x + float(h % g.grid.cols) * (side + gap), at.y + float(h / g.grid.cols) * (title_h + side + gap));
-    t.side = side, t.title_size = title_size(), t.title_h = title_h, t.grid = &g, t.range = range, t.per_head = per_head;
+    t.side = side, t.title_size = g.title_px, t.title_h = title_h, t.grid = &g, t.range = range, t.per_head = per_head;
     t.row_labels = row_labels, t.col_labels = col_labels;
     draw_head_tile(state, ui, t);
   }
@@ -241,6 +280,7 @@ void draw_present_all_layers(AppState& state, const UiContext& ui, const Derived
   const float x0 = origin.x + std::max(0.0f, (area.x - used_w) * 0.5f) + name_w + fit.left;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   draw_overview_header(dl, ImVec2(x0, origin.y), side + gap, heads, group, false);
+  const std::vector<int> named = lesson_named_rows(state, a, a);
   for (int l = 0; l < layers; ++l) {
     const float y = origin.y + top + float(l) * (side + gap);
     dl->AddText(ImVec2(x0 - fit.left - name_w, y + side * 0.5f - f * 0.5f), dim_text_colour(), format("L%d", l).c_str());
@@ -248,6 +288,7 @@ void draw_present_all_layers(AppState& state, const UiContext& ui, const Derived
       HeatmapSpec spec = heatmap_spec(format("overview L%d h%d", l, h), map_version(d.generation, l, h), head_map(d.run(), l, h),
                                       range, state.scale.colormap, l, h);
       spec.row_labels = spec.col_labels = &a.map_labels;
+      spec.named = &named;
       spec.selected = l == state.layer && h == state.head;
       spec.first_generated = a.map_index(first_generated(d.run()));
       spec.boundary = d.run().segment_b_start > 0 ? a.map_index(d.run().segment_b_start) : -1;

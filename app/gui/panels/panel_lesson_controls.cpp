@@ -11,6 +11,7 @@
 #include "app/gui/actions/lesson_player.h"
 #include "app/gui/actions/model_rules.h"
 #include "app/gui/panels/panels.h"
+#include "app/gui/state/derived.h"
 
 namespace hs::gui {
 namespace {
@@ -96,16 +97,18 @@ void draw_lesson_controls(AppState& state, const UiContext& ui) {
     ImGui::SetNextItemWidth(f * 5);
     if (ImGui::InputInt("seed", &seed)) state.request.seed = uint64_t(std::max(seed, 0));
   }
-  // The two numbers the lessons keep coming back to.
+  // The two numbers the lessons keep coming back to, of the model on screen: a checkpoint's (the
+  // teaching model's 576 and 15,068,160) are its own, not the synthetic layer's settings.
+  const bool checkpoint = !state.request.model_path.empty() && ui.derived && ui.derived->analysis;
+  const ModelInfo* shown = checkpoint ? &ui.derived->run().info : nullptr;
   next(f * 16);
   ImGui::TextDisabled("head width");
   ImGui::SameLine();
-  ImGui::Text("%d", c.head_width());
+  ImGui::Text("%d", shown ? shown->d_head : c.head_width());
   ImGui::SameLine(0, f);
   ImGui::TextDisabled("parameters");
   ImGui::SameLine();
-  ImGui::TextUnformatted(format_count(attention_param_count(c)).c_str());
-  (void)ui;
+  ImGui::TextUnformatted(format_count(shown ? shown->param_count : attention_param_count(c)).c_str());
 }
 
 }  // namespace hs::gui

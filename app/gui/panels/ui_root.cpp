@@ -182,6 +182,9 @@ float caption_column_width(const AppState& state, const UiContext& ui, float wid
     maps_w = height * 0.9f * float(heads) / float(layers) + ImGui::GetFontSize() * 9;
   else
     return 0;
+  // An overview wider than the window (the teaching model's 2 layers of 4 heads) is held by the
+  // width: a column would only shrink it, so the caption goes across the top.
+  if (maps_w >= width) return 0;
   const float least = std::max(width * 0.15f, lesson_column_min_width(state, ui));
   return std::clamp(width - maps_w, least, std::max(width * 0.34f, least));
 }

@@ -21,6 +21,11 @@ float widest_label(const std::vector<std::string>* labels, ImFont* font, float s
   return w;
 }
 
+// Labels thinned to a lesson step's named tokens alone (HeatmapSpec::named).
+bool heatmap_named_only(const HeatmapSpec& spec, const HeatmapLayout& L) {
+  return spec.named && !spec.named->empty() && L.label_size > 0 && L.label_step > 1;
+}
+
 }  // namespace
 
 HeatmapSpec heatmap_spec(std::string key, const MapVersion& version, const ShownMap& map, const ScaleRange& range,
@@ -166,6 +171,8 @@ HeatmapHit draw_heatmap(const UiContext& ui, const HeatmapSpec& spec, ImVec2 siz
     r.mask = spec.mask;
     r.tokens = spec.tokens;
     r.relative_bar = spec.relative_bar;
+    if (spec.named) r.named = *spec.named;
+    r.named_only = heatmap_named_only(spec, L);
   }
 
   const ImVec2 mouse = ImGui::GetIO().MousePos;
@@ -212,7 +219,9 @@ HeatmapHit draw_heatmap(const UiContext& ui, const HeatmapSpec& spec, ImVec2 siz
     const float f = L.label_size;
     // Thinned to every label_step-th token, plus the highlighted and hovered ones, which take the
     // place of a thinned neighbour closer than a step (drawn both, they would overlap).
+    const bool named_only = heatmap_named_only(spec, L);
     const auto shown = [&](int i, int hot_a, int hot_b) {
+      if (named_only) return i == hot_b || std::find(spec.named->begin(), spec.named->end(), i) != spec.named->end();
       if (i == hot_a || i == hot_b) return true;
       if (i % L.label_step != 0) return false;
       for (int h : {hot_a, hot_b})

@@ -26,6 +26,10 @@ struct HeatmapSpec {
   const std::vector<std::string>* col_labels = nullptr;  // key tokens (bottom)
   int layer = -1, head = -1;                             // for the report
   int highlight_row = -1, highlight_col = -1;
+  // Presenting a lesson step, the tokens its caption talks about (map indices). When the labels
+  // must thin out, only these are labelled, on both axes, instead of every k-th token (whose
+  // pieces, "l", "ved", say nothing from the back of a hall); null or empty: every k-th.
+  const std::vector<int>* named = nullptr;
   int first_generated = -1;     // labels from this index on are generated tokens (own colour); -1: none
   bool selected = false;        // draw an accent frame
   int boundary = -1;            // a sentence pair: B starts at this token; a line before it on both axes (-1: none)

@@ -127,11 +127,36 @@ std::string label_list(const std::vector<int>& v) {
   return s;
 }
 
+// The rows a lesson step names (DrawnHeatmap::named) have their labels, on a map of any size:
+// checked once per band, from its leftmost map that draws row labels.
+void named_row_problems(const FrameReport& report, const std::vector<DrawnText>& texts, std::vector<std::string>& out) {
+  for (const DrawnHeatmap& m : report.heatmaps) {
+    if (m.hidden || m.named.empty() || !m.row_labels || m.tokens <= 0 || m.rows != m.tokens) continue;
+    bool leftmost = true;
+    for (const DrawnHeatmap& o : report.heatmaps)
+      if (&o != &m && o.row_labels && label_near_equal(o.min.y, m.min.y) && label_near_equal(o.max.y, m.max.y) && o.rows == m.rows)
+        leftmost &= o.min.x >= m.min.x;
+    if (!leftmost) continue;
+    const std::vector<int> missing = unlabelled_rows(m, texts);
+    std::vector<int> named_missing;
+    for (const int r : m.named)
+      if (std::find(missing.begin(), missing.end(), r) != missing.end()) named_missing.push_back(r);
+    if (named_missing.empty()) continue;
+    char where[120];
+    std::snprintf(where, sizeof where, " of the %dx%d map at [%.0f,%.0f-%.0f,%.0f] (%s)", m.rows, m.cols, m.min.x, m.min.y, m.max.x,
+                  m.max.y, m.key.c_str());
+    out.push_back("unlabelled: rows " + label_list(named_missing) + where + " have no label, and the step names them");
+  }
+}
+
 void label_problems(const FrameReport& report, const std::vector<DrawnText>& texts, std::vector<std::string>& out) {
+  named_row_problems(report, texts, out);
+  // Maps of tokens (not a layers x heads table of scores). A map labelled with the step's named
+  // tokens alone (an overview too small for every label) is held to named_row_problems instead.
   std::vector<const DrawnHeatmap*> maps;
   for (const DrawnHeatmap& m : report.heatmaps)
-    if (!m.hidden && m.tokens > 0 && m.rows == m.tokens && m.cols == m.tokens && m.tokens <= kLabelEveryTokenUpTo)
-      maps.push_back(&m);  // maps of tokens (not a layers x heads table of scores)
+    if (!m.hidden && !m.named_only && m.tokens > 0 && m.rows == m.tokens && m.cols == m.tokens && m.tokens <= kLabelEveryTokenUpTo)
+      maps.push_back(&m);
   for (const DrawnHeatmap* m : maps) {
     // Checked once per band, from its leftmost (lowest) map, when a map of the band draws row
     // (column) labels: a thumbnail drawn without any, beside a labelled map of the same tokens
@@ -162,6 +187,31 @@ void label_problems(const FrameReport& report, const std::vector<DrawnText>& tex
   }
 }
 
+// A map's title (a head's name over its tile) is at least the size of the row labels of its band
+// of maps: titles smaller than the tokens beside them read as footnotes (issue 46, 1920x1080). A
+// title is a text whose bottom is within half its size over the map's top, starting over the map.
+void title_problems(const FrameReport& report, const std::vector<DrawnText>& texts, std::vector<std::string>& out) {
+  for (const DrawnHeatmap& m : report.heatmaps) {
+    if (m.hidden || m.tokens <= 0 || m.rows != m.tokens || m.cols != m.tokens) continue;
+    float label_px = 0;  // the row labels left of the band's leftmost map
+    for (const DrawnHeatmap& o : report.heatmaps) {
+      if (o.hidden || !label_near_equal(o.min.y, m.min.y) || !label_near_equal(o.max.y, m.max.y) || o.rows != m.rows) continue;
+      for (const DrawnText& t : texts) {
+        const float mid = (t.min.y + t.max.y) * 0.5f;
+        if (mid >= o.min.y && mid <= o.max.y && t.max.x <= o.min.x + 1 && t.max.x >= o.min.x - 40) label_px = std::max(label_px, t.px);
+      }
+    }
+    for (const DrawnText& t : texts) {
+      const bool title = t.max.y <= m.min.y + 1 && t.max.y >= m.min.y - t.px * 0.5f && t.min.x >= m.min.x - 2 && t.min.x < m.max.x;
+      if (title && label_px > 0 && t.px < label_px - 0.05f) {
+        char b[96];
+        std::snprintf(b, sizeof b, " smaller than its row labels (%.1f px)", double(label_px));
+        out.push_back("title: \"" + t.text + "\"" + layout_where(t) + b);
+      }
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> layout_problems(const FrameReport& report, const std::vector<DrawnText>& texts,
@@ -172,6 +222,7 @@ std::vector<std::string> layout_problems(const FrameReport& report, const std::v
   bar_problems(report, texts, out);
   map_and_caption_problems(report, texts, rules, out);
   label_problems(report, texts, out);
+  title_problems(report, texts, out);
   return out;
 }
 

@@ -16,7 +16,11 @@
 //   unlabelled a map of up to kLabelEveryTokenUpTo (24) rows and columns, drawn with token labels,
 //              with a row that has no label left of its row of maps, or a column none under its
 //              column of maps (labels thinned to every k-th token); a thumbnail drawn without
-//              labels (the Average view's heads beside their labelled average) is not held to it
+//              labels (the Average view's heads beside their labelled average) is not held to it.
+//              A map too small for every label, labelled with the tokens its step names alone
+//              (HeatmapSpec::named: the step's queries), is held to those instead; and on a map of
+//              any size, a row the step names without its label is a problem too
+//   title      a map's title (a head's name over its tile) smaller than the row labels of its band
 #include <string>
 #include <vector>
 

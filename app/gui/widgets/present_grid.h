@@ -29,6 +29,9 @@ struct PresentGrid {
   SharedGrid grid;
   LabelFit labels;
   float cell = 0;  // one cell's side
+  // The heads' tile titles: their size and the height kept above each map (set by the grid's
+  // user; 0: title_h as given to layout_present_grid).
+  float title_px = 0, title_h = 0;
 };
 // Without `col_labels` the column labels are left to a grid below (a lesson's stacked compare
 // blocks share one set), so no bottom margin is kept; without `row_labels` the row labels are

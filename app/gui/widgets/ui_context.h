@@ -90,6 +90,8 @@ struct DrawnHeatmap {
   MapMask mask;                            // the cells no query could see (drawn in the masked colour)
   int tokens = 0;                          // the full map's side the mask refers to
   bool relative_bar = false;               // its colour bar shows a share of its own largest value
+  std::vector<int> named;                  // the rows (and columns) a lesson step names (HeatmapSpec::named)
+  bool named_only = false;                 // labels thinned to the named tokens alone
 };
 
 // A colour bar drawn this frame (framebuffer pixels): every map's range should have one.

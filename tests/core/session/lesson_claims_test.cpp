@@ -87,15 +87,41 @@ TEST_F(MultiHeadLesson, Step1TheHersRowOfEachTeachingHead) {
   for (int h = 0; h < 4; ++h) EXPECT_GT(run.attention[0][size_t(h)].row(hers).maxCoeff(), 0.99f) << "h" << h << " is sure";
 }
 
-TEST_F(MultiHeadLesson, Step2TheParameterCountStaysAt288) {
+// Step 2 (issue 46): on the teaching model, whose four heads each do a job, the count of the
+// model the lesson is about, and the same count however its 2,304 slots are split.
+TEST_F(MultiHeadLesson, Step2TheTeachingModelsCountWhateverTheSplit) {
   const LessonStep& s = step(2);
-  says(s, "the parameter count stays at 288");
-  says(s, "click the heads buttons 1, 2, 4 and 8");
-  for (int heads : {1, 2, 4, 8}) {
-    Session t = s.session;
-    t.request.attention.n_heads = heads;
-    EXPECT_EQ(maps_of(t)->run.info.param_count, 288) << heads << " heads";
+  says(s, "the teaching model 2,304 into 4 heads of 576");
+  says(s, "Parameters per layer: 15,068,160, however it splits");
+  says(s, "288 for d_model 8, for 1, 2, 4 or 8 heads");
+  EXPECT_EQ(s.session.view.panel, "overview") << "both layers' heads, each with its job";
+  const auto a = maps_of(s.session);
+  const ModelInfo& info = a->run.info;
+  ASSERT_EQ(info.kind, "teaching");
+  EXPECT_EQ(info.n_heads, 4);
+  EXPECT_EQ(info.d_head, 576);
+  EXPECT_EQ(info.n_heads * info.d_head, 2304);
+  EXPECT_EQ(info.param_count, 15068160);
+  // However the 2,304 slots are split (no biases: Q, K, V [H*dh, d], O [d, H*dh]).
+  for (int heads : {1, 2, 4, 8, 16}) {
+    AttentionConfig c;
+    c.d_model = info.d_model, c.n_heads = heads, c.d_head = 2304 / heads, c.bias = false;
+    EXPECT_EQ(attention_param_count(c), info.param_count) << heads << " heads of " << c.d_head;
   }
+  // The synthetic layer's 4 d^2 + 4 d, with biases, for d_model 8.
+  for (int heads : {1, 2, 4, 8}) {
+    AttentionConfig c;
+    c.d_model = 8, c.n_heads = heads;
+    EXPECT_EQ(attention_param_count(c), 288) << heads << " heads";
+  }
+  // Each of the four maps shows its job on the 'hers' row: the heads' maps mean something.
+  const AttentionRun& run = a->run;
+  const int hers = token_index(run, "hers");
+  ASSERT_EQ(hers, 10);
+  EXPECT_EQ(argmax_in_row(run.attention[0][0], hers), hers - 1);
+  EXPECT_EQ(argmax_in_row(run.attention[0][1], hers), 0);
+  EXPECT_EQ(argmax_in_row(run.attention[0][2], hers), token_index(run, "Priya"));
+  EXPECT_EQ(argmax_in_row(run.attention[0][3], hers), token_index(run, "keys"));
 }
 
 // Step 3 (issue 46): the reshape bug on wired heads, so the correct block shows each head's job
@@ -263,23 +289,45 @@ TEST_F(MultiHeadLesson, Step8GroupedHeadsShareTheirKeys) {
   EXPECT_GT(g.attention[0][3](hers, token_index(g, "Priya")), 0.99f);
 }
 
-TEST_F(MultiHeadLesson, Step9MaskedCellsAreExactlyZero) {
+// Step 9 (issue 46): the masks on the teaching model's wired heads. Masked cells are exactly 0;
+// the window of 3 leaves the previous-token head as it was and takes from the others the keys
+// they were wired to find.
+TEST_F(MultiHeadLesson, Step9TheWindowHidesTheKeysTheWiredHeadsNeed) {
   const LessonStep& s = step(9);
   says(s, "the upper triangle is masked, drawn grey: its weights are exactly zero");
-  says(s, "forgets tokens more than W back");
+  says(s, "A window of 3 also hides keys more than 3 back: 'hers' loses Priya and keys, the first-token head its first token");
+  says(s, "who (h2) finds no name in reach and lands on 'hers' itself, and what (h3) takes 'table'");
   const int W = s.session.request.attention.window;
   ASSERT_EQ(W, 3);
-  for (const Session* t : {&s.session, &s.compare.at(0).session}) {
-    const auto a = maps_of(*t);
-    for (const Map& m : a->run.attention[0])
-      for (int i = 0; i < m.rows(); ++i)
-        for (int j = 0; j < m.cols(); ++j) {
-          const bool masked = j > i || (t == &s.session && i - j > W);
-          if (masked) {
-            EXPECT_EQ(m(i, j), 0.0f) << i << ", " << j;
-          }
-        }
+  ASSERT_EQ(s.compare.size(), 1u);
+  const auto windowed = maps_of(s.session), plain = maps_of(s.compare[0].session);
+  const AttentionRun &w = windowed->run, &p = plain->run;
+  ASSERT_EQ(w.info.kind, "teaching");
+  ASSERT_EQ(p.info.kind, "teaching");
+  EXPECT_EQ(w.info.window, 3);
+  EXPECT_EQ(p.info.window, -1);
+  for (const AttentionRun* r : {&w, &p})
+    for (const LayerMaps& layer : r->attention)
+      for (const Map& m : layer)
+        for (int i = 0; i < m.rows(); ++i)
+          for (int j = 0; j < m.cols(); ++j)
+            if (j > i || (r == &w && i - j > W)) EXPECT_EQ(m(i, j), 0.0f) << (r == &w ? "windowed " : "causal ") << i << ", " << j;
+  const int hers = token_index(w, "hers"), priya = token_index(w, "Priya"), keys = token_index(w, "keys");
+  ASSERT_EQ(hers, 10);
+  // h0: unchanged (its key is one back; the other keys' e^-20 weights are fewer).
+  EXPECT_LT((w.attention[0][0] - p.attention[0][0]).cwiseAbs().maxCoeff(), 1e-6f);
+  // h1: the first column while it is in reach, then rows spread evenly over their W + 1 keys.
+  for (int i = 0; i < w.n_tokens(); ++i) {
+    EXPECT_GT(p.attention[0][1](i, 0), 0.99f) << "causal, row " << i;
+    if (i > W)
+      for (int j = i - W; j <= i; ++j) EXPECT_NEAR(w.attention[0][1](i, j), 1.0f / (W + 1), 1e-5f) << "windowed, row " << i << ", key " << j;
   }
+  // h2 and h3 from 'hers': Priya and keys without the window; itself and 'table' with it.
+  EXPECT_EQ(argmax_in_row(p.attention[0][2], hers), priya);
+  EXPECT_EQ(argmax_in_row(p.attention[0][3], hers), keys);
+  EXPECT_EQ(argmax_in_row(w.attention[0][2], hers), hers);
+  EXPECT_EQ(argmax_in_row(w.attention[0][3], hers), token_index(w, "table"));
+  EXPECT_GT(w.attention[0][3](hers, token_index(w, "table")), 0.99f);
 }
 
 TEST_F(MultiHeadLesson, Step10Stories260KHasPreviousTokenHeadsAndNoSink) {
