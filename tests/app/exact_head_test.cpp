@@ -117,6 +117,19 @@ TEST(ExactHeadJob, OverTheBudgetIsRefusedWithTheNumbers) {
   EXPECT_TRUE(job.status().map);
 }
 
+TEST(ExactHeadJob, ANewResultDropsTheOldResultsMap) {
+  const LongRuns& r = long_runs();
+  ExactHeadJob job;
+  ASSERT_EQ(job.open(r.blocks->analysis, 0, 1, 3 * kGiB, resident_bytes()), "");
+  job.wait_idle();
+  ASSERT_TRUE(job.status().map);
+  job.keep_only(r.blocks->analysis.get());
+  EXPECT_TRUE(job.status().map) << "the same result keeps its map";
+  job.keep_only(r.whole.get());
+  EXPECT_FALSE(job.status().map);
+  EXPECT_FALSE(job.status().is_for(r.blocks->analysis.get(), 0, 1));
+}
+
 class ExactHeadView : public test::HeadlessApp {};
 
 TEST_F(ExactHeadView, AsksOnceShowsProgressThenTheExactCells) {

@@ -52,6 +52,14 @@ std::string ExactHeadJob::open(std::shared_ptr<const RunAnalysis> analysis, int 
   return "";
 }
 
+void ExactHeadJob::keep_only(const RunAnalysis* shown) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!held_ || held_.get() == shown) return;
+  jobs_.cancel();
+  status_ = ExactHeadStatus{};
+  held_.reset();
+}
+
 ExactHeadStatus ExactHeadJob::status() const {
   std::lock_guard<std::mutex> lock(mutex_);
   ExactHeadStatus s = status_;

@@ -33,6 +33,8 @@ class ExactHeadJob {
   std::string open(std::shared_ptr<const RunAnalysis> analysis, int layer, int head, int64_t budget_bytes, int64_t resident);
   // Stops the running map at its next block of rows; nothing of it is kept.
   void cancel() { jobs_.cancel(); }
+  // A new result is on screen: a map (or job) of any other result goes, with the result it held.
+  void keep_only(const RunAnalysis* shown);
   ExactHeadStatus status() const;
   bool busy() const { return jobs_.busy(); }
   void wait_idle() { jobs_.wait_idle(); }

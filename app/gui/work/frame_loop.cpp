@@ -37,6 +37,7 @@ bool FrameLoop::before_frame() {
       ui_.status.error.clear();
       ui_.status.last_export.clear();
       clamp_selection(state_, *shown_);
+      exact_head_.keep_only(shown_->analysis.get());  // an older result's opened map goes with it
       // A long text opens on the layers x heads overview of block maxima (unless a flag chose a view).
       if (std::exchange(state_.grid.overview_if_long, false) && shown_->run().compact() && state_.view == View::heads)
         state_.grid.all_layers = true;
