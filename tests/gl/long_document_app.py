@@ -44,7 +44,13 @@ def shot(app, xvfb, work, name, args):
     png = os.path.join(work, name + ".png")
     cmd = [xvfb, "-a", "-s", "-screen 0 1280x720x24", app] + args + [
         "--width", "1280", "--height", "720", "--screenshot", png, "--frames", "6"]
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    # xvfb-run itself can fail when tests run in parallel (a lost race for a display number, exit 5
+    # "problem while cleaning up temporary directory"): the harness, not the app; run it again.
+    for _ in range(3):
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+        if "xvfb-run: error:" not in p.stderr:
+            break
+        print("  (xvfb-run failed, not the app; again: %s)" % p.stderr.strip().splitlines()[-1])
     report = None
     if os.path.exists(png + ".json"):
         with open(png + ".json", encoding="utf-8") as f:
