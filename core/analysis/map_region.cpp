@@ -103,6 +103,45 @@ RegionMap exact_region(const AttentionRun& run, int layer, int head, TokenRegion
   });
 }
 
+bool exact_head_map(const AttentionRun& run, int layer, int head, Map& out,
+                    const std::function<bool(int, int)>& progress) {
+  check_head(run, layer, head);
+  const int T = run.n_tokens();
+  if (!run.compact()) {
+    out = run.attention[size_t(layer)][size_t(head)];
+    return !progress || progress(T, T);
+  }
+  out.resize(T, T);  // out: [T, T], row = query i, col = key j, rows sum to 1 (zeros where masked)
+  for (int i0 = 0; i0 < T; i0 += kExactMapRows) {
+    const int i1 = std::min(T, i0 + kExactMapRows);
+    for (int i = i0; i < i1; ++i) out.row(i) = run.exact->row(layer, head, i).transpose();
+    if (progress && !progress(i1, T)) return false;
+  }
+  return true;
+}
+
+RegionMap region_of_map(const AttentionRun& run, const Map& map, TokenRegion region, int max_cells) {
+  const int T = run.n_tokens();
+  if (map.rows() != T || map.cols() != T)
+    throw InputError("a map of " + std::to_string(map.rows()) + " x " + std::to_string(map.cols()) + " cells for a run of " +
+                     std::to_string(T) + " tokens: expected " + std::to_string(T) + " x " + std::to_string(T));
+  const TokenRegion r = clip_region(run, region);
+  const int f = std::max(1, div_up(std::max(r.rows(), r.cols()), std::max(max_cells, 1)));
+  return reduce_rows(run, r, f, [&](int i) { return map.data() + int64_t(i) * map.cols(); });
+}
+
+RegionMap whole_map_region(const AttentionRun& run, Map&& map) {
+  const int T = run.n_tokens();
+  if (map.rows() != T || map.cols() != T)
+    throw InputError("a map of " + std::to_string(map.rows()) + " x " + std::to_string(map.cols()) + " cells for a run of " +
+                     std::to_string(T) + " tokens: expected " + std::to_string(T) + " x " + std::to_string(T));
+  RegionMap out;
+  out.region = {0, T, 0, T};
+  out.cells = std::move(map);
+  out.row_labels = out.col_labels = region_labels(run, 0, T, 1);
+  return out;
+}
+
 CellPeak strongest_cell(const AttentionRun& run, int layer, int head, TokenRegion block) {
   check_head(run, layer, head);
   const TokenRegion r = clip_region(run, block);

@@ -4,6 +4,7 @@
 // region's query rows are recomputed exactly from the q and k the run kept (ExactAttention), and
 // zoomed in far enough every cell is exact, at any length. A region larger than `max_cells` per
 // side is shown as block maxima (each cell the largest weight of f x f tokens), so no peak is lost.
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,22 @@ RegionMap exact_region(const AttentionRun& run, int layer, int head, TokenRegion
 // At once, from what the run holds: whole maps as exact_region(); long-input mode the display
 // map's blocks that cover the region (exact = false).
 RegionMap coarse_region(const AttentionRun& run, int layer, int head, TokenRegion region, int max_cells);
+
+// One head's exact [T, T] map (an opened head). Whole maps: a copy of the run's map. Long-input
+// mode: every row recomputed from the run's q and k (ExactAttention, the cells exact_region gives),
+// kExactMapRows rows at a time; after each block progress(rows done, T) is called, and false from it
+// stops the work: the function returns false and `out` holds only the rows done. T^2 floats (64 MiB
+// at T = 4096), T x T x d_head multiply-adds.
+constexpr int kExactMapRows = 64;
+bool exact_head_map(const AttentionRun& run, int layer, int head, Map& out,
+                    const std::function<bool(int done, int total)>& progress = {});
+
+// The region of a head's whole exact map `map` ([T, T], e.g. exact_head_map's), as exact_region
+// gives it: at most `max_cells` cells a side, each the largest weight of its tokens.
+RegionMap region_of_map(const AttentionRun& run, const Map& map, TokenRegion region, int max_cells);
+
+// A head's whole exact map (exact_head_map's) as a region of factor 1 with the token labels; takes `map`.
+RegionMap whole_map_region(const AttentionRun& run, Map&& map);
 
 // The strongest (query, key) cell of a block of tokens, exactly (long-input mode: recomputed rows).
 struct CellPeak {

@@ -124,6 +124,10 @@ class LlamaModel : public TransformerModel {
   // One layer on x [n, d] in place; `attend` turns (q, k, v) into the heads' contexts [n, H*dh].
   template <typename Attend>
   void layer_step(Map& x, int layer, int first, int seq_len, int threads, Observer* observer, Attend&& attend) const;
+  // The feed-forward block of layer L on rows x [n, d] (after the attention's residual): [n, d] to add.
+  Map feed_forward(const Map& x, const LlamaLayer& L, int threads) const;
+  // Rows the feed-forward block takes at a time (its [rows, hidden] activations are held per block).
+  static constexpr Eigen::Index kFeedForwardRows = 1024;
 
   LlamaConfig config_;
   LlamaWeights w_;

@@ -12,6 +12,8 @@ if(TARGET headscope_gui)
   headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/classroom_test.cpp headscope_gui)
   # The Head width view: the pattern fit's job (progress, cancel, refusals) and the parts headless.
   headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/width_view_test.cpp headscope_gui)
+  # Long-input mode: one head's exact map off the UI thread, Cancel, the memory budget (issue 50).
+  headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/exact_head_test.cpp headscope_gui)
   # The font atlas: the characters in use, CJK from the fallback font (issue 14).
   headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/used_glyphs_test.cpp headscope_gui)
   # No lost work: the unsaved-changes guard, the popup and imgui.ini after a quit.

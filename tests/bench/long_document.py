@@ -13,6 +13,10 @@ For each T, each process under GNU time (wall, CPU = user + system, peak RSS), a
            [1, 14, T, T]; the run keeps only that layer's maps whole (the rest stream)
   llama    llama.cpp's load + prompt evaluation of the same ids (npm's node-llama-cpp, as
            llama_cpp_bench.py runs it); skipped with the reason when node or the package is missing
+  app      with --app build/headscope: the desktop app under xvfb-run until its first screenshot
+           (1280 x 720): start, the run, and the layers x heads overview of block maxima drawn
+  app+head the same with --view head --layer L --head 3: the overview's run, then head 3's exact
+           T x T map computed and drawn (the app's peak RSS; issue 50's target < 3 GB at T = 4096)
 Then issue 50's targets at T = 4096 beside the measurements, and the load average (a wall time on a
 busy machine is the machine's: "provisional"; memory does not depend on the load).
 
@@ -21,7 +25,7 @@ memory limit that refuses every map (so the run keeps only layer L, every other 
 against the full-memory run's layer L (`export --whole-maps`, every map): the largest difference.
 
   tests/bench/long_document.py --cli build/headscope-cli [--sizes 512,1024,2048,4096,8192] [--threads 2]
-      [--layer 12] [--package-dir DIR] [--install] [--skip heads,llama] [--json OUT]
+      [--layer 12] [--app build/headscope] [--package-dir DIR] [--install] [--skip heads,llama] [--json OUT]
 Uses Debian's python3 with numpy; the file needs MODELS_DIR/gpt2-tokenizer (HEADSCOPE_MODELS_DIR).
 """
 import argparse
@@ -41,6 +45,8 @@ GIB = 1024.0  # MiB per GiB
 # Issue 50's targets at T = 4096, 2 threads (memory in MiB; time as a multiple of llama.cpp's evaluation).
 EXPORT_RSS_MIB, EXPORT_TIME_X = 2.5 * 1000 ** 3 / 2 ** 20, 1.5
 HEADS_RSS_MIB, HEADS_TIME_X = 1.5 * 1000 ** 3 / 2 ** 20, 2.0
+APP_RSS_MIB = 3.0 * 1000 ** 3 / 2 ** 20
+APP_HEAD = 3
 
 
 def model_file(cli):
@@ -103,6 +109,27 @@ def check_kept_layer(cli, gguf, layer, T, threads, work):
     return err, kept.size, refused.returncode != 0 and "maps of T x T floats need" in refused.stderr
 
 
+def app_measure(app, args, layer, work, opened):
+    """The app until its first screenshot under xvfb-run (GNU time outside: the peak RSS is the app's,
+    the largest process of the tree), the overview or (opened) head APP_HEAD of `layer` opened exactly."""
+    import shutil
+    xvfb = shutil.which("xvfb-run")
+    if not xvfb:
+        return {"error": "xvfb-run not found (apt-get install xvfb)"}
+    png = os.path.join(work, "app.png")
+    view = ["--view", "head", "--layer", str(layer), "--head", str(APP_HEAD)] if opened else []
+    t = measure([xvfb, "-a", "-s", "-screen 0 1280x720x24", app] + args + view +
+                ["--width", "1280", "--height", "720", "--screenshot", png, "--frames", "3"])[1]
+    if "error" not in t and opened:
+        with open(png + ".json") as f:
+            shown = [x["text"] for x in json.load(f)["texts"]]
+        # Long-input mode says "exact map: all T x T cells" once the head is opened; whole maps are exact anyway.
+        if any("long-input mode" in x for x in shown) and not any(x.startswith("exact map: all") for x in shown):
+            t["error"] = "the screenshot does not show the exact map (no 'exact map: all ...' line)"
+        t["whole_maps"] = not any("long-input mode" in x for x in shown)
+    return t
+
+
 def fmt(t, key="wall", unit="s"):
     if t is None:
         return "skipped"
@@ -117,6 +144,7 @@ def main():
     ap.add_argument("--sizes", default="512,1024,2048,4096")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--layer", type=int, default=12)
+    ap.add_argument("--app", help="the desktop app (build/headscope): time and memory of its overview and one opened head")
     ap.add_argument("--check-T", type=int, default=512, help="T of the correctness check (0: skip it)")
     ap.add_argument("--package-dir", default=os.path.expanduser("~/.cache/headscope-bench"))
     ap.add_argument("--install", action="store_true", help="npm install node-llama-cpp into --package-dir when missing")
@@ -154,6 +182,9 @@ def main():
                     os.unlink(out)
             if not no_llama:
                 row["llama"] = llama_eval(a.package_dir, gguf, ids, a.threads, work)
+            if a.app and "app" not in skip:
+                row["app"] = app_measure(a.app, args, a.layer, work, False)
+                row["app_head"] = app_measure(a.app, args, a.layer, work, True)
             results["sizes"][T] = row
             cell = lambda t: "skipped" if t is None else "FAILED" if "error" in t else "%6.1f s %6.1f s %6.0f MiB" % (
                 t["wall"], t["cpu"], t["rss_mib"])  # noqa: E731
@@ -163,6 +194,9 @@ def main():
             load = max(t["load"] for t in row.values() if t and "load" in t) if row else lcb.loadavg()
             print("%6d | %-30s | %-30s | %-26s | %.2f" % (T, cell(row.get("heads")), cell(row.get("export")), llama_cell, load),
                   flush=True)
+            if a.app and "app" not in skip:
+                print("%6s | app overview: %-30s | app + exact L%d h%d: %s" % (
+                    "", cell(row.get("app")), a.layer, APP_HEAD, cell(row.get("app_head"))), flush=True)
             for name, t in row.items():
                 if t and "error" in t:
                     print("       %s: %s" % (name, t["error"][-400:]))
@@ -199,6 +233,14 @@ def print_targets(results):
                  "%.1f s (%.2fx)" % (t["wall"], t["wall"] / base), t["wall"] <= time_x * base)
         else:
             line(what + ": wall <= %.1fx llama.cpp's evaluation" % time_x, "%.1f s (no llama.cpp)" % t["wall"], None)
+    for name, what in (("app", "app, overview shown"), ("app_head", "app, overview + one head's exact map")):
+        t = row.get(name)
+        if t is None:
+            continue
+        if "error" in t:
+            line(what + ": peak RSS < 3 GB", fmt(t), None)
+        else:
+            line(what + ": peak RSS < 3 GB", "%.0f MiB (%.1f s)" % (t["rss_mib"], t["wall"]), t["rss_mib"] < APP_RSS_MIB)
 
 
 if __name__ == "__main__":

@@ -75,6 +75,12 @@ if(TARGET headscope)
                          $<TARGET_FILE:headscope> $<TARGET_FILE:headscope-cli> ${HEADSCOPE_XVFB_RUN}
                          ${PROJECT_BINARY_DIR}/gguf-test-files)
         set_tests_properties(app_model_pair PROPERTIES LABELS "gl" TIMEOUT 600 FIXTURES_REQUIRED gguf_test_files)
+        # A 2100-token text (issue 50): the overview of block maxima, one head's exact map against
+        # export --whole-maps, the memory budget's refusal in the status line.
+        add_test(NAME app_long_document
+                 COMMAND ${HEADSCOPE_TEST_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/long_document_app.py
+                         $<TARGET_FILE:headscope> $<TARGET_FILE:headscope-cli> ${HEADSCOPE_XVFB_RUN})
+        set_tests_properties(app_long_document PROPERTIES LABELS "gl" TIMEOUT 600)
       endif()
     endif()
     # The app's export of a log-scaled, first-key-ignored head equals the window, cell by cell.

@@ -38,6 +38,10 @@ void read_line(ImGuiContext*, ImGuiSettingsHandler*, void* entry, const char* li
     if (v >= 0.6f && v <= 3.0f) s.ui_scale = v;  // kMinUiScale .. kMaxUiScale (app_keys.h)
   }
   if (key == "show_frame_time") s.show_frame_time = value == "1";
+  if (key == "memory_budget_mib") {
+    const long v = std::strtol(value.c_str(), nullptr, 10);
+    if (v >= kMinMemoryBudgetMib && v <= kMaxMemoryBudgetMib) s.memory_budget_mib = int(v);
+  }
   if (key == "space_mark") s.space_mark = value == "none" ? SpaceMark::none : SpaceMark::dot;
   if (key == "theme") parse_theme(value, s.theme);
   if (key == "ignore_first_column") s.scale.ignore_first_key = value == "1";
@@ -61,6 +65,7 @@ void write_all(ImGuiContext*, ImGuiSettingsHandler* handler, ImGuiTextBuffer* ou
   out->appendf("scale=%d\n", int(s.scale.mode));
   out->appendf("ui_scale=%.2f\n", double(s.ui_scale));
   out->appendf("show_frame_time=%d\n", s.show_frame_time ? 1 : 0);
+  out->appendf("memory_budget_mib=%d\n", s.memory_budget_mib);
   out->appendf("space_mark=%s\n", space_mark_name(s.space_mark));
   out->appendf("theme=%s\n", theme_name(s.theme));
   out->appendf("ignore_first_column=%d\n", s.scale.ignore_first_key ? 1 : 0);

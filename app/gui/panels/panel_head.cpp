@@ -8,6 +8,7 @@
 #include "app/gui/widgets/present_grid.h"
 #include "app/gui/widgets/labels.h"
 #include "app/gui/widgets/map_zoom.h"
+#include "app/gui/work/exact_head_job.h"
 #include "app/gui/work/region_maps.h"
 #include "app/gui/actions/lesson_player.h"
 #include "app/gui/panels/panels.h"
@@ -37,12 +38,16 @@ void head_picker(AppState& state, const Derived& d) {
   state.layer = std::clamp(state.layer, 0, layers - 1);
 }
 
-void head_facts(const Derived& d, int layer, int head) {
+void head_facts(const Derived& d, int layer, int head, bool opened) {
   const HeadSpectrum& s = d.analysis->spectrum[size_t(layer)][size_t(head)];
   const int group = heads_per_group(d.run().info);
   const bool masked = d.run().info.causal || d.run().info.window >= 0;
   if (d.run().compact()) {
-    ImGui::TextWrapped("%s", d.analysis->long_input_note.c_str());
+    if (opened)  // this head's map exact; the rest of the run as the note says
+      ImGui::TextWrapped("%d tokens: long-input mode. This head's map is exact (every query and key); the other views show "
+                         "block maxima of %d x %d tokens.", d.run().n_tokens(), d.run().map_factor, d.run().map_factor);
+    else
+      ImGui::TextWrapped("%s", d.analysis->long_input_note.c_str());
     ImGui::TextDisabled("mean row entropy %.2f nats  \xC2\xB7  largest weight %s", double(s.mean_entropy),
                         format_weight(d.analysis->layer_max.empty() ? 0.0f : d.run().head_numbers[size_t(layer)][size_t(head)].max).c_str());
     return;
@@ -62,6 +67,41 @@ void head_facts(const Derived& d, int layer, int head) {
   ImGui::TextDisabled("%d independent patterns in its scores (at most its width, %d)%s", s.score_rank, d.run().info.d_head,
                       masked ? format("; %d counting the hidden cells as 0", s.masked_rank).c_str() : "");
   if (group > 1) ImGui::TextDisabled("shares keys and values with its group: key/value head %d", head / group);
+}
+
+// Long-input mode: the head's exact map, opened off the UI thread within the memory budget
+// (exact_head_job.h). Asks for it when another head (or result) is on screen; says how far it got,
+// with Cancel, or why it is not there. Returns the opened map (null until it is ready).
+std::shared_ptr<const RegionMap> exact_head_line(AppState& state, const UiContext& ui, int layer, int head) {
+  const Derived& d = *ui.derived;
+  const ExactHeadStatus& s = ui.exact_head;
+  if (!s.is_for(d.analysis.get(), layer, head)) {
+    state.commands.push(OpenExactHead{layer, head});
+    ImGui::TextDisabled("exact map: starting\xE2\x80\xA6");
+    return nullptr;
+  }
+  const int T = d.run().n_tokens();
+  const std::string size = memory_text(double(T) * double(T) * sizeof(float));
+  if (s.map) {
+    ImGui::TextDisabled("exact map: all %d x %d cells (%s), not block maxima", T, T, size.c_str());
+    return s.map;
+  }
+  if (s.running) {
+    const float f = ImGui::GetFontSize();
+    const float share = s.total > 0 ? float(s.done) / float(s.total) : 0.0f;
+    ImGui::ProgressBar(share, ImVec2(f * 12, 0), format("%d / %d rows", s.done, s.total).c_str());
+    ImGui::SameLine();
+    ImGui::TextDisabled("exact map (%s)", size.c_str());
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Cancel##exact")) state.commands.push(CancelExactHead{});
+    return nullptr;
+  }
+  if (!s.refused.empty()) ImGui::TextColored(tone(Tone::warning), "exact map refused: %s", s.refused.c_str());
+  else if (!s.error.empty()) ImGui::TextColored(tone(Tone::error), "exact map failed: %s", s.error.c_str());
+  else ImGui::TextDisabled("exact map cancelled at %d of %d rows: showing block maxima", s.done, s.total);
+  ImGui::SameLine();
+  if (ImGui::SmallButton("compute exact map")) state.commands.push(OpenExactHead{layer, head});
+  return nullptr;
 }
 
 }  // namespace
@@ -120,8 +160,10 @@ void draw_head(AppState& state, const UiContext& ui) {
   }
   const int layer = state.layer, head = state.head;
   const std::vector<int> queries = shown_queries(state, d.run().n_tokens());
+  std::shared_ptr<const RegionMap> opened;  // long-input mode: the head's exact map, once computed
+  if (d.run().compact()) opened = exact_head_line(state, ui, layer, head);
   if (!bare) {
-    head_facts(d, layer, head);
+    head_facts(d, layer, head, opened != nullptr);
     if (queries.size() == 1) draw_next_token_line(d.run(), queries[0]);
   }
 
@@ -148,11 +190,16 @@ void draw_head(AppState& state, const UiContext& ui) {
   const int T = d.run().n_tokens();
   MapZoom& zoom = state.head_view.zoom;
   zoom_follow(zoom, layer, head);  // another head opens on its whole map
-  std::shared_ptr<const RegionMap> region;
+  std::shared_ptr<const RegionMap> region;  // zoomed, or the opened exact map: cells with their tokens
   HeatmapSpec spec = whole;
   if (zoom.zoomed()) {
     const float fb = ImGui::GetIO().DisplayFramebufferScale.y;
-    region = shown_region(ui.regions, {d.analysis, layer, head, zoom_region(zoom, T), zoom_max_cells(box.y * fb)}, state.commands);
+    RegionRequest ask{d.analysis, layer, head, zoom_region(zoom, T), zoom_max_cells(box.y * fb), opened};
+    region = shown_region(ui.regions, ask, state.commands);
+  } else if (opened) {
+    region = opened;
+  }
+  if (region) {
     const TokenRegion& r = region->region;
     const int f = region->factor;
     // The region's cells carry the mask of the tokens they cover.
@@ -161,7 +208,7 @@ void draw_head(AppState& state, const UiContext& ui) {
     spec.row_labels = &region->row_labels, spec.col_labels = &region->col_labels;
     spec.version.row0 = r.row0, spec.version.col0 = r.col0, spec.version.rows = r.rows(), spec.version.cols = r.cols();
     spec.version.factor = f, spec.version.exact = region->exact;
-    if (state.head_view.region_range) {
+    if (state.head_view.region_range && zoom.zoomed()) {
       range = scale_range(colours, colour_scale_max({&region->cells}, colours.ignore_first_key && r.col0 == 0, nullptr));
       spec.range = range;
     }
@@ -222,21 +269,21 @@ void draw_head(AppState& state, const UiContext& ui) {
     // The head's name and facts above its colour bar, wrapped to the column.
     ImGui::TextColored(accent_text(), "%s", head_name(layer, head, d.run().n_layers()).c_str());
     ImGui::PushTextWrapPos(0);
-    head_facts(d, layer, head);
+    head_facts(d, layer, head, opened != nullptr);
     if (queries.size() == 1) draw_next_token_line(d.run(), queries[0]);
     ImGui::PopTextWrapPos();
   }
   ImGui::TextDisabled("%s\n%s", scale_caption(range).c_str(),
-                      region && state.head_view.region_range ? "range: this region"
+                      region && zoom.zoomed() && state.head_view.region_range ? "range: this region"
                       : colours.fixed_max > 0                ? format("range: layer %d", layer).c_str()
                                                              : "range: this head");
   // Zoomed, the column also holds the region's note, its controls and the minimap under the bar.
   const float fs = ImGui::GetFontSize(), minimap = std::min({bar_w * 2.2f, fs * 8, std::max(24.0f, avail.y * 0.2f)});
-  const float below = region ? fs * 6.5f + minimap : fs * 3;
+  const float below = region && zoom.zoomed() ? fs * 6.5f + minimap : fs * 3;
   const float bar_room = avail.y - (ImGui::GetCursorScreenPos().y - start.y) - below;
   draw_colour_bar(ui, range, state.scale.colormap,
                   ImVec2(bar_w, std::max(std::min(L.cell * float(shown.rows()), bar_room), fs * 4)));
-  if (region) {
+  if (region && zoom.zoomed()) {
     // What the zoomed map shows, and how to get back.
     const TokenRegion& r = region->region;
     ImGui::TextDisabled("queries %d-%d\nkeys %d-%d\n%s", r.row0, r.row1 - 1, r.col0, r.col1 - 1,

@@ -5,6 +5,7 @@
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 
@@ -114,6 +115,23 @@ void draw_lessons_menu(AppState& state, const UiContext& ui) {
   ImGui::EndMenu();
 }
 
+// The memory budget (MiB): an exact map in long-input mode that would pass it is refused. A
+// --memory-budget given on the command line holds for this session and is shown, not edited.
+void draw_memory_budget_item(AppState& state) {
+  ImGui::Separator();
+  if (state.memory_budget_flag_mib > 0) {
+    ImGui::TextDisabled("Memory budget %d MiB (--memory-budget)", state.memory_budget_flag_mib);
+    return;
+  }
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
+  int mib = state.memory_budget_mib;
+  if (ImGui::InputInt("Memory budget (MiB)", &mib, 256, 1024, ImGuiInputTextFlags_EnterReturnsTrue))
+    state.memory_budget_mib = std::clamp(mib, kMinMemoryBudgetMib, kMaxMemoryBudgetMib);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Opening a head's exact map of a long text (T x T floats) is refused when the app's memory\n"
+                      "in use plus the map would pass this. The status line shows the memory in use.");
+}
+
 // View: the theme (dark, or light for projectors and print) and presentation mode's aids.
 void draw_view_menu(AppState& state) {
   if (!ImGui::BeginMenu("View")) return;
@@ -124,6 +142,7 @@ void draw_view_menu(AppState& state) {
   // A token's space: a thin dot before the word, or nothing (figures exported from here follow).
   if (ImGui::MenuItem("Show spaces in tokens as \xC2\xB7", nullptr, state.space_mark == SpaceMark::dot))
     state.space_mark = state.space_mark == SpaceMark::dot ? SpaceMark::none : SpaceMark::dot;
+  draw_memory_budget_item(state);
   ImGui::Separator();
   ImGui::MenuItem("Presentation mode", "F5", &state.present.active);
   ImGui::MenuItem("Pointer ring when presenting", "P", &state.present.pointer);

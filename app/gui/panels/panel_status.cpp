@@ -7,6 +7,7 @@
 #include "app/gui/panels/panels.h"
 #include "app/gui/actions/unsaved_guard.h"
 #include "app/gui/widgets/theme.h"
+#include "app/gui/work/exact_head_job.h"
 
 namespace hs::gui {
 namespace {
@@ -29,6 +30,8 @@ void draw_status(AppState& state, const UiContext& ui) {
     draw_spinner(ImGui::GetFontSize() * 0.4f);
     ImGui::SameLine();
     ImGui::TextDisabled("comparing with model B (%s)\xE2\x80\xA6", model_display_name(state.contrast.model_b).c_str());
+  } else if (!ui.exact_head.refused.empty()) {
+    ImGui::TextColored(tone(Tone::warning), "\xE2\x9A\xA0 exact map refused: %s", ui.exact_head.refused.c_str());
   } else if (!ui.status.error.empty()) {
     ImGui::TextColored(tone(Tone::error), "\xE2\x9A\xA0 %s", ui.status.error.c_str());
     if (ui.derived) {
@@ -54,7 +57,13 @@ void draw_status(AppState& state, const UiContext& ui) {
   }
   // "•" while the session has changes that are not saved (unsaved_guard.h).
   // "ms / frame" is a developer readout, off unless the setting is on (imgui.ini: show_frame_time=1).
-  const std::string frame = format("%s%s", session_dirty(state) ? "\xE2\x80\xA2 unsaved changes   " : "",
+  // The memory in use against the budget (View > Memory budget), in long-input mode or near the budget.
+  const double budget = double(memory_budget_bytes(state)), used = double(ui.status.resident_bytes);
+  const bool long_input = ui.derived && ui.derived->run().compact();
+  const std::string memory = long_input || used > 0.5 * budget
+                                 ? format("memory %s of %s   ", memory_text(used).c_str(), memory_text(budget).c_str())
+                                 : std::string();
+  const std::string frame = format("%s%s%s", session_dirty(state) ? "\xE2\x80\xA2 unsaved changes   " : "", memory.c_str(),
                                    state.show_frame_time ? format("%.1f ms / frame", ui.status.frame_ms).c_str() : "");
   if (frame.empty()) return;
   ImGui::SameLine(ImGui::GetWindowWidth() - ImGui::CalcTextSize(frame.c_str()).x - ImGui::GetStyle().WindowPadding.x);

@@ -28,6 +28,7 @@
 #include "app/gui/state/examples.h"
 #include "app/gui/work/frame_loop.h"
 #include "app/gui/work/worker.h"
+#include "core/formats/npy.h"
 #include "core/util/errors.h"
 #include "core/util/file_read.h"
 #include "core/util/milliseconds.h"
@@ -185,6 +186,26 @@ Screen render(Window& window, GlHeatmapImages& images, bool skip_picture, FrameR
   return screen;
 }
 
+// --save-opened-map FILE.npy: the opened head's exact map as the window showed it ([T, T] float32),
+// for scripts and tests; an error (nothing opened, a refusal, the file) on stderr.
+bool save_opened_map(const std::string& path, const ExactHeadStatus& s) {
+  try {
+    if (!s.map) {
+      throw InputError("--save-opened-map " + path + ": no exact map was opened (" +
+                       (!s.refused.empty() ? "refused: " + s.refused
+                        : !s.error.empty() ? s.error
+                        : s.cancelled      ? std::string("cancelled")
+                                           : std::string("give --view head on a long text")) + ")");
+    }
+    const Map& m = s.map->cells;
+    write_npy(path, m.data(), {int64_t(m.rows()), int64_t(m.cols())});
+    return true;
+  } catch (const Error& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return false;
+  }
+}
+
 }  // namespace
 
 App::App(Options options, AppState state) : options_(std::move(options)), state_(std::move(state)) {}
@@ -217,7 +238,7 @@ int App::run() {
   FrameClock clock;
   for (int frame = 1;; ++frame) {
     if (close_now(*window, state, mode)) return 0;
-    window->process_events(mode.event_wait(worker.busy(), loop.ablation().busy() || loop.patching().busy() || loop.fit().busy() ||
+    window->process_events(mode.event_wait(worker.busy(), loop.ablation().busy() || loop.patching().busy() || loop.fit().busy() || loop.exact_head().busy() ||
                                                               report.heatmaps_pending > 0 || skip_picture));
     // Dropped files open after this frame: a .json as a session, anything else as a model checkpoint.
     if (std::vector<std::string> dropped = window->take_dropped(); !dropped.empty()) state.commands.push(OpenFiles{std::move(dropped)});
@@ -233,7 +254,7 @@ int App::run() {
     draw_panels(state, ui, *images, report);
     const bool submitted = loop.after_frame();
     report.picture_skipped = skip_picture = mode.wait_after_panels(submitted, loop.last_worker_ms(), worker, loop.regions());
-    mode.wait_for(loop.ablation(), loop.patching(), loop.fit());
+    mode.wait_for(loop.ablation(), loop.patching(), loop.fit(), loop.exact_head());
     if (const std::string want = window_title(state); want != title) window->set_title(title = want);
     const Screen screen = render(*window, *images, skip_picture, report);
     check_loaded_lesson(state, ui.lessons, ImGui::GetIO().DisplaySize);  // a lesson just loaded: its problems from the next frame
@@ -244,6 +265,7 @@ int App::run() {
     if (state.unsaved.quit) return 0;  // saved, discarded or nothing to lose
     if (mode.last_frame(frame)) {
       report.fonts = fonts.drawn(ui.fonts.body);
+      if (!options_.save_opened_map.empty() && !save_opened_map(options_.save_opened_map, loop.exact_head().status())) return 1;
       return mode.finish(screen.width, screen.height, report, derived != nullptr, ui.status.error);
     }
     if (!skip_picture) window->swap();

@@ -101,6 +101,12 @@ void add_app_flags(CLI::App& app, Options& o) {
   app.add_option("--theme", o.theme, "Look: dark or light (dark on light, for projectors and print); remembered")
       ->check(one_of("theme", {"dark", "light"}));
   app.add_option("--screenshot", o.screenshot, "Render --frames frames, write the window to this PNG and exit");
+  app.add_option("--memory-budget", o.memory_budget_mib,
+                 "Memory the app may hold, in MiB, for this session (default: View > Memory budget, 3072): opening a head's "
+                 "exact map of a long text past it is refused")
+      ->check(whole_number("memory budget (MiB)", kMinMemoryBudgetMib, kMaxMemoryBudgetMib));
+  app.add_option("--save-opened-map", o.save_opened_map,
+                 "With --screenshot: write the Single head view's exact map of a long text (the opened head, [T, T] float32) to this .npy");
   app.add_option("--frames", o.frames, "Frames to render before the screenshot (default 3), or before exiting without one");
   app.add_option("--width", o.width, "Window width (unscaled pixels)")->check(whole_number("window width", 320, 8192))->capture_default_str();
   app.add_option("--height", o.height, "Window height (unscaled pixels)")->check(whole_number("window height", 240, 8192))->capture_default_str();
@@ -118,6 +124,11 @@ void note_model_flags(const CLI::App& app, Options& o) {
                            "--d-head", "--seed", "--causal", "--window", "--scrambled-reshape"}) {
     const CLI::Option* option = app.get_option_no_throw(flag);
     o.model_asked = o.model_asked || (option && option->count() > 0);
+  }
+  o.view_asked = false;
+  for (const char* flag : {"--view", "--all-layers", "--rollout", "--lesson", "--layer", "--head"}) {
+    const CLI::Option* option = app.get_option_no_throw(flag);
+    o.view_asked = o.view_asked || (option && option->count() > 0);
   }
 }
 
@@ -137,6 +148,8 @@ AppState initial_state(const Options& o) {
   s.layer = o.layer, s.head = o.head;
   s.wanted_selection = WantedSelection{o.layer, o.head, true};  // checked against the model's first result
   s.grid.all_layers = s.grid.all_layers || o.all_layers;
+  s.grid.overview_if_long = !o.view_asked && o.open.empty();
+  s.memory_budget_flag_mib = o.memory_budget_mib;
   s.average.rollout = s.average.rollout || o.rollout;
   if (o.zoom.size() == 3) {
     if (!(o.zoom[2] > 0.0f)) throw InputError("--zoom: the span (" + std::to_string(o.zoom[2]) + ") must be more than 0");

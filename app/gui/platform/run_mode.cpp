@@ -68,11 +68,12 @@ bool RunMode::wait_after_panels(bool submitted, double last_worker_ms, DerivedWo
   return quick;
 }
 
-void RunMode::wait_for(AblationJob& ablation, PatchingJob& patching, FitJob& fit) const {
+void RunMode::wait_for(AblationJob& ablation, PatchingJob& patching, FitJob& fit, ExactHeadJob& exact_head) const {
   if (!screenshot()) return;
   ablation.wait_idle();
   patching.wait_idle();
   fit.wait_idle();
+  exact_head.wait_idle();
 }
 
 bool RunMode::last_frame(int frame) const {

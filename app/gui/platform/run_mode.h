@@ -18,6 +18,7 @@
 #include "app/gui/platform/gl_heatmap_images.h"
 #include "app/gui/platform/options.h"
 #include "app/gui/work/ablation_job.h"
+#include "app/gui/work/exact_head_job.h"
 #include "app/gui/work/fit_job.h"
 #include "app/gui/work/patching_job.h"
 #include "app/gui/work/region_maps.h"
@@ -57,7 +58,7 @@ class RunMode {
   // the new ones (a keystroke on a small model shows its maps a frame sooner).
   bool wait_after_panels(bool submitted, double last_worker_ms, DerivedWorker& worker, RegionMaps& regions) const;
   // A screenshot shows the finished ablation, patching and pattern fit.
-  void wait_for(AblationJob& ablation, PatchingJob& patching, FitJob& fit) const;
+  void wait_for(AblationJob& ablation, PatchingJob& patching, FitJob& fit, ExactHeadJob& exact_head) const;
 
   // The last frame: --frames N, or a screenshot's (3 by default).
   bool last_frame(int frame) const;

@@ -2,6 +2,7 @@
 // AppState: everything the user set, and nothing computed. Panels write it, and push what they
 // ask the app to do onto its command queue (commands.h); the worker reads a copy of its model
 // part (ModelRequest) and hands back Derived results.
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -50,6 +51,9 @@ struct GridPanelState {
   bool per_head_range = false;  // each head on its own colour range (default: one range for the layer)
   int opened = -1;              // a lesson that keeps its tab: the head clicked open in place (-1: none)
   bool clustered = false;       // heads in the order of their clustering (core/analysis/head_clustering.h)
+  // The first result is a long text (long-input mode) and no flag chose a view: open on the layers x
+  // heads overview of block maxima (cleared once the first result has been seen).
+  bool overview_if_long = false;
 };
 
 struct HeadPanelState {
@@ -209,6 +213,11 @@ struct SelectionNote {
   int layer = 0, head = 0;
 };
 
+// The memory budget's default and limits (MiB): 3 GiB, the target for T = 4096 on a 0.5B model.
+constexpr int kDefaultMemoryBudgetMib = 3072;
+constexpr int kMinMemoryBudgetMib = 64;
+constexpr int kMaxMemoryBudgetMib = 1024 * 1024;
+
 struct AppState {
   ModelRequest request;
   View view = View::heads;
@@ -223,6 +232,11 @@ struct AppState {
   float sidebar_width = 360.0f;  // in unscaled pixels
   float ui_scale = 1.0f;         // Ctrl+= / Ctrl+-: the whole interface (presentation mode has its own, PresentationState::font_scale); remembered
   bool show_frame_time = false;  // the status bar's "ms / frame" (a developer readout); remembered
+  // The memory the app may hold (MiB, resident): opening a head's exact map in long-input mode past
+  // it is refused with the numbers (exact_head_job.h). Remembered; --memory-budget overrides it
+  // for one session (memory_budget_flag_mib > 0, not saved).
+  int memory_budget_mib = kDefaultMemoryBudgetMib;
+  int memory_budget_flag_mib = 0;
   SpaceMark space_mark = SpaceMark::dot;  // a token's space on axes and chips: a thin dot or none (core/text/token_label.h); remembered, exported as shown
   bool keyboard_nav = false;     // Tab moved ImGui's keyboard focus: the arrows move it, not the selection
   Theme theme = Theme::dark;
@@ -288,5 +302,10 @@ void request_view(AppState& state, View view);
 bool shows_singular_values(View view);
 // The tab bar has yet to show `state.view` (request_view, an undo, a session opened).
 bool view_switch_pending(const AppState& state);
+
+// The memory budget in bytes: --memory-budget's for this session, else the remembered one.
+inline int64_t memory_budget_bytes(const AppState& state) {
+  return int64_t(state.memory_budget_flag_mib > 0 ? state.memory_budget_flag_mib : state.memory_budget_mib) * 1024 * 1024;
+}
 
 }  // namespace hs::gui

@@ -55,8 +55,14 @@ struct ComputeRegion {     // a zoomed region's exact cells; `coarse` is shown m
   std::shared_ptr<const RegionMap> coarse;
 };
 
+struct OpenExactHead {      // long-input mode: one head's exact [T, T] map (exact_head_job.h), within the memory budget
+  int layer = 0, head = 0;
+};
+struct CancelExactHead {};  // stops it at its next block of rows
+
 using Command = std::variant<SaveExport, CopyExportData, CopyExportImage, OpenExportDialog, SaveSession, OpenFiles, RunGuarded,
-                             RunAblation, CancelAblation, RunPatching, CancelPatching, FitPattern, CancelFit, ComputeRegion>;
+                             RunAblation, CancelAblation, RunPatching, CancelPatching, FitPattern, CancelFit, ComputeRegion,
+                             OpenExactHead, CancelExactHead>;
 
 class CommandQueue {
  public:

@@ -1,6 +1,7 @@
 #pragma once
 // What the status line says: the worker's last error, whether it is busy, the frame time, the
 // outcome of the last export or session action.
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -12,6 +13,7 @@ struct ClipboardCopy;
 struct StatusInfo {
   std::string error;      // last error from the worker ("" when the last request was good)
   bool computing = false;
+  int64_t resident_bytes = 0;  // the process's resident memory as of this frame (shown beside the budget)
   double frame_ms = 0;
   std::string last_export;  // where the last export wrote, or why it failed
   bool export_failed = false;

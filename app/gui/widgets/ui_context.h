@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "app/gui/state/ablation_status.h"
+#include "app/gui/state/exact_head_status.h"
 #include "app/gui/state/fit_status.h"
 #include "app/gui/state/derived.h"
 #include "app/gui/state/patching_status.h"
@@ -147,6 +148,7 @@ struct UiContext {
   AblationStatus ablation;           // head ablation's job, as of this frame (app/gui/work/ablation_job.h)
   FitStatus fit;                     // the Head width view's pattern fit, as of this frame (app/gui/work/fit_job.h)
   PatchingStatus patching;           // activation patching's job, as of this frame (app/gui/work/patching_job.h)
+  ExactHeadStatus exact_head;        // long-input mode: the opened head's exact map (app/gui/work/exact_head_job.h)
   HeatmapImages* images = nullptr;
   const RegionMaps* regions = nullptr;  // null (headless tests): zoomed regions computed on the spot
   FrameReport* report = nullptr;     // may be null

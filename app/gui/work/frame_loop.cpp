@@ -1,5 +1,7 @@
 #include "app/gui/work/frame_loop.h"
 
+#include <utility>
+
 #include "app/gui/actions/export_action.h"
 #include "app/gui/actions/lesson_player.h"
 #include "app/gui/actions/open_model.h"
@@ -35,6 +37,10 @@ bool FrameLoop::before_frame() {
       ui_.status.error.clear();
       ui_.status.last_export.clear();
       clamp_selection(state_, *shown_);
+      exact_head_.keep_only(shown_->analysis.get());  // an older result's opened map goes with it
+      // A long text opens on the layers x heads overview of block maxima (unless a flag chose a view).
+      if (std::exchange(state_.grid.overview_if_long, false) && shown_->run().compact() && state_.view == View::heads)
+        state_.grid.all_layers = true;
       select_most_changed_model_head(state_, *shown_);
       note_good_result(state_, *shown_);  // a checkpoint that loaded joins the recent models
       // A second model that could not be compared (not loaded, refused): said in the status line.
@@ -51,6 +57,8 @@ bool FrameLoop::before_frame() {
   ui_.status.computing = worker_.busy();
   ui_.ablation = ablation_.status();
   ui_.fit = fit_.status();
+  ui_.exact_head = exact_head_.status();
+  ui_.status.resident_bytes = resident_bytes();
   ui_.patching = patching_.status();
   return r.has_value();
 }
@@ -63,6 +71,7 @@ bool FrameLoop::after_frame() {
   targets.patching_job = &patching_;
   targets.regions = &regions_;
   targets.fit_job = &fit_;
+  targets.exact_head = &exact_head_;
   run_commands(state_, ui_.status, targets);
   std::vector<CompareRequest> compare = compare_requests(state_);
   // The Head roles view on screen: induction is measured (once per model) for this and every later

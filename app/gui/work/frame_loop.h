@@ -13,6 +13,7 @@
 #include "app/gui/state/derived.h"
 #include "app/gui/widgets/ui_context.h"
 #include "app/gui/work/ablation_job.h"
+#include "app/gui/work/exact_head_job.h"
 #include "app/gui/work/fit_job.h"
 #include "app/gui/work/patching_job.h"
 #include "app/gui/work/region_maps.h"
@@ -47,6 +48,7 @@ class FrameLoop {
   PatchingJob& patching() { return patching_; }
   RegionMaps& regions() { return regions_; }
   FitJob& fit() { return fit_; }
+  ExactHeadJob& exact_head() { return exact_head_; }
 
  private:
   AppState& state_;
@@ -61,6 +63,7 @@ class FrameLoop {
   PatchingJob patching_;
   RegionMaps regions_;
   FitJob fit_;
+  ExactHeadJob exact_head_;
 };
 
 }  // namespace hs::gui

@@ -1,5 +1,6 @@
 #include "app/gui/work/region_maps.h"
 
+#include <algorithm>
 #include <exception>
 
 namespace hs::gui {
@@ -28,15 +29,20 @@ std::shared_ptr<const RegionMap> RegionMaps::find(const RegionRequest& request) 
   return nullptr;
 }
 
-void RegionMaps::add(const RegionRequest& request, std::shared_ptr<const RegionMap> coarse) {
+void RegionMaps::add(const RegionRequest& asked, std::shared_ptr<const RegionMap> coarse) {
+  RegionRequest request = asked;
+  request.opened.reset();  // an opened head's map is not kept alive by its regions
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (find_entry(done_, request) || find_entry(coarse_, request)) return;  // asked twice in a frame
-    if (coarse->exact) {  // whole maps: nothing finer to compute
+    if (find_entry(done_, request)) return;  // asked twice in a frame
+    if (coarse->exact) {  // whole maps or an opened head: nothing finer to compute
+      coarse_.erase(std::remove_if(coarse_.begin(), coarse_.end(), [&](const Entry& e) { return e.request == request; }),
+                    coarse_.end());
       done_.push_back({request, std::move(coarse)});
       keep_last(done_, kKept);
       return;
     }
+    if (find_entry(coarse_, request)) return;
     coarse_.push_back({request, std::move(coarse)});
     keep_last(coarse_, kKept);
   }
@@ -56,9 +62,18 @@ void RegionMaps::compute(const RegionRequest& r) {
 }
 
 std::shared_ptr<const RegionMap> shown_region(const RegionMaps* maps, const RegionRequest& request, CommandQueue& commands) {
+  if (!maps && request.opened)
+    return std::make_shared<const RegionMap>(region_of_map(request.analysis->run, request.opened->cells, request.region, request.max_cells));
   if (!maps) {
     return std::make_shared<const RegionMap>(
         exact_region(request.analysis->run, request.layer, request.head, request.region, request.max_cells));
+  }
+  if (std::shared_ptr<const RegionMap> kept = maps->find(request); kept && kept->exact) return kept;
+  if (request.opened) {
+    // The opened head's exact map: the region's cells at once, kept like a computed one.
+    auto cut = std::make_shared<const RegionMap>(region_of_map(request.analysis->run, request.opened->cells, request.region, request.max_cells));
+    commands.push(ComputeRegion{request, cut});
+    return cut;
   }
   if (std::shared_ptr<const RegionMap> kept = maps->find(request)) return kept;
   // The display blocks at once (cheap), while the exact cells are computed.

@@ -72,6 +72,13 @@ class CommandRunner {
   void run(CancelPatching&) {
     if (t_.patching_job) t_.patching_job->cancel();
   }
+  void run(OpenExactHead& c) {
+    if (!t_.shown || !t_.exact_head) return;
+    t_.exact_head->open(t_.shown->analysis, c.layer, c.head, memory_budget_bytes(state_), resident_bytes());
+  }
+  void run(CancelExactHead&) {
+    if (t_.exact_head) t_.exact_head->cancel();
+  }
   void run(ComputeRegion& c) {
     if (t_.regions) t_.regions->add(c.request, std::move(c.coarse));
   }

@@ -7,6 +7,7 @@
 #include "app/gui/state/derived.h"
 #include "app/gui/state/status.h"
 #include "app/gui/work/ablation_job.h"
+#include "app/gui/work/exact_head_job.h"
 #include "app/gui/work/fit_job.h"
 #include "app/gui/work/patching_job.h"
 #include "app/gui/work/region_maps.h"
@@ -21,6 +22,7 @@ struct CommandTargets {
   PatchingJob* patching_job = nullptr;     // null: RunPatching waits, CancelPatching has nothing to stop
   RegionMaps* regions = nullptr;           // null: ComputeRegion is dropped
   FitJob* fit_job = nullptr;               // null: FitPattern waits, CancelFit has nothing to stop
+  ExactHeadJob* exact_head = nullptr;      // null: OpenExactHead is dropped
 };
 
 // Carries out the queued commands, then what each frame checks after them: a clipboard copy's

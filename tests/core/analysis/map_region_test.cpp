@@ -76,6 +76,44 @@ TEST(MapRegion, LongInputZoomedInIsExactCells) {
   }
 }
 
+TEST(MapRegion, OpenedHeadIsTheWholeExactMapWithProgressAndStop) {
+  const Runs& r = runs();
+  for (int head = 0; head < 4; ++head) {
+    Map got;
+    std::vector<int> seen;
+    ASSERT_TRUE(exact_head_map(r.blocks->run, 0, head, got, [&](int done, int total) {
+      EXPECT_EQ(total, 300);
+      seen.push_back(done);
+      return true;
+    }));
+    expect_same(got, r.whole->run.attention[0][size_t(head)], "opened head " + std::to_string(head));
+    ASSERT_EQ(seen.size(), size_t((300 + kExactMapRows - 1) / kExactMapRows));
+    EXPECT_EQ(seen.front(), kExactMapRows);
+    EXPECT_EQ(seen.back(), 300);
+    // Its regions are the zoomed cells exact_region gives.
+    const TokenRegion region{137, 161, 120, 150};
+    expect_same(region_of_map(r.blocks->run, got, region, 64).cells, exact_region(r.blocks->run, 0, head, region, 64).cells,
+                "region of the opened head " + std::to_string(head));
+    expect_same(region_of_map(r.blocks->run, got, {0, 300, 0, 300}, 32).cells,
+                region_of_map(r.whole->run, r.whole->run.attention[0][size_t(head)], {0, 300, 0, 300}, 32).cells,
+                "zoomed-out blocks of the opened head " + std::to_string(head));
+  }
+  Map copy = r.whole->run.attention[0][1];
+  const RegionMap whole = whole_map_region(r.blocks->run, std::move(copy));
+  EXPECT_TRUE(whole.exact);
+  EXPECT_EQ(whole.factor, 1);
+  EXPECT_TRUE((whole.region == TokenRegion{0, 300, 0, 300}));
+  EXPECT_EQ(whole.row_labels.size(), 300u);
+  EXPECT_EQ(whole.col_labels[299], r.whole->run.tokens[299]);
+  // A stop after the first block: false, and no more blocks computed.
+  Map part;
+  int calls = 0;
+  EXPECT_FALSE(exact_head_map(r.blocks->run, 0, 1, part, [&](int, int) { return ++calls < 1; }));
+  EXPECT_EQ(calls, 1);
+  EXPECT_THROW(exact_head_map(r.blocks->run, 0, 4, part), InputError);
+  EXPECT_THROW(region_of_map(r.blocks->run, Map::Zero(3, 3), {0, 3, 0, 3}, 8), InputError);
+}
+
 TEST(MapRegion, ZoomedOutIsBlockMaximaOfTheWholeMap) {
   const Runs& r = runs();
   const TokenRegion region{0, 120, 0, 120};
