@@ -2,6 +2,9 @@
 
 #include <utility>
 
+#include "core/analysis/model_pair_memory.h"
+#include "core/util/runtime_config.h"
+
 namespace hs {
 
 ModelRequest model_b_request(const ModelRequest& a, const std::string& model_b, const std::string& tokenizer_b) {
@@ -57,9 +60,26 @@ void model_pair_step(const ModelPairOptions& o, int step) {
   if (o.progress && !o.progress(step, 2)) throw ModelPairCancelled("the comparison of two models was cancelled");
 }
 
+// The budget of `o`, else HEADSCOPE_MEMORY_BUDGET's (RuntimeConfig::memory_budget), else none (-1).
+std::pair<int64_t, std::string> model_pair_budget(const ModelPairOptions& o) {
+  if (o.memory_budget >= 0) return {o.memory_budget, o.memory_budget_source};
+  const RuntimeConfig config = runtime_config();
+  if (config.memory_budget.empty()) return {-1, ""};
+  const int64_t bytes = parse_byte_size(config.memory_budget);
+  if (bytes < 0) {
+    throw InputError(config.memory_budget_source + " is \"" + config.memory_budget +
+                     "\"; expected a number of bytes, optionally with K, M or G (e.g. 8G)");
+  }
+  return {bytes, config.memory_budget_source};
+}
+
 }  // namespace
 
 ModelPairRun run_model_pair(const ModelRequest& request_a, const ModelRequest& request_b, const ModelPairOptions& o) {
+  const auto [budget, source] = model_pair_budget(o);
+  const bool both_open = o.checkpoints_a != o.checkpoints_b;
+  check_model_pair_memory(request_a, request_b, both_open ? PairResidence::both_open : PairResidence::one_at_a_time, budget,
+                          source, available_memory(), o.threads);
   model_pair_step(o, 0);
   const ModelPairSide a = model_pair_side(request_a, o, o.checkpoints_a, "A");
   model_pair_step(o, 1);

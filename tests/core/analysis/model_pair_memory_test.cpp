@@ -1,0 +1,121 @@
+// Two models against the memory budget (core/analysis/model_pair_memory.h): the estimate from
+// stories260K's llama2.c header worked out by hand, the peak of one-at-a-time and both-open pairs,
+// the refusal's numbers, and run_model_pair refusing before either checkpoint is loaded.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "core/analysis/model_pair_memory.h"
+#include "core/analysis/model_pair_run.h"
+#include "core/model/gguf_loader.h"
+
+namespace hs {
+namespace {
+
+const std::string kStoriesBin = std::string(HEADSCOPE_SOURCE_DIR) + "/assets/models/stories260K/stories260K.bin";
+const std::string kStoriesTok = std::string(HEADSCOPE_SOURCE_DIR) + "/assets/models/stories260K/tok512.bin";
+
+ModelRequest stories_request(const std::string& sentence) {
+  ModelRequest r;
+  r.model_path = kStoriesBin;
+  r.tokenizer = kStoriesTok;
+  r.sentence = sentence;
+  return r;
+}
+
+AvailableMemory plenty() {
+  AvailableMemory a;
+  a.bytes = int64_t(1) << 40;
+  a.source = "test";
+  return a;
+}
+
+// stories260K: dim 64, hidden 172, 5 layers, 8 heads on 4 key/value heads, vocabulary 512.
+TEST(ModelPairMemory, EstimatesStories260KFromItsHeader) {
+  const int64_t T = 10;
+  const ModelMemoryNeed n = estimate_model_memory(kStoriesBin, T, 1);
+  ASSERT_TRUE(n.shape_known);
+  EXPECT_EQ(n.weights, int64_t(std::filesystem::file_size(kStoriesBin))) << "a .bin's weights are read whole";
+  EXPECT_FALSE(n.weights_mapped);
+  LlamaConfig c;
+  c.d_model = 64, c.hidden = 172, c.n_layers = 5, c.n_heads = 8, c.n_kv_heads = 4, c.d_head = 8, c.vocab = 512;
+  EXPECT_EQ(n.run, llama_run_bytes(c, T, 1));
+  EXPECT_EQ(n.kept, (5 * 8 * T * T + T * 512) * 4) << "maps [5, 8, T, T] and logits [T, 512] in float32";
+  EXPECT_EQ(n.total(), n.weights + n.run + n.kept);
+}
+
+TEST(ModelPairMemory, UnreadableFilesGiveWhatIsKnown) {
+  const ModelMemoryNeed missing = estimate_model_memory("/nonexistent/model.gguf", 4);
+  EXPECT_FALSE(missing.shape_known);
+  EXPECT_EQ(missing.total(), 0);
+  const ModelMemoryNeed other = estimate_model_memory(kStoriesTok + "-not-a-model", 4);
+  EXPECT_FALSE(other.shape_known);
+}
+
+TEST(ModelPairMemory, TokenBoundIsTheIdsOrTheBytesPlusTwo) {
+  ModelRequest r = stories_request("Once upon");
+  EXPECT_EQ(request_token_bound(r), 9 + 2);
+  r.generate = 3;
+  EXPECT_EQ(request_token_bound(r), 9 + 2 + 3);
+  r.input_ids = {1, 2, 3, 4};
+  EXPECT_EQ(request_token_bound(r), 4 + 3);
+}
+
+// One at a time: max(A's weights + run + kept, A's kept + B's weights + run + kept); both open adds A's weights.
+TEST(ModelPairMemory, PeakOfOneAtATimeAndBothOpen) {
+  const ModelRequest r = stories_request("Once upon a time");
+  const PairMemoryCheck one = check_model_pair_memory(r, r, PairResidence::one_at_a_time, -1, "", plenty(), 1);
+  const PairMemoryCheck both = check_model_pair_memory(r, r, PairResidence::both_open, -1, "", plenty(), 1);
+  const ModelMemoryNeed& n = one.a;
+  EXPECT_EQ(one.peak, n.kept + n.weights + n.run + n.kept);
+  EXPECT_EQ(both.peak, n.weights + n.kept + n.weights + n.run + n.kept);
+  EXPECT_EQ(one.peak_working, one.peak) << "a .bin's weights are copies: they count under a cgroup limit too";
+}
+
+std::string refusal(const ModelRequest& r, PairResidence residence, int64_t budget, const AvailableMemory& available) {
+  try {
+    check_model_pair_memory(r, r, residence, budget, "--memory-budget", available, 1);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ModelPairMemory, RefusalNamesBothNeedsTheBudgetAndTheAvailableMemory) {
+  const ModelRequest r = stories_request("Once upon a time");
+  const int64_t peak = check_model_pair_memory(r, r, PairResidence::one_at_a_time, -1, "", plenty(), 1).peak;
+  EXPECT_EQ(refusal(r, PairResidence::one_at_a_time, peak, plenty()), "") << "a budget of exactly the peak fits";
+  const std::string over = refusal(r, PairResidence::one_at_a_time, peak - 1, plenty());
+  ASSERT_NE(over, "");
+  for (const std::string& part : {std::string("model A (") + kStoriesBin + ") needs about", std::string("model B (") + kStoriesBin + ")",
+                                  std::string("the memory budget is "), std::string("(--memory-budget)"),
+                                  std::string(" is available (test)"), std::string("one at a time")})
+    EXPECT_NE(over.find(part), std::string::npos) << "missing \"" << part << "\" in: " << over;
+  AvailableMemory little = plenty();
+  little.bytes = peak - 1;
+  const std::string low = refusal(r, PairResidence::both_open, -1, little);
+  EXPECT_NE(low.find("no memory budget is set"), std::string::npos) << low;
+  EXPECT_NE(low.find("is available (test)"), std::string::npos) << low;
+  EXPECT_NE(low.find("both open"), std::string::npos) << low;
+}
+
+TEST(ModelPairMemory, RunModelPairRefusesBeforeEitherModelIsLoaded) {
+  const ModelRequest r = stories_request("Once upon a time");
+  CheckpointCache cache;
+  ModelPairOptions o;
+  o.checkpoints_a = o.checkpoints_b = &cache;
+  o.memory_budget = 1024;
+  o.memory_budget_source = "a test budget";
+  int steps = 0;
+  o.progress = [&](int, int) { return ++steps > 0; };
+  EXPECT_THROW(run_model_pair(r, r, o), InputError);
+  EXPECT_EQ(cache.loads(), 0) << "no checkpoint may be read before the pair is found to fit";
+  EXPECT_EQ(steps, 0);
+  o.memory_budget = int64_t(1) << 30;
+  const ModelPairRun pair = run_model_pair(r, r, o);
+  EXPECT_EQ(cache.loads(), 1) << "the same file twice: read once";
+  EXPECT_EQ(pair.contrast.heads.size(), 5u);
+}
+
+}  // namespace
+}  // namespace hs
