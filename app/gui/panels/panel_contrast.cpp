@@ -98,11 +98,7 @@ void head_table(AppState& state, const ContrastResult& c, const AttentionRun& a,
     if (ImGui::Selectable(format("h%d##contrast%d", h, h).c_str(), h == state.head, ImGuiSelectableFlags_SpanAllColumns))
       state.head = h;
     ImGui::TableNextColumn();
-    const float t = top > 0 ? hc.distance / top : 0.0f;
-    ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, colormap_u32(kChangeColours, t));
-    ImGui::PushStyleColor(ImGuiCol_Text, text_colour_on(kChangeColours, t));
-    ImGui::Text("%.3f", double(hc.distance));
-    ImGui::PopStyleColor();
+    coloured_value_cell(kChangeColours, top > 0 ? hc.distance / top : 0.0f, format("%.3f", double(hc.distance)).c_str());
     ImGui::TableNextColumn();
     const int row = hc.max_row_step >= 0 ? c.alignment.steps[size_t(hc.max_row_step)].a : -1;
     ImGui::Text("%.3f  %s", double(hc.max_row), row >= 0 ? display_token(a.tokens, size_t(row)).c_str() : "-");
@@ -356,11 +352,7 @@ void models_head_table(AppState& state, const ContrastRun& run, ImVec2 size) {
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(head_name(l, h, a.n_layers()).c_str());
     ImGui::TableNextColumn();
-    const float t = top > 0 ? hc.distance / top : 0.0f;
-    ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, colormap_u32(kChangeColours, t));
-    ImGui::PushStyleColor(ImGuiCol_Text, text_colour_on(kChangeColours, t));
-    ImGui::Text("%.4f", double(hc.distance));
-    ImGui::PopStyleColor();
+    coloured_value_cell(kChangeColours, top > 0 ? hc.distance / top : 0.0f, format("%.4f", double(hc.distance)).c_str());
     ImGui::TableNextColumn();
     const int row = hc.max_row_step >= 0 ? c.alignment.steps[size_t(hc.max_row_step)].a : -1;
     ImGui::Text("%.4f  %s", double(hc.max_row), row >= 0 ? display_token(a.tokens, size_t(row)).c_str() : "-");
