@@ -98,6 +98,7 @@ ModelMemoryNeed estimate_model_memory(const std::string& given, int64_t tokens, 
   if (c.d_model <= 0 || c.n_layers <= 0 || c.n_heads <= 0 || c.d_head <= 0) return need;
   if (c.n_kv_heads <= 0) c.n_kv_heads = c.n_heads;
   need.shape_known = true;
+  need.layers = c.n_layers;
   need.run = llama_run_bytes(c, tokens, resolve_threads(threads));
   // kept: the whole maps [L, H, T, T] and the next-token logits [T, vocab], float32
   need.kept = (int64_t(c.n_layers) * c.n_heads * tokens * tokens + tokens * int64_t(c.vocab)) * int64_t(sizeof(float));

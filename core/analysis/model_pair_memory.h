@@ -21,6 +21,7 @@ struct ModelMemoryNeed {
   int64_t run = 0;           // one forward over `tokens` positions: activations, maps, buffers (0 when shape_known is false)
   int64_t kept = 0;          // what the comparison keeps after the run: every head's map [L, H, T, T] and the logits [T, vocab]
   bool shape_known = false;  // false: a format whose shapes are not read here (weights: the files' size)
+  int layers = 0;            // from the header (0 when shape_known is false)
   int64_t total() const { return weights + run + kept; }
 };
 

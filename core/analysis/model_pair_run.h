@@ -33,9 +33,11 @@ struct ModelPairOptions {
   // time, two caches both open.
   int64_t memory_budget = -1;
   std::string memory_budget_source;
-  // Called before each model is read and run (step 0: A, 1: B, of 2); false stops the run with
-  // ModelPairCancelled.
-  std::function<bool(int step, int steps)> progress;
+  // The work in steps (done of total): model A read (one step), each of its layers run, model B
+  // read, each of its layers (the layer counts from the headers, as estimated before reading).
+  // Called before each model is read, after each layer and at the end (done == total); false
+  // stops the work with ModelPairCancelled, between two layers when a forward is running.
+  std::function<bool(int done, int total)> progress;
 };
 
 // run_model_pair stopped because ModelPairOptions::progress said so (not a user's mistake).

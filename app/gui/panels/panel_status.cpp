@@ -29,6 +29,10 @@ void draw_status(AppState& state, const UiContext& ui) {
     draw_spinner(ImGui::GetFontSize() * 0.4f);
     ImGui::SameLine();
     ImGui::TextDisabled("comparing with model B (%s)\xE2\x80\xA6", model_display_name(state.contrast.model_b).c_str());
+    if (ui.status.work_total > 0) {
+      ImGui::SameLine();
+      ImGui::TextDisabled("%d of %d steps (models read, layers run)", ui.status.work_done, ui.status.work_total);
+    }
   } else if (!ui.status.error.empty()) {
     ImGui::TextColored(tone(Tone::error), "\xE2\x9A\xA0 %s", ui.status.error.c_str());
     if (ui.derived) {

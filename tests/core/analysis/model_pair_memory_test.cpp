@@ -1,6 +1,7 @@
 // Two models against the memory budget (core/analysis/model_pair_memory.h): the estimate from
 // stories260K's llama2.c header worked out by hand, the peak of one-at-a-time and both-open pairs,
-// the refusal's numbers, and run_model_pair refusing before either checkpoint is loaded.
+// the refusal's numbers, and run_model_pair refusing before either checkpoint is loaded; then
+// run_model_pair's progress (model reads and layers run) and a cancel inside either model's run.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -115,6 +116,39 @@ TEST(ModelPairMemory, RunModelPairRefusesBeforeEitherModelIsLoaded) {
   const ModelPairRun pair = run_model_pair(r, r, o);
   EXPECT_EQ(cache.loads(), 1) << "the same file twice: read once";
   EXPECT_EQ(pair.contrast.heads.size(), 5u);
+}
+
+// stories260K twice, two caches (both read): 12 steps, A read + 5 layers, B read + 5 layers.
+TEST(ModelPairProgress, CountsReadsAndLayersToTheEnd) {
+  const ModelRequest r = stories_request("Once upon a time");
+  CheckpointCache cache_a, cache_b;
+  ModelPairOptions o;
+  o.checkpoints_a = &cache_a, o.checkpoints_b = &cache_b;
+  std::vector<int> seen;
+  o.progress = [&](int done, int total) {
+    EXPECT_EQ(total, 12);
+    seen.push_back(done);
+    return true;
+  };
+  run_model_pair(r, r, o);
+  const std::vector<int> want = {0, 2, 3, 4, 5, 6, 6, 8, 9, 10, 11, 12, 12};  // before each read, after each layer, the end
+  EXPECT_EQ(seen, want);
+}
+
+// A false answer stops the work at that step: inside A's forward (its 2nd layer) or B's (its 4th).
+TEST(ModelPairProgress, CancelStopsInsideEitherModelsRun) {
+  const ModelRequest r = stories_request("Once upon a time");
+  for (const int stop_at : {3, 11}) {
+    CheckpointCache cache_a, cache_b;
+    ModelPairOptions o;
+    o.checkpoints_a = &cache_a, o.checkpoints_b = &cache_b;
+    std::vector<int> seen;
+    o.progress = [&](int done, int) { return seen.push_back(done), done < stop_at; };
+    EXPECT_THROW(run_model_pair(r, r, o), ModelPairCancelled) << "stop at " << stop_at;
+    ASSERT_FALSE(seen.empty());
+    EXPECT_EQ(seen.back(), stop_at) << "no step after the one that said stop";
+    EXPECT_EQ(cache_b.loads(), stop_at < 6 ? 0 : 1) << "a cancel inside A's run never reads B";
+  }
 }
 
 }  // namespace
