@@ -27,6 +27,7 @@
 #include "core/export/contrast_export.h"
 #include "core/session/session_file.h"
 #include "core/util/format.h"
+#include "core/util/runtime_config.h"
 #include "headless_app.h"
 
 namespace {
@@ -219,6 +220,48 @@ TEST_F(ModelPairView, RefusalsAndCancelComeBackAsText) {
   EXPECT_EQ(seen.back(), 9) << "stopped at the first step past 8: the third layer of model B";
   EXPECT_EQ(c->analysis, nullptr);
   EXPECT_NE(c->error.find("cancelled"), std::string::npos) << c->error;
+}
+
+// Two models over the memory budget (HEADSCOPE_MEMORY_BUDGET): refused before model B is read,
+// with both files' needs, the budget and the memory available; model A stays open and on screen.
+TEST_F(ModelPairView, OverTheMemoryBudgetIsRefusedBeforeReading) {
+  const hs::RuntimeConfig saved = hs::runtime_config();
+  hs::RuntimeConfig tight = saved;
+  tight.memory_budget = "1M";
+  tight.memory_budget_source = "HEADSCOPE_MEMORY_BUDGET";
+  hs::set_runtime_config(tight);
+  AppState state = pair_state(tuned_.string());
+  show(state);
+  hs::set_runtime_config(saved);
+  const ContrastRun& c = *derived_->contrast;
+  EXPECT_EQ(c.analysis, nullptr);
+  for (const std::string& part : {std::string("do not fit in memory"), "model A (" + state.request.model_path + ") needs about",
+                                  "model B (" + tuned_.string() + ") needs about", std::string("both open"),
+                                  std::string("the memory budget is 1.0 MiB (HEADSCOPE_MEMORY_BUDGET)"), std::string(" is available (")})
+    EXPECT_NE(c.error.find(part), std::string::npos) << "missing \"" << part << "\" in: " << c.error;
+  EXPECT_EQ(cache_b_.loads(), 0) << "model B is not read";
+  ASSERT_TRUE(derived_->analysis) << "model A's run stays";
+  frame(state);
+  frame(state);
+  EXPECT_TRUE(drew("Could not compare with model B"));
+}
+
+// While model B is read and run the view shows the worker's steps as a fraction (a spinner only
+// until the first step is reported), with Cancel beside it.
+TEST_F(ModelPairView, ShowsTheStepsWhileComparing) {
+  AppState state = pair_state(tuned_.string());
+  derived_ = compute_derived(state.request, 1, &cache_a_);  // model A's result, model B's not yet
+  ui_.derived = derived_.get();
+  ui_.status.computing = true;
+  ui_.status.work_done = 7, ui_.status.work_total = 12;
+  frame(state);
+  frame(state);
+  EXPECT_TRUE(drew("7 / 12"));
+  EXPECT_TRUE(drew("comparing with model B"));
+  EXPECT_TRUE(drew("Cancel"));
+  ui_.status.work_total = 0;
+  frame(state);
+  EXPECT_FALSE(drew("7 / 12"));
 }
 
 // The view's Cancel (a newer request without model B, submitted while B's layers run) stops the
