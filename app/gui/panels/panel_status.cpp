@@ -25,6 +25,10 @@ void draw_status(AppState& state, const UiContext& ui) {
     draw_spinner(ImGui::GetFontSize() * 0.4f);
     ImGui::SameLine();
     ImGui::TextDisabled("loading %s\xE2\x80\xA6", loading.c_str());
+    if (!state.contrast.model_b.empty() && ui.status.work_total > 0) {
+      ImGui::SameLine();
+      ImGui::TextDisabled("comparing with model B: %d of %d steps (models read, layers run)", ui.status.work_done, ui.status.work_total);
+    }
   } else if (!state.contrast.model_b.empty() && ui.status.computing && !shown_model_pair(state, ui)) {
     draw_spinner(ImGui::GetFontSize() * 0.4f);
     ImGui::SameLine();
