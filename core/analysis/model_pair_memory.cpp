@@ -95,13 +95,20 @@ ModelMemoryNeed estimate_model_memory(const std::string& given, int64_t tokens, 
   } catch (const std::filesystem::filesystem_error&) {
     return need;
   }
-  if (c.d_model <= 0 || c.n_layers <= 0 || c.n_heads <= 0 || c.d_head <= 0) return need;
+  // A header's numbers out of any model's range (a damaged file): its run is not estimated; the
+  // load says what is wrong. In range, no product below overflows for T up to 2^20.
+  const auto sane = [](int64_t v, int64_t hi) { return v >= 1 && v <= hi; };
+  if (!sane(c.d_model, 1 << 18) || !sane(c.hidden, 1 << 20) || !sane(c.n_layers, 1 << 12) || !sane(c.n_heads, 1 << 12) ||
+      !sane(c.d_head, 1 << 14) || c.vocab < 0 || c.vocab > (1 << 24) || c.n_kv_heads > c.n_heads || tokens > (int64_t(1) << 20))
+    return need;
   if (c.n_kv_heads <= 0) c.n_kv_heads = c.n_heads;
   need.shape_known = true;
   need.layers = c.n_layers;
   need.run = llama_run_bytes(c, tokens, resolve_threads(threads));
-  // kept: the whole maps [L, H, T, T] and the next-token logits [T, vocab], float32
-  need.kept = (int64_t(c.n_layers) * c.n_heads * tokens * tokens + tokens * int64_t(c.vocab)) * int64_t(sizeof(float));
+  // kept: the whole maps [L, H, T, T] and the next-token logits [T, vocab], float32 (counted in
+  // double: a long input's maps can pass 2^63 bytes, and are then far over any budget anyway)
+  const double kept = (double(c.n_layers) * c.n_heads * double(tokens) * double(tokens) + double(tokens) * c.vocab) * sizeof(float);
+  need.kept = kept < 0x1p62 ? int64_t(kept) : (int64_t(1) << 62);
   return need;
 }
 

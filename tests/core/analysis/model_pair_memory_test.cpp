@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 
 #include "core/analysis/model_pair_memory.h"
 #include "core/analysis/model_pair_run.h"
@@ -51,6 +52,17 @@ TEST(ModelPairMemory, UnreadableFilesGiveWhatIsKnown) {
   EXPECT_EQ(missing.total(), 0);
   const ModelMemoryNeed other = estimate_model_memory(kStoriesTok + "-not-a-model", 4);
   EXPECT_FALSE(other.shape_known);
+  // A llama2.c header of absurd sizes (a damaged file): weights counted, no run estimated, no overflow.
+  const std::string damaged = (std::filesystem::temp_directory_path() / "hs_pair_memory_damaged.bin").string();
+  {
+    const int32_t header[7] = {1 << 30, 1 << 30, 1 << 30, 1 << 30, 1 << 30, 1 << 30, 1 << 30};
+    std::ofstream(damaged, std::ios::binary).write(reinterpret_cast<const char*>(header), sizeof header);
+  }
+  const ModelMemoryNeed bad = estimate_model_memory(damaged, 1 << 20);
+  std::filesystem::remove(damaged);
+  EXPECT_FALSE(bad.shape_known);
+  EXPECT_EQ(bad.weights, 28);
+  EXPECT_EQ(bad.run, 0);
 }
 
 TEST(ModelPairMemory, TokenBoundIsTheIdsOrTheBytesPlusTwo) {
