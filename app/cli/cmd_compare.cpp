@@ -20,6 +20,7 @@
 #include "app/common/model_flags.h"
 #include "core/analysis/contrast.h"
 #include "core/analysis/model_contrast.h"
+#include "core/analysis/model_pair_memory.h"
 #include "core/analysis/model_pair_run.h"
 #include "core/analysis/pair_target.h"
 #include "core/analysis/run_analysis.h"
@@ -33,7 +34,6 @@
 #include "core/text/token_label.h"
 #include "core/util/atomic_file.h"
 #include "core/util/errors.h"
-#include "core/util/memory_info.h"
 
 namespace hs::cli {
 namespace {
@@ -251,10 +251,10 @@ int run_compare_models(const CompareOptions& o) {
   options.threads = o.threads;
   options.checkpoints_a = options.checkpoints_b = &cache;
   if (!o.memory_budget.empty()) {
-    options.memory_budget = parse_byte_size(o.memory_budget);
+    options.memory_budget = parse_memory_budget(o.memory_budget);
     options.memory_budget_source = "--memory-budget";
     if (options.memory_budget < 0)
-      throw InputError("--memory-budget is \"" + o.memory_budget + "\"; expected a number of bytes, optionally with K, M or G (e.g. 8G)");
+      throw InputError("--memory-budget is \"" + o.memory_budget + "\"; expected MiB (e.g. 8192) or a size with K, M or G (e.g. 8G)");
   }
   const ModelPairRun pair = run_model_pair(request_a, request_b, options);
   const ModelComparison& comparison = pair.comparison;

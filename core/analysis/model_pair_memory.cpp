@@ -73,6 +73,12 @@ void pair_hf_shape(const std::string& dir, ModelMemoryNeed& need, LlamaConfig& c
 
 }  // namespace
 
+int64_t parse_memory_budget(const std::string& text) {
+  const bool bare = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
+  if (bare && text.size() > 12) return -1;  // past 10^12 MiB: not a budget
+  return bare ? int64_t(std::stoll(text)) << 20 : parse_byte_size(text);
+}
+
 int64_t request_token_bound(const ModelRequest& request) {
   if (!request.input_ids.empty()) return int64_t(request.input_ids.size()) + std::max(request.generate, 0);
   return int64_t(request.sentence.size() + request.sentence_b.size()) + 2 + std::max(request.generate, 0);

@@ -34,6 +34,10 @@ ModelMemoryNeed estimate_model_memory(const std::string& path, int64_t tokens, i
 // two (a start and an end token): an upper bound for the byte-level and SentencePiece tokenizers.
 int64_t request_token_bound(const ModelRequest& request);
 
+// A memory budget as given: a bare number is MiB (as the app's --memory-budget MIB), else a number
+// with a unit as parse_byte_size reads it ("8G", "512M", "1.5GiB"); -1 when it is neither.
+int64_t parse_memory_budget(const std::string& text);
+
 // How the pair is held: one checkpoint open at a time (the CLI releases A before reading B: the
 // peak is the larger of A's run and A's kept maps with B's run) or both open (the app: A's
 // weights stay while B runs).

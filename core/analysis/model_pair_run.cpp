@@ -105,10 +105,10 @@ std::pair<int64_t, std::string> model_pair_budget(const ModelPairOptions& o) {
   if (o.memory_budget >= 0) return {o.memory_budget, o.memory_budget_source};
   const RuntimeConfig config = runtime_config();
   if (config.memory_budget.empty()) return {-1, ""};
-  const int64_t bytes = parse_byte_size(config.memory_budget);
+  const int64_t bytes = parse_memory_budget(config.memory_budget);
   if (bytes < 0) {
     throw InputError(config.memory_budget_source + " is \"" + config.memory_budget +
-                     "\"; expected a number of bytes, optionally with K, M or G (e.g. 8G)");
+                     "\"; expected MiB (e.g. 8192) or a size with K, M or G (e.g. 8G)");
   }
   return {bytes, config.memory_budget_source};
 }

@@ -224,7 +224,8 @@ def check_memory_budget(cli, gguf):
     env = dict(os.environ, HEADSCOPE_MEMORY_AVAILABLE="1M")
     refused(cli, pair, both + ["no memory budget is set", "1.0 MiB is available (HEADSCOPE_MEMORY_AVAILABLE)"],
             "a pair over the memory available", env)
-    refused(cli, pair + ["--memory-budget", "lots"], '--memory-budget is "lots"; expected a number', "--memory-budget lots")
+    refused(cli, pair + ["--memory-budget", "lots"], '--memory-budget is "lots"; expected MiB', "--memory-budget lots")
+    refused(cli, pair + ["--memory-budget", "1"], "the memory budget is 1.0 MiB (--memory-budget)", "--memory-budget 1: a bare number is MiB")
     refused(cli, ["--model", fa, "--sentence", "a", "--contrast", "b", "--memory-budget", "1G"], "use it with --model-b",
             "--memory-budget with a sentence pair")
     got = json.loads(run(cli, "compare", *pair, "--memory-budget", "64M", "--json", "-"))

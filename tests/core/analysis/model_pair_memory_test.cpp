@@ -65,6 +65,17 @@ TEST(ModelPairMemory, UnreadableFilesGiveWhatIsKnown) {
   EXPECT_EQ(bad.run, 0);
 }
 
+TEST(ModelPairMemory, ABareBudgetIsMiBElseASize) {
+  EXPECT_EQ(parse_memory_budget("8192"), int64_t(8192) << 20);
+  EXPECT_EQ(parse_memory_budget("8G"), int64_t(8) << 30);
+  EXPECT_EQ(parse_memory_budget("512M"), int64_t(512) << 20);
+  EXPECT_EQ(parse_memory_budget("1.5G"), int64_t(3) << 29);
+  EXPECT_EQ(parse_memory_budget("lots"), -1);
+  EXPECT_EQ(parse_memory_budget(""), -1);
+  EXPECT_EQ(parse_memory_budget("-5"), -1);
+  EXPECT_EQ(parse_memory_budget("99999999999999"), -1);
+}
+
 TEST(ModelPairMemory, TokenBoundIsTheIdsOrTheBytesPlusTwo) {
   ModelRequest r = stories_request("Once upon");
   EXPECT_EQ(request_token_bound(r), 9 + 2);
