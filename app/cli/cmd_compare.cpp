@@ -20,6 +20,7 @@
 #include "app/common/model_flags.h"
 #include "core/analysis/contrast.h"
 #include "core/analysis/model_contrast.h"
+#include "core/analysis/model_pair_memory.h"
 #include "core/analysis/model_pair_run.h"
 #include "core/analysis/pair_target.h"
 #include "core/analysis/run_analysis.h"
@@ -53,6 +54,7 @@ struct CompareOptions {
   bool large_page = false;  // .html past the page size limit
   int threads = 0;
   std::string model_b;      // --model-b: two models on one input instead of two sentences
+  std::string memory_budget;  // --memory-budget SIZE: both models together (model_pair_memory.h)
   std::string tokenizer_b;  // --tokenizer-b: model B's llama2.c tokenizer (default: --tokenizer when B is a .bin)
   CLI::Option* model_b_option = nullptr;
   CLI::Option* contrast_option = nullptr;
@@ -248,6 +250,12 @@ int run_compare_models(const CompareOptions& o) {
   ModelPairOptions options;
   options.threads = o.threads;
   options.checkpoints_a = options.checkpoints_b = &cache;
+  if (!o.memory_budget.empty()) {
+    options.memory_budget = parse_memory_budget(o.memory_budget);
+    options.memory_budget_source = "--memory-budget";
+    if (options.memory_budget < 0)
+      throw InputError("--memory-budget is \"" + o.memory_budget + "\"; expected MiB (e.g. 8192) or a size with K, M or G (e.g. 8G)");
+  }
   const ModelPairRun pair = run_model_pair(request_a, request_b, options);
   const ModelComparison& comparison = pair.comparison;
   const ContrastResult& contrast = pair.contrast;
@@ -266,6 +274,8 @@ int run_compare_models(const CompareOptions& o) {
 
 int run_compare(const CompareOptions& o) {
   if (o.model_b_option->count() > 0) return run_compare_models(o);
+  if (!o.memory_budget.empty())
+    throw InputError("--memory-budget is what two models may take together: use it with --model-b PATH");
   if (o.contrast_option->count() == 0)
     throw InputError("compare needs --contrast TEXT (the sentence to compare --sentence with) or --model-b PATH (the model to compare --model with)");
   if (o.contrast.empty()) throw InputError("the contrast sentence is empty");
@@ -311,6 +321,7 @@ Command add_compare_command(CLI::App& app) {
   options->contrast_option = sub->add_option("--contrast", options->contrast, flag_help("contrast"));
   options->model_b_option = sub->add_option("--model-b", options->model_b, flag_help("model-b"));
   sub->add_option("--tokenizer-b", options->tokenizer_b, flag_help("tokenizer-b"));
+  sub->add_option("--memory-budget", options->memory_budget, flag_help("memory-budget", "With --model-b (default: HEADSCOPE_MEMORY_BUDGET, else none)"));
   sub->add_option("--json", options->json, flag_help("json", "The alignment, each head's change and both runs' maps"));
   sub->add_option("--csv", options->csv, "Write each head's change as CSV to FILE, one row per layer and head ('-': standard output)");
   sub->add_option("--out", options->out,

@@ -43,6 +43,10 @@ void apply_environment() {
     config.memory_available = env;
     config.memory_available_source = "HEADSCOPE_MEMORY_AVAILABLE";
   }
+  if (const char* env = std::getenv("HEADSCOPE_MEMORY_BUDGET")) {
+    config.memory_budget = env;
+    config.memory_budget_source = "HEADSCOPE_MEMORY_BUDGET";
+  }
   config.model_dirs = model_dirs();
   set_runtime_config(std::move(config));
 }

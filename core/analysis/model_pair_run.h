@@ -27,9 +27,17 @@ struct ModelPairOptions {
   // mapped file at a time) or one each (the app: both stay open while the sentence is edited).
   CheckpointCache* checkpoints_a = nullptr;
   CheckpointCache* checkpoints_b = nullptr;
-  // Called before each model is read and run (step 0: A, 1: B, of 2); false stops the run with
-  // ModelPairCancelled.
-  std::function<bool(int step, int steps)> progress;
+  // The memory both models may take together (bytes; -1: HEADSCOPE_MEMORY_BUDGET, or none),
+  // named in the refusal by its source ("--memory-budget"). Checked with the available memory
+  // before either model is read (model_pair_memory.h); one cache for both counts them one at a
+  // time, two caches both open.
+  int64_t memory_budget = -1;
+  std::string memory_budget_source;
+  // The work in steps (done of total): model A read (one step), each of its layers run, model B
+  // read, each of its layers (the layer counts from the headers, as estimated before reading).
+  // Called before each model is read, after each layer and at the end (done == total); false
+  // stops the work with ModelPairCancelled, between two layers when a forward is running.
+  std::function<bool(int done, int total)> progress;
 };
 
 // run_model_pair stopped because ModelPairOptions::progress said so (not a user's mistake).
@@ -43,7 +51,8 @@ struct ModelPairRun {
   ContrastResult contrast;                  // each shared head's change, [shared layers][shared heads]
 };
 
-// Runs `request_a` and `request_b` (the same input, two checkpoints) and compares them. An error
+// Runs `request_a` and `request_b` (the same input, two checkpoints) and compares them, after
+// check_model_pair_memory has found that both fit (else its InputError, nothing read). An error
 // while loading or running one model is rethrown as the same type with "model A (path): " or
 // "model B (path): " in front; a pair that cannot be compared throws check_model_pair's InputError.
 ModelPairRun run_model_pair(const ModelRequest& request_a, const ModelRequest& request_b, const ModelPairOptions& options);

@@ -31,8 +31,8 @@ float activate(EncoderActivation a, float v) {
   return v;
 }
 
-int64_t count(const Map& m) { return m.size(); }
-int64_t count(const Vec& v) { return v.size(); }
+int64_t encoder_count(const Map& m) { return m.size(); }
+int64_t encoder_count(const Vec& v) { return v.size(); }
 
 }  // namespace
 
@@ -63,15 +63,15 @@ EncoderModel::EncoderModel(EncoderConfig config, EncoderWeights weights, ModelIn
   }
 
   const EncoderLayer& l0 = w_.layers.at(0);
-  info_.param_count = count(l0.wq) + count(l0.wk) + count(l0.wv) + count(l0.wo) + count(l0.bq) + count(l0.bk) +
-                      count(l0.bv) + count(l0.bo);
-  int64_t total = count(w_.word) + count(w_.position) + count(w_.token_type) + count(w_.emb_norm_w) +
-                  count(w_.emb_norm_b) + count(w_.emb_project) + count(w_.emb_project_b) + count(w_.final_norm_w) +
-                  count(w_.final_norm_b);
+  info_.param_count = encoder_count(l0.wq) + encoder_count(l0.wk) + encoder_count(l0.wv) + encoder_count(l0.wo) + encoder_count(l0.bq) + encoder_count(l0.bk) +
+                      encoder_count(l0.bv) + encoder_count(l0.bo);
+  int64_t total = encoder_count(w_.word) + encoder_count(w_.position) + encoder_count(w_.token_type) + encoder_count(w_.emb_norm_w) +
+                  encoder_count(w_.emb_norm_b) + encoder_count(w_.emb_project) + encoder_count(w_.emb_project_b) + encoder_count(w_.final_norm_w) +
+                  encoder_count(w_.final_norm_b);
   for (const EncoderLayer& l : w_.layers) {
-    total += count(l.wq) + count(l.wk) + count(l.wv) + count(l.wo) + count(l.bq) + count(l.bk) + count(l.bv) +
-             count(l.bo) + count(l.attn_norm_w) + count(l.attn_norm_b) + count(l.w_in) + count(l.b_in) +
-             count(l.w_out) + count(l.b_out) + count(l.ffn_norm_w) + count(l.ffn_norm_b);
+    total += encoder_count(l.wq) + encoder_count(l.wk) + encoder_count(l.wv) + encoder_count(l.wo) + encoder_count(l.bq) + encoder_count(l.bk) + encoder_count(l.bv) +
+             encoder_count(l.bo) + encoder_count(l.attn_norm_w) + encoder_count(l.attn_norm_b) + encoder_count(l.w_in) + encoder_count(l.b_in) +
+             encoder_count(l.w_out) + encoder_count(l.b_out) + encoder_count(l.ffn_norm_w) + encoder_count(l.ffn_norm_b);
   }
   info_.total_params = total;
   info_.weight_bytes = total * int64_t(sizeof(float));

@@ -119,7 +119,9 @@ class Tensors {
 //   one); past it, display maps of at most 1024 x 1024 per head and every layer's q and k;
 //   per thread: one head's scores (a [T, T] block, or rows of it), a dequantized block of weight
 //   rows (<= 256 x the widest input), a block of next-token logits [T, 256].
-int64_t activation_bytes(const LlamaConfig& c, int64_t T, int threads) {
+}  // namespace
+
+int64_t llama_run_bytes(const LlamaConfig& c, int64_t T, int threads) {
   const int64_t q = int64_t(c.n_heads) * c.d_head, kv = int64_t(c.n_kv_heads) * c.d_head;
   const int64_t maps = int64_t(c.n_layers) * c.n_heads;
   const int64_t widest = std::max<int64_t>({c.d_model, c.hidden, q});
@@ -134,6 +136,8 @@ int64_t activation_bytes(const LlamaConfig& c, int64_t T, int threads) {
   floats += int64_t(threads) * ((whole ? T : std::min<int64_t>(T, 128)) * T + 256 * widest + T * 256);
   return floats * int64_t(sizeof(float));
 }
+
+namespace {
 
 // Which layers are local (sliding window): attention.sliding_window_pattern when the file has it
 // (one bool per layer, true = local; or a period n: layer l local unless l % n == n - 1), else
@@ -383,7 +387,7 @@ GgufMemory check_memory(const std::string& path, const LlamaConfig& c, const Ten
   memory.tokens = tokens;
   memory.mapped = t.mapped();
   memory.copied = t.copied();
-  memory.activations = activation_bytes(c, memory.tokens, resolve_threads(0));
+  memory.activations = llama_run_bytes(c, memory.tokens, resolve_threads(0));
   const AvailableMemory available = available_memory();
   const std::string needs = path + ": running it on " + std::to_string(memory.tokens) + " tokens needs about ";
   const std::string parts = " (weights " + format_bytes(memory.mapped) + " mapped from the file, " + format_bytes(memory.copied) +

@@ -48,6 +48,10 @@ struct GgufModel {
   GgufMemory memory;
 };
 
+// Working memory of one forward of a decoder of shape `c` over T positions with `threads` threads
+// (activations, maps and per-thread buffers), in bytes: what check_memory adds to the weights.
+int64_t llama_run_bytes(const LlamaConfig& c, int64_t T, int threads);
+
 // The architectures load_gguf_model runs, in the order its messages list them.
 const std::vector<std::string>& gguf_architectures();
 

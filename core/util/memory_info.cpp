@@ -18,10 +18,8 @@
 #include "core/util/runtime_config.h"
 
 namespace hs {
-namespace {
 
-// "512M" -> 512 MiB; -1 when the text is not a non-negative number with an optional unit.
-int64_t parse_bytes(const std::string& text) {
+int64_t parse_byte_size(const std::string& text) {
   const char* s = text.c_str();
   char* end = nullptr;
   const double v = std::strtod(s, &end);
@@ -38,6 +36,8 @@ int64_t parse_bytes(const std::string& text) {
   if (bytes > 9.0e18) return -1;
   return int64_t(bytes);
 }
+
+namespace {
 
 // The first line of a small file ("" when it cannot be read).
 std::string first_line_of(const std::string& path) {
@@ -162,7 +162,7 @@ AvailableMemory available_memory() {
   AvailableMemory out;
   const RuntimeConfig config = runtime_config();
   if (const std::string& text = config.memory_available; !text.empty()) {
-    out.bytes = parse_bytes(text);
+    out.bytes = parse_byte_size(text);
     if (out.bytes < 0) {
       throw InputError(config.memory_available_source + " is \"" + text +
                        "\"; expected a number of bytes, optionally with K, M or G (e.g. 512M)");

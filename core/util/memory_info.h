@@ -38,6 +38,10 @@ AvailableMemory cgroup_memory(const std::string& proc_self_cgroup, const std::st
 // leaves, saying the file's size, the limit and what is in use: checked before mapping a model.
 void check_address_space_for_mapping(const std::string& path, int64_t file_bytes);
 
+// "512M" -> 512 MiB (K, M, G; KiB, MiB, GiB: powers of 1024; a bare number: bytes); -1 when the
+// text is not a non-negative number with such a unit.
+int64_t parse_byte_size(const std::string& text);
+
 // A byte count for messages: "812 MiB", "1.4 GiB", "5.0 KiB", "37 bytes".
 std::string format_bytes(int64_t bytes);
 

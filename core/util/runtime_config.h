@@ -19,6 +19,10 @@ struct RuntimeConfig {
   // in messages ("HEADSCOPE_MEMORY_AVAILABLE").
   std::string memory_available;
   std::string memory_available_source;
+  // The memory two models compared together may take (core/analysis/model_pair_memory.h): the
+  // same units; "" none. Its source names it in messages ("HEADSCOPE_MEMORY_BUDGET").
+  std::string memory_budget;
+  std::string memory_budget_source;
   // Folders holding the shipped models' folders (stories260K/, core/model/shipped_models.h), in the
   // order searched. By default the source tree's assets/models this build was made from.
   std::vector<std::string> model_dirs;

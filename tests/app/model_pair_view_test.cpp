@@ -22,10 +22,12 @@
 #include "app/gui/widgets/drawn_text.h"
 #include "app/gui/state/selection.h"
 #include "app/gui/work/compute.h"
+#include "app/gui/work/worker.h"
 #include "core/analysis/model_pair_run.h"
 #include "core/export/contrast_export.h"
 #include "core/session/session_file.h"
 #include "core/util/format.h"
+#include "core/util/runtime_config.h"
 #include "headless_app.h"
 
 namespace {
@@ -206,14 +208,104 @@ TEST_F(ModelPairView, RefusalsAndCancelComeBackAsText) {
     EXPECT_THROW(save_export(state, *derived_), hs::InputError);
     EXPECT_FALSE(fs::exists(dir_ / "refused.json"));
   }
-  // Cancelled between the two runs (a newer request came): said, nothing shown as a result.
+  // Cancelled inside model B's run (a newer request came): said, nothing shown as a result.
+  // stories260K: 12 steps (A read, its 5 layers, B read, its 5 layers).
   AppState state = pair_state(tuned_.string());
-  int calls = 0;
-  auto c = compute_model_contrast(state.request, contrast_ask(state), 1, &cache_a_, &cache_b_,
-                                  [&](int step, int steps) { return ++calls, step == 0 && steps == 2; });
-  EXPECT_EQ(calls, 2);
+  std::vector<int> seen;
+  auto c = compute_model_contrast(state.request, contrast_ask(state), 1, &cache_a_, &cache_b_, [&](int done, int total) {
+    seen.push_back(done);
+    return total == 12 && done < 9;
+  });
+  ASSERT_FALSE(seen.empty());
+  EXPECT_EQ(seen.back(), 9) << "stopped at the first step past 8: the third layer of model B";
   EXPECT_EQ(c->analysis, nullptr);
   EXPECT_NE(c->error.find("cancelled"), std::string::npos) << c->error;
+}
+
+// Two models over the memory budget (HEADSCOPE_MEMORY_BUDGET): refused before model B is read,
+// with both files' needs, the budget and the memory available; model A stays open and on screen.
+TEST_F(ModelPairView, OverTheMemoryBudgetIsRefusedBeforeReading) {
+  const hs::RuntimeConfig saved = hs::runtime_config();
+  hs::RuntimeConfig tight = saved;
+  tight.memory_budget = "1M";
+  tight.memory_budget_source = "HEADSCOPE_MEMORY_BUDGET";
+  hs::set_runtime_config(tight);
+  AppState state = pair_state(tuned_.string());
+  show(state);
+  hs::set_runtime_config(saved);
+  const ContrastRun& c = *derived_->contrast;
+  EXPECT_EQ(c.analysis, nullptr);
+  for (const std::string& part : {std::string("do not fit in memory"), "model A (" + state.request.model_path + ") needs about",
+                                  "model B (" + tuned_.string() + ") needs about", std::string("both open"),
+                                  std::string("the memory budget is 1.0 MiB (HEADSCOPE_MEMORY_BUDGET)"), std::string(" is available (")})
+    EXPECT_NE(c.error.find(part), std::string::npos) << "missing \"" << part << "\" in: " << c.error;
+  EXPECT_EQ(cache_b_.loads(), 0) << "model B is not read";
+  ASSERT_TRUE(derived_->analysis) << "model A's run stays";
+  frame(state);
+  frame(state);
+  EXPECT_TRUE(drew("Could not compare with model B"));
+}
+
+// While model B is read and run the view shows the worker's steps as a fraction (a spinner only
+// until the first step is reported), with Cancel beside it.
+TEST_F(ModelPairView, ShowsTheStepsWhileComparing) {
+  AppState state = pair_state(tuned_.string());
+  derived_ = compute_derived(state.request, 1, &cache_a_);  // model A's result, model B's not yet
+  ui_.derived = derived_.get();
+  ui_.status.computing = true;
+  ui_.status.work_done = 7, ui_.status.work_total = 12;
+  frame(state);
+  frame(state);
+  EXPECT_TRUE(drew("7 / 12"));
+  EXPECT_TRUE(drew("comparing with model B"));
+  EXPECT_TRUE(drew("Cancel"));
+  ui_.status.work_total = 0;
+  frame(state);
+  EXPECT_FALSE(drew("7 / 12"));
+}
+
+// The view's Cancel (a newer request without model B, submitted while B's layers run) stops the
+// comparison between two layers of model B; the worker's next result is model A's alone, the
+// same maps as before, and the view draws them with no comparison.
+TEST_F(ModelPairView, CancelMidRunKeepsModelA) {
+  AppState state = pair_state(tuned_.string());
+  DerivedWorker worker(1);
+  std::vector<int> seen;
+  int total = 0;
+  worker.on_model_pair_step([&](int done, int all) {
+    seen.push_back(done), total = all;
+    if (done == 9) {  // model B read, two of its layers run
+      AppState cancelled = state;
+      cancelled.contrast.model_b.clear();
+      worker.submit(cancelled.request, {}, false, contrast_ask(cancelled));
+    }
+  });
+  const ContrastAsk ask = contrast_ask(state);
+  ASSERT_TRUE(ask.models());
+  const uint64_t first = worker.submit(state.request, {}, false, ask);
+  worker.wait_idle();
+  const std::optional<WorkerResult> r = worker.poll();
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->generation, first + 1) << "the comparison's result is discarded";
+  ASSERT_TRUE(r->derived) << r->error;
+  EXPECT_EQ(total, 12);
+  ASSERT_FALSE(seen.empty());
+  EXPECT_EQ(seen.back(), 9) << "no step after the cancel: it stopped inside model B's run";
+  EXPECT_FALSE(r->derived->contrast && r->derived->contrast->is_models());
+  // Model A's maps, unchanged by the cancelled comparison.
+  const auto alone = compute_derived(state.request, 1);
+  const auto& got = r->derived->run().attention;
+  const auto& want = alone->run().attention;
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t l = 0; l < got.size(); ++l)
+    for (size_t h = 0; h < got[l].size(); ++h)
+      EXPECT_EQ((got[l][h] - want[l][h]).cwiseAbs().maxCoeff(), 0.0f) << "layer " << l << " head " << h;
+  state.contrast.model_b.clear();
+  ui_.derived = r->derived.get();
+  frame(state);
+  frame(state);
+  EXPECT_FALSE(drew("Could not compare with model B"));
+  EXPECT_FALSE(drew("comparing with model B"));
 }
 
 }  // namespace

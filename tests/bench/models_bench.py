@@ -264,7 +264,7 @@ def random_blocks(rng, type_name, rows, cols, std):
 
 
 def set_k_scales(b, type_name, std):
-    """Writes the fixed scales of random Q4_K / Q6_K blocks b [n, bytes per block] (uint8) so that
+    """Writes the fixed scales of random Q4_K / Q6_K / Q4_0 / Q8_0 blocks b [n, bytes per block] (uint8) so that
     their values have about `std` and mean about 0; returns b."""
     import numpy as np
     n = b.shape[0]
@@ -275,6 +275,9 @@ def set_k_scales(b, type_name, std):
         b[:, 4:12] = 32 | (2 << 6)  # sc, m of pairs 0..3 (low 6 bits) and the top bits of pairs 4..7 (32 >> 4 = 2)
         b[:, 12:16] = 0             # low nibbles of pairs 4..7 (32 & 15 = 0)
         return b
+    if type_name in ("Q4_0", "Q8_0"):  # half d | 16 bytes of nibbles (x = (q - 8) d) or 32 int8 (x = q d)
+        b[:, 0:2] = np.full(n, std / (4.61 if type_name == "Q4_0" else 73.9), dtype="<f2").view(np.uint8).reshape(n, 2)
+        return b
     assert type_name == "Q6_K"  # 128 bytes ql | 64 bytes qh | 16 int8 scales (all 16) | half d; x = 16 d (q - 32)
     b[:, 192:208] = 16
     b[:, 208:210] = np.full(n, std / (16 * 18.47), dtype="<f2").view(np.uint8).reshape(n, 2)  # q uniform 0..63: sd 18.47
@@ -282,7 +285,7 @@ def set_k_scales(b, type_name, std):
 
 
 def random_block_chunks(rng, type_name, rows, cols, std, chunk_bytes=32 << 20):
-    """The blocks of a random Q4_K / Q6_K [rows, cols] matrix in chunks of about chunk_bytes (for
+    """The blocks of a random Q4_K / Q6_K / Q4_0 / Q8_0 [rows, cols] matrix in chunks of about chunk_bytes (for
     files too large to hold): random bytes, then set_k_scales."""
     import numpy as np
     from gguf_writer import GGML_TYPES
@@ -380,14 +383,15 @@ def q4_k_m_more_bits(layer, layers):
     return layer < layers // 8 or layer >= 7 * layers // 8 or (layer - layers // 8) % 3 == 2
 
 
-def write_llama8b_gguf(path, tokdir):
+def write_llama8b_gguf(path, tokdir, matrix_type=None):
     """A Llama-3-8B-shaped Q4_K_M-like file with random weights, streamed tensor by tensor (4.9 GB; never
     in memory whole): 32 layers, d_model 4096, 32 query heads on 8 key/value heads of 128, feed-forward
     14,336, RoPE base 500,000, an untied output projection over the 128,256-token vocabulary. Types as
     llama-quantize's Q4_K_M makes them: Q6_K for output.weight, and for attn_v and ffn_down in the
     layers of q4_k_m_more_bits; Q4_K for every other matrix; F32 norms. The tokenizer: Llama 3's
     sizes and pre-tokenizer ("llama-bpe"), tests/bench/qwen_vocab.py's llama3_vocabulary. Returns
-    the size in bytes."""
+    the size in bytes. matrix_type "Q4_0" or "Q8_0": every matrix in that type instead (4.6 / 8.5 GB),
+    the same shapes and norms (another quantization of the same model shape)."""
     import numpy as np
     from gguf_writer import BOOL, FLOAT32, INT32, STRING, UINT32, StreamedGGUFWriter
     from qwen_vocab import LLAMA3_BOS, LLAMA3_EOS, llama3_vocabulary
@@ -395,8 +399,8 @@ def write_llama8b_gguf(path, tokdir):
     rng = np.random.default_rng(34)
     w = StreamedGGUFWriter()
     w.add_string("general.architecture", "llama")
-    w.add_string("general.name", "Llama-3-8B-shaped random Q4_K_M")
-    w.add_uint32("general.file_type", 15)  # LLAMA_FTYPE_MOSTLY_Q4_K_M
+    w.add_string("general.name", "Llama-3-8B-shaped random " + (matrix_type or "Q4_K_M"))
+    w.add_uint32("general.file_type", {None: 15, "Q4_0": 2, "Q8_0": 7}[matrix_type])  # LLAMA_FTYPE_MOSTLY_*
     for key, value in (("context_length", 8192), ("embedding_length", q["d"]), ("block_count", q["layers"]),
                        ("feed_forward_length", q["ffn"]), ("attention.head_count", q["heads"]),
                        ("attention.head_count_kv", q["kv_heads"]), ("rope.dimension_count", q["head_dim"]),
@@ -418,6 +422,7 @@ def write_llama8b_gguf(path, tokdir):
 
     # Scales: q and k of 0.025 give scores of about 2.5 (peaked maps, no overflow) after RMSNorm.
     def matrix(name, rows, cols, std, type_name="Q4_K"):
+        type_name = matrix_type or type_name
         w.add_tensor(name, [cols, rows], type_name, lambda: random_block_chunks(rng, type_name, rows, cols, std))
 
     def vector(name, n, mean, std):

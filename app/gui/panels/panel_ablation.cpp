@@ -102,11 +102,8 @@ void token_table(const HeadAblation& a, int layer, int head, ImVec2 size) {
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(label(size_t(t + 1)).c_str());
     ImGui::TableNextColumn();
-    const float c = colour_t(kAblationColours, -d(t), m);  // as the map: red where the head helped (log p fell without it)
-    ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, colormap_u32(kAblationColours, c, 0.85f));
-    ImGui::PushStyleColor(ImGuiCol_Text, text_colour_on(kAblationColours, c));
-    ImGui::TextUnformatted(format_change(double(d(t)), 4).c_str());
-    ImGui::PopStyleColor();
+    // as the map: red where the head helped (log p fell without it)
+    coloured_value_cell(kAblationColours, colour_t(kAblationColours, -d(t), m), format_change(double(d(t)), 4).c_str(), 0.85f);
     ImGui::TableNextColumn();
     const double base = a.base_logprob(t);
     ImGui::Text("%.3f \xE2\x86\x92 %.3f", std::exp(base), std::exp(base + double(d(t))));

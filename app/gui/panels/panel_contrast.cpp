@@ -98,11 +98,7 @@ void head_table(AppState& state, const ContrastResult& c, const AttentionRun& a,
     if (ImGui::Selectable(format("h%d##contrast%d", h, h).c_str(), h == state.head, ImGuiSelectableFlags_SpanAllColumns))
       state.head = h;
     ImGui::TableNextColumn();
-    const float t = top > 0 ? hc.distance / top : 0.0f;
-    ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, colormap_u32(kChangeColours, t));
-    ImGui::PushStyleColor(ImGuiCol_Text, text_colour_on(kChangeColours, t));
-    ImGui::Text("%.3f", double(hc.distance));
-    ImGui::PopStyleColor();
+    coloured_value_cell(kChangeColours, top > 0 ? hc.distance / top : 0.0f, format("%.3f", double(hc.distance)).c_str());
     ImGui::TableNextColumn();
     const int row = hc.max_row_step >= 0 ? c.alignment.steps[size_t(hc.max_row_step)].a : -1;
     ImGui::Text("%.3f  %s", double(hc.max_row), row >= 0 ? display_token(a.tokens, size_t(row)).c_str() : "-");
@@ -364,11 +360,7 @@ void models_head_table(AppState& state, const ContrastRun& run, ImVec2 size) {
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(head_name(l, h, a.n_layers()).c_str());
     ImGui::TableNextColumn();
-    const float t = top > 0 ? hc.distance / top : 0.0f;
-    ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, colormap_u32(kChangeColours, t));
-    ImGui::PushStyleColor(ImGuiCol_Text, text_colour_on(kChangeColours, t));
-    ImGui::Text("%.4f", double(hc.distance));
-    ImGui::PopStyleColor();
+    coloured_value_cell(kChangeColours, top > 0 ? hc.distance / top : 0.0f, format("%.4f", double(hc.distance)).c_str());
     ImGui::TableNextColumn();
     const int row = hc.max_row_step >= 0 ? c.alignment.steps[size_t(hc.max_row_step)].a : -1;
     ImGui::Text("%.4f  %s", double(hc.max_row), row >= 0 ? display_token(a.tokens, size_t(row)).c_str() : "-");
@@ -413,12 +405,22 @@ void models_agreement(const ContrastRun& run) {
     if (note.find("same file") == std::string::npos) wrapped_hint(note.c_str());
 }
 
-// Waiting for model B, or why it could not be compared: said with a way out.
-bool models_not_ready(AppState& state, const ContrastRun* c) {
+// Waiting for model B (the steps done: each model read, each layer run; a spinner until the
+// worker reports them), or why it could not be compared: said with a way out.
+bool models_not_ready(AppState& state, const ContrastRun* c, const StatusInfo& status) {
   const std::string name = model_display_name(state.contrast.model_b);
   if (!c || !c->answers(contrast_ask(state))) {
     ImGui::AlignTextToFramePadding();
-    draw_spinner(ImGui::GetFontSize() * 0.4f);
+    if (status.work_total > 0) {
+      const float f = ImGui::GetFontSize();
+      ImGui::ProgressBar(float(status.work_done) / float(status.work_total), ImVec2(f * 10, 0),
+                         format("%d / %d", status.work_done, status.work_total).c_str());
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Steps: model A read, each of its layers run, then model B read and each of its layers. "
+                          "A GGUF file's weights are mapped: they are read as its layers run.");
+    } else {
+      draw_spinner(ImGui::GetFontSize() * 0.4f);
+    }
     ImGui::SameLine();
     ImGui::TextDisabled("comparing with model B (%s): loading it and running both models\xE2\x80\xA6", name.c_str());
     ImGui::SameLine();
@@ -439,7 +441,7 @@ void draw_contrast_models(AppState& state, const UiContext& ui) {
   state.contrast.linked_layer = state.contrast.hovered_layer, state.contrast.linked_head = state.contrast.hovered_head;
   state.contrast.hovered_layer = state.contrast.hovered_head = -1;
   const ContrastRun* c = ui.derived->contrast.get();
-  if (models_not_ready(state, c)) return;
+  if (models_not_ready(state, c, ui.status)) return;
   const RunAnalysis& a = *c->analysis_a;
   const int layers = int(c->result.heads.size()), heads = layers > 0 ? int(c->result.heads[0].size()) : 0;
   if (layers == 0 || heads == 0) return;

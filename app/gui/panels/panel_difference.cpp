@@ -63,11 +63,7 @@ std::pair<int, int> pair_table(AppState& state, const Map& dist, const Map& diff
     ImGui::TableNextColumn();
     ImGui::Text("h%d", p.b);
     ImGui::TableNextColumn();
-    const float t = max > 0 ? p.distance / max : 0.0f;
-    ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, colormap_u32(kDifferenceColours, t));
-    ImGui::PushStyleColor(ImGuiCol_Text, text_colour_on(kDifferenceColours, t));
-    ImGui::Text("%.4f", double(p.distance));
-    ImGui::PopStyleColor();
+    coloured_value_cell(kDifferenceColours, max > 0 ? p.distance / max : 0.0f, format("%.4f", double(p.distance)).c_str());
   }
   ImGui::EndTable();
   return hovered;

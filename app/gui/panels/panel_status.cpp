@@ -26,10 +26,18 @@ void draw_status(AppState& state, const UiContext& ui) {
     draw_spinner(ImGui::GetFontSize() * 0.4f);
     ImGui::SameLine();
     ImGui::TextDisabled("loading %s\xE2\x80\xA6", loading.c_str());
+    if (!state.contrast.model_b.empty() && ui.status.work_total > 0) {
+      ImGui::SameLine();
+      ImGui::TextDisabled("comparing with model B: %d of %d steps (models read, layers run)", ui.status.work_done, ui.status.work_total);
+    }
   } else if (!state.contrast.model_b.empty() && ui.status.computing && !shown_model_pair(state, ui)) {
     draw_spinner(ImGui::GetFontSize() * 0.4f);
     ImGui::SameLine();
     ImGui::TextDisabled("comparing with model B (%s)\xE2\x80\xA6", model_display_name(state.contrast.model_b).c_str());
+    if (ui.status.work_total > 0) {
+      ImGui::SameLine();
+      ImGui::TextDisabled("%d of %d steps (models read, layers run)", ui.status.work_done, ui.status.work_total);
+    }
   } else if (!ui.exact_head.refused.empty()) {
     ImGui::TextColored(tone(Tone::warning), "\xE2\x9A\xA0 exact map refused: %s", ui.exact_head.refused.c_str());
   } else if (!ui.status.error.empty()) {

@@ -27,6 +27,12 @@ void draw_view(AppState& state, const UiContext& ui, View view) {
     view_panel(view)(state, ui);  // the tabs' panels: view_panels.cpp
   } else {
     ImGui::TextDisabled("%s", ui.status.computing ? "computing..." : "nothing to show yet: see the status line");
+    if (ui.status.computing && ui.status.work_total > 0) {  // two models opened together: their steps
+      ImGui::ProgressBar(float(ui.status.work_done) / float(ui.status.work_total), ImVec2(ImGui::GetFontSize() * 10, 0),
+                         format("%d / %d", ui.status.work_done, ui.status.work_total).c_str());
+      ImGui::SameLine();
+      ImGui::TextDisabled("comparing two models: models read, layers run");
+    }
   }
   ImGui::EndChild();
 }

@@ -14,6 +14,7 @@ struct StatusInfo {
   std::string error;      // last error from the worker ("" when the last request was good)
   bool computing = false;
   int64_t resident_bytes = 0;  // the process's resident memory as of this frame (shown beside the budget)
+  int work_done = 0, work_total = 0;  // the worker's progress (total 0: none reported; two models: reads and layers)
   double frame_ms = 0;
   std::string last_export;  // where the last export wrote, or why it failed
   bool export_failed = false;

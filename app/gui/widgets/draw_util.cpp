@@ -54,6 +54,13 @@ ImU32 text_colour_on(Colormap c, float t) {
   return luma > 140.0f ? IM_COL32(0, 0, 0, 255) : IM_COL32(255, 255, 255, 255);
 }
 
+void coloured_value_cell(Colormap c, float t, const char* text, float alpha) {
+  ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, colormap_u32(c, t, alpha));
+  ImGui::PushStyleColor(ImGuiCol_Text, text_colour_on(c, t));
+  ImGui::TextUnformatted(text);
+  ImGui::PopStyleColor();
+}
+
 void section_title(ImFont* font, const char* title, const char* explanation) {
   if (font) ImGui::PushFont(font);
   ImGui::TextUnformatted(title);

@@ -22,6 +22,10 @@ void add_dashed_line(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 colour, float thi
 // Black or white, whichever reads better on colormap colour t.
 ImU32 text_colour_on(Colormap c, float t);
 
+// A table cell showing `text` on the colormap's colour at t in [0, 1] (a value over the column's
+// largest: t = v / max), the text black or white, whichever reads better on it (text_colour_on).
+void coloured_value_cell(Colormap c, float t, const char* text, float alpha = 1.0f);
+
 // A heading in the title font, followed by an optional dim explanation line.
 void section_title(ImFont* font, const char* title, const char* explanation = nullptr);
 

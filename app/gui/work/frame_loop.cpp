@@ -55,6 +55,8 @@ bool FrameLoop::before_frame() {
   }
   ui_.derived = shown_.get();
   ui_.status.computing = worker_.busy();
+  const JobProgress progress = worker_.progress();
+  ui_.status.work_done = progress.done, ui_.status.work_total = ui_.status.computing ? progress.total : 0;
   ui_.ablation = ablation_.status();
   ui_.fit = fit_.status();
   ui_.exact_head = exact_head_.status();

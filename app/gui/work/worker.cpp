@@ -9,7 +9,7 @@
 
 namespace hs::gui {
 
-DerivedWorker::DerivedWorker(int threads) : threads_(threads), jobs_([this](Job job, const Shell::Control& c) { run(std::move(job), c.generation()); }) {}
+DerivedWorker::DerivedWorker(int threads) : threads_(threads), jobs_([this](Job job, const Shell::Control& c) { run(std::move(job), c); }) {}
 
 uint64_t DerivedWorker::submit(const ModelRequest& request, std::vector<CompareRequest> compare, bool spectrum,
                                ContrastAsk contrast) {
@@ -96,7 +96,8 @@ bool attempt(std::string& error, Work&& work) {
 // Phase 1: the maps and per-head numbers, published at once. Phase 2 (only when the sentence,
 // d_model or mask changed, and with `spectrum`: the Head width view on screen): the head-count
 // sweep, published as a second result of the same generation.
-void DerivedWorker::run(Job job, uint64_t generation) {
+void DerivedWorker::run(Job job, const Shell::Control& control) {
+  const uint64_t generation = control.generation();
   std::shared_ptr<const Sweep> sweep;
   ModelRequest sweep_request;
   {
@@ -120,8 +121,12 @@ void DerivedWorker::run(Job job, uint64_t generation) {
     }
     d->compare = compute_compare(job.compare, threads_, &checkpoints_, job.spectrum);
     if (job.contrast.models()) {
-      // Stops between the two models' runs when a newer request came (the user cancelled or moved on).
-      const auto current = [this, generation](int, int) { return jobs_.submitted() == generation; };
+      // Reports each model read and layer run; stops between two layers when a newer request came
+      // (the user cancelled or moved on).
+      const auto current = [this, &control, generation](int done, int total) {
+        if (model_pair_hook_) model_pair_hook_(done, total);
+        return control.progress(done, total) && jobs_.submitted() == generation;
+      };
       d->contrast = compute_model_contrast(job.request, job.contrast, threads_, &checkpoints_, &checkpoints_b_, current);
     } else if (!job.contrast.empty()) {
       d->contrast = compute_contrast(job.request, job.contrast.sentence, *d->analysis, threads_, &checkpoints_);

@@ -45,6 +45,13 @@ class DerivedWorker {
   // The newest finished result not yet taken, if any.
   std::optional<WorkerResult> poll();
   bool busy() const { return jobs_.busy(); }
+  // The newest request's progress (zeros while an older one still runs, or when its work reports
+  // none): a comparison of two models counts model reads and layers run (ModelPairOptions::progress).
+  JobProgress progress() const { return jobs_.newest_progress(); }
+  // Called on the worker's thread at each step a comparison of two models reports, before it asks
+  // whether to go on (tests: a request submitted from here cancels the comparison mid-run, as the
+  // view's Cancel does). Set it before the first submit.
+  void on_model_pair_step(std::function<void(int done, int total)> hook) { model_pair_hook_ = std::move(hook); }
   // Blocks until a result is ready for poll() or `ms` have passed; true when one is ready.
   bool wait_result(double ms);
   // Called on the worker's thread after each result is published (the app wakes its event wait).
@@ -66,7 +73,7 @@ class DerivedWorker {
     ContrastAsk contrast;  // sentence B or model B (empty: none)
   };
   using Shell = JobShell<Job>;
-  void run(Job job, uint64_t generation);
+  void run(Job job, const Shell::Control& control);
   // Hands a result to poll() unless a newer request came in.
   void publish(WorkerResult r);
   // Phase 2: the head-count sweep for `d`, published as a second result of the same generation.
@@ -79,6 +86,7 @@ class DerivedWorker {
   uint64_t finished_ = 0;          // generation of the newest published result
   std::optional<WorkerResult> result_;
   std::function<void()> wake_;  // on_result's, under mutex_
+  std::function<void(int, int)> model_pair_hook_;  // on_model_pair_step's (set before the first submit)
   std::shared_ptr<const Sweep> sweep_;  // reused while its inputs stay the same
   ModelRequest sweep_request_;
   std::atomic<bool> want_induction_{false};

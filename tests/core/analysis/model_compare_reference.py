@@ -203,11 +203,33 @@ def check_same(cli, gguf, models):
     check(top < 1e-5 and not got["same_file"], "llama2.c .bin against its F32 GGUF: the same weights, largest change %.3g" % top)
 
 
-def refused(cli, args, phrase, what):
-    p = subprocess.run([cli, "compare"] + args, capture_output=True, text=True)
+def refused(cli, args, phrase, what, env=None):
+    p = subprocess.run([cli, "compare"] + args, capture_output=True, text=True, env=env)
     lines = p.stderr.strip().splitlines()
-    ok = p.returncode in (1, 2) and len(lines) == 1 and phrase in p.stderr
+    phrases = phrase if isinstance(phrase, list) else [phrase]
+    ok = p.returncode in (1, 2) and len(lines) == 1 and all(x in p.stderr for x in phrases)
     check(ok, "%s: exit %d, %r" % (what, p.returncode, p.stderr.strip()[:300]))
+
+
+def check_memory_budget(cli, gguf):
+    """Both models against the memory budget, before either is read (docs/model-pairs.md#memory):
+    the refusal names both files' needs, the budget and the memory available."""
+    fa, fb = os.path.join(gguf, "stories260K_f32.gguf"), os.path.join(gguf, "stories260K_q8_0.gguf")
+    pair = ["--model", fa, "--model-b", fb, "--sentence", SENTENCE]
+    both = ["do not fit in memory", "model A (%s) needs about" % fa, "model B (%s) needs about" % fb, "mapped from the file"]
+    refused(cli, pair + ["--memory-budget", "1M"], both + ["the memory budget is 1.0 MiB (--memory-budget)", "is available ("],
+            "a pair over --memory-budget 1M")
+    env = dict(os.environ, HEADSCOPE_MEMORY_BUDGET="1500K")
+    refused(cli, pair, both + ["the memory budget is 1.5 MiB (HEADSCOPE_MEMORY_BUDGET)"], "a pair over HEADSCOPE_MEMORY_BUDGET", env)
+    env = dict(os.environ, HEADSCOPE_MEMORY_AVAILABLE="1M")
+    refused(cli, pair, both + ["no memory budget is set", "1.0 MiB is available (HEADSCOPE_MEMORY_AVAILABLE)"],
+            "a pair over the memory available", env)
+    refused(cli, pair + ["--memory-budget", "lots"], '--memory-budget is "lots"; expected MiB', "--memory-budget lots")
+    refused(cli, pair + ["--memory-budget", "1"], "the memory budget is 1.0 MiB (--memory-budget)", "--memory-budget 1: a bare number is MiB")
+    refused(cli, ["--model", fa, "--sentence", "a", "--contrast", "b", "--memory-budget", "1G"], "use it with --model-b",
+            "--memory-budget with a sentence pair")
+    got = json.loads(run(cli, "compare", *pair, "--memory-budget", "64M", "--json", "-"))
+    check(got["mode"] == "models", "a pair within --memory-budget 64M runs")
 
 
 def check_bad_input(cli, gguf):
@@ -236,6 +258,7 @@ def main():
         check_outputs(cli, gguf, findings["Q8_0"][0], tmp)
     check_same(cli, gguf, models)
     check_bad_input(cli, gguf)
+    check_memory_budget(cli, gguf)
     sentences = json.loads(run(cli, "compare", "--model", os.path.join(gguf, "stories260K_f32.gguf"), "--sentence", "The cat sat",
                                "--contrast", "The dog sat", "--json", "-"))
     check(sentences["mode"] == "sentences" and "rank" in sentences["heads"][0][0], "the sentence pair's JSON: mode 'sentences', ranks")

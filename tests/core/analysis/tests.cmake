@@ -52,6 +52,7 @@ headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/contrast_test.cpp)
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/activation_patching_test.cpp)
 # Two models on one input: next-token agreement by hand, the pair checks, the change's properties.
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/model_contrast_test.cpp)
+headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/model_pair_memory_test.cpp)
 # Oracle: minimal pairs (`compare`) on stories260K against numpy on the PyTorch reference's maps,
 # and on the teaching model (only the heads that read the changed token move).
 if(HEADSCOPE_TEST_PYTHON AND TARGET headscope-cli)
