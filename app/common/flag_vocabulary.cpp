@@ -33,7 +33,7 @@ const std::vector<FlagWord>& flag_vocabulary() {
       {"tokenizer", "Model", "The tokenizer file of a llama2.c checkpoint (tokenizer.bin)"},
       {"model-b", "Model", "The model compared with --model on the same input (a file, a folder or a shipped model)"},
       {"tokenizer-b", "Model", "Model B's tokenizer file when it is a llama2.c checkpoint (default: --tokenizer when B is a .bin)"},
-      {"memory-budget", "Model", "The memory both models may take together: MiB (8192) or a size (8G; K, M, G are powers of 1024); checked before either is read"},
+      {"memory-budget", "Model", "The memory a run may take: two models together (checked before either is read) and, in the app, a long text's opened exact map; MiB (8192) or a size (8G; K, M, G are powers of 1024)"},
       {"threads", "Model", "The threads the engine may use (default: every core)"},
       {"d-model", "Model", ""}, {"heads", "Model", ""}, {"kv-heads", "Model", ""}, {"d-head", "Model", ""},
       {"seed", "Model", ""}, {"causal", "Model", ""}, {"scrambled-reshape", "Model", ""}, {"window", "Model", ""},

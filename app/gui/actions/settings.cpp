@@ -40,7 +40,7 @@ void read_line(ImGuiContext*, ImGuiSettingsHandler*, void* entry, const char* li
   if (key == "show_frame_time") s.show_frame_time = value == "1";
   if (key == "memory_budget_mib") {
     const long v = std::strtol(value.c_str(), nullptr, 10);
-    if (v >= kMinMemoryBudgetMib && v <= kMaxMemoryBudgetMib) s.memory_budget_mib = int(v);
+    if (v == 0 || (v >= kMinMemoryBudgetMib && v <= kMaxMemoryBudgetMib)) s.memory_budget_mib = int(v);  // 0: automatic
   }
   if (key == "space_mark") s.space_mark = value == "none" ? SpaceMark::none : SpaceMark::dot;
   if (key == "theme") parse_theme(value, s.theme);

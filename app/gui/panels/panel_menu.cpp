@@ -115,21 +115,28 @@ void draw_lessons_menu(AppState& state, const UiContext& ui) {
   ImGui::EndMenu();
 }
 
-// The memory budget (MiB): an exact map in long-input mode that would pass it is refused. A
-// --memory-budget given on the command line holds for this session and is shown, not edited.
+// The memory budget (MiB; 0 automatic): an exact map in long-input mode, or a model B, that would
+// pass it is refused. A --memory-budget or HEADSCOPE_MEMORY_BUDGET holds for this session and is
+// shown, not edited.
 void draw_memory_budget_item(AppState& state) {
   ImGui::Separator();
-  if (state.memory_budget_flag_mib > 0) {
-    ImGui::TextDisabled("Memory budget %d MiB (--memory-budget)", state.memory_budget_flag_mib);
+  const std::string source = memory_budget_source(state);
+  if (source.rfind("View", 0) != 0) {
+    ImGui::TextDisabled("Memory budget %.0f MiB (%s)", double(memory_budget_bytes(state)) / (1024.0 * 1024.0), source.c_str());
     return;
   }
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
   int mib = state.memory_budget_mib;
   if (ImGui::InputInt("Memory budget (MiB)", &mib, 256, 1024, ImGuiInputTextFlags_EnterReturnsTrue))
-    state.memory_budget_mib = std::clamp(mib, kMinMemoryBudgetMib, kMaxMemoryBudgetMib);
+    state.memory_budget_mib = mib <= 0 ? 0 : std::clamp(mib, kMinMemoryBudgetMib, kMaxMemoryBudgetMib);
+  if (state.memory_budget_mib == 0) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("automatic: %.0f MiB", double(automatic_memory_budget_bytes()) / (1024.0 * 1024.0));
+  }
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("Opening a head's exact map of a long text (T x T floats) is refused when the app's memory\n"
-                      "in use plus the map would pass this. The status line shows the memory in use.");
+    ImGui::SetTooltip("Opening a head's exact map of a long text (T x T floats), or comparing with a model B, is\n"
+                      "refused when it would pass this. 0: automatic, 3/4 of this machine's memory.\n"
+                      "The status line shows the memory in use.");
 }
 
 // View: the theme (dark, or light for projectors and print) and presentation mode's aids.

@@ -12,6 +12,7 @@
 #include "app/gui/actions/session_bridge.h"
 #include "app/gui/state/model_sentence.h"
 #include "app/gui/widgets/theme.h"
+#include "core/analysis/model_pair_memory.h"
 #include "core/util/errors.h"
 #include "core/util/suggest.h"
 
@@ -55,6 +56,18 @@ void apply_model_b_flags(const Options& o, AppState& s) {
     throw InputError("--model-b compares two models on one sentence and --contrast/--patch two sentences on one model: give one of them");
   s.contrast.model_b = o.model_b, s.contrast.tokenizer_b = o.tokenizer_b;
   request_view(s, View::contrast);
+}
+
+// --memory-budget MIB or SIZE (8G), read as `compare --memory-budget` reads it: this session's
+// budget in MiB, rounded up.
+void set_session_memory_budget(AppState& s, const std::string& text) {
+  if (text.empty()) return;
+  const int64_t bytes = parse_memory_budget(text);
+  const int64_t mib = bytes < 0 ? -1 : (bytes + (int64_t(1) << 20) - 1) >> 20;
+  if (mib < kMinMemoryBudgetMib || mib > kMaxMemoryBudgetMib)
+    throw InputError("--memory-budget is \"" + text + "\"; expected MiB from " + std::to_string(kMinMemoryBudgetMib) + " to " +
+                     std::to_string(kMaxMemoryBudgetMib) + " (e.g. 8192) or a size with K, M or G (e.g. 8G)");
+  s.memory_budget_flag_mib = int(mib);
 }
 
 }  // namespace
@@ -101,10 +114,9 @@ void add_app_flags(CLI::App& app, Options& o) {
   app.add_option("--theme", o.theme, "Look: dark or light (dark on light, for projectors and print); remembered")
       ->check(one_of("theme", {"dark", "light"}));
   app.add_option("--screenshot", o.screenshot, "Render --frames frames, write the window to this PNG and exit");
-  app.add_option("--memory-budget", o.memory_budget_mib,
-                 "Memory the app may hold, in MiB, for this session (default: View > Memory budget, 3072): opening a head's "
-                 "exact map of a long text past it is refused")
-      ->check(whole_number("memory budget (MiB)", kMinMemoryBudgetMib, kMaxMemoryBudgetMib));
+  app.add_option("--memory-budget", o.memory_budget,
+                 flag_help("memory-budget", "For this session (default: HEADSCOPE_MEMORY_BUDGET, else View > Memory budget, "
+                                            "automatic: 3/4 of the machine's memory)"));
   app.add_option("--save-opened-map", o.save_opened_map,
                  "With --screenshot: write the Single head view's exact map of a long text (the opened head, [T, T] float32) to this .npy");
   app.add_option("--frames", o.frames, "Frames to render before the screenshot (default 3), or before exiting without one");
@@ -149,7 +161,7 @@ AppState initial_state(const Options& o) {
   s.wanted_selection = WantedSelection{o.layer, o.head, true};  // checked against the model's first result
   s.grid.all_layers = s.grid.all_layers || o.all_layers;
   s.grid.overview_if_long = !o.view_asked && o.open.empty();
-  s.memory_budget_flag_mib = o.memory_budget_mib;
+  set_session_memory_budget(s, o.memory_budget);
   s.average.rollout = s.average.rollout || o.rollout;
   if (o.zoom.size() == 3) {
     if (!(o.zoom[2] > 0.0f)) throw InputError("--zoom: the span (" + std::to_string(o.zoom[2]) + ") must be more than 0");

@@ -45,7 +45,7 @@ struct Options {
   bool patch = false;     // --patch: run activation patching once both sentences are shown
   std::string model_b;      // --model-b PATH: the Contrast view compares --model with this model on one input
   std::string tokenizer_b;  // --tokenizer-b FILE: model B's llama2.c tokenizer
-  int memory_budget_mib = 0;  // --memory-budget MIB: this session's memory budget (0: the remembered one)
+  std::string memory_budget;  // --memory-budget MIB or SIZE (8G): this session's memory budget ("": HEADSCOPE_MEMORY_BUDGET, else the remembered one)
   std::string save_opened_map;  // --save-opened-map FILE.npy: with --screenshot, the opened head's exact map
   BenchOptions bench;     // hidden --bench-* flags (tests/bench/run.sh)
   bool view_asked = false;   // --view, --all-layers, --rollout, --lesson or a session chose what to show

@@ -1,5 +1,10 @@
 #include "app/gui/state/app_state.h"
 
+#include <unistd.h>
+
+#include "core/analysis/model_pair_memory.h"
+#include "core/util/runtime_config.h"
+
 #include "app/gui/state/examples.h"
 #include "core/session/session_file.h"
 
@@ -53,7 +58,41 @@ ContrastAsk contrast_ask(const AppState& state) {
   ContrastAsk ask;
   if (!state.contrast.model_b.empty()) ask.model_b = state.contrast.model_b, ask.tokenizer_b = state.contrast.tokenizer_b;
   else ask.sentence = state.contrast.sentence;
+  // An unreadable HEADSCOPE_MEMORY_BUDGET is left to the comparison, which refuses it with its text.
+  const RuntimeConfig config = runtime_config();
+  if (state.memory_budget_flag_mib > 0 || config.memory_budget.empty() || parse_memory_budget(config.memory_budget) >= 0) {
+    ask.memory_budget = memory_budget_bytes(state);
+    ask.memory_budget_source = memory_budget_source(state);
+  }
   return ask;
+}
+
+int64_t automatic_memory_budget_bytes() {
+  static const int64_t bytes = [] {
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 ? int64_t(pages) * page / 4 * 3 : int64_t(3072) * 1024 * 1024;
+  }();
+  return bytes;
+}
+
+// HEADSCOPE_MEMORY_BUDGET's budget in bytes (-1: not set, or not a budget).
+int64_t environment_memory_budget() {
+  const RuntimeConfig config = runtime_config();
+  return config.memory_budget.empty() ? -1 : parse_memory_budget(config.memory_budget);
+}
+
+int64_t memory_budget_bytes(const AppState& state) {
+  if (state.memory_budget_flag_mib > 0) return int64_t(state.memory_budget_flag_mib) * 1024 * 1024;
+  if (const int64_t env = environment_memory_budget(); env >= 0) return env;
+  if (state.memory_budget_mib > 0) return int64_t(state.memory_budget_mib) * 1024 * 1024;
+  return automatic_memory_budget_bytes();
+}
+
+std::string memory_budget_source(const AppState& state) {
+  if (state.memory_budget_flag_mib > 0) return "--memory-budget";
+  if (environment_memory_budget() >= 0) return runtime_config().memory_budget_source;
+  if (state.memory_budget_mib > 0) return "View > Memory budget";
+  return "View > Memory budget: automatic, 3/4 of this machine's memory";
 }
 
 }  // namespace hs::gui

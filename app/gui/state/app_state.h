@@ -213,8 +213,9 @@ struct SelectionNote {
   int layer = 0, head = 0;
 };
 
-// The memory budget's default and limits (MiB): 3 GiB, the target for T = 4096 on a 0.5B model.
-constexpr int kDefaultMemoryBudgetMib = 3072;
+// The memory budget's default and limits (MiB). 0 is automatic: three quarters of the machine's
+// physical memory (automatic_memory_budget_bytes).
+constexpr int kDefaultMemoryBudgetMib = 0;
 constexpr int kMinMemoryBudgetMib = 64;
 constexpr int kMaxMemoryBudgetMib = 1024 * 1024;
 
@@ -233,8 +234,10 @@ struct AppState {
   float ui_scale = 1.0f;         // Ctrl+= / Ctrl+-: the whole interface (presentation mode has its own, PresentationState::font_scale); remembered
   bool show_frame_time = false;  // the status bar's "ms / frame" (a developer readout); remembered
   // The memory the app may hold (MiB, resident): opening a head's exact map in long-input mode past
-  // it is refused with the numbers (exact_head_job.h). Remembered; --memory-budget overrides it
-  // for one session (memory_budget_flag_mib > 0, not saved).
+  // it is refused with the numbers (exact_head_job.h), and so is a model B that would not fit with
+  // model A (core/analysis/model_pair_memory.h), before either is read. Remembered (0: automatic);
+  // --memory-budget (memory_budget_flag_mib > 0), else HEADSCOPE_MEMORY_BUDGET, overrides it for
+  // one session (not saved).
   int memory_budget_mib = kDefaultMemoryBudgetMib;
   int memory_budget_flag_mib = 0;
   SpaceMark space_mark = SpaceMark::dot;  // a token's space on axes and chips: a thin dot or none (core/text/token_label.h); remembered, exported as shown
@@ -303,9 +306,12 @@ bool shows_singular_values(View view);
 // The tab bar has yet to show `state.view` (request_view, an undo, a session opened).
 bool view_switch_pending(const AppState& state);
 
-// The memory budget in bytes: --memory-budget's for this session, else the remembered one.
-inline int64_t memory_budget_bytes(const AppState& state) {
-  return int64_t(state.memory_budget_flag_mib > 0 ? state.memory_budget_flag_mib : state.memory_budget_mib) * 1024 * 1024;
-}
+// Three quarters of the machine's physical memory (3 GiB when the system does not say).
+int64_t automatic_memory_budget_bytes();
+// The memory budget in bytes: --memory-budget's for this session, else HEADSCOPE_MEMORY_BUDGET's,
+// else the remembered one, else the automatic one.
+int64_t memory_budget_bytes(const AppState& state);
+// Where that budget comes from, for messages: "--memory-budget", "View > Memory budget", ...
+std::string memory_budget_source(const AppState& state);
 
 }  // namespace hs::gui

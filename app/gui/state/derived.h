@@ -33,6 +33,10 @@ struct ContrastAsk {
   std::string sentence;     // a minimal pair's sentence B ("" none)
   std::string model_b;      // two models: model B's file, folder or shipped name ("" none)
   std::string tokenizer_b;  // model B's llama2.c tokenizer ("" the rule of model_b_request)
+  // The app's memory budget (bytes) and its source: two models that do not fit it together are
+  // refused before either is read (ModelPairOptions::memory_budget). Not part of the comparison.
+  int64_t memory_budget = -1;
+  std::string memory_budget_source;
   bool models() const { return !model_b.empty(); }
   bool empty() const { return sentence.empty() && model_b.empty(); }
   bool operator==(const ContrastAsk& o) const {

@@ -68,6 +68,7 @@ std::shared_ptr<const ContrastRun> compute_model_contrast(const ModelRequest& re
     options.threads = threads;
     options.checkpoints_a = checkpoints, options.checkpoints_b = checkpoints_b;
     options.progress = std::move(progress);
+    options.memory_budget = ask.memory_budget, options.memory_budget_source = ask.memory_budget_source;
     const ModelRequest a = fitted(request);
     ModelPairRun pair = run_model_pair(a, model_b_request(a, ask.model_b, ask.tokenizer_b), options);
     out->analysis_a = std::move(pair.a);
