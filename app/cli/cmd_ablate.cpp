@@ -40,6 +40,7 @@ struct AblateOptions {
   int target_position = -1;
   int top = 10;
   int threads = 0;
+  int heads_per_pass = 0;
   bool quiet = false;
   bool progress = false;
   bool measure_only = false;
@@ -191,6 +192,7 @@ void connect_ablate_progress(const AblateOptions& o, bool group, AblationOptions
     if (show && !group) (*heads_line)("heads", done, total);
     return g_ablate_interrupted == 0;
   };
+  options.cancelled = [] { return g_ablate_interrupted != 0; };  // between layers of a pass of many heads
   options.reference_progress = [show, reference_line](int done, int total) {
     if (g_ablate_interrupted != 0) throw AblateInterrupted{};
     if (show && total > 1) (*reference_line)("reference lines", done, total);
@@ -217,6 +219,7 @@ int run_ablate(const AblateOptions& o) {
   AblationOptions options;
   options.mode = o.ablation == "mean" ? AblationMode::mean : AblationMode::zero;
   options.threads = o.threads;
+  options.heads_per_pass = o.heads_per_pass;
   if (o.measure_only) {
     if (question.target.empty() && question.target_position < 0)
       throw InputError("--measure-only needs a target (--target TEXT or --target-position P): the mean loss reads every row of logits");
@@ -276,6 +279,12 @@ Command add_ablate_command(CLI::App& app) {
   sub->add_flag("--measure-only", options->measure_only,
                 "With a target: each knocked-out head's pass computes the target's row of logits alone (1 of T rows; "
                 "faster), so the report has no per-token changes and the JSON no delta_loss or delta_logprob");
+  sub->add_option("--heads-per-pass", options->heads_per_pass,
+                  "Heads knocked out per forward pass, each in its own stacked copy of the sentence: 0 a layer's heads "
+                  "together (as many as 128 MiB of activations hold; the fastest), 1 one head per pass (the plain path), "
+                  "N at most N; the numbers agree within float rounding")
+      ->check(whole_number("--heads-per-pass", 0, 1 << 16))
+      ->capture_default_str();
   sub->add_flag("--quiet", options->quiet, flag_help("quiet", "No progress line even on a terminal"));
   sub->add_flag("--progress", options->progress,
                 "Progress on standard error (\"ablate: 120/336 heads, 14 s left\") even when it is not a terminal "

@@ -329,6 +329,7 @@ std::string PyModel::ablate_json(const std::optional<std::string>& text, const s
   run_interruptible([m, request, q, options, out](const std::atomic<bool>& stop) {
     AblationOptions o = options;
     o.progress = [&stop](int, int) { return !stop.load(); };
+    o.cancelled = [&stop] { return stop.load(); };  // between layers of a pass of many heads
     const AblationAnswer a = answer_ablation(request, q, o, m->cache.get());
     std::ostringstream json;
     write_ablation_json(json, a);

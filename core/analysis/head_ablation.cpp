@@ -13,17 +13,34 @@
 #include "core/model/context_editor.h"
 #include "core/model/transformer_session.h"
 #include "core/util/errors.h"
+#include "core/util/kernels.h"
 #include "core/util/parallel.h"
 
 namespace hs {
 namespace {
 
-// log p(token | row) from one row of logits: the stable log-softmax, z - max - log sum_j exp(z_j - max).
-double log_softmax_at(const Eigen::Ref<const Eigen::Matrix<float, 1, Eigen::Dynamic>>& row, int token) {
-  const float m = row.maxCoeff();
+// log p(token_a | row) and log p(token_b | row) (either -1: skipped) from one row of logits [n],
+// the stable log-softmax z - max - log sum_j exp(z_j - max) with the log-sum-exp computed once: exp
+// by the vectorised kernel (within 1e-6 relative of std::exp), summed in double, 4096 at a time.
+std::pair<double, double> log_softmax_two(const float* row, Eigen::Index n, int token_a, int token_b) {
+  const float m = Eigen::Map<const Eigen::VectorXf>(row, n).maxCoeff();
+  constexpr Eigen::Index kChunk = 4096;
+  float e[kChunk];
   double sum = 0;
-  for (Eigen::Index j = 0; j < row.size(); ++j) sum += std::exp(double(row(j) - m));
-  return double(row(token) - m) - std::log(sum);
+  for (Eigen::Index j0 = 0; j0 < n; j0 += kChunk) {
+    const Eigen::Index k = std::min(kChunk, n - j0);
+    for (Eigen::Index j = 0; j < k; ++j) e[j] = row[j0 + j] - m;
+    exp_floats(e, e, k);
+    for (Eigen::Index j = 0; j < k; ++j) sum += double(e[j]);
+  }
+  const double lse = std::log(sum);
+  const auto at = [&](int token) { return token < 0 ? 0.0 : double(row[token] - m) - lse; };
+  return {at(token_a), at(token_b)};
+}
+
+// log p(token | row) from one row of logits (every pass, the intact one too, computes it so).
+double log_softmax_at(const Eigen::Ref<const Eigen::Matrix<float, 1, Eigen::Dynamic>>& row, int token) {
+  return log_softmax_two(row.data(), row.size(), token, -1).first;
 }
 
 // One pass's numbers: lp[t] = log p(ids[t+1]) under row t of the logits [T-1], the mean loss, and
@@ -114,6 +131,29 @@ class HeadKnockout : public ContextEditor {
   const std::vector<Eigen::RowVectorXf>* means_;
 };
 
+// Knocks out one head per stacked variant: contexts [V*T, H*dh], variant v's rows v*T .. v*T + T - 1
+// lose head heads[v]'s columns (to 0, or to that layer's mean).
+class StackedKnockout : public ContextEditor {
+ public:
+  StackedKnockout(std::vector<HeadRef> heads, int seq_len, int d_head, const std::vector<Eigen::RowVectorXf>* means)
+      : heads_(std::move(heads)), seq_len_(seq_len), d_head_(d_head), means_(means) {}
+  void edit_contexts(int layer, Map& contexts) override {
+    assert(contexts.rows() == Eigen::Index(heads_.size()) * seq_len_ && "a block of rows per variant");
+    for (size_t v = 0; v < heads_.size(); ++v) {
+      const HeadRef& h = heads_[v];
+      if (h.layer != layer) continue;
+      auto cols = contexts.block(Eigen::Index(v) * seq_len_, Eigen::Index(h.head) * d_head_, seq_len_, d_head_);  // [T, dh]
+      if (means_) cols.rowwise() = (*means_)[size_t(layer)].segment(Eigen::Index(h.head) * d_head_, d_head_);
+      else cols.setZero();
+    }
+  }
+
+ private:
+  std::vector<HeadRef> heads_;
+  int seq_len_, d_head_;
+  const std::vector<Eigen::RowVectorXf>* means_;
+};
+
 void check_ablation_input(const TransformerModel& model, const std::vector<int>& ids, const AblationOptions& options) {
   const ModelInfo& info = model.info();
   if (ids.size() < 2) {
@@ -189,6 +229,22 @@ class AblationRunner {
     if (measure_only_) return measured(model_.final_norm(Map(y.middleRows(target_.position, 1))), 1, 0);
     return measured(model_.final_norm(y), 1);
   }
+  // The heads of one layer knocked out as stacked variants (one head each) in one pass from the
+  // stream entering that layer; empty when `cancelled` says stop between layers.
+  std::vector<AblationMeasured> run_stacked(const std::vector<HeadRef>& heads, const std::vector<Eigen::RowVectorXf>* means,
+                                            const std::function<bool()>& cancelled) const {
+    const int from = heads.front().layer, T = int(ids_.size()), V = int(heads.size());
+    for ([[maybe_unused]] const HeadRef& h : heads) assert(h.layer == from && "one layer's heads per stacked pass");
+    const Map& entering = entering_[size_t(from)];  // [T, d]
+    Map y(Eigen::Index(V) * T, entering.cols());     // [V*T, d]: variant v in rows v*T .. v*T + T - 1
+    for (int v = 0; v < V; ++v) y.middleRows(Eigen::Index(v) * T, T) = entering;
+    StackedKnockout knockout(heads, T, model_.info().d_head, means);
+    for (int l = from; l < model_.info().n_layers; ++l) {
+      if (cancelled && cancelled()) return {};
+      model_.run_layers_stacked(y, T, l, l + 1, &knockout, 1);
+    }
+    return stacked_measured(y, V);
+  }
   bool measure_only() const { return measure_only_; }
   AblationMeasured base;
 
@@ -201,6 +257,46 @@ class AblationRunner {
       return ablation_measure_one_row(model_.logits(Map(hidden.middleRows(r, 1)), threads), target_);
     }
     return ablation_measure(model_.logits(hidden.topRows(logit_rows(ids_, target_)), threads), ids_, target_);
+  }
+
+  // y: [V*T] rows of the last layer -> each variant's numbers. The rows the measure reads (the
+  // target's row alone with measure_only, else logit_rows of each) go through the final norm and
+  // the logits in blocks of at most kStackedLogitsBytes, each row reduced to its log-probs at once.
+  std::vector<AblationMeasured> stacked_measured(const Map& y, int V) const {
+    const Eigen::Index T = Eigen::Index(ids_.size()), R = measure_only_ ? 1 : logit_rows(ids_, target_);
+    const Eigen::Index first = measure_only_ ? Eigen::Index(target_.position) : 0;
+    Map rows(V * R, y.cols());  // [V*R, d]: variant v's rows first .. first + R - 1
+    for (int v = 0; v < V; ++v) rows.middleRows(v * R, R) = y.middleRows(v * T + first, R);
+    const Map hidden = model_.final_norm(rows);
+    std::vector<AblationMeasured> out(static_cast<size_t>(V));
+    for (AblationMeasured& m : out) {
+      if (!measure_only_) m.lp.resize(T - 1);
+      else m.loss = std::numeric_limits<double>::quiet_NaN();
+    }
+    const Eigen::Index vocab = std::max<Eigen::Index>(1, model_.info().vocab_size);
+    // Blocks of equal rows (at most kStackedLogitsBytes each): 140 rows in two of 70, not 110 + 30.
+    const Eigen::Index most = std::max<Eigen::Index>(1, kStackedLogitsBytes / (vocab * Eigen::Index(sizeof(float))));
+    const Eigen::Index blocks = (hidden.rows() + most - 1) / most;
+    const Eigen::Index block = (hidden.rows() + blocks - 1) / blocks;
+    for (Eigen::Index r0 = 0; r0 < hidden.rows(); r0 += block) {
+      const Map logits = model_.logits(Map(hidden.middleRows(r0, std::min(block, hidden.rows() - r0))), 1);  // [rows, vocab]
+      for (Eigen::Index i = 0; i < logits.rows(); ++i) {
+        AblationMeasured& m = out[size_t((r0 + i) / R)];
+        const Eigen::Index t = first + (r0 + i) % R;  // the position whose prediction this row is
+        const int next = !measure_only_ && t < T - 1 ? ids_[size_t(t + 1)] : -1;
+        const int target = !target_.is_mean_loss() && t == target_.position ? target_.token_id : -1;
+        const auto [lp, measure] = log_softmax_two(logits.row(i).data(), logits.cols(), next, target);
+        if (next >= 0) m.lp(t) = float(lp);
+        if (target >= 0) m.measure = measure;
+      }
+    }
+    if (!measure_only_) {
+      for (AblationMeasured& m : out) {
+        m.loss = -double(m.lp.mean());
+        if (target_.is_mean_loss()) m.measure = m.loss;
+      }
+    }
+    return out;
   }
 
   const TransformerModel& model_;
@@ -242,12 +338,54 @@ ContextMeanSet context_means(const TransformerModel& model, const std::vector<st
   return out;
 }
 
+namespace {
+
+// The passes of a sweep: each a layer and a run of its heads [head0, head0 + count).
+struct AblationPass {
+  int layer = 0, head0 = 0, count = 1;
+};
+
+// A layer's heads per pass: as many as kStackedAblationBytes holds (rows of T floats_per_row
+// floats each), and fewer when that leaves a thread without a pass (layers < threads).
+std::vector<AblationPass> ablation_passes(const TransformerModel& model, int T, const AblationOptions& options) {
+  const ModelInfo& info = model.info();
+  const int L = info.n_layers, H = info.n_heads;
+  int per = 1;
+  if (options.heads_per_pass != 1 && model.runs_layers() && model.runs_stacked()) {
+    const int64_t row_bytes = std::max<int64_t>(1, model.stacked_floats_per_row()) * int64_t(sizeof(float)) * T;
+    per = int(std::clamp<int64_t>(kStackedAblationBytes / row_bytes, 1, H));
+    if (options.heads_per_pass > 1) per = std::min(per, options.heads_per_pass);
+    const int threads = resolve_threads(options.threads);
+    if (L < threads) per = std::min(per, std::max(1, H * L / threads));
+  }
+  std::vector<AblationPass> passes;  // layer 0 first: the most layers to rerun
+  for (int l = 0; l < L; ++l)
+    for (int h0 = 0; h0 < H; h0 += per) passes.push_back({l, h0, std::min(per, H - h0)});
+  return passes;
+}
+
+// One pass's heads, each knocked out alone: one after another (a model run whole, or one head per
+// pass) or stacked in one pass. Empty when cancelled between layers.
+std::vector<AblationMeasured> run_ablation_pass(const AblationRunner& runner, const TransformerModel& model, const AblationPass& p,
+                                                const AblationOptions& options, bool parallel) {
+  const std::vector<Eigen::RowVectorXf>* means = runner.means(options);
+  if (p.count > 1) {
+    std::vector<HeadRef> heads;
+    for (int h = p.head0; h < p.head0 + p.count; ++h) heads.push_back({p.layer, h});
+    return runner.run_stacked(heads, means, options.cancelled);
+  }
+  HeadKnockout knockout({HeadRef{p.layer, p.head0}}, model.info().d_head, means);
+  return {runner.run(knockout, parallel ? 1 : options.threads)};
+}
+
+}  // namespace
+
 static HeadAblation ablate_heads_unguarded(const TransformerModel& model, const std::vector<int>& ids,
                                            const AblationOptions& options) {
   check_ablation_input(model, ids, options);
   const auto start = std::chrono::steady_clock::now();
   const ModelInfo& info = model.info();
-  const int L = info.n_layers, H = info.n_heads, dh = info.d_head;
+  const int L = info.n_layers, H = info.n_heads;
   const AblationRunner runner(model, ids, options);
   HeadAblation out;
   out.mode = options.mode;
@@ -261,34 +399,41 @@ static HeadAblation ablate_heads_unguarded(const TransformerModel& model, const 
   out.delta_loss = Map::Constant(L, H, std::numeric_limits<float>::quiet_NaN());
   out.delta_measure = out.delta_loss;
   out.delta_logprob.assign(size_t(L), std::vector<Vec>(size_t(H)));
-  const std::vector<Eigen::RowVectorXf>* means = runner.means(options);
-  // Heads run in parallel, one thread each (a model run whole: one after another, on every thread).
+  // Passes run in parallel, one thread each (a model run whole: one after another, on every thread).
+  const std::vector<AblationPass> passes = ablation_passes(model, int(ids.size()), options);
   const int total = L * H;
   const bool parallel = model.runs_layers();
   std::atomic<bool> stop{false};
   std::mutex mutex;  // guards `done`, the progress callback and the results
   int done = 0;
   const auto one = [&](int task) {
-    if (stop.load()) return;
-    const int l = task / H, h = task % H;
+    if (stop.load() || (options.cancelled && options.cancelled())) {
+      stop = true;
+      return;
+    }
+    const AblationPass& p = passes[size_t(task)];
     try {
-      HeadKnockout knockout({HeadRef{l, h}}, dh, means);
-      const AblationMeasured m = runner.run(knockout, parallel ? 1 : options.threads);
+      const std::vector<AblationMeasured> measured = run_ablation_pass(runner, model, p, options, parallel);
       std::lock_guard<std::mutex> lock(mutex);
-      if (stop.load()) return;  // cancelled meanwhile: what finishes after the cancel is dropped
-      if (!runner.measure_only()) out.delta_logprob[size_t(l)][size_t(h)] = m.lp - out.base_logprob;
-      out.delta_loss(l, h) = float(m.loss - out.base_loss);
-      out.delta_measure(l, h) = float(m.measure - out.base_measure);
-      ++done;
-      if (options.progress && !options.progress(done, total)) stop = true;
+      if (measured.empty()) stop = true;  // cancelled between layers
+      // Each head stored, then counted: a cancel keeps exactly the heads counted (what finishes after it is dropped).
+      for (size_t i = 0; i < measured.size() && !stop.load(); ++i) {
+        const int l = p.layer, h = p.head0 + int(i);
+        const AblationMeasured& m = measured[i];
+        if (!runner.measure_only()) out.delta_logprob[size_t(l)][size_t(h)] = m.lp - out.base_logprob;
+        out.delta_loss(l, h) = float(m.loss - out.base_loss);
+        out.delta_measure(l, h) = float(m.measure - out.base_measure);
+        ++done;
+        if (options.progress && !options.progress(done, total)) stop = true;
+      }
     } catch (...) {
       stop = true;  // the rest are skipped; parallel_for rethrows the first error
       throw;
     }
   };
-  if (parallel) parallel_for(total, options.threads, one);
+  if (parallel) parallel_for(int(passes.size()), options.threads, one);
   else
-    for (int task = 0; task < total && !stop.load(); ++task) one(task);
+    for (int task = 0; task < int(passes.size()) && !stop.load(); ++task) one(task);
   out.complete = done == total;
   out.compute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return out;

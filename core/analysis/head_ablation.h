@@ -15,9 +15,11 @@
 // log-probability of token c as the prediction made at position P (row P of the logits);
 //   delta_measure = m_ablated - m (for the mean loss: delta_loss).
 // A group (ablate_group) knocks out several heads together in one pass.
-// One pass per head, L*H in all, plus the intact one. A model that runs layer by layer (every
-// decoder) keeps the intact residual stream entering each layer, so a head of layer l reruns only
-// layers l .. L-1, and heads run in parallel (one thread each).
+// A model that runs layer by layer (every decoder) keeps the intact residual stream entering each
+// layer, so a head of layer l reruns only layers l .. L-1. The heads of one layer run as one pass of
+// stacked variants ([V*T, d]: every product reads each weight once for V heads, attention per
+// variant, then the final norm and logits of the rows the measure reads, V*(T-1) rows in blocks for
+// the mean loss, V for a target with measure_only); passes run in parallel, one thread each.
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -79,7 +81,19 @@ struct AblationOptions {
   // returning false stops the work (the result then says complete = false and holds the heads
   // done so far, `done` of them; the rest, and any head still running, are NaN).
   std::function<bool(int, int)> progress;
+  // Polled between layers of a pass (and before each pass): true stops the work as progress
+  // returning false does (a pass of many heads can take seconds; Ctrl+C and the app's cancel use it).
+  std::function<bool()> cancelled;
+  // Heads knocked out per pass: 0 (default) a layer's heads stacked as variants in one pass (as many
+  // as kStackedAblationBytes of working memory allows, split further so every thread has a pass);
+  // 1 one head per pass (the plain path; also every model that cannot run sequences stacked).
+  int heads_per_pass = 0;
 };
+
+// Working memory of one stacked pass's layer (activations of all its variants' rows), and of one
+// block of its logits: what bounds the variants per pass and the logits rows per product.
+constexpr int64_t kStackedAblationBytes = int64_t(128) << 20;
+constexpr int64_t kStackedLogitsBytes = int64_t(64) << 20;
 
 struct HeadAblation {
   AblationMode mode = AblationMode::zero;

@@ -45,16 +45,40 @@ Map Gpt2Model::embed_tokens(const std::vector<int>& ids) const {
 }
 
 void Gpt2Model::run_layers(Map& x, int begin, int end, Observer* observer, int threads) const {
+  run_gpt2_layers(x, begin, end, observer, threads, 0);
+}
+
+void Gpt2Model::run_layers_stacked(Map& x, int seq_len, int begin, int end, Observer* observer, int threads) const {
+  assert(seq_len > 0 && x.rows() % seq_len == 0 && "whole sequences of seq_len rows");
+  run_gpt2_layers(x, begin, end, observer, threads, seq_len);
+}
+
+int64_t Gpt2Model::stacked_floats_per_row() const {
+  // x, h, out, the MLP's input and output: [d] each; qkv [3d], q, k, v and ctx [d]; the MLP's hidden rows [inner] twice.
+  return 5 * int64_t(config_.d_model) + 7 * int64_t(config_.d_model) + 2 * int64_t(config_.inner);
+}
+
+void Gpt2Model::run_gpt2_layers(Map& x, int begin, int end, Observer* observer, int threads, int stacked) const {
   const Gpt2Config& c = config_;
   const int d = c.d_model;
   const AttentionConfig ac = layer_attention_config(info_, 0);  // every GPT-2 layer attends alike
   for (int l = begin; l < end; ++l) {
     const Gpt2Layer& L = w_.layers[size_t(l)];
     const Map h = layer_norm(x, L.ln1_w, L.ln1_b, c.norm_eps);
-    Map qkv = matmul(h, L.attn_w, threads);  // [T, 3d]
+    Map qkv = matmul(h, L.attn_w, threads);  // [n, 3d]
     qkv.rowwise() += L.attn_b.transpose();
-    const Map q = qkv.leftCols(d), k = qkv.middleCols(d, d), v = qkv.rightCols(d);  // [T, d] each
-    Map ctx = attend_heads(q, k, v, ac, l, observer, threads);                     // [T, d]
+    Map ctx;  // [n, d]
+    if (stacked <= 0) {
+      const Map q = qkv.leftCols(d), k = qkv.middleCols(d, d), v = qkv.rightCols(d);  // [T, d] each
+      ctx = attend_heads(q, k, v, ac, l, observer, threads);
+    } else {
+      ctx.resize(qkv.rows(), d);
+      for (Eigen::Index r0 = 0; r0 < qkv.rows(); r0 += stacked) {  // one sequence: rows r0 .. r0 + stacked - 1
+        const auto rows = qkv.middleRows(r0, stacked);
+        const Map q = rows.leftCols(d), k = rows.middleCols(d, d), v = rows.rightCols(d);  // [T, d] each
+        ctx.middleRows(r0, stacked) = attend_heads(q, k, v, ac, l, observer, 1);
+      }
+    }
     if (ContextEditor* editor = as_context_editor(observer)) editor->edit_contexts(l, ctx);  // head ablation
     Map out = matmul(ctx, L.proj_w, threads);
     out.rowwise() += L.proj_b.transpose();

@@ -60,10 +60,15 @@ class Gpt2Model : public TransformerModel {
   Map embed_tokens(const std::vector<int>& ids) const override;
   void run_layers(Map& x, int begin, int end, Observer* observer, int threads) const override;
   Map final_norm(const Map& x) const override;
+  bool runs_stacked() const override { return true; }
+  void run_layers_stacked(Map& x, int seq_len, int begin, int end, Observer* observer, int threads) const override;
+  int64_t stacked_floats_per_row() const override;
 
  private:
   // act(LayerNorm_2(x) W_fc + b_fc) W_out + b_out: [T, d] -> [T, d].
   Map mlp(const Map& x, const Gpt2Layer& L, int threads) const;
+  // Layers [begin, end) on x [n, d]; stacked > 0: n / stacked sequences of `stacked` rows, each attended alone.
+  void run_gpt2_layers(Map& x, int begin, int end, Observer* observer, int threads, int stacked) const;
 
   Gpt2Config config_;
   Gpt2Weights w_;

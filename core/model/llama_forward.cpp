@@ -136,7 +136,7 @@ void LlamaModel::rotate(Map& q, Map& k, int layer, int first, int seq_len) const
 
 template <typename Attend>
 void LlamaModel::layer_step(Map& x, int layer, int first, int seq_len, int threads, Observer* observer,
-                            Attend&& attend) const {
+                            Attend&& attend, int stacked) const {
   const LlamaConfig& c = config_;
   const LlamaLayer& L = w_.layers[size_t(layer)];
   const Map h = rms_norm(x, L.attn_norm, c.norm_eps);  // [n, d]
@@ -145,8 +145,18 @@ void LlamaModel::layer_step(Map& x, int layer, int first, int seq_len, int threa
   Map v = project(h, L.wv, L.bv, threads);             // [n, G*dh]
   if (L.q_norm.size() > 0) rms_norm_heads(q, c.n_heads, c.d_head, L.q_norm, c.norm_eps);
   if (L.k_norm.size() > 0) rms_norm_heads(k, c.n_kv_heads, c.d_head, L.k_norm, c.norm_eps);
-  rotate(q, k, layer, first, seq_len);
-  Map ctx = attend(q, std::move(k), std::move(v));  // [n, H*dh]
+  Map ctx;  // [n, H*dh]
+  if (stacked <= 0) {
+    rotate(q, k, layer, first, seq_len);
+    ctx = attend(q, std::move(k), std::move(v));
+  } else {
+    ctx.resize(q.rows(), q.cols());
+    for (Eigen::Index r0 = 0; r0 < q.rows(); r0 += stacked) {  // sequence r0 / stacked: rows r0 .. r0 + stacked - 1
+      Map qs = q.middleRows(r0, stacked), ks = k.middleRows(r0, stacked), vs = v.middleRows(r0, stacked);
+      rotate(qs, ks, layer, 0, stacked);
+      ctx.middleRows(r0, stacked) = attend(qs, std::move(ks), std::move(vs));
+    }
+  }
   if (ContextEditor* editor = as_context_editor(observer)) editor->edit_contexts(layer, ctx);  // head ablation
   Map out = project(ctx, L.wo, L.bo, threads);      // [n, d]
   if (observer && observer->wants(TensorKind::output, layer, -1)) observer->on_tensor(TensorKind::output, layer, -1, out);
@@ -193,6 +203,22 @@ void LlamaModel::run_layers(Map& x, int begin, int end, Observer* observer, int 
       return attend_heads(q, k, v, ac, l, observer, threads);
     });
   }
+}
+
+void LlamaModel::run_layers_stacked(Map& x, int seq_len, int begin, int end, Observer* observer, int threads) const {
+  assert(seq_len > 0 && x.rows() % seq_len == 0 && "whole sequences of seq_len rows");
+  for (int l = begin; l < end; ++l) {
+    const AttentionConfig ac = layer_attention(l);
+    layer_step(
+        x, l, 0, seq_len, threads, observer,
+        [&](const Map& q, Map k, Map v) { return attend_heads(q, k, v, ac, l, observer, 1); }, seq_len);
+  }
+}
+
+int64_t LlamaModel::stacked_floats_per_row() const {
+  const LlamaConfig& c = config_;
+  // x, h, out, h2, f: [d] each; q and ctx [H*dh], k and v [G*dh]; gate and up [hidden].
+  return 5 * int64_t(c.d_model) + 2 * int64_t(c.n_heads + c.n_kv_heads) * c.d_head + 2 * int64_t(c.hidden);
 }
 
 Map LlamaModel::final_norm(const Map& x) const { return rms_norm(x, w_.final_norm, config_.norm_eps); }

@@ -107,6 +107,9 @@ class LlamaModel : public TransformerModel {
   Map embed_tokens(const std::vector<int>& ids) const override { return embed(ids); }
   void run_layers(Map& x, int begin, int end, Observer* observer, int threads) const override;
   Map final_norm(const Map& x) const override;
+  bool runs_stacked() const override { return true; }
+  void run_layers_stacked(Map& x, int seq_len, int begin, int end, Observer* observer, int threads) const override;
+  int64_t stacked_floats_per_row() const override;
   const LlamaConfig& config() const { return config_; }
   const LlamaWeights& weights() const { return w_; }  // random-weight copies read their shapes here
 
@@ -122,8 +125,11 @@ class LlamaModel : public TransformerModel {
   // sequence of seq_len positions (dynamic and LongRoPE frequencies depend on it).
   void rotate(Map& q, Map& k, int layer, int first, int seq_len) const;
   // One layer on x [n, d] in place; `attend` turns (q, k, v) into the heads' contexts [n, H*dh].
+  // stacked > 0: x holds n / stacked sequences of `stacked` rows each (run_layers_stacked), each
+  // rotated and attended alone (first = 0, seq_len = stacked).
   template <typename Attend>
-  void layer_step(Map& x, int layer, int first, int seq_len, int threads, Observer* observer, Attend&& attend) const;
+  void layer_step(Map& x, int layer, int first, int seq_len, int threads, Observer* observer, Attend&& attend,
+                  int stacked = 0) const;
   // The feed-forward block of layer L on rows x [n, d] (after the attention's residual): [n, d] to add.
   Map feed_forward(const Map& x, const LlamaLayer& L, int threads) const;
   // Rows the feed-forward block takes at a time (its [rows, hidden] activations are held per block).

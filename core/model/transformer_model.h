@@ -78,6 +78,20 @@ class TransformerModel {
     assert(false && "runs_layers() is false");
     return x;
   }
+  // Several sequences of one length T run as one batch (head ablation knocks out a layer's heads
+  // as stacked variants): x [V*T, d_model], rows v*T .. v*T + T - 1 are sequence v's positions
+  // 0 .. T-1. Every product takes all V*T rows at once (one read of each weight for V sequences);
+  // attention, RoPE included, runs per sequence over its own T rows. `observer` is an editor or
+  // null: it sees each layer's contexts [V*T, H*dh] and records nothing. Equal to run_layers on
+  // each sequence alone, up to the order of float sums. Models without it return false here.
+  virtual bool runs_stacked() const { return false; }
+  virtual void run_layers_stacked(Map& x, int seq_len, int begin, int end, Observer* observer, int threads) const {
+    (void)x, (void)seq_len, (void)begin, (void)end, (void)observer, (void)threads;
+    assert(false && "runs_stacked() is false");
+  }
+  // Floats of working memory a stacked layer takes per row (activations, projections, the FFN's
+  // hidden rows): what bounds how many sequences run together.
+  virtual int64_t stacked_floats_per_row() const { return 0; }
 
   // False for encoders: they have no next-token head, so logits() and forward_cached() must not
   // be called (the session fills no next tokens and refuses --generate).

@@ -8,10 +8,17 @@ zero-ablations, 337 passes), an 11-token sentence, 2 threads, `headscope-cli abl
 
 Each run prints its target beside the measurement: the whole process's wall time (loading included),
 the passes' compute_ms from the JSON, and the load average before and after (a timing on a busy
-machine is not a result). The file is the one llama_cpp_bench.py uses (bench-models/ next to the CLI,
+machine is not a result). llama.cpp has no head ablation, so there is no llama.cpp ratio; instead each
+case prints its arithmetic floor: the FLOPs of its knocked-out passes (each head of layer l reruns
+layers l .. L-1 on T rows, 2 x the layer's parameters per row, plus its rows of logits, 2 x d x vocab
+each) divided by the engine's own rate on a long prompt, measured here in the same conditions
+(`maps` on a T = 256 prompt, --repeat 3: 2 x parameters per token + attention + the next-token
+logits at every position, over its compute_ms_median). --plain also times one head per pass
+(--heads-per-pass 1, the path before heads were stacked) for the before/after ratio. The file is the one llama_cpp_bench.py uses (bench-models/ next to the CLI,
 written once by models_bench.write_qwen_gguf when missing, ~400 MB), or --model FILE.
 
-  tests/bench/ablate_bench.py --cli build/headscope-cli [--model FILE] [--tokens 11] [--threads 2] [--rounds 1] [--case both|loss|last]
+  tests/bench/ablate_bench.py --cli build/headscope-cli [--model FILE] [--tokens 11] [--threads 2] [--rounds 1]
+                              [--case both|loss|last] [--plain] [--no-floor]
 Uses Debian's python3 (and numpy, to write the file once).
 """
 import argparse
@@ -52,6 +59,33 @@ def run_ablate(cli, model, sentence, threads, extra):
     return wall, j["compute_ms"] / 1000.0, heads, load0, load1
 
 
+def ablate_layer_params(q):
+    """Parameters of one Qwen-shaped layer's products: q, k, v, o and the gated FFN's three."""
+    d, qd, kvd = q["d"], q["heads"] * q["head_dim"], q["kv_heads"] * q["head_dim"]
+    return d * qd + 2 * d * kvd + qd * d + 3 * d * q["ffn"]
+
+
+def ablate_flops(q, T, logit_rows_per_head):
+    """FLOPs of every head's knocked-out pass: (L - l) layers of T rows for each head of layer l, and
+    its rows of logits (T - 1 for the mean loss, 1 for a target with --measure-only)."""
+    L, H = q["layers"], q["heads"]
+    layers = H * sum(L - l for l in range(L))
+    return layers * T * 2 * ablate_layer_params(q) + L * H * logit_rows_per_head * 2 * q["d"] * q["vocab"]
+
+
+def ablate_engine_rate(cli, model, threads, q):
+    """(GFLOP/s, T, compute s) of `maps` on a 256-token prompt (the engine's rate on a long prompt)."""
+    sentence, T = mb.fit_sentence(cli, ["--model", model], 256)
+    r = subprocess.run([cli, "maps", "--model", model, "--sentence", sentence, "--threads", str(threads), "--repeat", "3",
+                        "--json", "-"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if r.returncode != 0:
+        raise RuntimeError("headscope-cli maps: " + r.stderr.strip()[-300:])
+    s = json.loads(r.stdout)["timing"]["compute_ms_median"] / 1000.0
+    attention = q["layers"] * 2 * 2 * T * T * q["heads"] * q["head_dim"]  # scores and contexts, whole T x T
+    flops = T * 2 * q["layers"] * ablate_layer_params(q) + attention + T * 2 * q["d"] * q["vocab"]
+    return flops / s / 1e9, T, s
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--cli", required=True, help="headscope-cli (Release build)")
@@ -60,6 +94,8 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--rounds", type=int, default=1, help="runs of each case (the best and the median are printed)")
     ap.add_argument("--case", choices=["both", "loss", "last"], default="both", help="which of the two cases to run")
+    ap.add_argument("--plain", action="store_true", help="also time one head per pass (--heads-per-pass 1): the before")
+    ap.add_argument("--no-floor", action="store_true", help="skip measuring the engine's rate (no floor printed)")
     a = ap.parse_args()
     model = a.model or mb.bench_model_path(a.cli, QWEN_NAME)
     if not os.path.isfile(model):
@@ -73,8 +109,27 @@ def main():
     cases = [("mean loss (every row of logits)", [], 20.0, "<="),
              ("last-position target (--target ' the' --measure-only)", ["--target", " the", "--measure-only"], 5.0, "<")]
     cases = [c for c in cases if a.case == "both" or (a.case == "loss") == (not c[1])]
+    rate = None
+    if not a.no_floor:
+        try:
+            rate, rate_T, rate_s = ablate_engine_rate(a.cli, model, a.threads, mb.QWEN)
+            print("  engine rate: %.0f GFLOP/s (maps, T = %d, %d threads, compute %.2f s; load %.2f)"
+                  % (rate, rate_T, a.threads, rate_s, ablate_loadavg()))
+        except RuntimeError as e:
+            print("  engine rate: FAILED: %s" % e)
     fields = []
     for name, extra, limit, op in cases:
+        if a.plain:
+            cases_plain = [run_ablate(a.cli, model, sentence, a.threads, extra + ["--heads-per-pass", "1"])
+                           for _ in range(a.rounds)]
+            plain_wall = sorted(r[0] for r in cases_plain)[len(cases_plain) // 2]
+            print("  %-62s one head per pass (before): %6.2f s wall, passes %6.2f s | load %.2f"
+                  % (name, plain_wall, sorted(r[1] for r in cases_plain)[len(cases_plain) // 2],
+                     max(max(r[3], r[4]) for r in cases_plain)))
+        if rate:
+            flops = ablate_flops(mb.QWEN, T, 1 if extra else T - 1)
+            print("  %-62s floor: %.2f TFLOP / %.0f GFLOP/s = %.1f s%s" % (name, flops / 1e12, rate, flops / rate / 1e9,
+                  " (the target is below it)" if flops / rate / 1e9 > limit else ""))
         try:
             runs = [run_ablate(a.cli, model, sentence, a.threads, extra) for _ in range(a.rounds)]
         except RuntimeError as e:

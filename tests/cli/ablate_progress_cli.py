@@ -49,6 +49,15 @@ def check_flags(cli, m):
     check(re.search(r"^ablate: 1/40 heads, [0-9]+ s left$", shown.stderr, re.M) is not None,
           f"ablate --progress: no first 'ablate: 1/40 heads, N s left' line in {shown.stderr!r}")
     check(quiet.stdout == piped.stdout == shown.stdout, "ablate: standard output differs with --progress / --quiet")
+    # One head per pass (the plain path) prints the same table as a layer's heads stacked in one pass.
+    every = ["ablate"] + m + ["--sentence", SENTENCE, "--top", "0", "--threads", "2", "--quiet"]
+    plain = run(cli, every + ["--heads-per-pass", "1"])
+    stacked = run(cli, every)
+    check(plain.returncode == 0 and plain.stdout == stacked.stdout,
+          f"ablate --heads-per-pass 1: the table differs from the stacked passes' ({plain.stderr!r})")
+    bad = run(cli, base + ["--heads-per-pass", "-2"])
+    check(bad.returncode in (1, 2) and "--heads-per-pass" in bad.stderr,
+          f"ablate --heads-per-pass -2: expected exit 1 or 2 naming the flag, got {bad.returncode}: {bad.stderr!r}")
     both = run(cli, base + ["--quiet", "--progress"])
     check(both.returncode == 1 and "--quiet" in both.stderr and "--progress" in both.stderr,
           f"ablate --quiet --progress: expected exit 1 naming both flags, got {both.returncode}: {both.stderr!r}")

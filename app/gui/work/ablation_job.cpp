@@ -43,6 +43,7 @@ void AblationJob::run(Job job, const Shell::Control& control) {
     }
     return control.progress(done, total);
   };
+  o.cancelled = [&control] { return control.cancelled(); };  // polled between layers of a pass of many heads
   std::shared_ptr<const HeadAblation> result;
   std::string error;
   try {

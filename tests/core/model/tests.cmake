@@ -34,3 +34,6 @@ endif()
 # stories260K and its Q8_0 GGUF (registered here: headscope_add_gguf_gtest comes from core/formats,
 # included after core/analysis).
 headscope_add_gguf_gtest(${PROJECT_SOURCE_DIR}/tests/core/analysis/head_ablation_rows_test.cpp)
+# A layer's heads as one pass of stacked variants against one head per pass (and stacked layers
+# against each sequence alone), on stories260K, its Q8_0 and Q4_0 GGUF and a random GPT-2.
+headscope_add_gguf_gtest(${PROJECT_SOURCE_DIR}/tests/core/analysis/head_ablation_stacked_test.cpp)
