@@ -113,7 +113,11 @@ int64_t prefault_next_maps(const PrefixCache& cache, int extra_tokens) {
   const int64_t T = int64_t(r.n_tokens()) + std::max(0, extra_tokens);
   const int64_t maps = int64_t(r.n_layers()) * r.n_heads() * (cache.keep_scores ? 2 : 1);
   const int64_t map_bytes = T * T * int64_t(sizeof(float));
-  return prefault_heap(maps * map_bytes, map_bytes);
+  // At most 128 MiB held ready, in whole maps (the 0.5B-shaped file at T = 200: 55 MiB; a file opened and never
+  // typed into keeps no more than this beyond its maps).
+  constexpr int64_t kMostReady = int64_t(128) << 20;
+  const int64_t ready = std::min(maps, std::max<int64_t>(1, kMostReady / map_bytes));
+  return prefault_heap(ready * map_bytes, map_bytes);
 }
 
 }  // namespace hs

@@ -42,7 +42,7 @@ struct PrefixCache {
 // After a run that this cache holds (live typing, issue 49): makes memory for the next run's maps
 // ready on the calling thread, the thread that runs the next one (assemble_prefix_maps allocates
 // every map there): the maps of `extra_tokens` more tokens, and their scores when kept
-// (core/util/heap_prefault.h). Returns the bytes made ready; 0 when the cache holds no run or the
+// (core/util/heap_prefault.h), at most 128 MiB. Returns the bytes made ready; 0 when the cache holds no run or the
 // run is in long-input mode. Call it off the keystroke's path: after a whole run's result is out.
 int64_t prefault_next_maps(const PrefixCache& cache, int extra_tokens = 8);
 

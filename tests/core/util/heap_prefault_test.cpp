@@ -65,6 +65,12 @@ TEST(HeapPrefault, NextMapsAreTheCachedRunsAtMoreTokens) {
   EXPECT_EQ(prefault_next_maps(cache, 2), int64_t(12) * 12 * 12 * 4);
   cache.keep_scores = true;
   EXPECT_EQ(prefault_next_maps(cache, 2), int64_t(24) * 12 * 12 * 4);
+  auto big = std::make_shared<AttentionRun>();  // 64 maps of [2000, 2000]: 1 GB, of which 8 maps (128 MB) made ready
+  big->tokens.assign(2000, "w");
+  big->attention.assign(1, LayerMaps(64, Map(1, 1)));
+  cache.run = big;
+  cache.keep_scores = false;
+  EXPECT_EQ(prefault_next_maps(cache, 0), int64_t(8) * 2000 * 2000 * 4);
 }
 
 }  // namespace
