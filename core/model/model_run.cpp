@@ -61,7 +61,7 @@ bool MapRecorder::wants(TensorKind kind, int layer, int head) const {
     case TensorKind::scores: return keep_scores_ && layer >= 0 && layer < static_cast<int>(scores.size());
     case TensorKind::queries:
     case TensorKind::keys: return keep_scores_ && layer >= 0 && layer < static_cast<int>(queries.size());
-    case TensorKind::output: return true;
+    case TensorKind::output: return keep_output;
     default: return false;
   }
 }

@@ -130,6 +130,7 @@ class MapRecorder : public Observer {
   ModelMaps scores;
   std::vector<Map> queries, keys;  // [layer], kept with the scores
   Map output;
+  bool keep_output = true;  // false: the caller keeps the layer's returned output itself (no copy)
 
  private:
   bool keep_scores_;

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <limits>
 
+#include "core/util/heap_prefault.h"
 #include "core/util/parallel.h"
 
 namespace hs {
@@ -83,6 +84,13 @@ void assemble_prefix_maps(AttentionRun& run, const AttentionRun& old, int P, int
   // rows, the maps split between threads (the copies' page faults and memory traffic, ~54 MB for
   // 24 x 14 maps at T = 200, were the keystroke's largest part after the engine).
   const int maps = int(L * H);
+  // Allocated here, on the calling thread, so that its arena's memory made ready by
+  // prefault_next_maps (or freed by the run before) serves them; the threads below only fill.
+  for (size_t l = 0; l < L; ++l)
+    for (size_t h = 0; h < H; ++h) {
+      run.attention[l][h].resize(T, T);
+      if (keep_scores) run.scores[l][h].resize(T, T);
+    }
   parallel_for(maps, std::min(threads_for_work(threads, int64_t(maps) * T * T * 8), maps), [&](int m) {
     const size_t l = size_t(m) / H, h = size_t(m) % H;
     assemble_map(run.attention[l][h], old.attention[l][h], P, T, n > 0 ? &rows.attention[l][h] : nullptr, 0.0f);
@@ -97,6 +105,19 @@ void assemble_prefix_maps(AttentionRun& run, const AttentionRun& old, int P, int
     q.topRows(P) = q_old.topRows(P);
     if (n > 0) q.bottomRows(n) = rows.queries[l];
   }
+}
+
+int64_t prefault_next_maps(const PrefixCache& cache, int extra_tokens) {
+  if (!cache.run || cache.run->compact() || cache.run->attention.empty()) return 0;
+  const AttentionRun& r = *cache.run;
+  const int64_t T = int64_t(r.n_tokens()) + std::max(0, extra_tokens);
+  const int64_t maps = int64_t(r.n_layers()) * r.n_heads() * (cache.keep_scores ? 2 : 1);
+  const int64_t map_bytes = T * T * int64_t(sizeof(float));
+  // At most 128 MiB held ready, in whole maps (the 0.5B-shaped file at T = 200: 55 MiB; a file opened and never
+  // typed into keeps no more than this beyond its maps).
+  constexpr int64_t kMostReady = int64_t(128) << 20;
+  const int64_t ready = std::min(maps, std::max<int64_t>(1, kMostReady / map_bytes));
+  return prefault_heap(ready * map_bytes, map_bytes);
 }
 
 }  // namespace hs

@@ -7,6 +7,7 @@
 // Anything else (another model or model object, scores kept or not, long-input mode, an observer
 // such as head ablation's, token types, an encoder, a model whose positions all change with the
 // length: LongRoPE) runs whole. TransformerSession::run reads and fills it (RunOptions::prefix_cache).
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -37,6 +38,13 @@ struct PrefixCache {
   void keep(std::shared_ptr<const AttentionRun> r);
   void clear();
 };
+
+// After a run that this cache holds (live typing, issue 49): makes memory for the next run's maps
+// ready on the calling thread, the thread that runs the next one (assemble_prefix_maps allocates
+// every map there): the maps of `extra_tokens` more tokens, and their scores when kept
+// (core/util/heap_prefault.h), at most 128 MiB. Returns the bytes made ready; 0 when the cache holds no run or the
+// run is in long-input mode. Call it off the keystroke's path: after a whole run's result is out.
+int64_t prefault_next_maps(const PrefixCache& cache, int extra_tokens = 8);
 
 // Number of leading entries a and b share.
 int shared_prefix(const std::vector<int>& a, const std::vector<int>& b);

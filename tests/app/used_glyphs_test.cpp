@@ -9,6 +9,7 @@
 
 #include "app/gui/widgets/theme.h"
 #include "app/gui/widgets/used_glyphs.h"
+#include "core/text/token_label.h"
 
 namespace {
 
@@ -33,6 +34,25 @@ TEST(UsedGlyphs, CollectsOnlyNewCharactersBeyondTheBaseRanges) {
   EXPECT_EQ(g.extra().size(), 6u);
   EXPECT_FALSE(g.add_text(std::string("\xE7\x8C", 2) + "\xFF\xC0"));  // broken UTF-8 is skipped
   EXPECT_FALSE(g.add_text("\xF0\x9F\x98\x80"));                        // beyond U+FFFF: ImWchar cannot hold it
+}
+
+// Issue 49: the first keystroke after opening typed a space, whose token label is the open box
+// U+2423; the atlas lacked it and was rebuilt on the UI thread in that keystroke (~80-170 ms on
+// llvmpipe). The marks the labels draw for spaces, continued bytes and empty tokens are in the base.
+TEST(UsedGlyphs, TokenLabelMarksNeedNoRebuild) {
+  const std::vector<std::vector<std::string>> texts = {
+      {" "}, {"  "}, {"\xE2\x96\x81"}, {"\xE2\x96\x81the"}, {" cat"}, {"<0xC3>", "<0xA9>"}, {""}, {"a\n"}, {"\t"}};
+  for (const hs::SpaceMark mark : {hs::SpaceMark::dot, hs::SpaceMark::none}) {
+    UsedGlyphs g;
+    hs::TokenLabelOptions options;
+    options.space = mark;
+    for (const std::vector<std::string>& tokens : texts)
+      for (size_t i = 0; i < tokens.size(); ++i) {
+        const std::string label = hs::token_label(tokens, i, options);
+        EXPECT_FALSE(g.add_text(label)) << "label \"" << label << "\" of token \"" << tokens[i] << "\" needs U+" << std::hex
+                                        << (g.extra().empty() ? 0 : unsigned(g.extra().back()));
+      }
+  }
 }
 
 TEST(UsedGlyphs, TheAtlasIsBoundedWhateverTheText) {

@@ -248,7 +248,9 @@ int App::run() {
     ui.report = mode.report(report);
     window->set_full_screen(state.present.active);
     follow_presentation_colours(state, presenting);
+    const auto fonts_start = std::chrono::steady_clock::now();
     fonts.update(*window, state, ui, derived.get());
+    report.fonts_ms = ms_between(fonts_start, std::chrono::steady_clock::now());
     window->new_frame();
     mode.begin_frame(window->glfw(), state);
     draw_panels(state, ui, *images, report);

@@ -44,6 +44,23 @@ void key(GLFWwindow* window, int glfw_key, int action, int mods) {
   ImGui_ImplGlfw_KeyCallback(window, glfw_key, glfwGetKeyScancode(glfw_key), action, mods);
 }
 
+// One keystroke in full: the first after opening is reported apart (its maps, caches and fonts are
+// new), with where its time went.
+nlohmann::json bench_keystroke_json(double latency_ms, double first_maps_ms, double compute_ms, const AnalysisTimes& t,
+                                    double swap_in_ms, double swap_ui_ms, double swap_upload_ms, double swap_render_ms,
+                                    double fonts_ms, int frames) {
+  return {{"latency_ms", latency_ms},
+          {"first_maps_ms", first_maps_ms},
+          {"compute_ms", compute_ms},
+          {"compute_parts_ms",
+           {{"prepare", t.prepare}, {"engine", t.engine}, {"pairs", t.pairs}, {"average", t.average},
+            {"per_head", t.per_head}, {"rollout", t.rollout}, {"roles", t.roles}}},
+          {"swap_in_frame_ms", swap_in_ms},
+          {"swap_in_frame_parts_ms", {{"ui", swap_ui_ms}, {"upload", swap_upload_ms}, {"render", swap_render_ms}}},
+          {"fonts_ms", fonts_ms},
+          {"frames", frames}};
+}
+
 }  // namespace
 
 void add_bench_flags(CLI::App& app, BenchOptions& o) {
@@ -122,6 +139,7 @@ bool BenchMode::end_frame(const AppState& state, const UiContext& ui, const Fram
         return fail("the typed character did not reach the sentence: got \"" + state.request.sentence + "\"");
       phase_ = Phase::wait_result;
       current_.frames = 1, current_.longest_frame_ms = dt;
+      current_.fonts_ms = report.fonts_ms;
       current_.skipped = report.picture_skipped ? 1 : 0;
       return true;
     case Phase::wait_result:
@@ -140,6 +158,7 @@ bool BenchMode::end_frame(const AppState& state, const UiContext& ui, const Fram
       if (!busy && !ui.status.error.empty()) return fail("keystroke " + std::to_string(keys_.size() + 1) + ": " + ui.status.error);
       if (waited_s > kTimeoutS) return fail("no result " + std::to_string(int(kTimeoutS)) + " s after a keystroke");
       ++current_.frames;
+      current_.fonts_ms += report.fonts_ms;
       current_.skipped += report.picture_skipped ? 1 : 0;
       current_.longest_frame_ms = std::max(current_.longest_frame_ms, dt);
       return true;
@@ -165,6 +184,7 @@ bool BenchMode::end_frame_maps(const FrameReport& report, Clock::time_point now,
   (void)first;
   ++current_.frames;
   ++current_.map_frames;
+  current_.fonts_ms += report.fonts_ms;
   current_.longest_frame_ms = std::max(current_.longest_frame_ms, dt);
   if (report.heatmaps_pending > 0) return true;
   current_.latency_ms = ms_between(typed_at_, now);
@@ -225,7 +245,7 @@ bool BenchMode::finish(const UiContext& ui) {
                  {"heatmap_renders", renders_},
                  {"draw_calls_max", draw_calls_max_}};
   std::vector<double> latency, compute, longest, swap_in, frames, first_maps, map_frames, skipped;
-  std::vector<double> swap_ui, swap_upload, swap_render, swap_renders;
+  std::vector<double> swap_ui, swap_upload, swap_render, swap_renders, fonts;
   std::vector<double> prepare, engine, pairs, average, per_head, rollout, roles;
   std::vector<int> tokens, reused;
   for (const Keystroke& k : keys_) {
@@ -234,7 +254,7 @@ bool BenchMode::finish(const UiContext& ui) {
     skipped.push_back(k.skipped);
     reused.push_back(k.reused_tokens), first_maps.push_back(k.first_maps_ms), map_frames.push_back(k.map_frames);
     swap_ui.push_back(k.swap_ui_ms), swap_upload.push_back(k.swap_upload_ms), swap_render.push_back(k.swap_render_ms);
-    swap_renders.push_back(k.swap_renders);
+    swap_renders.push_back(k.swap_renders), fonts.push_back(k.fonts_ms);
     prepare.push_back(k.parts.prepare), engine.push_back(k.parts.engine), pairs.push_back(k.parts.pairs);
     average.push_back(k.parts.average), per_head.push_back(k.parts.per_head), rollout.push_back(k.parts.rollout);
     roles.push_back(k.parts.roles);
@@ -261,7 +281,15 @@ bool BenchMode::finish(const UiContext& ui) {
                        {"roles", median(roles)}}},
                      {"tokens", tokens},
                      {"reused_tokens", reused},
-                     {"compute_ms", compute}};
+                     {"compute_ms", compute},
+                     {"first_maps_ms", first_maps},
+                     {"swap_in_frame_ms", swap_in},
+                     {"fonts_ms", fonts}};
+  if (!keys_.empty()) {
+    const Keystroke& k = keys_.front();
+    j["keystrokes"]["first"] = bench_keystroke_json(k.latency_ms, k.first_maps_ms, k.compute_ms, k.parts, k.swap_in_frame_ms,
+                                                    k.swap_ui_ms, k.swap_upload_ms, k.swap_render_ms, k.fonts_ms, k.frames);
+  }
   try {
     write_file_atomic(options_.out, j.dump(1) + "\n");
   } catch (const std::exception& e) {

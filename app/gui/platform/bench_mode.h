@@ -70,6 +70,7 @@ class BenchMode {
     double swap_in_frame_ms = 0;   // the frame that showed the new result (texture uploads)
     double swap_ui_ms = 0, swap_upload_ms = 0, swap_render_ms = 0;  // ... its panels, uploads (part of ui), GL drawing
     int swap_renders = 0;          // maps coloured in that frame
+    double fonts_ms = 0;           // font atlas rebuilds from the keystroke until every new map is on screen
     int frames = 0;                // frames from the keystroke until every new map is on screen
     int skipped = 0;               // ... of which not drawn (the keystroke's own, when its result came in it)
     int map_frames = 0;            // ... of which from the first with the new result (1: all maps in one frame)

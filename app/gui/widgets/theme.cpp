@@ -20,11 +20,13 @@ std::string find_font(const char* file) {
 
 // Latin-1, Latin Extended-A/B, IPA, Greek, Cyrillic, general punctuation, arrows, math,
 // box drawing and blocks (U+2581 "lower one eighth block" marks SentencePiece spaces), the
-// warning sign U+26A0 of the status line, and U+FFFD. Pairs of [first, last], zero-terminated.
+// open box U+2423 of a token of spaces (core/text/token_label.h: a space typed at the end makes
+// one, and a glyph missing there rebuilt the atlas on the first keystroke), the warning sign
+// U+26A0 of the status line, and U+FFFD. Pairs of [first, last], zero-terminated.
 const ImWchar kGlyphRanges[] = {
     0x0020, 0x00FF, 0x0100, 0x024F, 0x0250, 0x02FF, 0x0370, 0x03FF, 0x0400, 0x052F, 0x1E00, 0x1EFF,
     0x2000, 0x206F, 0x2070, 0x209F, 0x20A0, 0x20CF, 0x2100, 0x214F, 0x2190, 0x21FF, 0x2200, 0x22FF,
-    0x2500, 0x259F, 0x25A0, 0x25FF, 0x26A0, 0x26A0, 0xFFFD, 0xFFFD, 0};
+    0x2422, 0x2423, 0x2500, 0x259F, 0x25A0, 0x25FF, 0x26A0, 0x26A0, 0xFFFD, 0xFFFD, 0};
 
 // Fonts for glyphs DejaVu Sans lacks, in the order they are tried: one with CJK (and many other
 // scripts), fonts-droid-fallback (Debian, ~4 MB) else fonts-noto-cjk; then symbols and the

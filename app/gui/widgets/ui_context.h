@@ -130,6 +130,7 @@ struct FrameReport {
   double ui_ms = 0;         // the panels' drawing (draw_app and ImGui::Render), uploads included
   double upload_ms = 0;     // ... of which colouring maps into textures
   double render_ms = 0;     // GL drawing of ImGui's draw lists
+  double fonts_ms = 0;      // rebuilding the font atlas before the frame (a new character, a new size; else 0)
   bool picture_skipped = false;  // not drawn: the result it asked for came while it ended (app.cpp)
 };
 

@@ -102,4 +102,10 @@ std::vector<CompareResult> compute_compare(const std::vector<CompareRequest>& en
   return out;
 }
 
+int64_t prepare_next_keystroke(const LiveTypingCaches& live, const Derived& derived) {
+  if (!derived.analysis || derived.analysis->reused_tokens >= 0) return 0;
+  if (live.engine.run.get() != &derived.analysis->run) return 0;  // not the run the cache holds
+  return prefault_next_maps(live.engine);
+}
+
 }  // namespace hs::gui

@@ -26,6 +26,12 @@ std::shared_ptr<Derived> compute_derived(const ModelRequest& request, int thread
                                          CheckpointCache* checkpoints = nullptr, LiveTypingCaches* live = nullptr,
                                          bool spectrum = true);
 
+// After a whole run that live typing keeps (opening a file, another model or settings): memory for
+// the next keystroke's maps made ready on the calling thread, the worker's (prefault_next_maps in
+// core/model/prefix_cache.h), once the result is out; nothing after a keystroke's own run (the run
+// before it freed its maps). Returns the bytes made ready.
+int64_t prepare_next_keystroke(const LiveTypingCaches& live, const Derived& derived);
+
 // Sentence B of a minimal pair: the main request with `sentence` in its place, through analyse(),
 // compared with `a` (the main run). A failure (B too long, a different shape) is carried as text.
 std::shared_ptr<const ContrastRun> compute_contrast(const ModelRequest& request, const std::string& sentence,

@@ -140,6 +140,7 @@ void DerivedWorker::run(Job job, const Shell::Control& control) {
     r.derived = d;
   }
   publish(std::move(r));
+  if (ok) prepare_next_keystroke(live_, *d);
   if (ok && !sweep_fresh && job.spectrum) publish_sweep(job, d, generation);
 }
 

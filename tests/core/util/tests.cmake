@@ -21,3 +21,5 @@ headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/atomic_file_test.cpp)
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/memory_info_test.cpp)
 # core/util: SHA-256 against the FIPS 180-4 vectors (the provenance of exports).
 headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/sha256_test.cpp)
+# core/util: memory made ready for the next keystroke's maps (page faults counted, no timing).
+headscope_add_gtest(${CMAKE_CURRENT_LIST_DIR}/heap_prefault_test.cpp)
