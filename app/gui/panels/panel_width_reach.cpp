@@ -128,6 +128,60 @@ float draw_tiles(const UiContext& ui, const std::vector<Tile>& tiles, ImVec2 are
   return used;
 }
 
+// Presenting: the first `shown` tiles as a grid sharing one set of token labels (row labels left
+// of its first column, column labels under each column's lowest map; present_grid.h), every
+// label at the projector's size (layout_rules.h, "unlabelled"). The most tiles that keep every
+// label: `shown` 0 when not even one does.
+struct WidthSharedGrid {
+  PresentGrid grid;
+  int shown = 0;
+};
+
+WidthSharedGrid width_shared_grid(int n, const std::vector<std::string>& labels, ImVec2 area) {
+  WidthSharedGrid out;
+  for (int k = n; k >= 1; --k) {
+    const PresentGrid g = layout_present_grid(k, 1, int(labels.size()), labels, ImGui::GetFont(), area, tile_title_h(), tile_gap(),
+                                              present_label_min(), present_label_max());
+    if (g.cell > 0 && g.labels.step == 1) return {g, k};
+  }
+  return out;
+}
+
+// Draws the grid of width_shared_grid; returns the height used.
+float draw_tiles_shared(const UiContext& ui, const std::vector<Tile>& tiles, const WidthSharedGrid& w, int keys,
+                        const std::vector<std::string>& tokens) {
+  const PresentGrid& g = w.grid;
+  const float side = g.cell * float(tokens.size()), step_y = tile_title_h() + side + tile_gap();
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  for (int i = 0; i < w.shown && size_t(i) < tiles.size(); ++i) {
+    const int r = i / g.grid.cols, c = i % g.grid.cols;
+    const ImVec2 at(origin.x + g.labels.left + float(c) * (side + tile_gap()), origin.y + float(r) * step_y);
+    const Tile& t = tiles[size_t(i)];
+    ImGui::SetCursorScreenPos(at);
+    std::string title = t.titles.back();
+    for (const std::string& candidate : t.titles)
+      if (ImGui::CalcTextSize(candidate.c_str()).x <= side + tile_gap() * 0.6f) {
+        title = candidate;
+        break;
+      }
+    ImGui::TextUnformatted(title.c_str());
+    HeatmapSpec spec = t.spec;
+    spec.row_labels = spec.col_labels = &tokens;
+    share_labels(spec, g, i, w.shown);
+    const float x = spec.row_labels ? at.x - g.labels.left : at.x;
+    ImGui::SetCursorScreenPos(ImVec2(x, at.y + tile_title_h()));
+    const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(at.x + side - x, side + (spec.col_labels ? g.labels.bottom : 0)));
+    if (t.reachable) mark_keys(hit, keys, *t.reachable);
+    if (hit.hovered && hit.row >= 0 && size_t(hit.col) < tokens.size() && size_t(hit.row) < tokens.size())
+      ImGui::SetTooltip("%s\nquery '%s' -> key '%s': %s", t.titles.front().c_str(), display_token(tokens, size_t(hit.row)).c_str(),
+                        display_token(tokens, size_t(hit.col)).c_str(), format_weight((*t.spec.map)(hit.row, hit.col)).c_str());
+  }
+  const int rows = (w.shown + g.grid.cols - 1) / g.grid.cols;
+  const float used = float(rows) * step_y - tile_gap() + g.labels.bottom;
+  ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + used));
+  return used;
+}
+
 std::string keys_text(size_t reachable, int keys) { return format("%zu of %d keys", reachable, keys); }
 
 // ---- the keys part ----
@@ -336,6 +390,32 @@ void draw_width_keys(AppState& state, const UiContext& ui, ImVec2 area) {
     if (growing == 0 || spare <= 0) break;
     for (size_t b = 0; b < n; ++b)
       if (!held[b]) h[b] += spare / float(growing);
+  }
+  // Presenting: the blocks side by side, each showing as many of its heads as keep every token
+  // label at the projector's size (a slide labels every row and column; the block's label says
+  // which heads it shows).
+  if (state.present.active && tiles_w > f * 10) {
+    const float bw_present = (tiles_w - f * float(n - 1)) / float(n);
+    for (size_t b = 0; b < n; ++b) {
+      const RunAnalysis& a = *blocks[b].second;
+      const float x = origin.x + float(b) * (bw_present + f);
+      ImGui::SetCursorScreenPos(ImVec2(x, origin.y));
+      // Room for a label of up to three lines, then the tiles.
+      const float label_room = ImGui::GetTextLineHeightWithSpacing() * 3 + f * 0.4f;
+      const WidthSharedGrid w = width_shared_grid(a.run.n_heads(), a.map_labels, ImVec2(bw_present, area.y - label_room));
+      std::string label = blocks[b].first;
+      if (w.shown > 0 && w.shown < a.run.n_heads())
+        label += w.shown == 1 ? format(", h0 shown") : format(", h0 to h%d shown", w.shown - 1);
+      ImGui::PushTextWrapPos(x + bw_present - ImGui::GetWindowPos().x);
+      ImGui::TextColored(b == 0 ? accent_text() : tone(Tone::secondary), "%s", label.c_str());
+      ImGui::PopTextWrapPos();
+      ImGui::SetCursorScreenPos(ImVec2(x, ImGui::GetCursorScreenPos().y + f * 0.4f));
+      const std::vector<Tile> tiles = head_tiles(state, a, d.generation, b == 0 ? "keys" : format("keys%zu", b).c_str());
+      if (w.shown > 0) draw_tiles_shared(ui, tiles, w, a.run.n_tokens(), a.map_labels);
+      else draw_tiles(ui, tiles, ImVec2(bw_present, area.y - label_room), a.run.n_tokens(), &a.map_labels, true);
+    }
+    ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + area.y));
+    return;
   }
   // Presenting two blocks, side by side when that makes the smallest map larger (eight width-1
   // heads beside one width-8 head: the single map gets the height and its labels).
