@@ -204,10 +204,10 @@ TEST(LayoutRules, AMapOfFewTokensLabelsEveryRowAndColumn) {
   // A thumbnail drawn without labels beside a labelled map of the same tokens, or a map of 25
   // tokens, is not held to it.
   DrawnHeatmap average = m;
-  average.key = "average", average.min = ImVec2(400, 100), average.max = ImVec2(500, 200);
+  average.key = "average", average.min = ImVec2(400, 300), average.max = ImVec2(500, 400);  // another band and column
   m.row_labels = m.col_labels = false;
   report.heatmaps.push_back(average);
-  const std::string with_average = unlabelled(texts);
+  const std::string with_average = unlabelled({});
   EXPECT_EQ(with_average.find("(grid L0 h0)"), std::string::npos) << with_average;
   report.heatmaps.pop_back();
   // Without that labelled map, unlabelled tiles (the Head width view's heads, lesson 1 step 7)

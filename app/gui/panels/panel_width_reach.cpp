@@ -96,6 +96,15 @@ HeatmapHit draw_tile(const UiContext& ui, const Tile& t, ImVec2 at, float side, 
   return hit;
 }
 
+// A hovered cell's query, key, weight and whether some query can make the key its top key.
+void width_tile_tooltip(const Tile& t, const HeatmapHit& hit, const std::vector<std::string>* tokens) {
+  if (!hit.hovered || hit.row < 0 || !tokens || size_t(hit.col) >= tokens->size() || size_t(hit.row) >= tokens->size()) return;
+  const bool some = t.reachable && std::binary_search(t.reachable->begin(), t.reachable->end(), hit.col);
+  ImGui::SetTooltip("%s\nquery '%s' -> key '%s': %s%s", t.titles.front().c_str(), display_token(*tokens, size_t(hit.row)).c_str(),
+                    display_token(*tokens, size_t(hit.col)).c_str(), format_weight((*t.spec.map)(hit.row, hit.col)).c_str(),
+                    !t.reachable ? "" : some ? "\nsome query can make this key its top key" : "\nno query can make this key its top key");
+}
+
 // The height `n` tiles use in `area` (their arrangement's rows).
 float tiles_height(int n, ImVec2 area) {
   const TileGrid g = tile_grid(n, area);
@@ -116,12 +125,7 @@ float draw_tiles(const UiContext& ui, const std::vector<Tile>& tiles, ImVec2 are
     // A title may run into the gap after its map, never past the area.
     const float room = std::min(g.side + tile_gap() * 0.6f, origin.x + area.x - at.x);
     const HeatmapHit hit = draw_tile(ui, tiles[i], at, g.side, room, keys, present);
-    if (hit.hovered && hit.row >= 0 && tokens && size_t(hit.col) < tokens->size() && size_t(hit.row) < tokens->size()) {
-      const bool some = tiles[i].reachable && std::binary_search(tiles[i].reachable->begin(), tiles[i].reachable->end(), hit.col);
-      ImGui::SetTooltip("%s\nquery '%s' -> key '%s': %s%s", tiles[i].titles.front().c_str(), display_token(*tokens, size_t(hit.row)).c_str(),
-                        display_token(*tokens, size_t(hit.col)).c_str(), format_weight((*tiles[i].spec.map)(hit.row, hit.col)).c_str(),
-                        !tiles[i].reachable ? "" : some ? "\nsome query can make this key its top key" : "\nno query can make this key its top key");
-    }
+    width_tile_tooltip(tiles[i], hit, tokens);
   }
   const float used = float(rows) * (g.side + tile_title_h() + tile_gap()) - tile_gap();
   ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + used));
@@ -172,9 +176,7 @@ float draw_tiles_shared(const UiContext& ui, const std::vector<Tile>& tiles, con
     ImGui::SetCursorScreenPos(ImVec2(x, at.y + tile_title_h()));
     const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(at.x + side - x, side + (spec.col_labels ? g.labels.bottom : 0)));
     if (t.reachable) mark_keys(hit, keys, *t.reachable);
-    if (hit.hovered && hit.row >= 0 && size_t(hit.col) < tokens.size() && size_t(hit.row) < tokens.size())
-      ImGui::SetTooltip("%s\nquery '%s' -> key '%s': %s", t.titles.front().c_str(), display_token(tokens, size_t(hit.row)).c_str(),
-                        display_token(tokens, size_t(hit.col)).c_str(), format_weight((*t.spec.map)(hit.row, hit.col)).c_str());
+    width_tile_tooltip(t, hit, &tokens);
   }
   const int rows = (w.shown + g.grid.cols - 1) / g.grid.cols;
   const float used = float(rows) * step_y - tile_gap() + g.labels.bottom;
@@ -417,28 +419,8 @@ void draw_width_keys(AppState& state, const UiContext& ui, ImVec2 area) {
     ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + area.y));
     return;
   }
-  // Presenting two blocks, side by side when that makes the smallest map larger (eight width-1
-  // heads beside one width-8 head: the single map gets the height and its labels).
   std::vector<float> bx(n, origin.x), by(n, origin.y), bw(n, tiles_w);
   for (size_t b = 1; b < n; ++b) by[b] = by[b - 1] + h[b - 1] + block_gap;
-  if (state.present.active && n == 2) {
-    const auto smallest = [&](float w0, float h0, float w1, float h1) {
-      return std::min(tile_grid(blocks[0].second->run.n_heads(), ImVec2(w0, h0)).side,
-                      tile_grid(blocks[1].second->run.n_heads(), ImVec2(w1, h1)).side);
-    };
-    float best = smallest(tiles_w, h[0] - label_h, tiles_w, h[1] - label_h), best_w0 = -1;
-    for (float share = 0.4f; share <= 0.8f; share += 0.05f) {
-      const float w0 = (tiles_w - f) * share, w1 = tiles_w - f - w0;
-      const float m = smallest(w0, area.y - label_h * 2, w1, area.y - label_h * 2);  // labels may wrap to two lines
-      if (m > best * 1.01f) best = m, best_w0 = w0;
-    }
-    if (best_w0 > 0) {
-      bw = {best_w0, tiles_w - f - best_w0};
-      bx = {origin.x, origin.x + best_w0 + f};
-      by = {origin.y, origin.y};
-      h = {area.y, area.y};
-    }
-  }
   for (size_t b = 0; b < n; ++b) {
     const RunAnalysis& a = *blocks[b].second;
     ImGui::SetCursorScreenPos(ImVec2(bx[b], by[b]));
