@@ -406,8 +406,15 @@ void draw_width_keys(AppState& state, const UiContext& ui, ImVec2 area) {
       const float label_room = ImGui::GetTextLineHeightWithSpacing() * 3 + f * 0.4f;
       const WidthSharedGrid w = width_shared_grid(a.run.n_heads(), a.map_labels, ImVec2(bw_present, area.y - label_room));
       std::string label = blocks[b].first;
-      if (w.shown > 0 && w.shown < a.run.n_heads())
+      if (w.shown > 0 && w.shown < a.run.n_heads()) {
+        // The heads not shown keep their number on the slide: the range of keys every head reaches.
+        const int layer = std::clamp(state.layer, 0, a.run.n_layers() - 1);
+        size_t lo = size_t(a.run.n_tokens()), hi = 0;
+        for (const HeadReach& r : a.reach[size_t(layer)]) lo = std::min(lo, r.reachable_keys.size()), hi = std::max(hi, r.reachable_keys.size());
         label += w.shown == 1 ? format(", h0 shown") : format(", h0 to h%d shown", w.shown - 1);
+        label += lo == hi ? format("; all %d heads: %zu of %d keys", a.run.n_heads(), lo, a.run.n_tokens())
+                          : format("; all %d heads: %zu to %zu of %d keys", a.run.n_heads(), lo, hi, a.run.n_tokens());
+      }
       ImGui::PushTextWrapPos(x + bw_present - ImGui::GetWindowPos().x);
       ImGui::TextColored(b == 0 ? accent_text() : tone(Tone::secondary), "%s", label.c_str());
       ImGui::PopTextWrapPos();
