@@ -181,6 +181,7 @@ std::string problems_of_kind(const FrameReport& report, const std::vector<DrawnT
 // labels of one line into one text).
 TEST(LayoutRules, AMapOfFewTokensLabelsEveryRowAndColumn) {
   FrameReport report;
+  report.heatmaps.reserve(2);  // `m` stays valid while a second map comes and goes
   DrawnHeatmap& m = report.heatmaps.emplace_back();
   m.key = "grid L0 h0", m.rows = m.cols = m.tokens = 4, m.row_labels = m.col_labels = true;
   m.min = ImVec2(100, 100), m.max = ImVec2(200, 200);  // cells of 25 px
@@ -200,9 +201,25 @@ TEST(LayoutRules, AMapOfFewTokensLabelsEveryRowAndColumn) {
   const std::string found = unlabelled(thinned);
   EXPECT_NE(found.find("unlabelled: rows 1, 3 of the 4x4 map"), std::string::npos) << found;
   EXPECT_NE(found.find("unlabelled: columns (2 labels for 4)"), std::string::npos) << found;
-  // A thumbnail drawn without labels, or a map of 25 tokens, is not held to it.
+  // A thumbnail drawn without labels beside a labelled map of the same tokens, or a map of 25
+  // tokens, is not held to it.
+  DrawnHeatmap average = m;
+  average.key = "average", average.min = ImVec2(400, 300), average.max = ImVec2(500, 400);  // another band and column
   m.row_labels = m.col_labels = false;
-  EXPECT_EQ(unlabelled({}), "");
+  report.heatmaps.push_back(average);
+  const std::string with_average = unlabelled({});
+  EXPECT_EQ(with_average.find("(grid L0 h0)"), std::string::npos) << with_average;
+  report.heatmaps.pop_back();
+  // Without that labelled map, unlabelled tiles (the Head width view's heads, lesson 1 step 7)
+  // and a map with column labels only (step 5's width-8 head) are held to every row and column.
+  const std::string tiles = unlabelled({});
+  EXPECT_NE(tiles.find("unlabelled: rows 0, 1, 2, 3 of the 4x4 map"), std::string::npos) << tiles;
+  EXPECT_NE(tiles.find("unlabelled: columns (0 labels for 4)"), std::string::npos) << tiles;
+  m.col_labels = true;
+  std::vector<DrawnText> columns_only = {texts.back()};
+  const std::string cols_only = unlabelled(columns_only);
+  EXPECT_NE(cols_only.find("unlabelled: rows 0, 1, 2, 3 of the 4x4 map"), std::string::npos) << cols_only;
+  EXPECT_EQ(cols_only.find("unlabelled: columns"), std::string::npos) << cols_only;
   m.row_labels = m.col_labels = true, m.rows = m.cols = m.tokens = 25;
   EXPECT_EQ(unlabelled({}), "");
 }

@@ -96,6 +96,15 @@ HeatmapHit draw_tile(const UiContext& ui, const Tile& t, ImVec2 at, float side, 
   return hit;
 }
 
+// A hovered cell's query, key, weight and whether some query can make the key its top key.
+void width_tile_tooltip(const Tile& t, const HeatmapHit& hit, const std::vector<std::string>* tokens) {
+  if (!hit.hovered || hit.row < 0 || !tokens || size_t(hit.col) >= tokens->size() || size_t(hit.row) >= tokens->size()) return;
+  const bool some = t.reachable && std::binary_search(t.reachable->begin(), t.reachable->end(), hit.col);
+  ImGui::SetTooltip("%s\nquery '%s' -> key '%s': %s%s", t.titles.front().c_str(), display_token(*tokens, size_t(hit.row)).c_str(),
+                    display_token(*tokens, size_t(hit.col)).c_str(), format_weight((*t.spec.map)(hit.row, hit.col)).c_str(),
+                    !t.reachable ? "" : some ? "\nsome query can make this key its top key" : "\nno query can make this key its top key");
+}
+
 // The height `n` tiles use in `area` (their arrangement's rows).
 float tiles_height(int n, ImVec2 area) {
   const TileGrid g = tile_grid(n, area);
@@ -116,14 +125,61 @@ float draw_tiles(const UiContext& ui, const std::vector<Tile>& tiles, ImVec2 are
     // A title may run into the gap after its map, never past the area.
     const float room = std::min(g.side + tile_gap() * 0.6f, origin.x + area.x - at.x);
     const HeatmapHit hit = draw_tile(ui, tiles[i], at, g.side, room, keys, present);
-    if (hit.hovered && hit.row >= 0 && tokens && size_t(hit.col) < tokens->size() && size_t(hit.row) < tokens->size()) {
-      const bool some = tiles[i].reachable && std::binary_search(tiles[i].reachable->begin(), tiles[i].reachable->end(), hit.col);
-      ImGui::SetTooltip("%s\nquery '%s' -> key '%s': %s%s", tiles[i].titles.front().c_str(), display_token(*tokens, size_t(hit.row)).c_str(),
-                        display_token(*tokens, size_t(hit.col)).c_str(), format_weight((*tiles[i].spec.map)(hit.row, hit.col)).c_str(),
-                        !tiles[i].reachable ? "" : some ? "\nsome query can make this key its top key" : "\nno query can make this key its top key");
-    }
+    width_tile_tooltip(tiles[i], hit, tokens);
   }
   const float used = float(rows) * (g.side + tile_title_h() + tile_gap()) - tile_gap();
+  ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + used));
+  return used;
+}
+
+// Presenting: the first `shown` tiles as a grid sharing one set of token labels (row labels left
+// of its first column, column labels under each column's lowest map; present_grid.h), every
+// label at the projector's size (layout_rules.h, "unlabelled"). The most tiles that keep every
+// label: `shown` 0 when not even one does.
+struct WidthSharedGrid {
+  PresentGrid grid;
+  int shown = 0;
+};
+
+WidthSharedGrid width_shared_grid(int n, const std::vector<std::string>& labels, ImVec2 area) {
+  WidthSharedGrid out;
+  for (int k = n; k >= 1; --k) {
+    const PresentGrid g = layout_present_grid(k, 1, int(labels.size()), labels, ImGui::GetFont(), area, tile_title_h(), tile_gap(),
+                                              present_label_min(), present_label_max());
+    if (g.cell > 0 && g.labels.step == 1) return {g, k};
+  }
+  return out;
+}
+
+// Draws the grid of width_shared_grid; returns the height used.
+float draw_tiles_shared(const UiContext& ui, const std::vector<Tile>& tiles, const WidthSharedGrid& w, int keys,
+                        const std::vector<std::string>& tokens) {
+  const PresentGrid& g = w.grid;
+  const float side = g.cell * float(tokens.size()), step_y = tile_title_h() + side + tile_gap();
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  for (int i = 0; i < w.shown && size_t(i) < tiles.size(); ++i) {
+    const int r = i / g.grid.cols, c = i % g.grid.cols;
+    const ImVec2 at(origin.x + g.labels.left + float(c) * (side + tile_gap()), origin.y + float(r) * step_y);
+    const Tile& t = tiles[size_t(i)];
+    ImGui::SetCursorScreenPos(at);
+    std::string title = t.titles.back();
+    for (const std::string& candidate : t.titles)
+      if (ImGui::CalcTextSize(candidate.c_str()).x <= side + tile_gap() * 0.6f) {
+        title = candidate;
+        break;
+      }
+    ImGui::TextUnformatted(title.c_str());
+    HeatmapSpec spec = t.spec;
+    spec.row_labels = spec.col_labels = &tokens;
+    share_labels(spec, g, i, w.shown);
+    const float x = spec.row_labels ? at.x - g.labels.left : at.x;
+    ImGui::SetCursorScreenPos(ImVec2(x, at.y + tile_title_h()));
+    const HeatmapHit hit = draw_heatmap(ui, spec, ImVec2(at.x + side - x, side + (spec.col_labels ? g.labels.bottom : 0)));
+    if (t.reachable) mark_keys(hit, keys, *t.reachable);
+    width_tile_tooltip(t, hit, &tokens);
+  }
+  const int rows = (w.shown + g.grid.cols - 1) / g.grid.cols;
+  const float used = float(rows) * step_y - tile_gap() + g.labels.bottom;
   ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + used));
   return used;
 }
@@ -337,28 +393,41 @@ void draw_width_keys(AppState& state, const UiContext& ui, ImVec2 area) {
     for (size_t b = 0; b < n; ++b)
       if (!held[b]) h[b] += spare / float(growing);
   }
-  // Presenting two blocks, side by side when that makes the smallest map larger (eight width-1
-  // heads beside one width-8 head: the single map gets the height and its labels).
+  // Presenting: the blocks side by side, each showing as many of its heads as keep every token
+  // label at the projector's size (a slide labels every row and column; the block's label says
+  // which heads it shows).
+  if (state.present.active && tiles_w > f * 10) {
+    const float bw_present = (tiles_w - f * float(n - 1)) / float(n);
+    for (size_t b = 0; b < n; ++b) {
+      const RunAnalysis& a = *blocks[b].second;
+      const float x = origin.x + float(b) * (bw_present + f);
+      ImGui::SetCursorScreenPos(ImVec2(x, origin.y));
+      // Room for a label of up to three lines, then the tiles.
+      const float label_room = ImGui::GetTextLineHeightWithSpacing() * 3 + f * 0.4f;
+      const WidthSharedGrid w = width_shared_grid(a.run.n_heads(), a.map_labels, ImVec2(bw_present, area.y - label_room));
+      std::string label = blocks[b].first;
+      if (w.shown > 0 && w.shown < a.run.n_heads()) {
+        // The heads not shown keep their number on the slide: the range of keys every head reaches.
+        const int layer = std::clamp(state.layer, 0, a.run.n_layers() - 1);
+        size_t lo = size_t(a.run.n_tokens()), hi = 0;
+        for (const HeadReach& r : a.reach[size_t(layer)]) lo = std::min(lo, r.reachable_keys.size()), hi = std::max(hi, r.reachable_keys.size());
+        label += w.shown == 1 ? format(", h0 shown") : format(", h0 to h%d shown", w.shown - 1);
+        label += lo == hi ? format("; all %d heads: %zu of %d keys", a.run.n_heads(), lo, a.run.n_tokens())
+                          : format("; all %d heads: %zu to %zu of %d keys", a.run.n_heads(), lo, hi, a.run.n_tokens());
+      }
+      ImGui::PushTextWrapPos(x + bw_present - ImGui::GetWindowPos().x);
+      ImGui::TextColored(b == 0 ? accent_text() : tone(Tone::secondary), "%s", label.c_str());
+      ImGui::PopTextWrapPos();
+      ImGui::SetCursorScreenPos(ImVec2(x, ImGui::GetCursorScreenPos().y + f * 0.4f));
+      const std::vector<Tile> tiles = head_tiles(state, a, d.generation, b == 0 ? "keys" : format("keys%zu", b).c_str());
+      if (w.shown > 0) draw_tiles_shared(ui, tiles, w, a.run.n_tokens(), a.map_labels);
+      else draw_tiles(ui, tiles, ImVec2(bw_present, area.y - label_room), a.run.n_tokens(), &a.map_labels, true);
+    }
+    ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + area.y));
+    return;
+  }
   std::vector<float> bx(n, origin.x), by(n, origin.y), bw(n, tiles_w);
   for (size_t b = 1; b < n; ++b) by[b] = by[b - 1] + h[b - 1] + block_gap;
-  if (state.present.active && n == 2) {
-    const auto smallest = [&](float w0, float h0, float w1, float h1) {
-      return std::min(tile_grid(blocks[0].second->run.n_heads(), ImVec2(w0, h0)).side,
-                      tile_grid(blocks[1].second->run.n_heads(), ImVec2(w1, h1)).side);
-    };
-    float best = smallest(tiles_w, h[0] - label_h, tiles_w, h[1] - label_h), best_w0 = -1;
-    for (float share = 0.4f; share <= 0.8f; share += 0.05f) {
-      const float w0 = (tiles_w - f) * share, w1 = tiles_w - f - w0;
-      const float m = smallest(w0, area.y - label_h * 2, w1, area.y - label_h * 2);  // labels may wrap to two lines
-      if (m > best * 1.01f) best = m, best_w0 = w0;
-    }
-    if (best_w0 > 0) {
-      bw = {best_w0, tiles_w - f - best_w0};
-      bx = {origin.x, origin.x + best_w0 + f};
-      by = {origin.y, origin.y};
-      h = {area.y, area.y};
-    }
-  }
   for (size_t b = 0; b < n; ++b) {
     const RunAnalysis& a = *blocks[b].second;
     ImGui::SetCursorScreenPos(ImVec2(bx[b], by[b]));

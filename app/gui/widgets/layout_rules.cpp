@@ -158,22 +158,34 @@ void label_problems(const FrameReport& report, const std::vector<DrawnText>& tex
     if (!m.hidden && !m.named_only && m.tokens > 0 && m.rows == m.tokens && m.cols == m.tokens && m.tokens <= kLabelEveryTokenUpTo)
       maps.push_back(&m);
   for (const DrawnHeatmap* m : maps) {
-    // Checked once per band, from its leftmost (lowest) map, when a map of the band draws row
-    // (column) labels: a thumbnail drawn without any, beside a labelled map of the same tokens
-    // (the Average view's heads), is not held to it.
-    bool leftmost = true, lowest = true, row_labelled = m->row_labels, col_labelled = m->col_labels;
-    for (const DrawnHeatmap* o : maps) {
-      if (o == m) continue;
+    // Checked once per band (column of maps), from its leftmost (lowest) map: labels shared on a
+    // grid's edges count for every map of the grid.
+    bool leftmost = true, lowest = true, row_labelled = m->row_labels, col_labelled = m->col_labels, named_grid = false;
+    // The band and column include maps labelled with the named tokens alone (an overview's
+    // labelled edge), which hold their band to named_row_problems.
+    for (const DrawnHeatmap& other : report.heatmaps) {
+      const DrawnHeatmap* o = &other;
+      if (o == m || o->hidden) continue;
       if (label_near_equal(o->min.y, m->min.y) && label_near_equal(o->max.y, m->max.y) && o->rows == m->rows) {
         leftmost &= o->min.x >= m->min.x;
         row_labelled |= o->row_labels;
+        named_grid |= o->named_only;
       }
       if (label_near_equal(o->min.x, m->min.x) && label_near_equal(o->max.x, m->max.x) && o->cols == m->cols) {
         lowest &= o->max.y <= m->max.y;
         col_labelled |= o->col_labels;
+        named_grid |= o->named_only;
       }
     }
-    leftmost &= row_labelled, lowest &= col_labelled;
+    if (named_grid) continue;  // a grid labelled with the step's named tokens: named_row_problems
+    // A thumbnail: no label in its band or column, beside a map of the same tokens labelled on
+    // both edges. Any other map is held to both edges, whatever it draws: a grid of small maps
+    // drawn without labels, or a map with column labels only, is unlabelled (the Head width view's
+    // tiles, lesson 1 steps 5 and 7).
+    bool labelled_sibling = false;
+    for (const DrawnHeatmap& o : report.heatmaps)
+      labelled_sibling |= &o != m && !o.hidden && o.tokens == m->tokens && o.row_labels && o.col_labels;
+    if (!row_labelled && !col_labelled && labelled_sibling) continue;
     char where[120];
     std::snprintf(where, sizeof where, " of the %dx%d map at [%.0f,%.0f-%.0f,%.0f] (%s)", m->rows, m->cols, m->min.x, m->min.y,
                   m->max.x, m->max.y, m->key.c_str());

@@ -16,7 +16,9 @@
 //   unlabelled a map of up to kLabelEveryTokenUpTo (24) rows and columns, drawn with token labels,
 //              with a row that has no label left of its row of maps, or a column none under its
 //              column of maps (labels thinned to every k-th token); a thumbnail drawn without
-//              labels (the Average view's heads beside their labelled average) is not held to it.
+//              labels beside a map of the same tokens labelled on both edges (the Average view's
+//              heads beside their labelled average) is not held to it; any other map is, on both
+//              edges (a grid of unlabelled tiles, a map with column labels only).
 //              A map too small for every label, labelled with the tokens its step names alone
 //              (HeatmapSpec::named: the step's queries), is held to those instead; and on a map of
 //              any size, a row the step names without its label is a problem too
